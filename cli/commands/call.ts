@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import type { Command } from '../Command.js';
+import { CliError } from '../CliError.js';
+import { createClient } from '../../core/client/index.js';
+import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+
+const HELP = `Usage: chainrpc call --url <base-url> <method> [param ...] [--timeout <ms>]
+
+Sends one JSON-RPC 2.0 call to POST {base-url}/rpc and prints the result as JSON.
+Each param is read as JSON when it parses (42, "text", [1,2], {"a":1}, null), and as a
+string otherwise, so a bare address needs no quotes:
+
+  chainrpc call --url http://127.0.0.1:8545 chain_getAccount 6488585c...577e
+  chainrpc call --url http://127.0.0.1:8545 chain_getBlockByHeight 12
+
+Integers beyond 2^53 in the answer are printed exactly. A JSON-RPC error answer is printed
+as JSON on stderr and exits 1; an unreachable node exits 3.
+
+Options:
+  --url <base-url>   the node's base URL (required; the endpoint is {base-url}/rpc)
+  --timeout <ms>     give up after this long (default 10000)
+  -h, --help`;
+
+function param(text: string): JsonValue {
+  try {
+    return parseJson(text);
+  } catch (err) {
+    if (err instanceof JsonParseError) return text;
+    throw err;
+  }
+}
+
+export const call: Command = {
+  name: 'call',
+  summary: 'Send one JSON-RPC call to a node and print the result',
+  help: HELP,
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { url: { type: 'string' }, timeout: { type: 'string' } },
+    });
+    if (values.url === undefined) throw new CliError('call: --url is required (see chainrpc call --help)');
+    const [method, ...params] = positionals;
+    if (method === undefined) throw new CliError('call: name the method to call (see chainrpc methods)');
+    const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(`call: --timeout must be a positive number of milliseconds; got "${values.timeout}"`);
+    let client;
+    try {
+      client = createClient({ baseUrl: values.url, timeoutMs });
+    } catch (err) {
+      throw new CliError(`call: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    try {
+      const result = await client.call<JsonValue>(method, params.map(param));
+      console.log(stringifyJson(result));
+      return 0;
+    } finally {
+      await client.close();
+    }
+  },
+};

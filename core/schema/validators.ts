@@ -1,0 +1,304 @@
+/**
+ * The project's only door to ajv: every schema under schemas/ compiled once, shared by the
+ * conformance suite (is the node's answer right?) and the reference node (are these params right?).
+ *
+ * Values come from this project's lossless JSON parser, where integer literals beyond 2^53-1 are
+ * bigints. Plain ajv would call a bigint "not a number", and would compare against bounds that
+ * JSON.parse already rounded (u64 max 18446744073709551615 reads back as 2^64). So, before
+ * compiling, every `type` naming integer or number is moved into the `x-jtype` keyword below,
+ * which accepts bigints and checks minimum/maximum exactly. The schema files stay standard draft-07.
+ */
+import AjvModule from 'ajv';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
+import type { DataValidateFunction } from 'ajv/dist/types/index.js';
+import type { JsonValue } from '../json/index.js';
+import { SCHEMA_BASE, methodSchemaId, schemaCatalog } from './schemaCatalog.js';
+import type { MethodSchema, SchemaDocument } from './schemaCatalog.js';
+
+// ajv ships CommonJS with `exports.default`; under NodeNext the default import is the module object.
+const Ajv = AjvModule.default;
+
+/** One validation failure, in the words a report or an InvalidParams error shows. */
+export interface Problem {
+  /** JSON pointer to the offending value ("" is the value itself). */
+  pointer: string;
+  /** The schema rule that failed: type, pattern, format, required, minimum, maxItems, ... */
+  rule: string;
+  /** What was expected, in plain words. */
+  message: string;
+}
+
+export type Validation = { ok: true } | { ok: false; problems: Problem[] };
+
+/** Which reading of a result to check: the spec's own words (MUST) or the reference profile's exact choice. */
+export type ResultLevel = 'spec' | 'profile';
+
+const U128_MAX = (1n << 128n) - 1n;
+const ANNOTATIONS = ['tsType', 'x-expect', 'x-summary', 'x-spec', 'x-params', 'x-result', 'x-examples', 'x-code', 'x-message', 'x-origin'];
+
+type JType = 'integer' | 'number' | 'string' | 'boolean' | 'null' | 'array' | 'object';
+interface JTypeSpec {
+  types: JType[];
+  minimum?: string;
+  maximum?: string;
+}
+
+const TYPE_WORDS: Record<JType, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean',
+  null: 'null',
+  array: 'an array',
+  object: 'an object',
+};
+
+function isType(value: unknown, type: JType): boolean {
+  switch (type) {
+    case 'integer':
+      return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
+    case 'number':
+      return typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value));
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+}
+
+/** Exact comparison of a JSON number (number or bigint) with a decimal bound. */
+function compareToBound(value: number | bigint, bound: bigint): number {
+  if (typeof value === 'bigint') return value < bound ? -1 : value > bound ? 1 : 0;
+  if (Number.isInteger(value)) {
+    const v = BigInt(value); // exact: an integral double converts without loss
+    return v < bound ? -1 : v > bound ? 1 : 0;
+  }
+  const floor = BigInt(Math.floor(value));
+  return floor < bound ? -1 : 1; // a fraction lies strictly between floor and floor + 1
+}
+
+const compileJType = (spec: JTypeSpec): DataValidateFunction => {
+  const min = spec.minimum === undefined ? undefined : BigInt(spec.minimum);
+  const max = spec.maximum === undefined ? undefined : BigInt(spec.maximum);
+  const expected = spec.types.map((t) => TYPE_WORDS[t]).join(' or ');
+  const validate: DataValidateFunction = (data: unknown) => {
+    if (!spec.types.some((t) => isType(data, t))) {
+      validate.errors = [{ keyword: 'type', message: `must be ${expected}`, params: { type: spec.types } }];
+      return false;
+    }
+    if (typeof data === 'number' || typeof data === 'bigint') {
+      if (min !== undefined && compareToBound(data, min) < 0) {
+        validate.errors = [{ keyword: 'minimum', message: `must be at least ${min}`, params: { limit: String(min) } }];
+        return false;
+      }
+      if (max !== undefined && compareToBound(data, max) > 0) {
+        validate.errors = [{ keyword: 'maximum', message: `must be at most ${max}`, params: { limit: String(max) } }];
+        return false;
+      }
+    }
+    return true;
+  };
+  return validate;
+};
+
+/** Rewrites a loaded schema for the bigint-aware keyword; returns a fresh tree, the input is untouched. */
+function toAjvSchema(node: JsonValue | undefined): JsonValue | undefined {
+  if (Array.isArray(node)) return node.map((n) => toAjvSchema(n) ?? null);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: { [k: string]: JsonValue } = {};
+  for (const [key, value] of Object.entries(node)) {
+    // x-examples hold instances, not schemas: never rewrite them.
+    out[key] = key === 'x-examples' || key === 'const' || key === 'enum' ? value : (toAjvSchema(value) ?? null);
+  }
+  const type = node.type;
+  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : undefined;
+  if (types && types.some((t) => t === 'integer' || t === 'number')) {
+    const spec: { [k: string]: JsonValue } = { types: types };
+    delete out.type;
+    for (const bound of ['minimum', 'maximum'] as const) {
+      const b = node[bound];
+      if (typeof b === 'number' || typeof b === 'bigint') {
+        spec[bound] = BigInt(b).toString();
+        delete out[bound];
+      }
+    }
+    out['x-jtype'] = spec;
+  }
+  return out;
+}
+
+function isU128Digits(s: string): boolean {
+  if (!/^[0-9]+$/.test(s)) return false;
+  const trimmed = s.replace(/^0+(?=.)/, '');
+  return trimmed.length <= 39 && BigInt(trimmed) <= U128_MAX;
+}
+
+const describeValue = (v: unknown): string => {
+  if (typeof v === 'string') return v.length > 40 ? `"${v.slice(0, 40)}..." (${v.length} chars)` : JSON.stringify(v);
+  if (typeof v === 'bigint') return v.toString();
+  return String(v);
+};
+
+function plainMessage(e: ErrorObject): Problem {
+  const parent: AnySchemaObject | undefined = e.parentSchema;
+  const expect = typeof parent?.['x-expect'] === 'string' ? (parent['x-expect']) : undefined;
+  const p = e.params as Record<string, unknown>;
+  let pointer = e.instancePath;
+  let message: string;
+  switch (e.keyword) {
+    case 'required':
+      pointer = `${pointer}/${String(p.missingProperty)}`;
+      message = `is missing (required field "${String(p.missingProperty)}")`;
+      break;
+    case 'additionalProperties':
+      pointer = `${pointer}/${String(p.additionalProperty)}`;
+      message = `is not allowed here (unexpected field "${String(p.additionalProperty)}")`;
+      break;
+    case 'pattern':
+    case 'format':
+      message = `must be ${expect ?? `a string matching ${String(p.pattern ?? p.format)}`}`;
+      break;
+    case 'type': {
+      const types = Array.isArray(p.type) ? (p.type as JType[]) : String(p.type).split(',');
+      message = `must be ${types.map((t) => TYPE_WORDS[t as JType] ?? t).join(' or ')}`;
+      break;
+    }
+    case 'const':
+      message = `must be ${JSON.stringify(p.allowedValue)}`;
+      break;
+    case 'enum':
+      message = `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      break;
+    case 'minItems':
+    case 'maxItems':
+      message = `must have ${e.keyword === 'minItems' ? 'at least' : 'at most'} ${String(p.limit)} item(s)`;
+      break;
+    default:
+      message = e.message ?? `fails the ${e.keyword} rule`;
+  }
+  if (e.keyword !== 'required' && e.keyword !== 'additionalProperties' && e.data !== undefined && typeof e.data !== 'object') {
+    message += `; got ${describeValue(e.data)}`;
+  }
+  return { pointer, rule: e.keyword, message };
+}
+
+/** Drops the noise allErrors produces around a failed oneOf/anyOf: keep the most specific problems. */
+function toProblems(errors: ErrorObject[] | null | undefined): Problem[] {
+  if (!errors || errors.length === 0) return [{ pointer: '', rule: 'unknown', message: 'failed validation' }];
+  const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
+  const chosen = specific.length > 0 ? specific : errors;
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const e of chosen) {
+    const problem = plainMessage(e);
+    const key = `${problem.pointer}|${problem.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+/** Formats problems as one line: `/0 must be 64 hexadecimal characters without a 0x prefix; got "xyz"`. */
+export function formatProblems(problems: Problem[]): string {
+  return problems.map((p) => `${p.pointer === '' ? '(value)' : p.pointer} ${p.message}`).join('; ');
+}
+
+export class Validators {
+  private readonly ajv: InstanceType<typeof Ajv>;
+  private readonly cache = new Map<string, ValidateFunction>();
+  readonly methods: ReadonlyMap<string, MethodSchema>;
+
+  constructor() {
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTuples: false, allowUnionTypes: true, validateFormats: true });
+    ajv.addVocabulary(ANNOTATIONS);
+    ajv.addKeyword({
+      keyword: 'x-jtype',
+      schemaType: 'object',
+      errors: true,
+      compile: (schema: JTypeSpec) => compileJType(schema),
+      metaSchema: {
+        type: 'object',
+        required: ['types'],
+        properties: { types: { type: 'array', items: { type: 'string' } }, minimum: { type: 'string' }, maximum: { type: 'string' } },
+        additionalProperties: false,
+      },
+    });
+    ajv.addFormat('u128', { type: 'string', validate: (s: string) => /^(0|[1-9][0-9]{0,38})$/.test(s) && BigInt(s) <= U128_MAX });
+    ajv.addFormat('u128-digits', { type: 'string', validate: isU128Digits });
+    const catalog = schemaCatalog();
+    for (const doc of catalog.all) ajv.addSchema(toAjvSchema(doc as JsonValue) as AnySchemaObject);
+    this.ajv = ajv;
+    this.methods = new Map(catalog.methods.map((m) => [m.title, m]));
+  }
+
+  /** The compiled validator for a schema reference such as `defs.schema.json#/definitions/U64`. */
+  private compiled(ref: string): ValidateFunction {
+    let fn = this.cache.get(ref);
+    if (!fn) {
+      const id = ref.startsWith('https://') ? ref : SCHEMA_BASE + ref;
+      fn = this.ajv.getSchema(id);
+      if (!fn) throw new Error(`no schema ${id}`);
+      this.cache.set(ref, fn);
+    }
+    return fn;
+  }
+
+  /** Validates a value against any schema of the catalogue, by reference relative to schemas/. */
+  validate(ref: string, value: unknown): Validation {
+    const fn = this.compiled(ref);
+    return fn(value) ? { ok: true } : { ok: false, problems: toProblems(fn.errors) };
+  }
+
+  private methodPart(method: string, part: 'params' | 'result' | 'specResult' | 'error', value: unknown): Validation {
+    if (!this.methods.has(method)) throw new Error(`unknown method ${method}: no schemas/methods/${method}.schema.json`);
+    return this.validate(`${methodSchemaId(method)}#/definitions/${part}`, value);
+  }
+
+  /** Checks positional params; a node answers a failure with InvalidParams (-32602). */
+  params(method: string, params: unknown): Validation {
+    return this.methodPart(method, 'params', params);
+  }
+
+  /** Checks a result against the spec's own statements ('spec') or the reference profile ('profile'). */
+  result(method: string, result: unknown, level: ResultLevel = 'profile'): Validation {
+    return this.methodPart(method, level === 'spec' ? 'specResult' : 'result', result);
+  }
+
+  /** Checks an error object against the method's error contract (its codes and their data). */
+  error(method: string, error: unknown): Validation {
+    return this.methodPart(method, 'error', error);
+  }
+
+  /** A JSON-RPC 2.0 request object (JSON-RPC 2.0, section 4). */
+  request(value: unknown): Validation {
+    return this.validate('jsonrpc/request.schema.json', value);
+  }
+
+  /** A JSON-RPC 2.0 response object (JSON-RPC 2.0, section 5). */
+  response(value: unknown): Validation {
+    return this.validate('jsonrpc/response.schema.json', value);
+  }
+
+  /** The method schema documents, keyed by wire name. */
+  method(method: string): MethodSchema | undefined {
+    return this.methods.get(method);
+  }
+}
+
+let shared: Validators | undefined;
+
+/** The process-wide validators, compiled on first use. */
+export function validators(): Validators {
+  shared ??= new Validators();
+  return shared;
+}
+
+export type { SchemaDocument };
