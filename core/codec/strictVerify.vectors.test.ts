@@ -1,0 +1,75 @@
+/**
+ * verifyStrict against public Ed25519 vector sets, read from ../shared/vectors beside the
+ * repository (never copied into it; see that folder's README.md for sources and licences).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { verifyStrict, verifyStrictDetailed } from './strictVerify.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const vectorsDir = path.resolve(repoRoot, '..', 'shared', 'vectors');
+const present = existsSync(vectorsDir);
+const SKIP_NOTE = 'skipped: ../shared/vectors not found (public Ed25519 vectors live beside the repo in CI)';
+
+const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
+const read = (name: string): string => readFileSync(path.join(vectorsDir, name), 'utf8');
+
+interface WycheproofFile {
+  numberOfTests: number;
+  testGroups: { publicKey: { pk: string }; tests: { tcId: number; msg: string; sig: string; result: 'valid' | 'invalid' | 'acceptable'; comment: string }[] }[];
+}
+
+interface Zip215Case {
+  vk_bytes: string;
+  sig_bytes: string;
+}
+
+if (!present) console.warn(SKIP_NOTE);
+
+describe.skipIf(!present)(`public vectors (${present ? vectorsDir : SKIP_NOTE})`, () => {
+  it('Wycheproof ed25519: agrees with the expected result of all 151 cases', () => {
+    const file = JSON.parse(read('wycheproof_ed25519_test.json')) as WycheproofFile;
+    const disagreements: string[] = [];
+    let count = 0;
+    for (const group of file.testGroups) {
+      for (const test of group.tests) {
+        count++;
+        const got = verifyStrict(hex(group.publicKey.pk), hex(test.msg), hex(test.sig));
+        if (got !== (test.result === 'valid')) disagreements.push(`tcId ${test.tcId} (${test.comment}): expected ${test.result}`);
+      }
+    }
+    expect(count).toBe(file.numberOfTests);
+    expect(count).toBe(151);
+    expect(disagreements).toEqual([]);
+  });
+
+  it('ed25519-speccheck: rejects every case except case 3 (mixed-order A and R, valid under every equation)', () => {
+    // Format: first line the case count, then msg=, pbk=, sig= lines per case.
+    const lines = read('speccheck_cases.txt').trim().split('\n');
+    const count = Number(lines[0]);
+    expect(count).toBe(12);
+    const field = (line: string | undefined, key: string): Uint8Array => {
+      expect(line?.startsWith(`${key}=`)).toBe(true);
+      return hex(line?.slice(key.length + 1) ?? '');
+    };
+    const outcomes: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const msg = field(lines[1 + 3 * i], 'msg');
+      const pub = field(lines[2 + 3 * i], 'pbk');
+      const sig = field(lines[3 + 3 * i], 'sig');
+      const result = verifyStrictDetailed(pub, msg, sig);
+      outcomes.push(`case ${i}: ${result.ok ? 'accepted' : `rejected (${result.code})`}`);
+    }
+    expect(outcomes.filter((o) => o.includes('accepted'))).toEqual(['case 3: accepted']);
+  });
+
+  it('ZIP-215: rejects all 196 cases (small-order keys and R, canonical or not)', () => {
+    const cases = JSON.parse(read('zip215.json')) as Zip215Case[];
+    expect(cases).toHaveLength(196);
+    const message = new TextEncoder().encode('Zcash');
+    const accepted = cases.filter((c) => verifyStrict(hex(c.vk_bytes), message, hex(c.sig_bytes)));
+    expect(accepted).toEqual([]);
+  });
+});
