@@ -1,0 +1,80 @@
+// Test helper: a real node:http server on 127.0.0.1, port 0. Not used by the client itself.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: Buffer;
+}
+
+export type TestHandler = (request: ReceivedRequest, res: ServerResponse) => void | Promise<void>;
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in order. */
+  readonly requests: ReceivedRequest[];
+  /** TCP connections accepted so far. */
+  connections(): number;
+  /** Destroys open sockets and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts a server whose handler sees each request with its whole body already read. */
+export async function startTestServer(handler: TestHandler): Promise<TestServer> {
+  const requests: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      requests.push(received);
+      Promise.resolve()
+        .then(() => handler(received, res))
+        .catch((error: unknown) => {
+          res.destroy(error instanceof Error ? error : new Error(String(error)));
+        });
+    });
+  });
+  server.on('connection', (socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const socket of sockets) socket.destroy();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** Answers with a JSON body (text given as is, so tests control every byte). */
+export function sendJson(res: ServerResponse, text: string, status = 200): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** A port that was just bound and released: nothing listens there. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
