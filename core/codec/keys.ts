@@ -15,25 +15,19 @@ export interface Keypair {
   readonly address: string;
 }
 
-function checkPrivateKey(privateKey: unknown): Uint8Array {
-  if (!(privateKey instanceof Uint8Array)) {
-    throw new CodecError('INPUT_TYPE', `private key must be a Uint8Array of 32 bytes, got ${typeof privateKey}`);
+/** A 32-byte Ed25519 key (private or public), or a CodecError that says which and what is wrong. */
+function checkKey(key: unknown, what: 'private key' | 'public key'): Uint8Array {
+  if (!(key instanceof Uint8Array)) {
+    throw new CodecError('INPUT_TYPE', `${what} must be a Uint8Array of 32 bytes, got ${typeof key}`);
   }
-  if (privateKey.length !== 32) {
-    throw new CodecError('WRONG_LENGTH', `private key has ${privateKey.length} bytes; an Ed25519 private key is exactly 32`);
+  if (key.length !== 32) {
+    throw new CodecError('WRONG_LENGTH', `${what} has ${key.length} bytes; an Ed25519 ${what} is exactly 32`);
   }
-  return privateKey;
+  return key;
 }
 
-function checkPublicKey(publicKey: unknown): Uint8Array {
-  if (!(publicKey instanceof Uint8Array)) {
-    throw new CodecError('INPUT_TYPE', `public key must be a Uint8Array of 32 bytes, got ${typeof publicKey}`);
-  }
-  if (publicKey.length !== 32) {
-    throw new CodecError('WRONG_LENGTH', `public key has ${publicKey.length} bytes; an Ed25519 public key is exactly 32`);
-  }
-  return publicKey;
-}
+const checkPrivateKey = (privateKey: unknown): Uint8Array => checkKey(privateKey, 'private key');
+const checkPublicKey = (publicKey: unknown): Uint8Array => checkKey(publicKey, 'public key');
 
 /** A fresh private key: 32 bytes from the OS CSPRNG (RFC 8032 §5.1.5: the key is 32 random octets). */
 export function generatePrivateKey(): Uint8Array {
