@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { decodeTransaction, formatTokens, hexToFixedBytes, parseTokens, parseU128, signTransaction, verifyTransaction } from '../../core/codec/index.js';
+import { decodeTransaction, formatTokens, hexToFixedBytes, signTransaction, verifyTransaction } from '../../core/codec/index.js';
+import { parseAmount as amount } from '../parseAmount.js';
 import type { SignedTransaction } from '../../core/codec/index.js';
 
 const HELP = `Usage:
@@ -26,9 +27,6 @@ Options (sign):
   --chain-id <n>     the network's chain id (chain_health; default 1)
   -h, --help`;
 
-function amount(text: string, what: string): bigint {
-  return text.endsWith('token') ? parseTokens(text.slice(0, -'token'.length)) : parseU128(text, what);
-}
 
 function toJson(tx: SignedTransaction): Record<string, string> {
   return {

@@ -37,6 +37,8 @@ export { signingMessage, signingMessageForBody } from './signingMessage.js';
 export { signTransaction } from './signTransaction.js';
 export type { TransactionToSign } from './signTransaction.js';
 export { createTransactionSigner } from './createTransactionSigner.js';
+export { createMessageSigner } from './createMessageSigner.js';
+export type { MessageSigner } from './createMessageSigner.js';
 export type { TransactionSigner } from './createTransactionSigner.js';
 export { encodeSignedTransaction } from './encodeSignedTransaction.js';
 export { decodeTransaction } from './decodeTransaction.js';

@@ -1,0 +1,157 @@
+/**
+ * `npm run bench:node`: the reference node against baselines measured in the same run.
+ *
+ *   1. chain_blockNumber single calls (autocannon) vs a bare node:http server answering a constant
+ *      JSON-RPC response: the cost of the node's JSON-RPC layer (goal >= 0.8x).
+ *   2. batches of 100 chain_getAccount: calls/s.
+ *   3. pre-signed chain_sendRawTransaction in batches of 100, one lane per sender (nonces in order):
+ *      accepted tx/s vs the single-core decode + strict-verify rate of the same transactions
+ *      (goal >= 0.6x), and included tx/s (first send to last inclusion).
+ *
+ * Servers run as separate processes on loopback; the load comes from this process. Options:
+ * --seconds N (per autocannon run, default 5), --senders N (default 100), --per-sender N (default 100).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createClient } from '../core/client/index.js';
+import { createTransactionSigner, decodeTransaction, generatePrivateKey, verifyTransaction } from '../core/codec/index.js';
+import type { SignedTransaction } from '../core/codec/index.js';
+import { spawnNode } from '../reference-node/devnet/startDevnet.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, senders: { type: 'string' }, 'per-sender': { type: 'string' } } });
+const SECONDS = Number(values.seconds ?? 5);
+const SENDERS = Number(values.senders ?? 100);
+const PER_SENDER = Number(values['per-sender'] ?? 100);
+const CONNECTIONS = 16;
+
+const BARE_SERVER = `
+const http = require('node:http');
+const body = '{"jsonrpc":"2.0","id":1,"result":42}';
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+`;
+
+function startBare(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout?.once('data', (d: Buffer) => resolve({ url: d.toString().trim(), child }));
+    child.once('exit', (code) => reject(new Error(`bare server exited ${String(code)}`)));
+  });
+}
+
+async function cannon(url: string, body: string): Promise<{ rps: number; errors: number; non2xx: number; p99: number }> {
+  const result = await autocannon({
+    url: `${url}/rpc`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  return { rps: result.requests.average, errors: result.errors, non2xx: result.non2xx, p99: result.latency.p99 };
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const rows: [string, string][] = [];
+const row = (label: string, value: string): void => {
+  rows.push([label, value]);
+  console.log(`  ${label.padEnd(64)} ${value}`);
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-bench-'));
+const bare = await startBare();
+const { url, process: node } = await spawnNode(
+  ['--port', '0', '--data-dir', dir, '--block-time', '200', '--max-block-txs', '5000', '--faucet-limit', '1', '--max-pending', '200000'],
+  join(dir, 'node.log'),
+);
+console.log(`reference node benchmark: ${SECONDS} s per autocannon run, ${CONNECTIONS} connections; node v${process.versions.node}, ${new Date().toISOString()}\n`);
+try {
+  // 1. Single calls against the bare baseline (alternated twice to spread the machine's noise).
+  const call = JSON.stringify({ jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 1 });
+  const bareRuns: number[] = [];
+  const nodeRuns: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    bareRuns.push((await cannon(bare.url, call)).rps);
+    const r = await cannon(url, call);
+    if (r.errors > 0 || r.non2xx > 0) throw new Error(`chain_blockNumber run had ${r.errors} errors and ${r.non2xx} non-2xx answers`);
+    nodeRuns.push(r.rps);
+  }
+  const bareRps = bareRuns.reduce((a, b) => a + b, 0) / bareRuns.length;
+  const nodeRps = nodeRuns.reduce((a, b) => a + b, 0) / nodeRuns.length;
+  row('bare node:http constant answer, req/s', fmt(bareRps));
+  row('chain_blockNumber single calls, req/s', fmt(nodeRps));
+  row('ratio node / bare (goal >= 0.80)', `${(nodeRps / bareRps).toFixed(2)}x`);
+
+  // 2. Batches of 100 chain_getAccount.
+  const addresses = Array.from({ length: 100 }, () => createTransactionSigner(generatePrivateKey()).address);
+  const batch = JSON.stringify(addresses.map((a, i) => ({ jsonrpc: '2.0', method: 'chain_getAccount', params: [a], id: i + 1 })));
+  const b = await cannon(url, batch);
+  row('batches of 100 chain_getAccount, batches/s', fmt(b.rps));
+  row('  = chain_getAccount calls/s', fmt(b.rps * 100));
+
+  // 3. Pre-signed transactions: fund the senders, sign every lane, then send.
+  const client = createClient({ baseUrl: url, connections: CONNECTIONS, timeoutMs: 30_000 });
+  const senders = Array.from({ length: SENDERS }, () => createTransactionSigner(generatePrivateKey()));
+  const claims = await client.batch(senders.map((s) => ({ method: 'chain_faucetClaim', params: [s.address] })));
+  if (claims.some((c) => !c.ok)) throw new Error('faucet claims failed');
+  for (;;) {
+    const accounts = await client.batch(senders.map((s) => ({ method: 'chain_getAccount', params: [s.address] })));
+    if (accounts.every((a) => a.ok && (a.result as { balance: string }).balance !== '0')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const sink = createTransactionSigner(generatePrivateKey()).address;
+  const lanes: SignedTransaction[][] = senders.map((s) => Array.from({ length: PER_SENDER }, (_, n) => s.sign({ chainId: 1n, to: sink, value: 1n, nonce: BigInt(n), fee: 10n ** 15n })));
+  const all = lanes.flat();
+
+  // Baseline in the same run: decode + strict verify of the same transactions, one core.
+  const t0 = performance.now();
+  for (const tx of all) if (!verifyTransaction(decodeTransaction(tx.wire)).ok) throw new Error('a pre-signed transaction does not verify');
+  const verifyRate = all.length / ((performance.now() - t0) / 1000);
+  row(`decode + strict verify of the same ${all.length} txs, tx/s (one core)`, fmt(verifyRate));
+
+  const bodies = lanes.map((lane) => JSON.stringify(lane.map((tx, i) => ({ jsonrpc: '2.0', method: 'chain_sendRawTransaction', params: [tx.wire], id: i + 1 }))));
+  const startHeight = await client.call<number>('chain_blockNumber');
+  const sendStart = performance.now();
+  let accepted = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let i = next++; i < bodies.length; i = next++) {
+        const res = await client.raw({ body: bodies[i] as string, headers: { 'content-type': 'application/json' }, timeoutMs: 30_000 });
+        const answers = Array.isArray(res.json) ? res.json : [];
+        accepted += answers.filter((a) => typeof a === 'object' && a !== null && !Array.isArray(a) && 'result' in a).length;
+      }
+    }),
+  );
+  const sendSeconds = (performance.now() - sendStart) / 1000;
+  if (accepted !== all.length) throw new Error(`only ${accepted} of ${all.length} transactions were accepted`);
+  row('chain_sendRawTransaction accepted, tx/s', fmt(accepted / sendSeconds));
+  row('ratio accepted / strict verify (goal >= 0.60)', `${(accepted / sendSeconds / verifyRate).toFixed(2)}x`);
+
+  // Included: follow blocks until every transaction is in one.
+  let included = 0;
+  let height = startHeight;
+  while (included < all.length) {
+    const tip = await client.call<number>('chain_blockNumber');
+    for (let h = height + 1; h <= tip; h++) included += (await client.call<{ transaction_count: number }>('chain_getBlockByHeight', [h])).transaction_count;
+    height = tip;
+    if ((performance.now() - sendStart) / 1000 > 120) throw new Error(`only ${included} of ${all.length} included after 120 s`);
+    if (included < all.length) await new Promise((r) => setTimeout(r, 50));
+  }
+  row('included, tx/s (first send to last inclusion)', fmt(all.length / ((performance.now() - sendStart) / 1000)));
+  await client.close();
+} finally {
+  bare.child.kill('SIGTERM');
+  node.kill('SIGTERM');
+  await new Promise((r) => node.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}

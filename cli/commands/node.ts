@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Command } from '../Command.js';
+import { CliError } from '../CliError.js';
+import { parseAmount } from '../parseAmount.js';
+import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
+import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
+
+const HELP = `Usage: chainrpc node [options]
+
+Runs one reference node: every method of the reference profile on POST {base}/rpc, blocks every
+--block-time while it leads, peers over /p2p/ on the same port. Prints one line with its base URL
+(http://HOST:PORT) on stdout once it serves; logs go to stderr. SIGINT or SIGTERM stop it cleanly.
+
+Options:
+  --port <n>              port to listen on; 0 picks a free one (default ${NODE_DEFAULTS.port})
+  --host <addr>           address to bind (default ${NODE_DEFAULTS.host})
+  --kind <MN|LN>          MN: elects a leader and proposes blocks; LN: follows the chain, serves reads,
+                          passes transactions on (default MN)
+  --data-dir <dir>        node key and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it
+  --block-time <ms>       time between blocks (default ${NODE_DEFAULTS.blockTimeMs})
+  --peers <url,...>       base URLs of other nodes to join; the rest are learned from them
+  --chain-id <n>          network id transactions are signed for (default ${NODE_DEFAULTS.chainId})
+  --faucet-amount <amt>   amount per faucet claim, base units or "<n>token" (default 10token)
+  --faucet-limit <n>      faucet claims per address (default ${NODE_DEFAULTS.faucetLimit})
+  --no-faucet             answer chain_faucetClaim with FaucetUnavailable
+  --max-body-bytes <n>    largest request body; larger gets HTTP 413 (default ${NODE_DEFAULTS.maxBodyBytes})
+  --max-batch <n>         most calls in one batch; more gets one -32013 error (default ${NODE_DEFAULTS.maxBatch})
+  --max-block-txs <n>     most transactions in a block (default ${NODE_DEFAULTS.maxBlockTransactions})
+  --max-pending <n>       most transactions waiting for a block (default ${NODE_DEFAULTS.maxPending})
+  --request-timeout <ms>  a client must send its whole request within this (default ${NODE_DEFAULTS.requestTimeoutMs})
+  -h, --help
+
+The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
+to hold value.`;
+
+function int(text: string | undefined, fallback: number, flag: string, min = 1): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new CliError(`node: ${flag} must be an integer >= ${min}; got "${text}"`);
+  return n;
+}
+
+export const node: Command = {
+  name: 'node',
+  summary: 'Run a reference node (one process; see devnet for several)',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        kind: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'block-time': { type: 'string' },
+        peers: { type: 'string' },
+        'chain-id': { type: 'string' },
+        'faucet-amount': { type: 'string' },
+        'faucet-limit': { type: 'string' },
+        'no-faucet': { type: 'boolean', default: false },
+        'max-body-bytes': { type: 'string' },
+        'max-batch': { type: 'string' },
+        'max-block-txs': { type: 'string' },
+        'max-pending': { type: 'string' },
+        'request-timeout': { type: 'string' },
+      },
+    });
+    const kind = (values.kind ?? 'MN').toUpperCase();
+    if (kind !== 'MN' && kind !== 'LN') throw new CliError(`node: --kind must be MN or LN; got "${values.kind}"`);
+    const chainId = values['chain-id'] ?? String(NODE_DEFAULTS.chainId);
+    if (!/^\d{1,20}$/.test(chainId)) throw new CliError(`node: --chain-id must be a non-negative integer; got "${chainId}"`);
+    const peers = (values.peers ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+    for (const p of peers) if (!/^https?:\/\/[^/\s]+\/?$/.test(p)) throw new CliError(`node: --peers takes base URLs such as http://127.0.0.1:8546; got "${p}"`);
+    const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    const started = await ReferenceNode.start({
+      host: values.host ?? NODE_DEFAULTS.host,
+      port: int(values.port, NODE_DEFAULTS.port, '--port', 0),
+      kind,
+      dataDir: resolve(values['data-dir'] ?? NODE_DEFAULTS.dataDir),
+      blockTimeMs: int(values['block-time'], NODE_DEFAULTS.blockTimeMs, '--block-time', 10),
+      peers,
+      chainId: BigInt(chainId),
+      faucet: values['no-faucet']
+        ? false
+        : { amount: parseAmount(values['faucet-amount'] ?? '10token', 'faucet amount'), limit: int(values['faucet-limit'], NODE_DEFAULTS.faucetLimit, '--faucet-limit') },
+      maxBodyBytes: int(values['max-body-bytes'], NODE_DEFAULTS.maxBodyBytes, '--max-body-bytes'),
+      maxBatch: int(values['max-batch'], NODE_DEFAULTS.maxBatch, '--max-batch'),
+      requestTimeoutMs: int(values['request-timeout'], NODE_DEFAULTS.requestTimeoutMs, '--request-timeout'),
+      chain: {
+        maxBlockTransactions: int(values['max-block-txs'], NODE_DEFAULTS.maxBlockTransactions, '--max-block-txs'),
+        maxPending: int(values['max-pending'], NODE_DEFAULTS.maxPending, '--max-pending'),
+      },
+      log,
+    });
+    console.log(started.url);
+    log(`node ${kind} ${started.id} serving ${started.url}/rpc (data: ${resolve(values['data-dir'] ?? NODE_DEFAULTS.dataDir)}, height ${started.chain.height()})`);
+    await new Promise<void>((done) => {
+      let signals = 0;
+      const stop = (signal: string): void => {
+        signals++;
+        if (signals > 1) {
+          log(`${signal} again: exiting now`);
+          process.exit(130);
+        }
+        log(`${signal}: stopping`);
+        started.stop().then(done, (err: unknown) => {
+          log(`stop failed: ${(err as Error).message}`);
+          done();
+        });
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,221 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  bytesToHex,
+  createMessageSigner,
+  encodeTransactionBody,
+  identityRSignature,
+  keypairFromSeed,
+  signingMessageForBody,
+  U128_MAX,
+  withSPlusL,
+} from '../../core/codec/index.js';
+import type { SignedTransaction } from '../../core/codec/index.js';
+import type { Chain } from './Chain.js';
+import { ChainError } from './ChainError.js';
+import { alice, bob, CHAIN_ID, FEE, openTestChain, produce, removeTempDirs, signer, TOKEN, transfer } from './testSupport.js';
+
+const chains: Chain[] = [];
+async function open(...args: Parameters<typeof openTestChain>): Promise<Chain> {
+  const chain = await openTestChain(...args);
+  chains.push(chain);
+  return chain;
+}
+
+afterEach(async () => {
+  for (const chain of chains.splice(0)) await chain.close();
+  removeTempDirs();
+});
+
+/** The ChainError a submission is refused with (fails the test if it is accepted or throws something else). */
+async function refusal(chain: Chain, tx: string | SignedTransaction, source: 'client' | 'relay' = 'client'): Promise<ChainError> {
+  try {
+    await chain.submit(tx, source);
+  } catch (error) {
+    if (error instanceof ChainError) return error;
+    throw error;
+  }
+  throw new Error('the transaction was accepted');
+}
+
+/** Replace the signature of a wire transaction. */
+function withSignature(tx: SignedTransaction, signature: Uint8Array): string {
+  return tx.wire.slice(0, 226) + bytesToHex(signature);
+}
+
+describe('admission: decoding', () => {
+  it('wrong byte length and unknown version: TxMalformed with the codec message', async () => {
+    const chain = await open();
+    const good = transfer(alice, bob.address, 1n, 0n);
+    const short = await refusal(chain, good.wire.slice(0, -2));
+    expect(short.name).toBe('TxMalformed');
+    expect(short.data).toEqual({ reason: expect.stringMatching(/176 bytes.*exactly 177/) as unknown });
+    const long = await refusal(chain, good.wire + '00');
+    expect(long.name).toBe('TxMalformed');
+    const version = await refusal(chain, '02' + good.wire.slice(2));
+    expect(version.name).toBe('TxMalformed');
+    expect(version.data.reason).toMatch(/version/);
+    expect((await refusal(chain, good.wire.slice(0, -1))).name).toBe('TxMalformed'); // odd length: a CodecError too
+  });
+
+  it('value + fee above u128 (well signed, bytes made by hand): AmountOverflow', async () => {
+    const chain = await open();
+    const key = keypairFromSeed('chain-test-alice').privateKey;
+    const messageSigner = createMessageSigner(key);
+    const body = encodeTransactionBody({ chainId: CHAIN_ID, sender: alice.address, to: bob.address, value: U128_MAX, nonce: 0n, fee: 0n });
+    body[body.length - 1] = 1; // fee = 1: the last 16 bytes, big-endian
+    const wire = bytesToHex(body) + bytesToHex(messageSigner.sign(signingMessageForBody(body)));
+    const error = await refusal(chain, wire);
+    expect(error.name).toBe('AmountOverflow');
+    expect(error.data.reason).toMatch(/u128/);
+  });
+});
+
+describe('admission: chain id and signature', () => {
+  it('another chain id: TxWrongChain {expected, actual}', async () => {
+    const chain = await open();
+    const error = await refusal(chain, transfer(alice, bob.address, 1n, 0n, FEE, 99n).wire);
+    expect(error.name).toBe('TxWrongChain');
+    expect(error.data).toMatchObject({ expected: 7, actual: 99 });
+  });
+
+  it('a flipped signature byte, S + L, an identity R: TxBadSignature with the verifier reason', async () => {
+    const chain = await open();
+    const good = transfer(alice, bob.address, 1n, 0n);
+    const sig = new Uint8Array(Buffer.from(good.signature, 'hex'));
+    const flipped = sig.slice();
+    flipped[40] = (flipped[40] ?? 0) ^ 1;
+    const e1 = await refusal(chain, withSignature(good, flipped));
+    expect(e1.name).toBe('TxBadSignature');
+    const e2 = await refusal(chain, withSignature(good, withSPlusL(sig)));
+    expect(e2.name).toBe('TxBadSignature');
+    expect(e2.data.reason).toMatch(/S/);
+    const key = keypairFromSeed('chain-test-alice');
+    const body = encodeTransactionBody(good);
+    const e3 = await refusal(chain, withSignature(good, identityRSignature(key.privateKey, key.publicKey, signingMessageForBody(body))));
+    expect(e3.name).toBe('TxBadSignature');
+    // A changed body byte (the value) under the old signature.
+    const tampered = good.wire.slice(0, 146) + (good.wire[146] === '0' ? '1' : '0') + good.wire.slice(147);
+    expect((await refusal(chain, tampered)).name).toBe('TxBadSignature');
+    expect(chain.pendingCount()).toBe(0);
+  });
+});
+
+describe('admission: duplicates and nonces', () => {
+  it('the same transaction pending or confirmed: TxDuplicate {hash}', async () => {
+    const chain = await open();
+    const tx = transfer(alice, bob.address, 1n, 0n);
+    expect(await chain.submit(tx.wire, 'client')).toMatchObject({ hash: tx.hash, status: 'pending', wire: tx.wire });
+    const pending = await refusal(chain, tx.wire);
+    expect(pending.name).toBe('TxDuplicate');
+    expect(pending.data).toMatchObject({ hash: tx.hash });
+    await produce(chain);
+    expect(chain.transactionStatus(tx.hash)).toEqual({ status: 'confirmed', height: 1n, index: 0 });
+    const confirmed = await refusal(chain, tx.wire);
+    expect(confirmed.name).toBe('TxDuplicate');
+    expect(confirmed.data).toMatchObject({ hash: tx.hash });
+    // Relayed duplicates are refused the same way (the node ignores the error).
+    expect((await refusal(chain, tx.wire, 'relay')).name).toBe('TxDuplicate');
+  });
+
+  it('nonce below the next pending one: NonceTooLow; above: NonceGap {expected, actual}', async () => {
+    const chain = await open();
+    await chain.submit(transfer(alice, bob.address, 1n, 0n).wire, 'client');
+    const low = await refusal(chain, transfer(alice, bob.address, 2n, 0n).wire);
+    expect(low.name).toBe('NonceTooLow');
+    expect(low.data).toMatchObject({ expected: 1, actual: 0 });
+    const gap = await refusal(chain, transfer(alice, bob.address, 2n, 5n).wire);
+    expect(gap.name).toBe('NonceGap');
+    expect(gap.data).toMatchObject({ expected: 1, actual: 5 });
+    expect(chain.pendingNonce(alice.address)).toBe(1n);
+    await produce(chain);
+    const afterBlock = await refusal(chain, transfer(alice, bob.address, 3n, 0n).wire);
+    expect(afterBlock.name).toBe('NonceTooLow');
+    expect(afterBlock.data).toMatchObject({ expected: 1, actual: 0 });
+  });
+
+  it('sequential nonces are queued: 0..99 before a block, all included in order', async () => {
+    const chain = await open();
+    const txs = Array.from({ length: 100 }, (_, i) => transfer(alice, bob.address, BigInt(i + 1), BigInt(i)));
+    for (const tx of txs) expect((await chain.submit(tx.wire, 'client')).status).toBe('pending');
+    expect(chain.pendingCount()).toBe(100);
+    expect(chain.pendingNonce(alice.address)).toBe(100n);
+    const block = await produce(chain);
+    expect(block.transactions.map((t) => t.hash)).toEqual(txs.map((t) => t.hash));
+    expect(chain.getAccount(alice.address).nonce).toBe(100n);
+    expect(chain.getAccount(bob.address).balance).toBe(5050n);
+    expect(chain.pendingCount()).toBe(0);
+  });
+});
+
+describe('admission: balance, overflow, capacity', () => {
+  it('balance less queued spends below value + fee: InsufficientBalance {available, required} as decimals', async () => {
+    const chain = await open();
+    const all = await refusal(chain, transfer(alice, bob.address, 1000n * TOKEN, 0n).wire);
+    expect(all.name).toBe('InsufficientBalance');
+    expect(all.data).toMatchObject({ available: (1000n * TOKEN).toString(), required: (1000n * TOKEN + FEE).toString() });
+    await chain.submit(transfer(alice, bob.address, 600n * TOKEN, 0n).wire, 'client');
+    const queued = await refusal(chain, transfer(alice, bob.address, 400n * TOKEN, 1n).wire);
+    expect(queued.name).toBe('InsufficientBalance');
+    expect(queued.data).toMatchObject({ available: (400n * TOKEN - FEE).toString(), required: (400n * TOKEN + FEE).toString() });
+    const empty = await refusal(chain, transfer(bob, alice.address, 1n, 0n, 0n).wire);
+    expect(empty.data).toMatchObject({ available: '0', required: '1' });
+  });
+
+  it('mempool full in total or per sender: MempoolFull {limit}', async () => {
+    const chain = await open({ limits: { maxPending: 3, maxPendingPerSender: 2 } });
+    await chain.submit(transfer(alice, bob.address, 1n, 0n).wire, 'client');
+    await chain.submit(transfer(alice, bob.address, 1n, 1n).wire, 'client');
+    const perSender = await refusal(chain, transfer(alice, bob.address, 1n, 2n).wire);
+    expect(perSender.name).toBe('MempoolFull');
+    expect(perSender.data).toMatchObject({ limit: 2 });
+    await chain.claimFaucet(bob.address);
+    const total = await refusal(chain, transfer(signer('chain-test-carol'), bob.address, 0n, 0n, 0n).wire);
+    expect(total.name).toBe('MempoolFull');
+    expect(total.data).toMatchObject({ limit: 3 });
+    await produce(chain);
+    expect((await chain.submit(transfer(alice, bob.address, 1n, 2n).wire, 'client')).status).toBe('pending');
+  });
+
+  it('a decoded transaction object is admitted like its wire form', async () => {
+    const chain = await open();
+    const tx = transfer(alice, bob.address, 1n, 0n);
+    expect((await chain.submit(tx, 'client')).hash).toBe(tx.hash);
+    const forged = { ...transfer(alice, bob.address, 1n, 1n), value: 2n }; // fields no longer match wire and signature
+    expect((await refusal(chain, forged)).name).toBe('TxMalformed');
+  });
+});
+
+describe('relayed transactions out of order', () => {
+  it('a gapped relayed transaction is held, then promoted when the gap fills', async () => {
+    const chain = await open();
+    const txs = [0n, 1n, 2n, 3n].map((n) => transfer(alice, bob.address, 1n, n));
+    const [t0, t1, t2, t3] = txs as [SignedTransaction, SignedTransaction, SignedTransaction, SignedTransaction];
+    expect((await chain.submit(t2.wire, 'relay')).status).toBe('held');
+    expect((await chain.submit(t3.wire, 'relay')).status).toBe('held');
+    expect((await refusal(chain, t2.wire, 'relay')).name).toBe('TxDuplicate');
+    expect(chain.heldCount()).toBe(2);
+    expect(chain.pendingCount()).toBe(0);
+    expect(chain.transactionStatus(t2.hash)).toEqual({ status: 'held' });
+    expect((await chain.submit(t0.wire, 'relay')).status).toBe('pending');
+    expect(chain.pendingCount()).toBe(1);
+    expect((await chain.submit(t1.wire, 'client')).status).toBe('pending');
+    expect(chain.heldCount()).toBe(0);
+    expect(chain.pendingTransactions().map((t) => t.hash)).toEqual(txs.map((t) => t.hash));
+    const block = await produce(chain);
+    expect(block.transactions.map((t) => t.nonce)).toEqual([0n, 1n, 2n, 3n]);
+  });
+
+  it('held transactions expire, and are bounded per sender', async () => {
+    let now = 0;
+    const chain = await open({ now: () => now, limits: { maxHeldPerSender: 2, heldTtlMs: 60_000 } });
+    await chain.submit(transfer(alice, bob.address, 1n, 1n).wire, 'relay');
+    await chain.submit(transfer(alice, bob.address, 1n, 2n).wire, 'relay');
+    const full = await refusal(chain, transfer(alice, bob.address, 1n, 3n).wire, 'relay');
+    expect(full.name).toBe('MempoolFull');
+    expect(full.data).toMatchObject({ limit: 2 });
+    now = 61_000;
+    await chain.submit(transfer(alice, bob.address, 1n, 0n).wire, 'client'); // expiry runs first: nothing to promote
+    expect(chain.heldCount()).toBe(0);
+    expect(chain.pendingCount()).toBe(1);
+  });
+});

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTransactionSigner, generateKeypair } from '../../core/codec/index.js';
+import { Chain } from './Chain.js';
+import { ChainError } from './ChainError.js';
+import { devnetFaucetKeypair } from './genesis.js';
+import { alice, bob, errorName, FEE, nodeA, nodeB, openTestChain, produce, removeTempDirs, tempDir, testGenesis, TOKEN, transfer } from './testSupport.js';
+import { toRpcBlock } from './toRpcBlock.js';
+
+const chains: Chain[] = [];
+async function open(...args: Parameters<typeof openTestChain>): Promise<Chain> {
+  const chain = await openTestChain(...args);
+  chains.push(chain);
+  return chain;
+}
+
+afterEach(async () => {
+  for (const chain of chains.splice(0)) await chain.close();
+  removeTempDirs();
+});
+
+describe('producing blocks', () => {
+  it('empty blocks link to their parent, heights rise, timestamps never go back', async () => {
+    const chain = await open();
+    const genesis = chain.tip();
+    const b1 = await chain.produceBlock({ proposer: nodeA.id, sign: nodeA.sign, timestamp: 5_000n, pou: { [nodeA.id]: 3n } });
+    const b2 = await chain.produceBlock({ proposer: nodeA.id, sign: nodeA.sign, timestamp: 4_000n, pou: {} });
+    expect(b1).toMatchObject({ height: 1n, parentHash: genesis.hash, timestamp: 5_000n, proposer: nodeA.id, transactions: [], pou: { [nodeA.id]: 3n } });
+    expect(b2).toMatchObject({ height: 2n, parentHash: b1.hash, timestamp: 5_000n });
+    expect(chain.height()).toBe(2n);
+    expect(chain.tip()).toBe(b2);
+    expect(chain.getBlock(1n)).toEqual(b1);
+    expect(chain.getBlock(3n)).toBeUndefined();
+    expect(chain.blocksFrom(1n, 10).map((b) => b.height)).toEqual([1n, 2n]);
+    expect(chain.stateRoot()).toBe(b2.stateRoot);
+  });
+
+  it('refuses a sign function that does not sign for the proposer', async () => {
+    const chain = await open();
+    await expect(chain.produceBlock({ proposer: nodeA.id, sign: nodeB.sign, timestamp: 1n, pou: {} })).rejects.toThrow(/does not sign for proposer/);
+    await expect(chain.produceBlock({ proposer: 'AB', sign: nodeA.sign, timestamp: 1n, pou: {} })).rejects.toThrow(TypeError);
+    expect(chain.height()).toBe(0n);
+  });
+
+  it('fees go to the proposer; value to the recipient; the supply is conserved', async () => {
+    const chain = await open();
+    const supply = chain.totalSupply();
+    expect(supply).toBe(chain.genesisSupply);
+    await chain.submit(transfer(alice, bob.address, 5n * TOKEN, 0n).wire, 'client');
+    await chain.submit(transfer(alice, alice.address, 1n * TOKEN, 1n).wire, 'client'); // to oneself: nets to -fee
+    await produce(chain, nodeB);
+    expect(chain.getAccount(alice.address)).toEqual({ balance: 1000n * TOKEN - 5n * TOKEN - 2n * FEE, nonce: 2n });
+    expect(chain.getAccount(bob.address)).toEqual({ balance: 5n * TOKEN, nonce: 0n });
+    expect(chain.getAccount(nodeB.id)).toEqual({ balance: 2n * FEE, nonce: 0n });
+    expect(chain.totalSupply()).toBe(supply);
+  });
+
+  it('takes at most maxBlockTransactions per block, in arrival order', async () => {
+    const chain = await open({ limits: { maxBlockTransactions: 3 } });
+    const txs = Array.from({ length: 7 }, (_, i) => transfer(alice, bob.address, 1n, BigInt(i)));
+    for (const tx of txs) await chain.submit(tx.wire, 'client');
+    const sizes: number[] = [];
+    for (let i = 0; i < 3; i++) sizes.push((await produce(chain)).transactions.length);
+    expect(sizes).toEqual([3, 3, 1]);
+    expect([1n, 2n, 3n].flatMap((h) => chain.getBlock(h)?.transactions.map((t) => t.hash) ?? [])).toEqual(txs.map((t) => t.hash));
+  });
+
+  it('the RPC view is the profile block', async () => {
+    const chain = await open();
+    const tx = transfer(alice, bob.address, 1n, 0n);
+    await chain.submit(tx.wire, 'client');
+    const block = await produce(chain);
+    expect(toRpcBlock(block)).toEqual({
+      height: 1,
+      hash: block.hash,
+      parent_hash: chain.getBlock(0n)?.hash,
+      timestamp: Number(block.timestamp),
+      proposer: nodeA.id,
+      transaction_count: 1,
+      transactions: [tx.hash],
+    });
+    expect(toRpcBlock({ ...block, height: 2n ** 60n }).height).toBe(2n ** 60n);
+    expect(toRpcBlock(chain.getBlock(0n) ?? block)).toMatchObject({ height: 0, timestamp: 0, proposer: '0'.repeat(64), parent_hash: '0'.repeat(64), transaction_count: 0 });
+  });
+});
+
+describe('faucet', () => {
+  it('a claim is a fee-0 transfer from the faucet, included in a block; then FaucetLimit', async () => {
+    const chain = await open();
+    const to = generateKeypair().address;
+    const claim = await chain.claimFaucet(to.toUpperCase());
+    expect(claim).toMatchObject({ transaction_hash: claim.tx.hash, amount: (10n * TOKEN).toString(), wire: claim.tx.wire });
+    expect(claim.tx).toMatchObject({ sender: devnetFaucetKeypair().address, to, value: 10n * TOKEN, fee: 0n, nonce: 0n });
+    // Pending claims count against the limit.
+    const pending = await chain.claimFaucet(to).catch((e: unknown) => e);
+    expect(pending).toBeInstanceOf(ChainError);
+    expect((pending as ChainError).name).toBe('FaucetLimit');
+    expect((pending as ChainError).data).toMatchObject({ address: to, limit: 1 });
+    const block = await produce(chain);
+    expect(block.transactions.map((t) => t.hash)).toEqual([claim.transaction_hash]);
+    expect(chain.getAccount(to)).toEqual({ balance: 10n * TOKEN, nonce: 0n });
+    expect(chain.faucetClaims(to)).toBe(1n);
+    expect(await errorName(chain.claimFaucet(to))).toBe('FaucetLimit');
+    // Another address, and one with a higher limit, can claim; the faucet's nonce advances.
+    const other = await chain.claimFaucet(generateKeypair().address);
+    expect(other.tx.nonce).toBe(1n);
+    const again = await chain.claimFaucet(to, { limit: 2 });
+    expect(again.tx.nonce).toBe(2n);
+    await produce(chain);
+    expect(chain.faucetClaims(to)).toBe(2n);
+    expect(chain.totalSupply()).toBe(chain.genesisSupply);
+  });
+
+  it('a transfer from the faucet made elsewhere counts as a claim too (consensus rule, not node setting)', async () => {
+    const chain = await open();
+    const to = generateKeypair().address;
+    const faucet = createTransactionSigner(devnetFaucetKeypair().privateKey);
+    await chain.submit(faucet.sign({ chainId: 7n, to, value: 1n, nonce: 0n, fee: 0n }).wire, 'relay');
+    expect(await errorName(chain.claimFaucet(to))).toBe('FaucetLimit');
+  });
+
+  it('FaucetUnavailable without a key, or when the faucet cannot pay', async () => {
+    const noKey = await Chain.open({ dataDir: tempDir(), genesis: testGenesis() });
+    chains.push(noKey);
+    const error = await noKey.claimFaucet(bob.address).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChainError);
+    expect((error as ChainError).name).toBe('FaucetUnavailable');
+    expect((error as ChainError).data.reason).toMatch(/no faucet/);
+    const poor = await open({ faucet: { keypair: devnetFaucetKeypair(), amount: 2_000_000n * TOKEN } });
+    const broke = await poor.claimFaucet(bob.address).catch((e: unknown) => e);
+    expect((broke as ChainError).name).toBe('FaucetUnavailable');
+    expect((broke as ChainError).data.reason).toMatch(/left/);
+  });
+
+  it('a faucet key that is not the genesis faucet is a configuration error', async () => {
+    await expect(Chain.open({ dataDir: tempDir(), genesis: testGenesis(), faucet: { keypair: generateKeypair() } })).rejects.toThrow(/genesis faucet/);
+  });
+});

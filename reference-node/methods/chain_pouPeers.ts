@@ -1,0 +1,8 @@
+import type { MethodHandler } from '../rpc/types.js';
+import { toJsonInt } from '../node/toRpcError.js';
+import type { NodeContext } from './NodeContext.js';
+
+/** chain_pouPeers -> {peers: {identifier: score}} for every live peer, this node excluded. */
+export const chain_pouPeers = (ctx: NodeContext): MethodHandler => () => ({
+  peers: Object.fromEntries(ctx.peers.live().map((p) => [p.id, toJsonInt(p.score)])),
+});

@@ -1,0 +1,36 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bytesToHex, createMessageSigner, generatePrivateKey, hexToFixedBytes } from '../../core/codec/index.js';
+
+/**
+ * A node's identity: an ed25519 key kept in its data dir (node-key, mode 0600). The identifier is
+ * the hex of the public key, 64 characters (the spec asks peer identifiers for at least 16); the node
+ * signs the blocks it proposes with it.
+ */
+export interface NodeIdentity {
+  readonly id: string;
+  readonly publicKey: Uint8Array;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export const NODE_KEY_FILE = 'node-key';
+
+export function loadOrCreateIdentity(dataDir: string): NodeIdentity {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, NODE_KEY_FILE);
+  let privateKey: Uint8Array;
+  if (existsSync(path)) {
+    const text = readFileSync(path, 'utf8').trim();
+    try {
+      privateKey = hexToFixedBytes(text, 32, 'node key');
+    } catch (err) {
+      throw new Error(`${path} is not a node key (64 hex characters): ${(err as Error).message}. Remove it to make a new identity.`);
+    }
+  } else {
+    privateKey = generatePrivateKey();
+    writeFileSync(path, bytesToHex(privateKey) + '\n', { mode: 0o600 });
+    chmodSync(path, 0o600);
+  }
+  const signer = createMessageSigner(privateKey);
+  return { id: signer.address, publicKey: signer.publicKey, sign: signer.sign };
+}

@@ -1,0 +1,38 @@
+import type { JsonValue } from '../../core/json/index.js';
+import { schemaCatalog } from '../../core/schema/schemaCatalog.js';
+import { RpcMethodError } from '../rpc/RpcMethodError.js';
+
+interface ErrorDefinition {
+  'x-code'?: number;
+  'x-message'?: string;
+}
+
+let table: Map<string, { code: number; message: string }> | undefined;
+
+/** Error name (a definition of schemas/errors.schema.json) -> its code and message, read once. */
+function errorTable(): Map<string, { code: number; message: string }> {
+  if (!table) {
+    const defs = schemaCatalog().errors.definitions as unknown as Record<string, ErrorDefinition>;
+    table = new Map(
+      Object.entries(defs).flatMap(([name, d]) =>
+        d['x-code'] === undefined || d['x-message'] === undefined ? [] : [[name, { code: d['x-code'], message: d['x-message'] }] as const],
+      ),
+    );
+  }
+  return table;
+}
+
+/**
+ * The JSON-RPC error for a named profile error: `rpcError('NonceGap', {reason, expected, actual})`.
+ * Codes and messages come from schemas/errors.schema.json, so the node cannot drift from the contract.
+ */
+export function rpcError(name: string, data: { reason: string } & Record<string, JsonValue>): RpcMethodError {
+  const entry = errorTable().get(name);
+  if (!entry) throw new Error(`no error named ${name} in schemas/errors.schema.json`);
+  return new RpcMethodError(entry.code, entry.message, data);
+}
+
+/** A u64 for the wire: a JSON number while exact, a bigint (written as an exact integer) beyond 2^53-1. */
+export function toJsonInt(value: bigint): number | bigint {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}

@@ -1,0 +1,297 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { validators } from '../../core/schema/validators.js';
+import { standardError } from './errorResponse.js';
+import { handleRpcBody } from './handleRpcBody.js';
+import type { MethodTable, OnCall } from './types.js';
+
+export interface RpcServerOptions {
+  readonly methods: MethodTable;
+  /** Largest request body accepted on /rpc, in bytes; larger is refused with 413. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Most requests per batch; a longer batch gets one -32013 error. Default 1000. */
+  readonly maxBatch?: number;
+  /** Time allowed to receive the request headers (capped at requestTimeoutMs). Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** Time allowed to receive the whole request, headers and body; a slower client gets 408 and is cut off. Default 15 s. */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. Default 5 s. */
+  readonly keepAliveTimeoutMs?: number;
+  /** How long close() waits for calls in flight before destroying their connections. Default 2 s. */
+  readonly closeGraceMs?: number;
+  /** Called once per dispatched call (see handleRpcBody). */
+  readonly onCall?: OnCall;
+  /** Tried first for every path other than /rpc (the node's /p2p/ endpoints); true when it answered. */
+  readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+  /** Where failures are logged, one line each. Default: stderr. */
+  readonly logError?: (line: string) => void;
+}
+
+export interface RpcServer {
+  /** The node:http server, for tests and for the node's own wiring. */
+  readonly server: Server;
+  /** Binds `host:port` (port 0: any free port) and resolves with the base URL, e.g. `http://127.0.0.1:40123`. */
+  listen(port: number, host?: string): Promise<{ url: string }>;
+  /** Replaces the method table (the node builds it after it knows its own URL). */
+  setMethods(methods: MethodTable): void;
+  /** Stops accepting, closes idle keep-alive connections, waits up to closeGraceMs for calls in flight, then destroys the rest. */
+  close(): Promise<void>;
+}
+
+export const RPC_SERVER_DEFAULTS = {
+  maxBodyBytes: 1024 * 1024,
+  maxBatch: 1000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  closeGraceMs: 2_000,
+} as const;
+
+const RPC_PATH = '/rpc';
+// Listen backlog: 1,000 clients connecting at once must not overflow the accept queue (Node's default is 511).
+const BACKLOG = 4096;
+const JSON_TYPE = 'application/json';
+// fatal: a body that is not UTF-8 (RFC 8259 §8.1) is refused as a parse error, never decoded with U+FFFD.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+type BodyRead = { kind: 'body'; bytes: Buffer } | { kind: 'tooLarge' } | { kind: 'gone' };
+
+/**
+ * The reference node's JSON-RPC 2.0 endpoint over HTTP/1.1 (node:http, no framework): `POST /rpc`
+ * runs handleRpcBody; the HTTP status policy of docs/transport.md is applied around it. Nothing a
+ * client sends can throw out of a request handler.
+ */
+export function createRpcServer(options: RpcServerOptions): RpcServer {
+  let methods = options.methods;
+  const maxBodyBytes = options.maxBodyBytes ?? RPC_SERVER_DEFAULTS.maxBodyBytes;
+  const maxBatch = options.maxBatch ?? RPC_SERVER_DEFAULTS.maxBatch;
+  const requestTimeout = options.requestTimeoutMs ?? RPC_SERVER_DEFAULTS.requestTimeoutMs;
+  // node:http refuses headersTimeout > requestTimeout.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? RPC_SERVER_DEFAULTS.headersTimeoutMs, requestTimeout);
+  const closeGraceMs = options.closeGraceMs ?? RPC_SERVER_DEFAULTS.closeGraceMs;
+  const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // Compile the param schemas now rather than on the first request.
+  validators();
+
+  const server = createServer({
+    requestTimeout,
+    headersTimeout,
+    // The timeouts above are only enforced when node:http sweeps its connections (default: every 30 s).
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? RPC_SERVER_DEFAULTS.keepAliveTimeoutMs,
+  });
+  // No connection cap (maxConnections stays unset): 1,000 concurrent clients are served.
+
+  const inFlight = new Set<ServerResponse>();
+  const responses = new WeakMap<Duplex, ServerResponse>();
+  let drained: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
+
+  const finished = (res: ServerResponse): void => {
+    inFlight.delete(res);
+    if (inFlight.size === 0) drained?.();
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
+    inFlight.add(res);
+    responses.set(req.socket, res);
+    res.once('close', () => {
+      finished(res);
+      // Between responses, a malformed next request on this connection may be answered with a 400 again.
+      if (responses.get(req.socket) === res) responses.delete(req.socket);
+    });
+    // A write racing a client that already left must not become an unhandled 'error'.
+    res.on('error', () => undefined);
+    req.on('error', () => undefined);
+    if (closing) res.shouldKeepAlive = false;
+    serve(req, res, expectsContinue).catch((error: unknown) => {
+      logError(`rpc: request handling failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`.replace(/\s+/g, ' '));
+      if (!res.headersSent && !res.destroyed) sendJson(res, 500, standardError('internalError', null, 'the node failed while handling this request'), true);
+      else res.destroy();
+    });
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> => {
+    const path = pathOf(req.url);
+    if (path !== RPC_PATH) {
+      if (options.routes) {
+        // The hook reads its own bodies; a client waiting on Expect: 100-continue must be told to send.
+        if (expectsContinue) res.writeContinue();
+        if (await options.routes(req, res)) return;
+      }
+      refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
+      return;
+    }
+    if (req.method !== 'POST') {
+      refuse(req, res, 405, `use POST for JSON-RPC (got ${req.method ?? 'no method'})`, { allow: 'POST' });
+      return;
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      refuse(req, res, 415, `the content type must be ${JSON_TYPE}`);
+      return;
+    }
+    // Decide from Content-Length before reading a byte (node:http has already rejected a malformed one).
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBodyBytes) {
+      refuse(req, res, 413, `the body is ${declared} bytes; this node takes at most ${maxBodyBytes}`);
+      return;
+    }
+    if (expectsContinue) res.writeContinue();
+    const read = await readBody(req, maxBodyBytes);
+    if (read.kind === 'gone') return; // the client left or was timed out; nobody to answer
+    if (read.kind === 'tooLarge') {
+      refuse(req, res, 413, `the body is over ${maxBodyBytes} bytes, the most this node takes`);
+      return;
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(read.bytes);
+    } catch {
+      sendJson(res, 200, standardError('parseError', null, 'the body is not valid UTF-8'));
+      return;
+    }
+    const remoteAddress = req.socket.remoteAddress ?? '';
+    const answer = await handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, ...(options.onCall ? { onCall: options.onCall } : {}) });
+    if (res.destroyed || res.writableEnded) return;
+    if (answer === null) {
+      // Notifications only: JSON-RPC sends nothing, HTTP says so with 204 and no body (profile).
+      res.writeHead(204);
+      res.end();
+    } else {
+      sendJson(res, 200, answer);
+    }
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, false));
+  // Expect: 100-continue: answer a refusal (405/413/415) before the client sends its body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, true));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Malformed HTTP, a request timeout, a reset: answer if the connection is between responses, then drop it.
+    const res = responses.get(socket);
+    if (socket.writable && (res === undefined || !res.headersSent) && error.code !== 'ECONNRESET') {
+      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+    socket.destroy();
+  });
+
+  return {
+    server,
+    setMethods(next: MethodTable): void {
+      methods = next;
+    },
+    listen(port: number, host = '127.0.0.1'): Promise<{ url: string }> {
+      return new Promise((resolve, reject) => {
+        const onError = (error: Error): void => reject(error);
+        server.once('error', onError);
+        server.listen({ port, host, backlog: BACKLOG }, () => {
+          server.off('error', onError);
+          const address = server.address() as AddressInfo;
+          resolve({ url: `http://${urlHost(address)}:${address.port}` });
+        });
+      });
+    },
+    close(): Promise<void> {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => {
+          server.close(() => resolve());
+        });
+        // Node 20's close() already ends idle keep-alive connections; in-flight ones finish with Connection: close.
+        server.closeIdleConnections();
+        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+        if (inFlight.size > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, closeGraceMs);
+            drained = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * A refusal before the body was read. A body that may still be on its way makes the connection
+ * close after the answer, so a refused (possibly huge) body is never read or buffered.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, reason: string, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  sendJson(res, status, standardError('invalidRequest', null, reason), mayHaveBody(req));
+}
+
+function sendJson(res: ServerResponse, status: number, body: string, close = false): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
+  if (close) headers.connection = 'close';
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+function mayHaveBody(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Reads at most `limit` bytes; stops (and leaves the rest unread) as soon as the body grows past it. */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (read: BodyRead): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      resolve(read);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        settle({ kind: 'tooLarge' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => settle({ kind: 'body', bytes: Buffer.concat(chunks, size) }));
+    req.once('error', () => settle({ kind: 'gone' }));
+    req.once('close', () => settle(req.complete ? { kind: 'body', bytes: Buffer.concat(chunks, size) } : { kind: 'gone' }));
+  });
+}
+
+/** `application/json`, any case, optionally with parameters (`; charset=utf-8`). */
+function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const semicolon = value.indexOf(';');
+  return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase() === JSON_TYPE;
+}
+
+/** The path of an origin-form or absolute-form request target; '' when it cannot be read. */
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '';
+  if (url.startsWith('/')) {
+    const q = url.search(/[?#]/);
+    return q === -1 ? url : url.slice(0, q);
+  }
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+function urlHost(address: AddressInfo): string {
+  if (address.address === '0.0.0.0' || address.address === '::') return '127.0.0.1';
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
+}

@@ -1,0 +1,265 @@
+import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { validators } from '../../core/schema/validators.js';
+import { RPC_ERROR, errorResponse, standardError } from './errorResponse.js';
+import type { RpcErrorKind, RpcId } from './errorResponse.js';
+import { invalidParamsReason } from './invalidParamsReason.js';
+import { RpcMethodError } from './RpcMethodError.js';
+import type { CallContext, CallOutcome, MethodTable, OnCall } from './types.js';
+
+export interface HandleRpcBodyOptions {
+  /** Most requests one batch may hold; a longer batch is refused whole with -32013 (profile). */
+  readonly maxBatch: number;
+  /** Called once per dispatched call (a valid request naming a method of the table), notifications included. */
+  readonly onCall?: OnCall;
+  /** Passed to handlers in CallContext. Default ''. */
+  readonly remoteAddress?: string;
+  /** Where a handler's unexpected failure is logged, one line each. Default: stderr. */
+  readonly logError?: (line: string) => void;
+}
+
+/** A request that passed JSON-RPC 2.0 §4's checks. */
+interface ValidRequest {
+  readonly method: string;
+  readonly params: JsonValue | undefined;
+  /** undefined: no id member, so a notification (§4.1). */
+  readonly id: RpcId | undefined;
+}
+
+type Checked = { ok: true; request: ValidRequest } | { ok: false; id: RpcId; reason: string };
+
+type Outcome = { result: JsonValue } | { error: { code: number; message: string; data?: JsonValue } };
+
+const INTERNAL_REASON = 'the node failed while handling this call; the details are in its log';
+const REASON_VALUE_CHARS = 40;
+
+const defaultLog = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/**
+ * The JSON-RPC 2.0 dispatcher, without HTTP: takes a request body's text and returns the response
+ * body's text, or null when nothing is to be sent (a notification, or a batch of notifications only:
+ * JSON-RPC 2.0 §4.1 and §6). Never throws for anything a client can send.
+ */
+export async function handleRpcBody(text: string, methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    // §5.1 / §5: "Invalid JSON was received by the server"; the id could not be read, so it is null.
+    const reason = error instanceof JsonParseError ? `the body is not valid JSON: ${error.reason} at offset ${error.offset}` : 'the body is not valid JSON';
+    return standardError('parseError', null, reason);
+  }
+  if (!Array.isArray(value)) return handleOne(value, methods, options);
+
+  // §6: "If the batch rpc call itself fails to be recognized ... as an Array with at least one value,
+  // the response from the Server MUST be a single Response object."
+  if (value.length === 0) return standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
+  // Profile: a batch over the limit is refused whole, as one error object, before anything runs.
+  if (value.length > options.maxBatch) {
+    return standardError('batchTooLarge', null, `the batch holds ${value.length} requests; this node takes at most ${options.maxBatch} per batch`, {
+      limit: options.maxBatch,
+      size: value.length,
+    });
+  }
+  // §6 lets a server process a batch "in any order and with any width of parallelism"; this one runs
+  // the calls one after the other, in request order, so consecutive nonces are admitted in order.
+  const answers: string[] = [];
+  for (const element of value) {
+    const answer = await handleOne(element, methods, options);
+    if (answer !== null) answers.push(answer);
+  }
+  // §6: with only notifications there is nothing to return: no array, not even an empty one.
+  return answers.length === 0 ? null : `[${answers.join(',')}]`;
+}
+
+/** One request object (a whole body, or one element of a batch). */
+async function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
+  const checked = checkRequest(value);
+  // §5: an invalid request is answered even without an id (only a *valid* Request without id is a
+  // notification), with the id it had when that id was itself valid, else null.
+  if (!checked.ok) return standardError('invalidRequest', checked.id, checked.reason);
+  const { request } = checked;
+  const isNotification = request.id === undefined;
+
+  const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+  let outcome: Outcome;
+  if (typeof handler !== 'function') {
+    outcome = standardOutcome('methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
+  } else {
+    const ctx: CallContext = { remoteAddress: options.remoteAddress ?? '', isNotification };
+    outcome = await dispatch(request, handler, ctx, options);
+  }
+
+  let answer: string | null = null;
+  let kind: CallOutcome = 'result' in outcome ? 'result' : 'error';
+  if (!isNotification) {
+    const written = responseText(request.id ?? null, outcome, request.method, options);
+    answer = written.text;
+    if (written.failed) kind = 'error';
+  }
+  if (typeof handler === 'function' && options.onCall) {
+    try {
+      options.onCall(request.method, kind);
+    } catch (error) {
+      log(options, `rpc: onCall hook failed after ${request.method}: ${describe(error)}`);
+    }
+  }
+  return answer;
+}
+
+/** Params, then the handler; every failure becomes an error outcome. */
+async function dispatch(
+  request: ValidRequest,
+  handler: (params: JsonValue[], ctx: CallContext) => JsonValue | Promise<JsonValue>,
+  ctx: CallContext,
+  options: HandleRpcBodyOptions,
+): Promise<Outcome> {
+  // Profile: an absent params counts as [] (§4 lets it be omitted).
+  const raw = request.params ?? [];
+  if (!Array.isArray(raw)) {
+    // §4.2 allows by-name params; this interface is positional only (profile), so -32602.
+    return standardOutcome('invalidParams', 'this interface takes positional params (an array)', {
+      errors: [{ pointer: '', rule: 'type', message: 'must be an array' }],
+    });
+  }
+  try {
+    const v = validators();
+    const schema = v.method(request.method);
+    if (schema !== undefined) {
+      const validation = v.params(request.method, raw);
+      if (!validation.ok) {
+        const errors = validation.problems.map((p) => ({ pointer: p.pointer, rule: p.rule, message: p.message }));
+        return standardOutcome('invalidParams', invalidParamsReason(schema, raw.length, validation.problems), { errors });
+      }
+    }
+    const result = await handler(raw, ctx);
+    // A handler's type promises a JsonValue; at run time undefined would make a response without result.
+    if (result === undefined) {
+      log(options, `rpc: ${request.method} returned undefined (a bug in the handler)`);
+      return internalOutcome();
+    }
+    return { result };
+  } catch (error) {
+    if (error instanceof RpcMethodError) {
+      return { error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data } };
+    }
+    // Never leak a stack or message to the client; the operator gets one line.
+    log(options, `rpc: ${request.method} failed: ${describe(error)}`);
+    return internalOutcome();
+  }
+}
+
+/** The response object's text (§5): exactly jsonrpc, id and one of result / error. */
+function responseText(id: RpcId, outcome: Outcome, method: string, options: HandleRpcBodyOptions): { text: string; failed: boolean } {
+  try {
+    const text =
+      'result' in outcome
+        ? `{"jsonrpc":"2.0","id":${stringifyJson(id)},"result":${stringifyJson(outcome.result)}}`
+        : errorResponse(id, outcome.error.code, outcome.error.message, outcome.error.data);
+    return { text, failed: false };
+  } catch (error) {
+    // A result or error data with no JSON form (a cycle, a function at the top): a handler bug.
+    log(options, `rpc: ${method} answered with a value that has no JSON form: ${describe(error)}`);
+    return { text: standardError('internalError', id, INTERNAL_REASON), failed: true };
+  }
+}
+
+/** JSON-RPC 2.0 §4: which members a Request object must have, and of which types. */
+function checkRequest(value: JsonValue): Checked {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const reason = Array.isArray(value)
+      ? 'a batch element must be a request object, not an array (batches do not nest)'
+      : `a request must be a JSON object, not ${kindOf(value)}`;
+    return { ok: false, id: null, reason };
+  }
+  const problems: string[] = [];
+
+  // §4: id "MUST contain a String, Number, or NULL value if included".
+  const hasId = Object.hasOwn(value, 'id');
+  const rawId = value.id;
+  let id: RpcId | undefined;
+  if (hasId) {
+    if (typeof rawId === 'string' || typeof rawId === 'bigint' || rawId === null || (typeof rawId === 'number' && Number.isFinite(rawId))) {
+      id = rawId;
+    } else if (typeof rawId === 'number') {
+      // 1e400 reads as Infinity: it could only be echoed as something else (§5 wants the same value).
+      problems.push('member "id" is a number too large to be echoed exactly');
+    } else {
+      problems.push(`member "id" must be a string, a number or null; got ${kindOf(rawId)}`);
+    }
+  }
+
+  // §4: jsonrpc "MUST be exactly "2.0"".
+  if (!Object.hasOwn(value, 'jsonrpc')) problems.push('member "jsonrpc" is missing; it must be "2.0"');
+  else if (value.jsonrpc !== '2.0') problems.push(`member "jsonrpc" must be exactly "2.0"; got ${shortValue(value.jsonrpc)}`);
+
+  // §4: method is "A String containing the name of the method to be invoked".
+  const method = value.method;
+  if (!Object.hasOwn(value, 'method')) problems.push('member "method" is missing; it must be a string');
+  else if (typeof method !== 'string') problems.push(`member "method" must be a string; got ${kindOf(method)}`);
+
+  // §4: params "MUST be a Structured value" (array or object) and "MAY be omitted".
+  const params = Object.hasOwn(value, 'params') ? value.params : undefined;
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    problems.push(`member "params" must be an array or an object when present; got ${kindOf(params)}`);
+  }
+
+  // Members beyond these four: JSON-RPC 2.0 neither allows nor forbids them; they are ignored.
+  if (problems.length > 0 || typeof method !== 'string') return { ok: false, id: id ?? null, reason: problems.join('; ') };
+  return { ok: true, request: { method, params, id } };
+}
+
+function standardOutcome(kind: RpcErrorKind, reason: string, extra: Record<string, JsonValue> = {}): Outcome {
+  const { code, message } = RPC_ERROR[kind];
+  return { error: { code, message, data: { reason, ...extra } } };
+}
+
+function internalOutcome(): Outcome {
+  return standardOutcome('internalError', INTERNAL_REASON);
+}
+
+function kindOf(value: JsonValue | undefined): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'boolean':
+      return 'a boolean';
+    case 'number':
+    case 'bigint':
+      return 'a number';
+    case 'string':
+      return 'a string';
+    default:
+      return 'an object';
+  }
+}
+
+/** A value for a reason sentence: short strings quoted, anything else by kind (reasons stay small). */
+function shortValue(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? quote(value) : kindOf(value);
+}
+
+function quote(s: string): string {
+  return s.length > REASON_VALUE_CHARS ? `${JSON.stringify(s.slice(0, REASON_VALUE_CHARS))}... (${s.length} chars)` : JSON.stringify(s);
+}
+
+function describe(error: unknown): string {
+  let text: string;
+  try {
+    text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    text = 'an unprintable value';
+  }
+  return text.replace(/\s+/g, ' ');
+}
+
+function log(options: HandleRpcBodyOptions, line: string): void {
+  try {
+    (options.logError ?? defaultLog)(line);
+  } catch {
+    // Logging must never turn an answer into a crash.
+  }
+}

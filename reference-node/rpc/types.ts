@@ -1,0 +1,25 @@
+import type { JsonValue } from '../../core/json/index.js';
+
+/** What a handler knows about the call besides its params. */
+export interface CallContext {
+  /** The client's IP address as the socket reports it ('' when unknown, e.g. in a direct handleRpcBody call). */
+  readonly remoteAddress: string;
+  /** A notification (JSON-RPC 2.0 §4.1): the method runs, but nothing it returns or throws is sent. */
+  readonly isNotification: boolean;
+}
+
+/**
+ * One JSON-RPC method. `params` is always positional (an absent params is []); when the method has a
+ * schema under schemas/methods/, params have already been validated against it. Return the result, or
+ * throw RpcMethodError to answer with an error object.
+ */
+export type MethodHandler = (params: JsonValue[], ctx: CallContext) => JsonValue | Promise<JsonValue>;
+
+/** The methods a server offers, by wire name. Only own properties count (never Object.prototype's). */
+export type MethodTable = Readonly<Record<string, MethodHandler>>;
+
+/** Whether a call ended in a result or an error object (sent or, for a notification, not). */
+export type CallOutcome = 'result' | 'error';
+
+/** Called once per dispatched call: a valid request (§4) naming a method of the table. */
+export type OnCall = (method: string, outcome: CallOutcome) => void;
