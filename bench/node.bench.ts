@@ -126,7 +126,7 @@ try {
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       for (let i = next++; i < bodies.length; i = next++) {
-        const res = await client.raw({ body: bodies[i] as string, headers: { 'content-type': 'application/json' }, timeoutMs: 30_000 });
+        const res = await client.raw({ body: bodies[i], headers: { 'content-type': 'application/json' }, timeoutMs: 30_000 });
         const answers = Array.isArray(res.json) ? res.json : [];
         accepted += answers.filter((a) => typeof a === 'object' && a !== null && !Array.isArray(a) && 'result' in a).length;
       }

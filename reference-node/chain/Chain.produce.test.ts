@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransactionSigner, generateKeypair } from '../../core/codec/index.js';
+import type { ChainStore } from '../store/ChainStore.js';
 import { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
 import { devnetFaucetKeypair } from './genesis.js';
@@ -62,6 +63,21 @@ describe('producing blocks', () => {
     for (let i = 0; i < 3; i++) sizes.push((await produce(chain)).transactions.length);
     expect(sizes).toEqual([3, 3, 1]);
     expect([1n, 2n, 3n].flatMap((h) => chain.getBlock(h)?.transactions.map((t) => t.hash) ?? [])).toEqual(txs.map((t) => t.hash));
+  });
+
+  it('a failed store write changes nothing visible and stops further writes until a restart', async () => {
+    const chain = await open();
+    const tx = transfer(alice, bob.address, 1n, 0n);
+    await chain.submit(tx.wire, 'client');
+    const before = { tip: chain.tip(), root: chain.stateRoot() };
+    // Pull the store out from under the chain: the commit's write fails.
+    await (chain as unknown as { store: ChainStore }).store.level.close();
+    await expect(produce(chain)).rejects.toThrow();
+    expect(chain.tip()).toBe(before.tip);
+    expect(chain.stateRoot()).toBe(before.root);
+    expect(chain.getAccount(alice.address).nonce).toBe(0n);
+    expect(chain.pendingCount()).toBe(1);
+    await expect(produce(chain)).rejects.toThrow(/restart the node/);
   });
 
   it('the RPC view is the profile block', async () => {

@@ -119,6 +119,7 @@ export class Chain {
   private readonly listeners = new Set<(block: Block) => void>();
   private tipBlock: Block;
   private closed = false;
+  private closing: Promise<void> | undefined;
   /** Set when a store write failed: memory may no longer match the disk, so no further writes. */
   private failure: Error | undefined;
 
@@ -498,11 +499,11 @@ export class Chain {
   }
 
   /** Waits for a block being produced or imported, then closes the store. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.mutex.run(async () => {
+  close(): Promise<void> {
+    this.closing ??= this.mutex.run(async () => {
       this.closed = true;
       await this.store.close();
     });
+    return this.closing;
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { U128_MAX } from '../../core/codec/index.js';
-import { ChainError } from './ChainError.js';
+import { isChainError } from './ChainError.js';
+import type { ChainError } from './ChainError.js';
 import { Mempool } from './Mempool.js';
 import { alice, bob, transfer } from './testSupport.js';
 import { DEFAULT_LIMITS } from './types.js';
@@ -22,7 +23,7 @@ function refusal(run: () => unknown): ChainError {
   try {
     run();
   } catch (error) {
-    if (error instanceof ChainError) return error;
+    if (isChainError(error)) return error;
     throw error;
   }
   throw new Error('accepted');

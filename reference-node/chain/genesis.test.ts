@@ -33,6 +33,13 @@ describe('genesis', () => {
     expect(a.stateRoot).toBe(stateRootHex(computeStateRoot([[faucet, { balance: 10n ** 27n, nonce: 0n }]], [])));
   });
 
+  it('the devnet genesis of chain 1 is pinned (a change to the hash or state-root encoding shows here)', () => {
+    const block = genesisBlock(devnetGenesis(1n));
+    expect(devnetFaucetKeypair().address).toBe('85c01c90ed55584aa84c11c3ef129c807802434fc7680c7cdc0e29d35295f79f');
+    expect(block.stateRoot).toBe('62cbefa7ed6a445393feca060f1670bb187139f9386e91c7af5d661b8c9c0e63');
+    expect(block.hash).toBe('909551dd66520531bd86ec0e18e7de1c701013130029319bd86c9b1d4fac30db');
+  });
+
   it('chain id and allocation change the genesis hash; alloc order does not', () => {
     const base = genesisBlock(devnetGenesis(1n)).hash;
     expect(genesisBlock(devnetGenesis(2n)).hash).not.toBe(base);

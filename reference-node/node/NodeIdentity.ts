@@ -24,7 +24,7 @@ export function loadOrCreateIdentity(dataDir: string): NodeIdentity {
     try {
       privateKey = hexToFixedBytes(text, 32, 'node key');
     } catch (err) {
-      throw new Error(`${path} is not a node key (64 hex characters): ${(err as Error).message}. Remove it to make a new identity.`);
+      throw new Error(`${path} is not a node key (64 hex characters): ${(err as Error).message}. Remove it to make a new identity.`, { cause: err });
     }
   } else {
     privateKey = generatePrivateKey();
@@ -32,5 +32,5 @@ export function loadOrCreateIdentity(dataDir: string): NodeIdentity {
     chmodSync(path, 0o600);
   }
   const signer = createMessageSigner(privateKey);
-  return { id: signer.address, publicKey: signer.publicKey, sign: signer.sign };
+  return { id: signer.address, publicKey: signer.publicKey, sign: (message) => signer.sign(message) };
 }

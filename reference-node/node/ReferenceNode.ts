@@ -5,7 +5,7 @@ import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { schemasDir } from '../../core/paths.js';
 import type { NodeKind } from '../../core/schema/types.generated.js';
-import { Chain, ChainError, decodeBlockWire, devnetFaucetKeypair, devnetGenesis, encodeBlockWire } from '../chain/index.js';
+import { Chain, decodeBlockWire, isChainError, devnetFaucetKeypair, devnetGenesis, encodeBlockWire } from '../chain/index.js';
 import type { Block, ChainLimits } from '../chain/index.js';
 import { createMethodTable } from '../methods/createMethodTable.js';
 import type { NodeContext } from '../methods/NodeContext.js';
@@ -109,14 +109,14 @@ export class ReferenceNode {
     const identity = loadOrCreateIdentity(options.dataDir);
     const faucet = options.faucet === false || options.kind !== 'MN' ? undefined : { keypair: devnetFaucetKeypair(), amount: options.faucet.amount, limit: options.faucet.limit };
     const chain = await Chain.open({ dataDir: join(options.dataDir, 'chain'), genesis: devnetGenesis(options.chainId), limits: options.chain, ...(faucet ? { faucet } : {}) });
-    let node: ReferenceNode | undefined;
+    const holder: { node?: ReferenceNode } = {};
     const server = createRpcServer({
       methods: {},
       maxBodyBytes: options.maxBodyBytes,
       maxBatch: options.maxBatch,
       requestTimeoutMs: options.requestTimeoutMs,
-      onCall: () => node?.meter.recordServed(),
-      routes: (req, res) => (node ? node.route(req, res) : false),
+      onCall: () => holder.node?.meter.recordServed(),
+      routes: (req, res) => (holder.node ? holder.node.route(req, res) : false),
     });
     let url: string;
     try {
@@ -125,7 +125,8 @@ export class ReferenceNode {
       await chain.close();
       throw err;
     }
-    node = new ReferenceNode(options, identity, chain, server, url);
+    const node = new ReferenceNode(options, identity, chain, server, url);
+    holder.node = node;
     server.setMethods(createMethodTable(node.context()));
     node.begin();
     return node;
@@ -375,7 +376,7 @@ export class ReferenceNode {
             this.relay([claim.wire]);
             send(200, { ok: true, transaction_hash: claim.transaction_hash, amount: claim.amount });
           } catch (err) {
-            if (!(err instanceof ChainError)) throw err;
+            if (!isChainError(err)) throw err;
             send(200, { ok: false, error: { name: err.name, data: err.data } });
           }
           return true;
@@ -404,5 +405,6 @@ export class ReferenceNode {
 
 /** A chain refusal as the profile's JSON-RPC error; anything else is a bug (internal error). */
 function toRpc(err: unknown): unknown {
-  return err instanceof ChainError ? rpcError(err.name, err.data) : err;
+  // isChainError, not instanceof: instanceof on the generic class would type the data as any.
+  return isChainError(err) ? rpcError(err.name, err.data) : err;
 }

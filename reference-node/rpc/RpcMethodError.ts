@@ -9,7 +9,8 @@ export class RpcMethodError extends Error {
   override readonly name = 'RpcMethodError';
   /** JSON-RPC 2.0 §5.1: "A Number that indicates the error type"; it MUST be an integer. */
   readonly code: number;
-  readonly data?: JsonValue;
+  // `declare`: no class-field initialiser, so without data the member is absent, not undefined.
+  declare readonly data?: JsonValue;
 
   constructor(code: number, message: string, data?: JsonValue) {
     if (!Number.isSafeInteger(code)) throw new TypeError(`RpcMethodError: code must be an integer, got ${String(code)}`);
