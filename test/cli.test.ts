@@ -3,7 +3,8 @@
  * talking to a real loopback HTTP server where it talks to a node.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../core/client/startTestServer.js';
@@ -48,7 +49,7 @@ describe('chainrpc', () => {
   it('--help lists every command and the exit codes', async () => {
     const r = await chainrpc('--help');
     expect(r.code).toBe(0);
-    for (const c of ['call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['node', 'devnet', 'call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(r.stdout).toContain('3 target unreachable');
   });
 
@@ -113,4 +114,89 @@ describe('chainrpc', () => {
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('Could not reach');
   });
+});
+
+/** Starts a long-running chainrpc command; resolves with the process and a reader for its stdout lines. */
+function startLong(args: string[]): { child: ReturnType<typeof spawn>; lines: () => string[]; waitFor: (re: RegExp, ms?: number) => Promise<string> } {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', () => undefined);
+  const lines = (): string[] => out.split('\n').filter((l) => l !== '');
+  const waitFor = async (re: RegExp, ms = 30_000): Promise<string> => {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const hit = lines().find((l) => re.test(l));
+      if (hit !== undefined) return hit;
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no line matching ${String(re)} (got: ${out.slice(0, 500)})`);
+  };
+  return { child, lines, waitFor };
+}
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('chainrpc node and devnet', () => {
+  it('node prints its base URL first, serves, and stops cleanly on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-node-'));
+    try {
+      const run = startLong(['node', '--port', '0', '--data-dir', dir, '--block-time', '100']);
+      const url = await run.waitFor(/^http:/);
+      expect(run.lines()[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const health = await chainrpc('call', '--url', url, 'chain_health');
+      expect(JSON.parse(health.stdout)).toEqual({ status: 'ok', mode: 'MN', chain_id: 1 });
+      run.child.kill('SIGTERM');
+      const code = await new Promise((r) => run.child.once('exit', r));
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('node refuses bad settings, a busy port and a locked store with exit 2 and a clear message', async () => {
+    expect((await chainrpc('node', '--kind', 'XN')).code).toBe(2);
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-busy-'));
+    const run = startLong(['node', '--port', '0', '--data-dir', dir, '--block-time', '100']);
+    try {
+      const url = await run.waitFor(/^http:/);
+      const busy = await chainrpc('node', '--port', new URL(url).port, '--data-dir', join(dir, 'other'));
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain('pick another --port');
+      const locked = await chainrpc('node', '--port', '0', '--data-dir', dir);
+      expect(locked.code).toBe(2);
+      expect(locked.stderr).toMatch(/in use|lock/i);
+    } finally {
+      run.child.kill('SIGTERM');
+      await new Promise((r) => run.child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await chainrpc('node', '--peers', 'not a url')).code).toBe(2);
+    expect((await chainrpc('devnet', '--mn', '0')).code).toBe(2);
+  });
+
+  it('devnet prints the table, and Ctrl-C (SIGINT) stops every node it started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-devnet-'));
+    try {
+      const run = startLong(['devnet', '--mn', '2', '--ln', '1', '--block-time', '200', '--data-dir', dir]);
+      await run.waitFor(/^devnet ready/, 60_000);
+      const rows = run.lines().filter((l) => /^(mn|ln)\d+ /.test(l)).map((l) => l.split(/\s+/));
+      expect(rows.map((r) => r[1])).toEqual(['MN', 'MN', 'LN']);
+      const pids = rows.map((r) => Number(r[3]));
+      for (const pid of pids) expect(isRunning(pid)).toBe(true);
+      run.child.kill('SIGINT');
+      expect(await new Promise((r) => run.child.once('exit', r))).toBe(0);
+      for (const pid of pids) expect(isRunning(pid), `node pid ${pid} still running`).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -38,14 +38,14 @@ export const devnet: Command = {
         'keep-data': { type: 'boolean', default: false },
       },
     });
-    const count = (text: string | undefined, fallback: number, flag: string, min: number): number => {
+    const count = (text: string | undefined, fallback: number, flag: string, min: number, max: number): number => {
       const n = text === undefined ? fallback : Number(text);
-      if (!Number.isInteger(n) || n < min || n > 32) throw new CliError(`devnet: ${flag} must be an integer from ${min} to 32; got "${text}"`);
+      if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`devnet: ${flag} must be an integer from ${min} to ${max}; got "${text}"`);
       return n;
     };
-    const mn = count(values.mn, 3, '--mn', 1);
-    const ln = count(values.ln, 2, '--ln', 0);
-    const blockTimeMs = count(values['block-time'], 1000, '--block-time', 10);
+    const mn = count(values.mn, 3, '--mn', 1, 32);
+    const ln = count(values.ln, 2, '--ln', 0, 32);
+    const blockTimeMs = count(values['block-time'], 1000, '--block-time', 10, 600_000);
     const chainId = values['chain-id'] ?? '1';
     if (!/^\d{1,20}$/.test(chainId)) throw new CliError(`devnet: --chain-id must be a non-negative integer; got "${chainId}"`);
     const dataDir = values['data-dir'] ?? '.chainrpc/devnet';

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { parseAmount } from '../parseAmount.js';
+import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
 import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 
@@ -93,6 +94,12 @@ export const node: Command = {
         maxPending: int(values['max-pending'], NODE_DEFAULTS.maxPending, '--max-pending'),
       },
       log,
+    }).catch((err: unknown) => {
+      // What a user can fix (a busy port, a damaged or locked store) is a config error, not a crash.
+      const code = (err as { code?: unknown }).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`node: cannot listen: ${(err as Error).message}; pick another --port (0 picks a free one)`);
+      if (err instanceof StoreDamagedError || err instanceof StoreLockedError || err instanceof GenesisMismatchError) throw new CliError(`node: ${err.message}`);
+      throw err;
     });
     console.log(started.url);
     log(`node ${kind} ${started.id} serving ${started.url}/rpc (data: ${resolve(values['data-dir'] ?? NODE_DEFAULTS.dataDir)}, height ${started.chain.height()})`);
