@@ -13,13 +13,15 @@ import { devnet } from './commands/devnet.js';
 import { keygen } from './commands/keygen.js';
 import { methods } from './commands/methods.js';
 import { node } from './commands/node.js';
+import { replay } from './commands/replay.js';
+import { test } from './commands/test.js';
 import { tx } from './commands/tx.js';
 import { isCodecError } from '../core/codec/index.js';
 import { JsonRpcError, TransportError } from '../core/client/index.js';
 import { stringifyJson } from '../core/json/index.js';
 import { packageRoot } from '../core/paths.js';
 
-const COMMANDS: Command[] = [node, devnet, call, methods, tx, keygen];
+const COMMANDS: Command[] = [test, replay, node, devnet, call, methods, tx, keygen];
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;

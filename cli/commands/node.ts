@@ -4,6 +4,7 @@ import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { parseAmount } from '../parseAmount.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
+import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 
@@ -31,6 +32,13 @@ Options:
   --max-pending <n>       most transactions waiting for a block (default ${NODE_DEFAULTS.maxPending})
   --request-timeout <ms>  a client must send its whole request within this (default ${NODE_DEFAULTS.requestTimeoutMs})
   -h, --help
+
+Fault injection (TEST-ONLY):
+  --fault <name,...>      makes the node deliberately wrong: one deviation from the spec or the
+                          reference profile per fault (repeatable, or comma-separated). TEST-ONLY:
+                          never use it for anything but proving the conformance suite. The node
+                          logs a warning naming the active faults. Catalogue: docs/faults.md
+  --list-faults           print every fault (name, category, scope, what it breaks) and exit
 
 The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
 to hold value.`;
@@ -66,8 +74,23 @@ export const node: Command = {
         'max-block-txs': { type: 'string' },
         'max-pending': { type: 'string' },
         'request-timeout': { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'list-faults': { type: 'boolean', default: false },
       },
     });
+    if (values['list-faults']) {
+      const width = Math.max(...FAULT_CATALOGUE.map((f) => f.name.length));
+      console.log('Fault injection, TEST-ONLY: each fault makes the node deliberately wrong (docs/faults.md).\n');
+      for (const f of FAULT_CATALOGUE) console.log(`${f.name.padEnd(width)}  ${f.category.padEnd(9)}  ${f.scope.padEnd(7)}  ${f.level.padEnd(7)}  ${f.description}`);
+      return 0;
+    }
+    let faults: FaultSet;
+    try {
+      faults = FaultSet.parse(values.fault ?? []);
+    } catch (err) {
+      if (err instanceof UnknownFaultError) throw new CliError(`node: --fault: ${err.message}`);
+      throw err;
+    }
     const kind = (values.kind ?? 'MN').toUpperCase();
     if (kind !== 'MN' && kind !== 'LN') throw new CliError(`node: --kind must be MN or LN; got "${values.kind}"`);
     const chainId = values['chain-id'] ?? String(NODE_DEFAULTS.chainId);
@@ -93,6 +116,7 @@ export const node: Command = {
         maxBlockTransactions: int(values['max-block-txs'], NODE_DEFAULTS.maxBlockTransactions, '--max-block-txs'),
         maxPending: int(values['max-pending'], NODE_DEFAULTS.maxPending, '--max-pending'),
       },
+      faults,
       log,
     }).catch((err: unknown) => {
       // What a user can fix (a busy port, a damaged or locked store) is a config error, not a crash.

@@ -8,7 +8,9 @@
  * seen survives a crash, and after a crash the store holds a whole number of blocks.
  */
 import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, U64_MAX, verifyTransaction } from '../../core/codec/index.js';
-import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode } from '../../core/codec/index.js';
+import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode, TransactionVerifyResult } from '../../core/codec/index.js';
+import { FaultSet } from '../faults/faultCatalogue.js';
+import { verifyLenient } from '../faults/faultHooks.js';
 import { ChainStore } from '../store/ChainStore.js';
 import { BlockRejectedError } from './BlockRejectedError.js';
 import { blockHash, blockHashBytes } from './blockHash.js';
@@ -71,6 +73,8 @@ export interface ChainOpenOptions {
   readonly faucet?: FaucetSettings;
   /** Clock in ms for held-transaction expiry (tests inject one). Default Date.now. */
   readonly now?: () => number;
+  /** Fault injection, TEST-ONLY (docs/faults.md): deliberate deviations in admission and execution. Default: none. */
+  readonly faults?: FaultSet;
 }
 
 export interface FaucetClaimOptions {
@@ -130,6 +134,7 @@ export class Chain {
     recent: readonly Block[],
     private readonly mempool: Mempool,
     private readonly faucet: Faucet | undefined,
+    private readonly faults: FaultSet,
     info: { chainId: bigint; genesisHash: string; faucetAddress: string; genesisSupply: bigint; limits: ResolvedLimits },
   ) {
     this.chainId = info.chainId;
@@ -166,7 +171,7 @@ export class Chain {
     try {
       const loaded = await loadChainState(store, genesis, RECENT_BLOCKS);
       const mempool = new Mempool({ limits, faucetAddress: genesis.faucetAddress, now: options.now ?? Date.now });
-      return new Chain(store, loaded.state, loaded.tip, loaded.recent, mempool, faucet, {
+      return new Chain(store, loaded.state, loaded.tip, loaded.recent, mempool, faucet, options.faults ?? FaultSet.none, {
         chainId: genesis.chainId,
         genesisHash: genesis.block.hash,
         faucetAddress: genesis.faucetAddress,
@@ -298,14 +303,15 @@ export class Chain {
     } else {
       tx = input;
     }
-    if (tx.chainId !== this.chainId) {
+    // Fault wrong-chain-accepted (TEST-ONLY): another chain's transaction goes on as if it were ours.
+    if (tx.chainId !== this.chainId && !this.faults.has('wrong-chain-accepted')) {
       throw new ChainError('TxWrongChain', {
         reason: `the transaction is signed for chain id ${tx.chainId}; this network's chain id is ${this.chainId}`,
         expected: u64Json(this.chainId),
         actual: u64Json(tx.chainId),
       });
     }
-    const verified = verifyTransaction(tx);
+    const verified = this.verifySignature(tx);
     if (!verified.ok) {
       if (STRICT_VERIFY_CODES.has(verified.code)) throw new ChainError('TxBadSignature', { reason: verified.reason });
       throw new ChainError('TxMalformed', { reason: verified.reason });
@@ -315,6 +321,13 @@ export class Chain {
     }
     const status = this.mempool.admit(tx, source, this.state);
     return { hash: tx.hash, status, tx, wire: tx.wire };
+  }
+
+  /** Strict verification (admission and import alike), unless a fault says otherwise. */
+  private verifySignature(tx: SignedTransaction): TransactionVerifyResult {
+    // Faults bad-signature-accepted (no verification) and lenient-signature (plain node:crypto), TEST-ONLY.
+    if (this.faults.has('bad-signature-accepted')) return { ok: true };
+    return this.faults.has('lenient-signature') ? verifyLenient(tx) : verifyTransaction(tx);
   }
 
   /** A confirmed transaction's nonce is below its sender's confirmed nonce, so only then ask the index. */
@@ -387,7 +400,7 @@ export class Chain {
       for (const tx of this.mempool.transactions()) {
         if (included.length >= this.limits.maxBlockTransactions) break;
         if (skipped.has(tx.sender)) continue;
-        if (applyTransaction(draft, tx, proposer, this.faucetAddress).ok) included.push(tx);
+        if (applyTransaction(draft, tx, proposer, this.faucetAddress, this.faults).ok) included.push(tx);
         else skipped.add(tx.sender);
       }
       const header = {
@@ -450,12 +463,13 @@ export class Chain {
         if (known !== undefined && known.wire === tx.wire) {
           canonical = known;
         } else {
-          const verified = verifyTransaction(tx);
+          const verified = this.verifySignature(tx);
           if (!verified.ok) reject(`transaction ${i} (${tx.hash}) fails verification: ${verified.reason}`);
           canonical = tx;
         }
-        if (canonical.chainId !== this.chainId) reject(`transaction ${i} (${tx.hash}) is for chain id ${canonical.chainId}`);
-        const applied = applyTransaction(draft, canonical, block.proposer, this.faucetAddress);
+        // Fault wrong-chain-accepted (TEST-ONLY): as at admission.
+        if (canonical.chainId !== this.chainId && !this.faults.has('wrong-chain-accepted')) reject(`transaction ${i} (${tx.hash}) is for chain id ${canonical.chainId}`);
+        const applied = applyTransaction(draft, canonical, block.proposer, this.faucetAddress, this.faults);
         if (!applied.ok) reject(`transaction ${i} (${tx.hash}) is invalid: ${applied.reason}`);
         transactions.push(canonical);
       }

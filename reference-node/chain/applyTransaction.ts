@@ -1,5 +1,6 @@
 import { U128_MAX, U64_MAX } from '../../core/codec/index.js';
 import type { SignedTransaction } from '../../core/codec/index.js';
+import type { FaultSet } from '../faults/faultCatalogue.js';
 import type { StateDraft } from './WorldState.js';
 
 export type ApplyResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -11,11 +12,13 @@ export type ApplyResult = { readonly ok: true } | { readonly ok: false; readonly
  * All or nothing: on failure the draft is left exactly as it was. Does not check the signature or
  * chain id (admission and block import do).
  */
-export function applyTransaction(draft: StateDraft, tx: SignedTransaction, proposer: string, faucetAddress: string): ApplyResult {
+export function applyTransaction(draft: StateDraft, tx: SignedTransaction, proposer: string, faucetAddress: string, faults?: FaultSet): ApplyResult {
+  // Fault fee-not-charged (TEST-ONLY, docs/faults.md): the fee is neither debited nor credited.
+  const fee = faults?.has('fee-not-charged') ? 0n : tx.fee;
   const sender = draft.getAccount(tx.sender);
   if (tx.nonce !== sender.nonce) return { ok: false, reason: `nonce ${tx.nonce} is not the sender's nonce ${sender.nonce}` };
   if (sender.nonce === U64_MAX) return { ok: false, reason: 'sender nonce is at the u64 maximum' };
-  const cost = tx.value + tx.fee;
+  const cost = tx.value + fee;
   if (cost > U128_MAX) return { ok: false, reason: 'value + fee exceeds the u128 maximum' };
   if (sender.balance < cost) return { ok: false, reason: `balance ${sender.balance} is below value + fee ${cost}` };
 
@@ -27,8 +30,8 @@ export function applyTransaction(draft: StateDraft, tx: SignedTransaction, propo
   const toBalance = balanceOf(tx.to) + tx.value;
   if (toBalance > U128_MAX) return { ok: false, reason: 'the recipient balance would exceed the u128 maximum' };
   balances.set(tx.to, toBalance);
-  if (tx.fee > 0n) {
-    const proposerBalance = balanceOf(proposer) + tx.fee;
+  if (fee > 0n) {
+    const proposerBalance = balanceOf(proposer) + fee;
     if (proposerBalance > U128_MAX) return { ok: false, reason: 'the proposer balance would exceed the u128 maximum' };
     balances.set(proposer, proposerBalance);
   }

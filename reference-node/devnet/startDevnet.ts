@@ -4,7 +4,9 @@ import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from '../../core/client/index.js';
+import type { RpcClient } from '../../core/client/index.js';
 import { packageRoot } from '../../core/paths.js';
+import { FaultSet } from '../faults/faultCatalogue.js';
 
 export interface DevnetOptions {
   mn: number;
@@ -19,11 +21,19 @@ export interface DevnetOptions {
   /** How long to wait for every node to see every other. */
   readyTimeoutMs?: number;
   log?: (line: string) => void;
+  /**
+   * Fault injection, TEST-ONLY (docs/faults.md): fault names for every node (`all`) and for nodes
+   * by name (`byNode`, e.g. { ln1: ['no-relay'] }); a node gets the union. Unknown fault or node
+   * names are refused before any process starts.
+   */
+  faults?: { all?: readonly string[]; byNode?: Readonly<Record<string, readonly string[]>> };
 }
 
 export interface DevnetNode {
   name: string;
   kind: 'MN' | 'LN';
+  /** The faults this node runs with (TEST-ONLY); empty for an honest node. */
+  faults: string[];
   url: string;
   pid: number;
   dataDir: string;
@@ -73,6 +83,12 @@ export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): 
  * Resolves once every node lists every other as a live peer.
  */
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const plan = [
+    ...Array.from({ length: options.mn }, (_, i) => ({ name: `mn${i + 1}`, kind: 'MN' as const })),
+    ...Array.from({ length: options.ln }, (_, i) => ({ name: `ln${i + 1}`, kind: 'LN' as const })),
+  ].map((n) => ({ ...n, faults: devnetFaults(options.faults, n.name) }));
+  const unknownNodes = Object.keys(options.faults?.byNode ?? {}).filter((name) => !plan.some((n) => n.name === name));
+  if (unknownNodes.length > 0) throw new Error(`faults.byNode names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
   const dataDir = resolve(options.dataDir);
   if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -85,12 +101,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await Promise.all(nodes.map((n) => exited(n.process)));
     clearTimeout(grace);
   };
-  const plan = [
-    ...Array.from({ length: options.mn }, (_, i) => ({ name: `mn${i + 1}`, kind: 'MN' as const })),
-    ...Array.from({ length: options.ln }, (_, i) => ({ name: `ln${i + 1}`, kind: 'LN' as const })),
-  ];
   try {
-    for (const { name, kind } of plan) {
+    for (const { name, kind, faults } of plan) {
       const nodeDir = join(dataDir, name);
       mkdirSync(nodeDir, { recursive: true });
       const logFile = join(nodeDir, 'node.log');
@@ -99,15 +111,16 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         '--kind', kind, '--port', '0', '--data-dir', nodeDir,
         '--block-time', String(options.blockTimeMs), '--chain-id', options.chainId.toString(),
         ...(first ? ['--peers', first.url] : []),
+        ...(faults.length > 0 ? ['--fault', faults.join(',')] : []),
         ...(options.nodeArgs ?? []),
       ];
       const { url, process: child } = await spawnNode(args, logFile);
       if (child.pid === undefined) throw new Error(`${name} has no pid`);
-      nodes.push({ name, kind, url, pid: child.pid, dataDir: nodeDir, logFile, process: child });
-      options.log?.(`${name} ${kind} ${url} pid ${child.pid}`);
+      nodes.push({ name, kind, faults, url, pid: child.pid, dataDir: nodeDir, logFile, process: child });
+      options.log?.(`${name} ${kind} ${url} pid ${child.pid}${faults.length > 0 ? ` FAULTS (test-only): ${faults.join(', ')}` : ''}`);
     }
     await waitForMesh(nodes, options.readyTimeoutMs ?? 30_000);
-    writeFileSync(join(dataDir, 'devnet.json'), JSON.stringify(nodes.map(({ name, kind, url, pid, dataDir: d, logFile }) => ({ name, kind, url, pid, dataDir: d, logFile })), null, 2) + '\n');
+    writeFileSync(join(dataDir, 'devnet.json'), JSON.stringify(nodes.map(({ name, kind, faults, url, pid, dataDir: d, logFile }) => ({ name, kind, url, pid, dataDir: d, logFile, ...(faults.length > 0 ? { faults } : {}) })), null, 2) + '\n');
   } catch (err) {
     await stop();
     throw err;
@@ -115,15 +128,37 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   return { nodes, stop };
 }
 
+/**
+ * net_peerCount read leniently (any id, jsonrpc member or not, HTTP status aside), so that a node
+ * with a transport fault (TEST-ONLY) still joins; -1 when there is no numeric result.
+ */
+async function peerCount(client: RpcClient): Promise<number> {
+  try {
+    const answer = await client.raw({ body: '{"jsonrpc":"2.0","id":1,"method":"net_peerCount","params":[]}', headers: { 'content-type': 'application/json' } });
+    const value = Array.isArray(answer.json) ? answer.json[0] : answer.json;
+    const result = typeof value === 'object' && value !== null && !Array.isArray(value) ? value.result : undefined;
+    return typeof result === 'number' ? result : -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** A node's faults: the union of `all` and its own entry, validated (UnknownFaultError), in catalogue order. */
+function devnetFaults(faults: DevnetOptions['faults'], name: string): string[] {
+  return FaultSet.parse([...(faults?.all ?? []), ...(faults?.byNode?.[name] ?? [])]).names;
+}
+
 /** Waits until every node counts every other as a live peer (net_peerCount = n - 1). */
 async function waitForMesh(nodes: DevnetNode[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const clients = nodes.map((n) => createClient({ baseUrl: n.url, timeoutMs: 2_000 }));
+  // A node with the peer-count-off fault (TEST-ONLY) counts one peer too many.
+  const wanted = nodes.map((n) => nodes.length - 1 + (n.faults.includes('peer-count-off') ? 1 : 0));
   try {
     for (;;) {
-      const counts = await Promise.all(clients.map((c) => c.call<number>('net_peerCount').catch(() => -1)));
-      if (counts.every((c) => c === nodes.length - 1)) return;
-      if (Date.now() > deadline) throw new Error(`devnet did not form within ${timeoutMs} ms: peer counts ${counts.join(', ')} (want ${nodes.length - 1} each)`);
+      const counts = await Promise.all(clients.map((c) => peerCount(c)));
+      if (counts.every((c, i) => c === wanted[i])) return;
+      if (Date.now() > deadline) throw new Error(`devnet did not form within ${timeoutMs} ms: peer counts ${counts.join(', ')} (want ${wanted.join(', ')})`);
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {

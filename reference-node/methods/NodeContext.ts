@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../core/json/index.js';
 import type { NodeKind } from '../../core/schema/types.generated.js';
 import type { Chain } from '../chain/Chain.js';
+import type { FaultSet } from '../faults/faultCatalogue.js';
 import type { PeerSet } from '../p2p/PeerSet.js';
 import type { UsageMeter } from '../node/UsageMeter.js';
 
@@ -11,6 +12,8 @@ export interface NodeContext {
   readonly chain: Chain;
   readonly peers: PeerSet;
   readonly meter: UsageMeter;
+  /** Fault injection, TEST-ONLY (docs/faults.md); empty unless the node was started with faults. */
+  readonly faults: FaultSet;
   /** The current leader's identifier (see electLeader), null while no live MN is known. */
   leader(): string | null;
   /** True while a live peer reports a chain more than a couple of blocks ahead of ours. */

@@ -5,8 +5,10 @@ import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { schemasDir } from '../../core/paths.js';
 import type { NodeKind } from '../../core/schema/types.generated.js';
-import { Chain, decodeBlockWire, isChainError, devnetFaucetKeypair, devnetGenesis, encodeBlockWire } from '../chain/index.js';
+import { Chain, DEFAULT_FAUCET_AMOUNT, decodeBlockWire, isChainError, devnetFaucetKeypair, devnetGenesis, encodeBlockWire } from '../chain/index.js';
 import type { Block, ChainLimits } from '../chain/index.js';
+import { FaultSet, faultWarning } from '../faults/faultCatalogue.js';
+import { ADMITTED_BY_FAULT, phantomClaimHash, wireHash } from '../faults/faultHooks.js';
 import { createMethodTable } from '../methods/createMethodTable.js';
 import type { NodeContext } from '../methods/NodeContext.js';
 import { PeerLink } from '../p2p/PeerLink.js';
@@ -37,6 +39,11 @@ export interface NodeOptions {
   requestTimeoutMs: number;
   chain: Partial<ChainLimits>;
   log: (line: string) => void;
+  /**
+   * Fault injection, TEST-ONLY: fault names (docs/faults.md) that make this node deliberately wrong.
+   * An unknown name makes start() throw UnknownFaultError. Default: none.
+   */
+  faults?: readonly string[] | FaultSet;
 }
 
 /** Peer messages may carry a batch of full blocks. */
@@ -90,6 +97,9 @@ export class ReferenceNode {
   private producing = false;
   private openrpcDoc: JsonValue | undefined;
   private forks = 0;
+  /** Fault injection, TEST-ONLY (docs/faults.md); empty unless asked for. */
+  readonly faults: FaultSet;
+  private phantomClaims = 0;
 
   private constructor(
     private readonly options: NodeOptions,
@@ -97,7 +107,9 @@ export class ReferenceNode {
     chain: Chain,
     private readonly server: RpcServer,
     url: string,
+    faults: FaultSet,
   ) {
+    this.faults = faults;
     this.id = identity.id;
     this.chain = chain;
     this.url = url;
@@ -106,9 +118,11 @@ export class ReferenceNode {
   }
 
   static async start(options: NodeOptions): Promise<ReferenceNode> {
+    // Validated first: an unknown fault name is refused before anything is created.
+    const faults = options.faults instanceof FaultSet ? options.faults : FaultSet.parse(options.faults ?? []);
     const identity = loadOrCreateIdentity(options.dataDir);
     const faucet = options.faucet === false || options.kind !== 'MN' ? undefined : { keypair: devnetFaucetKeypair(), amount: options.faucet.amount, limit: options.faucet.limit };
-    const chain = await Chain.open({ dataDir: join(options.dataDir, 'chain'), genesis: devnetGenesis(options.chainId), limits: options.chain, ...(faucet ? { faucet } : {}) });
+    const chain = await Chain.open({ dataDir: join(options.dataDir, 'chain'), genesis: devnetGenesis(options.chainId), limits: options.chain, faults, ...(faucet ? { faucet } : {}) });
     const holder: { node?: ReferenceNode } = {};
     const server = createRpcServer({
       methods: {},
@@ -117,6 +131,7 @@ export class ReferenceNode {
       requestTimeoutMs: options.requestTimeoutMs,
       onCall: () => holder.node?.meter.recordServed(),
       routes: (req, res) => (holder.node ? holder.node.route(req, res) : false),
+      faults,
     });
     let url: string;
     try {
@@ -125,8 +140,9 @@ export class ReferenceNode {
       await chain.close();
       throw err;
     }
-    const node = new ReferenceNode(options, identity, chain, server, url);
+    const node = new ReferenceNode(options, identity, chain, server, url, faults);
     holder.node = node;
+    if (faults.size > 0) options.log(faultWarning(faults));
     server.setMethods(createMethodTable(node.context()));
     node.begin();
     return node;
@@ -139,6 +155,7 @@ export class ReferenceNode {
       chain: this.chain,
       peers: this.peers,
       meter: this.meter,
+      faults: this.faults,
       leader: () => this.leader(),
       isSyncing: () => this.isBehind(2n),
       submitTransaction: (hex) => this.submitTransaction(hex),
@@ -217,6 +234,8 @@ export class ReferenceNode {
   private async tick(): Promise<void> {
     if (this.stopping || this.producing || this.options.kind !== 'MN' || !this.greeted) return;
     if (this.leader() !== this.id || this.isBehind(0n) || this.syncing) return;
+    // Fault chain-stalled (TEST-ONLY, docs/faults.md): the leader never proposes.
+    if (this.faults.has('chain-stalled')) return;
     this.producing = true;
     try {
       const pou: Record<string, bigint> = { [this.id]: this.meter.score() };
@@ -267,14 +286,24 @@ export class ReferenceNode {
   }
 
   private async submitTransaction(hex: string): Promise<string> {
+    const faults = this.faults;
     let outcome;
     try {
-      outcome = await this.chain.submit(hex, 'client');
+      // Fault nonce-gap-accepted (TEST-ONLY): a client's future transaction is held, as a relayed one would be.
+      outcome = await this.chain.submit(hex, faults.has('nonce-gap-accepted') ? 'relay' : 'client');
     } catch (err) {
+      if (faults.size > 0 && isChainError(err)) {
+        // Faults nonce-reuse-accepted, overspend-accepted, overflow-accepted, duplicate-accepted (TEST-ONLY): a hash, and nothing queued.
+        const admittedBy = ADMITTED_BY_FAULT[err.name];
+        if (admittedBy !== undefined && faults.has(admittedBy)) return wireHash(hex);
+        // Fault malformed-internal-error (TEST-ONLY): a failure instead of the refusal, so -32603.
+        if (err.name === 'TxMalformed' && faults.has('malformed-internal-error')) throw new Error(`fault malformed-internal-error: ${err.data.reason}`, { cause: err });
+      }
       throw toRpc(err);
     }
     this.meter.recordRelayed();
-    this.relay([outcome.wire]);
+    // Fault no-relay (TEST-ONLY): peers never hear of it.
+    if (!faults.has('no-relay')) this.relay([outcome.wire]);
     return outcome.hash;
   }
 
@@ -283,10 +312,12 @@ export class ReferenceNode {
   }
 
   private async claimFaucet(address: string): Promise<{ transaction_hash: string; amount: string }> {
+    // Fault faucet-no-credit (TEST-ONLY): a hash and the amount, and no transfer at all.
+    if (this.faults.has('faucet-no-credit')) return { transaction_hash: phantomClaimHash(address, ++this.phantomClaims), amount: (this.options.faucet ? this.options.faucet.amount : DEFAULT_FAUCET_AMOUNT).toString() };
     const leader = this.leader();
     if (leader === this.id) {
       try {
-        const claim = await this.chain.claimFaucet(address);
+        const claim = await this.chain.claimFaucet(address, this.faucetClaimOptions());
         this.relay([claim.wire]);
         return { transaction_hash: claim.transaction_hash, amount: claim.amount };
       } catch (err) {
@@ -311,6 +342,11 @@ export class ReferenceNode {
       throw rpcError(error.name, { ...data, reason: typeof data.reason === 'string' ? data.reason : 'refused by the leader' });
     }
     throw rpcError('NodeUnavailable', { reason: 'the leader gave no faucet answer' });
+  }
+
+  /** Fault faucet-no-limit (TEST-ONLY): claims run here are not limited per address. */
+  private faucetClaimOptions(): { limit?: number } {
+    return this.faults.has('faucet-no-limit') ? { limit: Number.MAX_SAFE_INTEGER } : {};
   }
 
   /** The /p2p/ endpoints; false for any other path (the RPC server answers 404). */
@@ -372,7 +408,7 @@ export class ReferenceNode {
           }
           const address = typeof msg.address === 'string' ? msg.address : '';
           try {
-            const claim = await this.chain.claimFaucet(address);
+            const claim = await this.chain.claimFaucet(address, this.faucetClaimOptions());
             this.relay([claim.wire]);
             send(200, { ok: true, transaction_hash: claim.transaction_hash, amount: claim.amount });
           } catch (err) {

@@ -3,8 +3,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { validators } from '../../core/schema/validators.js';
+import { FaultSet } from '../faults/faultCatalogue.js';
+import { FAULT_BODY_LIMIT, faultyAnswer, hasEnvelopeFault, isErrorAnswer } from '../faults/faultHooks.js';
 import { standardError } from './errorResponse.js';
-import { handleRpcBody } from './handleRpcBody.js';
+import { handleRpcBody, parseErrorText } from './handleRpcBody.js';
 import type { MethodTable, OnCall } from './types.js';
 
 export interface RpcServerOptions {
@@ -27,6 +29,8 @@ export interface RpcServerOptions {
   readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /** Where failures are logged, one line each. Default: stderr. */
   readonly logError?: (line: string) => void;
+  /** Fault injection, TEST-ONLY (docs/faults.md): deliberate deviations. Default: none. */
+  readonly faults?: FaultSet;
 }
 
 export interface RpcServer {
@@ -65,7 +69,9 @@ type BodyRead = { kind: 'body'; bytes: Buffer } | { kind: 'tooLarge' } | { kind:
  */
 export function createRpcServer(options: RpcServerOptions): RpcServer {
   let methods = options.methods;
-  const maxBodyBytes = options.maxBodyBytes ?? RPC_SERVER_DEFAULTS.maxBodyBytes;
+  const faults = options.faults ?? FaultSet.none;
+  // Fault body-limit-ignored (TEST-ONLY): bodies over the limit are read anyway (up to 64 MiB).
+  const maxBodyBytes = faults.has('body-limit-ignored') ? FAULT_BODY_LIMIT : (options.maxBodyBytes ?? RPC_SERVER_DEFAULTS.maxBodyBytes);
   const maxBatch = options.maxBatch ?? RPC_SERVER_DEFAULTS.maxBatch;
   const requestTimeout = options.requestTimeoutMs ?? RPC_SERVER_DEFAULTS.requestTimeoutMs;
   // node:http refuses headersTimeout > requestTimeout.
@@ -125,10 +131,14 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       return;
     }
     if (req.method !== 'POST') {
+      // Fault get-accepted (TEST-ONLY): GET is answered 200 with a JSON-RPC error instead of 405.
+      if (req.method === 'GET' && faults.has('get-accepted')) return sendJson(res, 200, standardError('invalidRequest', null, 'use POST for JSON-RPC'));
       refuse(req, res, 405, `use POST for JSON-RPC (got ${req.method ?? 'no method'})`, { allow: 'POST' });
       return;
     }
-    if (!isJsonContentType(req.headers['content-type'])) {
+    // Fault content-type-params-refused (TEST-ONLY): only the bare, lower-case media type is accepted.
+    const contentTypeOk = faults.has('content-type-params-refused') ? req.headers['content-type'] === JSON_TYPE : isJsonContentType(req.headers['content-type']);
+    if (!contentTypeOk && !faults.has('any-content-type')) {
       refuse(req, res, 415, `the content type must be ${JSON_TYPE}`);
       return;
     }
@@ -149,18 +159,21 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     try {
       text = UTF8.decode(read.bytes);
     } catch {
-      sendJson(res, 200, standardError('parseError', null, 'the body is not valid UTF-8'));
+      sendJson(res, 200, parseErrorText('the body is not valid UTF-8', faults));
       return;
     }
     const remoteAddress = req.socket.remoteAddress ?? '';
-    const answer = await handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, ...(options.onCall ? { onCall: options.onCall } : {}) });
+    const dispatched = await handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults, ...(options.onCall ? { onCall: options.onCall } : {}) });
+    // Envelope faults (TEST-ONLY): the answer's text rewritten (jsonrpc-missing, result-and-error, wrong-error-codes, batch-reversed-and-truncated).
+    const answer = dispatched !== null && hasEnvelopeFault(faults) ? faultyAnswer(dispatched, faults) : dispatched;
     if (res.destroyed || res.writableEnded) return;
     if (answer === null) {
       // Notifications only: JSON-RPC sends nothing, HTTP says so with 204 and no body (profile).
       res.writeHead(204);
       res.end();
     } else {
-      sendJson(res, 200, answer);
+      // Fault http-500-on-error (TEST-ONLY): a single error response is sent with HTTP 500.
+      sendJson(res, faults.has('http-500-on-error') && isErrorAnswer(answer) ? 500 : 200, answer, false, faults.has('response-content-type') ? 'text/plain; charset=utf-8' : JSON_TYPE);
     }
   };
 
@@ -228,9 +241,9 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, reaso
   sendJson(res, status, standardError('invalidRequest', null, reason), mayHaveBody(req));
 }
 
-function sendJson(res: ServerResponse, status: number, body: string, close = false): void {
+function sendJson(res: ServerResponse, status: number, body: string, close = false, contentType = JSON_TYPE): void {
   if (res.destroyed || res.headersSent) return;
-  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
+  const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': Buffer.byteLength(body) };
   if (close) headers.connection = 'close';
   res.writeHead(status, headers);
   res.end(body);

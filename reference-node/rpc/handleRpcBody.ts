@@ -1,6 +1,8 @@
 import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { validators } from '../../core/schema/validators.js';
+import type { FaultSet } from '../faults/faultCatalogue.js';
+import { faultyId, lenientAddress, skipsParamValidation } from '../faults/faultHooks.js';
 import { RPC_ERROR, errorResponse, standardError } from './errorResponse.js';
 import type { RpcErrorKind, RpcId } from './errorResponse.js';
 import { invalidParamsReason } from './invalidParamsReason.js';
@@ -16,6 +18,8 @@ export interface HandleRpcBodyOptions {
   readonly remoteAddress?: string;
   /** Where a handler's unexpected failure is logged, one line each. Default: stderr. */
   readonly logError?: (line: string) => void;
+  /** Fault injection, TEST-ONLY (docs/faults.md). Default: none. */
+  readonly faults?: FaultSet;
 }
 
 /** A request that passed JSON-RPC 2.0 §4's checks. */
@@ -49,15 +53,15 @@ export async function handleRpcBody(text: string, methods: MethodTable, options:
   } catch (error) {
     // §5.1 / §5: "Invalid JSON was received by the server"; the id could not be read, so it is null.
     const reason = error instanceof JsonParseError ? `the body is not valid JSON: ${error.reason} at offset ${error.offset}` : 'the body is not valid JSON';
-    return standardError('parseError', null, reason);
+    return parseErrorText(reason, options.faults);
   }
   if (!Array.isArray(value)) return handleOne(value, methods, options);
 
   // §6: "If the batch rpc call itself fails to be recognized ... as an Array with at least one value,
   // the response from the Server MUST be a single Response object."
-  if (value.length === 0) return standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
+  if (value.length === 0) return options.faults?.has('empty-batch-array') ? '[]' : standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
   // Profile: a batch over the limit is refused whole, as one error object, before anything runs.
-  if (value.length > options.maxBatch) {
+  if (value.length > options.maxBatch && options.faults?.has('batch-limit-ignored') !== true) {
     return standardError('batchTooLarge', null, `the batch holds ${value.length} requests; this node takes at most ${options.maxBatch} per batch`, {
       limit: options.maxBatch,
       size: value.length,
@@ -71,7 +75,13 @@ export async function handleRpcBody(text: string, methods: MethodTable, options:
     if (answer !== null) answers.push(answer);
   }
   // §6: with only notifications there is nothing to return: no array, not even an empty one.
+  if (value.length === 1 && answers.length === 1 && options.faults?.has('batch-one-unwrapped')) return answers[0] ?? null;
   return answers.length === 0 ? null : `[${answers.join(',')}]`;
+}
+
+/** A -32700 answer (§5.1), id null: the id could not be read (§5). */
+export function parseErrorText(reason: string, faults: FaultSet | undefined): string {
+  return standardError(faults?.has('parse-error-code') ? 'invalidRequest' : 'parseError', faults?.has('parse-error-id') ? 0 : null, reason);
 }
 
 /** One request object (a whole body, or one element of a batch). */
@@ -79,14 +89,14 @@ async function handleOne(value: JsonValue, methods: MethodTable, options: Handle
   const checked = checkRequest(value);
   // §5: an invalid request is answered even without an id (only a *valid* Request without id is a
   // notification), with the id it had when that id was itself valid, else null.
-  if (!checked.ok) return standardError('invalidRequest', checked.id, checked.reason);
+  if (!checked.ok) return options.faults?.has('invalid-request-ignored') ? null : standardError('invalidRequest', checked.id, checked.reason);
   const { request } = checked;
-  const isNotification = request.id === undefined;
+  const isNotification = request.id === undefined || (request.id === null && options.faults?.has('null-id-dropped') === true);
 
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   let outcome: Outcome;
   if (typeof handler !== 'function') {
-    outcome = standardOutcome('methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
+    outcome = standardOutcome(options.faults?.has('unknown-method-code') ? 'invalidRequest' : 'methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
   } else {
     const ctx: CallContext = { remoteAddress: options.remoteAddress ?? '', isNotification };
     outcome = await dispatch(request, handler, ctx, options);
@@ -94,8 +104,9 @@ async function handleOne(value: JsonValue, methods: MethodTable, options: Handle
 
   let answer: string | null = null;
   let kind: CallOutcome = 'result' in outcome ? 'result' : 'error';
-  if (!isNotification) {
-    const written = responseText(request.id ?? null, outcome, request.method, options);
+  if (!isNotification || options.faults?.has('notification-answered')) {
+    const id = request.id ?? null;
+    const written = responseText(options.faults ? faultyId(id, options.faults) : id, outcome, request.method, options);
     answer = written.text;
     if (written.failed) kind = 'error';
   }
@@ -117,21 +128,28 @@ async function dispatch(
   options: HandleRpcBodyOptions,
 ): Promise<Outcome> {
   // Profile: an absent params counts as [] (§4 lets it be omitted).
-  const raw = request.params ?? [];
+  const given = request.params ?? [];
+  const faults = options.faults;
+  const invalidParams = faults?.has('invalid-params-code') ? 'internalError' : 'invalidParams';
+  // Fault by-name-params-accepted (TEST-ONLY): an object's values are taken as positional params.
+  const raw: JsonValue = typeof given === 'object' && given !== null && !Array.isArray(given) && faults?.has('by-name-params-accepted') ? Object.values(given) : given;
   if (!Array.isArray(raw)) {
     // §4.2 allows by-name params; this interface is positional only (profile), so -32602.
-    return standardOutcome('invalidParams', 'this interface takes positional params (an array)', {
+    return standardOutcome(invalidParams, 'this interface takes positional params (an array)', {
       errors: [{ pointer: '', rule: 'type', message: 'must be an array' }],
     });
   }
   try {
     const v = validators();
     const schema = v.method(request.method);
-    if (schema !== undefined) {
-      const validation = v.params(request.method, raw);
+    const skipValidation = (faults?.has('wrong-param-type-accepted') === true && skipsParamValidation(request.method, raw)) || (faults?.has('address-lenient') === true && lenientAddress(request.method, raw));
+    if (schema !== undefined && !skipValidation) {
+      // Fault extra-params-accepted (TEST-ONLY): params beyond the declared ones are not validated.
+      const checked = faults?.has('extra-params-accepted') ? raw.slice(0, schema['x-params'].length) : raw;
+      const validation = v.params(request.method, checked);
       if (!validation.ok) {
         const errors = validation.problems.map((p) => ({ pointer: p.pointer, rule: p.rule, message: p.message }));
-        return standardOutcome('invalidParams', invalidParamsReason(schema, raw.length, validation.problems), { errors });
+        return standardOutcome(invalidParams, invalidParamsReason(schema, checked.length, validation.problems), { errors });
       }
     }
     const result = await handler(raw, ctx);

@@ -1,0 +1,208 @@
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Command } from '../Command.js';
+import { CliError } from '../CliError.js';
+import { writeReports } from '../../reports/writeReports.js';
+import { catalogue } from '../../suites/catalogue.js';
+import type { CheckResult, Level, Status } from '../../suites/model.js';
+import { LEVELS } from '../../suites/model.js';
+import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
+import { Baseline, BaselineError } from '../../suites/runner/Baseline.js';
+import { runSuite } from '../../suites/runner/runSuite.js';
+import { selectChecks } from '../../suites/runner/selectChecks.js';
+import { packageRoot } from '../../core/paths.js';
+import { readFileSync } from 'node:fs';
+
+export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
+
+const HELP = `Usage: chainrpc test --url <base-url> [--url <base-url> ...] [options]
+
+Certifies one or several nodes through their JSON-RPC 2.0 interface (POST {base-url}/rpc): every
+check of the catalogue (chainrpc test --list) runs against every --url, plus checks across all of
+them when there are several. Each check yields pass, fail (the node is wrong), error (the tool, the
+network or the node's availability is wrong) or skip, with evidence. Reports go to a folder whose
+path is printed: report.json, junit.xml, summary.md, report.html, transcript.ndjson.
+
+Options:
+  --url <base-url>       a node to test (repeatable); the endpoint is {base-url}/rpc
+  --profile <file>       profile JSON for a network whose choices differ from the reference
+                         profile (method prefix, field names, codec module, statuses, error codes,
+                         faucet, block time; see docs/profiles.md)
+  --only <pattern>       run only checks whose id matches (repeatable; * is a wildcard:
+                         'transport/*', '*nonce*')
+  --skip <pattern>       leave out checks whose id matches (repeatable)
+  --level <level>        the lowest level whose failures fail the run: must (default), should, or
+                         profile (gates on every level)
+  --baseline <file>      expected failures: {"expectedFailures":[{"id","reason","expires"?,"node"?}]}
+  --report-dir <dir>     where reports go (default ${DEFAULT_REPORT_DIR}/<time>; <dir>/latest
+                         points at the newest)
+  --private-key <hex>    a funded key for the state checks, where the network has no faucet
+  --block-time <ms>      the network's block time (default: the profile's, 1000 for the reference)
+  --concurrency <n>      checks running at once (default 8)
+  --timeout <ms>         per-check limit (default max(20 s, 20 block times))
+  --deadline <s>         the whole run's limit; unfinished checks get an error verdict (default 300)
+  --list                 print the checks (id, level, title) and exit
+  -h, --help
+
+Levels: MUST is stated by the spec or JSON-RPC 2.0; SHOULD is what any sound node does where the
+spec is silent; PROFILE is the profile's exact choice.
+
+Exit codes: 0 passed at the chosen level (certified when it is must); 1 failures (or checks
+without a verdict) at or above the chosen level; 2 usage or configuration error; 3 no target
+answered JSON-RPC.`;
+
+const SYMBOL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skip: 'SKIP' };
+
+function parseLevel(text: string | undefined): Level {
+  const level = (text ?? 'must').toUpperCase();
+  if (!LEVELS.includes(level as Level)) throw new CliError(`test: --level must be must, should or profile; got "${text}"`);
+  return level as Level;
+}
+
+function positiveInt(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`test: ${flag} must be a positive integer; got "${text}"`);
+  return n;
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export const test: Command = {
+  name: 'test',
+  summary: 'Certify one or several nodes: graded checks, reports, CI exit codes',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        url: { type: 'string', multiple: true },
+        profile: { type: 'string' },
+        only: { type: 'string', multiple: true },
+        skip: { type: 'string', multiple: true },
+        level: { type: 'string' },
+        baseline: { type: 'string' },
+        'report-dir': { type: 'string' },
+        'private-key': { type: 'string' },
+        'block-time': { type: 'string' },
+        concurrency: { type: 'string' },
+        timeout: { type: 'string' },
+        deadline: { type: 'string' },
+        list: { type: 'boolean', default: false },
+      },
+    });
+    const only = values.only ?? [];
+    const skip = values.skip ?? [];
+    const checks = selectChecks(catalogue(), only, skip);
+    if (values.list) {
+      for (const c of checks) console.log(`${c.level.padEnd(8)}${c.id.padEnd(52)}${c.title}`);
+      console.log(`${checks.length} checks`);
+      return 0;
+    }
+    const urls = (values.url ?? []).map((u) => u.replace(/\/+$/, ''));
+    if (urls.length === 0) throw new CliError('test: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)');
+    for (const u of urls) {
+      let parsed: URL;
+      try {
+        parsed = new URL(u);
+      } catch {
+        throw new CliError(`test: --url ${u} is not a URL (e.g. http://127.0.0.1:8545)`);
+      }
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`test: --url ${u} must be http or https`);
+    }
+    if (new Set(urls).size !== urls.length) throw new CliError('test: the same --url is given twice');
+    if (checks.length === 0) throw new CliError(`test: no check matches --only ${only.join(' ')} ${skip.length ? `--skip ${skip.join(' ')}` : ''} (see chainrpc test --list)`);
+    const gate = parseLevel(values.level);
+    let profile;
+    let baseline;
+    try {
+      profile = await loadProfile(values.profile);
+      baseline = values.baseline === undefined ? undefined : Baseline.load(values.baseline);
+    } catch (err) {
+      if (err instanceof ProfileError || err instanceof BaselineError) throw new CliError(`test: ${err.message}`);
+      throw err;
+    }
+    if (values['private-key'] !== undefined) {
+      if (!/^[0-9a-fA-F]{64}$/.test(values['private-key'])) throw new CliError('test: --private-key must be 64 hex characters');
+      profile.privateKey = values['private-key'];
+    }
+    const blockTime = positiveInt(values['block-time'], '--block-time');
+    if (blockTime !== undefined) profile.blockTimeMs = blockTime;
+    const deadlineS = positiveInt(values.deadline, '--deadline') ?? 300;
+
+    const live = process.stdout.isTTY && !process.env.CI;
+    const started = Date.now();
+    const tally: Record<Status, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
+    let lastLine = '';
+    const progress = (r: CheckResult, done: number, total: number): void => {
+      tally[r.status]++;
+      const where = urls.length > 1 ? ` @ ${r.node}` : '';
+      if (live) {
+        if (r.status === 'fail' || r.status === 'error') process.stdout.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${where}: ${r.evidence.message}\n`);
+        lastLine = `  ${done}/${total}  pass ${tally.pass}  fail ${tally.fail}  error ${tally.error}  skip ${tally.skip}  ${((Date.now() - started) / 1000).toFixed(1)} s`;
+        process.stdout.write(`\r\x1b[K${lastLine}`);
+      } else {
+        console.log(`${SYMBOL[r.status].padEnd(6)}${r.level.padEnd(8)}${r.id}${where}${r.status === 'pass' ? '' : `: ${r.evidence.message}`}`);
+      }
+    };
+    console.log(`chainrpc test: ${checks.length} checks against ${urls.join(', ')} (profile ${profile.name}, gate ${gate})`);
+    const { run, transcript } = await runSuite({
+      targets: urls,
+      profile,
+      checks,
+      only,
+      skip,
+      gate,
+      ...(baseline ? { baseline } : {}),
+      ...(positiveInt(values.concurrency, '--concurrency') !== undefined ? { concurrency: positiveInt(values.concurrency, '--concurrency') as number } : {}),
+      ...(positiveInt(values.timeout, '--timeout') !== undefined ? { checkTimeoutMs: positiveInt(values.timeout, '--timeout') as number } : {}),
+      deadlineMs: deadlineS * 1000,
+      version: version(),
+      onResult: progress,
+    });
+    if (live) process.stdout.write('\r\x1b[K');
+
+    const stamp = run.startedAt.replace(/[:.]/g, '-');
+    const root = resolve(values['report-dir'] ?? DEFAULT_REPORT_DIR);
+    const dir = join(root, stamp);
+    mkdirSync(dir, { recursive: true });
+    const written = await writeReports(run, transcript, dir);
+    const latest = join(root, 'latest');
+    rmSync(latest, { force: true, recursive: false });
+    try {
+      symlinkSync(stamp, latest);
+    } catch {
+      // A file system without symlinks: the printed path is enough.
+    }
+
+    const s = run.summary;
+    console.log('');
+    console.log(`${'level'.padEnd(9)}${'pass'.padStart(6)}${'fail'.padStart(6)}${'error'.padStart(7)}${'skip'.padStart(6)}`);
+    for (const level of LEVELS) {
+      const c = s.counts[level];
+      console.log(`${level.padEnd(9)}${String(c.pass).padStart(6)}${String(c.fail).padStart(6)}${String(c.error).padStart(7)}${String(c.skip).padStart(6)}`);
+    }
+    const bad = run.results.filter((r) => r.status === 'fail' || r.status === 'error');
+    if (bad.length > 0) {
+      console.log(`\n${bad.length} check result(s) failed or had no verdict:`);
+      for (const r of bad.slice(0, 40)) {
+        const mark = r.baseline ? ` [baseline: ${r.baseline.state}]` : '';
+        console.log(`  ${SYMBOL[r.status]} ${r.level} ${r.id}${urls.length > 1 ? ` @ ${r.node}` : ''}${mark}\n      ${r.evidence.message}`);
+        if (r.evidence.expected !== undefined) console.log(`      expected: ${r.evidence.expected}\n      actual:   ${r.evidence.actual ?? ''}`);
+        if (r.reproduce) console.log(`      reproduce: ${r.reproduce.length > 300 ? `chainrpc replay ${r.id}` : r.reproduce}`);
+      }
+      if (bad.length > 40) console.log(`  ... and ${bad.length - 40} more (see the reports)`);
+    }
+    const nowPassing = run.results.filter((r) => r.baseline?.state === 'now-passing');
+    if (nowPassing.length > 0) console.log(`\nnow passing (remove from the baseline): ${[...new Set(nowPassing.map((r) => r.id))].join(', ')}`);
+    const shown = relative(process.cwd(), dir);
+    console.log(`\nreports: ${shown === '' || shown.startsWith('..') ? dir : shown}\nHTML report: ${written.files.html}`);
+    console.log(`${s.verdict}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    if (lastLine === '' && live) console.log('');
+    return s.exitCode;
+  },
+};

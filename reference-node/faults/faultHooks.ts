@@ -1,0 +1,128 @@
+/**
+ * Helpers for the fault hooks (TEST-ONLY, docs/faults.md). The hooks themselves are one line each, at
+ * their natural place in the node (grep for `faults.has(`); what would not fit on a line lives here.
+ * Nothing here runs unless a fault is set.
+ */
+import { createHash, verify as nodeVerify } from 'node:crypto';
+import { encodeTransactionBody, hexToBytes, hexToFixedBytes, publicKeyObject, SIGNATURE_LENGTH, signingMessageForBody, TX_BODY_LENGTH, TX_FIELDS } from '../../core/codec/index.js';
+import type { SignedTransaction, TransactionVerifyResult } from '../../core/codec/index.js';
+import { parseJson, stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import type { ChainErrorName } from '../chain/ChainError.js';
+import type { FaultName, FaultSet } from './faultCatalogue.js';
+
+// ---- transport ----
+
+/** The faults applied by rewriting a JSON-RPC answer's text in the HTTP layer. */
+const ENVELOPE_FAULTS: readonly FaultName[] = ['jsonrpc-missing', 'result-and-error', 'wrong-error-codes', 'batch-reversed-and-truncated', 'error-code-string'];
+
+/** Largest body read under body-limit-ignored. */
+export const FAULT_BODY_LIMIT = 64 * 1024 * 1024;
+
+export function hasEnvelopeFault(faults: FaultSet): boolean {
+  return ENVELOPE_FAULTS.some((name) => faults.has(name));
+}
+
+/** Rewrites a JSON-RPC answer (a response object or an array of them) by the envelope faults that are set. */
+export function faultyAnswer(text: string, faults: FaultSet): string {
+  const value = parseJson(text);
+  const one = (response: JsonValue): JsonValue => {
+    if (typeof response !== 'object' || response === null || Array.isArray(response)) return response;
+    const out: Record<string, JsonValue> = { ...response };
+    if (faults.has('jsonrpc-missing')) delete out.jsonrpc;
+    const error = out.error;
+    if (faults.has('wrong-error-codes') && typeof error === 'object' && error !== null && !Array.isArray(error) && typeof error.code === 'number' && error.code <= -32001 && error.code >= -32014) {
+      out.error = { ...error, code: -32000 };
+    }
+    if (faults.has('result-and-error') && 'error' in out) out.result = null;
+    const e = out.error;
+    if (faults.has('error-code-string') && typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.code === 'number') out.error = { ...e, code: String(e.code) };
+    return out;
+  };
+  if (!Array.isArray(value)) return stringifyJson(one(value));
+  let list = value.map(one);
+  if (faults.has('batch-reversed-and-truncated') && list.length >= 3) list = list.slice(0, -1).reverse();
+  return stringifyJson(list);
+}
+
+/** True when the answer is a single response object with an error member. */
+export function isErrorAnswer(text: string): boolean {
+  const value = parseJson(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
+}
+
+/** The response id under id-type-changed / large-id-rounded. */
+export function faultyId<T extends string | number | bigint | null>(id: T, faults: FaultSet): string | number | bigint | null {
+  let out: string | number | bigint | null = id;
+  if (faults.has('large-id-rounded') && typeof out === 'bigint') out = Number(out);
+  if (faults.has('id-type-changed')) {
+    if (typeof out === 'number' || typeof out === 'bigint') out = String(out);
+    else if (typeof out === 'string' && /^-?(0|[1-9]\d{0,14})$/.test(out)) out = Number(out);
+  }
+  return out;
+}
+
+/**
+ * wrong-param-type-accepted: the params that skip schema validation. chain_getBlockByHeight ["5"]
+ * then runs (BigInt("5")); chain_getAccount [5] makes the handler fail, so -32603.
+ */
+export function skipsParamValidation(method: string, params: readonly JsonValue[]): boolean {
+  const first = params[0];
+  if (method === 'chain_getBlockByHeight') return params.length === 1 && typeof first === 'string' && /^\d{1,19}$/.test(first);
+  if (method === 'chain_getAccount') return params.length === 1 && (typeof first === 'number' || typeof first === 'bigint');
+  return false;
+}
+
+/** address-lenient: chain_getAccount params that skip validation (any single string). */
+export function lenientAddress(method: string, params: readonly JsonValue[]): boolean {
+  return method === 'chain_getAccount' && params.length === 1 && typeof params[0] === 'string';
+}
+
+// ---- methods, chain, network ----
+
+/** fork-view: another hash for the block at `height` (even, >= 2), distinct per node, stable per block. */
+export function forkHash(nodeId: string, hash: string): string {
+  return createHash('sha256').update(`fork-view ${nodeId} ${hash}`).digest('hex');
+}
+
+// ---- state ----
+
+/** The admission refusals a fault turns into a hash answer (the transaction is then silently dropped). */
+export const ADMITTED_BY_FAULT: Readonly<Partial<Record<ChainErrorName, FaultName>>> = {
+  NonceTooLow: 'nonce-reuse-accepted',
+  InsufficientBalance: 'overspend-accepted',
+  AmountOverflow: 'overflow-accepted',
+  TxDuplicate: 'duplicate-accepted',
+};
+
+/** SHA-256 of the wire bytes: what the node answers for a transaction a fault admitted without queuing it. */
+export function wireHash(hex: string): string {
+  return createHash('sha256').update(hexToBytes(hex, 'transaction hex')).digest('hex');
+}
+
+/** tx-hash-wrong: SHA-256 of the 113-byte body only, not of the 177 wire bytes. */
+export function bodyHash(hex: string): string {
+  return createHash('sha256').update(hexToBytes(hex, 'transaction hex').subarray(0, TX_BODY_LENGTH)).digest('hex');
+}
+
+/**
+ * lenient-signature: plain node:crypto (OpenSSL) verification with none of the strict pre-checks of
+ * core/codec/strictVerify.ts. OpenSSL refuses S >= L and a non-canonical R by itself, but accepts
+ * small-order public keys, a small-order R and a non-canonical A.
+ */
+export function verifyLenient(tx: SignedTransaction): TransactionVerifyResult {
+  try {
+    const body = encodeTransactionBody(tx);
+    const signature = hexToFixedBytes(tx.signature, SIGNATURE_LENGTH, 'signature');
+    const key = publicKeyObject(body.subarray(TX_FIELDS.sender.offset, TX_FIELDS.sender.offset + TX_FIELDS.sender.size));
+    if (nodeVerify(null, signingMessageForBody(body), key, signature)) return { ok: true };
+  } catch {
+    // OpenSSL refusing the key bytes: a failed verification.
+  }
+  return { ok: false, code: 'BAD_SIGNATURE', reason: 'signature does not verify for this key and message' };
+}
+
+/** faucet-no-credit: a well-formed transaction hash for a transfer that is never made. */
+export function phantomClaimHash(address: string, n: number): string {
+  return createHash('sha256').update(`faucet-no-credit ${address} ${n}`).digest('hex');
+}

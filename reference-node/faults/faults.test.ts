@@ -1,0 +1,674 @@
+/**
+ * Fault injection (TEST-ONLY, docs/faults.md): every fault of the catalogue is visible through real
+ * HTTP. Each fault has a small probe that answers "is the deviation there?"; every probe must say no
+ * against an honest node (so it is not vacuous) and yes against a node started with its fault, which
+ * must also keep serving and producing blocks. Network-scope faults are probed on small in-process
+ * networks. Also: unknown fault names are refused (node start, CLI exit 2), --help marks --fault as
+ * test-only, the CLI and the devnet pass faults through, and docs/faults.md lists every fault.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bytesToHex,
+  createMessageSigner,
+  createTransactionSigner,
+  encodeTransactionBody,
+  generateKeypair,
+  generatePrivateKey,
+  identityRSignature,
+  signingMessageForBody,
+  U128_MAX,
+} from '../../core/codec/index.js';
+import type { SignedTransaction, TransactionSigner } from '../../core/codec/index.js';
+import { parseJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { packageRoot } from '../../core/paths.js';
+import { startDevnet } from '../devnet/startDevnet.js';
+import { ReferenceNode } from '../node/ReferenceNode.js';
+import type { NodeOptions } from '../node/ReferenceNode.js';
+import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
+import { httpRequest, post } from '../rpc/testSupport.js';
+import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
+import type { FaultName } from './faultCatalogue.js';
+
+const TOKEN = 10n ** 18n;
+const FEE = 10n ** 15n;
+const MAX_BATCH = 5;
+const MAX_BODY = 4096;
+const BIN = join(packageRoot, 'dist', 'cli', 'chainrpc.js');
+
+// ---------------------------------------------------------------------------------------------
+// Nodes and HTTP
+
+interface Started {
+  node: ReferenceNode;
+  url: string;
+  logged: string[];
+  stop(): Promise<void>;
+}
+
+async function startNode(faults: readonly string[], extra: Partial<NodeOptions> = {}): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-'));
+  const logged: string[] = [];
+  const node = await ReferenceNode.start({
+    host: '127.0.0.1',
+    port: 0,
+    kind: 'MN',
+    dataDir: dir,
+    blockTimeMs: 100,
+    peers: [],
+    chainId: 1n,
+    faucet: { amount: 10n * TOKEN, limit: 1 },
+    maxBodyBytes: MAX_BODY,
+    maxBatch: MAX_BATCH,
+    requestTimeoutMs: NODE_DEFAULTS.requestTimeoutMs,
+    chain: {},
+    log: (line) => logged.push(line),
+    faults,
+    ...extra,
+  }).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    node,
+    url: node.url,
+    logged,
+    stop: async () => {
+      await node.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body parsed losslessly; undefined when empty or not JSON. */
+  json: JsonValue | undefined;
+}
+
+async function send(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST'): Promise<Answer> {
+  const a = await httpRequest(url, { method, headers, body });
+  let json: JsonValue | undefined;
+  try {
+    json = a.body === '' ? undefined : parseJson(a.body);
+  } catch {
+    json = undefined;
+  }
+  return { status: a.status, headers: a.headers, text: a.body, json };
+}
+
+type Obj = Record<string, JsonValue>;
+const isObj = (v: JsonValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: JsonValue | undefined): Obj => (isObj(v) ? v : {});
+const str = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
+
+/** One call with id 1; the whole response object ({} when there is none). */
+async function call(url: string, method: string, params: JsonValue[] = []): Promise<Obj> {
+  return obj((await send(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).json);
+}
+
+const result = async (url: string, method: string, params: JsonValue[] = []): Promise<JsonValue | undefined> => (await call(url, method, params)).result;
+const errorCode = async (url: string, method: string, params: JsonValue[] = []): Promise<JsonValue | undefined> => obj((await call(url, method, params)).error).code;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** The height of the block holding a transaction (read in-process: waiting only, never what is shown). */
+const confirmedAt = (n: Started, hash: string): Promise<bigint> =>
+  waitFor(`transaction ${hash} confirmed`, () => {
+    const s = n.node.chain.transactionStatus(hash);
+    return s?.status === 'confirmed' ? s.height : undefined;
+  });
+
+const waitHeight = (n: Started, height: bigint): Promise<bigint> => waitFor(`height ${height}`, () => (n.node.chain.height() >= height ? n.node.chain.height() : undefined));
+
+// ---------------------------------------------------------------------------------------------
+// Transactions
+
+const freshSigner = (): TransactionSigner => createTransactionSigner(generatePrivateKey());
+const someAddress = (): string => freshSigner().address;
+const tx = (signer: TransactionSigner, value: bigint, nonce: bigint, fee = 0n, chainId = 1n, to = someAddress()): SignedTransaction => signer.sign({ chainId, to, value, nonce, fee });
+
+function flipSignatureByte(wire: string): string {
+  const i = wire.length - 20;
+  return wire.slice(0, i) + (wire[i] === '0' ? '1' : '0') + wire.slice(i + 1);
+}
+
+/** A correctly signed transaction with value = 2^128-1 and fee = 1 (the encoder refuses it, so by hand). */
+function overflowingWire(): string {
+  const signer = createMessageSigner(generatePrivateKey());
+  const body = encodeTransactionBody({ chainId: 1n, sender: signer.address, to: someAddress(), value: U128_MAX, nonce: 0n, fee: 0n });
+  body[body.length - 1] = 1;
+  return bytesToHex(body) + bytesToHex(signer.sign(signingMessageForBody(body)));
+}
+
+/** A zero transfer from a fresh key signed with a small-order R (R = identity): strict verification refuses it, OpenSSL accepts it. */
+function smallOrderRWire(): string {
+  const kp = generateKeypair();
+  const body = encodeTransactionBody({ chainId: 1n, sender: bytesToHex(kp.publicKey), to: someAddress(), value: 0n, nonce: 0n, fee: 0n });
+  return bytesToHex(body) + bytesToHex(identityRSignature(kp.privateKey, kp.publicKey, signingMessageForBody(body)));
+}
+
+const sendRaw = (url: string, wire: string): Promise<Obj> => call(url, 'chain_sendRawTransaction', [wire]);
+
+/** A signer with 10 tokens, its faucet claim confirmed. */
+async function funded(n: Started): Promise<TransactionSigner> {
+  const signer = freshSigner();
+  const claim = obj(await result(n.url, 'chain_faucetClaim', [signer.address]));
+  await confirmedAt(n, str(claim.transaction_hash));
+  return signer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Probes: true when the deviation is visible through HTTP.
+
+type Probe = (n: Started) => Promise<boolean>;
+
+const BN = '{"jsonrpc":"2.0","id":1,"method":"chain_blockNumber","params":[]}';
+const bn = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"chain_blockNumber","params":[]}`;
+
+const PROBES: Record<Exclude<FaultName, 'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction'>, Probe> = {
+  // transport
+  'id-type-changed': async (n) => {
+    const a = obj((await send(n.url, '{"jsonrpc":"2.0","id":7,"method":"chain_blockNumber"}')).json);
+    const b = obj((await send(n.url, '{"jsonrpc":"2.0","id":"8","method":"chain_blockNumber"}')).json);
+    return a.id === '7' && b.id === 8;
+  },
+  'large-id-rounded': async (n) => {
+    const a = obj((await send(n.url, '{"jsonrpc":"2.0","id":18446744073709551617,"method":"chain_blockNumber"}')).json);
+    return typeof a.id === 'bigint' && a.id !== 18446744073709551617n;
+  },
+  'null-id-dropped': async (n) => {
+    const a = await send(n.url, '{"jsonrpc":"2.0","id":null,"method":"chain_blockNumber"}');
+    return a.status === 204 && a.text === '';
+  },
+  'batch-one-unwrapped': async (n) => isObj((await send(n.url, `[${BN}]`)).json),
+  'empty-batch-array': async (n) => (await send(n.url, '[]')).text === '[]',
+  'notification-answered': async (n) => {
+    const single = await send(n.url, '{"jsonrpc":"2.0","method":"chain_blockNumber"}');
+    const batch = await send(n.url, '[{"jsonrpc":"2.0","method":"chain_blockNumber"},{"jsonrpc":"2.0","method":"chain_health"}]');
+    return single.status === 200 && 'result' in obj(single.json) && Array.isArray(batch.json) && batch.json.length === 2;
+  },
+  'parse-error-code': async (n) => obj(obj((await send(n.url, '{"jsonrpc":')).json).error).code === -32600,
+  'parse-error-id': async (n) => obj((await send(n.url, '{"jsonrpc":')).json).id === 0,
+  'invalid-request-ignored': async (n) => {
+    const one = await send(n.url, '1');
+    const foo = await send(n.url, '{"foo":1}');
+    const many = await send(n.url, '[1,2,3]');
+    return [one, foo, many].every((a) => a.status === 204);
+  },
+  'unknown-method-code': async (n) => (await errorCode(n.url, 'chain_noSuchMethod')) === -32600,
+  'invalid-params-code': async (n) => (await errorCode(n.url, 'chain_getAccount', ['xyz'])) === -32603,
+  'result-and-error': async (n) => {
+    const r = await call(n.url, 'chain_noSuchMethod');
+    return 'error' in r && 'result' in r;
+  },
+  'jsonrpc-missing': async (n) => {
+    const single = obj((await send(n.url, BN)).json);
+    const batch = (await send(n.url, `[${bn(1)},${bn(2)}]`)).json;
+    return !('jsonrpc' in single) && Array.isArray(batch) && batch.every((r) => isObj(r) && !('jsonrpc' in r));
+  },
+  'http-500-on-error': async (n) => (await send(n.url, '{"jsonrpc":"2.0","id":1,"method":"chain_noSuchMethod"}')).status === 500,
+  'get-accepted': async (n) => (await send(n.url, '', {}, 'GET')).status === 200,
+  'any-content-type': async (n) => {
+    const a = await send(n.url, BN, { 'content-type': 'text/plain' });
+    return a.status === 200 && 'result' in obj(a.json);
+  },
+  'response-content-type': async (n) => String((await send(n.url, BN)).headers['content-type']).startsWith('text/plain'),
+  'batch-limit-ignored': async (n) => {
+    const a = await send(n.url, `[${Array.from({ length: MAX_BATCH + 1 }, (_, i) => bn(i + 1)).join(',')}]`);
+    return Array.isArray(a.json) && a.json.length === MAX_BATCH + 1;
+  },
+  'batch-reversed-and-truncated': async (n) => {
+    const a = (await send(n.url, `[${bn(1)},${bn(2)},${bn(3)}]`)).json;
+    return Array.isArray(a) && a.length === 2 && !a.some((r) => obj(r).id === 3);
+  },
+  'body-limit-ignored': async (n) => {
+    const a = await send(n.url, BN + ' '.repeat(MAX_BODY));
+    return a.status === 200 && 'result' in obj(a.json);
+  },
+  'by-name-params-accepted': async (n) => {
+    const a = obj((await send(n.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain_getAccount', params: { address: someAddress() } }))).json);
+    return 'result' in a;
+  },
+
+  // methods
+  'balance-as-number': async (n) => typeof obj(await result(n.url, 'chain_getAccount', [someAddress()])).balance === 'number',
+  'balance-padded': async (n) => obj(await result(n.url, 'chain_getAccount', [someAddress()])).balance === '0000',
+  'nonce-as-string': async (n) => obj(await result(n.url, 'chain_getAccount', [someAddress()])).nonce === '0',
+  'proposer-short': async (n) => {
+    await waitHeight(n, 1n);
+    return str(obj(await result(n.url, 'chain_getBlockByHeight', [1])).proposer).length === 40;
+  },
+  'block-number-hex': async (n) => /^0x[0-9a-f]+$/.test(str(await result(n.url, 'chain_blockNumber'))),
+  'unknown-height-null': async (n) => {
+    const r = await call(n.url, 'chain_getBlockByHeight', [1_000_000]);
+    return 'result' in r && r.result === null;
+  },
+  'unknown-account-error': async (n) => (await errorCode(n.url, 'chain_getAccount', [someAddress()])) === -32001,
+  'health-no-mode': async (n) => !('mode' in obj(await result(n.url, 'chain_health'))),
+  'extra-params-accepted': async (n) => {
+    const a = await call(n.url, 'chain_blockNumber', [1]);
+    const b = await call(n.url, 'chain_getAccount', [someAddress(), 'extra']);
+    return 'result' in a && 'result' in b;
+  },
+  'wrong-param-type-accepted': async (n) => {
+    const a = await call(n.url, 'chain_getBlockByHeight', ['0']);
+    return 'result' in a && (await errorCode(n.url, 'chain_getAccount', [5])) === -32603;
+  },
+  'health-chain-id-string': async (n) => obj(await result(n.url, 'chain_health')).chain_id === '1',
+  'tx-hash-wrong': async (n) => {
+    const t = tx(freshSigner(), 0n, 0n);
+    const hash = (await sendRaw(n.url, t.wire)).result;
+    return typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash) && hash !== t.hash;
+  },
+  'hash-uppercase': async (n) => {
+    await waitHeight(n, 1n);
+    return /[A-F]/.test(str(obj(await result(n.url, 'chain_getBlockByHeight', [1])).hash));
+  },
+
+  // chain
+  'block-missing': async (n) => {
+    for (let i = 0; i < 5; i++) {
+      const height = await result(n.url, 'chain_blockNumber');
+      if (typeof height === 'number' && (await errorCode(n.url, 'chain_getBlockByHeight', [height])) === -32001) return true;
+    }
+    return false;
+  },
+  'height-regresses': async (n) => {
+    await waitHeight(n, 3n);
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) seen.push(Number(await result(n.url, 'chain_blockNumber')));
+    return seen.some((h, i) => i > 0 && h < (seen[i - 1] ?? 0));
+  },
+  'tx-count-wrong': async (n) => {
+    const t = tx(freshSigner(), 0n, 0n);
+    await sendRaw(n.url, t.wire);
+    const block = obj(await result(n.url, 'chain_getBlockByHeight', [Number(await confirmedAt(n, t.hash))]));
+    return Array.isArray(block.transactions) && block.transaction_count !== block.transactions.length;
+  },
+  'parent-hash-broken': async (n) => {
+    await waitHeight(n, 2n);
+    const one = obj(await result(n.url, 'chain_getBlockByHeight', [1]));
+    const two = obj(await result(n.url, 'chain_getBlockByHeight', [2]));
+    return two.parent_hash !== one.hash;
+  },
+
+  // state
+  'nonce-not-incremented': async (n) => {
+    const alice = await funded(n);
+    const t = tx(alice, 1n, 0n, FEE);
+    await sendRaw(n.url, t.wire);
+    await confirmedAt(n, t.hash);
+    return obj(await result(n.url, 'chain_getAccount', [alice.address])).nonce === 0;
+  },
+  'fee-not-charged': async (n) => {
+    const alice = await funded(n);
+    const t = tx(alice, TOKEN, 0n, FEE);
+    await sendRaw(n.url, t.wire);
+    await confirmedAt(n, t.hash);
+    return obj(await result(n.url, 'chain_getAccount', [alice.address])).balance === (9n * TOKEN).toString();
+  },
+  'bad-signature-accepted': async (n) => typeof (await sendRaw(n.url, flipSignatureByte(tx(freshSigner(), 0n, 0n).wire))).result === 'string',
+  'lenient-signature': async (n) => {
+    const admitted = typeof (await sendRaw(n.url, smallOrderRWire())).result === 'string';
+    // Ordinary bad signatures are still refused: the fault is only about the strict pre-checks.
+    const ordinary = obj((await sendRaw(n.url, flipSignatureByte(tx(freshSigner(), 0n, 0n).wire))).error).code;
+    return admitted && ordinary === -32004;
+  },
+  'nonce-reuse-accepted': async (n) => {
+    const s = freshSigner();
+    await sendRaw(n.url, tx(s, 0n, 0n).wire);
+    return typeof (await sendRaw(n.url, tx(s, 0n, 0n).wire)).result === 'string';
+  },
+  'nonce-gap-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 0n, 5n).wire)).result === 'string',
+  'overspend-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 1n, 0n, FEE).wire)).result === 'string',
+  'overflow-accepted': async (n) => typeof (await sendRaw(n.url, overflowingWire())).result === 'string',
+  'duplicate-accepted': async (n) => {
+    const t = tx(freshSigner(), 0n, 0n);
+    await sendRaw(n.url, t.wire);
+    return (await sendRaw(n.url, t.wire)).result === t.hash;
+  },
+  'malformed-internal-error': async (n) => obj((await sendRaw(n.url, tx(freshSigner(), 0n, 0n).wire.slice(0, -2))).error).code === -32603,
+  'wrong-error-codes': async (n) => (await errorCode(n.url, 'chain_getBlockByHeight', [1_000_000])) === -32000,
+  'faucet-no-limit': async (n) => {
+    const address = someAddress();
+    await call(n.url, 'chain_faucetClaim', [address]);
+    return 'result' in (await call(n.url, 'chain_faucetClaim', [address]));
+  },
+  'faucet-no-credit': async (n) => {
+    const address = someAddress();
+    const claim = obj(await result(n.url, 'chain_faucetClaim', [address]));
+    if (typeof claim.transaction_hash !== 'string') return false;
+    await waitHeight(n, n.node.chain.height() + 3n);
+    return obj(await result(n.url, 'chain_getAccount', [address])).balance === '0';
+  },
+  'wrong-chain-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 0n, 0n, 0n, 2n).wire)).result === 'string',
+
+  // pou
+  'peer-count-off': async (n) => (await result(n.url, 'net_peerCount')) !== Object.keys(obj(obj(await result(n.url, 'chain_pouPeers')).peers)).length,
+  'leader-not-hex': async (n) => typeof obj(await result(n.url, 'chain_pouLocal')).leader === 'number',
+  'score-negative': async (n) => Number(obj(await result(n.url, 'chain_pouLocal')).local_score) < 0,
+
+  // discovery
+  'discover-invalid': async (n) => !('methods' in obj(await result(n.url, 'rpc.discover'))),
+  'error-code-string': async (n) => typeof obj(obj((await send(n.url, '{"jsonrpc":"2.0","id":1,"method":"chain_noSuchMethod"}')).json).error).code === 'string',
+  'content-type-params-refused': async (n) => (await send(n.url, BN, { 'content-type': 'application/json; charset=utf-8' })).status === 415,
+  'unknown-height-latest': async (n) => 'hash' in obj(await result(n.url, 'chain_getBlockByHeight', [10 ** 9])),
+  'faucet-amount-number': async (n) => typeof obj(await result(n.url, 'chain_faucetClaim', ['ab'.repeat(32)])).amount !== 'string',
+  'address-lenient': async (n) => obj(await result(n.url, 'chain_getAccount', ['ab'.repeat(31) + 'a'])).balance === '0',
+  'chain-stalled': async (n) => {
+    await new Promise((r) => setTimeout(r, 400));
+    return n.node.chain.height() === 0n;
+  },
+  'pou-flag-string': async (n) => typeof obj(await result(n.url, 'chain_pouLocal')).local_is_leader === 'string',
+  'peers-as-list': async (n) => Array.isArray(obj(await result(n.url, 'chain_pouPeers')).peers),
+  'peer-count-hex': async (n) => typeof (await result(n.url, 'net_peerCount')) === 'string',
+};
+
+/** The node still answers and produces blocks (in-process height: the fault may hide it on the wire). */
+async function stillRunning(n: Started): Promise<void> {
+  const h = n.node.chain.height();
+  await waitHeight(n, h + 2n);
+  const a = await send(n.url, BN);
+  expect([200, 204, 500]).toContain(a.status);
+}
+
+describe('node-scope faults, each visible through HTTP', () => {
+  let honest: Started;
+  beforeAll(async () => {
+    honest = await startNode([]);
+  });
+  afterAll(async () => {
+    await honest?.stop();
+  });
+
+  it('no probe sees a deviation on an honest node, and an honest node logs no fault warning', async () => {
+    const seen: string[] = [];
+    for (const [name, probe] of Object.entries(PROBES)) if (await probe(honest)) seen.push(name);
+    expect(seen).toEqual([]);
+    expect(honest.logged.filter((l) => l.includes('FAULT'))).toEqual([]);
+  });
+
+  it('has a probe for every node-scope fault', () => {
+    const nodeScope = FAULT_CATALOGUE.filter((f) => f.scope === 'node').map((f) => f.name);
+    expect(Object.keys(PROBES).sort()).toEqual([...nodeScope].sort());
+  });
+
+  for (const [name, probe] of Object.entries(PROBES)) {
+    it(`${name}: visible, and the node keeps serving and producing blocks`, async () => {
+      const n = await startNode([name]);
+      try {
+        expect(n.logged.some((l) => l.includes('FAULT INJECTION ACTIVE') && l.includes(name) && l.includes('TEST-ONLY')), 'warning logged').toBe(true);
+        expect(await probe(n), `the ${name} deviation is visible`).toBe(true);
+        // chain-stalled is the one fault whose point is that no block comes; the node still serves.
+        if (name === 'chain-stalled') expect((await call(n.url, 'chain_health')).result).toBeDefined();
+        else await stillRunning(n);
+      } finally {
+        await n.stop();
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Network-scope faults: a small in-process network (MN, MN, LN), the fault on every node.
+
+interface Net {
+  nodes: Started[];
+  stop(): Promise<void>;
+}
+
+async function startNet(faults: string[]): Promise<Net> {
+  const nodes: Started[] = [];
+  try {
+    for (const kind of ['MN', 'MN', 'LN'] as const) {
+      const first = nodes[0];
+      nodes.push(await startNode(faults, { kind, peers: first ? [first.url] : [], maxBatch: NODE_DEFAULTS.maxBatch, maxBodyBytes: NODE_DEFAULTS.maxBodyBytes }));
+    }
+    await waitFor('the network to form', () => (nodes.every((n) => n.node.peers.live().length === nodes.length - 1) ? true : undefined), 10_000);
+  } catch (err) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    throw err;
+  }
+  return { nodes, stop: async () => void (await Promise.all(nodes.map((n) => n.stop()))) };
+}
+
+type NetProbe = (net: Net) => Promise<boolean>;
+
+const NET_PROBES: Record<'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction', NetProbe> = {
+  'two-leaders': async (net) => {
+    const mns = net.nodes.slice(0, 2);
+    await waitFor('blocks', () => (mns.every((n) => n.node.chain.height() >= 2n) ? true : undefined));
+    const views = await Promise.all(mns.map(async (n) => obj(await result(n.url, 'chain_pouLocal'))));
+    return views.filter((v) => v.local_is_leader === true).length >= 2;
+  },
+  'peers-empty': async (net) => {
+    const n = net.nodes[0];
+    if (!n) return false;
+    const peers = obj(obj(await result(n.url, 'chain_pouPeers')).peers);
+    return Object.keys(peers).length === 0 && (await result(n.url, 'net_peerCount')) === 2;
+  },
+  'no-relay': async (net) => {
+    const [mn, , ln] = net.nodes;
+    if (!mn || !ln) return false;
+    const t = tx(freshSigner(), 0n, 0n);
+    if (typeof (await sendRaw(ln.url, t.wire)).result !== 'string') return false;
+    // 15 block times: an honest network includes it within a couple.
+    const deadline = Date.now() + 1_500;
+    while (Date.now() < deadline) {
+      if (mn.node.chain.transactionStatus(t.hash)?.status === 'confirmed') return false;
+      await sleep(50);
+    }
+    return true;
+  },
+  'peer-score-fraction': async (net) => {
+    const n = net.nodes[0];
+    if (!n) return false;
+    const peers = obj(obj(await result(n.url, 'chain_pouPeers')).peers);
+    return Object.values(peers).some((score) => typeof score === 'number' && !Number.isInteger(score));
+  },
+  'proposer-self': async (net) => {
+    await waitFor('height 2 everywhere', () => (net.nodes.every((n) => n.node.chain.height() >= 2n) ? true : undefined));
+    const proposers = await Promise.all(net.nodes.map(async (n) => obj(await result(n.url, 'chain_getBlockByHeight', [2])).proposer));
+    return new Set(proposers).size > 1;
+  },
+  'height-far-ahead': async (net) => {
+    const n = net.nodes[0];
+    if (!n) return false;
+    const reported = await result(n.url, 'chain_blockNumber');
+    return typeof reported === 'number' && reported >= Number(n.node.chain.height()) + 1000;
+  },
+  'fork-view': async (net) => {
+    await waitFor('height 2 everywhere', () => (net.nodes.every((n) => n.node.chain.height() >= 2n) ? true : undefined));
+    const hashes = await Promise.all(net.nodes.map(async (n) => obj(await result(n.url, 'chain_getBlockByHeight', [2])).hash));
+    return new Set(hashes).size > 1;
+  },
+};
+
+describe('network-scope faults, each visible by comparing nodes', () => {
+  it('has a probe for every network-scope fault', () => {
+    expect(Object.keys(NET_PROBES).sort()).toEqual(FAULT_CATALOGUE.filter((f) => f.scope === 'network').map((f) => f.name).sort());
+  });
+
+  it('no network probe sees a deviation on an honest network', async () => {
+    const net = await startNet([]);
+    try {
+      const seen: string[] = [];
+      for (const [name, probe] of Object.entries(NET_PROBES)) if (await probe(net)) seen.push(name);
+      expect(seen).toEqual([]);
+    } finally {
+      await net.stop();
+    }
+  });
+
+  for (const [name, probe] of Object.entries(NET_PROBES)) {
+    it(`${name}: visible on a network of 2 MN + 1 LN, every node faulty`, async () => {
+      const net = await startNet([name]);
+      try {
+        expect(await probe(net), `the ${name} deviation is visible`).toBe(true);
+        for (const n of net.nodes) expect(n.logged.some((l) => l.includes('FAULT INJECTION ACTIVE'))).toBe(true);
+      } finally {
+        await net.stop();
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The catalogue, validation, CLI, devnet, docs
+
+describe('the fault catalogue and its validation', () => {
+  it('names are unique kebab-case; every category has faults; descriptions and rules are sentences', () => {
+    expect(new Set(FAULT_NAMES).size).toBe(FAULT_NAMES.length);
+    for (const f of FAULT_CATALOGUE) {
+      expect(f.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(f.description).toMatch(/\.$/);
+      expect(f.rule).toMatch(/\.$/);
+    }
+    expect(new Set(FAULT_CATALOGUE.map((f) => f.category))).toEqual(new Set(['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery']));
+  });
+
+  it('FaultSet.parse takes repeated and comma-separated names and refuses unknown ones, listing the known', () => {
+    const set = FaultSet.parse(['jsonrpc-missing, fee-not-charged', 'no-relay', '']);
+    expect(set.names).toEqual(['jsonrpc-missing', 'fee-not-charged', 'no-relay']);
+    expect(set.has('no-relay')).toBe(true);
+    expect(set.has('fork-view')).toBe(false);
+    expect(FaultSet.parse([]).size).toBe(0);
+    expect(() => FaultSet.parse(['jsonrpc-missing,no-such-fault'])).toThrow(UnknownFaultError);
+    expect(() => FaultSet.parse(['no-such-fault'])).toThrow(/unknown fault "no-such-fault"; known faults: id-type-changed, .*discover-invalid/);
+  });
+
+  it('ReferenceNode.start refuses an unknown fault before touching the data dir', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'chainrpc-fault-')), 'node');
+    try {
+      await expect(startNode(['no-such-fault'], { dataDir: dir })).rejects.toThrow(UnknownFaultError);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('startDevnet refuses unknown faults and unknown node names before starting anything', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'chainrpc-fault-devnet-')), 'net');
+    try {
+      const base = { mn: 1, ln: 1, blockTimeMs: 100, chainId: 1n, dataDir: dir, keepData: false };
+      await expect(startDevnet({ ...base, faults: { all: ['no-such-fault'] } })).rejects.toThrow(UnknownFaultError);
+      await expect(startDevnet({ ...base, faults: { byNode: { mn9: ['no-relay'] } } })).rejects.toThrow(/mn9/);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('docs/faults.md lists every fault of the catalogue', () => {
+    const doc = readFileSync(join(packageRoot, 'docs', 'faults.md'), 'utf8');
+    for (const name of FAULT_NAMES) expect(doc, name).toContain(`\`${name}\``);
+    expect(doc).toContain('TEST-ONLY');
+  });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function chainrpc(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('chainrpc node --fault (the built CLI; npm run build first)', () => {
+  beforeAll(() => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build (npm test does it first)`);
+  });
+
+  it('--help documents --fault as test-only', async () => {
+    const r = await chainrpc('node', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--fault <name/);
+    expect(r.stdout).toContain('TEST-ONLY');
+    expect(r.stdout).toContain('never use it for anything but proving the conformance suite');
+    expect(r.stdout).toContain('docs/faults.md');
+  });
+
+  it('--list-faults prints the catalogue', async () => {
+    const r = await chainrpc('node', '--list-faults');
+    expect(r.code).toBe(0);
+    for (const name of FAULT_NAMES) expect(r.stdout).toContain(name);
+  });
+
+  it('an unknown fault is a usage error (exit 2) naming the known faults', async () => {
+    const r = await chainrpc('node', '--port', '0', '--fault', 'jsonrpc-missing,no-such-fault');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown fault "no-such-fault"');
+    expect(r.stderr).toContain('known faults: id-type-changed, large-id-rounded');
+  });
+
+  it('a node started with --fault logs the warning and shows the fault', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-cli-'));
+    const child = spawn(process.execPath, [BIN, 'node', '--port', '0', '--data-dir', dir, '--block-time', '100', '--fault', 'jsonrpc-missing', '--fault', 'health-no-mode'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once('line', (line) => resolve(line.trim()));
+        child.once('exit', (code) => reject(new Error(`node exited with ${String(code)}: ${stderr}`)));
+      });
+      const answer = obj(parseJson((await post(url, BN)).body));
+      expect(answer).not.toHaveProperty('jsonrpc');
+      expect(obj(await result(url, 'chain_health'))).not.toHaveProperty('mode');
+      await waitFor('the warning', () => (stderr.includes('FAULT INJECTION ACTIVE') ? true : undefined));
+      expect(stderr).toMatch(/FAULT INJECTION ACTIVE \(jsonrpc-missing, health-no-mode\).*TEST-ONLY/);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('startDevnet passes faults to the chosen nodes (a peer-count-off LN still lets the devnet form)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-devnet-'));
+    const net = await startDevnet({ mn: 1, ln: 1, blockTimeMs: 100, chainId: 1n, dataDir: dir, keepData: false, faults: { all: ['health-no-mode'], byNode: { ln1: ['peer-count-off'] } } });
+    try {
+      const [mn1, ln1] = net.nodes;
+      if (!mn1 || !ln1) throw new Error('two nodes expected');
+      expect(mn1.faults).toEqual(['health-no-mode']);
+      expect(ln1.faults).toEqual(['health-no-mode', 'peer-count-off']);
+      expect(await result(mn1.url, 'net_peerCount')).toBe(1);
+      expect(await result(ln1.url, 'net_peerCount')).toBe(2);
+      expect(obj(await result(mn1.url, 'chain_health'))).not.toHaveProperty('mode');
+      expect(readFileSync(ln1.logFile, 'utf8')).toContain('FAULT INJECTION ACTIVE (health-no-mode, peer-count-off)');
+    } finally {
+      await net.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { LEVELS } from '../suites/model.js';
+import type { Category, CheckResult, Exchange, RunResult, Status } from '../suites/model.js';
+import { escapeHtml as h } from './escapeHtml.js';
+import { formatDuration } from './formatDuration.js';
+import { isExpectedFailure, isGating, levelGates } from './gating.js';
+import { REPORT_CSS, REPORT_JS } from './htmlAssets.js';
+import { verdictHeadline } from './verdictHeadline.js';
+
+const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
+const CATEGORY_ORDER: readonly Category[] = ['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery'];
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** "k: v" lines of a header record. */
+const headerLines = (headers: Readonly<Record<string, string>>): string =>
+  Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+
+const pre = (text: string, testid?: string): string =>
+  `<pre${testid === undefined ? '' : ` data-testid="${testid}"`}>${text === '' ? '<span class="note">(empty)</span>' : h(text)}</pre>`;
+
+function exchangeHtml(exchange: Exchange, index: number, total: number): string {
+  const { request, response } = exchange;
+  const outcome = response ? `HTTP ${response.status}` : 'no response';
+  const head =
+    `<div class="exchange-head"><span class="note">exchange ${index + 1} of ${total}</span> ` +
+    `<code>${h(request.method)} ${h(request.url)}</code> → <strong>${h(outcome)}</strong> ` +
+    `<span class="note">${h(formatDuration(exchange.ms))} · ${h(exchange.startedAt)}</span></div>`;
+  const sent = [`<div class="label">Request headers</div>`, pre(headerLines(request.headers)), `<div class="label">Request body</div>`, pre(request.body, 'request-body')];
+  const received: string[] = [];
+  if (response) {
+    received.push(`<div class="label">Response headers</div>`, pre(headerLines(response.headers)));
+    received.push(`<div class="label">Response body${response.truncated ? ' (first 4 KiB: the node sent more)' : ''}</div>`, pre(response.body, 'response-body'));
+  }
+  if (exchange.failure !== undefined) received.push(`<div class="label">Transport failure</div>`, pre(exchange.failure, 'failure'));
+  if (received.length === 0) received.push(`<div class="note">No response arrived.</div>`);
+  return `<div class="exchange">${head}<div class="sides"><div>${sent.join('')}</div><div>${received.join('')}</div></div></div>`;
+}
+
+function baselineMark(result: CheckResult): string {
+  const mark = result.baseline;
+  if (!mark) return '';
+  const until = mark.expires === undefined ? '' : ` until ${mark.expires}`;
+  const text =
+    mark.state === 'expected-fail'
+      ? `expected failure${until}: ${mark.reason}`
+      : mark.state === 'now-passing'
+        ? `baseline lists it, but it passes now: remove the entry (${mark.reason})`
+        : `baseline entry expired${until === '' ? '' : ` (${mark.expires})`}: gates again (${mark.reason})`;
+  return ` <span class="mark" data-testid="baseline">${h(text)}</span>`;
+}
+
+function checkHtml(result: CheckResult, run: RunResult): string {
+  const { evidence } = result;
+  const gating = isGating(result, run.gate);
+  // Failures that matter open by default; a failure the baseline expects is known, so it stays closed.
+  const open = (result.status === 'fail' || result.status === 'error') && !isExpectedFailure(result);
+  const belowGate = open && !gating ? ' <span class="mark">does not gate</span>' : '';
+  const summary =
+    `<summary><span class="badge ${result.status}">${result.status}</span>` +
+    `<span class="level">${result.level}</span><code class="id">${h(result.id)}</code>` +
+    `<span class="title">${h(result.title)}${baselineMark(result)}${belowGate}</span>` +
+    `<span class="node">${h(result.node)}</span><span class="spec">${h(result.spec)}</span></summary>`;
+  const body = [`<p class="message" data-testid="message">${h(evidence.message)}</p>`];
+  if (evidence.expected !== undefined || evidence.actual !== undefined) {
+    body.push(
+      `<div class="pair"><div><div class="label">Expected</div>${pre(evidence.expected ?? '')}</div>` +
+        `<div><div class="label">Actual</div>${pre(evidence.actual ?? '')}</div></div>`,
+    );
+  }
+  evidence.exchanges.forEach((exchange, i) => body.push(exchangeHtml(exchange, i, evidence.exchanges.length)));
+  if (result.reproduce !== undefined) body.push(`<div class="label">Reproduce</div>${pre(result.reproduce, 'reproduce')}`);
+  body.push(`<div class="note">${h(result.category)} · ${h(result.scope)} scope · ${h(formatDuration(result.durationMs))}</div>`);
+  return (
+    `<details class="check s-${result.status}" data-testid="check" data-status="${result.status}" data-id="${h(result.id)}" data-node="${h(result.node)}"${open ? ' open' : ''}>` +
+    `${summary}<div class="evidence">${body.join('')}</div></details>`
+  );
+}
+
+function countsHtml(run: RunResult): string {
+  const head = `<tr><th>Level</th>${STATUSES.map((s) => `<th>${s}</th>`).join('')}<th>total</th></tr>`;
+  const rows = LEVELS.map((level) => {
+    const row = run.summary.counts[level];
+    const cells = STATUSES.map((s) => `<td class="${s}${row[s] > 0 ? ' nonzero' : ''}" data-testid="count-${level}-${s}">${row[s]}</td>`);
+    const total = STATUSES.reduce((n, s) => n + row[s], 0);
+    return `<tr><td>${level}${levelGates(level, run.gate) ? ' <span class="note">(gates)</span>' : ''}</td>${cells.join('')}<td>${total}</td></tr>`;
+  });
+  const totals = STATUSES.map((s) => LEVELS.reduce((n, level) => n + run.summary.counts[level][s], 0));
+  const all = `<tr><td>all</td>${totals.map((n) => `<td>${n}</td>`).join('')}<td>${totals.reduce((a, b) => a + b, 0)}</td></tr>`;
+  return `<table class="counts-table" data-testid="counts">${head}${rows.join('')}${all}</table>`;
+}
+
+function metaHtml(run: RunResult): string {
+  const { options } = run;
+  const items: [string, string][] = [
+    ['Targets', run.targets.join(', ')],
+    ['Profile', `${run.profile.name} (${run.profile.source})`],
+    ['Gate', `${run.gate}: failures at this level or stricter fail the run`],
+    ['Duration', `${formatDuration(run.durationMs)} (${run.startedAt} to ${run.finishedAt})`],
+    ['Exit code', String(run.summary.exitCode)],
+    ['Tool', `${run.tool.name} ${run.tool.version}`],
+  ];
+  if (options.only.length > 0) items.push(['Only', options.only.join(', ')]);
+  if (options.skip.length > 0) items.push(['Skipped by option', options.skip.join(', ')]);
+  if (options.baseline !== undefined) items.push(['Baseline', options.baseline]);
+  return `<dl class="meta">${items.map(([k, v]) => `<dt>${h(k)}</dt><dd data-testid="meta-${h(k.toLowerCase().replace(/\s+/g, '-'))}">${h(v)}</dd>`).join('')}</dl>`;
+}
+
+// autocomplete="off": a reload must not bring back filter states the script has not applied.
+function toolbarHtml(): string {
+  const boxes = STATUSES.map((s) => `<label><input type="checkbox" data-testid="filter-${s}" autocomplete="off" checked> ${s}</label>`).join('');
+  return (
+    `<nav class="toolbar" hidden aria-label="Filters">${boxes}` +
+    `<input type="search" data-testid="filter-id" autocomplete="off" placeholder="filter by check id" aria-label="filter by check id">` +
+    `<button type="button" data-testid="expand-all">expand all</button><button type="button" data-testid="collapse-all">collapse all</button>` +
+    `<span class="shown" data-testid="shown-count"></span></nav>`
+  );
+}
+
+/** Categories in catalogue order, then any other category a result names, in order of appearance. */
+function groupByCategory(results: readonly CheckResult[]): Map<string, CheckResult[]> {
+  const groups = new Map<string, CheckResult[]>(CATEGORY_ORDER.map((c) => [c, []]));
+  for (const r of results) {
+    const group = groups.get(r.category);
+    if (group) group.push(r);
+    else groups.set(r.category, [r]);
+  }
+  return groups;
+}
+
+/**
+ * The HTML report (report.html): one self-contained file (inline CSS and script, no external resource,
+ * works from file://). It shows the verdict, the counts per level and status, and every check grouped by
+ * category with its evidence; failing checks are expanded. A filter by status and by check id needs the
+ * script; without it the page is complete, just unfiltered.
+ *
+ * Everything is rendered here and escaped (a node's response is hostile input); the script carries no
+ * data. A Content-Security-Policy allows only this page's own style and script, by hash, so even markup
+ * that slipped through could neither run nor load anything.
+ */
+export function renderHtml(run: RunResult): string {
+  const headline = verdictHeadline(run);
+  const csp = `default-src 'none'; style-src ${sha256(REPORT_CSS)}; script-src ${sha256(REPORT_JS)}; base-uri 'none'; form-action 'none'`;
+  const sections: string[] = [];
+  for (const [category, results] of groupByCategory(run.results)) {
+    if (results.length === 0) continue;
+    const failing = results.filter((r) => r.status === 'fail' || r.status === 'error').length;
+    sections.push(
+      `<section class="category" data-category="${h(category)}"><h2><span class="category-name">${h(category)}</span> <span class="note">${results.length} check${results.length === 1 ? '' : 's'}` +
+        `${failing > 0 ? `, ${failing} failing` : ''}</span></h2>\n${results.map((r) => checkHtml(r, run)).join('\n')}</section>`,
+    );
+  }
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${h(`chainrpc: ${headline.line}`)}</title>`,
+    `<style>${REPORT_CSS}</style>`,
+    '</head>',
+    '<body>',
+    '<header>',
+    '<h1>chainrpc conformance report</h1>',
+    `<p class="verdict verdict-${headline.word.toLowerCase()}" data-testid="verdict">${h(headline.line)}</p>`,
+    metaHtml(run),
+    '</header>',
+    `<section class="counts">${countsHtml(run)}</section>`,
+    toolbarHtml(),
+    '<main>',
+    sections.length > 0 ? sections.join('\n') : '<p class="note">No checks ran.</p>',
+    '</main>',
+    `<script>${REPORT_JS}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,12 @@
+/** `npm run gen:fault-matrix`: runs the suite against every fault and writes docs/fault-matrix.md. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../core/paths.js';
+import { computeFaultMatrix, renderFaultMatrix } from '../test/computeFaultMatrix.js';
+
+const matrix = await computeFaultMatrix((run, done, total) => {
+  console.log(`${String(done).padStart(3)}/${total} ${run.fault.name.padEnd(28)} caught by ${run.caughtBy.length} check(s) in ${run.ms} ms`);
+});
+writeFileSync(join(packageRoot, 'docs', 'fault-matrix.md'), renderFaultMatrix(matrix));
+const missed = matrix.faults.filter((r) => r.caughtBy.length === 0).map((r) => r.fault.name);
+console.log(`wrote docs/fault-matrix.md${missed.length ? `; NOT CAUGHT: ${missed.join(', ')}` : ''}`);

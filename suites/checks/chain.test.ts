@@ -1,0 +1,88 @@
+/**
+ * The chain checks: all pass against the reference node; each fails on the fault-injected node
+ * (reference-node/faults/, docs/faults.md) whose rule it guards. chain/height-rises, which no fault of
+ * the catalogue reaches, is shown failing on a lone LN: with no MN, nothing produces blocks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultName } from '../../reference-node/faults/faultCatalogue.js';
+import type { CheckResult } from '../model.js';
+import { describeResults, runChecks, startTestNode } from '../testSupport.js';
+import type { TestNode } from '../testSupport.js';
+import { chainChecks } from './chain.js';
+
+const failedSomewhere = new Set<string>();
+const pick = (...ids: string[]) => chainChecks.filter((c) => ids.includes(c.id));
+const line = (results: CheckResult[], id: string): string | undefined => describeResults(results).find((l) => l.startsWith(`${id}: `));
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(async () => {
+  await node.stop();
+});
+
+describe('chainChecks', () => {
+  it('have ids chain/<rule>, unique', () => {
+    for (const c of chainChecks) {
+      expect(c.id).toMatch(/^chain\/[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(c.category).toBe('chain');
+      expect(c.scope).toBe('node');
+    }
+    expect(new Set(chainChecks.map((c) => c.id)).size).toBe(chainChecks.length);
+  });
+
+  it('all pass against the reference node', async () => {
+    const results = await runChecks(chainChecks, [node.url]);
+    expect(describeResults(results).filter((l) => !l.includes(': pass:'))).toEqual([]);
+    expect(results).toHaveLength(chainChecks.length);
+  });
+});
+
+interface Case {
+  fault: FaultName;
+  /** The checks run (alone where the fault depends on the count of calls). */
+  run: string[];
+  fails: string[];
+  passes?: string[];
+}
+
+const CASES: Case[] = [
+  // chain_blockNumber reports one above the tip: that height has no block.
+  { fault: 'block-missing', run: chainChecks.map((c) => c.id), fails: ['chain/block-exists-for-new-height'], passes: ['chain/height-never-decreases', 'chain/height-rises'] },
+  // Every third chain_blockNumber call answers tip - 2: the check's back-to-back calls see it, whoever else calls.
+  { fault: 'height-regresses', run: chainChecks.map((c) => c.id), fails: ['chain/height-never-decreases'] },
+  { fault: 'parent-hash-broken', run: chainChecks.map((c) => c.id), fails: ['chain/parent-hash-links'], passes: ['chain/block-exists-for-new-height', 'chain/height-never-decreases', 'chain/height-rises'] },
+];
+
+describe('chain checks against fault-injected reference nodes', () => {
+  for (const c of CASES) {
+    it(`${c.fault}: fails ${c.fails.join(', ')}`, async () => {
+      const faulty = await startTestNode({ faults: [c.fault] });
+      try {
+        const results = await runChecks(pick(...c.run), [faulty.url]);
+        for (const r of results) if (r.status === 'fail') failedSomewhere.add(r.id);
+        for (const id of c.fails) expect(line(results, id), `${id} on ${c.fault}`).toMatch(/: fail: /);
+        for (const id of c.passes ?? []) expect(line(results, id), `${id} on ${c.fault}`).toMatch(/: pass: /);
+      } finally {
+        await faulty.stop();
+      }
+    });
+  }
+
+  it('a lone LN (nothing produces blocks) fails chain/height-rises', async () => {
+    const ln = await startTestNode({ kind: 'LN' });
+    try {
+      const results = await runChecks(pick('chain/height-rises', 'chain/height-never-decreases'), [ln.url]);
+      for (const r of results) if (r.status === 'fail') failedSomewhere.add(r.id);
+      expect(line(results, 'chain/height-rises')).toMatch(/: fail: a height above 0 did not happen within 2000 ms/);
+      expect(line(results, 'chain/height-never-decreases')).toMatch(/: pass: /);
+    } finally {
+      await ln.stop();
+    }
+  });
+
+  it('every chain check failed somewhere above', () => {
+    expect(chainChecks.map((c) => c.id).filter((id) => !failedSomewhere.has(id))).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+import { defineCheck } from '../Check.js';
+import type { CheckContext } from '../CheckContext.js';
+import { readBlock, readHeight } from './methods/chain_getBlockByHeight.js';
+import { show } from './support.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Half a block time (at least 20 ms): how far apart heights are sampled. */
+const halfBlock = (ctx: CheckContext): number => Math.max(20, Math.floor(ctx.profile.blockTimeMs / 2));
+
+/** How long a live chain may take to add a block: six block times, at least 2 s. */
+const riseTimeout = (ctx: CheckContext): number => Math.max(2_000, ctx.profile.blockTimeMs * 6);
+
+/** Rounds of height samples (a few block times at two rounds per block time). */
+const SAMPLES = 10;
+/** chain_blockNumber calls per round of chain/height-never-decreases, back to back. */
+const BURST = 3;
+/** Most heights fetched for one rise between two samples (the latest ones). */
+const MAX_GAP_FETCHES = 64;
+
+/** Checks of the chain as heights and blocks over time: rising, never falling, every height a block, blocks linked. */
+export const chainChecks = [
+  defineCheck({
+    id: 'chain/block-exists-for-new-height',
+    level: 'MUST',
+    category: 'chain',
+    scope: 'node',
+    title: 'every height chain_blockNumber reports, and each height it rises through, has a block chain_getBlockByHeight returns',
+    spec: 'spec: Methods, further rule 1 ("When the block height rises, a block exists for the new height and chain_getBlockByHeight returns it")',
+    async run(ctx: CheckContext) {
+      let last = await readHeight(ctx);
+      const first = last;
+      await readBlock(ctx, last, 'although chain_blockNumber had just reported this height');
+      let fetched = 1;
+      for (let i = 1; i < SAMPLES; i++) {
+        await sleep(halfBlock(ctx));
+        const height = await readHeight(ctx);
+        if (height <= last) continue;
+        const from = height - last > BigInt(MAX_GAP_FETCHES) ? height - BigInt(MAX_GAP_FETCHES) + 1n : last + 1n;
+        for (let h = from; h <= height; h++) {
+          await readBlock(ctx, h, h === height ? 'although chain_blockNumber had just reported this height' : `although chain_blockNumber rose from ${last} to ${height} through it`);
+          fetched++;
+        }
+        last = height;
+      }
+      return last === first ? `the height stayed at ${first} while sampled; its block exists` : `the height rose from ${first} to ${last}; ${fetched} block(s) fetched, each present`;
+    },
+  }),
+  defineCheck({
+    id: 'chain/height-never-decreases',
+    level: 'SHOULD',
+    category: 'chain',
+    scope: 'node',
+    title: `the height never goes down across ${SAMPLES} rounds of ${BURST} chain_blockNumber calls, the rounds half a block time apart`,
+    spec: 'sound: a committed block stays committed (spec: Methods table, chain_blockNumber "Current block height")',
+    async run(ctx: CheckContext) {
+      const seen: bigint[] = [];
+      for (let i = 0; i < SAMPLES * BURST; i++) {
+        // Calls in a round go back to back: a node that answers some calls from an older view shows it.
+        if (i > 0 && i % BURST === 0) await sleep(halfBlock(ctx));
+        const height = await readHeight(ctx);
+        const previous = seen.at(-1);
+        seen.push(height);
+        if (previous !== undefined && height < previous) {
+          ctx.fail(`the height went down from ${previous} to ${height} (call ${i + 1} of ${SAMPLES * BURST})`, `a height of at least ${previous}`, `heights seen: ${seen.join(', ')}`);
+        }
+      }
+      return `heights seen: ${seen[0]} to ${seen.at(-1)} over ${seen.length} calls, never lower than the one before`;
+    },
+  }),
+  defineCheck({
+    id: 'chain/height-rises',
+    level: 'SHOULD',
+    category: 'chain',
+    scope: 'node',
+    title: 'the height rises within six block times (the chain is live)',
+    spec: 'sound: a live chain adds blocks (spec: Limits, "The examples poll the block height once per second"); profile: blockTimeMs',
+    async run(ctx: CheckContext) {
+      const start = await readHeight(ctx);
+      const started = Date.now();
+      const risen = await ctx.waitFor(
+        `a height above ${start}`,
+        async () => {
+          const h = await readHeight(ctx);
+          return h > start ? h : undefined;
+        },
+        riseTimeout(ctx),
+      );
+      return `the height rose from ${start} to ${risen} in ${Date.now() - started} ms`;
+    },
+  }),
+  defineCheck({
+    id: 'chain/parent-hash-links',
+    level: 'PROFILE',
+    category: 'chain',
+    scope: 'node',
+    title: 'each of the latest blocks names the previous block\'s hash as its parent_hash',
+    spec: 'profile: schemas/defs.schema.json#/definitions/Block ("parent_hash: hash of the block at height - 1")',
+    async run(ctx: CheckContext) {
+      let tip = await readHeight(ctx);
+      if (tip === 0n) {
+        tip = await ctx.waitFor(
+          'a block above the genesis block',
+          async () => {
+            const h = await readHeight(ctx);
+            return h > 0n ? h : undefined;
+          },
+          riseTimeout(ctx),
+        );
+      }
+      const from = tip > 8n ? tip - 8n : 0n;
+      let previous = await readBlock(ctx, from, 'although it is below the reported height');
+      for (let h = from + 1n; h <= tip; h++) {
+        const block = await readBlock(ctx, h, 'although it is at or below the reported height');
+        const hash = ctx.field(previous, 'hash');
+        const parent = ctx.field(block, 'parent_hash');
+        ctx.expect(typeof hash === 'string', `block ${h - 1n} has no hash`, 'hash: 64 hex', hash);
+        ctx.expect(parent === hash, `block ${h}'s parent_hash is not the hash of block ${h - 1n}`, hash, parent ?? null);
+        previous = block;
+      }
+      return `blocks ${from}..${tip} link (${show(ctx.field(previous, 'hash'))} at ${tip})`;
+    },
+  }),
+];

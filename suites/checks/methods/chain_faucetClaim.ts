@@ -1,0 +1,67 @@
+import { defineCheck } from '../../Check.js';
+import type { CheckContext } from '../../CheckContext.js';
+import { expectProfileError, expectRefused, expectSchema, show, unusedAddress } from '../support.js';
+
+const M = 'chain_faucetClaim';
+const SPEC = 'spec: Methods table (chain_faucetClaim "address: hex string"); Resources > Account ("The address of an account is a string of 64 hexadecimal characters")';
+
+const needsFaucet = (ctx: CheckContext): void => {
+  if (!ctx.profile.faucet) ctx.skip('the profile says the network has no faucet');
+};
+
+/**
+ * Checks of chain_faucetClaim: the result's shape and parameter handling. The claim limit and the
+ * credit itself are state checks.
+ */
+export const chain_faucetClaim = [
+  defineCheck({
+    id: 'chain_faucetClaim/result-shape',
+    level: 'PROFILE',
+    category: 'methods',
+    scope: 'node',
+    title: 'a claim for a fresh address is answered with {transaction_hash: 64 lower-case hex, amount: canonical u128 string}',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_faucetClaim); docs/reference-profile.md#faucet',
+    async run(ctx: CheckContext) {
+      needsFaucet(ctx);
+      const result = await ctx.result(M, [unusedAddress(ctx)]);
+      expectSchema(ctx, M, result, 'profile');
+      return `amount ${show(ctx.field(result, 'amount'))}`;
+    },
+  }),
+  defineCheck({
+    id: 'chain_faucetClaim/bad-params-refused',
+    level: 'SHOULD',
+    category: 'methods',
+    scope: 'node',
+    title: 'a malformed address (63 characters, non-hex characters, a number), no address, or a second param after a valid address is refused with an error',
+    spec: SPEC,
+    async run(ctx: CheckContext) {
+      needsFaucet(ctx);
+      const a = unusedAddress(ctx);
+      await expectRefused(ctx, M, [a.slice(1)], 'a 63-character address');
+      await expectRefused(ctx, M, [`zz${a.slice(2)}`], 'an address with non-hex characters');
+      await expectRefused(ctx, M, [12345], 'a number as the address');
+      await expectRefused(ctx, M, [], 'no address');
+      // The address is valid and fresh: a node that ignores the second param makes the claim.
+      await expectRefused(ctx, M, [a, 'extra'], 'a second param (after a valid, fresh address)');
+    },
+  }),
+  defineCheck({
+    id: 'chain_faucetClaim/invalid-params-code',
+    level: 'PROFILE',
+    category: 'methods',
+    scope: 'node',
+    title: 'a malformed address (63 characters, non-hex, 0x prefix, a number), no param or a second param is refused with -32602 Invalid params',
+    spec: 'JSON-RPC 2.0 §5.1 (-32602); profile: docs/reference-profile.md#wire-names-and-encodings ("A 0x prefix is refused"), schemas/methods/chain_faucetClaim.schema.json',
+    async run(ctx: CheckContext) {
+      needsFaucet(ctx);
+      const a = unusedAddress(ctx);
+      await expectProfileError(ctx, M, [a.slice(1)], 'InvalidParams', 'a 63-character address');
+      await expectProfileError(ctx, M, [`zz${a.slice(2)}`], 'InvalidParams', 'an address with non-hex characters');
+      await expectProfileError(ctx, M, [`0x${a}`], 'InvalidParams', 'a 0x-prefixed address');
+      await expectProfileError(ctx, M, [12345], 'InvalidParams', 'a number as the address');
+      await expectProfileError(ctx, M, [], 'InvalidParams', 'no params');
+      await expectProfileError(ctx, M, [a, a], 'InvalidParams', 'a second param');
+    },
+  }),
+];

@@ -1,0 +1,37 @@
+import { defineCheck } from '../../Check.js';
+import type { CheckContext } from '../../CheckContext.js';
+import { expectSchema } from '../support.js';
+
+const M = 'chain_pouPeers';
+
+const size = (peers: unknown): number => (typeof peers === 'object' && peers !== null ? Object.keys(peers).length : 0);
+
+/** Checks of chain_pouPeers: the spec's map of identifiers to scores, the profile's types. */
+export const chain_pouPeers = [
+  defineCheck({
+    id: 'chain_pouPeers/spec-map',
+    level: 'MUST',
+    category: 'pou',
+    scope: 'node',
+    title: 'peers is a map from identifiers of at least 16 characters to numbers',
+    spec: 'spec: Methods table (chain_pouPeers); Resources > PoU peers ("map from peer identifier (string of at least 16 characters) to that peer\'s score (an orderable number)")',
+    async run(ctx: CheckContext) {
+      const result = await ctx.result(M);
+      expectSchema(ctx, M, result, 'spec');
+      return `${size(ctx.field(result, 'peers'))} peer(s)`;
+    },
+  }),
+  defineCheck({
+    id: 'chain_pouPeers/profile-types',
+    level: 'PROFILE',
+    category: 'pou',
+    scope: 'node',
+    title: 'peer identifiers are 64 lower-case hex, scores u64 integers',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_pouPeers)',
+    async run(ctx: CheckContext) {
+      const result = await ctx.result(M);
+      expectSchema(ctx, M, result, 'profile');
+      return `${size(ctx.field(result, 'peers'))} peer(s)`;
+    },
+  }),
+];

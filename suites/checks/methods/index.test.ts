@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_NAMES } from '../../../reference-node/faults/faultCatalogue.js';
+import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../testSupport.js';
+import type { TestNode } from '../../testSupport.js';
+import { methodChecks } from './index.js';
+
+const SPEC_ORDER = [
+  'chain_health',
+  'chain_blockNumber',
+  'chain_getBlockByHeight',
+  'chain_getAccount',
+  'chain_sendRawTransaction',
+  'chain_faucetClaim',
+  'chain_pouLocal',
+  'chain_pouPeers',
+  'net_peerCount',
+];
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(async () => {
+  await node.stop();
+});
+
+describe('methodChecks', () => {
+  it('lists every method of the spec, in the order of its Methods table, each check under its method\'s wire name', () => {
+    const methods = methodChecks.map((c) => c.id.split('/')[0]);
+    expect([...new Set(methods)]).toEqual(SPEC_ORDER);
+    // Grouped: once a method's checks end, its name does not come back.
+    expect(methods.filter((m, i) => i === 0 || m !== methods[i - 1])).toEqual(SPEC_ORDER);
+    expect(new Set(methodChecks.map((c) => c.id)).size).toBe(methodChecks.length);
+    for (const c of methodChecks) {
+      expect(c.id).toMatch(/^[a-zA-Z_]+\/[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(c.scope).toBe('node');
+      expect(c.spec.length).toBeGreaterThan(10);
+      expect(FAULT_NAMES as readonly string[]).not.toContain(c.id);
+    }
+  });
+
+  it('all pass against the reference node', async () => {
+    const results = await runChecks(methodChecks, [node.url]);
+    expect(describeResults(results).filter((l) => !l.includes(': pass:'))).toEqual([]);
+    expect(results).toHaveLength(methodChecks.length);
+  });
+
+  it('all pass on every node of a network of an MN and an LN (the LN forwards faucet claims, lists the MN as its peer)', async () => {
+    const net = await startTestNetwork(['MN', 'LN']);
+    try {
+      const results = await runChecks(methodChecks, net.urls);
+      expect(describeResults(results).filter((l) => !l.includes(': pass:'))).toEqual([]);
+      expect(results).toHaveLength(methodChecks.length * 2);
+      const peers = results.filter((r) => r.id === 'chain_pouPeers/spec-map').map((r) => r.evidence.message);
+      expect(peers).toEqual(['1 peer(s)', '1 peer(s)']);
+    } finally {
+      await net.stop();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { defineCheck } from '../Check.js';
+import type { Check } from '../Check.js';
+import type { CheckContext } from '../CheckContext.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { FEE, readAccount } from '../Wallet.js';
+import { show } from './support.js';
+
+/**
+ * Checks across every --url given: one chain, one leader, peers that know each other, transactions
+ * that reach every node. They run once per run (scope 'network') and need at least two targets.
+ */
+
+const heightOf = async (ctx: CheckContext, node: string): Promise<number> => {
+  const h = await ctx.result('chain_blockNumber', [], node);
+  ctx.expect(typeof h === 'number', `${node}: chain_blockNumber is not a number`, 'an integer', h);
+  return h;
+};
+
+const base = { category: 'network' as const, scope: 'network' as const, needs: ['several-nodes' as const] };
+
+/** Compares every node's block at each height up to the lowest tip (the last `depth` heights). */
+async function compareBlocks(ctx: CheckContext, pick: (block: JsonValue) => string, what: string, depth = 20): Promise<number> {
+  const tips = await Promise.all(ctx.nodes.map((n) => heightOf(ctx, n)));
+  const top = Math.min(...tips);
+  for (let h = Math.max(0, top - depth); h <= top; h++) {
+    const blocks = await Promise.all(ctx.nodes.map((n) => ctx.result('chain_getBlockByHeight', [h], n)));
+    const views = blocks.map(pick);
+    if (new Set(views).size > 1) ctx.fail(`the nodes disagree on the block at height ${h} (${what})`, 'the same block on every node', ctx.nodes.map((n, i) => `${n}: ${views[i]}`).join('; '));
+  }
+  return top;
+}
+
+export const networkChecks: Check[] = [
+  defineCheck({
+    ...base,
+    id: 'network/same-block-fields',
+    level: 'SHOULD',
+    title: "every node returns the same block (transaction_count, proposer) at every height they share",
+    spec: 'spec: "Several node instances can run, and each one serves the same interface"; Resources > Block',
+    async run(ctx: CheckContext) {
+      const top = await compareBlocks(ctx, (b) => `${show(ctx.field(b, 'proposer'))}/${show(ctx.field(b, 'transaction_count'))}`, 'proposer / transaction_count');
+      return `agree up to height ${top}`;
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'network/same-block-hash',
+    level: 'PROFILE',
+    title: 'every node returns the same block hash at every height they share (one chain, no fork)',
+    spec: 'profile: Block.hash (schemas/defs.schema.json)',
+    async run(ctx: CheckContext) {
+      const top = await compareBlocks(ctx, (b) => show(ctx.field(b, 'hash')), 'hash');
+      return `one chain up to height ${top}`;
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'network/heights-close',
+    level: 'SHOULD',
+    title: 'the nodes are within a few blocks of each other',
+    spec: 'spec: several node instances serve the same chain',
+    async run(ctx: CheckContext) {
+      const window = Math.max(3, Math.ceil(2000 / ctx.profile.blockTimeMs));
+      const tips = await Promise.all(ctx.nodes.map((n) => heightOf(ctx, n)));
+      const spread = Math.max(...tips) - Math.min(...tips);
+      ctx.expect(spread <= window, `heights differ by ${spread} blocks`, `at most ${window}`, ctx.nodes.map((n, i) => `${n}: ${tips[i]}`).join('; '));
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'network/transaction-visible-everywhere',
+    level: 'SHOULD',
+    title: 'a transaction sent to one node takes effect on every node',
+    spec: 'spec: "Several node instances can run"; Methods (chain_sendRawTransaction)',
+    needs: ['several-nodes', 'funds'],
+    async run(ctx: CheckContext) {
+      const entry = ctx.nodes[ctx.nodes.length - 1] ?? ctx.node;
+      const alice = await ctx.wallet(ctx.nodes[0]).fund(ctx);
+      // Funded through the first node: wait until the last one sees the funds too.
+      await ctx.waitFor('the funds on the entry node', async () => ((await readAccount(ctx, alice.address, entry)).balance > 0n ? true : undefined));
+      const bob = ctx.profile.codec.newKey().address;
+      const { nonce } = await readAccount(ctx, alice.address, entry);
+      const tx = ctx.profile.codec.sign(alice.privateKey, { chainId: await ctx.chainId(entry), to: bob, value: 4242n, nonce, fee: FEE });
+      await ctx.result('chain_sendRawTransaction', [tx.wire], entry);
+      await ctx.waitFor(`the transfer sent to ${entry} on every node`, async () => {
+        const balances = await Promise.all(ctx.nodes.map((n) => readAccount(ctx, bob, n)));
+        return balances.every((b) => b.balance === 4242n) ? true : undefined;
+      });
+      return `sent to ${entry}, seen on all ${ctx.nodes.length} nodes`;
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'pou/one-leader',
+    level: 'SHOULD',
+    category: 'pou',
+    title: 'exactly one node is the leader, and every node names the same leader',
+    spec: 'spec: Resources > PoU local status ("leader: the current leader\'s identifier; local_is_leader")',
+    async run(ctx: CheckContext) {
+      const views = await Promise.all(ctx.nodes.map((n) => ctx.result('chain_pouLocal', [], n)));
+      const leaders = views.map((v) => show(ctx.field(v, 'leader')));
+      const claims = views.filter((v) => ctx.field(v, 'local_is_leader') === true).length;
+      ctx.expect(new Set(leaders).size === 1, 'the nodes name different leaders', 'one leader', ctx.nodes.map((n, i) => `${n}: ${leaders[i]}`).join('; '));
+      ctx.expect(claims <= 1, `${claims} nodes say they are the leader`, 'at most one local_is_leader: true', claims);
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'pou/peers-list-others',
+    level: 'SHOULD',
+    category: 'pou',
+    title: "every node's peers map lists the other nodes, and net_peerCount agrees with it",
+    spec: 'spec: Resources > PoU peers ("map from peer identifier to score"); Methods (net_peerCount)',
+    async run(ctx: CheckContext) {
+      const others = ctx.nodes.length - 1;
+      for (const node of ctx.nodes) {
+        const peers = ctx.field(await ctx.result('chain_pouPeers', [], node), 'peers');
+        const count = typeof peers === 'object' && peers !== null && !Array.isArray(peers) ? Object.keys(peers).length : -1;
+        ctx.expect(count >= others, `${node} lists ${count} peers`, `at least the ${others} other node(s) given`, peers);
+      }
+    },
+  }),
+];

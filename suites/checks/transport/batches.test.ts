@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson, stringifyJson } from '../../../core/json/index.js';
+import type { JsonValue } from '../../../core/json/index.js';
+import { runChecks, startTestNode, testProfile } from '../../testSupport.js';
+import type { TestNode } from '../../testSupport.js';
+import { batches } from './batches.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, notPassing, resultOf, runThroughProxy } from './testSupport.js';
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(async () => {
+  await node.stop();
+});
+
+describe('transport batch checks', () => {
+  it('all pass against the reference node', async () => {
+    expectAllPass(await runChecks(batches, [node.url]), batches.length);
+  });
+
+  it('accept batch responses in any order, with extra members', async () => {
+    const results = await runThroughProxy(batches, node.url, (res) => {
+      if (!res.body.startsWith('[')) return res;
+      const list = parseJson(res.body) as JsonValue[];
+      return { ...res, body: stringifyJson(list.reverse().map((r) => (typeof r === 'object' && r !== null && !Array.isArray(r) ? { ...r, served_by: 'proxy' } : r))) };
+    });
+    expectAllPass(results, batches.length);
+    expect(resultOf(results, 'transport/mixed-batch').evidence.message).toBe('5 responses, in the order "9", "5", null, "2", "1"');
+  });
+
+  it('mixed-batch fails on a duplicated response', async () => {
+    const results = await runThroughProxy(batches, node.url, (res) => {
+      if (!res.body.startsWith('[') || !res.body.includes('"id":"9"')) return res;
+      const list = parseJson(res.body) as JsonValue[];
+      return { ...res, body: stringifyJson([...list, list[0] ?? null]) };
+    });
+    expectFailure(results, 'transport/mixed-batch', /got 6 responses, expected 5; unexpected or repeated responses with id "1"/);
+  });
+
+  it('the limit checks are skipped without a maxBatch in the profile', async () => {
+    const { maxBatch: _drop, ...profile } = testProfile();
+    const results = await runChecks(batches, [node.url], { profile });
+    expect(notPassing(results)).toEqual(['transport/batch-limit', 'transport/batch-at-limit-served']);
+    for (const id of notPassing(results)) expect(resultOf(results, id).evidence.message).toBe('the profile gives no maxBatch');
+    expect(resultOf(results, 'transport/batch-limit').status).toBe('skip');
+  });
+
+  it('batch-limit compares with the profile\'s maxBatch (a profile that says 10 fails against a node that takes 1000)', async () => {
+    const results = await runChecks(batches, [node.url], { profile: testProfile({ maxBatch: 10 }) });
+    expectFailure(results, 'transport/batch-limit', /a batch of 11 calls \(maxBatch 10\): the answer is an array, not a single response object/);
+    expect(notPassing(results)).toEqual(['transport/batch-limit']);
+  });
+
+  it('the limit checks are skipped when such a batch would be over the body limit', async () => {
+    const results = await runChecks(batches, [node.url], { profile: testProfile({ maxBatch: 50_000 }) });
+    expect(results.filter((r) => r.status === 'skip').map((r) => r.id)).toEqual(['transport/batch-limit', 'transport/batch-at-limit-served']);
+    expect(resultOf(results, 'transport/batch-limit').evidence.message).toMatch(/over the profile's body limit \(1048576 bytes\)/);
+  });
+
+  describe('fail on the faults they are meant to catch', () => {
+    for (const { fault, catches } of faultCasesFor(batches)) {
+      it(`${fault}: ${catches.map(([id]) => id).join(', ')}`, () => expectFaultCaught(batches, fault, catches));
+    }
+  });
+});

@@ -1,0 +1,173 @@
+import type { RawResponse } from '../../../core/client/index.js';
+import type { JsonValue } from '../../../core/json/index.js';
+import { defineCheck } from '../../Check.js';
+import type { Check } from '../../Check.js';
+import type { CheckContext } from '../../CheckContext.js';
+import type { JsonObject } from './wire.js';
+import { answerText, batchResponses, codeText, expectErrorMember, expectErrorResponse, idText, requestText, singleResponse, UNKNOWN_METHOD } from './wire.js';
+
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+
+/** A key per id that keeps the type: "1" and 1 differ. */
+const idKey = (id: JsonValue | undefined): string => `${id === null ? 'null' : typeof id}:${idText(id)}`;
+
+/**
+ * Matches a batch's responses to the request ids, in any order (JSON-RPC 2.0 §6: "The Response objects
+ * being returned from a batch call MAY be returned in any order"). Fails on a missing, repeated or
+ * unexpected id. Returns the responses by id key.
+ */
+function matchById(ctx: CheckContext, responses: JsonObject[], expectedIds: JsonValue[], what: string, res: RawResponse): Map<string, JsonObject[]> {
+  const byId = new Map<string, JsonObject[]>();
+  for (const r of responses) byId.set(idKey(r.id), [...(byId.get(idKey(r.id)) ?? []), r]);
+  const wanted = new Map<string, number>();
+  for (const id of expectedIds) wanted.set(idKey(id), (wanted.get(idKey(id)) ?? 0) + 1);
+  const list = (ids: string[]): string => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', '));
+  const name = (key: string): string => key.slice(key.indexOf(':') + 1);
+  const expected = `${expectedIds.length} responses, one for each id: ${list(expectedIds.map(idText))}`;
+  const missing = [...wanted].filter(([k, n]) => (byId.get(k)?.length ?? 0) < n).map(([k]) => name(k));
+  const extra = [...byId].filter(([k, rs]) => rs.length > (wanted.get(k) ?? 0)).map(([k]) => name(k));
+  if (missing.length > 0 || extra.length > 0) {
+    const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const parts = [
+      ...(responses.length === expectedIds.length ? [] : [`got ${plural(responses.length, 'response')}, expected ${expectedIds.length}`]),
+      ...(missing.length > 0 ? [`no response for id ${list(missing)}`] : []),
+      ...(extra.length > 0 ? [`unexpected or repeated responses with id ${list(extra)}`] : []),
+    ];
+    const actual = `HTTP ${res.status}: ${responses.length} response${responses.length === 1 ? '' : 's'} with id ${list(responses.map((r) => idText(r.id)))}`;
+    ctx.fail(`${what}: ${parts.join('; ')}`, expected, actual);
+  }
+  return byId;
+}
+
+/** A batch of `n` chain_blockNumber calls with ids 1..n, as text. */
+function blockNumberBatch(ctx: CheckContext, n: number): { body: string; ids: number[] } {
+  const method = ctx.method('chain_blockNumber');
+  const ids = Array.from({ length: n }, (_, i) => i + 1);
+  return { body: `[${ids.map((id) => requestText(method, '[]', String(id))).join(',')}]`, ids };
+}
+
+/** When the body of a batch would be over the profile's body limit, the batch check cannot tell its limit. */
+function skipOverBodyLimit(ctx: CheckContext, body: string): void {
+  const limit = ctx.profile.maxBodyBytes;
+  if (limit !== undefined && Buffer.byteLength(body) > limit) ctx.skip(`a batch of that size (${Buffer.byteLength(body)} bytes) is over the profile's body limit (${limit} bytes)`);
+}
+
+/** Batches (JSON-RPC 2.0 §6). */
+export const batches: Check[] = [
+  defineCheck({
+    id: 'transport/empty-batch',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'an empty batch ([]) is answered with one -32600 Invalid Request object, not an array',
+    spec: 'JSON-RPC 2.0 §6 ("If the batch rpc call itself fails to be recognized ... as an Array with at least one value, the response from the Server MUST be a single Response object"), §7 ("rpc call with an empty Array")',
+    async run(ctx: CheckContext) {
+      const res = await ctx.post('[]');
+      expectErrorResponse(ctx, res, 'the empty batch []', INVALID_REQUEST);
+    },
+  }),
+  defineCheck({
+    id: 'transport/invalid-batch-elements',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a batch of values that are not requests ([1], [1,2,3]) is answered with an array of one -32600 error per element',
+    spec: 'JSON-RPC 2.0 §6, §7 ("rpc call with an invalid Batch (but not empty)", "rpc call with invalid Batch")',
+    async run(ctx: CheckContext) {
+      for (const [body, n] of [['[1]', 1], ['[1,2,3]', 3]] as const) {
+        const res = await ctx.post(body);
+        const expected = `an array of ${n} error response${n === 1 ? '' : 's'}, code ${codeText(INVALID_REQUEST)}, id null`;
+        const responses = batchResponses(ctx, res, `the batch ${body}`, expected);
+        if (responses.length !== n) ctx.fail(`the batch ${body} got ${responses.length} responses, not ${n}`, expected, answerText(res));
+        for (const r of responses) expectErrorMember(ctx, r, `the batch ${body}`, INVALID_REQUEST, [null], expected, res);
+      }
+    },
+  }),
+  defineCheck({
+    id: 'transport/batch-of-one',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a batch holding one call is answered with an array of one response, not a bare object',
+    spec: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")',
+    async run(ctx: CheckContext) {
+      const res = await ctx.post(`[${requestText(ctx.method('chain_blockNumber'), '[]', '11')}]`);
+      const expected = 'an array of one response object with id 11';
+      const responses = batchResponses(ctx, res, 'a batch of one call', expected);
+      matchById(ctx, responses, [11], 'a batch of one call', res);
+    },
+  }),
+  defineCheck({
+    id: 'transport/mixed-batch',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a mixed batch (calls, a notification, an invalid object, an unknown method) gets one response per non-notification, matched by id, in any order',
+    spec: 'JSON-RPC 2.0 §6, §7 ("rpc call Batch"); spec: Endpoints > Transport ("Response, batch": "one per request, matched by id"; "Batches may mix methods")',
+    async run(ctx: CheckContext) {
+      // §7's "rpc call Batch", with this interface's methods in place of sum, subtract and get_data.
+      const body = [
+        requestText(ctx.method('chain_blockNumber'), '[]', '"1"'),
+        requestText(ctx.method('chain_blockNumber'), '[]'),
+        requestText(ctx.method('chain_getBlockByHeight'), '[0]', '"2"'),
+        '{"foo":"boo"}',
+        requestText(UNKNOWN_METHOD, '[]', '"5"'),
+        requestText(ctx.method('chain_health'), '[]', '"9"'),
+      ];
+      const res = await ctx.post(`[${body.join(',')}]`);
+      const what = 'the mixed batch';
+      const expected = 'an array of 5 responses: ids "1", "2", "9" (the calls), null (-32600 for {"foo":"boo"}), "5" (-32601); none for the notification';
+      const responses = batchResponses(ctx, res, what, expected);
+      const byId = matchById(ctx, responses, ['1', '2', null, '5', '9'], what, res);
+      const one = (id: JsonValue): JsonObject => {
+        const r = byId.get(idKey(id))?.[0];
+        if (r === undefined) ctx.fail(`${what}: no response with id ${idText(id)}`, expected, answerText(res));
+        return r;
+      };
+      expectErrorMember(ctx, one(null), `${what}, element {"foo":"boo"}`, INVALID_REQUEST, [null], expected, res);
+      expectErrorMember(ctx, one('5'), `${what}, the call of ${UNKNOWN_METHOD}`, METHOD_NOT_FOUND, ['5'], expected, res);
+      const order = responses.map((r) => idText(r.id)).join(', ');
+      return `5 responses, in the order ${order}`;
+    },
+  }),
+  defineCheck({
+    id: 'transport/batch-limit',
+    level: 'PROFILE',
+    category: 'transport',
+    scope: 'node',
+    title: 'a batch one call over the profile\'s maxBatch is refused whole with one BatchTooLarge error object (id null)',
+    spec: 'profile: docs/reference-profile.md#transport ("A batch over the node\'s limit is refused whole with one -32013 BatchTooLarge error (id: null)")',
+    async run(ctx: CheckContext) {
+      const max = ctx.profile.maxBatch;
+      if (max === undefined) ctx.skip('the profile gives no maxBatch');
+      const code = ctx.profile.errorCodes.BatchTooLarge;
+      if (code === undefined) ctx.skip('the profile names no BatchTooLarge code');
+      const { body } = blockNumberBatch(ctx, max + 1);
+      skipOverBodyLimit(ctx, body);
+      const res = await ctx.post(body);
+      const response = singleResponse(ctx, res, `a batch of ${max + 1} calls (maxBatch ${max})`, `one error response, code ${code} (BatchTooLarge), id null`);
+      expectErrorMember(ctx, response, `a batch of ${max + 1} calls (maxBatch ${max})`, code, [null], `one error response, code ${code} (BatchTooLarge), id null`, res);
+      return `refused with ${code}`;
+    },
+  }),
+  defineCheck({
+    id: 'transport/batch-at-limit-served',
+    level: 'PROFILE',
+    category: 'transport',
+    scope: 'node',
+    title: 'a batch of exactly the profile\'s maxBatch calls is served: one response per call',
+    spec: 'profile: docs/reference-profile.md#limits (batch size is a node setting; maxBatch calls are allowed); JSON-RPC 2.0 §6',
+    async run(ctx: CheckContext) {
+      const max = ctx.profile.maxBatch;
+      if (max === undefined) ctx.skip('the profile gives no maxBatch');
+      const { body, ids } = blockNumberBatch(ctx, max);
+      skipOverBodyLimit(ctx, body);
+      const res = await ctx.post(body);
+      const what = `a batch of ${max} calls (maxBatch ${max})`;
+      const responses = batchResponses(ctx, res, what, `an array of ${max} responses`);
+      matchById(ctx, responses, ids, what, res);
+      return `${max} responses`;
+    },
+  }),
+];

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson, stringifyJson } from '../../../core/json/index.js';
+import type { JsonValue } from '../../../core/json/index.js';
+import { runChecks, startTestNode } from '../../testSupport.js';
+import type { TestNode } from '../../testSupport.js';
+import { ids } from './ids.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, runThroughProxy } from './testSupport.js';
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(async () => {
+  await node.stop();
+});
+
+/** Rewrites every response object of a JSON answer (single or batch). */
+const eachResponse = (text: string, f: (r: Record<string, JsonValue>) => Record<string, JsonValue>): string => {
+  if (text === '') return text;
+  const v = parseJson(text);
+  const one = (r: JsonValue): JsonValue => (typeof r === 'object' && r !== null && !Array.isArray(r) ? f(r) : r);
+  return stringifyJson(Array.isArray(v) ? v.map(one) : one(v));
+};
+
+describe('transport id checks', () => {
+  it('all pass against the reference node', async () => {
+    expectAllPass(await runChecks(ids, [node.url]), ids.length);
+  });
+
+  it('accept extra members in response objects and result objects', async () => {
+    const results = await runThroughProxy(ids, node.url, (res) => ({
+      ...res,
+      body: eachResponse(res.body, (r) => ({ node: 'extra', ...r, ...(typeof r.result === 'object' && r.result !== null && !Array.isArray(r.result) ? { result: { ...r.result, extra: true } } : {}) })),
+    }));
+    expectAllPass(results, ids.length);
+  });
+
+  it('catch an id sent back in exponent form (9.007199254740993e15 reads as a rounded double)', async () => {
+    const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: res.body.replace('"id":9007199254740993', '"id":9.007199254740993e15') }));
+    expectFailure(results, 'transport/id-large-integer-echoed', /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/);
+    expect(results.filter((r) => r.status !== 'pass').map((r) => r.id)).toEqual(['transport/id-large-integer-echoed']);
+  });
+
+  describe('fail on the faults they are meant to catch', () => {
+    for (const { fault, catches } of faultCasesFor(ids)) {
+      it(`${fault}: ${catches.map(([id]) => id).join(', ')}`, () => expectFaultCaught(ids, fault, catches));
+    }
+  });
+});

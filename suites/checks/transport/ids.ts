@@ -1,0 +1,110 @@
+import type { JsonValue } from '../../../core/json/index.js';
+import { defineCheck } from '../../Check.js';
+import type { Check } from '../../Check.js';
+import type { CheckContext } from '../../CheckContext.js';
+import { answerText, idText, isObject, requestText, sameId, singleResponse, UNKNOWN_METHOD } from './wire.js';
+
+const ECHO = 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")';
+
+/**
+ * Sends chain_blockNumber with the id written as `text` and requires a response object whose id is
+ * `expected`, the same value of the same JSON type.
+ */
+async function expectEcho(ctx: CheckContext, text: string, expected: JsonValue): Promise<void> {
+  const res = await ctx.post(requestText(ctx.method('chain_blockNumber'), '[]', text));
+  const what = `a call with id ${text}`;
+  const response = singleResponse(ctx, res, what, `a response object with id ${text}`);
+  if (!sameId(response.id, expected)) {
+    const kind = (v: JsonValue | undefined): string => (v === null ? 'null' : typeof v === 'bigint' ? 'number' : typeof v);
+    ctx.fail(`${what} was answered with id ${idText(response.id)} (${kind(response.id)}), not ${text} (${kind(expected)})`, `id ${text}`, answerText(res));
+  }
+}
+
+/** Response envelope and id echo (JSON-RPC 2.0 §5). */
+export const ids: Check[] = [
+  defineCheck({
+    id: 'transport/single-call-envelope',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a single call is answered with one response object: "jsonrpc": "2.0", the request\'s id, and exactly one of result and error',
+    spec: 'JSON-RPC 2.0 §5; spec: Endpoints > Transport ("Response, single call")',
+    async run(ctx: CheckContext) {
+      const res = await ctx.post(requestText(ctx.method('chain_blockNumber'), '[]', '1'));
+      const response = singleResponse(ctx, res, 'chain_blockNumber with id 1', 'a response object: jsonrpc "2.0", id 1, result or error');
+      ctx.expect(sameId(response.id, 1), `the response id is ${idText(response.id)}, not 1`, 'id 1', response.id);
+      return Object.hasOwn(response, 'result') ? 'answered with a result' : 'answered with an error';
+    },
+  }),
+  defineCheck({
+    id: 'transport/error-response-envelope',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'an error answer has "jsonrpc": "2.0", the request\'s id, an error object and no result member',
+    spec: 'JSON-RPC 2.0 §5 ("result: This member MUST NOT exist if there was an error invoking the method"), §5.1',
+    async run(ctx: CheckContext) {
+      const res = await ctx.post(requestText(UNKNOWN_METHOD, '[]', '2'));
+      const response = singleResponse(ctx, res, `a call of the unknown method ${UNKNOWN_METHOD}`, 'an error response: jsonrpc "2.0", id 2, error, no result');
+      ctx.expect(isObject(response.error), 'a call of an unknown method was answered without an error member', 'an error member', response);
+      ctx.expect(sameId(response.id, 2), `the error response's id is ${idText(response.id)}, not 2`, 'id 2', response.id);
+    },
+  }),
+  defineCheck({
+    id: 'transport/id-integer-echoed',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'an integer id (42, 0) comes back as the same integer, not as a string',
+    spec: ECHO,
+    async run(ctx: CheckContext) {
+      await expectEcho(ctx, '42', 42);
+      await expectEcho(ctx, '0', 0);
+    },
+  }),
+  defineCheck({
+    id: 'transport/id-string-echoed',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a string id comes back as the same string, also one that looks numeric ("42" is not 42)',
+    spec: ECHO,
+    async run(ctx: CheckContext) {
+      await expectEcho(ctx, '"chainrpc-7"', 'chainrpc-7');
+      await expectEcho(ctx, '"42"', '42');
+    },
+  }),
+  defineCheck({
+    id: 'transport/id-large-integer-echoed',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'an integer id beyond 2^53 (9007199254740993) comes back digit for digit, not rounded to a double',
+    spec: `${ECHO}; RFC 8259 §6 (JSON numbers are not limited to doubles)`,
+    async run(ctx: CheckContext) {
+      await expectEcho(ctx, '9007199254740993', 9007199254740993n);
+    },
+  }),
+  defineCheck({
+    id: 'transport/id-null-answered',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a request with "id": null is not a notification: it is answered, with id null',
+    spec: 'JSON-RPC 2.0 §4 (id "MAY be ... Null"), §4.1 (a notification is a request without an "id" member), §5',
+    async run(ctx: CheckContext) {
+      await expectEcho(ctx, 'null', null);
+    },
+  }),
+  defineCheck({
+    id: 'transport/id-fraction-echoed',
+    level: 'SHOULD',
+    category: 'transport',
+    scope: 'node',
+    title: 'a fractional id (1.5), discouraged but allowed, comes back as the same number',
+    spec: `JSON-RPC 2.0 §4 ("Numbers SHOULD NOT contain fractional parts"), ${ECHO}`,
+    async run(ctx: CheckContext) {
+      await expectEcho(ctx, '1.5', 1.5);
+    },
+  }),
+];

@@ -1,0 +1,143 @@
+/**
+ * What the transport checks share: reading JSON-RPC 2.0 response objects exactly (JSON-RPC 2.0 §5,
+ * §5.1), comparing ids by value and type, and bodies built as text so that every byte sent is known.
+ */
+import type { RawResponse } from '../../../core/client/index.js';
+import type { JsonValue } from '../../../core/json/index.js';
+import type { CheckContext } from '../../CheckContext.js';
+import { show } from '../support.js';
+
+export type JsonObject = { [key: string]: JsonValue };
+
+export const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The names JSON-RPC 2.0 §5.1 gives its codes, for messages. */
+export const CODE_NAMES: Readonly<Record<number, string>> = {
+  [-32700]: 'Parse error',
+  [-32600]: 'Invalid Request',
+  [-32601]: 'Method not found',
+  [-32602]: 'Invalid params',
+  [-32603]: 'Internal error',
+};
+
+export const codeText = (code: number): string => (CODE_NAMES[code] === undefined ? String(code) : `${code} (${CODE_NAMES[code]})`);
+
+/** A method no node has: unknown methods must get -32601. */
+export const UNKNOWN_METHOD = 'chainrpc_noSuchMethod';
+
+/**
+ * True when a response id is the request id in value and type (JSON-RPC 2.0 §5): "7" is not 7, and
+ * 9007199254740993 (a bigint from the lossless parser) is not 9007199254740992.
+ */
+export function sameId(actual: JsonValue | undefined, expected: JsonValue): boolean {
+  return actual !== undefined && typeof actual === typeof expected && actual === expected;
+}
+
+/** The request id as JSON text, for messages (bigints digit for digit). */
+export const idText = (id: JsonValue | undefined): string => show(id);
+
+/** A request body's text: `{"jsonrpc":"2.0","method":...,"params":...,"id":...}`, id given as JSON text (absent: a notification). */
+export function requestText(method: string, params: string = '[]', id?: string): string {
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${params}${id === undefined ? '' : `,"id":${id}`}}`;
+}
+
+/** What came back, in a line for evidence: status and the start of the body. */
+export function answerText(res: RawResponse): string {
+  const body = res.text.trim() === '' ? '(empty body)' : res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
+  return `HTTP ${res.status}: ${body}`;
+}
+
+/**
+ * Everything wrong with a value as a JSON-RPC 2.0 response object (§5, §5.1): jsonrpc exactly "2.0",
+ * an id member (string, number or null), exactly one of result and error, and an error object with an
+ * integer code and a string message. Extra members are not problems (JSON-RPC neither allows nor
+ * forbids them).
+ */
+export function responseProblems(v: JsonValue): string[] {
+  if (!isObject(v)) return [`not an object but ${show(v)}`];
+  const problems: string[] = [];
+  if (!Object.hasOwn(v, 'jsonrpc')) problems.push('no "jsonrpc" member');
+  else if (v.jsonrpc !== '2.0') problems.push(`"jsonrpc" is ${show(v.jsonrpc)}, not "2.0"`);
+  if (!Object.hasOwn(v, 'id')) problems.push('no "id" member');
+  else if (!['string', 'number', 'bigint'].includes(typeof v.id) && v.id !== null) problems.push(`"id" is ${show(v.id)}, not a string, number or null`);
+  const hasResult = Object.hasOwn(v, 'result');
+  const hasError = Object.hasOwn(v, 'error');
+  if (hasResult && hasError) problems.push('both "result" and "error" members (exactly one is allowed)');
+  if (!hasResult && !hasError) problems.push('neither "result" nor "error"');
+  if (hasError) problems.push(...errorObjectProblems(v.error));
+  return problems;
+}
+
+/** Everything wrong with an error member (§5.1): an object, an integer code, a string message. */
+export function errorObjectProblems(e: JsonValue | undefined): string[] {
+  if (!isObject(e)) return [`"error" is ${show(e)}, not an object`];
+  const problems: string[] = [];
+  const code = e.code;
+  if (!(typeof code === 'bigint' || (typeof code === 'number' && Number.isInteger(code)))) problems.push(`"error.code" is ${show(code)}, not an integer`);
+  if (typeof e.message !== 'string') problems.push(`"error.message" is ${show(e.message)}, not a string`);
+  return problems;
+}
+
+/** The body as JSON; fails (the node is wrong) when it is not JSON. */
+export function bodyJson(ctx: CheckContext, res: RawResponse, what: string, expected: string): JsonValue {
+  if (res.json === undefined) {
+    ctx.fail(`${what}: the answer is not JSON${res.text.trim() === '' ? ' (nothing was sent back)' : ''}`, expected, answerText(res));
+  }
+  return res.json;
+}
+
+/** The body as one valid response object; fails otherwise (an array, not JSON, a broken envelope). */
+export function singleResponse(ctx: CheckContext, res: RawResponse, what: string, expected = 'one JSON-RPC 2.0 response object'): JsonObject {
+  const body = bodyJson(ctx, res, what, expected);
+  if (Array.isArray(body)) ctx.fail(`${what}: the answer is an array, not a single response object`, expected, answerText(res));
+  const problems = responseProblems(body);
+  if (problems.length > 0 || !isObject(body)) ctx.fail(`${what}: the answer is not a valid response object: ${problems.join('; ')}`, expected, answerText(res));
+  return body;
+}
+
+/**
+ * The body must be one error response with `code`, and an id among `ids` (JSON-RPC 2.0 §5: null when
+ * the request's id could not be detected; a request's own valid id is accepted where it had one).
+ */
+export function expectErrorResponse(ctx: CheckContext, res: RawResponse, what: string, code: number, ids: JsonValue[] = [null]): JsonObject {
+  const expected = `a single error response, code ${codeText(code)}, id ${ids.map(idText).join(' or ')}`;
+  const response = singleResponse(ctx, res, what, expected);
+  expectErrorMember(ctx, response, what, code, ids, expected, res);
+  return response;
+}
+
+/** Checks one (already valid) response object's error code and id. */
+export function expectErrorMember(ctx: CheckContext, response: JsonObject, what: string, code: number, ids: JsonValue[], expected: string, res?: RawResponse): void {
+  const actual = res === undefined ? show(response) : answerText(res);
+  if (!isObject(response.error)) ctx.fail(`${what}: answered with a result, not an error`, expected, actual);
+  const got = response.error.code;
+  if (got !== code) ctx.fail(`${what}: error code ${show(got)}, not ${codeText(code)}`, expected, actual);
+  if (!ids.some((id) => sameId(response.id, id))) ctx.fail(`${what}: the error response's id is ${idText(response.id)}, not ${ids.map(idText).join(' or ')}`, expected, actual);
+}
+
+/**
+ * "Nothing returned" (JSON-RPC 2.0 §4.1, §6): the body holds no JSON value at all (empty, or not JSON).
+ * Any status is accepted here; the status is a PROFILE matter.
+ */
+export function expectNoResponse(ctx: CheckContext, res: RawResponse, what: string): void {
+  if (res.json !== undefined) ctx.fail(`${what}: the node answered with a JSON value`, 'nothing: an empty body, no JSON value', answerText(res));
+}
+
+/**
+ * A batch answer as an array of valid response objects (§6); fails when it is not an array or an
+ * element is not a valid response.
+ */
+export function batchResponses(ctx: CheckContext, res: RawResponse, what: string, expected: string): JsonObject[] {
+  const body = bodyJson(ctx, res, what, expected);
+  if (!Array.isArray(body)) ctx.fail(`${what}: the answer is not an array`, expected, answerText(res));
+  const out: JsonObject[] = [];
+  body.forEach((element, i) => {
+    const problems = responseProblems(element);
+    if (problems.length > 0 || !isObject(element)) ctx.fail(`${what}: response [${i}] is not a valid response object: ${problems.join('; ')}`, expected, answerText(res));
+    out.push(element);
+  });
+  return out;
+}
+
+/** Lower-cased media type of a content-type header, without parameters. */
+export const mediaType = (header: string | undefined): string | undefined => header?.split(';')[0]?.trim().toLowerCase();

@@ -1,0 +1,122 @@
+/**
+ * The conformance suite's data model: checks, their verdicts and evidence, and the result of a run.
+ * Runner, reporters and the CLI all speak these types; reports/report.schema.json describes the JSON
+ * form of RunResult.
+ */
+
+/**
+ * What backs a check. MUST: stated by the interface spec or by JSON-RPC 2.0. SHOULD: what any sound
+ * node does where the spec is silent. PROFILE: the exact choice of the profile in use (by default the
+ * reference profile). Ordered from the strictest to the most specific.
+ */
+export type Level = 'MUST' | 'SHOULD' | 'PROFILE';
+export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'PROFILE'];
+
+/**
+ * pass: the node did what the rule says. fail: the node is wrong (evidence shows how). error: the
+ * check could not reach a verdict because the tool, the network or the configuration is wrong (or the
+ * node hung, reset or flooded the connection). skip: the check does not apply (and says why).
+ */
+export type Status = 'pass' | 'fail' | 'error' | 'skip';
+
+export type Category = 'transport' | 'methods' | 'chain' | 'state' | 'pou' | 'network' | 'discovery';
+
+/** One HTTP exchange as evidence: what was sent (exactly) and what came back (capped). */
+export interface Exchange {
+  /** The node's base URL. */
+  node: string;
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    /** The body as sent, as text (bodies the suite sends are text; invalid UTF-8 is shown with U+FFFD). */
+    body: string;
+  };
+  /** Absent when no response arrived (refused, timed out). */
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    /** At most the first 4 KiB of the body. */
+    body: string;
+    truncated: boolean;
+  };
+  /** Transport failure, when there was one: a TransportError code and message. */
+  failure?: string;
+  /** Milliseconds from sending to the last byte (or the failure). */
+  ms: number;
+  startedAt: string;
+}
+
+/** Why a verdict was reached: the exchanges that show it, and expected versus actual. */
+export interface Evidence {
+  /** One line: what was wrong (fail), what went wrong (error), why not applicable (skip), or what was shown (pass). */
+  message: string;
+  expected?: string;
+  actual?: string;
+  /** The exchanges the check made, in order (capped at the last 8). */
+  exchanges: Exchange[];
+}
+
+/** A check as the catalogue lists it (what reports show for it). */
+export interface CheckInfo {
+  /** Stable id: `<area>/<rule>`, e.g. transport/empty-batch, chain_getAccount/balance-is-u128-string. */
+  id: string;
+  level: Level;
+  category: Category;
+  title: string;
+  /** Where the rule comes from: "JSON-RPC 2.0 §6", "spec: Resources > Account", "profile: docs/reference-profile.md#...". */
+  spec: string;
+  /** 'node': run once per --url; 'network': once for all of them together. */
+  scope: 'node' | 'network';
+}
+
+/** What an expected-failures baseline said about a result. */
+export interface BaselineMark {
+  reason: string;
+  expires?: string;
+  /** expected-fail: failed as the baseline expects (does not gate); now-passing: listed but passes (shrink the baseline); expired: the entry's date passed, so it gates again. */
+  state: 'expected-fail' | 'now-passing' | 'expired';
+}
+
+/** The verdict of one check on one node (or on the network). */
+export interface CheckResult extends CheckInfo {
+  /** The base URL the check ran against, or "network" for network-scope checks. */
+  node: string;
+  status: Status;
+  evidence: Evidence;
+  durationMs: number;
+  baseline?: BaselineMark;
+  /** A ready-to-paste command that repeats the last exchange of a failed check (the one that showed the failure). */
+  reproduce?: string;
+}
+
+export interface RunSummary {
+  /** Counts per level and status. */
+  counts: Record<Level, Record<Status, number>>;
+  /** Failures (and errors) at or above the gate level that no baseline entry excuses. */
+  gating: number;
+  /** True when the run passes at the gate level. */
+  passed: boolean;
+  /** Certified: passed with the gate at MUST or stricter, and no error left MUST checks without a verdict. */
+  certified: boolean;
+  /** The process exit code: 0 passed, 1 failures, 3 target unreachable. */
+  exitCode: 0 | 1 | 3;
+  verdict: string;
+}
+
+export interface RunResult {
+  /** Version of the report format (reports/report.schema.json). */
+  format: 'chainrpc-report/1';
+  tool: { name: 'chainrpc'; version: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  targets: string[];
+  profile: { name: string; source: string };
+  /** The lowest level whose failures fail the run. */
+  gate: Level;
+  /** Filters and baseline the run used. */
+  options: { only: string[]; skip: string[]; baseline?: string; deadlineMs: number };
+  results: CheckResult[];
+  summary: RunSummary;
+}

@@ -1,0 +1,83 @@
+/**
+ * Test helpers for checks: a real reference node on loopback (in-process, its own temp data dir) and
+ * a run of chosen checks against it through the real runner.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReferenceNode } from '../reference-node/node/ReferenceNode.js';
+import type { NodeOptions } from '../reference-node/node/ReferenceNode.js';
+import { NODE_DEFAULTS } from '../reference-node/node/nodeDefaults.js';
+import type { Check } from './Check.js';
+import type { CheckResult, Level } from './model.js';
+import type { Profile } from './profile/Profile.js';
+import { referenceProfile } from './profile/referenceProfile.js';
+import { runSuite } from './runner/runSuite.js';
+
+export const TEST_BLOCK_MS = 100;
+
+export interface TestNode {
+  node: ReferenceNode;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A reference node with a short block time; extra options (faults) pass through. */
+export async function startTestNode(extra: Partial<NodeOptions> = {}): Promise<TestNode> {
+  const dir = mkdtempSync(join(tmpdir(), 'chainrpc-suite-'));
+  const node = await ReferenceNode.start({
+    host: '127.0.0.1',
+    port: 0,
+    kind: 'MN',
+    dataDir: dir,
+    blockTimeMs: TEST_BLOCK_MS,
+    peers: [],
+    chainId: 1n,
+    faucet: { amount: 10n ** 19n, limit: 1 },
+    maxBodyBytes: NODE_DEFAULTS.maxBodyBytes,
+    maxBatch: NODE_DEFAULTS.maxBatch,
+    requestTimeoutMs: NODE_DEFAULTS.requestTimeoutMs,
+    chain: {},
+    log: () => undefined,
+    ...extra,
+  });
+  return {
+    node,
+    url: node.url,
+    stop: async () => {
+      await node.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Several in-process reference nodes that peer with each other (kinds in order, e.g. MN, MN, LN). */
+export async function startTestNetwork(kinds: ('MN' | 'LN')[], extra: (index: number) => Partial<NodeOptions> = () => ({})): Promise<{ nodes: TestNode[]; urls: string[]; stop(): Promise<void> }> {
+  const nodes: TestNode[] = [];
+  for (const [i, kind] of kinds.entries()) {
+    const first = nodes[0];
+    nodes.push(await startTestNode({ kind, peers: first ? [first.url] : [], ...extra(i) }));
+  }
+  const urls = nodes.map((n) => n.url);
+  // Wait until every node sees every other (hellos every heartbeat).
+  const deadline = Date.now() + 15_000;
+  while (!nodes.every((n) => n.node.peers.live().length === nodes.length - 1)) {
+    if (Date.now() > deadline) throw new Error('test network did not form');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { nodes, urls, stop: async () => void (await Promise.all(nodes.map((n) => n.stop()))) };
+}
+
+/** The profile tests run with: the reference profile, told the short block time. */
+export function testProfile(overrides: Partial<Profile> = {}): Profile {
+  return { ...referenceProfile(), blockTimeMs: TEST_BLOCK_MS, ...overrides };
+}
+
+/** Runs checks against targets through the real runner; returns the results. */
+export async function runChecks(checks: Check[], targets: string[], options: { profile?: Profile; gate?: Level; deadlineMs?: number } = {}): Promise<CheckResult[]> {
+  const { run } = await runSuite({ targets, checks, profile: options.profile ?? testProfile(), gate: options.gate ?? 'PROFILE', version: 'test', deadlineMs: options.deadlineMs ?? 60_000 });
+  return run.results;
+}
+
+/** "id@node: status: message" lines, for readable assertion failures. */
+export const describeResults = (results: CheckResult[]): string[] => results.map((r) => `${r.id}: ${r.status}: ${r.evidence.message}`);

@@ -1,0 +1,53 @@
+/**
+ * The project's hardest test: the conformance suite proven by fault injection. Against the honest
+ * reference node every check passes; against each fault-injected variant at least one check fails
+ * (every fault is caught), and every check fails on at least one fault (or is listed in UNPROVEN
+ * with its reason). docs/fault-matrix.md is generated from the same computation.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../core/paths.js';
+import { FAULT_CATALOGUE } from '../reference-node/faults/faultCatalogue.js';
+import { computeFaultMatrix, targetedFaults, UNPROVEN } from './computeFaultMatrix.js';
+import type { FaultMatrix } from './computeFaultMatrix.js';
+
+let matrix: FaultMatrix;
+
+beforeAll(async () => {
+  matrix = await computeFaultMatrix();
+}, 600_000);
+
+describe('the suite, proven by fault injection', () => {
+  it('passes every check against the honest reference node (single node and a network of 2 MN + 1 LN)', () => {
+    const bad = [...matrix.honest.single, ...matrix.honest.network].filter((r) => r.status === 'fail' || r.status === 'error');
+    expect(bad.map((r) => `${r.id} @ ${r.node}: ${r.status}: ${r.evidence.message}`)).toEqual([]);
+    expect(matrix.honest.network.filter((r) => r.status === 'skip').map((r) => r.id)).toEqual([]);
+  });
+
+  it(`catches every fault of the catalogue (${FAULT_CATALOGUE.length})`, () => {
+    expect(FAULT_CATALOGUE.length).toBeGreaterThanOrEqual(30);
+    const missed = matrix.faults.filter((r) => r.caughtBy.length === 0).map((r) => `${r.fault.name} (errors: ${r.errors.join(', ') || 'none'})`);
+    expect(missed).toEqual([]);
+  });
+
+  it('makes every check fail on at least one targeted fault (not one that breaks everything), or says why not', () => {
+    const failedSomewhere = new Set(targetedFaults(matrix).flatMap((r) => r.caughtBy));
+    const unproven = matrix.checks.map((c) => c.id).filter((id) => !failedSomewhere.has(id) && UNPROVEN[id] === undefined);
+    expect(unproven).toEqual([]);
+    // The exemption list stays short and truthful: an exempt check that a fault now fails must leave it.
+    expect(Object.keys(UNPROVEN).filter((id) => failedSomewhere.has(id))).toEqual([]);
+    expect(Object.keys(UNPROVEN).length).toBeLessThanOrEqual(5);
+  });
+
+  it('covers every category of checks with faults', () => {
+    const categories = new Set(FAULT_CATALOGUE.map((f) => f.category));
+    for (const c of ['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery']) expect(categories.has(c as never), c).toBe(true);
+  });
+
+  it('docs/fault-matrix.md names every fault and every check (regenerate with npm run gen:fault-matrix)', () => {
+    const doc = readFileSync(join(packageRoot, 'docs', 'fault-matrix.md'), 'utf8');
+    for (const f of FAULT_CATALOGUE) expect(doc, `fault ${f.name}`).toContain(`\`${f.name}\``);
+    for (const c of matrix.checks) expect(doc, `check ${c.id}`).toContain(`\`${c.id}\``);
+  });
+});
