@@ -1,5 +1,4 @@
 import { hexToFixedBytes } from '../core/codec/index.js';
-import type { JsonValue } from '../core/json/index.js';
 import type { CheckContext } from './CheckContext.js';
 
 export interface Account {
