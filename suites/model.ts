@@ -101,6 +101,7 @@ export interface RunSummary {
   certified: boolean;
   /** The process exit code: 0 passed, 1 failures, 3 target unreachable. */
   exitCode: 0 | 1 | 3;
+  /** One sentence after the verdict word, e.g. "no failure at MUST level". */
   verdict: string;
 }
 

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
+import { verdictHeadline } from '../../reports/verdictHeadline.js';
 import { writeReports } from '../../reports/writeReports.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { CheckResult, Level, Status } from '../../suites/model.js';
@@ -201,7 +202,7 @@ export const test: Command = {
     if (nowPassing.length > 0) console.log(`\nnow passing (remove from the baseline): ${[...new Set(nowPassing.map((r) => r.id))].join(', ')}`);
     const shown = relative(process.cwd(), dir);
     console.log(`\nreports: ${shown === '' || shown.startsWith('..') ? dir : shown}\nHTML report: ${written.files.html}`);
-    console.log(`${s.verdict}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(`${verdictHeadline(run).line}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     if (lastLine === '' && live) console.log('');
     return s.exitCode;
   },

@@ -265,12 +265,14 @@ export function summarize(results: CheckResult[], gate: Level, noTarget: boolean
   const passed = gating === 0 && !noTarget;
   const certified = passed && mustErrors === 0;
   const exitCode = noTarget ? 3 : passed ? 0 : 1;
+  // The detail after the verdict word (reports/verdictHeadline.ts puts CERTIFIED / PASSED / FAILED first).
+  const scope = `${gate} level${gate === 'MUST' ? '' : ' or above'}`;
   const verdict = noTarget
-    ? 'NOT RUN: no target answered JSON-RPC'
+    ? 'no target answered JSON-RPC, nothing was verified'
     : passed
       ? certified
-        ? `CERTIFIED: no failure at ${gate} level${gate === 'MUST' ? '' : ' or above'}`
-        : `PASSED at ${gate} level`
-      : `FAILED: ${gating} check result(s) at ${gate} level${gate === 'MUST' ? '' : ' or above'} failed or could not be verified`;
+        ? `no failure at ${scope}`
+        : `no failure at ${scope}, but some MUST checks had no verdict`
+      : `${gating} check result(s) at ${scope} failed or could not be verified`;
   return { counts, gating, passed, certified, exitCode, verdict };
 }
