@@ -3,6 +3,9 @@
  * a run of chosen checks against it through the real runner.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReferenceNode } from '../reference-node/node/ReferenceNode.js';
@@ -81,3 +84,75 @@ export async function runChecks(checks: Check[], targets: string[], options: { p
 
 /** "id@node: status: message" lines, for readable assertion failures. */
 export const describeResults = (results: CheckResult[]): string[] => results.map((r) => `${r.id}: ${r.status}: ${r.evidence.message}`);
+
+/** One HTTP response as the proxy hands it to a rewrite. */
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The request that led to it. */
+export interface ProxiedRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Hop-by-hop and length headers: node:http sets them again for the rewritten body. */
+const DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/**
+ * An HTTP proxy in front of `target` whose answers pass through `rewrite` (or whose requests it
+ * answers itself when `intercept` returns a response): a hand-made faulty node.
+ */
+export async function startProxy(
+  target: string,
+  rewrite: (res: ProxiedResponse, req: ProxiedRequest) => ProxiedResponse,
+  intercept: (req: ProxiedRequest) => ProxiedResponse | undefined = () => undefined,
+  /** Rewrites the request body before it goes on (a node with other method names). */
+  rewriteRequest: (body: string) => string = (body) => body,
+): Promise<Proxy> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const incoming: ProxiedRequest = { method: req.method ?? 'GET', headers: req.headers, body: rewriteRequest(Buffer.concat(chunks).toString('utf8')) };
+      const send = (out: ProxiedResponse): void => {
+        res.writeHead(out.status, out.headers);
+        res.end(out.body);
+      };
+      const own = intercept(incoming);
+      if (own !== undefined) return send(own);
+      const headers: OutgoingHttpHeaders = {};
+      if (req.headers['content-type'] !== undefined) headers['content-type'] = req.headers['content-type'];
+      const up = httpRequest(`${target}${req.url ?? '/'}`, { method: incoming.method, headers }, (upRes) => {
+        const parts: Buffer[] = [];
+        upRes.on('data', (c: Buffer) => parts.push(c));
+        upRes.on('end', () => {
+          const kept: Record<string, string> = {};
+          for (const [k, v] of Object.entries(upRes.headers)) if (v !== undefined && !DROPPED.has(k)) kept[k] = Array.isArray(v) ? v.join(', ') : v;
+          send(rewrite({ status: upRes.statusCode ?? 502, headers: kept, body: Buffer.concat(parts).toString('utf8') }, incoming));
+        });
+      });
+      up.on('error', () => send({ status: 502, headers: {}, body: '' }));
+      up.end(incoming.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+

@@ -3,7 +3,7 @@
  * talking to a real loopback HTTP server where it talks to a node.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -199,4 +199,46 @@ describe('chainrpc node and devnet', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('chainrpc test and replay against a faulty node', () => {
+  it('exits 1 with the failing check and a curl command; a baseline excuses it (exit 0); replay shows the answer now', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-test-'));
+    const run = startLong(['node', '--port', '0', '--data-dir', join(dir, 'node'), '--block-time', '100', '--fault', 'empty-batch-array']);
+    try {
+      const url = await run.waitFor(/^http:/);
+      const reports = join(dir, 'reports');
+      const failed = await chainrpc('test', '--url', url, '--only', 'transport/*', '--block-time', '100', '--report-dir', reports);
+      expect(failed.code, failed.stdout.slice(-1500)).toBe(1);
+      expect(failed.stdout).toMatch(/FAIL\s+MUST\s+transport\/empty-batch/);
+      expect(failed.stdout).toContain("reproduce: curl -sS -X POST '" + url + "/rpc'");
+      expect(failed.stdout).toMatch(/FAILED at gate MUST/);
+      for (const f of ['report.json', 'junit.xml', 'summary.md', 'report.html', 'transcript.ndjson']) expect(existsSync(join(reports, 'latest', f)), f).toBe(true);
+
+      const replayed = await chainrpc('replay', 'transport/empty-batch', '--report', join(reports, 'latest', 'report.json'));
+      expect(replayed.code).toBe(0);
+      expect(replayed.stdout).toContain('< HTTP 200');
+      expect(replayed.stdout).toMatch(/<\n\[\]/);
+
+      const baseline = join(dir, 'baseline.json');
+      writeFileSync(baseline, JSON.stringify({ expectedFailures: [{ id: 'transport/empty-batch', reason: 'known, fix planned' }] }));
+      const excused = await chainrpc('test', '--url', url, '--only', 'transport/*', '--block-time', '100', '--report-dir', reports, '--baseline', baseline);
+      expect(excused.code, excused.stdout.slice(-1500)).toBe(0);
+      expect(excused.stdout).toContain('[baseline: expected-fail]');
+    } finally {
+      run.child.kill('SIGTERM');
+      await new Promise((r) => run.child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses bad test options with exit 2', async () => {
+    expect((await chainrpc('test')).code).toBe(2);
+    expect((await chainrpc('test', '--url', 'nope')).code).toBe(2);
+    expect((await chainrpc('test', '--url', 'http://127.0.0.1:1', '--level', 'maybe')).code).toBe(2);
+    expect((await chainrpc('test', '--url', 'http://127.0.0.1:1', '--only', 'no-such-check/*')).code).toBe(2);
+    const list = await chainrpc('test', '--list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/MUST\s+transport\/empty-batch/);
+  });
 });

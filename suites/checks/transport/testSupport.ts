@@ -3,10 +3,9 @@
  * rewriting proxy for the faults the catalogue does not have (a wrong content type, a malformed error
  * object), so that every check is shown to fail on a node that breaks its rule.
  */
-import { createServer, request as httpRequest } from 'node:http';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import { startProxy } from '../../testSupport.js';
+import type { ProxiedRequest, ProxiedResponse } from '../../testSupport.js';
 import { faultInfo } from '../../../reference-node/faults/faultCatalogue.js';
 import type { FaultName } from '../../../reference-node/faults/faultCatalogue.js';
 import type { Check } from '../../Check.js';
@@ -49,74 +48,8 @@ export function expectFailure(results: CheckResult[], id: string, message: RegEx
 /** Ids of the checks that did not pass. */
 export const notPassing = (results: CheckResult[]): string[] => results.filter((r) => r.status !== 'pass').map((r) => r.id);
 
-/** One HTTP response as the proxy hands it to a rewrite. */
-export interface ProxiedResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The request that led to it. */
-export interface ProxiedRequest {
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-export interface Proxy {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Hop-by-hop and length headers: node:http sets them again for the rewritten body. */
-const DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
-
-/**
- * An HTTP proxy in front of `target` whose answers pass through `rewrite` (or whose requests it
- * answers itself when `intercept` returns a response): a hand-made faulty node.
- */
-export async function startProxy(
-  target: string,
-  rewrite: (res: ProxiedResponse, req: ProxiedRequest) => ProxiedResponse,
-  intercept: (req: ProxiedRequest) => ProxiedResponse | undefined = () => undefined,
-): Promise<Proxy> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const incoming: ProxiedRequest = { method: req.method ?? 'GET', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      const send = (out: ProxiedResponse): void => {
-        res.writeHead(out.status, out.headers);
-        res.end(out.body);
-      };
-      const own = intercept(incoming);
-      if (own !== undefined) return send(own);
-      const headers: OutgoingHttpHeaders = {};
-      if (req.headers['content-type'] !== undefined) headers['content-type'] = req.headers['content-type'];
-      const up = httpRequest(`${target}${req.url ?? '/'}`, { method: incoming.method, headers }, (upRes) => {
-        const parts: Buffer[] = [];
-        upRes.on('data', (c: Buffer) => parts.push(c));
-        upRes.on('end', () => {
-          const kept: Record<string, string> = {};
-          for (const [k, v] of Object.entries(upRes.headers)) if (v !== undefined && !DROPPED.has(k)) kept[k] = Array.isArray(v) ? v.join(', ') : v;
-          send(rewrite({ status: upRes.statusCode ?? 502, headers: kept, body: Buffer.concat(parts).toString('utf8') }, incoming));
-        });
-      });
-      up.on('error', () => send({ status: 502, headers: {}, body: '' }));
-      up.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+export { startProxy };
+export type { Proxy, ProxiedRequest, ProxiedResponse } from '../../testSupport.js';
 
 /** Runs the checks through a proxy in front of `target`; closes the proxy afterwards. */
 export async function runThroughProxy(

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckResult, Level, Status } from '../model.js';
+import { Baseline, BaselineError } from './Baseline.js';
+import { summarize } from './runSuite.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-baseline-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(content: unknown): string {
+  const path = join(dir, `b${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+const result = (id: string, status: Status, level: Level = 'MUST', node = 'http://n:1'): CheckResult => ({
+  id, status, level, node, category: 'transport', title: id, spec: '', scope: 'node', durationMs: 1, evidence: { message: '', exchanges: [] },
+});
+
+describe('Baseline', () => {
+  it('excuses a listed failure, reports a listed pass as now-passing, and gates again after expiry', () => {
+    const b = Baseline.load(write({ expectedFailures: [
+      { id: 'transport/empty-batch', reason: 'fix planned' },
+      { id: 'state/*', reason: 'no faucet', node: 'http://n:1' },
+      { id: 'chain/old', reason: 'old', expires: '2020-01-01' },
+    ] }));
+    expect(b.mark(result('transport/empty-batch', 'fail'))).toMatchObject({ state: 'expected-fail', reason: 'fix planned' });
+    expect(b.mark(result('transport/empty-batch', 'pass'))).toMatchObject({ state: 'now-passing' });
+    expect(b.mark(result('state/faucet-limit', 'error'))).toMatchObject({ state: 'expected-fail' });
+    expect(b.mark(result('state/faucet-limit', 'fail', 'MUST', 'http://other:2'))).toBeUndefined();
+    expect(b.mark(result('chain/old', 'fail'))).toMatchObject({ state: 'expired' });
+    expect(b.mark(result('transport/other', 'fail'))).toBeUndefined();
+  });
+
+  it('refuses malformed files with a message that says what to fix', () => {
+    expect(() => Baseline.load(join(dir, 'missing.json'))).toThrow(BaselineError);
+    expect(() => Baseline.load(write([]))).toThrow(/expectedFailures/);
+    expect(() => Baseline.load(write({ expectedFailures: [{ id: 'x/y' }] }))).toThrow(/needs a "reason"/);
+    expect(() => Baseline.load(write({ expectedFailures: [{ id: 'x/y', reason: 'r', expires: 'soon' }] }))).toThrow(/YYYY-MM-DD/);
+  });
+});
+
+describe('summarize: the gate and the exit code', () => {
+  it('gates on the chosen level and above only', () => {
+    const results = [result('a/x', 'pass'), result('b/x', 'fail', 'SHOULD'), result('c/x', 'fail', 'PROFILE')];
+    expect(summarize(results, 'MUST', false)).toMatchObject({ passed: true, certified: true, exitCode: 0, gating: 0 });
+    expect(summarize(results, 'SHOULD', false)).toMatchObject({ passed: false, exitCode: 1, gating: 1 });
+    expect(summarize(results, 'PROFILE', false)).toMatchObject({ passed: false, exitCode: 1, gating: 2 });
+  });
+
+  it('counts errors as missing verdicts, excused ones aside, and exits 3 when no target answered', () => {
+    const error = result('a/x', 'error');
+    expect(summarize([error], 'MUST', false)).toMatchObject({ passed: false, exitCode: 1 });
+    expect(summarize([{ ...error, baseline: { reason: 'r', state: 'expected-fail' } }], 'MUST', false)).toMatchObject({ passed: true, exitCode: 0 });
+    expect(summarize([error], 'MUST', true)).toMatchObject({ passed: false, exitCode: 3 });
+  });
+});
