@@ -11,29 +11,14 @@ import { startTestServer } from '../core/client/startTestServer.js';
 import type { TestServer } from '../core/client/startTestServer.js';
 import { parseJson } from '../core/json/index.js';
 import { packageRoot } from '../core/paths.js';
+import { runChainrpc } from './runChainrpc.js';
 
 const BIN = join(packageRoot, 'dist', 'cli', 'chainrpc.js');
 const vectors = JSON.parse(readFileSync(join(packageRoot, 'core/codec/tx-vectors.json'), 'utf8')) as {
   vectors: { privateKey: string; address: string; seed: string; tx: { chainId: string; to: string; value: string; nonce: string; fee: string }; wire: string; hash: string }[];
 };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function chainrpc(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const chainrpc = runChainrpc;
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -34,6 +34,7 @@ import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
 import { httpRequest, post } from '../rpc/testSupport.js';
 import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
 import type { FaultName } from './faultCatalogue.js';
+import { runChainrpc } from '../../test/runChainrpc.js';
 
 const TOKEN = 10n ** 18n;
 const FEE = 10n ** 15n;
@@ -584,23 +585,7 @@ describe('the fault catalogue and its validation', () => {
   });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function chainrpc(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const chainrpc = runChainrpc;
 
 describe('chainrpc node --fault (the built CLI; npm run build first)', () => {
   beforeAll(() => {

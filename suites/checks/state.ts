@@ -21,6 +21,13 @@ async function transfer(ctx: CheckContext, from: Account, to: string, value: big
 
 const send = (ctx: CheckContext, wire: string) => ctx.call('chain_sendRawTransaction', [wire]);
 
+/** A funded fresh key and a valid 1-unit transfer from it to a fresh address, not yet signed. */
+async function fundedTransfer(ctx: CheckContext): Promise<{ alice: Account; tx: Transfer }> {
+  const alice = await ctx.wallet().fund(ctx);
+  const { nonce } = await readAccount(ctx, alice.address);
+  return { alice, tx: { chainId: await ctx.chainId(), to: ctx.profile.codec.newKey().address, value: 1n, nonce, fee: FEE } };
+}
+
 /** Waits until the recipient holds exactly `balance`. */
 async function balanceReaches(ctx: CheckContext, address: string, balance: bigint, node = ctx.node): Promise<void> {
   await ctx.waitFor(`${address.slice(0, 12)}… holding ${balance}`, async () => ((await readAccount(ctx, address, node)).balance === balance ? true : undefined));
@@ -164,8 +171,7 @@ export const stateChecks: Check[] = [
     title: 'a transaction with a changed signature byte is refused',
     spec: `${SPEC_TX}: "signed with the sender's private key"`,
     async run(ctx: CheckContext) {
-      const alice = await ctx.wallet().fund(ctx);
-      const tx = { chainId: await ctx.chainId(), to: ctx.profile.codec.newKey().address, value: 1n, nonce: (await readAccount(ctx, alice.address)).nonce, fee: FEE };
+      const { alice, tx } = await fundedTransfer(ctx);
       await refused(ctx, crafted(ctx).badSignature(alice.privateKey, tx), 'a transaction whose signature does not verify');
     },
   }),
@@ -177,9 +183,8 @@ export const stateChecks: Check[] = [
     spec: 'design: strict verification (RFC 8032 §5.1.7, canonical S, R and A, small-order points refused); "Taming the many EdDSAs"',
     needs: ['funds', 'crafted-transactions'],
     async run(ctx: CheckContext) {
-      const alice = await ctx.wallet().fund(ctx);
       const c = crafted(ctx);
-      const tx = { chainId: await ctx.chainId(), to: ctx.profile.codec.newKey().address, value: 1n, nonce: (await readAccount(ctx, alice.address)).nonce, fee: FEE };
+      const { alice, tx } = await fundedTransfer(ctx);
       await refused(ctx, c.smallOrderR(alice.privateKey, tx), 'a signature whose R is a small-order point');
       await refused(ctx, c.nonCanonicalS(alice.privateKey, tx), 'a signature with S + L (non-canonical S)');
     },
@@ -235,8 +240,7 @@ export const stateChecks: Check[] = [
     spec: `${SPEC_TX}: "value, fee: unsigned 128-bit integer"`,
     needs: ['funds', 'crafted-transactions'],
     async run(ctx: CheckContext) {
-      const alice = await ctx.wallet().fund(ctx);
-      const tx = { chainId: await ctx.chainId(), to: ctx.profile.codec.newKey().address, value: 1n, nonce: (await readAccount(ctx, alice.address)).nonce, fee: FEE };
+      const { alice, tx } = await fundedTransfer(ctx);
       await refused(ctx, crafted(ctx).overflow(alice.privateKey, tx), 'value 2^128-1 with fee 1');
     },
   }),
@@ -247,8 +251,7 @@ export const stateChecks: Check[] = [
     title: 'malformed transaction bytes are refused as bad input, not as an internal error',
     spec: 'JSON-RPC 2.0 §5.1 (-32603 is for internal errors); spec: Transaction',
     async run(ctx: CheckContext) {
-      const alice = await ctx.wallet().fund(ctx);
-      const tx = { chainId: await ctx.chainId(), to: ctx.profile.codec.newKey().address, value: 1n, nonce: (await readAccount(ctx, alice.address)).nonce, fee: FEE };
+      const { alice, tx } = await fundedTransfer(ctx);
       const error = await refused(ctx, crafted(ctx).wrongLength(alice.privateKey, tx), 'a transaction one byte short');
       ctx.expect(error.code !== -32603, 'a malformed transaction was answered as an internal error (-32603)', 'a client error code', error);
     },
