@@ -7,7 +7,7 @@
  */
 import { LEVELS } from '../suites/model.js';
 import type { BaselineMark, CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../suites/model.js';
-import { curlFor } from './curlFor.js';
+import { curlFor } from '../suites/runner/curlFor.js';
 
 export const NODE_A = 'http://127.0.0.1:8545';
 export const NODE_B = 'http://127.0.0.1:8546';

@@ -4,7 +4,7 @@ export { renderJunit } from './renderJunit.js';
 export { renderMarkdown, type MarkdownOptions } from './renderMarkdown.js';
 export { renderHtml } from './renderHtml.js';
 export { renderTranscript } from './renderTranscript.js';
-export { curlFor } from './curlFor.js';
+export { curlFor } from '../suites/runner/curlFor.js';
 export { writeReports, REPORT_FILES, type ReportKind, type WrittenReports } from './writeReports.js';
 export { verdictHeadline, type Headline, type VerdictWord } from './verdictHeadline.js';
 export { isExpectedFailure, isGating, levelGates } from './gating.js';

@@ -8,7 +8,7 @@ import type { CheckResult, Exchange, Level, RunResult, RunSummary, Status } from
 import type { Profile } from '../profile/Profile.js';
 import { Wallet } from '../Wallet.js';
 import type { Baseline } from './Baseline.js';
-import { curlFor as reproduceCommand } from '../../reports/curlFor.js';
+import { curlFor as reproduceCommand } from './curlFor.js';
 
 export interface SuiteOptions {
   targets: string[];

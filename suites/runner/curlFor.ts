@@ -1,4 +1,4 @@
-import type { Exchange } from '../suites/model.js';
+import type { Exchange } from '../model.js';
 import { shellQuote } from './shellQuote.js';
 
 // curl computes these itself from what it sends; copying them would make the replay lie about framing.
