@@ -23,17 +23,18 @@ export function exchangeText(exchange: Exchange): string {
 
 /**
  * A check's evidence as plain text, for JUnit failure bodies and CI logs: the message, expected and actual,
- * the first exchange (the one `reproduce` repeats), the reproduce command, and where the rule comes from.
+ * the last exchange (the one that showed the failure, which `reproduce` repeats), the reproduce command, and
+ * where the rule comes from.
  */
 export function evidenceText(result: CheckResult): string {
   const { evidence } = result;
   const blocks = [evidence.message];
   if (evidence.expected !== undefined) blocks.push(`expected: ${evidence.expected}`);
   if (evidence.actual !== undefined) blocks.push(`actual: ${evidence.actual}`);
-  const [first] = evidence.exchanges;
-  if (first) {
+  const last = evidence.exchanges[evidence.exchanges.length - 1];
+  if (last) {
     const more = evidence.exchanges.length - 1;
-    blocks.push(exchangeText(first) + (more > 0 ? `\n(${more} more exchange${more === 1 ? '' : 's'} in report.json and report.html)` : ''));
+    blocks.push(exchangeText(last) + (more > 0 ? `\n(${more} earlier exchange${more === 1 ? '' : 's'} in report.json and report.html)` : ''));
   }
   if (result.reproduce !== undefined) blocks.push(`reproduce:\n${result.reproduce}`);
   blocks.push(`check: ${result.id} [${result.level}] on ${result.node}; rule: ${result.spec}`);

@@ -76,8 +76,9 @@ function result(spec: ResultSpec): CheckResult {
   const out: CheckResult = { ...info, scope, durationMs, evidence: { message, exchanges } };
   if (expected !== undefined) out.evidence.expected = expected;
   if (actual !== undefined) out.evidence.actual = actual;
-  const [first] = exchanges;
-  if (first && (out.status === 'fail' || out.status === 'error')) out.reproduce = curlFor(first);
+  // As the runner does: the last exchange is the one that showed the failure.
+  const shown = exchanges[exchanges.length - 1];
+  if (shown && out.status === 'fail') out.reproduce = curlFor(shown);
   return out;
 }
 
