@@ -34,7 +34,7 @@ describe('chainrpc', () => {
   it('--help lists every command and the exit codes', async () => {
     const r = await chainrpc('--help');
     expect(r.code).toBe(0);
-    for (const c of ['node', 'devnet', 'call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['test', 'replay', 'node', 'devnet', 'call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(r.stdout).toContain('3 target unreachable');
   });
 
