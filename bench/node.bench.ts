@@ -9,7 +9,8 @@
  *      (goal >= 0.6x), and included tx/s (first send to last inclusion).
  *
  * Servers run as separate processes on loopback; the load comes from this process. Options:
- * --seconds N (per autocannon run, default 5), --senders N (default 100), --per-sender N (default 100).
+ * --seconds N (per autocannon run, default 5), --rounds N (bare/node pairs, default 5), --senders N
+ * (default 100), --per-sender N (default 100).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -23,8 +24,9 @@ import { createTransactionSigner, decodeTransaction, generatePrivateKey, verifyT
 import type { SignedTransaction } from '../core/codec/index.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string' }, senders: { type: 'string' }, 'per-sender': { type: 'string' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, senders: { type: 'string' }, 'per-sender': { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);
+const ROUNDS = Number(values.rounds ?? 5);
 const SENDERS = Number(values.senders ?? 100);
 const PER_SENDER = Number(values['per-sender'] ?? 100);
 const CONNECTIONS = 16;
@@ -75,21 +77,24 @@ const { url, process: node } = await spawnNode(
 );
 console.log(`reference node benchmark: ${SECONDS} s per autocannon run, ${CONNECTIONS} connections; node v${process.versions.node}, ${new Date().toISOString()}\n`);
 try {
-  // 1. Single calls against the bare baseline (alternated twice to spread the machine's noise).
+  // 1. Single calls against the bare baseline: ROUNDS pairs, each pair back to back, and the median of
+  // the pairs' ratios (the machine's noise moves both sides of a pair alike far more than it moves a ratio).
   const call = JSON.stringify({ jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 1 });
-  const bareRuns: number[] = [];
-  const nodeRuns: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    bareRuns.push((await cannon(bare.url, call)).rps);
+  const pairs: { bare: number; node: number }[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const bareRps = (await cannon(bare.url, call)).rps;
     const r = await cannon(url, call);
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`chain_blockNumber run had ${r.errors} errors and ${r.non2xx} non-2xx answers`);
-    nodeRuns.push(r.rps);
+    pairs.push({ bare: bareRps, node: r.rps });
   }
-  const bareRps = bareRuns.reduce((a, b) => a + b, 0) / bareRuns.length;
-  const nodeRps = nodeRuns.reduce((a, b) => a + b, 0) / nodeRuns.length;
-  row('bare node:http constant answer, req/s', fmt(bareRps));
-  row('chain_blockNumber single calls, req/s', fmt(nodeRps));
-  row('ratio node / bare (goal >= 0.80)', `${(nodeRps / bareRps).toFixed(2)}x`);
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+  };
+  const ratios = pairs.map((p) => p.node / p.bare);
+  row('bare node:http constant answer, req/s (median)', fmt(median(pairs.map((p) => p.bare))));
+  row('chain_blockNumber single calls, req/s (median)', fmt(median(pairs.map((p) => p.node))));
+  row(`ratio node / bare, median of ${ROUNDS} pairs (goal >= 0.80)`, `${median(ratios).toFixed(2)}x  (pairs: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
 
   // 2. Batches of 100 chain_getAccount.
   const addresses = Array.from({ length: 100 }, () => createTransactionSigner(generatePrivateKey()).address);
