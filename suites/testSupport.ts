@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReferenceNode } from '../reference-node/node/ReferenceNode.js';
 import type { NodeOptions } from '../reference-node/node/ReferenceNode.js';
-import { NODE_DEFAULTS } from '../reference-node/node/nodeDefaults.js';
 import type { Check } from './Check.js';
 import type { CheckResult, Level } from './model.js';
 import type { Profile } from './profile/Profile.js';
 import { referenceProfile } from './profile/referenceProfile.js';
 import { runSuite } from './runner/runSuite.js';
+import { testNodeOptions } from '../reference-node/node/testNodeOptions.js';
 
 export const TEST_BLOCK_MS = 100;
 
@@ -28,22 +28,7 @@ export interface TestNode {
 /** A reference node with a short block time; extra options (faults) pass through. */
 export async function startTestNode(extra: Partial<NodeOptions> = {}): Promise<TestNode> {
   const dir = mkdtempSync(join(tmpdir(), 'chainrpc-suite-'));
-  const node = await ReferenceNode.start({
-    host: '127.0.0.1',
-    port: 0,
-    kind: 'MN',
-    dataDir: dir,
-    blockTimeMs: TEST_BLOCK_MS,
-    peers: [],
-    chainId: 1n,
-    faucet: { amount: 10n ** 19n, limit: 1 },
-    maxBodyBytes: NODE_DEFAULTS.maxBodyBytes,
-    maxBatch: NODE_DEFAULTS.maxBatch,
-    requestTimeoutMs: NODE_DEFAULTS.requestTimeoutMs,
-    chain: {},
-    log: () => undefined,
-    ...extra,
-  });
+  const node = await ReferenceNode.start(testNodeOptions(dir, { blockTimeMs: TEST_BLOCK_MS, ...extra }));
   return {
     node,
     url: node.url,

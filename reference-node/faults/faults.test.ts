@@ -35,6 +35,7 @@ import { httpRequest, post } from '../rpc/testSupport.js';
 import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
 import type { FaultName } from './faultCatalogue.js';
 import { runChainrpc } from '../../test/runChainrpc.js';
+import { testNodeOptions } from '../node/testNodeOptions.js';
 
 const TOKEN = 10n ** 18n;
 const FEE = 10n ** 15n;
@@ -55,23 +56,9 @@ interface Started {
 async function startNode(faults: readonly string[], extra: Partial<NodeOptions> = {}): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-'));
   const logged: string[] = [];
-  const node = await ReferenceNode.start({
-    host: '127.0.0.1',
-    port: 0,
-    kind: 'MN',
-    dataDir: dir,
-    blockTimeMs: 100,
-    peers: [],
-    chainId: 1n,
-    faucet: { amount: 10n * TOKEN, limit: 1 },
-    maxBodyBytes: MAX_BODY,
-    maxBatch: MAX_BATCH,
-    requestTimeoutMs: NODE_DEFAULTS.requestTimeoutMs,
-    chain: {},
-    log: (line) => logged.push(line),
-    faults,
-    ...extra,
-  }).catch((err: unknown) => {
+  const node = await ReferenceNode.start(
+    testNodeOptions(dir, { faucet: { amount: 10n * TOKEN, limit: 1 }, maxBodyBytes: MAX_BODY, maxBatch: MAX_BATCH, log: (line) => logged.push(line), faults, ...extra }),
+  ).catch((err: unknown) => {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   });

@@ -21,7 +21,7 @@ import {
 import type { SignedTransaction, TransactionSigner } from '../../core/codec/index.js';
 import { validators } from '../../core/schema/validators.js';
 import { ReferenceNode } from './ReferenceNode.js';
-import { NODE_DEFAULTS } from './nodeDefaults.js';
+import { testNodeOptions } from './testNodeOptions.js';
 
 const TOKEN = 10n ** 18n;
 const FEE = 10n ** 15n;
@@ -95,21 +95,7 @@ function overflowingWire(privateKey: Uint8Array, to: string): string {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chainrpc-node-'));
-  node = await ReferenceNode.start({
-    host: '127.0.0.1',
-    port: 0,
-    kind: 'MN',
-    dataDir: dir,
-    blockTimeMs: 100,
-    peers: [],
-    chainId: 1n,
-    faucet: { amount: 10n * TOKEN, limit: 1 },
-    maxBodyBytes: NODE_DEFAULTS.maxBodyBytes,
-    maxBatch: NODE_DEFAULTS.maxBatch,
-    requestTimeoutMs: NODE_DEFAULTS.requestTimeoutMs,
-    chain: {},
-    log: () => undefined,
-  });
+  node = await ReferenceNode.start(testNodeOptions(dir));
   client = createClient({ baseUrl: node.url });
 });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUZZ_LIMITS, runRpcFuzz } from '../rpc/runRpcFuzz.js';
 import { ReferenceNode } from './ReferenceNode.js';
-import { NODE_DEFAULTS } from './nodeDefaults.js';
+import { testNodeOptions } from './testNodeOptions.js';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
 let dir: string;
@@ -17,12 +17,7 @@ let node: ReferenceNode;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chainrpc-fuzz-'));
-  node = await ReferenceNode.start({
-    host: '127.0.0.1', port: 0, kind: 'MN', dataDir: dir, blockTimeMs: 200, peers: [], chainId: 1n,
-    faucet: { amount: 10n ** 19n, limit: 1 },
-    maxBodyBytes: FUZZ_LIMITS.maxBodyBytes, maxBatch: FUZZ_LIMITS.maxBatch, requestTimeoutMs: NODE_DEFAULTS.requestTimeoutMs,
-    chain: {}, log: () => undefined,
-  });
+  node = await ReferenceNode.start(testNodeOptions(dir, { blockTimeMs: 200, maxBodyBytes: FUZZ_LIMITS.maxBodyBytes, maxBatch: FUZZ_LIMITS.maxBatch }));
 });
 
 afterAll(async () => {
