@@ -211,9 +211,13 @@ export function formatProblems(problems: Problem[]): string {
   return problems.map((p) => `${p.pointer === '' ? '(value)' : p.pointer} ${p.message}`).join('; ');
 }
 
+const VALID: Validation = Object.freeze({ ok: true });
+
 export class Validators {
   private readonly ajv: InstanceType<typeof Ajv>;
   private readonly cache = new Map<string, ValidateFunction>();
+  // Per part, by method name: the hot path (a node validating every call's params) builds no reference string.
+  private readonly parts = { params: new Map<string, ValidateFunction>(), result: new Map<string, ValidateFunction>(), specResult: new Map<string, ValidateFunction>(), error: new Map<string, ValidateFunction>() };
   readonly methods: ReadonlyMap<string, MethodSchema>;
 
   constructor() {
@@ -254,12 +258,18 @@ export class Validators {
   /** Validates a value against any schema of the catalogue, by reference relative to schemas/. */
   validate(ref: string, value: unknown): Validation {
     const fn = this.compiled(ref);
-    return fn(value) ? { ok: true } : { ok: false, problems: toProblems(fn.errors) };
+    return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors) };
   }
 
   private methodPart(method: string, part: 'params' | 'result' | 'specResult' | 'error', value: unknown): Validation {
-    if (!this.methods.has(method)) throw new Error(`unknown method ${method}: no schemas/methods/${method}.schema.json`);
-    return this.validate(`${methodSchemaId(method)}#/definitions/${part}`, value);
+    const byMethod = this.parts[part];
+    let fn = byMethod.get(method);
+    if (fn === undefined) {
+      if (!this.methods.has(method)) throw new Error(`unknown method ${method}: no schemas/methods/${method}.schema.json`);
+      fn = this.compiled(`${methodSchemaId(method)}#/definitions/${part}`);
+      byMethod.set(method, fn);
+    }
+    return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors) };
   }
 
   /** Checks positional params; a node answers a failure with InvalidParams (-32602). */

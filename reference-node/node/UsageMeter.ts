@@ -12,9 +12,10 @@
 export const SCORE_WEIGHTS = { served: 1n, relayed: 10n, proposed: 50n } as const;
 
 export class UsageMeter {
-  private served = 0n;
-  private relayed = 0n;
-  private proposed = 0n;
+  // Plain numbers (exact to 2^53, centuries at any request rate): counting a call allocates nothing.
+  private served = 0;
+  private relayed = 0;
+  private proposed = 0;
 
   recordServed(): void {
     this.served++;
@@ -29,10 +30,10 @@ export class UsageMeter {
   }
 
   score(): bigint {
-    return this.served * SCORE_WEIGHTS.served + this.relayed * SCORE_WEIGHTS.relayed + this.proposed * SCORE_WEIGHTS.proposed;
+    return BigInt(this.served) * SCORE_WEIGHTS.served + BigInt(this.relayed) * SCORE_WEIGHTS.relayed + BigInt(this.proposed) * SCORE_WEIGHTS.proposed;
   }
 
   counts(): { served: bigint; relayed: bigint; proposed: bigint } {
-    return { served: this.served, relayed: this.relayed, proposed: this.proposed };
+    return { served: BigInt(this.served), relayed: BigInt(this.relayed), proposed: BigInt(this.proposed) };
   }
 }

@@ -60,7 +60,12 @@ const JSON_TYPE = 'application/json';
 // fatal: a body that is not UTF-8 (RFC 8259 §8.1) is refused as a parse error, never decoded with U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-type BodyRead = { kind: 'body'; bytes: Buffer } | { kind: 'tooLarge' } | { kind: 'gone' };
+interface Connection {
+  /** The response of the connection's latest request; undefined before its first. */
+  res: ServerResponse | undefined;
+}
+
+const NO_BYTES = Buffer.alloc(0);
 
 /**
  * The reference node's JSON-RPC 2.0 endpoint over HTTP/1.1 (node:http, no framework): `POST /rpc`
@@ -78,6 +83,10 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
   const headersTimeout = Math.min(options.headersTimeoutMs ?? RPC_SERVER_DEFAULTS.headersTimeoutMs, requestTimeout);
   const closeGraceMs = options.closeGraceMs ?? RPC_SERVER_DEFAULTS.closeGraceMs;
   const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // The dispatcher skips every fault check when none is set (the hot path of a correct node).
+  const dispatchFaults = faults.size > 0 ? faults : undefined;
+  const envelopeFaults = hasEnvelopeFault(faults);
+  const onCall = options.onCall;
   // Compile the param schemas now rather than on the first request.
   validators();
 
@@ -90,46 +99,57 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
   });
   // No connection cap (maxConnections stays unset): 1,000 concurrent clients are served.
 
-  const inFlight = new Set<ServerResponse>();
-  const responses = new WeakMap<Duplex, ServerResponse>();
-  let drained: (() => void) | undefined;
+  // Per connection: the response it is answering or last answered (for clientError and close()).
+  // Tracked per connection rather than per request, so a request adds no listener of its own.
+  const connections = new Map<Duplex, Connection>();
   let closing: Promise<void> | undefined;
+  // While closing: the responses still to be finished, and who waits for the last one.
+  let draining: { pending: Set<ServerResponse>; done: () => void } | undefined;
 
-  const finished = (res: ServerResponse): void => {
-    inFlight.delete(res);
-    if (inFlight.size === 0) drained?.();
+  const drainTrack = (res: ServerResponse): void => {
+    if (draining === undefined || res.writableEnded || res.destroyed) return;
+    const { pending } = draining;
+    pending.add(res);
+    res.once('close', () => {
+      pending.delete(res);
+      if (pending.size === 0) draining?.done();
+    });
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    inFlight.add(res);
-    responses.set(req.socket, res);
-    res.once('close', () => {
-      finished(res);
-      // Between responses, a malformed next request on this connection may be answered with a 400 again.
-      if (responses.get(req.socket) === res) responses.delete(req.socket);
-    });
-    // A write racing a client that already left must not become an unhandled 'error'.
-    res.on('error', () => undefined);
-    req.on('error', () => undefined);
-    if (closing) res.shouldKeepAlive = false;
-    serve(req, res, expectsContinue).catch((error: unknown) => {
-      logError(`rpc: request handling failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`.replace(/\s+/g, ' '));
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, standardError('internalError', null, 'the node failed while handling this request'), true);
-      else res.destroy();
-    });
+    const connection = connections.get(req.socket);
+    if (connection !== undefined) connection.res = res;
+    if (closing) {
+      res.shouldKeepAlive = false;
+      drainTrack(res);
+    }
+    try {
+      const path = pathOf(req.url);
+      if (path === RPC_PATH) serveRpc(req, res, expectsContinue);
+      else serveOther(req, res, expectsContinue).catch((error: unknown) => failed(res, error));
+    } catch (error) {
+      failed(res, error);
+    }
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> => {
-    const path = pathOf(req.url);
-    if (path !== RPC_PATH) {
-      if (options.routes) {
-        // The hook reads its own bodies; a client waiting on Expect: 100-continue must be told to send.
-        if (expectsContinue) res.writeContinue();
-        if (await options.routes(req, res)) return;
-      }
-      refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
-      return;
+  /** A handler bug, never a client's doing: logged, answered with 500 when still possible. */
+  const failed = (res: ServerResponse, error: unknown): void => {
+    logError(`rpc: request handling failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`.replace(/\s+/g, ' '));
+    if (!res.headersSent && !res.destroyed) sendJson(res, 500, standardError('internalError', null, 'the node failed while handling this request'), true);
+    else res.destroy();
+  };
+
+  const serveOther = async (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> => {
+    if (options.routes) {
+      // The hook reads its own bodies; a client waiting on Expect: 100-continue must be told to send.
+      if (expectsContinue) res.writeContinue();
+      if (await options.routes(req, res)) return;
     }
+    refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
+  };
+
+  // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
+  const serveRpc = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     if (req.method !== 'POST') {
       // Fault get-accepted (TEST-ONLY): GET is answered 200 with a JSON-RPC error instead of 405.
       if (req.method === 'GET' && faults.has('get-accepted')) return sendJson(res, 200, standardError('invalidRequest', null, 'use POST for JSON-RPC'));
@@ -149,23 +169,38 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       return;
     }
     if (expectsContinue) res.writeContinue();
-    const read = await readBody(req, maxBodyBytes);
-    if (read.kind === 'gone') return; // the client left or was timed out; nobody to answer
-    if (read.kind === 'tooLarge') {
-      refuse(req, res, 413, `the body is over ${maxBodyBytes} bytes, the most this node takes`);
-      return;
-    }
+    // A client that leaves or is timed out mid-body never reaches either callback: nobody to answer.
+    readBody(
+      req,
+      maxBodyBytes,
+      (bytes) => {
+        try {
+          answer(req, res, bytes);
+        } catch (error) {
+          failed(res, error);
+        }
+      },
+      () => refuse(req, res, 413, `the body is over ${maxBodyBytes} bytes, the most this node takes`),
+    );
+  };
+
+  const answer = (req: IncomingMessage, res: ServerResponse, bytes: Buffer): void => {
     let text: string;
     try {
-      text = UTF8.decode(read.bytes);
+      text = UTF8.decode(bytes);
     } catch {
       sendJson(res, 200, parseErrorText('the body is not valid UTF-8', faults));
       return;
     }
     const remoteAddress = req.socket.remoteAddress ?? '';
-    const dispatched = await handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults, ...(options.onCall ? { onCall: options.onCall } : {}) });
+    const dispatched = handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults: dispatchFaults, onCall });
+    if (typeof dispatched === 'string' || dispatched === null) send(res, dispatched);
+    else dispatched.then((d) => send(res, d)).catch((error: unknown) => failed(res, error));
+  };
+
+  const send = (res: ServerResponse, dispatched: string | null): void => {
     // Envelope faults (TEST-ONLY): the answer's text rewritten (jsonrpc-missing, result-and-error, wrong-error-codes, batch-reversed-and-truncated).
-    const answer = dispatched !== null && hasEnvelopeFault(faults) ? faultyAnswer(dispatched, faults) : dispatched;
+    const answer = dispatched !== null && envelopeFaults ? faultyAnswer(dispatched, faults) : dispatched;
     if (res.destroyed || res.writableEnded) return;
     if (answer === null) {
       // Notifications only: JSON-RPC sends nothing, HTTP says so with 204 and no body (profile).
@@ -173,17 +208,24 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       res.end();
     } else {
       // Fault http-500-on-error (TEST-ONLY): a single error response is sent with HTTP 500.
-      sendJson(res, faults.has('http-500-on-error') && isErrorAnswer(answer) ? 500 : 200, answer, false, faults.has('response-content-type') ? 'text/plain; charset=utf-8' : JSON_TYPE);
+      if (dispatchFaults === undefined) sendJson(res, 200, answer);
+      else sendJson(res, faults.has('http-500-on-error') && isErrorAnswer(answer) ? 500 : 200, answer, false, faults.has('response-content-type') ? 'text/plain; charset=utf-8' : JSON_TYPE);
     }
   };
 
+  server.on('connection', (socket: Duplex) => {
+    connections.set(socket, { res: undefined });
+    socket.once('close', () => connections.delete(socket));
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, false));
   // Expect: 100-continue: answer a refusal (405/413/415) before the client sends its body.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, true));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Malformed HTTP, a request timeout, a reset: answer if the connection is between responses, then drop it.
-    const res = responses.get(socket);
-    if (socket.writable && (res === undefined || !res.headersSent) && error.code !== 'ECONNRESET') {
+    const res = connections.get(socket)?.res;
+    // Not between responses: one is being written, or the last one closes the connection.
+    const betweenResponses = res === undefined || !res.headersSent || (res.writableEnded && res.shouldKeepAlive);
+    if (socket.writable && betweenResponses && error.code !== 'ECONNRESET') {
       const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     }
@@ -213,16 +255,22 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
         });
         // Node 20's close() already ends idle keep-alive connections; in-flight ones finish with Connection: close.
         server.closeIdleConnections();
-        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-        if (inFlight.size > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, closeGraceMs);
-            drained = () => {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, closeGraceMs);
+          draining = {
+            pending: new Set(),
+            done: () => {
               clearTimeout(timer);
               resolve();
-            };
-          });
-        }
+            },
+          };
+          for (const { res } of connections.values()) {
+            if (res === undefined) continue;
+            if (!res.headersSent) res.shouldKeepAlive = false;
+            drainTrack(res);
+          }
+          if (draining.pending.size === 0) draining.done();
+        });
         server.closeAllConnections();
         await stopped;
       })();
@@ -244,7 +292,10 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, reaso
 function sendJson(res: ServerResponse, status: number, body: string, close = false, contentType = JSON_TYPE): void {
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': Buffer.byteLength(body) };
-  if (close) headers.connection = 'close';
+  if (close) {
+    headers.connection = 'close';
+    res.shouldKeepAlive = false;
+  }
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -255,36 +306,36 @@ function mayHaveBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Reads at most `limit` bytes; stops (and leaves the rest unread) as soon as the body grows past it. */
-function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (read: BodyRead): void => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      resolve(read);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        req.pause();
-        settle({ kind: 'tooLarge' });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => settle({ kind: 'body', bytes: Buffer.concat(chunks, size) }));
-    req.once('error', () => settle({ kind: 'gone' }));
-    req.once('close', () => settle(req.complete ? { kind: 'body', bytes: Buffer.concat(chunks, size) } : { kind: 'gone' }));
+/**
+ * Reads the body, at most `limit` bytes: `onBody` gets it whole; as soon as it grows past the limit,
+ * reading stops (the rest stays unread) and `onTooLarge` is called instead.
+ */
+function readBody(req: IncomingMessage, limit: number, onBody: (bytes: Buffer) => void, onTooLarge: () => void): void {
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > limit) {
+      over = true;
+      req.pause();
+      onTooLarge();
+    } else if (first === undefined) {
+      first = chunk;
+    } else {
+      (more ??= [first]).push(chunk);
+    }
+  });
+  req.on('end', () => {
+    if (!over) onBody(more === undefined ? (first ?? NO_BYTES) : Buffer.concat(more, size));
   });
 }
 
 /** `application/json`, any case, optionally with parameters (`; charset=utf-8`). */
 function isJsonContentType(value: string | undefined): boolean {
+  if (value === JSON_TYPE) return true;
   if (value === undefined) return false;
   const semicolon = value.indexOf(';');
   return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase() === JSON_TYPE;
@@ -292,7 +343,7 @@ function isJsonContentType(value: string | undefined): boolean {
 
 /** The path of an origin-form or absolute-form request target; '' when it cannot be read. */
 function pathOf(url: string | undefined): string {
-  if (url === undefined) return '';
+  if (url === RPC_PATH || url === undefined) return url ?? '';
   if (url.startsWith('/')) {
     const q = url.search(/[?#]/);
     return q === -1 ? url : url.slice(0, q);

@@ -369,4 +369,40 @@ describe('handleRpcBody without HTTP', () => {
     expect(answer).toMatch(/^\{"jsonrpc":"2.0","id":1,"error":\{"code":-32603,/);
     expect(lines).toHaveLength(1);
   });
+
+  it('answers synchronous handlers without a promise turn; a promise only when a handler returns one', async () => {
+    const methods = { now: () => 1, later: () => Promise.resolve(2) };
+    expect(handleRpcBody(call('now', []), methods, { maxBatch: 4 })).toBe('{"jsonrpc":"2.0","id":1,"result":1}');
+    expect(handleRpcBody('{', methods, { maxBatch: 4 })).toMatch(/"code":-32700/);
+    const pending = handleRpcBody(call('later', []), methods, { maxBatch: 4 });
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toBe('{"jsonrpc":"2.0","id":1,"result":2}');
+  });
+
+  it('a batch mixing synchronous and asynchronous handlers runs them one at a time, in request order', async () => {
+    const events: string[] = [];
+    const methods = {
+      step: (params: JsonValue[]) => {
+        events.push(`start ${JSON.stringify(params[0])}`);
+        events.push(`end ${JSON.stringify(params[0])}`);
+        return params[0] ?? null;
+      },
+      slowStep: async (params: JsonValue[]) => {
+        events.push(`start ${JSON.stringify(params[0])}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        events.push(`end ${JSON.stringify(params[0])}`);
+        return params[0] ?? null;
+      },
+      failLater: async () => {
+        await Promise.resolve();
+        throw new Error('boom');
+      },
+    };
+    const batch = [call('step', [1], 1), call('slowStep', [2], 2), call('step', [3], 3), call('failLater', [], 4), call('slowStep', [5], 5)];
+    const answer = await handleRpcBody(`[${batch.join(',')}]`, methods, { maxBatch: 10, logError: () => undefined });
+    expect(events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3', 'start 5', 'end 5']);
+    const answers = JSON.parse(answer ?? 'null') as { id: number; result?: number; error?: { code: number } }[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(answers.map((a) => a.result ?? a.error?.code)).toEqual([1, 2, 3, -32603, 5]);
+  });
 });

@@ -7,19 +7,19 @@ import { RPC_ERROR, errorResponse, standardError } from './errorResponse.js';
 import type { RpcErrorKind, RpcId } from './errorResponse.js';
 import { invalidParamsReason } from './invalidParamsReason.js';
 import { RpcMethodError } from './RpcMethodError.js';
-import type { CallContext, CallOutcome, MethodTable, OnCall } from './types.js';
+import type { CallContext, CallOutcome, MethodHandler, MethodTable, OnCall } from './types.js';
 
 export interface HandleRpcBodyOptions {
   /** Most requests one batch may hold; a longer batch is refused whole with -32013 (profile). */
   readonly maxBatch: number;
   /** Called once per dispatched call (a valid request naming a method of the table), notifications included. */
-  readonly onCall?: OnCall;
+  readonly onCall?: OnCall | undefined;
   /** Passed to handlers in CallContext. Default ''. */
-  readonly remoteAddress?: string;
+  readonly remoteAddress?: string | undefined;
   /** Where a handler's unexpected failure is logged, one line each. Default: stderr. */
-  readonly logError?: (line: string) => void;
+  readonly logError?: ((line: string) => void) | undefined;
   /** Fault injection, TEST-ONLY (docs/faults.md). Default: none. */
-  readonly faults?: FaultSet;
+  readonly faults?: FaultSet | undefined;
 }
 
 /** A request that passed JSON-RPC 2.0 §4's checks. */
@@ -41,12 +41,16 @@ const defaultLog = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
+/** A value, or a promise of it: the dispatcher stays synchronous unless a handler returns a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
 /**
  * The JSON-RPC 2.0 dispatcher, without HTTP: takes a request body's text and returns the response
  * body's text, or null when nothing is to be sent (a notification, or a batch of notifications only:
- * JSON-RPC 2.0 §4.1 and §6). Never throws for anything a client can send.
+ * JSON-RPC 2.0 §4.1 and §6). Never throws (nor rejects) for anything a client can send. The answer is
+ * a promise only when a handler returned one; synchronous handlers are answered without a promise turn.
  */
-export async function handleRpcBody(text: string, methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
+export function handleRpcBody(text: string, methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
   let value: JsonValue;
   try {
     value = parseJson(text);
@@ -67,15 +71,40 @@ export async function handleRpcBody(text: string, methods: MethodTable, options:
       size: value.length,
     });
   }
+  return handleBatch(value, methods, options);
+}
+
+/** Whether a handler's return value (a JsonValue, which is never a function) is a promise. */
+function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function handleBatch(batch: JsonValue[], methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
   // §6 lets a server process a batch "in any order and with any width of parallelism"; this one runs
   // the calls one after the other, in request order, so consecutive nonces are admitted in order.
   const answers: string[] = [];
-  for (const element of value) {
-    const answer = await handleOne(element, methods, options);
+  for (let i = 0; i < batch.length; i++) {
+    const answer = handleOne(batch[i] as JsonValue, methods, options);
+    // From the first handler that returns a promise on, the rest of the batch waits its turn.
+    if (isPromise(answer)) return finishBatchAsync(batch, i, answer, answers, methods, options);
     if (answer !== null) answers.push(answer);
   }
+  return batchText(batch, answers, options);
+}
+
+async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promise<string | null>, answers: string[], methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
+  const first = await pending;
+  if (first !== null) answers.push(first);
+  for (let i = from + 1; i < batch.length; i++) {
+    const answer = await handleOne(batch[i] as JsonValue, methods, options);
+    if (answer !== null) answers.push(answer);
+  }
+  return batchText(batch, answers, options);
+}
+
+function batchText(batch: JsonValue[], answers: string[], options: HandleRpcBodyOptions): string | null {
   // §6: with only notifications there is nothing to return: no array, not even an empty one.
-  if (value.length === 1 && answers.length === 1 && options.faults?.has('batch-one-unwrapped')) return answers[0] ?? null;
+  if (batch.length === 1 && answers.length === 1 && options.faults?.has('batch-one-unwrapped')) return answers[0] ?? null;
   return answers.length === 0 ? null : `[${answers.join(',')}]`;
 }
 
@@ -85,7 +114,7 @@ export function parseErrorText(reason: string, faults: FaultSet | undefined): st
 }
 
 /** One request object (a whole body, or one element of a batch). */
-async function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
+function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
   const checked = checkRequest(value);
   // §5: an invalid request is answered even without an id (only a *valid* Request without id is a
   // notification), with the id it had when that id was itself valid, else null.
@@ -94,14 +123,16 @@ async function handleOne(value: JsonValue, methods: MethodTable, options: Handle
   const isNotification = request.id === undefined || (request.id === null && options.faults?.has('null-id-dropped') === true);
 
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-  let outcome: Outcome;
   if (typeof handler !== 'function') {
-    outcome = standardOutcome(options.faults?.has('unknown-method-code') ? 'invalidRequest' : 'methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
-  } else {
-    const ctx: CallContext = { remoteAddress: options.remoteAddress ?? '', isNotification };
-    outcome = await dispatch(request, handler, ctx, options);
+    const outcome = standardOutcome(options.faults?.has('unknown-method-code') ? 'invalidRequest' : 'methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
+    return answerOf(request, isNotification, outcome, false, options);
   }
+  const outcome = dispatch(request, handler, { remoteAddress: options.remoteAddress ?? '', isNotification }, options);
+  return isPromise(outcome) ? outcome.then((o) => answerOf(request, isNotification, o, true, options)) : answerOf(request, isNotification, outcome, true, options);
+}
 
+/** The call's answer text (null for a notification), after telling onCall how a dispatched call ended. */
+function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outcome, dispatched: boolean, options: HandleRpcBodyOptions): string | null {
   let answer: string | null = null;
   let kind: CallOutcome = 'result' in outcome ? 'result' : 'error';
   if (!isNotification || options.faults?.has('notification-answered')) {
@@ -110,7 +141,7 @@ async function handleOne(value: JsonValue, methods: MethodTable, options: Handle
     answer = written.text;
     if (written.failed) kind = 'error';
   }
-  if (typeof handler === 'function' && options.onCall) {
+  if (dispatched && options.onCall) {
     try {
       options.onCall(request.method, kind);
     } catch (error) {
@@ -121,12 +152,7 @@ async function handleOne(value: JsonValue, methods: MethodTable, options: Handle
 }
 
 /** Params, then the handler; every failure becomes an error outcome. */
-async function dispatch(
-  request: ValidRequest,
-  handler: (params: JsonValue[], ctx: CallContext) => JsonValue | Promise<JsonValue>,
-  ctx: CallContext,
-  options: HandleRpcBodyOptions,
-): Promise<Outcome> {
+function dispatch(request: ValidRequest, handler: MethodHandler, ctx: CallContext, options: HandleRpcBodyOptions): MaybePromise<Outcome> {
   // Profile: an absent params counts as [] (§4 lets it be omitted).
   const given = request.params ?? [];
   const faults = options.faults;
@@ -139,6 +165,7 @@ async function dispatch(
       errors: [{ pointer: '', rule: 'type', message: 'must be an array' }],
     });
   }
+  let returned: MaybePromise<JsonValue>;
   try {
     const v = validators();
     const schema = v.method(request.method);
@@ -152,21 +179,35 @@ async function dispatch(
         return standardOutcome(invalidParams, invalidParamsReason(schema, checked.length, validation.problems), { errors });
       }
     }
-    const result = await handler(raw, ctx);
-    // A handler's type promises a JsonValue; at run time undefined would make a response without result.
-    if (result === undefined) {
-      log(options, `rpc: ${request.method} returned undefined (a bug in the handler)`);
-      return internalOutcome();
-    }
-    return { result };
+    returned = handler(raw, ctx);
   } catch (error) {
-    if (error instanceof RpcMethodError) {
-      return { error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data } };
-    }
-    // Never leak a stack or message to the client; the operator gets one line.
-    log(options, `rpc: ${request.method} failed: ${describe(error)}`);
+    return failureOutcome(error, request.method, options);
+  }
+  if (isPromise(returned)) {
+    return returned.then(
+      (result) => resultOutcome(result, request.method, options),
+      (error: unknown) => failureOutcome(error, request.method, options),
+    );
+  }
+  return resultOutcome(returned, request.method, options);
+}
+
+function resultOutcome(result: JsonValue, method: string, options: HandleRpcBodyOptions): Outcome {
+  // A handler's type promises a JsonValue; at run time undefined would make a response without result.
+  if (result === undefined) {
+    log(options, `rpc: ${method} returned undefined (a bug in the handler)`);
     return internalOutcome();
   }
+  return { result };
+}
+
+function failureOutcome(error: unknown, method: string, options: HandleRpcBodyOptions): Outcome {
+  if (error instanceof RpcMethodError) {
+    return { error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data } };
+  }
+  // Never leak a stack or message to the client; the operator gets one line.
+  log(options, `rpc: ${method} failed: ${describe(error)}`);
+  return internalOutcome();
 }
 
 /** The response object's text (§5): exactly jsonrpc, id and one of result / error. */
@@ -192,7 +233,8 @@ function checkRequest(value: JsonValue): Checked {
       : `a request must be a JSON object, not ${kindOf(value)}`;
     return { ok: false, id: null, reason };
   }
-  const problems: string[] = [];
+  // Allocated only for an invalid request.
+  let problems: string[] | undefined;
 
   // §4: id "MUST contain a String, Number, or NULL value if included".
   const hasId = Object.hasOwn(value, 'id');
@@ -203,29 +245,29 @@ function checkRequest(value: JsonValue): Checked {
       id = rawId;
     } else if (typeof rawId === 'number') {
       // 1e400 reads as Infinity: it could only be echoed as something else (§5 wants the same value).
-      problems.push('member "id" is a number too large to be echoed exactly');
+      (problems ??= []).push('member "id" is a number too large to be echoed exactly');
     } else {
-      problems.push(`member "id" must be a string, a number or null; got ${kindOf(rawId)}`);
+      (problems ??= []).push(`member "id" must be a string, a number or null; got ${kindOf(rawId)}`);
     }
   }
 
   // §4: jsonrpc "MUST be exactly "2.0"".
-  if (!Object.hasOwn(value, 'jsonrpc')) problems.push('member "jsonrpc" is missing; it must be "2.0"');
-  else if (value.jsonrpc !== '2.0') problems.push(`member "jsonrpc" must be exactly "2.0"; got ${shortValue(value.jsonrpc)}`);
+  if (!Object.hasOwn(value, 'jsonrpc')) (problems ??= []).push('member "jsonrpc" is missing; it must be "2.0"');
+  else if (value.jsonrpc !== '2.0') (problems ??= []).push(`member "jsonrpc" must be exactly "2.0"; got ${shortValue(value.jsonrpc)}`);
 
   // §4: method is "A String containing the name of the method to be invoked".
   const method = value.method;
-  if (!Object.hasOwn(value, 'method')) problems.push('member "method" is missing; it must be a string');
-  else if (typeof method !== 'string') problems.push(`member "method" must be a string; got ${kindOf(method)}`);
+  if (!Object.hasOwn(value, 'method')) (problems ??= []).push('member "method" is missing; it must be a string');
+  else if (typeof method !== 'string') (problems ??= []).push(`member "method" must be a string; got ${kindOf(method)}`);
 
   // §4: params "MUST be a Structured value" (array or object) and "MAY be omitted".
   const params = Object.hasOwn(value, 'params') ? value.params : undefined;
   if (params !== undefined && (typeof params !== 'object' || params === null)) {
-    problems.push(`member "params" must be an array or an object when present; got ${kindOf(params)}`);
+    (problems ??= []).push(`member "params" must be an array or an object when present; got ${kindOf(params)}`);
   }
 
   // Members beyond these four: JSON-RPC 2.0 neither allows nor forbids them; they are ignored.
-  if (problems.length > 0 || typeof method !== 'string') return { ok: false, id: id ?? null, reason: problems.join('; ') };
+  if (problems !== undefined || typeof method !== 'string') return { ok: false, id: id ?? null, reason: problems?.join('; ') ?? '' };
   return { ok: true, request: { method, params, id } };
 }
 
