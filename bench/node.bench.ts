@@ -12,8 +12,6 @@
  * --seconds N (per autocannon run, default 5), --rounds N (bare/node pairs, default 5), --senders N
  * (default 100), --per-sender N (default 100).
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +21,7 @@ import { createClient } from '../core/client/index.js';
 import { createTransactionSigner, decodeTransaction, generatePrivateKey, verifyTransaction } from '../core/codec/index.js';
 import type { SignedTransaction } from '../core/codec/index.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
+import { startBare } from './bareServer.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, senders: { type: 'string' }, 'per-sender': { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);
@@ -30,25 +29,6 @@ const ROUNDS = Number(values.rounds ?? 5);
 const SENDERS = Number(values.senders ?? 100);
 const PER_SENDER = Number(values['per-sender'] ?? 100);
 const CONNECTIONS = 16;
-
-const BARE_SERVER = `
-const http = require('node:http');
-const body = '{"jsonrpc":"2.0","id":1,"result":42}';
-const server = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
-});
-server.keepAliveTimeout = 5000;
-server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
-`;
-
-function startBare(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.stdout?.once('data', (d: Buffer) => resolve({ url: d.toString().trim(), child }));
-    child.once('exit', (code) => reject(new Error(`bare server exited ${String(code)}`)));
-  });
-}
 
 async function cannon(url: string, body: string): Promise<{ rps: number; errors: number; non2xx: number; p99: number }> {
   const result = await autocannon({

@@ -662,7 +662,8 @@ export class FaultSet {
   }
 
   has(name: FaultName): boolean {
-    return this.set.has(name);
+    // A correct node asks this on every call; with no fault set, no lookup is made.
+    return this.set.size !== 0 && this.set.has(name);
   }
 
   get size(): number {
