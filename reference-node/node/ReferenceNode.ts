@@ -314,18 +314,33 @@ export class ReferenceNode {
   private async claimFaucet(address: string): Promise<{ transaction_hash: string; amount: string }> {
     // Fault faucet-no-credit (TEST-ONLY): a hash and the amount, and no transfer at all.
     if (this.faults.has('faucet-no-credit')) return { transaction_hash: phantomClaimHash(address, ++this.phantomClaims), amount: (this.options.faucet ? this.options.faucet.amount : DEFAULT_FAUCET_AMOUNT).toString() };
+    // The leader can change at a block boundary, so nodes may briefly disagree on it. A claim that
+    // finds no leader, or reaches a node that says it no longer leads, is tried again on the leader
+    // as this node then sees it, for up to three block times (at least 1 s). An unreachable leader is
+    // not retried: the claim may have run there.
+    const deadline = Date.now() + Math.max(1_000, 3 * this.options.blockTimeMs);
+    for (;;) {
+      const attempt = await this.tryFaucetClaim(address);
+      if ('claim' in attempt) return attempt.claim;
+      if (Date.now() >= deadline || this.stopping) throw rpcError('NodeUnavailable', { reason: attempt.retry });
+      await new Promise((r) => setTimeout(r, Math.max(50, Math.min(250, Math.floor(this.options.blockTimeMs / 2)))));
+    }
+  }
+
+  /** One try: run the claim here if this node leads, else forward it to the leader. */
+  private async tryFaucetClaim(address: string): Promise<{ claim: { transaction_hash: string; amount: string } } | { retry: string }> {
     const leader = this.leader();
     if (leader === this.id) {
       try {
         const claim = await this.chain.claimFaucet(address, this.faucetClaimOptions());
         this.relay([claim.wire]);
-        return { transaction_hash: claim.transaction_hash, amount: claim.amount };
+        return { claim: { transaction_hash: claim.transaction_hash, amount: claim.amount } };
       } catch (err) {
         throw toRpc(err);
       }
     }
     const peer = leader === null ? undefined : this.peers.get(leader);
-    if (!peer) throw rpcError('NodeUnavailable', { reason: 'no live MN leader is known to run the faucet claim; retry shortly' });
+    if (!peer) return { retry: 'no live MN leader is known to run the faucet claim; retry shortly' };
     let answer: JsonValue;
     try {
       answer = await this.link(peer.url).request('/p2p/faucet', { address });
@@ -334,12 +349,14 @@ export class ReferenceNode {
     }
     if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw rpcError('NodeUnavailable', { reason: 'the leader gave no faucet answer' });
     if (answer.ok === true && typeof answer.transaction_hash === 'string' && typeof answer.amount === 'string') {
-      return { transaction_hash: answer.transaction_hash, amount: answer.amount };
+      return { claim: { transaction_hash: answer.transaction_hash, amount: answer.amount } };
     }
     const error = answer.error;
     if (typeof error === 'object' && error !== null && !Array.isArray(error) && typeof error.name === 'string' && typeof error.data === 'object' && error.data !== null && !Array.isArray(error.data)) {
       const data = error.data;
-      throw rpcError(error.name, { ...data, reason: typeof data.reason === 'string' ? data.reason : 'refused by the leader' });
+      const reason = typeof data.reason === 'string' ? data.reason : 'refused by the leader';
+      if (error.name === 'NodeUnavailable') return { retry: `${peer.url}: ${reason}` };
+      throw rpcError(error.name, { ...data, reason });
     }
     throw rpcError('NodeUnavailable', { reason: 'the leader gave no faucet answer' });
   }
