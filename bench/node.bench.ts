@@ -66,6 +66,7 @@ try {
     const r = await cannon(url, call);
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`chain_blockNumber run had ${r.errors} errors and ${r.non2xx} non-2xx answers`);
     pairs.push({ bare: bareRps, node: r.rps });
+    console.log(`  pair ${i + 1}/${ROUNDS}: bare ${fmt(bareRps)} req/s, node ${fmt(r.rps)} req/s, ratio ${(r.rps / bareRps).toFixed(2)}`);
   }
   const median = (xs: number[]): number => {
     const s = [...xs].sort((a, b) => a - b);
