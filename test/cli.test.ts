@@ -166,17 +166,27 @@ describe('chainrpc node and devnet', () => {
     }
     expect((await chainrpc('node', '--peers', 'not a url')).code).toBe(2);
     expect((await chainrpc('devnet', '--mn', '0')).code).toBe(2);
+    const unknownFault = await chainrpc('devnet', '--fault', 'no-such-fault');
+    expect(unknownFault.code).toBe(2);
+    expect(unknownFault.stderr).toContain('unknown fault "no-such-fault"');
+    const unknownNode = await chainrpc('devnet', '--mn', '1', '--ln', '0', '--fault', 'ln1:no-relay');
+    expect(unknownNode.code).toBe(2);
+    expect(unknownNode.stderr).toContain('names no node of this devnet: ln1 (nodes: mn1)');
   });
 
-  it('devnet prints the table, and Ctrl-C (SIGINT) stops every node it started', async () => {
+  it('devnet prints the table (faults included), and Ctrl-C (SIGINT) stops every node it started', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-devnet-'));
     try {
-      const run = startLong(['devnet', '--mn', '2', '--ln', '1', '--block-time', '200', '--data-dir', dir]);
+      // One faulty node (TEST-ONLY): its net_peerCount answers one too many.
+      const run = startLong(['devnet', '--mn', '2', '--ln', '1', '--block-time', '200', '--data-dir', dir, '--fault', 'ln1:peer-count-off']);
       await run.waitFor(/^devnet ready/, 60_000);
       const rows = run.lines().filter((l) => /^(mn|ln)\d+ /.test(l)).map((l) => l.split(/\s+/));
       expect(rows.map((r) => r[1])).toEqual(['MN', 'MN', 'LN']);
+      expect(rows.map((r) => r[4])).toEqual(['-', '-', 'peer-count-off']);
       const pids = rows.map((r) => Number(r[3]));
       for (const pid of pids) expect(isRunning(pid)).toBe(true);
+      const peerCounts = await Promise.all(rows.map((r) => chainrpc('call', '--url', r[2] ?? '', 'net_peerCount')));
+      expect(peerCounts.map((c) => c.stdout.trim())).toEqual(['2', '2', '3']);
       run.child.kill('SIGINT');
       expect(await new Promise((r) => run.child.once('exit', r))).toBe(0);
       for (const pid of pids) expect(isRunning(pid), `node pid ${pid} still running`).toBe(false);

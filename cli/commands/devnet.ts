@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { startDevnet } from '../../reference-node/devnet/startDevnet.js';
+import type { DevnetOptions } from '../../reference-node/devnet/startDevnet.js';
+import { UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 
 const HELP = `Usage: chainrpc devnet [--mn 3] [--ln 2] [options]
 
@@ -18,6 +20,12 @@ Options:
   --data-dir <dir>    one folder per node, with its store and node.log (default .chainrpc/devnet)
   --keep-data         resume the chain in --data-dir instead of starting fresh
   -h, --help
+
+Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-faults):
+  --fault <[node:]name,...>
+                      runs nodes deliberately wrong: a bare fault name applies to every node,
+                      node:name to one node (mn1, ln2, ...); repeatable or comma-separated. The
+                      table shows each node's faults. Never use it but to prove the suite.
 
 Stop a node with kill <pid> to watch another MN take over as leader.`;
 
@@ -36,6 +44,7 @@ export const devnet: Command = {
         'chain-id': { type: 'string' },
         'data-dir': { type: 'string' },
         'keep-data': { type: 'boolean', default: false },
+        fault: { type: 'string', multiple: true },
       },
     });
     const count = (text: string | undefined, fallback: number, flag: string, min: number, max: number): number => {
@@ -49,11 +58,23 @@ export const devnet: Command = {
     const chainId = values['chain-id'] ?? '1';
     if (!/^\d{1,20}$/.test(chainId)) throw new CliError(`devnet: --chain-id must be a non-negative integer; got "${chainId}"`);
     const dataDir = values['data-dir'] ?? '.chainrpc/devnet';
+    const faults = parseFaults(values.fault ?? []);
+    const names = [...Array.from({ length: mn }, (_, i) => `mn${i + 1}`), ...Array.from({ length: ln }, (_, i) => `ln${i + 1}`)];
+    const strangers = Object.keys(faults.byNode ?? {}).filter((n) => !names.includes(n));
+    if (strangers.length > 0) throw new CliError(`devnet: --fault names no node of this devnet: ${strangers.join(', ')} (nodes: ${names.join(', ')})`);
     process.stderr.write(`devnet: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
-    const net = await startDevnet({ mn, ln, blockTimeMs, chainId: BigInt(chainId), dataDir, keepData: values['keep-data'], log: (l) => process.stderr.write(`devnet: ${l}\n`) });
+    let net: Awaited<ReturnType<typeof startDevnet>>;
+    try {
+      net = await startDevnet({ mn, ln, blockTimeMs, chainId: BigInt(chainId), dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
+    } catch (err) {
+      // Fault and node names are checked before any process starts.
+      if (err instanceof UnknownFaultError) throw new CliError(`devnet: --fault: ${err.message}`);
+      throw err;
+    }
     const width = Math.max(...net.nodes.map((n) => n.url.length));
-    console.log(`${'name'.padEnd(6)}${'kind'.padEnd(6)}${'url'.padEnd(width + 2)}pid`);
-    for (const n of net.nodes) console.log(`${n.name.padEnd(6)}${n.kind.padEnd(6)}${n.url.padEnd(width + 2)}${n.pid}`);
+    const withFaults = net.nodes.some((n) => n.faults.length > 0);
+    console.log(`${'name'.padEnd(6)}${'kind'.padEnd(6)}${'url'.padEnd(width + 2)}pid${withFaults ? '      faults (TEST-ONLY)' : ''}`);
+    for (const n of net.nodes) console.log(`${n.name.padEnd(6)}${n.kind.padEnd(6)}${n.url.padEnd(width + 2)}${withFaults ? `${String(n.pid).padEnd(9)}${n.faults.join(',') || '-'}` : n.pid}`);
     console.log(`devnet ready: ${net.nodes.length} nodes. Ctrl-C stops every node; logs in ${dataDir}/<name>/node.log`);
     for (const n of net.nodes) {
       n.process.once('exit', (code, signal) => process.stderr.write(`devnet: ${n.name} (pid ${n.pid}) exited (${signal ?? `code ${String(code)}`})\n`));
@@ -69,3 +90,24 @@ export const devnet: Command = {
     return 0;
   },
 };
+
+/** `--fault` entries: `name` for every node, `node:name` for one; each may be a comma-separated list. */
+function parseFaults(entries: readonly string[]): NonNullable<DevnetOptions['faults']> {
+  const all: string[] = [];
+  const byNode: Record<string, string[]> = {};
+  for (const entry of entries) {
+    for (const part of entry.split(',').map((p) => p.trim())) {
+      if (part === '') continue;
+      const colon = part.indexOf(':');
+      if (colon === -1) {
+        all.push(part);
+      } else {
+        const node = part.slice(0, colon);
+        const name = part.slice(colon + 1);
+        if (node === '' || name === '') throw new CliError(`devnet: --fault: "${part}" is not <name> or <node>:<name> (nodes are mn1, mn2, ..., ln1, ...)`);
+        (byNode[node] ??= []).push(name);
+      }
+    }
+  }
+  return { all, byNode };
+}
