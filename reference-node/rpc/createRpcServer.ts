@@ -315,11 +315,14 @@ function readBody(req: IncomingMessage, limit: number, onBody: (bytes: Buffer) =
   let more: Buffer[] | undefined;
   let size = 0;
   let over = false;
+  // The connection keeps its last request (and these listeners) until the next one arrives, so the
+  // chunks are let go as soon as they are used: an idle keep-alive connection holds no body.
   req.on('data', (chunk: Buffer) => {
     if (over) return;
     size += chunk.length;
     if (size > limit) {
       over = true;
+      first = more = undefined;
       req.pause();
       onTooLarge();
     } else if (first === undefined) {
@@ -329,7 +332,10 @@ function readBody(req: IncomingMessage, limit: number, onBody: (bytes: Buffer) =
     }
   });
   req.on('end', () => {
-    if (!over) onBody(more === undefined ? (first ?? NO_BYTES) : Buffer.concat(more, size));
+    if (over) return;
+    const body = more === undefined ? (first ?? NO_BYTES) : Buffer.concat(more, size);
+    first = more = undefined;
+    onBody(body);
   });
 }
 
