@@ -15,6 +15,7 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonV
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        chunks.length = 0;
         req.destroy();
         reject(new Error(`peer message is over the ${limit}-byte limit`));
         return;
@@ -23,8 +24,11 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonV
     });
     req.on('error', reject);
     req.on('end', () => {
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      // The server keeps each connection's last request (and these listeners) until the next one.
+      chunks.length = 0;
       try {
-        resolve(parseJson(Buffer.concat(chunks).toString('utf8')));
+        resolve(parseJson(text));
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
       }
