@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { startDevnet } from '../../reference-node/devnet/startDevnet.js';
+import { chainIdOption, integerOption } from '../integerOption.js';
+import { DevnetPlanError, startDevnet } from '../../reference-node/devnet/startDevnet.js';
 import type { DevnetOptions } from '../../reference-node/devnet/startDevnet.js';
 import { UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 
@@ -47,28 +48,19 @@ export const devnet: Command = {
         fault: { type: 'string', multiple: true },
       },
     });
-    const count = (text: string | undefined, fallback: number, flag: string, min: number, max: number): number => {
-      const n = text === undefined ? fallback : Number(text);
-      if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`devnet: ${flag} must be an integer from ${min} to ${max}; got "${text}"`);
-      return n;
-    };
-    const mn = count(values.mn, 3, '--mn', 1, 32);
-    const ln = count(values.ln, 2, '--ln', 0, 32);
-    const blockTimeMs = count(values['block-time'], 1000, '--block-time', 10, 600_000);
-    const chainId = values['chain-id'] ?? '1';
-    if (!/^\d{1,20}$/.test(chainId)) throw new CliError(`devnet: --chain-id must be a non-negative integer; got "${chainId}"`);
+    const mn = integerOption('devnet', '--mn', values.mn, 3, 1, 32);
+    const ln = integerOption('devnet', '--ln', values.ln, 2, 0, 32);
+    const blockTimeMs = integerOption('devnet', '--block-time', values['block-time'], 1000, 10, 600_000);
+    const chainId = chainIdOption('devnet', values['chain-id'], 1n);
     const dataDir = values['data-dir'] ?? '.chainrpc/devnet';
     const faults = parseFaults(values.fault ?? []);
-    const names = [...Array.from({ length: mn }, (_, i) => `mn${i + 1}`), ...Array.from({ length: ln }, (_, i) => `ln${i + 1}`)];
-    const strangers = Object.keys(faults.byNode ?? {}).filter((n) => !names.includes(n));
-    if (strangers.length > 0) throw new CliError(`devnet: --fault names no node of this devnet: ${strangers.join(', ')} (nodes: ${names.join(', ')})`);
     process.stderr.write(`devnet: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
     let net: Awaited<ReturnType<typeof startDevnet>>;
     try {
-      net = await startDevnet({ mn, ln, blockTimeMs, chainId: BigInt(chainId), dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
+      net = await startDevnet({ mn, ln, blockTimeMs, chainId, dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
     } catch (err) {
       // Fault and node names are checked before any process starts.
-      if (err instanceof UnknownFaultError) throw new CliError(`devnet: --fault: ${err.message}`);
+      if (err instanceof UnknownFaultError || err instanceof DevnetPlanError) throw new CliError(`devnet: --fault: ${err.message}`);
       throw err;
     }
     const width = Math.max(...net.nodes.map((n) => n.url.length));

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
+import { chainIdOption, integerOption } from '../integerOption.js';
 import { parseAmount } from '../parseAmount.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
@@ -42,13 +43,6 @@ Fault injection (TEST-ONLY):
 
 The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
 to hold value.`;
-
-function int(text: string | undefined, fallback: number, flag: string, min = 1): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`node: ${flag} must be an integer >= ${min}; got "${text}"`);
-  return n;
-}
 
 export const node: Command = {
   name: 'node',
@@ -93,28 +87,27 @@ export const node: Command = {
     }
     const kind = (values.kind ?? 'MN').toUpperCase();
     if (kind !== 'MN' && kind !== 'LN') throw new CliError(`node: --kind must be MN or LN; got "${values.kind}"`);
-    const chainId = values['chain-id'] ?? String(NODE_DEFAULTS.chainId);
-    if (!/^\d{1,20}$/.test(chainId)) throw new CliError(`node: --chain-id must be a non-negative integer; got "${chainId}"`);
+    const chainId = chainIdOption('node', values['chain-id'], NODE_DEFAULTS.chainId);
     const peers = (values.peers ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
     for (const p of peers) if (!/^https?:\/\/[^/\s]+\/?$/.test(p)) throw new CliError(`node: --peers takes base URLs such as http://127.0.0.1:8546; got "${p}"`);
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
     const started = await ReferenceNode.start({
       host: values.host ?? NODE_DEFAULTS.host,
-      port: int(values.port, NODE_DEFAULTS.port, '--port', 0),
+      port: integerOption('node', '--port', values.port, NODE_DEFAULTS.port, 0),
       kind,
       dataDir: resolve(values['data-dir'] ?? NODE_DEFAULTS.dataDir),
-      blockTimeMs: int(values['block-time'], NODE_DEFAULTS.blockTimeMs, '--block-time', 10),
+      blockTimeMs: integerOption('node', '--block-time', values['block-time'], NODE_DEFAULTS.blockTimeMs, 10),
       peers,
-      chainId: BigInt(chainId),
+      chainId,
       faucet: values['no-faucet']
         ? false
-        : { amount: parseAmount(values['faucet-amount'] ?? '10token', 'faucet amount'), limit: int(values['faucet-limit'], NODE_DEFAULTS.faucetLimit, '--faucet-limit') },
-      maxBodyBytes: int(values['max-body-bytes'], NODE_DEFAULTS.maxBodyBytes, '--max-body-bytes'),
-      maxBatch: int(values['max-batch'], NODE_DEFAULTS.maxBatch, '--max-batch'),
-      requestTimeoutMs: int(values['request-timeout'], NODE_DEFAULTS.requestTimeoutMs, '--request-timeout'),
+        : { amount: parseAmount(values['faucet-amount'] ?? '10token', 'faucet amount'), limit: integerOption('node', '--faucet-limit', values['faucet-limit'], NODE_DEFAULTS.faucetLimit, 1) },
+      maxBodyBytes: integerOption('node', '--max-body-bytes', values['max-body-bytes'], NODE_DEFAULTS.maxBodyBytes, 1),
+      maxBatch: integerOption('node', '--max-batch', values['max-batch'], NODE_DEFAULTS.maxBatch, 1),
+      requestTimeoutMs: integerOption('node', '--request-timeout', values['request-timeout'], NODE_DEFAULTS.requestTimeoutMs, 1),
       chain: {
-        maxBlockTransactions: int(values['max-block-txs'], NODE_DEFAULTS.maxBlockTransactions, '--max-block-txs'),
-        maxPending: int(values['max-pending'], NODE_DEFAULTS.maxPending, '--max-pending'),
+        maxBlockTransactions: integerOption('node', '--max-block-txs', values['max-block-txs'], NODE_DEFAULTS.maxBlockTransactions, 1),
+        maxPending: integerOption('node', '--max-pending', values['max-pending'], NODE_DEFAULTS.maxPending, 1),
       },
       faults,
       log,

@@ -213,6 +213,10 @@ export function formatProblems(problems: Problem[]): string {
 
 const VALID: Validation = Object.freeze({ ok: true });
 
+function run(fn: ValidateFunction, value: unknown): Validation {
+  return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors) };
+}
+
 export class Validators {
   private readonly ajv: InstanceType<typeof Ajv>;
   private readonly cache = new Map<string, ValidateFunction>();
@@ -257,8 +261,7 @@ export class Validators {
 
   /** Validates a value against any schema of the catalogue, by reference relative to schemas/. */
   validate(ref: string, value: unknown): Validation {
-    const fn = this.compiled(ref);
-    return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors) };
+    return run(this.compiled(ref), value);
   }
 
   private methodPart(method: string, part: 'params' | 'result' | 'specResult' | 'error', value: unknown): Validation {
@@ -269,7 +272,7 @@ export class Validators {
       fn = this.compiled(`${methodSchemaId(method)}#/definitions/${part}`);
       byMethod.set(method, fn);
     }
-    return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors) };
+    return run(fn, value);
   }
 
   /** Checks positional params; a node answers a failure with InvalidParams (-32602). */

@@ -12,19 +12,9 @@ import {
 import type { SignedTransaction } from '../../core/codec/index.js';
 import type { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
-import { alice, bob, CHAIN_ID, FEE, openTestChain, produce, removeTempDirs, signer, TOKEN, transfer } from './testSupport.js';
+import { alice, bob, CHAIN_ID, FEE, closeTestChains, openTestChain, produce, signer, TOKEN, transfer } from './testSupport.js';
 
-const chains: Chain[] = [];
-async function open(...args: Parameters<typeof openTestChain>): Promise<Chain> {
-  const chain = await openTestChain(...args);
-  chains.push(chain);
-  return chain;
-}
-
-afterEach(async () => {
-  for (const chain of chains.splice(0)) await chain.close();
-  removeTempDirs();
-});
+afterEach(closeTestChains);
 
 /** The ChainError a submission is refused with (fails the test if it is accepted or throws something else). */
 async function refusal(chain: Chain, tx: string | SignedTransaction, source: 'client' | 'relay' = 'client'): Promise<ChainError> {
@@ -44,7 +34,7 @@ function withSignature(tx: SignedTransaction, signature: Uint8Array): string {
 
 describe('admission: decoding', () => {
   it('wrong byte length and unknown version: TxMalformed with the codec message', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const good = transfer(alice, bob.address, 1n, 0n);
     const short = await refusal(chain, good.wire.slice(0, -2));
     expect(short.name).toBe('TxMalformed');
@@ -58,7 +48,7 @@ describe('admission: decoding', () => {
   });
 
   it('value + fee above u128 (well signed, bytes made by hand): AmountOverflow', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const key = keypairFromSeed('chain-test-alice').privateKey;
     const messageSigner = createMessageSigner(key);
     const body = encodeTransactionBody({ chainId: CHAIN_ID, sender: alice.address, to: bob.address, value: U128_MAX, nonce: 0n, fee: 0n });
@@ -72,14 +62,14 @@ describe('admission: decoding', () => {
 
 describe('admission: chain id and signature', () => {
   it('another chain id: TxWrongChain {expected, actual}', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const error = await refusal(chain, transfer(alice, bob.address, 1n, 0n, FEE, 99n).wire);
     expect(error.name).toBe('TxWrongChain');
     expect(error.data).toMatchObject({ expected: 7, actual: 99 });
   });
 
   it('a flipped signature byte, S + L, an identity R: TxBadSignature with the verifier reason', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const good = transfer(alice, bob.address, 1n, 0n);
     const sig = new Uint8Array(Buffer.from(good.signature, 'hex'));
     const flipped = sig.slice();
@@ -102,7 +92,7 @@ describe('admission: chain id and signature', () => {
 
 describe('admission: duplicates and nonces', () => {
   it('the same transaction pending or confirmed: TxDuplicate {hash}', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const tx = transfer(alice, bob.address, 1n, 0n);
     expect(await chain.submit(tx.wire, 'client')).toMatchObject({ hash: tx.hash, status: 'pending', wire: tx.wire });
     const pending = await refusal(chain, tx.wire);
@@ -118,7 +108,7 @@ describe('admission: duplicates and nonces', () => {
   });
 
   it('nonce below the next pending one: NonceTooLow; above: NonceGap {expected, actual}', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     await chain.submit(transfer(alice, bob.address, 1n, 0n).wire, 'client');
     const low = await refusal(chain, transfer(alice, bob.address, 2n, 0n).wire);
     expect(low.name).toBe('NonceTooLow');
@@ -134,7 +124,7 @@ describe('admission: duplicates and nonces', () => {
   });
 
   it('sequential nonces are queued: 0..99 before a block, all included in order', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const txs = Array.from({ length: 100 }, (_, i) => transfer(alice, bob.address, BigInt(i + 1), BigInt(i)));
     for (const tx of txs) expect((await chain.submit(tx.wire, 'client')).status).toBe('pending');
     expect(chain.pendingCount()).toBe(100);
@@ -149,7 +139,7 @@ describe('admission: duplicates and nonces', () => {
 
 describe('admission: balance, overflow, capacity', () => {
   it('balance less queued spends below value + fee: InsufficientBalance {available, required} as decimals', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const all = await refusal(chain, transfer(alice, bob.address, 1000n * TOKEN, 0n).wire);
     expect(all.name).toBe('InsufficientBalance');
     expect(all.data).toMatchObject({ available: (1000n * TOKEN).toString(), required: (1000n * TOKEN + FEE).toString() });
@@ -162,7 +152,7 @@ describe('admission: balance, overflow, capacity', () => {
   });
 
   it('mempool full in total or per sender: MempoolFull {limit}', async () => {
-    const chain = await open({ limits: { maxPending: 3, maxPendingPerSender: 2 } });
+    const chain = await openTestChain({ limits: { maxPending: 3, maxPendingPerSender: 2 } });
     await chain.submit(transfer(alice, bob.address, 1n, 0n).wire, 'client');
     await chain.submit(transfer(alice, bob.address, 1n, 1n).wire, 'client');
     const perSender = await refusal(chain, transfer(alice, bob.address, 1n, 2n).wire);
@@ -177,7 +167,7 @@ describe('admission: balance, overflow, capacity', () => {
   });
 
   it('a decoded transaction object is admitted like its wire form', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const tx = transfer(alice, bob.address, 1n, 0n);
     expect((await chain.submit(tx, 'client')).hash).toBe(tx.hash);
     const forged = { ...transfer(alice, bob.address, 1n, 1n), value: 2n }; // fields no longer match wire and signature
@@ -187,7 +177,7 @@ describe('admission: balance, overflow, capacity', () => {
 
 describe('relayed transactions out of order', () => {
   it('a gapped relayed transaction is held, then promoted when the gap fills', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const txs = [0n, 1n, 2n, 3n].map((n) => transfer(alice, bob.address, 1n, n));
     const [t0, t1, t2, t3] = txs as [SignedTransaction, SignedTransaction, SignedTransaction, SignedTransaction];
     expect((await chain.submit(t2.wire, 'relay')).status).toBe('held');
@@ -207,7 +197,7 @@ describe('relayed transactions out of order', () => {
 
   it('held transactions expire, and are bounded per sender', async () => {
     let now = 0;
-    const chain = await open({ now: () => now, limits: { maxHeldPerSender: 2, heldTtlMs: 60_000 } });
+    const chain = await openTestChain({ now: () => now, limits: { maxHeldPerSender: 2, heldTtlMs: 60_000 } });
     await chain.submit(transfer(alice, bob.address, 1n, 1n).wire, 'relay');
     await chain.submit(transfer(alice, bob.address, 1n, 2n).wire, 'relay');
     const full = await refusal(chain, transfer(alice, bob.address, 1n, 3n).wire, 'relay');

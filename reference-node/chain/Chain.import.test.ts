@@ -5,20 +5,10 @@ import { BlockRejectedError } from './BlockRejectedError.js';
 import { decodeBlockWire, encodeBlockWire } from './blockWire.js';
 import type { Chain } from './Chain.js';
 import { signBlock } from './signBlock.js';
-import { alice, bob, nodeA, nodeB, openTestChain, produce, removeTempDirs, signer, transfer } from './testSupport.js';
+import { alice, bob, nodeA, nodeB, closeTestChains, openTestChain, produce, signer, transfer } from './testSupport.js';
 import type { Block } from './types.js';
 
-const chains: Chain[] = [];
-async function open(): Promise<Chain> {
-  const chain = await openTestChain();
-  chains.push(chain);
-  return chain;
-}
-
-afterEach(async () => {
-  for (const chain of chains.splice(0)) await chain.close();
-  removeTempDirs();
-});
+afterEach(closeTestChains);
 
 /** Over the wire and back, as between two nodes. */
 function viaWire(block: Block): Block {
@@ -44,8 +34,8 @@ async function rejection(chain: Chain, block: Block): Promise<string> {
 
 /** Chain A with two blocks of transfers; chain B with the same genesis and nothing else. */
 async function twoChains(): Promise<{ a: Chain; b: Chain; blocks: Block[] }> {
-  const a = await open();
-  const b = await open();
+  const a = await openTestChain();
+  const b = await openTestChain();
   await a.submit(transfer(alice, bob.address, 100n, 0n).wire, 'client');
   await a.claimFaucet(bob.address);
   const b1 = await produce(a, nodeA);
@@ -120,7 +110,7 @@ describe('importing blocks from a peer', () => {
     // next (nonce 1) is now current against the confirmed state, and later follows it.
     expect(b.pendingTransactions().map((t) => t.hash)).toEqual([next.hash, later.hash]);
 
-    const c = await open();
+    const c = await openTestChain();
     const t1 = transfer(alice, bob.address, 100n, 1n);
     expect((await c.submit(t1.wire, 'relay')).status).toBe('held');
     expect(await c.importBlock(b1)).toBe('imported'); // confirms alice's nonce 0

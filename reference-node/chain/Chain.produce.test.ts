@@ -4,24 +4,14 @@ import type { ChainStore } from '../store/ChainStore.js';
 import { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
 import { devnetFaucetKeypair } from './genesis.js';
-import { alice, bob, errorName, FEE, nodeA, nodeB, openTestChain, produce, removeTempDirs, tempDir, testGenesis, TOKEN, transfer } from './testSupport.js';
+import { alice, bob, errorName, FEE, nodeA, nodeB, closeTestChains, openTestChain, produce, tempDir, testGenesis, TOKEN, transfer } from './testSupport.js';
 import { toRpcBlock } from './toRpcBlock.js';
 
-const chains: Chain[] = [];
-async function open(...args: Parameters<typeof openTestChain>): Promise<Chain> {
-  const chain = await openTestChain(...args);
-  chains.push(chain);
-  return chain;
-}
-
-afterEach(async () => {
-  for (const chain of chains.splice(0)) await chain.close();
-  removeTempDirs();
-});
+afterEach(closeTestChains);
 
 describe('producing blocks', () => {
   it('empty blocks link to their parent, heights rise, timestamps never go back', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const genesis = chain.tip();
     const b1 = await chain.produceBlock({ proposer: nodeA.id, sign: nodeA.sign, timestamp: 5_000n, pou: { [nodeA.id]: 3n } });
     const b2 = await chain.produceBlock({ proposer: nodeA.id, sign: nodeA.sign, timestamp: 4_000n, pou: {} });
@@ -36,14 +26,14 @@ describe('producing blocks', () => {
   });
 
   it('refuses a sign function that does not sign for the proposer', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     await expect(chain.produceBlock({ proposer: nodeA.id, sign: nodeB.sign, timestamp: 1n, pou: {} })).rejects.toThrow(/does not sign for proposer/);
     await expect(chain.produceBlock({ proposer: 'AB', sign: nodeA.sign, timestamp: 1n, pou: {} })).rejects.toThrow(TypeError);
     expect(chain.height()).toBe(0n);
   });
 
   it('fees go to the proposer; value to the recipient; the supply is conserved', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const supply = chain.totalSupply();
     expect(supply).toBe(chain.genesisSupply);
     await chain.submit(transfer(alice, bob.address, 5n * TOKEN, 0n).wire, 'client');
@@ -56,7 +46,7 @@ describe('producing blocks', () => {
   });
 
   it('takes at most maxBlockTransactions per block, in arrival order', async () => {
-    const chain = await open({ limits: { maxBlockTransactions: 3 } });
+    const chain = await openTestChain({ limits: { maxBlockTransactions: 3 } });
     const txs = Array.from({ length: 7 }, (_, i) => transfer(alice, bob.address, 1n, BigInt(i)));
     for (const tx of txs) await chain.submit(tx.wire, 'client');
     const sizes: number[] = [];
@@ -66,7 +56,7 @@ describe('producing blocks', () => {
   });
 
   it('a failed store write changes nothing visible and stops further writes until a restart', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const tx = transfer(alice, bob.address, 1n, 0n);
     await chain.submit(tx.wire, 'client');
     const before = { tip: chain.tip(), root: chain.stateRoot() };
@@ -81,7 +71,7 @@ describe('producing blocks', () => {
   });
 
   it('the RPC view is the profile block', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const tx = transfer(alice, bob.address, 1n, 0n);
     await chain.submit(tx.wire, 'client');
     const block = await produce(chain);
@@ -101,7 +91,7 @@ describe('producing blocks', () => {
 
 describe('faucet', () => {
   it('a claim is a fee-0 transfer from the faucet, included in a block; then FaucetLimit', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const to = generateKeypair().address;
     const claim = await chain.claimFaucet(to.toUpperCase());
     expect(claim).toMatchObject({ transaction_hash: claim.tx.hash, amount: (10n * TOKEN).toString(), wire: claim.tx.wire });
@@ -127,7 +117,7 @@ describe('faucet', () => {
   });
 
   it('a transfer from the faucet made elsewhere counts as a claim too (consensus rule, not node setting)', async () => {
-    const chain = await open();
+    const chain = await openTestChain();
     const to = generateKeypair().address;
     const faucet = createTransactionSigner(devnetFaucetKeypair().privateKey);
     await chain.submit(faucet.sign({ chainId: 7n, to, value: 1n, nonce: 0n, fee: 0n }).wire, 'relay');
@@ -136,12 +126,12 @@ describe('faucet', () => {
 
   it('FaucetUnavailable without a key, or when the faucet cannot pay', async () => {
     const noKey = await Chain.open({ dataDir: tempDir(), genesis: testGenesis() });
-    chains.push(noKey);
     const error = await noKey.claimFaucet(bob.address).catch((e: unknown) => e);
+    await noKey.close();
     expect(error).toBeInstanceOf(ChainError);
     expect((error as ChainError).name).toBe('FaucetUnavailable');
     expect((error as ChainError).data.reason).toMatch(/no faucet/);
-    const poor = await open({ faucet: { keypair: devnetFaucetKeypair(), amount: 2_000_000n * TOKEN } });
+    const poor = await openTestChain({ faucet: { keypair: devnetFaucetKeypair(), amount: 2_000_000n * TOKEN } });
     const broke = await poor.claimFaucet(bob.address).catch((e: unknown) => e);
     expect((broke as ChainError).name).toBe('FaucetUnavailable');
     expect((broke as ChainError).data.reason).toMatch(/left/);

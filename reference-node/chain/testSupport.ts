@@ -47,8 +47,19 @@ export function testGenesis(chainId = CHAIN_ID): GenesisConfig {
   };
 }
 
+const openChains: Chain[] = [];
+
+/** A chain in a fresh temp dir (unless overridden); closeTestChains closes it after the test. */
 export async function openTestChain(overrides: Partial<ChainOpenOptions> = {}): Promise<Chain> {
-  return Chain.open({ dataDir: tempDir(), genesis: testGenesis(), faucet: { keypair: devnetFaucetKeypair() }, ...overrides });
+  const chain = await Chain.open({ dataDir: tempDir(), genesis: testGenesis(), faucet: { keypair: devnetFaucetKeypair() }, ...overrides });
+  openChains.push(chain);
+  return chain;
+}
+
+/** For afterEach: closes every chain openTestChain opened, then removes the temp dirs. */
+export async function closeTestChains(): Promise<void> {
+  for (const chain of openChains.splice(0)) await chain.close();
+  removeTempDirs();
 }
 
 /** A node identity that proposes blocks. */

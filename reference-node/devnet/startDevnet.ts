@@ -77,6 +77,11 @@ export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): 
   });
 }
 
+/** Faults assigned to a node the devnet does not have; thrown before any process starts. */
+export class DevnetPlanError extends Error {
+  override readonly name = 'DevnetPlanError';
+}
+
 /**
  * A devnet: `mn` MN and `ln` LN nodes, each a separate `chainrpc node` process on a loopback port.
  * The first MN starts alone; every other node is given its URL and learns the rest by peer exchange.
@@ -88,7 +93,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     ...Array.from({ length: options.ln }, (_, i) => ({ name: `ln${i + 1}`, kind: 'LN' as const })),
   ].map((n) => ({ ...n, faults: devnetFaults(options.faults, n.name) }));
   const unknownNodes = Object.keys(options.faults?.byNode ?? {}).filter((name) => !plan.some((n) => n.name === name));
-  if (unknownNodes.length > 0) throw new Error(`faults.byNode names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
+  if (unknownNodes.length > 0) throw new DevnetPlanError(`a fault names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
   const dataDir = resolve(options.dataDir);
   if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });

@@ -332,9 +332,7 @@ export class ReferenceNode {
     const leader = this.leader();
     if (leader === this.id) {
       try {
-        const claim = await this.chain.claimFaucet(address, this.faucetClaimOptions());
-        this.relay([claim.wire]);
-        return { claim: { transaction_hash: claim.transaction_hash, amount: claim.amount } };
+        return { claim: await this.claimFaucetHere(address) };
       } catch (err) {
         throw toRpc(err);
       }
@@ -361,9 +359,12 @@ export class ReferenceNode {
     throw rpcError('NodeUnavailable', { reason: 'the leader gave no faucet answer' });
   }
 
-  /** Fault faucet-no-limit (TEST-ONLY): claims run here are not limited per address. */
-  private faucetClaimOptions(): { limit?: number } {
-    return this.faults.has('faucet-no-limit') ? { limit: Number.MAX_SAFE_INTEGER } : {};
+  /** Runs a claim on this node (the leader) and relays its transaction; throws ChainError when refused. */
+  private async claimFaucetHere(address: string): Promise<{ transaction_hash: string; amount: string }> {
+    // Fault faucet-no-limit (TEST-ONLY): claims run here are not limited per address.
+    const claim = await this.chain.claimFaucet(address, this.faults.has('faucet-no-limit') ? { limit: Number.MAX_SAFE_INTEGER } : {});
+    this.relay([claim.wire]);
+    return { transaction_hash: claim.transaction_hash, amount: claim.amount };
   }
 
   /** The /p2p/ endpoints; false for any other path (the RPC server answers 404). */
@@ -425,9 +426,7 @@ export class ReferenceNode {
           }
           const address = typeof msg.address === 'string' ? msg.address : '';
           try {
-            const claim = await this.chain.claimFaucet(address, this.faucetClaimOptions());
-            this.relay([claim.wire]);
-            send(200, { ok: true, transaction_hash: claim.transaction_hash, amount: claim.amount });
+            send(200, { ok: true, ...(await this.claimFaucetHere(address)) });
           } catch (err) {
             if (!isChainError(err)) throw err;
             send(200, { ok: false, error: { name: err.name, data: err.data } });

@@ -83,8 +83,6 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
   const headersTimeout = Math.min(options.headersTimeoutMs ?? RPC_SERVER_DEFAULTS.headersTimeoutMs, requestTimeout);
   const closeGraceMs = options.closeGraceMs ?? RPC_SERVER_DEFAULTS.closeGraceMs;
   const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  // The dispatcher skips every fault check when none is set (the hot path of a correct node).
-  const dispatchFaults = faults.size > 0 ? faults : undefined;
   const envelopeFaults = hasEnvelopeFault(faults);
   const onCall = options.onCall;
   // Compile the param schemas now rather than on the first request.
@@ -193,23 +191,22 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       return;
     }
     const remoteAddress = req.socket.remoteAddress ?? '';
-    const dispatched = handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults: dispatchFaults, onCall });
+    const dispatched = handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults, onCall });
     if (typeof dispatched === 'string' || dispatched === null) send(res, dispatched);
     else dispatched.then((d) => send(res, d)).catch((error: unknown) => failed(res, error));
   };
 
   const send = (res: ServerResponse, dispatched: string | null): void => {
     // Envelope faults (TEST-ONLY): the answer's text rewritten (jsonrpc-missing, result-and-error, wrong-error-codes, batch-reversed-and-truncated).
-    const answer = dispatched !== null && envelopeFaults ? faultyAnswer(dispatched, faults) : dispatched;
+    const text = dispatched !== null && envelopeFaults ? faultyAnswer(dispatched, faults) : dispatched;
     if (res.destroyed || res.writableEnded) return;
-    if (answer === null) {
+    if (text === null) {
       // Notifications only: JSON-RPC sends nothing, HTTP says so with 204 and no body (profile).
       res.writeHead(204);
       res.end();
     } else {
       // Fault http-500-on-error (TEST-ONLY): a single error response is sent with HTTP 500.
-      if (dispatchFaults === undefined) sendJson(res, 200, answer);
-      else sendJson(res, faults.has('http-500-on-error') && isErrorAnswer(answer) ? 500 : 200, answer, false, faults.has('response-content-type') ? 'text/plain; charset=utf-8' : JSON_TYPE);
+      sendJson(res, faults.has('http-500-on-error') && isErrorAnswer(text) ? 500 : 200, text, false, faults.has('response-content-type') ? 'text/plain; charset=utf-8' : JSON_TYPE);
     }
   };
 

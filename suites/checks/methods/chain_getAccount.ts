@@ -42,7 +42,7 @@ export const chain_getAccount = [
     title: 'the account matches the profile: canonical u128 balance (no leading zeros), u64 nonce',
     spec: 'profile: schemas/defs.schema.json#/definitions/Account',
     async run(ctx: CheckContext) {
-      // The faucet account has a balance with many digits: a padded or non-canonical string shows.
+      // Even the "0" balance of an unknown address has one canonical form: "000" or " 0" shows.
       const result = await ctx.result(M, [unusedAddress(ctx)]);
       expectSchema(ctx, M, result, 'profile');
     },
