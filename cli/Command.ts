@@ -6,3 +6,17 @@ export interface Command {
   /** Runs with the arguments after the subcommand name; resolves to the exit code. */
   run(argv: string[]): Promise<number>;
 }
+
+/**
+ * A command as the dispatcher knows it before loading it (cli/commandList.ts). `name` and `summary`
+ * are copies of the module's own, kept here so `chainrpc --help` can list every command without
+ * importing any of them: their modules pull in undici, ajv, the codec and the reference node,
+ * which cost far more start-up time than the help itself. cli/commandList.test.ts keeps the copies
+ * equal to the modules'.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  /** Imports the command's module; called only when the command runs or prints its own help. */
+  load(): Promise<Command>;
+}

@@ -167,6 +167,7 @@ export function renderHtml(run: RunResult): string {
     '<h1>chainrpc conformance report</h1>',
     `<p class="verdict verdict-${headline.word.toLowerCase()}" data-testid="verdict">${h(headline.line)}</p>`,
     metaHtml(run),
+    run.hints !== undefined && run.hints.length > 0 ? `<div class="hints" data-testid="hints"><p><strong>First, fix this:</strong></p><ul>${run.hints.map((hint) => `<li>${h(hint)}</li>`).join('')}</ul></div>` : '',
     '</header>',
     `<section class="counts">${countsHtml(run)}</section>`,
     toolbarHtml(),

@@ -72,7 +72,7 @@ describe('renderJson and report.schema.json', () => {
   it('lists exactly the fields of the model types', () => {
     const exchange = {
       node: '',
-      request: { method: '', url: '', headers: {}, body: '' },
+      request: { method: '', url: '', headers: {}, body: '', bodyless: false },
       response: { status: 200, headers: {}, body: '', truncated: false },
       failure: '',
       ms: 0,
@@ -87,7 +87,7 @@ describe('renderJson and report.schema.json', () => {
     const summary = { counts: fixtureRun().summary.counts, gating: 0, passed: true, certified: true, exitCode: 0, verdict: '' } satisfies Required<RunSummary>;
     const run = {
       format: 'chainrpc-report/1', tool: { name: 'chainrpc', version: '' }, startedAt: '', finishedAt: '', durationMs: 0, targets: [],
-      profile: { name: '', source: '' }, gate: 'MUST', options: { only: [], skip: [], baseline: '', deadlineMs: 0 }, results: [], summary,
+      profile: { name: '', source: '' }, gate: 'MUST', options: { only: [], skip: [], baseline: '', deadlineMs: 0 }, results: [], summary, hints: [],
     } satisfies Required<RunResult>;
 
     const defs = schema.definitions ?? {};

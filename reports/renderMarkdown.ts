@@ -67,6 +67,11 @@ export function renderMarkdown(run: RunResult, options: MarkdownOptions = {}): s
     '',
   );
 
+  // What to fix first: said once, before the counts it explains.
+  if (run.hints !== undefined && run.hints.length > 0) {
+    out.push('**First, fix this:**', '', ...run.hints.map((hint) => `- ${markdownText(hint)}`), '');
+  }
+
   // Counts per level x status, as the runner summed them.
   out.push('| Level | Pass | Fail | Error | Skip | Total |', '|---|--:|--:|--:|--:|--:|');
   const totals: Record<Status, number> = { pass: 0, fail: 0, error: 0, skip: 0 };

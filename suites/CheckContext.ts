@@ -6,6 +6,9 @@ import { validators } from '../core/schema/validators.js';
 import type { Problem, ResultLevel } from '../core/schema/validators.js';
 import type { CheckInfo, Exchange } from './model.js';
 import type { Profile } from './profile/Profile.js';
+import { wireMethod } from './profile/Profile.js';
+import { profileValidators } from './profile/profileSchemas.js';
+import { readField, specView } from './readWire.js';
 import type { Wallet } from './Wallet.js';
 
 /** Thrown by ctx.fail: the node is wrong. */
@@ -14,6 +17,8 @@ export class CheckFailure extends Error {
     message: string,
     readonly expected?: string,
     readonly actual?: string,
+    /** The exchange that showed the failure, when it is not the check's last (the reproduce command repeats it). */
+    readonly shown?: Exchange,
   ) {
     super(message);
   }
@@ -22,7 +27,10 @@ export class CheckFailure extends Error {
 /** Thrown by ctx.skip: the check does not apply here. */
 export class CheckSkip extends Error {}
 
-/** Thrown when the exchange itself failed (refused, timed out, over the size cap): no verdict on the node. */
+/**
+ * Thrown when no verdict can be reached: the exchange itself failed (refused, timed out, over the size
+ * cap), or the check's setup could not be done (funding a key, a block to read). Never a failure.
+ */
 export class CheckError extends Error {}
 
 export type CallOutcome = { ok: true; result: JsonValue } | { ok: false; error: { code: number; message: string; data?: JsonValue } };
@@ -37,7 +45,12 @@ export interface RunShared {
   /** Chain id per node (chain_health, the profile, or 1). */
   chainId(node: string): Promise<bigint>;
   nextId(): number;
+  /** Per node and method, whether a well-formed call was served (memoised: each is asked once per run). */
+  served: Map<string, Promise<Served>>;
 }
+
+/** Whether the node serves a method: a well-formed call answered, or why not. */
+export type Served = { ok: true } | { ok: false; reason: string };
 
 /** Most response bytes a check reads: a node that sends more is cut off (the suite's memory stays bounded). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -56,6 +69,8 @@ const short = (v: unknown): string => {
  */
 export class CheckContext {
   readonly exchanges: Exchange[] = [];
+  /** The liveness calls made after probes: evidence, but never the exchange that showed a failure. */
+  private readonly livenessCalls = new WeakSet<Exchange>();
 
   constructor(
     private readonly shared: RunShared,
@@ -76,30 +91,12 @@ export class CheckContext {
 
   /** The node's name for one of the spec's methods (profile prefix and renames). */
   method(name: string): string {
-    const renamed = this.profile.methodNames[name];
-    if (renamed !== undefined) return renamed;
-    return name.startsWith('chain_') ? this.profile.methodPrefix + name.slice('chain_'.length) : name;
+    return wireMethod(this.profile, name);
   }
 
-  /** A result field by the spec's name, read through the profile's field map. */
+  /** A result field by the spec's name: the profile's key, else the spec's name in any spelling (suites/readWire.ts). */
   field(value: JsonValue | undefined, name: string): JsonValue | undefined {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    const key = this.profile.fields[name] ?? name;
-    return Object.hasOwn(value, key) ? value[key] : undefined;
-  }
-
-  /** Renames a result's fields back to the spec's names, so schemas can check it. */
-  specView(value: JsonValue): JsonValue {
-    const map = Object.entries(this.profile.fields);
-    if (map.length === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    const out: Record<string, JsonValue> = { ...value };
-    for (const [spec, wire] of map) {
-      if (Object.hasOwn(out, wire)) {
-        out[spec] = out[wire] as JsonValue;
-        if (wire !== spec) delete out[wire];
-      }
-    }
-    return out;
+    return readField(this.profile, value, name);
   }
 
   wallet(node = this.node): Wallet {
@@ -110,16 +107,29 @@ export class CheckContext {
     return this.shared.chainId(node);
   }
 
-  /** Sends bytes as they are and returns what came back, uninterpreted (kept as evidence). */
-  async raw(request: { body?: string | Uint8Array; headers?: Record<string, string>; method?: string; path?: string }, node = this.node): Promise<RawResponse> {
+  /**
+   * Sends bytes as they are and returns what came back, uninterpreted (kept as evidence). `exact`: over
+   * a socket of its own, reading an answer the node sends before it has read the whole body (a 413 and
+   * a close); `bodyless`: a POST with no body and neither Content-Length nor Transfer-Encoding.
+   */
+  async raw(
+    request: { body?: string | Uint8Array; headers?: Record<string, string>; method?: string; path?: string; timeoutMs?: number; exact?: boolean; bodyless?: boolean },
+    node = this.node,
+  ): Promise<RawResponse> {
     const headers = request.headers ?? { 'content-type': 'application/json' };
     const method = request.method ?? 'POST';
-    const path = request.path ?? '/rpc';
+    const path = request.path ?? this.profile.rpcPath;
     const bodyText = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
     const startedAt = new Date();
     const exchange: Exchange = {
       node,
-      request: { method, url: `${node}${path}`, headers, body: bodyText.length > EXCERPT ? `${bodyText.slice(0, EXCERPT)}… (${bodyText.length} characters)` : bodyText },
+      request: {
+        method,
+        url: `${node}${path === '/' ? '' : path}`,
+        headers,
+        body: bodyText.length > EXCERPT ? `${bodyText.slice(0, EXCERPT)}… (${bodyText.length} characters)` : bodyText,
+        ...(request.bodyless === true ? { bodyless: true } : {}),
+      },
       ms: 0,
       startedAt: startedAt.toISOString(),
     };
@@ -131,6 +141,9 @@ export class CheckContext {
         path,
         signal: this.signal,
         maxBodyBytes: MAX_RESPONSE_BYTES,
+        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+        ...(request.exact === true || request.bodyless === true ? { exact: true } : {}),
+        ...(request.bodyless === true ? { omitContentLength: true } : {}),
       });
       exchange.response = {
         status: res.status,
@@ -158,6 +171,49 @@ export class CheckContext {
     this.exchanges.push(exchange);
     if (this.exchanges.length > KEPT_EXCHANGES) this.exchanges.shift();
     this.shared.record(exchange);
+  }
+
+  /**
+   * Sends a request that could hurt a server (a malformed body, another HTTP method, a large body),
+   * then asks whether the node still answers at all. A node that no longer answers fails the check,
+   * with that request as the evidence ("the node died after this request"). Otherwise the answer is
+   * returned; no answer from a node that still serves ends the check in error, as raw() does.
+   */
+  async probe(request: Parameters<CheckContext['raw']>[0], what: string): Promise<RawResponse> {
+    let res: RawResponse | undefined;
+    let failure: unknown;
+    try {
+      res = await this.raw(request);
+    } catch (err) {
+      if (!(err instanceof CheckError)) throw err;
+      failure = err;
+    }
+    const shown = this.exchanges[this.exchanges.length - 1];
+    if (!(await this.alive())) {
+      const got = res === undefined ? `no answer (${(failure as Error).message})` : `HTTP ${res.status}: ${res.text.slice(0, 200)}`;
+      throw new CheckFailure(`the node died after this request (${what}): it no longer answers`, 'an answer, and the node still answering afterwards', `${got}; then no answer to a plain call`, shown);
+    }
+    if (res === undefined) throw failure;
+    return res;
+  }
+
+  /** Whether the node still answers HTTP at all (a plain chain_blockNumber call, 5 s at most). */
+  async alive(): Promise<boolean> {
+    try {
+      await this.raw({ body: stringifyJson({ jsonrpc: '2.0', method: this.method('chain_blockNumber'), params: [], id: this.shared.nextId() }), timeoutMs: 5_000 });
+      return true;
+    } catch (err) {
+      if (err instanceof CheckError) return false;
+      throw err;
+    } finally {
+      const last = this.exchanges[this.exchanges.length - 1];
+      if (last !== undefined) this.livenessCalls.add(last);
+    }
+  }
+
+  /** The exchange that showed what the check judged: its last one, liveness calls left out. */
+  lastShown(): Exchange | undefined {
+    return this.exchanges.findLast((e) => !this.livenessCalls.has(e));
   }
 
   /** POSTs a JSON body (an object, an array, or text as is). */
@@ -194,10 +250,36 @@ export class CheckContext {
     return r.result;
   }
 
-  /** Schema problems of a result at spec or profile level (with the profile's field names mapped back). */
+  /**
+   * Schema problems of a result. 'spec': against what the spec states, read in any legal spelling and
+   * encoding (keys renamed to the spec's, hex quantities taken as integers). 'profile': against the
+   * profile's exact choices (its keys, encodings and value sets), as the node sent it.
+   */
   problems(method: string, result: JsonValue, level: ResultLevel): Problem[] {
-    const v = validators().result(method, this.specView(result), level);
+    const v = level === 'spec' ? validators().result(method, specView(this.profile, result), 'spec') : profileValidators(this.profile).result(method, result, 'profile');
     return v.ok ? [] : v.problems;
+  }
+
+  /**
+   * Whether the node serves one of the spec's methods: a well-formed call of it is answered with a
+   * result, or with an error that is not about the call's form (-32601, -32600, -32602 say the method
+   * or the call was not taken). Refusal checks ask first, so that a node without the method cannot pass
+   * them by refusing everything. Asked once per node and method in a run.
+   */
+  served(method: string, wellFormed: () => Promise<JsonValue[]>): Promise<Served> {
+    const key = `${this.node} ${method}`;
+    let p = this.shared.served.get(key);
+    if (!p) {
+      p = (async (): Promise<Served> => {
+        const r = await this.call(method, await wellFormed());
+        if (r.ok || ![-32601, -32600, -32602].includes(r.error.code)) return { ok: true };
+        return { ok: false, reason: `a well-formed call of ${this.method(method)} was answered ${r.error.code} (${r.error.message})` };
+      })();
+      this.shared.served.set(key, p);
+      // A call that went wrong (the node hung, a check was stopped) is asked again by the next check.
+      p.catch(() => this.shared.served.delete(key));
+    }
+    return p;
   }
 
   fail(message: string, expected?: string, actual?: string): never {
@@ -213,14 +295,21 @@ export class CheckContext {
     if (!condition) this.fail(message, expected, actual === undefined ? undefined : short(actual));
   }
 
-  /** Polls until the probe returns a value (not undefined); fails with `what` after the timeout. */
-  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs()): Promise<T> {
+  /**
+   * Polls until the probe returns a value (not undefined); after the timeout, fails with `what` (the
+   * node is wrong: what the rule says did not happen), or, for a setup step ({ setup: true }), ends the
+   * check in error (no verdict: the check could not get where it judges).
+   */
+  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean } = {}): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     const pause = Math.max(50, Math.min(500, Math.floor(this.profile.blockTimeMs / 4)));
     for (;;) {
       const value = await probe();
       if (value !== undefined) return value;
-      if (Date.now() > deadline) this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
+      if (Date.now() > deadline) {
+        if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
+        this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
+      }
       if (this.signal.aborted) throw new CheckError('the check was stopped (timeout or deadline)');
       await new Promise((r) => setTimeout(r, pause));
     }

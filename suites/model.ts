@@ -31,6 +31,8 @@ export interface Exchange {
     headers: Record<string, string>;
     /** The body as sent, as text (bodies the suite sends are text; invalid UTF-8 is shown with U+FFFD). */
     body: string;
+    /** Sent with no body at all: neither Content-Length nor Transfer-Encoding (a POST, RFC 9112 §6.3). */
+    bodyless?: boolean;
   };
   /** Absent when no response arrived (refused, timed out). */
   response?: {
@@ -120,4 +122,6 @@ export interface RunResult {
   options: { only: string[]; skip: string[]; baseline?: string; deadlineMs: number };
   results: CheckResult[];
   summary: RunSummary;
+  /** What to fix first, in a sentence each, when a run went wrong for a reason a flag or a profile mends (absent: none). */
+  hints?: string[];
 }

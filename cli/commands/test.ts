@@ -19,17 +19,25 @@ export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
 
 const HELP = `Usage: chainrpc test --url <base-url> [--url <base-url> ...] [options]
 
-Certifies one or several nodes through their JSON-RPC 2.0 interface (POST {base-url}/rpc): every
-check of the catalogue (chainrpc test --list) runs against every --url, plus checks across all of
-them when there are several. Each check yields pass, fail (the node is wrong), error (the tool, the
-network or the node's availability is wrong) or skip, with evidence. Reports go to a folder whose
-path is printed: report.json, junit.xml, summary.md, report.html, transcript.ndjson.
+Certifies one or several nodes through their JSON-RPC 2.0 interface (POST {base-url}/rpc, or the
+profile's path): every check of the catalogue (chainrpc test --list) runs against every --url, plus
+checks across all of them when there are several. Each check yields pass, fail (the node is
+wrong), error (the tool, the network or the node's availability is wrong) or skip, with evidence.
+Reports go to a folder whose path is printed: report.json, junit.xml, summary.md, report.html,
+transcript.ndjson.
+
+A node whose choices differ from the reference profile (method names, key names, encodings, error
+codes, limits, ...) is described by a profile; \`chainrpc profile detect --url <base-url>\` writes a
+draft of one. MUST and SHOULD checks accept every choice the spec leaves open.
 
 Options:
   --url <base-url>       a node to test (repeatable); the endpoint is {base-url}/rpc
   --profile <file>       profile JSON for a network whose choices differ from the reference
-                         profile (method prefix, field names, codec module, statuses, error codes,
-                         faucet, block time; see docs/profiles.md)
+                         profile (see docs/profiles.md; chainrpc profile detect writes a draft)
+  --rpc-path <path>      the endpoint's path under each base URL (default /rpc, or the
+                         profile's rpcPath; / posts to the base URL itself)
+  --method-prefix <p>    the prefix the node's methods carry in place of the spec's chain_
+                         (e.g. acme_; the profile's methodPrefix)
   --only <pattern>       run only checks whose id matches (repeatable; * is a wildcard:
                          'transport/*', '*nonce*')
   --skip <pattern>       leave out checks whose id matches (repeatable)
@@ -68,6 +76,15 @@ function positiveInt(text: string | undefined, flag: string): number | undefined
   return n;
 }
 
+/** A path relative to the working directory when it lies below it, else absolute: what a user pastes. */
+function relativeOrAbsolute(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+}
+
+/** A path as one shell word. */
+const shellWord = (text: string): string => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
@@ -93,6 +110,8 @@ export const test: Command = {
         concurrency: { type: 'string' },
         timeout: { type: 'string' },
         deadline: { type: 'string' },
+        'rpc-path': { type: 'string' },
+        'method-prefix': { type: 'string' },
         list: { type: 'boolean', default: false },
       },
     });
@@ -133,24 +152,41 @@ export const test: Command = {
     }
     const blockTime = positiveInt(values['block-time'], '--block-time');
     if (blockTime !== undefined) profile.blockTimeMs = blockTime;
+    if (values['rpc-path'] !== undefined) {
+      if (!/^\/[^\s?#]*$/.test(values['rpc-path'])) throw new CliError(`test: --rpc-path must be a path such as /rpc, / or /v1/jsonrpc; got "${values['rpc-path']}"`);
+      profile.rpcPath = values['rpc-path'];
+    }
+    if (values['method-prefix'] !== undefined) {
+      if (!/^[A-Za-z0-9_.]*$/.test(values['method-prefix'])) throw new CliError('test: --method-prefix must be letters, digits, _ or . (e.g. acme_)');
+      profile.methodPrefix = values['method-prefix'];
+    }
     const deadlineS = positiveInt(values.deadline, '--deadline') ?? 300;
 
     const live = process.stdout.isTTY && !process.env.CI;
     const started = Date.now();
     const tally: Record<Status, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
     let lastLine = '';
+    // An error message already shown is not shown again (a node that is down errs every check alike); the end counts them.
+    const shownErrors = new Set<string>();
     const progress = (r: CheckResult, done: number, total: number): void => {
       tally[r.status]++;
       const where = urls.length > 1 ? ` @ ${r.node}` : '';
+      const repeated = r.status === 'error' && shownErrors.has(r.evidence.message);
+      if (r.status === 'error') shownErrors.add(r.evidence.message);
       if (live) {
-        if (r.status === 'fail' || r.status === 'error') process.stdout.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${where}: ${r.evidence.message}\n`);
+        if (r.status === 'fail' || (r.status === 'error' && !repeated)) process.stdout.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${where}: ${r.evidence.message}\n`);
         lastLine = `  ${done}/${total}  pass ${tally.pass}  fail ${tally.fail}  error ${tally.error}  skip ${tally.skip}  ${((Date.now() - started) / 1000).toFixed(1)} s`;
         process.stdout.write(`\r\x1b[K${lastLine}`);
-      } else {
+      } else if (!repeated) {
         console.log(`${SYMBOL[r.status].padEnd(6)}${r.level.padEnd(8)}${r.id}${where}${r.status === 'pass' ? '' : `: ${r.evidence.message}`}`);
       }
     };
     console.log(`chainrpc test: ${checks.length} checks against ${urls.join(', ')} (profile ${profile.name}, gate ${gate})`);
+    for (const u of urls) {
+      if (profile.rpcPath !== '/' && new URL(u).pathname.replace(/\/+$/, '').endsWith(profile.rpcPath)) {
+        console.log(`hint: --url ${u} already ends in ${profile.rpcPath}; the suite posts to ${u}${profile.rpcPath}. Did you mean --url ${u.slice(0, u.length - profile.rpcPath.length)}?`);
+      }
+    }
     const { run, transcript } = await runSuite({
       targets: urls,
       profile,
@@ -188,20 +224,43 @@ export const test: Command = {
       console.log(`${level.padEnd(9)}${String(c.pass).padStart(6)}${String(c.fail).padStart(6)}${String(c.error).padStart(7)}${String(c.skip).padStart(6)}`);
     }
     const bad = run.results.filter((r) => r.status === 'fail' || r.status === 'error');
+    const reportFlag = values['report-dir'] === undefined ? '' : ` --report ${shellWord(relativeOrAbsolute(join(dir, 'report.json')))}`;
     if (bad.length > 0) {
+      // Results with the same status and message are one line with a count (a node that is down errs every check alike).
+      const groups = new Map<string, CheckResult[]>();
+      for (const r of bad) {
+        const key = `${r.status}\u0000${r.evidence.message}`;
+        groups.set(key, [...(groups.get(key) ?? []), r]);
+      }
       console.log(`\n${bad.length} check result(s) failed or had no verdict:`);
-      for (const r of bad.slice(0, 40)) {
+      let shown = 0;
+      for (const group of groups.values()) {
+        if (shown >= 40) break;
+        shown++;
+        const [r] = group;
+        if (r === undefined) continue;
         const mark = r.baseline ? ` [baseline: ${r.baseline.state}]` : '';
+        if (group.length > 1) {
+          const ids = group.map((g) => `${g.id}${urls.length > 1 ? ` @ ${g.node}` : ''}`);
+          console.log(`  ${SYMBOL[r.status]} ×${group.length}: ${r.evidence.message}\n      ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`);
+          continue;
+        }
         console.log(`  ${SYMBOL[r.status]} ${r.level} ${r.id}${urls.length > 1 ? ` @ ${r.node}` : ''}${mark}\n      ${r.evidence.message}`);
         if (r.evidence.expected !== undefined) console.log(`      expected: ${r.evidence.expected}\n      actual:   ${r.evidence.actual ?? ''}`);
-        if (r.reproduce) console.log(`      reproduce: ${r.reproduce.length > 300 ? `chainrpc replay ${r.id}` : r.reproduce}`);
+        if (r.reproduce) {
+          const replay = `chainrpc replay ${r.id}${urls.length > 1 ? ` --node ${r.node}` : ''}${reportFlag}`;
+          console.log(`      reproduce: ${r.reproduce.length > 300 ? replay : r.reproduce}`);
+        }
       }
-      if (bad.length > 40) console.log(`  ... and ${bad.length - 40} more (see the reports)`);
+      if (groups.size > 40) console.log(`  ... and ${groups.size - 40} more (see the reports)`);
+    }
+    if (run.hints !== undefined && run.hints.length > 0) {
+      console.log('\nFirst, fix this:');
+      for (const hint of run.hints) console.log(`  hint: ${hint}`);
     }
     const nowPassing = run.results.filter((r) => r.baseline?.state === 'now-passing');
     if (nowPassing.length > 0) console.log(`\nnow passing (remove from the baseline): ${[...new Set(nowPassing.map((r) => r.id))].join(', ')}`);
-    const shown = relative(process.cwd(), dir);
-    console.log(`\nreports: ${shown === '' || shown.startsWith('..') ? dir : shown}\nHTML report: ${written.files.html}`);
+    console.log(`\nreports: ${relativeOrAbsolute(dir)}\nHTML report: ${written.files.html}`);
     console.log(`${verdictHeadline(run).line}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     if (lastLine === '' && live) console.log('');
     return s.exitCode;

@@ -1,7 +1,7 @@
 // The only module that imports undici: swapping or auditing the HTTP stack touches this file.
 import { Pool } from 'undici';
-import { responseEvidence } from './responseEvidence.js';
-import { TransportError, type TransportErrorCode } from './TransportError.js';
+import { HttpExchangeFailure } from './HttpExchangeFailure.js';
+import { toTransportError, type PartialResponse } from './toTransportError.js';
 import type { SentRequest, Timing } from './types.js';
 
 export interface HttpTransportOptions {
@@ -34,41 +34,6 @@ export interface HttpExchangeResult {
   readonly truncated: boolean;
   readonly timing: Timing;
 }
-
-/** Thrown by send: the TransportError plus the timing, so the failed exchange can still be recorded. */
-export class HttpExchangeFailure extends Error {
-  readonly error: TransportError;
-  readonly timing: Timing;
-
-  constructor(error: TransportError, timing: Timing) {
-    super(error.message, { cause: error });
-    this.error = error;
-    this.timing = timing;
-  }
-}
-
-interface PartialResponse {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-}
-
-// Socket-level failures before or during the exchange: the node is not reachable as configured.
-const REFUSED_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NONAME',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EPIPE',
-  'ECONNABORTED',
-  'EADDRNOTAVAIL',
-  'UND_ERR_SOCKET',
-]);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * HTTP/1.1 exchanges with one origin over a keep-alive undici Pool. Every exchange is bounded in
@@ -154,7 +119,7 @@ export class HttpTransport {
       }
       return { status: response.statusCode, headers, body: Buffer.concat(chunks, size), truncated, timing: timing() };
     } catch (cause) {
-      const error = toTransportError(cause, reason, request, partial);
+      const error = toTransportError(cause, reason, { sent: request.sent, timeoutMs: request.timeoutMs }, partial);
       throw new HttpExchangeFailure(error, timing());
     } finally {
       clearTimeout(timer);
@@ -177,53 +142,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-/** The first error code found on the error, its cause chain, or an AggregateError's members (happy eyeballs). */
-function errorCode(error: unknown, depth = 0): string | undefined {
-  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  if (error instanceof AggregateError) {
-    for (const member of error.errors) {
-      const found = errorCode(member, depth + 1);
-      if (found !== undefined) return found;
-    }
-  }
-  return errorCode((error as { cause?: unknown }).cause, depth + 1);
-}
-
-function toTransportError(
-  cause: unknown,
-  reason: 'TIMEOUT' | 'ABORTED' | undefined,
-  request: HttpExchangeRequest,
-  partial: PartialResponse | undefined,
-): TransportError {
-  const url = request.sent.url;
-  // When headers had arrived, the status is evidence too (the body is not kept: it was cut short).
-  const response = partial === undefined ? undefined : responseEvidence(partial.status, partial.headers, '', 0, false);
-  const make = (code: TransportErrorCode, message: string, details: string): TransportError =>
-    new TransportError({ code, message, details, request: request.sent, response, cause });
-  if (reason === 'TIMEOUT') {
-    return make(
-      'TIMEOUT',
-      `No complete response from ${url} within ${request.timeoutMs} ms`,
-      `The exchange (connect, request, response headers and body) took longer than timeoutMs=${request.timeoutMs}. Raise timeoutMs if the node is slow but alive.`,
-    );
-  }
-  if (reason === 'ABORTED')
-    return make('ABORTED', `Request to ${url} was aborted`, "The caller's AbortSignal fired before the exchange completed.");
-  const code = errorCode(cause);
-  const text = cause instanceof Error ? cause.message : String(cause);
-  if (code !== undefined && REFUSED_CODES.has(code)) {
-    return make(
-      'REFUSED',
-      `Could not reach ${url} (${code})`,
-      `${text}. Check that the node is running and that the base URL (host, port, scheme) is right.`,
-    );
-  }
-  if (code !== undefined && TIMEOUT_CODES.has(code)) {
-    return make('TIMEOUT', `No complete response from ${url} (${code})`, text);
-  }
-  return make('NETWORK', `HTTP exchange with ${url} failed${code === undefined ? '' : ` (${code})`}`, text);
 }

@@ -1,9 +1,20 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from './JsonRpcError.js';
 import { createClient, type RpcClient } from './RpcClient.js';
-import { closedPort, sendJson, startTestServer, type ReceivedRequest, type TestHandler, type TestServer } from './startTestServer.js';
+import {
+  closedPort,
+  readRequestHead,
+  sendJson,
+  startRawTestServer,
+  startTestServer,
+  type RawTestServer,
+  type ReceivedRequest,
+  type TestHandler,
+  type TestServer,
+} from './startTestServer.js';
 import { TransportError, type TransportErrorCode } from './TransportError.js';
 import type { Exchange, RpcClientOptions } from './types.js';
 
@@ -434,6 +445,117 @@ describe('raw', () => {
     expect(response.truncated).toBe(true);
     expect(response.body.length).toBe(1000);
     expect(response.parseError).toMatch(/truncated/);
+  });
+});
+
+describe('raw exact', () => {
+  async function rawSetup(
+    onConnection: (socket: Socket) => void,
+    options: Partial<RpcClientOptions> = {},
+  ): Promise<{ server: RawTestServer; client: RpcClient }> {
+    const server = await startRawTestServer(onConnection);
+    const client = createClient({ baseUrl: server.url, ...options });
+    cleanups.push(() => client.close());
+    cleanups.push(() => server.close());
+    return { server, client };
+  }
+
+  it('returns the answer of a node that answers 413 and closes while the body is going out', async () => {
+    const text = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too large"}}';
+    const exchanges: Exchange[] = [];
+    const { client } = await rawSetup(
+      (socket) => {
+        socket.write(`HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/json\r\ncontent-length: ${text.length}\r\nconnection: close\r\n\r\n${text}`);
+        socket.destroy();
+      },
+      { onExchange: (e) => exchanges.push(e) },
+    );
+    const body = Buffer.alloc(2 * 1024 * 1024, 0x20);
+    const response = await client.raw({ exact: true, body, headers: { 'content-type': 'application/json' } });
+    expect(response).toMatchObject({ status: 413, text, truncated: false, json: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'too large' } } });
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]).toMatchObject({ kind: 'raw', request: { httpMethod: 'POST', url: `${client.url}` }, response: { status: 413, text } });
+    expect(exchanges[0]?.request.bytes.length).toBe(body.length);
+  });
+
+  it('sends no content-length and no transfer-encoding with omitContentLength', async () => {
+    let head = '';
+    const { server, client } = await rawSetup((socket) => {
+      void readRequestHead(socket).then((request) => {
+        head = request.head;
+        socket.end('HTTP/1.1 411 Length Required\r\ncontent-length: 0\r\n\r\n');
+      });
+    }, { headers: { Authorization: 'Bearer t' } });
+    const response = await client.raw({ exact: true, omitContentLength: true });
+    expect(head).toBe(`POST /rpc HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nauthorization: Bearer t\r\nconnection: close\r\n\r\n`);
+    expect(response.status).toBe(411);
+    expect(response.parseError).toMatch(/end of input/);
+  });
+
+  it('reports the same failures as the pool: TIMEOUT, REFUSED, and onExchange sees them', async () => {
+    const exchanges: Exchange[] = [];
+    const { client } = await rawSetup(() => undefined, { onExchange: (e) => exchanges.push(e) });
+    await transportError(client.raw({ exact: true, timeoutMs: 150 }), 'TIMEOUT');
+    expect(exchanges[0]?.error?.code).toBe('TIMEOUT');
+    const port = await closedPort();
+    const refused = createClient({ baseUrl: `http://127.0.0.1:${port}` });
+    cleanups.push(() => refused.close());
+    await transportError(refused.raw({ exact: true }), 'REFUSED');
+  });
+
+  it('refuses omitContentLength without exact', async () => {
+    const { client } = await setup(silent);
+    await expect(client.raw({ omitContentLength: true })).rejects.toThrow(TypeError);
+  });
+
+  it('close() waits for an exact exchange in flight', async () => {
+    const { client } = await rawSetup((socket) => {
+      void readRequestHead(socket).then(() => setTimeout(() => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'), 100));
+    });
+    const pending = client.raw({ exact: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await client.close();
+    await expect(pending).resolves.toMatchObject({ status: 200, text: 'ok' });
+  });
+});
+
+describe('rpcPath', () => {
+  it.each([
+    ['/', '', '/'],
+    ['/v1/jsonrpc', '', '/v1/jsonrpc'],
+    ['/', '/node-1', '/node-1'],
+    ['/v1/jsonrpc/', '/node-1', '/node-1/v1/jsonrpc/'],
+  ])('rpcPath %j under base path %j: call, batch, notify and raw go to %s', async (rpcPath, basePath, expected) => {
+    const server = await startTestServer(rpcHandler((r) => result(r.id, 'true')));
+    cleanups.push(() => server.close());
+    const client = createClient({ baseUrl: `${server.url}${basePath}`, rpcPath });
+    cleanups.push(() => client.close());
+    expect(client.url).toBe(`${server.url}${expected}`);
+    await client.call('a');
+    await client.batch([{ method: 'b' }]);
+    await client.notify('c');
+    await client.raw({ body: '{"jsonrpc":"2.0","method":"d","params":[],"id":9}' });
+    await client.raw({ exact: true, body: '{"jsonrpc":"2.0","method":"e","params":[],"id":10}' });
+    expect(server.requests.map((r) => r.url)).toEqual([expected, expected, expected, expected, expected]);
+  });
+
+  it("defaults to '/rpc', and raw's path is still appended to the base path as is", async () => {
+    const server = await startTestServer((_r, res) => sendJson(res, '{}'));
+    cleanups.push(() => server.close());
+    const client = createClient({ baseUrl: `${server.url}/node-1`, rpcPath: '/' });
+    cleanups.push(() => client.close());
+    await client.raw({ path: '/other', method: 'GET' });
+    const defaulted = createClient({ baseUrl: server.url });
+    cleanups.push(() => defaulted.close());
+    expect(defaulted.url).toBe(`${server.url}/rpc`);
+    await defaulted.raw({ method: 'GET' });
+    expect(server.requests.map((r) => r.url)).toEqual(['/node-1/other', '/rpc']);
+  });
+
+  it('rejects an rpcPath that is not a path', () => {
+    for (const rpcPath of ['rpc', '', '/rpc?key=1', '/a#b', '/a b'])
+      expect(() => createClient({ baseUrl: 'http://x', rpcPath }), rpcPath).toThrow(/Invalid rpcPath/);
   });
 });
 

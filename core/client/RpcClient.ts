@@ -1,9 +1,11 @@
 import { parseJson, stringifyJson, type JsonValue } from '../json/index.js';
 import { decodeBody } from './decodeBody.js';
-import { HttpExchangeFailure, HttpTransport, type HttpExchangeResult } from './HttpTransport.js';
+import { HttpExchangeFailure } from './HttpExchangeFailure.js';
+import { HttpTransport, type HttpExchangeResult } from './HttpTransport.js';
 import { JsonRpcError } from './JsonRpcError.js';
 import { matchBatch } from './matchBatch.js';
 import { responseEvidence } from './responseEvidence.js';
+import { sendExactHttp } from './sendExactHttp.js';
 import { TransportError, type BatchIdProblems } from './TransportError.js';
 import type {
   BatchCall,
@@ -23,6 +25,7 @@ export const CLIENT_DEFAULTS = {
   keepAliveTimeoutMs: 4_000,
   timeoutMs: 10_000,
   maxResponseBytes: 16 * 1024 * 1024,
+  rpcPath: '/rpc',
 } as const;
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
@@ -30,6 +33,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 interface ExchangeSpec {
   readonly kind: Exchange['kind'];
   readonly httpMethod: string;
+  /** The request target: the base URL's path included. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array | undefined;
@@ -38,6 +42,8 @@ interface ExchangeSpec {
   readonly maxBodyBytes: number;
   /** call/batch reject an oversized body (BODY_TOO_LARGE); raw/notify report it as truncated. */
   readonly rejectOversized: boolean;
+  /** raw only: a connection of its own, written byte for byte (sendExactHttp), not the pool. */
+  readonly exact?: { readonly omitContentLength: boolean } | undefined;
 }
 
 interface CompletedExchange {
@@ -51,7 +57,7 @@ interface CompletedExchange {
 type BodyJson = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
 
 /**
- * JSON-RPC 2.0 client for one node: `POST {baseUrl}/rpc` over keep-alive HTTP/1.1.
+ * JSON-RPC 2.0 client for one node: `POST {baseUrl}{rpcPath}` (default `/rpc`) over keep-alive HTTP/1.1.
  *
  * - `call` / `batch` return results and throw JsonRpcError (node answered with an error object) or
  *   TransportError (anything else: network, timeout, size cap, not JSON, not JSON-RPC).
@@ -63,10 +69,12 @@ type BodyJson = { readonly ok: true; readonly value: JsonValue } | { readonly ok
 export class RpcClient {
   /** The normalized base URL (no trailing slash). */
   readonly baseUrl: string;
-  /** The JSON-RPC endpoint: `{baseUrl}/rpc`. */
+  /** The JSON-RPC endpoint: `{baseUrl}{rpcPath}`, or the base URL itself for rpcPath '/'. */
   readonly url: string;
   private readonly origin: string;
   private readonly basePath: string;
+  /** The endpoint's request target: the base URL's path and rpcPath. */
+  private readonly rpcTarget: string;
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -74,6 +82,8 @@ export class RpcClient {
   private readonly onExchange: ((exchange: Exchange) => void) | undefined;
   private nextId = 1;
   private closed = false;
+  /** Exact exchanges in flight (each on its own socket), for close() to wait for. */
+  private readonly exactInFlight = new Set<Promise<unknown>>();
 
   constructor(options: RpcClientOptions) {
     let base: URL;
@@ -94,7 +104,10 @@ export class RpcClient {
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.baseUrl = this.origin + this.basePath;
-    this.url = `${this.baseUrl}/rpc`;
+    const rpcPath = checkRpcPath(options.rpcPath ?? CLIENT_DEFAULTS.rpcPath);
+    // '/' is the base URL itself; an empty path is sent as '/' (RFC 9112 §3.2.1).
+    this.rpcTarget = rpcPath === '/' ? this.basePath || '/' : this.basePath + rpcPath;
+    this.url = this.origin + this.rpcTarget;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
     this.maxResponseBytes = positive('maxResponseBytes', options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes);
     this.headers = lowerCaseKeys(options.headers ?? {});
@@ -195,22 +208,27 @@ export class RpcClient {
   /**
    * Sends arbitrary bytes and reports whatever comes back, whatever the status or body: the tool
    * for transport checks (invalid JSON, wrong content types, other HTTP methods). Adds no
-   * content-type; only the client's `headers` and the request's own.
+   * content-type; only the client's `headers` and the request's own. With `exact`, the exchange
+   * runs on a connection of its own, written byte for byte (see RawRequest.exact).
    * @throws TransportError for REFUSED, TIMEOUT, ABORTED, NETWORK only
+   * @throws TypeError for omitContentLength without exact
    */
   async raw(request: RawRequest): Promise<RawResponse> {
+    if (request.omitContentLength === true && request.exact !== true)
+      throw new TypeError('raw: omitContentLength needs exact: true (the pooled transport always frames a POST body)');
     const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
     return this.rawResponse(
       await this.exchange({
         kind: 'raw',
         httpMethod: request.method ?? 'POST',
-        path: request.path ?? '/rpc',
+        path: request.path === undefined ? this.rpcTarget : this.basePath + request.path,
         headers: { ...this.headers, ...lowerCaseKeys(request.headers ?? {}) },
         body,
         timeoutMs: request.timeoutMs ?? this.timeoutMs,
         signal: request.signal,
         maxBodyBytes: request.maxBodyBytes ?? this.maxResponseBytes,
         rejectOversized: false,
+        exact: request.exact === true ? { omitContentLength: request.omitContentLength === true } : undefined,
       }),
     );
   }
@@ -219,6 +237,8 @@ export class RpcClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Exact exchanges end on their own (response, failure or timeout) and close their socket.
+    await Promise.allSettled([...this.exactInFlight]);
     await this.transport.close();
   }
 
@@ -233,7 +253,7 @@ export class RpcClient {
     return {
       kind,
       httpMethod: 'POST',
-      path: '/rpc',
+      path: this.rpcTarget,
       headers: { ...JSON_HEADERS, ...this.headers, ...lowerCaseKeys(options.headers ?? {}) },
       body: Buffer.from(payload, 'utf8'),
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
@@ -248,7 +268,7 @@ export class RpcClient {
     if (this.closed) throw new Error('RpcClient is closed: create a new client');
     const bytes = spec.body ?? new Uint8Array(0);
     const sent: SentRequest = {
-      url: this.origin + this.basePath + spec.path,
+      url: this.origin + spec.path,
       httpMethod: spec.httpMethod,
       headers: spec.headers,
       body: decodeBody(bytes).text,
@@ -256,17 +276,19 @@ export class RpcClient {
     const request = { ...sent, bytes };
     let result: HttpExchangeResult;
     try {
-      result = await this.transport.send({
-        path: this.basePath + spec.path,
-        method: spec.httpMethod,
-        headers: spec.headers,
-        body: spec.body,
-        timeoutMs: spec.timeoutMs,
-        signal: spec.signal,
-        maxBodyBytes: spec.maxBodyBytes,
-        failFastOnDeclaredLength: spec.rejectOversized,
-        sent,
-      });
+      result = await (spec.exact === undefined
+        ? this.transport.send({
+            path: spec.path,
+            method: spec.httpMethod,
+            headers: spec.headers,
+            body: spec.body,
+            timeoutMs: spec.timeoutMs,
+            signal: spec.signal,
+            maxBodyBytes: spec.maxBodyBytes,
+            failFastOnDeclaredLength: spec.rejectOversized,
+            sent,
+          })
+        : this.sendExact(spec, sent));
     } catch (failure) {
       if (!(failure instanceof HttpExchangeFailure)) throw failure;
       this.onExchange?.({ kind: spec.kind, request, timing: failure.timing, error: failure.error });
@@ -289,6 +311,27 @@ export class RpcClient {
     }
     this.onExchange?.({ kind: spec.kind, request, response, timing: result.timing });
     return { result, sent, text, validUtf8 };
+  }
+
+  private async sendExact(spec: ExchangeSpec, sent: SentRequest): Promise<HttpExchangeResult> {
+    const pending = sendExactHttp({
+      origin: this.origin,
+      method: spec.httpMethod,
+      path: spec.path,
+      headers: spec.headers,
+      body: spec.body,
+      omitContentLength: spec.exact?.omitContentLength,
+      timeoutMs: spec.timeoutMs,
+      signal: spec.signal,
+      maxBodyBytes: spec.maxBodyBytes,
+      sent,
+    });
+    this.exactInFlight.add(pending);
+    try {
+      return await pending;
+    } finally {
+      this.exactInFlight.delete(pending);
+    }
   }
 
   private evidence(exchange: CompletedExchange): ResponseEvidence {
@@ -362,6 +405,12 @@ function badResponse(
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
+}
+
+function checkRpcPath(path: string): string {
+  if (!path.startsWith('/') || /[\s?#]/.test(path))
+    throw new TypeError(`Invalid rpcPath ${JSON.stringify(path)}: expected a path such as "/rpc", "/" or "/v1/jsonrpc" (no query or fragment)`);
+  return path;
 }
 
 function positive(name: string, value: number): number {

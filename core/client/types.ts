@@ -32,7 +32,7 @@ export interface Timing {
 export interface SentRequest {
   readonly url: string;
   readonly httpMethod: string;
-  /** Header names lower-cased; what undici adds itself (host, content-length, connection) is not listed. */
+  /** Header names lower-cased; what the transport adds itself (host, content-length, connection) is not listed. */
   readonly headers: Readonly<Record<string, string>>;
   /** The body as UTF-8 text (lossy only for raw bodies that are not UTF-8). */
   readonly body: string;
@@ -70,8 +70,13 @@ export interface Exchange {
 }
 
 export interface RpcClientOptions {
-  /** The node's base URL; the endpoint is `{baseUrl}/rpc`. http or https, no query or fragment. */
+  /** The node's base URL; the endpoint is `{baseUrl}{rpcPath}`. http or https, no query or fragment. */
   readonly baseUrl: string;
+  /**
+   * The JSON-RPC endpoint's path under the base URL, used by call, batch, notify and as raw's
+   * default path. Must start with '/'; '/' is the base URL's path itself. Default '/rpc'.
+   */
+  readonly rpcPath?: string | undefined;
   /** Most sockets kept open to the node (undici Pool `connections`). Default 8. */
   readonly connections?: number | undefined;
   /** How long an idle socket is kept for reuse, unless the server says less. Default 4000 ms. */
@@ -104,12 +109,24 @@ export interface RawRequest {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** HTTP method. Default POST. */
   readonly method?: string | undefined;
-  /** Appended to the base URL's path as is. Default '/rpc'. */
+  /** Appended to the base URL's path as is. Default: the endpoint's path (see RpcClientOptions.rpcPath). */
   readonly path?: string | undefined;
   readonly timeoutMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Bytes of body kept; the rest is not read (the connection is dropped). Default: the client's `maxResponseBytes`. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Send on a connection of its own, byte for byte, instead of the pool: the head as given plus
+   * `host`, `content-length` (computed) and `connection: close`, each only when not given. The
+   * body goes out while the answer is read; a node that answers early (413 after the head) and
+   * closes or resets while the body is still going out is reported with that answer, not EPIPE.
+   */
+  readonly exact?: boolean | undefined;
+  /**
+   * With `exact` only (a TypeError otherwise): send no Content-Length, and no Transfer-Encoding
+   * unless given in `headers`. RFC 9112 §6.3 then says the request has no body.
+   */
+  readonly omitContentLength?: boolean | undefined;
 }
 
 /** Whatever the server answered, uninterpreted: any status, any body. */

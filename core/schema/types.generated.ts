@@ -20,6 +20,13 @@ export type ChainBlockNumberParams = [];
  */
 export type U64 = number | bigint;
 /**
+ * Spec level: an unsigned 64-bit integer, as a JSON integer or as a hex quantity of at most 16 significant digits.
+ *
+ * This interface was referenced by `ChainRpcSchemas`'s JSON-Schema
+ * via the `definition` "U64Spec".
+ */
+export type U64Spec = U64 | string;
+/**
  * The error objects this method may answer with (besides the transport-level errors any call may get).
  *
  * This interface was referenced by `ChainRpcSchemas`'s JSON-Schema
@@ -97,12 +104,12 @@ export type ChainGetAccountParams = [Hex64];
  */
 export type U128Parsable = string;
 /**
- * A non-negative JSON integer (spec: 'non-negative integer', 'unsigned integer'; no upper bound stated).
+ * Spec level: a non-negative integer (spec: 'non-negative integer', 'unsigned integer'; no upper bound stated), as a JSON integer or as a hex quantity.
  *
  * This interface was referenced by `ChainRpcSchemas`'s JSON-Schema
  * via the `definition` "NonNegativeInteger".
  */
-export type NonNegativeInteger = number | bigint;
+export type NonNegativeInteger = number | bigint | string;
 /**
  * The error objects this method may answer with (besides the transport-level errors any call may get).
  *
@@ -175,6 +182,13 @@ export type ChainPouLocalError = InvalidParams | InternalError;
  * via the `definition` "ChainPouPeersParams".
  */
 export type ChainPouPeersParams = [];
+/**
+ * Spec level: an integer written as a hex quantity, the Ethereum JSON-RPC convention ("0x1f"). The spec states integer types but not their wire encoding, so a node may write its integers this way; the reference profile writes JSON numbers.
+ *
+ * This interface was referenced by `ChainRpcSchemas`'s JSON-Schema
+ * via the `definition` "HexQuantity".
+ */
+export type HexQuantity = string;
 /**
  * The error objects this method may answer with (besides the transport-level errors any call may get).
  *
@@ -310,7 +324,7 @@ export interface RpcMethods {
   chain_blockNumber: {
     params: ChainBlockNumberParams;
     result: U64;
-    specResult: U64;
+    specResult: U64Spec;
     error: ChainBlockNumberError;
   };
   chain_faucetClaim: {
@@ -613,7 +627,10 @@ export interface ChainPouPeersResult {
  */
 export interface ChainPouPeersSpecResult {
   peers: {
-    [k: string]: number | undefined;
+    /**
+     * An orderable number: a JSON number, or an integer as a hex quantity.
+     */
+    [k: string]: number | HexQuantity | undefined;
   };
 }
 /**
@@ -873,6 +890,18 @@ export type Hash = Hex64Lower;
  */
 export type Identifier = Hex64Lower;
 /**
+ * The identifier of a PoU leader or peer: an Identifier (profile; the spec only requires at least 16 characters for peer identifiers and does not show the leader's type).
+ */
+export type PeerIdentifier = Identifier;
+/**
+ * A block's time: milliseconds since the Unix epoch, as a U64 (profile; the spec shows no block time).
+ */
+export type Timestamp = U64;
+/**
+ * A proof-of-usage score, a U64 (profile; the spec says only 'an orderable number' for peers' scores and does not show the local score's type).
+ */
+export type Score = U64;
+/**
  * A token amount in base units (1 token unit = 10^18 base units; a fee of 10^15 is 0.001 of a token unit), as a U128String.
  */
 export type Amount = U128String;
@@ -883,7 +912,7 @@ export type ChainBlockNumberResult = U64;
 /**
  * What the spec itself states about the result (MUST level).
  */
-export type ChainBlockNumberSpecResult = U64;
+export type ChainBlockNumberSpecResult = U64Spec;
 /**
  * ChainGetAccountResult
  */

@@ -224,7 +224,8 @@ export class Validators {
   private readonly parts = { params: new Map<string, ValidateFunction>(), result: new Map<string, ValidateFunction>(), specResult: new Map<string, ValidateFunction>(), error: new Map<string, ValidateFunction>() };
   readonly methods: ReadonlyMap<string, MethodSchema>;
 
-  constructor() {
+  /** From the schema documents of schemas/ (default), or from documents derived from them (a profile's exact choices). */
+  constructor(documents: readonly SchemaDocument[] = schemaCatalog().all) {
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTuples: false, allowUnionTypes: true, validateFormats: true });
     ajv.addVocabulary(ANNOTATIONS);
     ajv.addKeyword({
@@ -241,10 +242,10 @@ export class Validators {
     });
     ajv.addFormat('u128', { type: 'string', validate: (s: string) => /^(0|[1-9][0-9]{0,38})$/.test(s) && BigInt(s) <= U128_MAX });
     ajv.addFormat('u128-digits', { type: 'string', validate: isU128Digits });
-    const catalog = schemaCatalog();
-    for (const doc of catalog.all) ajv.addSchema(toAjvSchema(doc as JsonValue) as AnySchemaObject);
+    for (const doc of documents) ajv.addSchema(toAjvSchema(doc as JsonValue) as AnySchemaObject);
     this.ajv = ajv;
-    this.methods = new Map(catalog.methods.map((m) => [m.title, m]));
+    const methodDocs = documents.filter((d) => d.$id.startsWith(`${SCHEMA_BASE}methods/`)) as MethodSchema[];
+    this.methods = new Map(methodDocs.map((m) => [m.title, m]));
   }
 
   /** The compiled validator for a schema reference such as `defs.schema.json#/definitions/U64`. */
@@ -307,6 +308,14 @@ export class Validators {
 }
 
 let shared: Validators | undefined;
+
+/**
+ * Validators over schema documents derived from schemas/ (same $ids, changed definitions): how the
+ * suite checks a result against a profile whose choices differ from the reference profile's.
+ */
+export function validatorsFor(documents: readonly SchemaDocument[]): Validators {
+  return new Validators(documents);
+}
 
 /** The process-wide validators, compiled on first use. */
 export function validators(): Validators {

@@ -113,6 +113,11 @@ export class Chain {
   readonly genesisHash: string;
   /** Transfers from this account count as faucet claims (a consensus rule). */
   readonly faucetAddress: string;
+
+  /** What one faucet claim pays, where this node runs the faucet (undefined: it has none). */
+  get faucetAmount(): bigint | undefined {
+    return this.faucet?.amount;
+  }
   readonly dataDir: string;
   /** The sum of the genesis allocation: totalSupply() always equals it. */
   readonly genesisSupply: bigint;

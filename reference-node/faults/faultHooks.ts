@@ -4,6 +4,7 @@
  * Nothing here runs unless a fault is set.
  */
 import { createHash, verify as nodeVerify } from 'node:crypto';
+import type { Server, ServerResponse } from 'node:http';
 import { encodeTransactionBody, hexToBytes, hexToFixedBytes, publicKeyObject, SIGNATURE_LENGTH, signingMessageForBody, TX_BODY_LENGTH, TX_FIELDS } from '../../core/codec/index.js';
 import type { SignedTransaction, TransactionVerifyResult } from '../../core/codec/index.js';
 import { parseJson, stringifyJson } from '../../core/json/index.js';
@@ -78,11 +79,117 @@ export function lenientAddress(method: string, params: readonly JsonValue[]): bo
   return method === 'chain_getAccount' && params.length === 1 && typeof params[0] === 'string';
 }
 
+/** A string of hex pairs (the transaction param's form), either case, no 0x prefix. */
+export const isHexPairs = (text: string): boolean => /^(?:[0-9a-fA-F]{2})+$/.test(text);
+
+/** 64 hexadecimal characters (an address), either case, no 0x prefix. */
+export const isAddress = (text: string): boolean => /^[0-9a-fA-F]{64}$/.test(text);
+
+/** height-lenient: chain_getBlockByHeight params that skip validation (any single JSON number). */
+export function lenientHeightParam(method: string, params: readonly JsonValue[]): boolean {
+  const first = params[0];
+  return method === 'chain_getBlockByHeight' && params.length === 1 && (typeof first === 'number' || typeof first === 'bigint');
+}
+
+/** tx-param-lenient: chain_sendRawTransaction params that skip validation (a single string that is not hex pairs). */
+export function lenientTxParam(method: string, params: readonly JsonValue[]): boolean {
+  const first = params[0];
+  return method === 'chain_sendRawTransaction' && params.length === 1 && typeof first === 'string' && !isHexPairs(first);
+}
+
+/** faucet-address-lenient: chain_faucetClaim params that skip validation (a single string that is not an address). */
+export function lenientFaucetAddress(method: string, params: readonly JsonValue[]): boolean {
+  const first = params[0];
+  return method === 'chain_faucetClaim' && params.length === 1 && typeof first === 'string' && !isAddress(first);
+}
+
+/** The outcome of one call, as handleRpcBody builds it before writing the response object. */
+export type FaultOutcome = { result: JsonValue } | { error: { code: number; message: string; data?: JsonValue } };
+
+/** dies-on-null: the body is JSON null, or a batch with a null element. */
+export function holdsNullRequest(text: string): boolean {
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch {
+    return false;
+  }
+  return value === null || (Array.isArray(value) && value.includes(null));
+}
+
+const DEAD_SERVERS = new WeakSet<Server>();
+
+/**
+ * dies-on-null: the RPC server dies as one whose handler threw out of the request would: the request's
+ * connection is dropped unanswered, the listener is closed (later connections are refused) and every
+ * other connection is cut. The death is logged once; the node's close() still works afterwards.
+ */
+export function serverDies(server: Server, res: ServerResponse, log: (line: string) => void): void {
+  res.destroy();
+  if (DEAD_SERVERS.has(server)) return;
+  DEAD_SERVERS.add(server);
+  log("rpc: the RPC server died: TypeError: Cannot read properties of null (reading 'jsonrpc'); it accepts no more connections (fault dies-on-null, TEST-ONLY)");
+  server.close();
+  server.closeAllConnections();
+}
+
+/** by-name-id-lost: the outcome is the -32602 refusal of by-name (object) params. */
+export function byNameRefused(params: JsonValue | undefined, outcome: FaultOutcome): boolean {
+  return 'error' in outcome && outcome.error.code === -32602 && typeof params === 'object' && params !== null && !Array.isArray(params);
+}
+
+/**
+ * stack-trace-leak: a -32602 / -32603 error object as a careless server writes it: the message is the
+ * exception's "Class: text" and data.stack its stack trace, file paths included. The exception is the
+ * one thrown when there is one (`cause`), else one made from the error's reason. Other outcomes, and
+ * one already leaked, are returned as they are.
+ */
+export function leakyOutcome(outcome: FaultOutcome, cause?: unknown): FaultOutcome {
+  if (!('error' in outcome)) return outcome;
+  const { code, message, data } = outcome.error;
+  if (code !== -32602 && code !== -32603) return outcome;
+  const fields: Record<string, JsonValue> = typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {};
+  if ('stack' in fields) return outcome;
+  const reason = typeof fields.reason === 'string' ? fields.reason : message;
+  const exception = cause instanceof Error ? cause : new (code === -32602 ? TypeError : Error)(typeof cause === 'string' ? cause : reason);
+  return { error: { code, message: `${exception.name}: ${exception.message}`, data: { ...fields, stack: exception.stack ?? String(exception) } } };
+}
+
+/**
+ * empty-post-500: the default error page of a web framework whose JSON body parser left no body
+ * (Express's finalhandler writes this one): HTML, the exception and its stack with the server's paths.
+ */
+export function frameworkErrorPage(): string {
+  const error = new TypeError("Cannot read properties of undefined (reading 'jsonrpc')");
+  const escaped = (error.stack ?? String(error)).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const shown = escaped.replace(/\n/g, '<br>').replace(/ {2}/g, ' &nbsp;');
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${shown}</pre>\n</body>\n</html>\n`;
+}
+
 // ---- methods, chain, network ----
 
 /** fork-view: another hash for the block at `height` (even, >= 2), distinct per node, stable per block. */
 export function forkHash(nodeId: string, hash: string): string {
   return createHash('sha256').update(`fork-view ${nodeId} ${hash}`).digest('hex');
+}
+
+/** height-lenient: any JSON number read as a height: a negative one as 0, a fraction floored. */
+export function flooredHeight(value: JsonValue | undefined): bigint {
+  if (typeof value === 'bigint') return value < 0n ? 0n : value;
+  if (typeof value === 'number') return value <= 0 ? 0n : BigInt(Math.floor(value));
+  // Only another fault gets anything else here (wrong-param-type-accepted: "5"); read it as the plain handler does.
+  if (typeof value === 'string') return BigInt(value);
+  throw new TypeError(`the height is not a number: ${typeof value}`);
+}
+
+/** tx-param-lenient: the made-up hash answered for text that is not hex pairs: SHA-256 of the text. */
+export function madeUpTxHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** faucet-address-lenient: a claim result for a malformed address; no transfer is made. */
+export function phantomFaucetClaim(address: string, amount: bigint): { transaction_hash: string; amount: string } {
+  return { transaction_hash: createHash('sha256').update(`faucet-address-lenient ${address}`, 'utf8').digest('hex'), amount: amount.toString() };
 }
 
 // ---- state ----

@@ -7,11 +7,13 @@
  * test-only, the CLI and the devnet pass faults through, and docs/faults.md lists every fault.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bytesToHex,
   createMessageSigner,
@@ -31,7 +33,7 @@ import { startDevnet } from '../devnet/startDevnet.js';
 import { ReferenceNode } from '../node/ReferenceNode.js';
 import type { NodeOptions } from '../node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
-import { httpRequest, post } from '../rpc/testSupport.js';
+import { httpRequest, post, startRpcServer } from '../rpc/testSupport.js';
 import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
 import type { FaultName } from './faultCatalogue.js';
 import { runChainrpc } from '../../test/runChainrpc.js';
@@ -91,6 +93,48 @@ async function send(url: string, body: string, headers: Record<string, string> =
   }
   return { status: a.status, headers: a.headers, text: a.body, json };
 }
+
+/** The error code of an exchange that got no answer (ECONNRESET, ECONNREFUSED); undefined when it was answered. */
+const noAnswer = (url: string, body: string): Promise<string | undefined> =>
+  send(url, body).then(
+    () => undefined,
+    (err: unknown) => String((err as NodeJS.ErrnoException).code ?? err),
+  );
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One exchange over a raw socket, exactly the bytes given (no client library adds a header); the request should ask for Connection: close. */
+function rawHttp(url: string, request: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = text.slice(0, split === -1 ? text.length : split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: split === -1 ? '' : text.slice(split + 4) });
+    });
+    socket.end(request);
+  });
+}
+
+/** POST /rpc with no body and neither Content-Length nor Transfer-Encoding (RFC 9112 §6.3: an empty body). */
+const BARE_POST = 'POST /rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n';
+
+/** A JavaScript stack frame with a file path and a line ("at f (/x/y.ts:1:2)"). */
+const STACK_FRAME = /\bat .*[/\\][^/\\\s]+\.[cm]?[jt]s:\d+:\d+/;
 
 type Obj = Record<string, JsonValue>;
 const isObj = (v: JsonValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -235,6 +279,41 @@ const PROBES: Record<Exclude<FaultName, 'two-leaders' | 'peers-empty' | 'no-rela
     const a = obj((await send(n.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain_getAccount', params: { address: someAddress() } }))).json);
     return 'result' in a;
   },
+  // transport: behaviours of real JSON-RPC servers
+  'dies-on-null': async (n) => (await noAnswer(n.url, 'null')) !== undefined && (await noAnswer(n.url, BN)) === 'ECONNREFUSED',
+  'scalars-parse-error': async (n) => {
+    for (const body of ['null', 'true', 'false', '"chain_blockNumber"', '1']) {
+      const a = obj((await send(n.url, body)).json);
+      if (obj(a.error).code !== -32700 || a.id !== null) return false;
+    }
+    return true;
+  },
+  'null-id-refused': async (n) => {
+    const address = someAddress();
+    const a = obj((await send(n.url, JSON.stringify({ jsonrpc: '2.0', id: null, method: 'chain_faucetClaim', params: [address] }))).json);
+    // The claim did not run: the address's one faucet claim is still to be had.
+    return obj(a.error).code === -32600 && a.id === null && 'result' in (await call(n.url, 'chain_faucetClaim', [address]));
+  },
+  'by-name-id-lost': async (n) => {
+    const a = obj((await send(n.url, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'chain_getAccount', params: { address: someAddress() } }))).json);
+    return obj(a.error).code === -32602 && 'id' in a && a.id === null;
+  },
+  'stack-trace-leak': async (n) => {
+    const e = obj((await call(n.url, 'chain_getAccount', ['xyz'])).error);
+    return e.code === -32602 && /^[A-Za-z]*Error: /.test(str(e.message)) && STACK_FRAME.test(str(obj(e.data).stack));
+  },
+  'put-accepted': async (n) => {
+    for (const method of ['PUT', 'DELETE']) {
+      // node:http sends no Content-Length for a DELETE body unless told to.
+      const a = await send(n.url, BN, { 'content-type': 'application/json', 'content-length': String(BN.length) }, method);
+      if (a.status !== 200 || obj(a.json).result === undefined) return false;
+    }
+    return true;
+  },
+  'empty-post-500': async (n) => {
+    const a = await rawHttp(n.url, BARE_POST);
+    return a.status === 500 && str(a.headers['content-type']).startsWith('text/html') && a.body.includes('<pre>TypeError: ') && STACK_FRAME.test(a.body);
+  },
 
   // methods
   'balance-as-number': async (n) => typeof obj(await result(n.url, 'chain_getAccount', [someAddress()])).balance === 'number',
@@ -269,6 +348,22 @@ const PROBES: Record<Exclude<FaultName, 'two-leaders' | 'peers-empty' | 'no-rela
   'hash-uppercase': async (n) => {
     await waitHeight(n, 1n);
     return /[A-F]/.test(str(obj(await result(n.url, 'chain_getBlockByHeight', [1])).hash));
+  },
+  'block-number-string': async (n) => /^\d+$/.test(str(await result(n.url, 'chain_blockNumber'))),
+  'height-lenient': async (n) => {
+    await waitHeight(n, 1n);
+    const negative = obj(await result(n.url, 'chain_getBlockByHeight', [-1]));
+    const fraction = obj(await result(n.url, 'chain_getBlockByHeight', [1.5]));
+    return negative.height === 0 && fraction.height === 1;
+  },
+  'tx-param-lenient': async (n) => {
+    const wire = tx(freshSigner(), 0n, 0n).wire;
+    const answers = await Promise.all([`zz${wire.slice(2)}`, wire.slice(0, -1)].map((text) => result(n.url, 'chain_sendRawTransaction', [text])));
+    return answers.every((a) => typeof a === 'string' && /^[0-9a-f]{64}$/.test(a));
+  },
+  'faucet-address-lenient': async (n) => {
+    const claim = obj(await result(n.url, 'chain_faucetClaim', [someAddress().slice(1)]));
+    return /^[0-9a-f]{64}$/.test(str(claim.transaction_hash)) && typeof claim.amount === 'string';
   },
 
   // chain
@@ -368,7 +463,19 @@ const PROBES: Record<Exclude<FaultName, 'two-leaders' | 'peers-empty' | 'no-rela
   'pou-flag-string': async (n) => typeof obj(await result(n.url, 'chain_pouLocal')).local_is_leader === 'string',
   'peers-as-list': async (n) => Array.isArray(obj(await result(n.url, 'chain_pouPeers')).peers),
   'peer-count-hex': async (n) => typeof (await result(n.url, 'net_peerCount')) === 'string',
+  'peer-count-negative': async (n) => {
+    const count = await result(n.url, 'net_peerCount');
+    return typeof count === 'number' && count < 0;
+  },
 };
+
+/** dies-on-null: the RPC server is gone for good, the chain goes on in-process, and the node still stops. */
+async function diedButStops(n: Started): Promise<void> {
+  const h = n.node.chain.height();
+  await waitHeight(n, h + 2n);
+  expect(await noAnswer(n.url, BN)).toBe('ECONNREFUSED');
+  await n.node.stop();
+}
 
 /** The node still answers and produces blocks (in-process height: the fault may hide it on the wire). */
 async function stillRunning(n: Started): Promise<void> {
@@ -407,12 +514,210 @@ describe('node-scope faults, each visible through HTTP', () => {
         expect(await probe(n), `the ${name} deviation is visible`).toBe(true);
         // chain-stalled is the one fault whose point is that no block comes; the node still serves.
         if (name === 'chain-stalled') expect((await call(n.url, 'chain_health')).result).toBeDefined();
+        // dies-on-null is the one fault whose point is that the node stops serving.
+        else if (name === 'dies-on-null') await diedButStops(n);
         else await stillRunning(n);
       } finally {
         await n.stop();
       }
     });
   }
+});
+
+describe('transport faults of real servers: what the probes leave out', () => {
+  let honest: Started;
+  beforeAll(async () => {
+    honest = await startNode([]);
+  });
+  afterAll(async () => {
+    await honest?.stop();
+  });
+
+  it('dies-on-null: a batch with a null element kills the RPC server too; the death is logged once; stop() still works', async () => {
+    // An honest node answers both with -32600: one object for null, an array of one for [null].
+    expect(obj(await send(honest.url, 'null').then((a) => a.json))).toMatchObject({ id: null, error: { code: -32600 } });
+    const batch = (await send(honest.url, '[null]')).json;
+    expect(Array.isArray(batch) ? batch.map((r) => obj(obj(r).error).code) : batch).toEqual([-32600]);
+
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const n = await startNode(['dies-on-null']);
+    try {
+      expect((await call(n.url, 'chain_blockNumber')).result).toBeDefined();
+      // Two deadly bodies at once: neither is answered (the connection is dropped, or refused once dead).
+      const lost = await Promise.all([noAnswer(n.url, '[null]'), noAnswer(n.url, `[${BN},null]`)]);
+      for (const code of lost) expect(['ECONNRESET', 'ECONNREFUSED']).toContain(code);
+      expect(await noAnswer(n.url, BN)).toBe('ECONNREFUSED');
+      // The rest of the process goes on: blocks are still made, and the node stops cleanly.
+      await waitHeight(n, n.node.chain.height() + 2n);
+      await n.node.stop();
+      const deaths = stderr.mock.calls.map(([chunk]) => String(chunk)).filter((line) => line.includes('RPC server died'));
+      expect(deaths).toHaveLength(1);
+    } finally {
+      stderr.mockRestore();
+      await n.stop();
+    }
+  });
+
+  it('empty-post-500: only a POST with neither Content-Length nor Transfer-Encoding; Content-Length: 0 and an empty chunked body still get -32700', async () => {
+    const head = 'POST /rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n';
+    const parseError = (a: RawAnswer): unknown => ({ status: a.status, type: a.headers['content-type'], code: obj(obj(parseJson(a.body)).error).code });
+    const expected = { status: 200, type: 'application/json', code: -32700 };
+    // An honest node answers the bare POST as an empty body: a parse error.
+    expect(parseError(await rawHttp(honest.url, BARE_POST))).toEqual(expected);
+    const n = await startNode(['empty-post-500']);
+    try {
+      expect(parseError(await rawHttp(n.url, `${head}Content-Length: 0\r\n\r\n`))).toEqual(expected);
+      expect(parseError(await rawHttp(n.url, `${head}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n`))).toEqual(expected);
+      const page = await rawHttp(n.url, BARE_POST);
+      expect(page.status).toBe(500);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toMatch(/^<!DOCTYPE html>/);
+      expect(page.body).toContain('TypeError: Cannot read properties of undefined');
+      expect(page.body).toContain(join('reference-node', 'faults', 'faultHooks.'));
+    } finally {
+      await n.stop();
+    }
+  });
+
+  it("stack-trace-leak: a handler's exception (-32603) reaches the client with its class, text and stack; an honest server says only Internal error", async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"test_crash","params":[]}';
+    const honestServer = await startRpcServer();
+    const leaky = await startRpcServer({ faults: FaultSet.parse(['stack-trace-leak']) });
+    try {
+      const plain = obj(obj((await send(honestServer.url, body)).json).error);
+      expect(plain).toMatchObject({ code: -32603, message: 'Internal error' });
+      expect(JSON.stringify(plain)).not.toMatch(/secret|stack/);
+      const leaked = obj(obj((await send(leaky.url, body)).json).error);
+      expect(leaked).toMatchObject({ code: -32603, message: 'Error: secret internal detail /home/node/db' });
+      expect(str(obj(leaked.data).stack)).toMatch(STACK_FRAME);
+      expect(str(obj(leaked.data).stack)).toContain('testSupport.');
+    } finally {
+      await Promise.all([honestServer.close(), leaky.close()]);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Lenient params and integer encodings: the same request to an honest node and to a node with only the fault.
+
+describe('methods faults: what the probes leave out, next to the honest answer', () => {
+  let honest: Started;
+  beforeAll(async () => {
+    honest = await startNode([]);
+  });
+  afterAll(async () => {
+    await honest?.stop();
+  });
+
+  const invalidParams = { code: -32602 };
+  const error = async (url: string, method: string, params: JsonValue[]): Promise<Obj> => obj((await call(url, method, params)).error);
+
+  it('block-number-hex, block-number-string: the height as "0x…" or as a decimal string; an honest node writes a JSON number', async () => {
+    await waitHeight(honest, 1n);
+    const plain = await result(honest.url, 'chain_blockNumber');
+    expect(typeof plain).toBe('number');
+    for (const [name, pattern] of [
+      ['block-number-hex', /^0x[0-9a-f]+$/],
+      ['block-number-string', /^(0|[1-9]\d*)$/],
+    ] as const) {
+      const n = await startNode([name]);
+      try {
+        await waitHeight(n, 2n);
+        const before = n.node.chain.height();
+        const answer = await result(n.url, 'chain_blockNumber');
+        expect(answer, name).toMatch(pattern);
+        const height = BigInt(str(answer));
+        expect(height >= before && height <= n.node.chain.height(), `${name}: ${str(answer)} is the height`).toBe(true);
+      } finally {
+        await n.stop();
+      }
+    }
+  });
+
+  it('height-lenient: -1 answers the block at 0, 1.5 the block at 1; strings, no param and two params are still refused; an honest node refuses -1 and 1.5', async () => {
+    expect(await error(honest.url, 'chain_getBlockByHeight', [-1])).toMatchObject(invalidParams);
+    expect(await error(honest.url, 'chain_getBlockByHeight', [1.5])).toMatchObject(invalidParams);
+    const n = await startNode(['height-lenient']);
+    try {
+      await waitHeight(n, 2n);
+      const [zero, one] = await Promise.all([0, 1].map(async (h) => obj(await result(n.url, 'chain_getBlockByHeight', [h]))));
+      expect(obj(await result(n.url, 'chain_getBlockByHeight', [-1]))).toEqual(zero);
+      expect(obj(await result(n.url, 'chain_getBlockByHeight', [-0.5]))).toEqual(zero);
+      expect(obj(await result(n.url, 'chain_getBlockByHeight', [1.5]))).toEqual(one);
+      expect(obj(await result(n.url, 'chain_getBlockByHeight', [1.999]))).toEqual(one);
+      // A negative integer beyond 2^64 (read losslessly as a bigint) is 0 too.
+      const huge = obj((await send(n.url, '{"jsonrpc":"2.0","id":1,"method":"chain_getBlockByHeight","params":[-18446744073709551617]}')).json);
+      expect(obj(huge.result)).toEqual(zero);
+      // Only numbers are lenient: a height in a string, a word, no param and a second param are refused as before.
+      for (const params of [['1'], ['one'], [], [1, 1]] as JsonValue[][]) expect(await error(n.url, 'chain_getBlockByHeight', params), JSON.stringify(params)).toMatchObject(invalidParams);
+      // Above the tip, a floored height is still BlockNotFound.
+      expect(await error(n.url, 'chain_getBlockByHeight', [1e9 + 0.5])).toMatchObject({ code: -32001 });
+    } finally {
+      await n.stop();
+    }
+  });
+
+  it('tx-param-lenient: text that is not hex pairs gets SHA-256 of the text and nothing is queued; numbers, no param and well-formed transactions are handled as before', async () => {
+    const wire = tx(freshSigner(), 0n, 0n).wire;
+    const texts = [`zz${wire.slice(2)}`, wire.slice(0, -1), 'not a transaction', `0x${wire}`];
+    for (const text of texts) expect(await error(honest.url, 'chain_sendRawTransaction', [text]), text.slice(0, 8)).toMatchObject(invalidParams);
+    const n = await startNode(['tx-param-lenient']);
+    try {
+      const hashes: string[] = [];
+      for (const text of texts) {
+        const hash = await result(n.url, 'chain_sendRawTransaction', [text]);
+        expect(hash).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+        hashes.push(str(hash));
+      }
+      // Nothing was queued: no block ever holds one of these hashes, and the node knows none of them.
+      await waitHeight(n, n.node.chain.height() + 2n);
+      for (const hash of hashes) expect(n.node.chain.transactionStatus(hash)).toBeUndefined();
+      expect(n.node.chain.pendingCount()).toBe(0);
+      expect(await error(n.url, 'chain_sendRawTransaction', [12345])).toMatchObject(invalidParams);
+      expect(await error(n.url, 'chain_sendRawTransaction', [])).toMatchObject(invalidParams);
+      // Hex pairs still go through admission: a short one is TxMalformed, a real one is admitted under its true hash.
+      expect(await error(n.url, 'chain_sendRawTransaction', [wire.slice(0, -2)])).toMatchObject({ code: -32002 });
+      const t = tx(freshSigner(), 0n, 0n);
+      expect(await result(n.url, 'chain_sendRawTransaction', [t.wire])).toBe(t.hash);
+      await confirmedAt(n, t.hash);
+    } finally {
+      await n.stop();
+    }
+  });
+
+  it('faucet-address-lenient: a malformed address gets a made-up claim with the configured amount and nothing is sent; numbers, no param and good addresses are handled as before', async () => {
+    const good = someAddress();
+    const malformed = [good.slice(1), `zz${good.slice(2)}`, `0x${good}`, ''];
+    for (const address of malformed) expect(await error(honest.url, 'chain_faucetClaim', [address]), address.slice(0, 8)).toMatchObject(invalidParams);
+    // A faucet amount other than the default, to see that the made-up claim reports the node's own.
+    const amount = 7n * TOKEN;
+    const n = await startNode(['faucet-address-lenient'], { faucet: { amount, limit: 1 } });
+    try {
+      const faucetNonce = obj(await result(n.url, 'chain_getAccount', [n.node.chain.faucetAddress])).nonce;
+      const hashes: string[] = [];
+      for (const address of malformed) {
+        const claim = obj(await result(n.url, 'chain_faucetClaim', [address]));
+        expect(Object.keys(claim).sort()).toEqual(['amount', 'transaction_hash']);
+        expect(claim.amount).toBe(amount.toString());
+        expect(claim.transaction_hash).toMatch(/^[0-9a-f]{64}$/);
+        hashes.push(str(claim.transaction_hash));
+      }
+      expect(new Set(hashes).size).toBe(hashes.length);
+      // Nothing was sent: the faucet account made no transfer and the node knows none of the hashes.
+      await waitHeight(n, n.node.chain.height() + 2n);
+      expect(obj(await result(n.url, 'chain_getAccount', [n.node.chain.faucetAddress])).nonce).toBe(faucetNonce);
+      for (const hash of hashes) expect(n.node.chain.transactionStatus(hash)).toBeUndefined();
+      expect(await error(n.url, 'chain_faucetClaim', [12345])).toMatchObject(invalidParams);
+      expect(await error(n.url, 'chain_faucetClaim', [])).toMatchObject(invalidParams);
+      // A well-formed address (either case) still gets a real claim, credited in a block.
+      const claim = obj(await result(n.url, 'chain_faucetClaim', [good.toUpperCase()]));
+      expect(claim.amount).toBe(amount.toString());
+      await confirmedAt(n, str(claim.transaction_hash));
+      expect(obj(await result(n.url, 'chain_getAccount', [good])).balance).toBe(amount.toString());
+    } finally {
+      await n.stop();
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ export const chain_blockNumber = (ctx: NodeContext): MethodHandler => {
     if (faults.has('height-far-ahead')) height += 1000n;
     if (faults.has('height-regresses') && ++calls % 3 === 0) height = height > 2n ? height - 2n : 0n;
     if (faults.has('block-number-hex')) return `0x${height.toString(16)}`;
+    if (faults.has('block-number-string')) return height.toString();
     return toJsonInt(height);
   };
 };

@@ -2,15 +2,16 @@ import type { JsonValue } from '../../core/json/index.js';
 import type { MethodHandler } from '../rpc/types.js';
 import { toRpcBlock } from '../chain/toRpcBlock.js';
 import type { RpcBlock } from '../chain/types.js';
-import { forkHash } from '../faults/faultHooks.js';
+import { flooredHeight, forkHash } from '../faults/faultHooks.js';
 import { rpcError, toJsonInt } from '../node/toRpcError.js';
 import type { NodeContext } from './NodeContext.js';
 
 /** chain_getBlockByHeight [height] -> the block; BlockNotFound above the tip (params checked by schema: a u64). */
 export const chain_getBlockByHeight = (ctx: NodeContext): MethodHandler => (params) => {
-  const height = BigInt(params[0] as number | bigint);
-  const block = ctx.chain.getBlock(height);
   const { faults } = ctx;
+  // Fault height-lenient (TEST-ONLY, docs/faults.md): any JSON number reaches here; negative reads as 0, a fraction is floored.
+  const height = faults.has('height-lenient') ? flooredHeight(params[0]) : BigInt(params[0] as number | bigint);
+  const block = ctx.chain.getBlock(height);
   if (!block) {
     // Fault unknown-height-null (TEST-ONLY, docs/faults.md): null instead of the error.
     if (faults.has('unknown-height-null')) return null;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { validators } from '../../core/schema/validators.js';
 import { FaultSet } from '../faults/faultCatalogue.js';
-import { FAULT_BODY_LIMIT, faultyAnswer, hasEnvelopeFault, isErrorAnswer } from '../faults/faultHooks.js';
+import { FAULT_BODY_LIMIT, faultyAnswer, frameworkErrorPage, hasEnvelopeFault, holdsNullRequest, isErrorAnswer, serverDies } from '../faults/faultHooks.js';
 import { standardError } from './errorResponse.js';
 import { handleRpcBody, parseErrorText } from './handleRpcBody.js';
 import type { MethodTable, OnCall } from './types.js';
@@ -148,7 +148,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
 
   // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
   const serveRpc = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    if (req.method !== 'POST') {
+    // Fault put-accepted (TEST-ONLY): PUT and DELETE are served like POST instead of refused with 405.
+    if (req.method !== 'POST' && !((req.method === 'PUT' || req.method === 'DELETE') && faults.has('put-accepted'))) {
       // Fault get-accepted (TEST-ONLY): GET is answered 200 with a JSON-RPC error instead of 405.
       if (req.method === 'GET' && faults.has('get-accepted')) return sendJson(res, 200, standardError('invalidRequest', null, 'use POST for JSON-RPC'));
       refuse(req, res, 405, `use POST for JSON-RPC (got ${req.method ?? 'no method'})`, { allow: 'POST' });
@@ -166,6 +167,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       refuse(req, res, 413, `the body is ${declared} bytes; this node takes at most ${maxBodyBytes}`);
       return;
     }
+    // Fault empty-post-500 (TEST-ONLY): no Content-Length nor Transfer-Encoding (an empty body) gets a framework's HTML 500 page.
+    if (faults.has('empty-post-500') && declared === undefined && req.headers['transfer-encoding'] === undefined) return sendJson(res, 500, frameworkErrorPage(), false, 'text/html; charset=utf-8');
     if (expectsContinue) res.writeContinue();
     // A client that leaves or is timed out mid-body never reaches either callback: nobody to answer.
     readBody(
@@ -190,6 +193,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       sendJson(res, 200, parseErrorText('the body is not valid UTF-8', faults));
       return;
     }
+    // Fault dies-on-null (TEST-ONLY): a null body or batch element kills the RPC server (no answer, listener closed).
+    if (faults.has('dies-on-null') && holdsNullRequest(text)) return serverDies(server, res, logError);
     const remoteAddress = req.socket.remoteAddress ?? '';
     const dispatched = handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults, onCall });
     if (typeof dispatched === 'string' || dispatched === null) send(res, dispatched);

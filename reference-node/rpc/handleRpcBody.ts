@@ -2,7 +2,7 @@ import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.
 import type { JsonValue } from '../../core/json/index.js';
 import { validators } from '../../core/schema/validators.js';
 import type { FaultSet } from '../faults/faultCatalogue.js';
-import { faultyId, lenientAddress, skipsParamValidation } from '../faults/faultHooks.js';
+import { byNameRefused, faultyId, leakyOutcome, lenientAddress, lenientFaucetAddress, lenientHeightParam, lenientTxParam, skipsParamValidation } from '../faults/faultHooks.js';
 import { RPC_ERROR, errorResponse, standardError } from './errorResponse.js';
 import type { RpcErrorKind, RpcId } from './errorResponse.js';
 import { invalidParamsReason } from './invalidParamsReason.js';
@@ -59,6 +59,8 @@ export function handleRpcBody(text: string, methods: MethodTable, options: Handl
     const reason = error instanceof JsonParseError ? `the body is not valid JSON: ${error.reason} at offset ${error.offset}` : 'the body is not valid JSON';
     return parseErrorText(reason, options.faults);
   }
+  // Fault scalars-parse-error (TEST-ONLY): a JSON scalar (null, true, 1, "x") is answered as if it were not JSON.
+  if (options.faults?.has('scalars-parse-error') && (typeof value !== 'object' || value === null)) return parseErrorText('the body is not valid JSON: expected an object or an array at offset 0', options.faults);
   if (!Array.isArray(value)) return handleOne(value, methods, options);
 
   // §6: "If the batch rpc call itself fails to be recognized ... as an Array with at least one value,
@@ -120,6 +122,8 @@ function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBod
   // notification), with the id it had when that id was itself valid, else null.
   if (!checked.ok) return options.faults?.has('invalid-request-ignored') ? null : standardError('invalidRequest', checked.id, checked.reason);
   const { request } = checked;
+  // Fault null-id-refused (TEST-ONLY): "id": null is refused as invalid; the method does not run.
+  if (request.id === null && options.faults?.has('null-id-refused')) return standardError('invalidRequest', null, 'member "id" must be a string or a number; got null');
   const isNotification = request.id === undefined || (request.id === null && options.faults?.has('null-id-dropped') === true);
 
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
@@ -136,8 +140,11 @@ function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outco
   let answer: string | null = null;
   let kind: CallOutcome = 'result' in outcome ? 'result' : 'error';
   if (!isNotification || options.faults?.has('notification-answered')) {
-    const id = request.id ?? null;
-    const written = responseText(options.faults ? faultyId(id, options.faults) : id, outcome, request.method, options);
+    // Fault by-name-id-lost (TEST-ONLY): the -32602 refusal of by-name params is sent with id null.
+    const id = options.faults?.has('by-name-id-lost') && byNameRefused(request.params, outcome) ? null : (request.id ?? null);
+    // Fault stack-trace-leak (TEST-ONLY): -32602 / -32603 errors carry an exception's class and stack trace.
+    const shown = options.faults?.has('stack-trace-leak') ? leakyOutcome(outcome) : outcome;
+    const written = responseText(options.faults ? faultyId(id, options.faults) : id, shown, request.method, options);
     answer = written.text;
     if (written.failed) kind = 'error';
   }
@@ -169,7 +176,13 @@ function dispatch(request: ValidRequest, handler: MethodHandler, ctx: CallContex
   try {
     const v = validators();
     const schema = v.method(request.method);
-    const skipValidation = (faults?.has('wrong-param-type-accepted') === true && skipsParamValidation(request.method, raw)) || (faults?.has('address-lenient') === true && lenientAddress(request.method, raw));
+    // Faults wrong-param-type-accepted, address-lenient, height-lenient, tx-param-lenient, faucet-address-lenient (TEST-ONLY): these params skip validation.
+    const skipValidation =
+      (faults?.has('wrong-param-type-accepted') === true && skipsParamValidation(request.method, raw)) ||
+      (faults?.has('address-lenient') === true && lenientAddress(request.method, raw)) ||
+      (faults?.has('height-lenient') === true && lenientHeightParam(request.method, raw)) ||
+      (faults?.has('tx-param-lenient') === true && lenientTxParam(request.method, raw)) ||
+      (faults?.has('faucet-address-lenient') === true && lenientFaucetAddress(request.method, raw));
     if (schema !== undefined && !skipValidation) {
       // Fault extra-params-accepted (TEST-ONLY): params beyond the declared ones are not validated.
       const checked = faults?.has('extra-params-accepted') ? raw.slice(0, schema['x-params'].length) : raw;
@@ -207,6 +220,8 @@ function failureOutcome(error: unknown, method: string, options: HandleRpcBodyOp
   }
   // Never leak a stack or message to the client; the operator gets one line.
   log(options, `rpc: ${method} failed: ${describe(error)}`);
+  // Fault stack-trace-leak (TEST-ONLY): the exception itself (class, text, stack) goes to the client.
+  if (options.faults?.has('stack-trace-leak')) return leakyOutcome(internalOutcome(), error);
   return internalOutcome();
 }
 

@@ -1,7 +1,7 @@
 import { defineCheck } from '../Check.js';
 import type { CheckContext } from '../CheckContext.js';
-import { readBlock, readHeight } from './methods/chain_getBlockByHeight.js';
-import { show } from './support.js';
+import { sameHex } from '../readWire.js';
+import { readBlock, readHeight, show } from './support.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -97,25 +97,29 @@ export const chainChecks = [
     title: 'each of the latest blocks names the previous block\'s hash as its parent_hash',
     spec: 'profile: schemas/defs.schema.json#/definitions/Block ("parent_hash: hash of the block at height - 1")',
     async run(ctx: CheckContext) {
+      if (ctx.profile.fields.hash === null || ctx.profile.fields.parent_hash === null) ctx.skip('the profile says blocks carry no hash or no parent_hash');
+      // The chain starts at the profile's genesis height; a link needs a block above it.
+      const genesis = BigInt(ctx.profile.genesisHeight);
       let tip = await readHeight(ctx);
-      if (tip === 0n) {
+      if (tip <= genesis) {
         tip = await ctx.waitFor(
           'a block above the genesis block',
           async () => {
             const h = await readHeight(ctx);
-            return h > 0n ? h : undefined;
+            return h > genesis ? h : undefined;
           },
           riseTimeout(ctx),
+          { setup: true },
         );
       }
-      const from = tip > 8n ? tip - 8n : 0n;
+      const from = tip - 8n > genesis ? tip - 8n : genesis;
       let previous = await readBlock(ctx, from, 'although it is below the reported height');
       for (let h = from + 1n; h <= tip; h++) {
         const block = await readBlock(ctx, h, 'although it is at or below the reported height');
         const hash = ctx.field(previous, 'hash');
         const parent = ctx.field(block, 'parent_hash');
         ctx.expect(typeof hash === 'string', `block ${h - 1n} has no hash`, 'hash: 64 hex', hash);
-        ctx.expect(parent === hash, `block ${h}'s parent_hash is not the hash of block ${h - 1n}`, hash, parent ?? null);
+        ctx.expect(sameHex(parent, hash), `block ${h}'s parent_hash is not the hash of block ${h - 1n}`, hash, parent ?? null);
         previous = block;
       }
       return `blocks ${from}..${tip} link (${show(ctx.field(previous, 'hash'))} at ${tip})`;

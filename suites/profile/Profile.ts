@@ -1,44 +1,143 @@
 import type { TxCodec } from './TxCodec.js';
 
+/** How a node treats a param form that JSON-RPC 2.0 and the spec do not make it refuse. */
+export type Leniency = 'refused' | 'accepted';
+
 /**
- * What a network chose where the spec is silent. The suite's MUST checks never depend on it; SHOULD
- * checks use it only to talk to the node (method names, field names, codec); PROFILE checks compare
- * the node's answers with its exact choices. The default is the reference profile.
+ * What a network chose where the spec is silent (docs/profiles.md lists every key with an example).
+ * MUST and SHOULD checks never depend on it: they accept every legal choice, and use the profile only
+ * to talk to the node (endpoint path, method names, field names, codec). PROFILE checks compare the
+ * node's answers with its exact choices. The default is the reference profile.
  */
 export interface Profile {
   name: string;
   /** Where it came from: "built-in" or the file path. */
   source: string;
+  /** The JSON-RPC endpoint's path under the base URL: "/rpc" (the spec), "/", "/v1/jsonrpc", ... */
+  rpcPath: string;
   /** Replaces the spec's neutral `chain_` prefix in method names (e.g. "acme_"). net_peerCount keeps its name. */
   methodPrefix: string;
   /** Explicit method renames, by the spec's name: { "chain_getAccount": "acme_account" }. Win over the prefix. */
   methodNames: Record<string, string>;
-  /** Result field names on the wire, by the spec's name: { "balance": "Balance" }. */
-  fields: Record<string, string>;
+  /** How result keys are spelled on the wire when `fields` does not name them: as the spec writes them, or camelCase. */
+  keyCase: 'snake_case' | 'camelCase';
+  /** Result field names on the wire, by the spec's (snake_case) name; null: the node has no such field. */
+  fields: Record<string, string | null>;
   /** The transaction codec (module path in a profile file; the reference codec by default). */
   codec: TxCodec;
-  /** HTTP statuses the node uses (profile checks compare; the legal set is wider). */
+  /** HTTP statuses the node uses. PROFILE checks compare; the legal set is wider. */
   http: {
     /** Status of a response that carries only notifications' nothing: 204 (reference) or 200. */
     notification: number;
+    /** Status of a JSON-RPC answer that carries an error (200 in the reference profile). */
+    error: number;
+    /** Per error code (as a string, "-32700"), where it differs from `error`. */
+    errorByCode: Record<string, number>;
+    /** GET, PUT, DELETE on the endpoint. */
     wrongMethod: number;
+    /** A call sent as text/plain (200: the node serves it). */
     wrongContentType: number;
     bodyTooLarge: number;
   };
-  /** Error codes by the profile's error names (schemas/errors.schema.json). */
-  errorCodes: Record<string, number>;
+  /**
+   * Error codes by the profile's error names (schemas/errors.schema.json), or by name and condition
+   * ("InvalidParams/tx-hex") where the node uses another code for one condition. null: the node has no
+   * distinct code for it, so the code is not compared.
+   */
+  errorCodes: Record<string, number | null>;
+  /** What error objects carry in `data`: an object with a `reason` sentence (reference), a string, or nothing. */
+  errorData: 'object' | 'string' | 'absent';
+  /** Param forms the spec does not show, each refused (with InvalidParams, reference) or accepted. */
+  params: {
+    /** Params beyond a method's list ([1] for chain_blockNumber). */
+    extra: Leniency;
+    /** By-name (object) params ({"address": "…"}), which JSON-RPC 2.0 §4.2 allows a server to take. */
+    byName: Leniency;
+    /** A 0x before hex params (addresses, transactions). */
+    hexPrefix: Leniency;
+    /** Integers given as strings ("5", "0x5") for heights. */
+    stringIntegers: Leniency;
+  };
+  /** The value sets of chain_health's status and mode. */
+  health: { status: string[]; mode: string[] };
+  /** The height of the first block: 0 (reference) or 1. */
+  genesisHeight: number;
+  /** The genesis block names 64 zeros as parent_hash and proposer, and has timestamp 0 (reference). */
+  genesisZeros: boolean;
+  /** Case of hex hashes and identifiers in results: lower (reference), upper, or either. */
+  hexCase: 'lower' | 'upper' | 'any';
+  /** Block timestamps: milliseconds since the epoch (reference), seconds, or ISO 8601 text. */
+  timestamps: 'milliseconds' | 'seconds' | 'iso8601';
+  /** Integers in results: JSON numbers (reference) or hex quantities ("0x1f", the Ethereum convention). */
+  integers: 'number' | 'hex';
+  /** PoU leader and peer identifiers: 64 hex (reference) or any string of at least 16 characters (spec). */
+  identifiers: 'hex' | 'string';
+  /** PoU scores: integers (reference) or any number (spec: "an orderable number"). */
+  scores: 'integer' | 'number';
+  /** A height with no block: an error with errorCodes.BlockNotFound (reference), or a null result. */
+  unknownHeight: 'error' | 'null';
+  /** An address the chain has never seen: an empty account (reference), or an error with errorCodes.AccountNotFound. */
+  unknownAccount: 'empty' | 'error';
+  /** chain_sendRawTransaction's result: the hash itself (reference), or an object whose transaction_hash field holds it. */
+  txResult: 'hash' | 'object';
   /** The network has a faucet (chain_faucetClaim funds fresh keys). */
   faucet: boolean;
-  /** Faucet claims one address may make (the faucet-limit check claims one more). */
-  faucetLimit: number;
+  /** How the faucet credits: by a transaction included in a block (reference; the result names it), or directly. */
+  faucetCredit: 'transaction' | 'direct';
+  /** Faucet claims one address may make (the faucet-limit check claims one more); undefined: unknown, the check skips. */
+  faucetLimit?: number;
+  /** A transaction whose nonce skips ahead: refused with errorCodes.NonceGap (reference), or held until the gap fills. */
+  nonceGap: 'refused' | 'held';
+  /** Transactions with consecutive nonces sent before a block are all accepted (reference) or only one at a time. */
+  sequentialNonces: 'queued' | 'refused';
+  /** The fee the suite's transfers carry, in base units (10^15, the spec's example, by default). */
+  fee: bigint;
   /** A funded private key (hex) to use instead of the faucet; its owner pays the checks' fees. */
   privateKey?: string;
   /** Expected time between blocks, ms: how long checks wait for inclusion. */
   blockTimeMs: number;
   /** Chain id transactions are signed for; read from chain_health's chain_id when absent, else 1. */
   chainId?: bigint;
-  /** The node's batch size limit, when known (the batch-limit check needs it). */
+  /** The node's batch size limit; undefined: unknown, the batch-limit checks skip. */
   maxBatch?: number;
-  /** The node's request body limit in bytes, when known. */
+  /** The node's request body limit in bytes; undefined: unknown, the body-limit check skips. */
   maxBodyBytes?: number;
+}
+
+/** The spec's neutral method prefix, which a profile's methodPrefix replaces. */
+export const SPEC_PREFIX = 'chain_';
+
+/** The node's name for one of the spec's methods (explicit renames first, then the prefix). */
+export function wireMethod(profile: Pick<Profile, 'methodNames' | 'methodPrefix'>, name: string): string {
+  const renamed = profile.methodNames[name];
+  if (renamed !== undefined) return renamed;
+  return name.startsWith(SPEC_PREFIX) ? profile.methodPrefix + name.slice(SPEC_PREFIX.length) : name;
+}
+
+/** snake_case to camelCase: transaction_count -> transactionCount. */
+export const camelCase = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** The key a result field has on the wire (null: the profile says the node has none). */
+export function wireField(profile: Pick<Profile, 'fields' | 'keyCase'>, name: string): string | null {
+  const named = profile.fields[name];
+  if (named !== undefined) return named;
+  return profile.keyCase === 'camelCase' ? camelCase(name) : name;
+}
+
+/**
+ * The code the profile gives an error, for the first of the conditions it names a code for
+ * ("InvalidParams/tx-hex"), else for the error's name. Conditions go from the most specific: a 0x before
+ * a transaction is ['hex-prefix', 'tx-hex']. undefined: the profile names none; null: not compared.
+ */
+export function errorCode(profile: Pick<Profile, 'errorCodes'>, name: string, conditions: string | readonly string[] = []): number | null | undefined {
+  for (const condition of typeof conditions === 'string' ? [conditions] : conditions) {
+    const specific = profile.errorCodes[`${name}/${condition}`];
+    if (specific !== undefined) return specific;
+  }
+  return profile.errorCodes[name];
+}
+
+/** The HTTP status the profile gives a JSON-RPC answer carrying this error code. */
+export function errorStatus(profile: Pick<Profile, 'http'>, code: number): number {
+  return profile.http.errorByCode[String(code)] ?? profile.http.error;
 }

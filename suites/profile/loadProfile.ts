@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Profile } from './Profile.js';
-import { referenceProfile } from './referenceProfile.js';
+import { ERROR_CONDITIONS, EXTRA_ERROR_NAMES } from './errorConditions.js';
+import type { Leniency, Profile } from './Profile.js';
+import { referenceErrorCodes, referenceProfile } from './referenceProfile.js';
+import { resultFieldNames } from './resultFields.js';
 import type { TxCodec } from './TxCodec.js';
 
 /** A profile problem the user must fix (exit code 2). */
@@ -10,94 +12,242 @@ export class ProfileError extends Error {
   override readonly name = 'ProfileError';
 }
 
-const KEYS = ['name', 'methodPrefix', 'methodNames', 'fields', 'codec', 'http', 'errorCodes', 'faucet', 'faucetLimit', 'privateKey', 'blockTimeMs', 'chainId', 'maxBatch', 'maxBodyBytes'];
+/**
+ * The keys of a profile file. Keys starting with `$` are annotations (`$detect`: the evidence
+ * `chainrpc profile detect` writes; `$comment`) and are not read.
+ */
+export const PROFILE_KEYS = [
+  'name',
+  'rpcPath',
+  'methodPrefix',
+  'methodNames',
+  'keyCase',
+  'fields',
+  'codec',
+  'http',
+  'errorCodes',
+  'errorData',
+  'params',
+  'health',
+  'genesisHeight',
+  'genesisZeros',
+  'hexCase',
+  'timestamps',
+  'integers',
+  'identifiers',
+  'scores',
+  'unknownHeight',
+  'unknownAccount',
+  'txResult',
+  'faucet',
+  'faucetCredit',
+  'faucetLimit',
+  'nonceGap',
+  'sequentialNonces',
+  'fee',
+  'privateKey',
+  'blockTimeMs',
+  'chainId',
+  'maxBatch',
+  'maxBodyBytes',
+] as const;
+
+/**
+ * The node's own settings: a profile file that does not name them (or names them null) leaves them
+ * unknown, and the checks that need them skip. Another network's limits are no reason to assume the
+ * reference node's.
+ */
+const NODE_SETTINGS = ['faucetLimit', 'maxBatch', 'maxBodyBytes'] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
-function stringMap(v: unknown, what: string): Record<string, string> {
-  if (!isRecord(v) || !Object.values(v).every((x) => typeof x === 'string')) throw new ProfileError(`${what} must be an object of strings`);
-  return v as Record<string, string>;
+function oneOf<T extends string>(v: unknown, what: string, allowed: readonly T[]): T {
+  if (typeof v !== 'string' || !allowed.includes(v as T)) throw new ProfileError(`${what} must be ${allowed.map((a) => `"${a}"`).join(' or ')}; got ${show(v)}`);
+  return v as T;
 }
 
 function positive(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new ProfileError(`${what} must be a positive integer; got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new ProfileError(`${what} must be a positive integer; got ${show(v)}`);
   return v;
 }
 
+function status(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 599) throw new ProfileError(`${what} must be an HTTP status (100..599); got ${show(v)}`);
+  return v;
+}
+
+function knownKeys(raw: Record<string, unknown>, what: string, known: readonly string[]): void {
+  const unknown = Object.keys(raw).filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new ProfileError(`${what}: unknown key(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+}
+
+function strings(v: unknown, what: string): string[] {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x): x is string => typeof x === 'string')) throw new ProfileError(`${what} must be a non-empty array of strings; got ${show(v)}`);
+  return v;
+}
+
+function bigintOf(v: unknown, what: string, digits: number): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string' && new RegExp(`^\\d{1,${digits}}$`).test(v)) return BigInt(v);
+  throw new ProfileError(`${what} must be a non-negative integer (or a decimal string); got ${show(v)}`);
+}
+
+/** Reads the `http` object over the base policy. */
+function readHttp(v: unknown, base: Profile['http']): Profile['http'] {
+  if (!isRecord(v)) throw new ProfileError('http must be an object');
+  knownKeys(v, 'http', Object.keys(base));
+  const http = { ...base, errorByCode: { ...base.errorByCode } };
+  for (const [k, value] of Object.entries(v)) {
+    if (k === 'errorByCode') {
+      if (!isRecord(value)) throw new ProfileError('http.errorByCode must be an object of error code -> HTTP status');
+      for (const [code, s] of Object.entries(value)) {
+        if (!/^-?\d+$/.test(code)) throw new ProfileError(`http.errorByCode: "${code}" is not an error code`);
+        http.errorByCode[code] = status(s, `http.errorByCode["${code}"]`);
+      }
+    } else {
+      (http as Record<string, unknown>)[k] = status(value, `http.${k}`);
+    }
+  }
+  return http;
+}
+
+/** Reads `errorCodes`: names of the profile (optionally with a condition) to integer codes or null. */
+function readErrorCodes(v: unknown, base: Profile['errorCodes']): Profile['errorCodes'] {
+  if (!isRecord(v)) throw new ProfileError('errorCodes must be an object');
+  const names = [...Object.keys(referenceErrorCodes()), ...EXTRA_ERROR_NAMES];
+  const out = { ...base };
+  for (const [key, code] of Object.entries(v)) {
+    const [name = '', condition] = key.split('/', 2);
+    if (!names.includes(name)) throw new ProfileError(`errorCodes.${key}: ${name} is not an error of the profile (${names.join(', ')})`);
+    if (condition !== undefined && ERROR_CONDITIONS[key] === undefined) {
+      throw new ProfileError(`errorCodes.${key}: no such condition; known: ${Object.keys(ERROR_CONDITIONS).join(', ')}`);
+    }
+    if (code !== null && (typeof code !== 'number' || !Number.isInteger(code))) throw new ProfileError(`errorCodes.${key} must be an integer, or null (not compared); got ${show(code)}`);
+    out[key] = code;
+  }
+  return out;
+}
+
+function readParams(v: unknown, base: Profile['params']): Profile['params'] {
+  if (!isRecord(v)) throw new ProfileError('params must be an object');
+  knownKeys(v, 'params', Object.keys(base));
+  const out = { ...base };
+  for (const [k, value] of Object.entries(v)) out[k as keyof typeof out] = oneOf<Leniency>(value, `params.${k}`, ['refused', 'accepted']);
+  return out;
+}
+
+function readFields(v: unknown): Profile['fields'] {
+  if (!isRecord(v)) throw new ProfileError('fields must be an object of spec field name -> wire name (or null)');
+  const known = resultFieldNames();
+  const out: Profile['fields'] = {};
+  for (const [name, wire] of Object.entries(v)) {
+    if (!known.includes(name)) throw new ProfileError(`fields.${name} is not a result field of the interface; known: ${known.join(', ')}`);
+    if (wire !== null && (typeof wire !== 'string' || wire === '')) throw new ProfileError(`fields.${name} must be the wire key (a string) or null (the node has no such field); got ${show(wire)}`);
+    out[name] = wire;
+  }
+  return out;
+}
+
+async function readCodec(v: unknown, path: string): Promise<TxCodec> {
+  if (typeof v !== 'string') throw new ProfileError('codec must be a module path');
+  const url = pathToFileURL(resolve(dirname(path), v)).href;
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(url)) as { default?: unknown };
+  } catch (err) {
+    throw new ProfileError(`cannot load codec module ${v}: ${(err as Error).message}`);
+  }
+  const codec = mod.default;
+  if (!isRecord(codec) || typeof codec.sign !== 'function' || typeof codec.newKey !== 'function' || typeof codec.addressOf !== 'function') {
+    throw new ProfileError(`codec module ${v} must export default { name, newKey(), addressOf(key), sign(key, tx) } (see suites/profile/TxCodec.ts)`);
+  }
+  return codec as unknown as TxCodec;
+}
+
+/** A profile from a parsed JSON object, over the reference profile; `path` names it in messages and resolves the codec. */
+export async function profileFromJson(raw: unknown, path: string): Promise<Profile> {
+  if (!isRecord(raw)) throw new ProfileError(`profile ${path} must be a JSON object`);
+  knownKeys(
+    Object.fromEntries(Object.entries(raw).filter(([k]) => !k.startsWith('$'))),
+    `profile ${path}`,
+    PROFILE_KEYS,
+  );
+  const p: Profile = { ...referenceProfile(), name: typeof raw.name === 'string' ? raw.name : path, source: resolve(path) };
+  for (const key of NODE_SETTINGS) delete p[key];
+  const has = (k: string): boolean => raw[k] !== undefined;
+  if (has('rpcPath')) {
+    if (typeof raw.rpcPath !== 'string' || !/^(\/[^\s?#]*)?$/.test(raw.rpcPath)) throw new ProfileError(`rpcPath must be a path such as "/rpc", "/" or "/v1/jsonrpc"; got ${show(raw.rpcPath)}`);
+    p.rpcPath = raw.rpcPath === '' ? '/' : raw.rpcPath;
+  }
+  if (has('methodPrefix')) {
+    if (typeof raw.methodPrefix !== 'string' || !/^[A-Za-z0-9_.]*$/.test(raw.methodPrefix)) throw new ProfileError('methodPrefix must be a string of letters, digits, _ or .');
+    p.methodPrefix = raw.methodPrefix;
+  }
+  if (has('methodNames')) {
+    if (!isRecord(raw.methodNames) || !Object.values(raw.methodNames).every((x) => typeof x === 'string')) throw new ProfileError('methodNames must be an object of strings');
+    p.methodNames = raw.methodNames as Record<string, string>;
+  }
+  if (has('keyCase')) p.keyCase = oneOf(raw.keyCase, 'keyCase', ['snake_case', 'camelCase']);
+  if (has('fields')) p.fields = readFields(raw.fields);
+  if (has('http')) p.http = readHttp(raw.http, p.http);
+  if (has('errorCodes')) p.errorCodes = readErrorCodes(raw.errorCodes, p.errorCodes);
+  if (has('errorData')) p.errorData = oneOf(raw.errorData, 'errorData', ['object', 'string', 'absent']);
+  if (has('params')) p.params = readParams(raw.params, p.params);
+  if (has('health')) {
+    const h = raw.health;
+    if (!isRecord(h)) throw new ProfileError('health must be an object {status: [...], mode: [...]}');
+    knownKeys(h, 'health', ['status', 'mode']);
+    p.health = { status: h.status === undefined ? p.health.status : strings(h.status, 'health.status'), mode: h.mode === undefined ? p.health.mode : strings(h.mode, 'health.mode') };
+  }
+  if (has('genesisHeight')) {
+    if (raw.genesisHeight !== 0 && raw.genesisHeight !== 1) throw new ProfileError(`genesisHeight must be 0 or 1; got ${show(raw.genesisHeight)}`);
+    p.genesisHeight = raw.genesisHeight;
+  }
+  for (const key of ['genesisZeros', 'faucet'] as const) {
+    if (has(key)) {
+      if (typeof raw[key] !== 'boolean') throw new ProfileError(`${key} must be true or false`);
+      p[key] = raw[key];
+    }
+  }
+  if (has('hexCase')) p.hexCase = oneOf(raw.hexCase, 'hexCase', ['lower', 'upper', 'any']);
+  if (has('timestamps')) p.timestamps = oneOf(raw.timestamps, 'timestamps', ['milliseconds', 'seconds', 'iso8601']);
+  if (has('integers')) p.integers = oneOf(raw.integers, 'integers', ['number', 'hex']);
+  if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string']);
+  if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number']);
+  if (has('unknownHeight')) p.unknownHeight = oneOf(raw.unknownHeight, 'unknownHeight', ['error', 'null']);
+  if (has('unknownAccount')) p.unknownAccount = oneOf(raw.unknownAccount, 'unknownAccount', ['empty', 'error']);
+  if (has('txResult')) p.txResult = oneOf(raw.txResult, 'txResult', ['hash', 'object']);
+  if (has('faucetCredit')) p.faucetCredit = oneOf(raw.faucetCredit, 'faucetCredit', ['transaction', 'direct']);
+  if (has('nonceGap')) p.nonceGap = oneOf(raw.nonceGap, 'nonceGap', ['refused', 'held']);
+  if (has('sequentialNonces')) p.sequentialNonces = oneOf(raw.sequentialNonces, 'sequentialNonces', ['queued', 'refused']);
+  if (has('fee')) p.fee = bigintOf(raw.fee, 'fee', 39);
+  if (has('privateKey')) {
+    if (typeof raw.privateKey !== 'string' || !/^[0-9a-fA-F]{64}$/.test(raw.privateKey)) throw new ProfileError('privateKey must be 64 hex characters');
+    p.privateKey = raw.privateKey;
+  }
+  if (has('blockTimeMs')) p.blockTimeMs = positive(raw.blockTimeMs, 'blockTimeMs');
+  if (has('chainId')) p.chainId = bigintOf(raw.chainId, 'chainId', 20);
+  // null (like leaving them out): unknown, the checks that need them skip.
+  for (const key of NODE_SETTINGS) if (raw[key] !== undefined && raw[key] !== null) p[key] = positive(raw[key], key);
+  if (has('codec')) p.codec = await readCodec(raw.codec, path);
+  return p;
+}
+
 /**
- * Reads a profile file (JSON) over the reference profile: every key is optional, unknown keys are
- * refused (a typo must not silently fall back to a default). `codec` names an ES module (path relative
- * to the profile file) whose default export is a TxCodec. Documented in docs/profiles.md.
+ * Reads a profile file (JSON) over the reference profile: every key is optional and falls back to the
+ * reference profile's choice, except the node's own settings (faucetLimit, maxBatch, maxBodyBytes),
+ * which stay unknown unless named. Unknown keys are refused (a typo must not silently test something
+ * else). `codec` names an ES module (path relative to the profile file) whose default export is a
+ * TxCodec. Documented in docs/profiles.md.
  */
 export async function loadProfile(path: string | undefined): Promise<Profile> {
-  const base = referenceProfile();
-  if (path === undefined) return base;
+  if (path === undefined) return referenceProfile();
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new ProfileError(`cannot read profile ${path}: ${(err as Error).message}`);
   }
-  if (!isRecord(raw)) throw new ProfileError(`profile ${path} must be a JSON object`);
-  const unknown = Object.keys(raw).filter((k) => !KEYS.includes(k));
-  if (unknown.length > 0) throw new ProfileError(`profile ${path}: unknown key(s) ${unknown.join(', ')}; known: ${KEYS.join(', ')}`);
-  const p: Profile = { ...base, name: typeof raw.name === 'string' ? raw.name : path, source: resolve(path) };
-  if (raw.methodPrefix !== undefined) {
-    if (typeof raw.methodPrefix !== 'string' || !/^[A-Za-z0-9_.]*$/.test(raw.methodPrefix)) throw new ProfileError('methodPrefix must be a string of letters, digits, _ or .');
-    p.methodPrefix = raw.methodPrefix;
-  }
-  if (raw.methodNames !== undefined) p.methodNames = stringMap(raw.methodNames, 'methodNames');
-  if (raw.fields !== undefined) p.fields = stringMap(raw.fields, 'fields');
-  if (raw.http !== undefined) {
-    if (!isRecord(raw.http)) throw new ProfileError('http must be an object');
-    const http = { ...p.http };
-    for (const [k, v] of Object.entries(raw.http)) {
-      if (!(k in http)) throw new ProfileError(`http.${k} is not a known status (${Object.keys(http).join(', ')})`);
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 599) throw new ProfileError(`http.${k} must be an HTTP status`);
-      http[k as keyof typeof http] = v;
-    }
-    p.http = http;
-  }
-  if (raw.errorCodes !== undefined) {
-    if (!isRecord(raw.errorCodes)) throw new ProfileError('errorCodes must be an object');
-    for (const [k, v] of Object.entries(raw.errorCodes)) {
-      if (!(k in p.errorCodes)) throw new ProfileError(`errorCodes.${k} is not an error of the profile (${Object.keys(p.errorCodes).join(', ')})`);
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw new ProfileError(`errorCodes.${k} must be an integer`);
-    }
-    p.errorCodes = { ...p.errorCodes, ...(raw.errorCodes as Record<string, number>) };
-  }
-  if (raw.faucet !== undefined) {
-    if (typeof raw.faucet !== 'boolean') throw new ProfileError('faucet must be true or false');
-    p.faucet = raw.faucet;
-  }
-  if (raw.privateKey !== undefined) {
-    if (typeof raw.privateKey !== 'string' || !/^[0-9a-fA-F]{64}$/.test(raw.privateKey)) throw new ProfileError('privateKey must be 64 hex characters');
-    p.privateKey = raw.privateKey;
-  }
-  if (raw.faucetLimit !== undefined) p.faucetLimit = positive(raw.faucetLimit, 'faucetLimit');
-  if (raw.blockTimeMs !== undefined) p.blockTimeMs = positive(raw.blockTimeMs, 'blockTimeMs');
-  if (raw.maxBatch !== undefined) p.maxBatch = positive(raw.maxBatch, 'maxBatch');
-  if (raw.maxBodyBytes !== undefined) p.maxBodyBytes = positive(raw.maxBodyBytes, 'maxBodyBytes');
-  if (raw.chainId !== undefined) {
-    if (!(typeof raw.chainId === 'number' && Number.isSafeInteger(raw.chainId) && raw.chainId >= 0) && !(typeof raw.chainId === 'string' && /^\d{1,20}$/.test(raw.chainId))) {
-      throw new ProfileError('chainId must be a non-negative integer (or a decimal string)');
-    }
-    p.chainId = BigInt(raw.chainId);
-  }
-  if (raw.codec !== undefined) {
-    if (typeof raw.codec !== 'string') throw new ProfileError('codec must be a module path');
-    const url = pathToFileURL(resolve(dirname(path), raw.codec)).href;
-    let mod: { default?: unknown };
-    try {
-      mod = (await import(url)) as { default?: unknown };
-    } catch (err) {
-      throw new ProfileError(`cannot load codec module ${raw.codec}: ${(err as Error).message}`);
-    }
-    const codec = mod.default;
-    if (!isRecord(codec) || typeof codec.sign !== 'function' || typeof codec.newKey !== 'function' || typeof codec.addressOf !== 'function') {
-      throw new ProfileError(`codec module ${raw.codec} must export default { name, newKey(), addressOf(key), sign(key, tx) } (see suites/profile/TxCodec.ts)`);
-    }
-    p.codec = codec as unknown as TxCodec;
-  }
-  return p;
+  return profileFromJson(raw, path);
 }

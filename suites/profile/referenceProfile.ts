@@ -1,5 +1,4 @@
 import { schemaCatalog } from '../../core/schema/schemaCatalog.js';
-import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 import type { Profile } from './Profile.js';
 import { referenceCodec } from './referenceCodec.js';
 
@@ -9,21 +8,47 @@ export function referenceErrorCodes(): Record<string, number> {
   return Object.fromEntries(Object.entries(defs).flatMap(([name, d]) => (d['x-code'] === undefined ? [] : [[name, d['x-code']]])));
 }
 
+/**
+ * The reference profile's node settings: the limits and block time the reference node starts with
+ * (docs/reference-profile.md#limits). Written here, not borrowed from the node, because a checker must
+ * not depend on what it checks; suites/profile/referenceProfile.test.ts keeps the two equal.
+ */
+export const REFERENCE_SETTINGS = { blockTimeMs: 1000, faucetLimit: 1, maxBatch: 1000, maxBodyBytes: 1024 * 1024 } as const;
+
 /** The reference profile (docs/reference-profile.md), as the reference node implements it. */
 export function referenceProfile(): Profile {
   return {
     name: 'reference',
     source: 'built-in',
+    rpcPath: '/rpc',
     methodPrefix: 'chain_',
     methodNames: {},
+    keyCase: 'snake_case',
     fields: {},
     codec: referenceCodec,
-    http: { notification: 204, wrongMethod: 405, wrongContentType: 415, bodyTooLarge: 413 },
+    http: { notification: 204, error: 200, errorByCode: {}, wrongMethod: 405, wrongContentType: 415, bodyTooLarge: 413 },
     errorCodes: referenceErrorCodes(),
+    errorData: 'object',
+    params: { extra: 'refused', byName: 'refused', hexPrefix: 'refused', stringIntegers: 'refused' },
+    health: { status: ['ok', 'syncing'], mode: ['MN', 'LN'] },
+    genesisHeight: 0,
+    genesisZeros: true,
+    hexCase: 'lower',
+    timestamps: 'milliseconds',
+    integers: 'number',
+    identifiers: 'hex',
+    scores: 'integer',
+    unknownHeight: 'error',
+    unknownAccount: 'empty',
+    txResult: 'hash',
     faucet: true,
-    faucetLimit: NODE_DEFAULTS.faucetLimit,
-    blockTimeMs: NODE_DEFAULTS.blockTimeMs,
-    maxBatch: NODE_DEFAULTS.maxBatch,
-    maxBodyBytes: NODE_DEFAULTS.maxBodyBytes,
+    faucetCredit: 'transaction',
+    faucetLimit: REFERENCE_SETTINGS.faucetLimit,
+    nonceGap: 'refused',
+    sequentialNonces: 'queued',
+    fee: 10n ** 15n,
+    blockTimeMs: REFERENCE_SETTINGS.blockTimeMs,
+    maxBatch: REFERENCE_SETTINGS.maxBatch,
+    maxBodyBytes: REFERENCE_SETTINGS.maxBodyBytes,
   };
 }

@@ -40,7 +40,14 @@ describe('curlFor', () => {
     expect(cmd).toBe(`printf '\\055a\\000\\012\\045s\\134\\0479\\303\\251' | curl -sS -X POST 'http://h/rpc' -H 'content-type: application/json' --data-binary @-`);
   });
 
-  it('leaves out --data-binary for an empty body and quotes an unusual method', () => {
+  it('sends an empty POST body as one, and no body only where none was sent', () => {
+    const ex = exchangeTo('http://h/rpc', '');
+    expect(curlFor(ex)).toBe(`curl -sS -X POST 'http://h/rpc' -H 'content-type: application/json' --data-binary ''`);
+    ex.request.bodyless = true;
+    expect(curlFor(ex)).toBe(`curl -sS -X POST 'http://h/rpc' -H 'content-type: application/json'`);
+  });
+
+  it('leaves out --data-binary for a GET without a body and quotes an unusual method', () => {
     const ex = exchangeTo('http://h/rpc', '');
     ex.request.method = 'GET';
     expect(curlFor(ex)).toBe(`curl -sS -X GET 'http://h/rpc' -H 'content-type: application/json'`);
@@ -50,6 +57,7 @@ describe('curlFor', () => {
 });
 
 const BODIES: [string, string][] = [
+  ['an empty body', ''],
   ['compact JSON', '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}'],
   ['single quotes and shell syntax', `{"q":"it's","cmd":"$(touch /tmp/pwned) \`id\` $HOME * ; | & > < ! ~ # \\\\"}`],
   ['printf directives and backslashes', '%s %d %% %b \\n \\0 \\x41 \\\\ 100%'],
@@ -90,4 +98,15 @@ describe.skipIf(!hasCurl)(`curlFor, run with curl by ${shells.join(', ')}${hasCu
       expect(received?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
     });
   }
+
+  it('a request recorded as sent without a body reaches the node without one: no Content-Length, no Transfer-Encoding', async () => {
+    const before = server.requests.length;
+    const ex = exchangeTo(`${server.url}/rpc`, '');
+    ex.request.bodyless = true;
+    await run('sh', ['-c', curlFor(ex)], { encoding: 'utf8', timeout: 10_000 });
+    const received = server.requests[before];
+    expect(received?.headers['content-length']).toBeUndefined();
+    expect(received?.headers['transfer-encoding']).toBeUndefined();
+    expect(received?.body.length).toBe(0);
+  });
 });

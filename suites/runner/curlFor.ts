@@ -25,7 +25,8 @@ export function curlFor(exchange: Exchange): string {
   for (const [name, value] of Object.entries(headers)) {
     if (!CURL_OWNS.has(name.toLowerCase())) words.push('-H', shellQuote(`${name}: ${value}`));
   }
-  if (body === '') return words.join(' ');
+  // An empty body is sent as one (Content-Length: 0); only a request sent with no body at all has no data flag.
+  if (body === '') return exchange.request.bodyless === true || !/^(POST|PUT|PATCH)$/i.test(method) ? words.join(' ') : [...words, '--data-binary', "''"].join(' ');
   if (PASTEABLE.test(body)) return [...words, '--data-binary', shellQuote(body)].join(' ');
   return `printf ${printfFormat(body)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
 }

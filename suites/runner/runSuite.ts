@@ -6,9 +6,11 @@ import type { RunShared } from '../CheckContext.js';
 import { LEVELS } from '../model.js';
 import type { CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../model.js';
 import type { Profile } from '../profile/Profile.js';
+import { asU64 } from '../readWire.js';
 import { Wallet } from '../Wallet.js';
 import type { Baseline } from './Baseline.js';
 import { curlFor as reproduceCommand } from './curlFor.js';
+import { runHints } from './runHints.js';
 
 export interface SuiteOptions {
   targets: string[];
@@ -73,7 +75,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     client(node) {
       let c = clients.get(node);
       if (!c) {
-        c = createClient({ baseUrl: node, connections: 8, timeoutMs: Math.min(checkTimeoutMs, 10_000), maxResponseBytes: MAX_RESPONSE_BYTES });
+        c = createClient({ baseUrl: node, rpcPath: profile.rpcPath, connections: 8, timeoutMs: Math.min(checkTimeoutMs, 10_000), maxResponseBytes: MAX_RESPONSE_BYTES });
         clients.set(node, c);
       }
       return c;
@@ -97,14 +99,14 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
           if (profile.chainId !== undefined) return profile.chainId;
           const probe = new CheckContext(shared, { id: 'setup/chain-id', level: 'PROFILE', category: 'methods', title: 'chain id', spec: '', scope: 'node' }, node, deadline.signal);
           const r = await probe.call('chain_health', [], node).catch(() => undefined);
-          const id = r?.ok ? probe.field(r.result, 'chain_id') : undefined;
-          return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? BigInt(id) : typeof id === 'bigint' ? id : 1n;
+          return (r?.ok ? asU64(probe.field(r.result, 'chain_id')) : undefined) ?? 1n;
         })();
         chainIds.set(node, p);
       }
       return p;
     },
     nextId: () => ids++,
+    served: new Map(),
   };
 
   // Reachability: a target that does not answer a JSON-RPC call at all gets an error verdict on every
@@ -115,7 +117,15 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
       const ctx = new CheckContext(shared, { id: 'setup/reachable', level: 'MUST', category: 'transport', title: 'reachable', spec: '', scope: 'node' }, node, AbortSignal.timeout(Math.min(checkTimeoutMs, 10_000)));
       try {
         const res = await ctx.post({ jsonrpc: '2.0', method: ctx.method('chain_blockNumber'), params: [], id: 1 });
-        if (res.json === undefined) unreachable.set(node, { message: `${node}/rpc does not answer JSON (HTTP ${res.status}): not a JSON-RPC endpoint`, exchanges: ctx.exchanges });
+        const endpoint = `${node}${profile.rpcPath === '/' ? '' : profile.rpcPath}`;
+        const json = res.json;
+        // An endpoint answers a call as a call: with its id, whatever it says. An error page in JSON (a 404
+        // with id null for a path the server does not serve) is not one; a 2xx answer is left to the checks.
+        const answersCalls = typeof json === 'object' && json !== null && !Array.isArray(json) && (json.id === 1 || (res.status >= 200 && res.status < 300));
+        if (!answersCalls) {
+          const got = json === undefined ? 'no JSON' : `${res.text.slice(0, 160)}${res.text.length > 160 ? '…' : ''}`;
+          unreachable.set(node, { message: `${endpoint} does not answer JSON-RPC calls (HTTP ${res.status}: ${got}): not a JSON-RPC endpoint`, exchanges: ctx.exchanges });
+        }
       } catch (err) {
         unreachable.set(node, { message: `${node} is unreachable: ${(err as Error).message}`, exchanges: ctx.exchanges });
       }
@@ -124,6 +134,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const reachable = options.targets.filter((t) => !unreachable.has(t));
 
   const results: CheckResult[] = [];
+  const shownBy = new WeakMap<CheckResult, Exchange>();
   const jobs: Job[] = [];
   const immediate: CheckResult[] = [];
   const resultOf = (check: Check, node: string, status: Status, message: string, exchanges: Exchange[] = [], durationMs = 0): CheckResult => ({
@@ -166,8 +177,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const emit = (r: CheckResult): void => {
     const mark = options.baseline?.mark(r);
     if (mark) r.baseline = mark;
-    // The last exchange is the one that showed the failure (checks stop at the first wrong answer).
-    const shown = r.evidence.exchanges[r.evidence.exchanges.length - 1];
+    // The exchange that showed the failure: the one the check names, else its last (checks stop at the first wrong answer).
+    const shown = shownBy.get(r) ?? r.evidence.exchanges[r.evidence.exchanges.length - 1];
     if (r.status === 'fail' && shown) r.reproduce = reproduceCommand(shown);
     results.push(r);
     options.onResult?.(r, results.length, total);
@@ -200,6 +211,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
         const r = resultOf(check, node, 'fail', err.message, ctx.exchanges, ms);
         if (err.expected !== undefined) r.evidence.expected = err.expected;
         if (err.actual !== undefined) r.evidence.actual = err.actual;
+        const shown = err.shown ?? ctx.lastShown();
+        if (shown !== undefined) shownBy.set(r, shown);
         return r;
       }
       if (err instanceof CheckSkip) return resultOf(check, node, 'skip', err.message, ctx.exchanges, ms);
@@ -246,6 +259,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
       },
       results,
       summary: summarize(results, options.gate, reachable.length === 0),
+      hints: runHints({ targets: options.targets, profile, results, transcript }),
     },
     transcript,
   };

@@ -1,46 +1,31 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { validators } from '../../../core/schema/validators.js';
-import { expectProfileError, expectRefused, expectSchema, show, unusedAddress } from '../support.js';
+import { asU64, isObject, sameHex } from '../../readWire.js';
+import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, readBlock, readHeight, show, unusedAddress } from '../support.js';
 
 const M = 'chain_getBlockByHeight';
 const SPEC = 'spec: Methods table (chain_getBlockByHeight); Resources > Block';
 const ZEROS = '0'.repeat(64);
-const U64_LIMIT = 1n << 64n;
 
-/** A JSON integer in 0..2^64-1 as a bigint; undefined for anything else (strings, fractions, negatives). */
-export function asU64(value: JsonValue | undefined): bigint | undefined {
-  if (typeof value === 'bigint') return value >= 0n && value < U64_LIMIT ? value : undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  return undefined;
-}
-
-/** A height as a JSON param: a number while exact, a bigint (written as a bare integer) beyond 2^53-1. */
-export function heightParam(height: bigint): JsonValue {
-  return height <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(height) : height;
+/** A timestamp as milliseconds since the epoch, per the profile's format; undefined when it is not one. */
+function timestampMs(ctx: CheckContext, value: JsonValue | undefined): number | undefined {
+  if (ctx.profile.timestamps === 'iso8601') return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined;
+  const n = asU64(value);
+  if (n === undefined) return undefined;
+  return ctx.profile.timestamps === 'seconds' ? Number(n) * 1000 : Number(n);
 }
 
 /**
- * The node's current height. When chain_blockNumber gives no usable height the calling check is
- * skipped: chain_blockNumber's own checks report that, and this check cannot reach a verdict.
+ * The unit of a block's timestamp, told by its size: milliseconds since 1973 are above 10^11, seconds
+ * stay below it for thousands of years. A block made now must match the profile's unit.
  */
-export async function readHeight(ctx: CheckContext, node = ctx.node): Promise<bigint> {
-  const r = await ctx.call('chain_blockNumber', [], node);
-  if (!r.ok) ctx.skip(`chain_blockNumber answered error ${r.error.code} (${r.error.message}), so there is no height to use`);
-  const height = asU64(r.result);
-  if (height === undefined) ctx.skip(`chain_blockNumber answered ${show(r.result)}, not an unsigned 64-bit integer (see chain_blockNumber/unsigned-64-bit-integer), so there is no height to use`);
-  return height;
-}
-
-const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The block at a height, which must exist: an error, null or a non-object answer fails the check. */
-export async function readBlock(ctx: CheckContext, height: bigint, why: string, node = ctx.node): Promise<{ [key: string]: JsonValue }> {
-  const r = await ctx.call(M, [heightParam(height)], node);
-  if (!r.ok) ctx.fail(`${M} ${height} answered error ${r.error.code} (${r.error.message}) ${why}`, 'a block object', show(r.error));
-  if (!isObject(r.result)) ctx.fail(`${M} ${height} answered ${show(r.result)} ${why}`, 'a block object', show(r.result));
-  return r.result;
+function expectTimestampUnit(ctx: CheckContext, value: JsonValue | undefined, height: bigint): void {
+  if (ctx.profile.timestamps === 'iso8601') return;
+  const n = asU64(value);
+  if (n === undefined) return; // the schema reports it
+  const unit = n >= 100_000_000_000n ? 'milliseconds' : 'seconds';
+  ctx.expect(unit === ctx.profile.timestamps, `block ${height}'s timestamp looks like ${unit}, not ${ctx.profile.timestamps}`, `a timestamp in ${ctx.profile.timestamps} since the epoch`, value);
 }
 
 /** Pause between polls: a quarter block time, 50..500 ms. */
@@ -67,14 +52,15 @@ export const chain_getBlockByHeight = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'the block matches the profile: height, hash, parent_hash, timestamp, proposer, transaction_count, transactions (lower-case hex), at the height asked for',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown; schemas/defs.schema.json#/definitions/Block',
+    title: 'the block is written as the profile says (reference: height, hash, parent_hash, timestamp in ms, proposer, transaction_count, transactions, lower-case hex), at the height asked for',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown; schemas/defs.schema.json#/definitions/Block; docs/profiles.md',
     async run(ctx: CheckContext) {
       const height = await readHeight(ctx);
       const block = await readBlock(ctx, height, 'although chain_blockNumber reported this height');
       expectSchema(ctx, M, block, 'profile');
       const h = ctx.field(block, 'height');
-      ctx.expect(asU64(h) === height, `the block asked for at height ${height} says it is at another height`, String(height), h);
+      if (ctx.profile.fields.height !== null) ctx.expect(asU64(h) === height, `the block asked for at height ${height} says it is at another height`, String(height), h);
+      if (height > BigInt(ctx.profile.genesisHeight)) expectTimestampUnit(ctx, ctx.field(block, 'timestamp'), height);
       return `block ${height}: ${show(ctx.field(block, 'hash'))}`;
     },
   }),
@@ -86,13 +72,15 @@ export const chain_getBlockByHeight = [
     title: 'transaction_count equals the length of transactions, in a block that holds a transaction (a faucet claim for a fresh address)',
     spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("transaction_count equals its length")',
     async run(ctx: CheckContext) {
+      if (ctx.profile.fields.transactions === null) ctx.skip('the profile says blocks carry no transactions list');
       let next = await readHeight(ctx);
       let hash: string | undefined;
       let unseen = 'the network has no faucet to make one';
-      if (ctx.profile.faucet) {
+      if (ctx.profile.faucet && ctx.profile.faucetCredit === 'direct') unseen = 'the profile says the faucet credits directly, without a transaction';
+      else if (ctx.profile.faucet) {
         const claim = await ctx.call('chain_faucetClaim', [unusedAddress(ctx)]);
         const h = claim.ok ? ctx.field(claim.result, 'transaction_hash') : undefined;
-        if (typeof h === 'string') hash = h.toLowerCase();
+        if (typeof h === 'string') hash = h;
         unseen = claim.ok
           ? hash === undefined
             ? 'the faucet claim gave no transaction_hash to look for'
@@ -119,7 +107,7 @@ export const chain_getBlockByHeight = [
         const tip = await readHeight(ctx);
         for (; next <= tip && found === undefined; next++) {
           const list = await counted(next, 'although chain_blockNumber reported a height at or above it');
-          if (list.some((t) => typeof t === 'string' && t.toLowerCase() === hash)) found = next;
+          if (list.some((t) => sameHex(t, hash))) found = next;
         }
         if (found === undefined) {
           if (ctx.signal.aborted) break;
@@ -141,19 +129,26 @@ export const chain_getBlockByHeight = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'the genesis block has height 0, timestamp 0, and parent_hash and proposer of 64 zeros',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("Genesis: parent_hash and proposer are 64 zeros, timestamp 0")',
+    title: 'the first block is at the profile\'s genesis height (0 in the reference profile) and none is below it; in the reference profile it names 64 zeros as parent_hash and proposer, with timestamp 0',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("The genesis block has height 0"; "Genesis: parent_hash and proposer are 64 zeros, timestamp 0"); docs/profiles.md (genesisHeight, genesisZeros)',
     async run(ctx: CheckContext) {
-      const block = await readBlock(ctx, 0n, 'for the genesis block');
+      const genesis = BigInt(ctx.profile.genesisHeight);
+      const block = await readBlock(ctx, genesis, `for the genesis block (the profile's genesisHeight is ${genesis})`);
       expectSchema(ctx, M, block, 'profile');
       const height = ctx.field(block, 'height');
-      const parent = ctx.field(block, 'parent_hash');
-      const proposer = ctx.field(block, 'proposer');
-      const timestamp = ctx.field(block, 'timestamp');
-      ctx.expect(asU64(height) === 0n, 'the genesis block does not have height 0', '0', height);
-      ctx.expect(parent === ZEROS, 'the genesis block\'s parent_hash is not 64 zeros', ZEROS, parent);
-      ctx.expect(proposer === ZEROS, 'the genesis block\'s proposer is not 64 zeros', ZEROS, proposer);
-      ctx.expect(asU64(timestamp) === 0n, 'the genesis block\'s timestamp is not 0', '0', timestamp);
+      if (ctx.profile.fields.height !== null) ctx.expect(asU64(height) === genesis, `the genesis block does not say it is at height ${genesis}`, String(genesis), height);
+      if (genesis > 0n) {
+        const below = await ctx.call(M, [heightParam(genesis - 1n)]);
+        if (below.ok && below.result !== null) ctx.fail(`height ${genesis - 1n}, below the profile's genesis height ${genesis}, was answered with a block`, 'null or an error: no block below the genesis block', show(below.result));
+      }
+      if (ctx.profile.genesisZeros) {
+        const parent = ctx.field(block, 'parent_hash');
+        const proposer = ctx.field(block, 'proposer');
+        if (ctx.profile.fields.parent_hash !== null) ctx.expect(parent === ZEROS, "the genesis block's parent_hash is not 64 zeros", ZEROS, parent);
+        ctx.expect(proposer === ZEROS, "the genesis block's proposer is not 64 zeros", ZEROS, proposer);
+        if (ctx.profile.fields.timestamp !== null) ctx.expect(timestampMs(ctx, ctx.field(block, 'timestamp')) === 0, "the genesis block's timestamp is not 0", '0 (the epoch)', ctx.field(block, 'timestamp'));
+      }
+      return `genesis at height ${genesis}`;
     },
   }),
   defineCheck({
@@ -172,24 +167,31 @@ export const chain_getBlockByHeight = [
     },
   }),
   defineCheck({
-    id: 'chain_getBlockByHeight/above-tip-block-not-found',
+    id: 'chain_getBlockByHeight/above-tip-answer',
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'a height above the current one is refused with -32001 BlockNotFound, data {reason, height (the one asked), latest}',
-    spec: 'profile: docs/reference-profile.md#unknown-heights-and-accounts; schemas/errors.schema.json#/definitions/BlockNotFound',
+    title: 'a height above the current one is answered as the profile says: its BlockNotFound error (reference: -32001, data {reason, height asked, latest}) or null',
+    spec: 'profile: docs/reference-profile.md#unknown-heights-and-accounts; schemas/errors.schema.json#/definitions/BlockNotFound; docs/profiles.md (unknownHeight)',
     async run(ctx: CheckContext) {
       const before = await readHeight(ctx);
       const asked = before + 1000n;
+      if (ctx.profile.unknownHeight === 'null') {
+        const r = await ctx.call(M, [heightParam(asked)]);
+        if (!r.ok) ctx.fail(`${M} ${asked} (1000 above the current height) was refused with ${r.error.code}, not answered null`, 'result null (unknownHeight: null)', show(r.error));
+        ctx.expect(r.result === null, `${M} ${asked} was not answered null`, 'result null (unknownHeight: null)', r.result);
+        return 'answered null';
+      }
       const error = await expectProfileError(ctx, M, [heightParam(asked)], 'BlockNotFound', `a height 1000 above the current one (${asked})`);
-      const v = validators().error(M, error);
-      if (!v.ok) ctx.fail(`the BlockNotFound error breaks the error contract: ${v.problems.map((p) => `${p.pointer || '(error)'} ${p.message}`).join('; ')}`, 'data {reason, height, latest}', show(error));
+      expectErrorData(ctx, error, 'the BlockNotFound error');
+      // The reference profile's data also names the height asked and the latest one; where a node's data does, they must be right.
       const data = error.data;
-      const height = isObject(data) ? data.height : undefined;
-      const latest = isObject(data) ? data.latest : undefined;
-      ctx.expect(asU64(height) === asked, 'BlockNotFound data.height is not the height asked for', String(asked), height);
-      const l = asU64(latest);
-      ctx.expect(l !== undefined && l >= before && l < asked, 'BlockNotFound data.latest is not the current height', `a height from ${before} (read just before) and below ${asked}`, latest);
+      if (isObject(data) && data.height !== undefined) ctx.expect(asU64(data.height) === asked, 'BlockNotFound data.height is not the height asked for', String(asked), data.height);
+      if (isObject(data) && data.latest !== undefined) {
+        const l = asU64(data.latest);
+        ctx.expect(l !== undefined && l >= before && l < asked, 'BlockNotFound data.latest is not the current height', `a height from ${before} (read just before) and below ${asked}`, data.latest);
+      }
+      return `refused with ${error.code}`;
     },
   }),
   defineCheck({
@@ -197,12 +199,12 @@ export const chain_getBlockByHeight = [
     level: 'SHOULD',
     category: 'methods',
     scope: 'node',
-    title: 'a negative, fractional or string height is refused with an error',
+    title: 'a height no reading makes an unsigned integer (negative, fractional, a word) is refused with an error',
     spec: `${SPEC} ("height: integer"); Resources > Block`,
     async run(ctx: CheckContext) {
       await expectRefused(ctx, M, [-1], 'a negative height (-1)');
       await expectRefused(ctx, M, [1.5], 'a fractional height (1.5)');
-      await expectRefused(ctx, M, ['0'], 'a height given as a string ("0")');
+      await expectRefused(ctx, M, ['one'], 'a word as the height ("one")');
     },
   }),
   defineCheck({
@@ -210,14 +212,17 @@ export const chain_getBlockByHeight = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'a negative, fractional or string height, no height or a second param is refused with -32602 Invalid params',
-    spec: 'JSON-RPC 2.0 §5.1 (-32602); profile: docs/reference-profile.md#unknown-heights-and-accounts',
+    title: 'bad heights get the profile\'s InvalidParams codes (negative, fractional, a word, none); a height as a string and a second param are handled as the profile says',
+    spec: 'JSON-RPC 2.0 §5.1 (-32602); profile: docs/reference-profile.md#unknown-heights-and-accounts, docs/profiles.md (params, errorCodes)',
     async run(ctx: CheckContext) {
-      await expectProfileError(ctx, M, [-1], 'InvalidParams', 'a negative height (-1)');
-      await expectProfileError(ctx, M, [1.5], 'InvalidParams', 'a fractional height (1.5)');
-      await expectProfileError(ctx, M, ['0'], 'InvalidParams', 'a height given as a string ("0")');
-      await expectProfileError(ctx, M, [], 'InvalidParams', 'no params');
-      await expectProfileError(ctx, M, [0, 0], 'InvalidParams', 'a second param');
+      await expectProfileError(ctx, M, [-1], 'InvalidParams', 'a negative height (-1)', 'height');
+      await expectProfileError(ctx, M, [1.5], 'InvalidParams', 'a fractional height (1.5)', 'height');
+      await expectProfileError(ctx, M, ['one'], 'InvalidParams', 'a word as the height ("one")', 'type');
+      await expectProfileError(ctx, M, [], 'InvalidParams', 'no params', 'count');
+      const genesis = ctx.profile.genesisHeight;
+      const asString = await expectParamForm(ctx, M, [String(genesis)], 'stringIntegers', `a height given as a string ("${genesis}")`);
+      const extra = await expectParamForm(ctx, M, [genesis, genesis], 'extra', 'a second param');
+      return `${asString}; ${extra}`;
     },
   }),
 ];

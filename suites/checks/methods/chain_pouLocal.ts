@@ -24,8 +24,8 @@ export const chain_pouLocal = [
     level: 'PROFILE',
     category: 'pou',
     scope: 'node',
-    title: 'local_score is a u64, leader a 64 lower-case hex identifier or null, and a node that says it leads names a leader',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_pouLocal)',
+    title: 'local_score and leader are of the profile\'s types (reference: a u64, and a 64 lower-case hex identifier or null), and a node that says it leads names a leader',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_pouLocal); docs/profiles.md (identifiers, scores, hexCase, integers)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'profile');

@@ -26,8 +26,8 @@ export const chain_pouPeers = [
     level: 'PROFILE',
     category: 'pou',
     scope: 'node',
-    title: 'peer identifiers are 64 lower-case hex, scores u64 integers',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_pouPeers)',
+    title: 'peer identifiers and scores are of the profile\'s types (reference: 64 lower-case hex, u64 integers)',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_pouPeers); docs/profiles.md (identifiers, scores, hexCase, integers)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'profile');

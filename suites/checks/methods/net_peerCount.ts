@@ -1,24 +1,35 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
-import type { JsonValue } from '../../../core/json/index.js';
-import { show } from '../support.js';
+import { asInteger, isObject } from '../../readWire.js';
+import { expectSchema, show } from '../support.js';
 
 const M = 'net_peerCount';
 
-const isNonNegativeInteger = (v: JsonValue): boolean => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'bigint' && v >= 0n);
-
-/** Checks of net_peerCount: a count, and the count of what chain_pouPeers lists. */
+/** Checks of net_peerCount: a count, in the profile's integers, and the count of what chain_pouPeers lists. */
 export const net_peerCount = [
   defineCheck({
     id: 'net_peerCount/non-negative-integer',
     level: 'SHOULD',
     category: 'pou',
     scope: 'node',
-    title: 'the peer count is a non-negative integer',
+    title: 'the peer count is a non-negative integer (a JSON integer, or a hex quantity "0x…")',
     spec: 'spec: Methods table (net_peerCount: result not shown); "read the peer count"',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
-      ctx.expect(isNonNegativeInteger(result), 'the peer count is not a non-negative integer', 'a non-negative JSON integer', result);
+      ctx.expect(asInteger(result) !== undefined, 'the peer count is not a non-negative integer', 'a non-negative integer (a JSON integer or a hex quantity)', result);
+      return `${show(result)} peer(s)`;
+    },
+  }),
+  defineCheck({
+    id: 'net_peerCount/profile-shape',
+    level: 'PROFILE',
+    category: 'pou',
+    scope: 'node',
+    title: 'the peer count is written in the profile\'s integers (a JSON number in the reference profile)',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (net_peerCount: "A u64"); docs/profiles.md (integers)',
+    async run(ctx: CheckContext) {
+      const result = await ctx.result(M);
+      expectSchema(ctx, M, result, 'profile');
       return `${show(result)} peer(s)`;
     },
   }),
@@ -36,9 +47,9 @@ export const net_peerCount = [
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.max(50, Math.min(500, Math.floor(ctx.profile.blockTimeMs / 2)))));
         const count = await ctx.result(M);
         const peers = ctx.field(await ctx.result('chain_pouPeers'), 'peers');
-        ctx.expect(typeof peers === 'object' && peers !== null && !Array.isArray(peers), 'chain_pouPeers has no peers map to count', 'peers: an object', peers);
+        ctx.expect(isObject(peers), 'chain_pouPeers has no peers map to count', 'peers: an object', peers);
         const listed = Object.keys(peers).length;
-        if ((typeof count === 'number' || typeof count === 'bigint') && isNonNegativeInteger(count) && BigInt(count) === BigInt(listed)) return `${listed} peer(s) in both`;
+        if (asInteger(count) === BigInt(listed)) return `${listed} peer(s) in both`;
         last = `net_peerCount ${show(count)}, chain_pouPeers lists ${listed}`;
       }
       ctx.fail('net_peerCount differs from the number of peers chain_pouPeers lists (3 tries)', 'equal counts', last);

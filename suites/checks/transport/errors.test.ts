@@ -46,12 +46,36 @@ describe('transport error checks', () => {
     expectFailure(results, 'transport/error-object-shape', /malformed error object: "error\.message" is \(absent\), not a string/);
   });
 
-  it('by-name-params-refused is skipped when the profile names no InvalidParams code', async () => {
+  it('by-name-params is skipped when the profile names no InvalidParams code', async () => {
     const { InvalidParams: _drop, ...codes } = testProfile().errorCodes;
     const results = await runChecks(errors, [node.url], { profile: testProfile({ errorCodes: codes }) });
-    const r = resultOf(results, 'transport/by-name-params-refused');
+    const r = resultOf(results, 'transport/by-name-params');
     expect([r.status, r.evidence.message]).toEqual(['skip', 'the profile names no InvalidParams code']);
-    expect(notPassing(results)).toEqual(['transport/by-name-params-refused']);
+    expect(notPassing(results)).toEqual(['transport/by-name-params']);
+  });
+
+  it('by-name-params passes against a node that serves by-name params when the profile says they are accepted (the fault case below shows it fails when the profile says refused)', async () => {
+    const node2 = await startTestNode({ faults: ['by-name-params-accepted'] });
+    try {
+      const lenient = await runChecks(errors, [node2.url], { profile: testProfile({ params: { ...testProfile().params, byName: 'accepted' } }) });
+      expect(resultOf(lenient, 'transport/by-name-params').status).toBe('pass');
+      // Served by-name params still carry the request's id: the MUST check holds either way.
+      expect(resultOf(lenient, 'transport/by-name-params-id-echoed').status).toBe('pass');
+    } finally {
+      await node2.stop();
+    }
+  });
+
+  it('no-internal-details fails on a stack trace, a server path or exception text in an error, and passes on plain messages', async () => {
+    const leak = async (data: JsonValue): Promise<string> => {
+      const results = await runThroughProxy(errors, node.url, (res) => ({ ...res, body: rewriteError(res.body, (e) => (e.code === -32601 ? { ...e, data } : e)) }));
+      const r = resultOf(results, 'transport/no-internal-details');
+      return `${r.status}: ${r.evidence.message}`;
+    };
+    expect(await leak('Error: boom\n    at dispatch (/srv/node/dist/server.js:41:13)')).toMatch(/^fail: a call of chainrpc_noSuchMethod: the answer shows a stack trace/);
+    expect(await leak({ file: '/home/ci/node/src/rpc.py' })).toMatch(/^fail: .*the answer shows a server file path/);
+    expect(await leak('TypeError: Cannot read properties of undefined')).toMatch(/^fail: .*internal exception text/);
+    expect(await leak({ reason: 'no such method; see the list with rpc.discover' })).toMatch(/^pass: /);
   });
 
   describe('fail on the faults they are meant to catch', () => {

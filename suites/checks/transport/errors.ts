@@ -1,9 +1,11 @@
+import type { RawResponse } from '../../../core/client/index.js';
 import type { JsonValue } from '../../../core/json/index.js';
 import { defineCheck } from '../../Check.js';
 import type { Check } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
-import { show, unusedAddress } from '../support.js';
-import { answerText, bodyJson, codeText, errorObjectProblems, expectErrorResponse, isObject, requestText, UNKNOWN_METHOD } from './wire.js';
+import { expectParamForm, requireServed, show, unusedAddress } from '../support.js';
+import { internalDetail } from './internalDetail.js';
+import { answerText, bodyJson, errorObjectProblems, expectErrorResponse, idText, isObject, requestText, sameId, singleResponse, UNKNOWN_METHOD } from './wire.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -16,8 +18,20 @@ async function expectError(ctx: CheckContext, body: string, what: string, code: 
   expectErrorResponse(ctx, res, what, code, ids);
 }
 
-/** The bodies that must be refused as invalid requests, by rule. */
-const notAnObject = ['1', '"x"'];
+/**
+ * As expectError, for a body that could hurt a server (real servers have died on `null`): the node
+ * must still answer afterwards (CheckContext.probe).
+ */
+async function expectErrorAndAlive(ctx: CheckContext, body: string, what: string, code: number, ids: JsonValue[] = [null]): Promise<void> {
+  const res = await ctx.probe({ body }, what);
+  expectErrorResponse(ctx, res, what, code, ids);
+}
+
+/** JSON values that are neither an object nor an array: each is one Invalid Request (§4, §5.1). */
+const notAnObject = ['1', '"x"', 'true', 'null'];
+
+/** A by-name call of chain_getAccount, as text (JSON-RPC 2.0 §4.2 allows by-name params; the spec's params are positional). */
+const byNameCall = (ctx: CheckContext, id: string): string => requestText(ctx.method('chain_getAccount'), JSON.stringify({ address: unusedAddress(ctx) }), id);
 
 /** Parse errors, invalid requests, unknown methods and invalid params: JSON-RPC 2.0's own codes (§5.1). */
 export const errors: Check[] = [
@@ -30,9 +44,9 @@ export const errors: Check[] = [
     spec: 'JSON-RPC 2.0 §5.1 (-32700), §5 (id null when it could not be detected), §7 ("rpc call with invalid JSON", "rpc call Batch, invalid JSON")',
     async run(ctx: CheckContext) {
       // The two examples of §7, word for word: a broken object, and a broken batch whose first id is readable.
-      await expectError(ctx, '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]', 'invalid JSON (§7 "rpc call with invalid JSON")', PARSE_ERROR);
+      await expectErrorAndAlive(ctx, '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]', 'invalid JSON (§7 "rpc call with invalid JSON")', PARSE_ERROR);
       const m = JSON.stringify(ctx.method('chain_blockNumber'));
-      await expectError(ctx, `[\n  {"jsonrpc": "2.0", "method": ${m}, "params": [], "id": "1"},\n  {"jsonrpc": "2.0", "method"\n]`, 'a batch that is not valid JSON (§7 "rpc call Batch, invalid JSON")', PARSE_ERROR);
+      await expectErrorAndAlive(ctx, `[\n  {"jsonrpc": "2.0", "method": ${m}, "params": [], "id": "1"},\n  {"jsonrpc": "2.0", "method"\n]`, 'a batch that is not valid JSON (§7 "rpc call Batch, invalid JSON")', PARSE_ERROR);
     },
   }),
   defineCheck({
@@ -43,7 +57,25 @@ export const errors: Check[] = [
     title: 'an empty body is answered with -32700 Parse error and id null',
     spec: 'JSON-RPC 2.0 §5.1 (-32700: "Invalid JSON was received"); RFC 8259 §2 (an empty text is not JSON)',
     async run(ctx: CheckContext) {
-      await expectError(ctx, '', 'an empty body', PARSE_ERROR);
+      await expectErrorAndAlive(ctx, '', 'an empty body', PARSE_ERROR);
+    },
+  }),
+  defineCheck({
+    id: 'transport/empty-post-answered',
+    level: 'SHOULD',
+    category: 'transport',
+    scope: 'node',
+    title: 'a POST with no body and no Content-Length is answered as an empty body is: a JSON-RPC error (-32700 or -32600, id null), not a server failure',
+    spec: 'RFC 9112 §6.3 (a request with neither Content-Length nor Transfer-Encoding has an empty body); JSON-RPC 2.0 §5.1 (-32700 Parse error, -32600 Invalid Request)',
+    async run(ctx: CheckContext) {
+      const what = 'a POST with no body and no Content-Length';
+      const res = await ctx.probe({ bodyless: true }, what);
+      const expected = 'a single error response, code -32700 (Parse error) or -32600 (Invalid Request), id null';
+      const response = singleResponse(ctx, res, what, expected);
+      const code = isObject(response.error) ? response.error.code : undefined;
+      if (code !== PARSE_ERROR && code !== INVALID_REQUEST) ctx.fail(`${what}: answered ${isObject(response.error) ? `with error code ${show(code)}` : 'with a result'}`, expected, answerText(res));
+      if (!sameId(response.id, null)) ctx.fail(`${what}: the error response's id is ${idText(response.id)}, not null`, expected, answerText(res));
+      return `HTTP ${res.status}, error ${show(code)}`;
     },
   }),
   defineCheck({
@@ -51,10 +83,10 @@ export const errors: Check[] = [
     level: 'MUST',
     category: 'transport',
     scope: 'node',
-    title: 'a JSON value that is neither an object nor an array (1, "x") is answered with -32600 Invalid Request and id null',
+    title: 'a JSON value that is neither an object nor an array (1, "x", true, null) is answered with -32600 Invalid Request and id null, and the node lives on',
     spec: 'JSON-RPC 2.0 §4 (a request is an object), §5.1 (-32600), §5 (id null)',
     async run(ctx: CheckContext) {
-      for (const body of notAnObject) await expectError(ctx, body, `the body ${body}`, INVALID_REQUEST);
+      for (const body of notAnObject) await expectErrorAndAlive(ctx, body, `the body ${body}`, INVALID_REQUEST);
     },
   }),
   defineCheck({
@@ -113,6 +145,9 @@ export const errors: Check[] = [
     title: 'a param of the wrong type on a real method (a word as the height, a number as the address) is answered with -32602 Invalid params',
     spec: 'JSON-RPC 2.0 §5.1 (-32602 "Invalid method parameter(s)"); spec: Methods (height: integer, address: 64-hex string)',
     async run(ctx: CheckContext) {
+      // The methods are the vehicle: one the node does not serve cannot show how it refuses params.
+      await requireServed(ctx, 'chain_getBlockByHeight');
+      await requireServed(ctx, 'chain_getAccount');
       await expectError(ctx, requestText(ctx.method('chain_getBlockByHeight'), '["one"]', '6'), 'chain_getBlockByHeight ["one"]', INVALID_PARAMS, [6]);
       await expectError(ctx, requestText(ctx.method('chain_getAccount'), '[12345]', '7'), 'chain_getAccount [12345]', INVALID_PARAMS, [7]);
     },
@@ -142,18 +177,62 @@ export const errors: Check[] = [
     },
   }),
   defineCheck({
-    id: 'transport/by-name-params-refused',
+    id: 'transport/by-name-params-id-echoed',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a call with by-name params is answered with the request\'s id, whether the node serves it or refuses it',
+    spec: 'JSON-RPC 2.0 §4.2 (params by-name are a valid Request), §5 (id: "It MUST be the same as the value of the id member in the Request Object"; null only when it could not be detected)',
+    async run(ctx: CheckContext) {
+      const what = 'chain_getAccount with by-name params {"address": ...} and id 10';
+      const res = await ctx.probe({ body: byNameCall(ctx, '10') }, what);
+      const response = singleResponse(ctx, res, what, 'a response object with id 10');
+      if (!sameId(response.id, 10)) ctx.fail(`${what} was answered with id ${idText(response.id)}, not 10`, 'id 10 (the id is readable; by-name params are a valid request)', answerText(res));
+      return Object.hasOwn(response, 'result') ? 'served, id 10' : `refused with ${show(isObject(response.error) ? response.error.code : undefined)}, id 10`;
+    },
+  }),
+  defineCheck({
+    id: 'transport/by-name-params',
     level: 'PROFILE',
     category: 'transport',
     scope: 'node',
-    title: 'by-name (object) params are refused with the profile\'s InvalidParams code',
-    spec: 'profile: docs/reference-profile.md#transport ("By-name (object) params are refused with -32602"); JSON-RPC 2.0 §4.2',
+    title: 'by-name (object) params are handled as the profile says: refused with its InvalidParams code (reference), or served',
+    spec: 'profile: docs/reference-profile.md#transport ("By-name (object) params are refused with -32602"), docs/profiles.md (params.byName); JSON-RPC 2.0 §4.2',
     async run(ctx: CheckContext) {
-      const code = ctx.profile.errorCodes.InvalidParams;
-      if (code === undefined) ctx.skip('the profile names no InvalidParams code');
-      const res = await ctx.post(requestText(ctx.method('chain_getAccount'), JSON.stringify({ address: unusedAddress(ctx) }), '10'));
-      expectErrorResponse(ctx, res, 'chain_getAccount with by-name params {"address": ...}', code, [10]);
-      return `refused with ${codeText(code)}`;
+      return expectParamForm(ctx, 'chain_getAccount', { address: unusedAddress(ctx) }, 'byName', 'by-name params {"address": ...}');
+    },
+  }),
+  defineCheck({
+    id: 'transport/no-internal-details',
+    level: 'SHOULD',
+    category: 'transport',
+    scope: 'node',
+    title: 'error answers carry no stack traces, server file paths or internal exception text (bad JSON, bad requests, bad params, no body, a deeply nested body)',
+    spec: 'JSON-RPC 2.0 §5.1 (message: "a short description of the error"); CWE-209 (error messages that expose sensitive information); OWASP error handling',
+    async run(ctx: CheckContext) {
+      const probes: [string, { body?: string; bodyless?: boolean }][] = [
+        ['invalid JSON', { body: '{"jsonrpc":' }],
+        ['an invalid request {"foo":"bar"}', { body: '{"foo":"bar"}' }],
+        [`a call of ${UNKNOWN_METHOD}`, { body: requestText(UNKNOWN_METHOD, '[]', '31') }],
+        ['chain_getBlockByHeight ["one"]', { body: requestText(ctx.method('chain_getBlockByHeight'), '["one"]', '32') }],
+        ['chain_getAccount [12345]', { body: requestText(ctx.method('chain_getAccount'), '[12345]', '33') }],
+        ['chain_getAccount [{}]', { body: requestText(ctx.method('chain_getAccount'), '[{}]', '34') }],
+        ['chain_sendRawTransaction ["zz"]', { body: requestText(ctx.method('chain_sendRawTransaction'), '["zz"]', '35') }],
+        ['chain_faucetClaim [null]', { body: requestText(ctx.method('chain_faucetClaim'), '[null]', '36') }],
+        ['a body nested 100,000 arrays deep', { body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }],
+        ['a POST with no body and no Content-Length', { bodyless: true }],
+      ];
+      for (const [what, request] of probes) {
+        const res: RawResponse = await ctx.probe(request, what);
+        const json = res.json;
+        // What a client is shown: each error's message and data; a body that is not JSON, whole.
+        const shown = json === undefined ? [res.text] : (Array.isArray(json) ? json : [json]).flatMap((r) => (isObject(r) && isObject(r.error) ? [show(r.error.message), show(r.error.data)] : []));
+        for (const text of shown) {
+          const leak = internalDetail(text);
+          if (leak !== undefined) ctx.fail(`${what}: the answer shows ${leak.kind}: ${JSON.stringify(leak.excerpt)}`, 'error messages and data for clients, with no stack trace, file path or exception text', answerText(res));
+        }
+      }
+      return `${probes.length} bad requests, no internal details in the answers`;
     },
   }),
 ];

@@ -40,14 +40,30 @@ describe('transport HTTP checks', () => {
       const { allow: _allow, ...headers } = res.headers;
       return { ...res, headers };
     });
-    expectFailure(results, 'transport/wrong-method-status', /GET \/rpc was answered without an Allow header listing POST \(allow: none\)/);
+    expectFailure(results, 'transport/wrong-method-status', /GET \/rpc was answered 405 without an Allow header listing POST \(allow: none\)/);
     expect(notPassing(results)).toEqual(['transport/wrong-method-status']);
+  });
+
+  it('wrong-method-status asks for Allow with 405 only: a node that answers 400 without it passes under a profile that says 400 (RFC 9110 §15.5.6)', async () => {
+    const results = await runThroughProxy(
+      http,
+      node.url,
+      (res, req) => {
+        if (req.method === 'POST') return res;
+        const { allow: _allow, ...headers } = res.headers;
+        return { ...res, status: 400, headers };
+      },
+      undefined,
+      testProfile({ http: { ...testProfile().http, wrongMethod: 400 } }),
+    );
+    expect(resultOf(results, 'transport/wrong-method-status').status).toBe('pass');
+    expect(notPassing(results)).toEqual([]);
   });
 
   it('no MUST check of the folder depends on the status policy: a node that answers everything with 500 fails PROFILE checks only', async () => {
     const results = await runThroughProxy(transportChecks, node.url, (res) => ({ ...res, status: res.status === 204 ? 204 : 500 }));
     expect(results.filter((r) => r.level === 'MUST' && r.status !== 'pass').map((r) => r.id)).toEqual([]);
-    expect(notPassing(results)).toEqual(['transport/answer-status-200', 'transport/wrong-method-status', 'transport/wrong-content-type-status', 'transport/body-limit']);
+    expect(notPassing(results)).toEqual(['transport/answer-status', 'transport/wrong-method-status', 'transport/wrong-content-type-status', 'transport/body-limit']);
   });
 
   it('body-limit is skipped without a maxBodyBytes in the profile', async () => {

@@ -1,0 +1,50 @@
+/**
+ * Every chainrpc command, in the order `chainrpc --help` lists them. Adding a command is one entry
+ * here: its name and summary exactly as in its module (cli/commandList.test.ts checks), and a load
+ * that imports the module. Keep the imports dynamic: a static import here would put the command's
+ * dependencies back on the path of every `chainrpc` start, `--help` included.
+ */
+import type { CommandEntry } from './Command.js';
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'test',
+    summary: 'Certify one or several nodes: graded checks, reports, CI exit codes',
+    load: async () => (await import('./commands/test.js')).test,
+  },
+  {
+    name: 'replay',
+    summary: "Send a check's recorded requests again and show the node's answers",
+    load: async () => (await import('./commands/replay.js')).replay,
+  },
+  {
+    name: 'node',
+    summary: 'Run a reference node (one process; see devnet for several)',
+    load: async () => (await import('./commands/node.js')).node,
+  },
+  {
+    name: 'devnet',
+    summary: 'Start several MN/LN reference nodes as local processes that form one chain',
+    load: async () => (await import('./commands/devnet.js')).devnet,
+  },
+  {
+    name: 'call',
+    summary: 'Send one JSON-RPC call to a node and print the result',
+    load: async () => (await import('./commands/call.js')).call,
+  },
+  {
+    name: 'methods',
+    summary: 'List the interface methods with their params and error codes (from schemas/)',
+    load: async () => (await import('./commands/methods.js')).methods,
+  },
+  {
+    name: 'tx',
+    summary: 'Sign a transfer, or decode and strictly verify a signed transaction',
+    load: async () => (await import('./commands/tx.js')).tx,
+  },
+  {
+    name: 'keygen',
+    summary: 'Make an ed25519 key pair and print its address',
+    load: async () => (await import('./commands/keygen.js')).keygen,
+  },
+];

@@ -1,0 +1,306 @@
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { decodeBody } from './decodeBody.js';
+import { HttpExchangeFailure } from './HttpExchangeFailure.js';
+import type { HttpExchangeResult } from './HttpTransport.js';
+import { HttpResponseReader, type HttpResponseHead } from './HttpResponseReader.js';
+import { responseEvidence } from './responseEvidence.js';
+import { toTransportError } from './toTransportError.js';
+import { TransportError } from './TransportError.js';
+import type { SentRequest, Timing } from './types.js';
+
+export interface ExactHttpRequest {
+  /** `http(s)://host[:port]`; any path on it is ignored. */
+  readonly origin: string;
+  readonly method: string;
+  /** The request-target, sent as is: `/rpc`, `/rpc?x=1`, `*`. */
+  readonly path: string;
+  /**
+   * Sent exactly as given, names spelled as given, in this order. Added only when no header of
+   * that name is given: `host` (first, RFC 9112 §3.2), `content-length` (see omitContentLength),
+   * `connection: close` (last).
+   */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: Uint8Array | undefined;
+  /**
+   * Send no Content-Length: with no Transfer-Encoding either, RFC 9112 §6.3 says the request has
+   * no body, so any `body` is then bytes after the request. Without it, a Content-Length is sent
+   * when there is a body, or when the method is POST, PUT or PATCH (RFC 9110 §8.6), unless the
+   * headers carry a content-length or transfer-encoding of their own.
+   */
+  readonly omitContentLength?: boolean | undefined;
+  /** One timer for the whole exchange: connect, request, response head and body. */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+  /** Response body bytes kept; past it the body is cut (`truncated`) and the connection dropped. */
+  readonly maxBodyBytes: number;
+  /** The request as reported in errors; default: built from the fields above. */
+  readonly sent?: SentRequest | undefined;
+}
+
+// Writes of this size let the reader get a turn between them and keep at most this much queued
+// past the point where the node's answer arrives.
+const CHUNK_BYTES = 64 * 1024;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// The characters undici and node:http accept: no controls, no space, nothing past latin1.
+const INVALID_TARGET = /[^\u0021-\u00ff]/;
+const INVALID_FIELD_VALUE = /[^\t\u0020-\u007e\u0080-\u00ff]/;
+const METHODS_WITH_CONTENT = new Set(['POST', 'PUT', 'PATCH']);
+const EMPTY = new Uint8Array(0);
+
+/**
+ * One HTTP/1.1 exchange on a connection of its own (node:net, node:tls for https), sending
+ * exactly the given head and body, for the transport checks undici cannot express: a POST with
+ * no Content-Length at all, or a large body to a node that answers early and closes.
+ *
+ * The request is written in chunks while the response is read. Once a final response head has
+ * arrived, writing stops: the node has answered, and RFC 9112 §9.6 tells a client to stop sending
+ * a body the server is not reading. A failed write (EPIPE, ECONNRESET: the node closed or reset
+ * the connection while the body was going out) does not end the exchange: the node's answer is
+ * read to its end and returned. So is a close or reset once the response is complete; a body
+ * delimited by the close ends there.
+ *
+ * Known limit: a node that answers and resets before the client has even seen the connection
+ * open is reported as REFUSED (node:net fails the connect with ECONNRESET and closes the socket).
+ *
+ * @throws TypeError for an origin that is not an http(s) URL
+ * @rejects HttpExchangeFailure: REFUSED (no connection, or closed before the response was
+ *   complete), TIMEOUT, ABORTED, NETWORK (not HTTP, malformed HTTP, TLS, invalid request parts)
+ */
+export function sendExactHttp(request: ExactHttpRequest): Promise<HttpExchangeResult> {
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  let ttfbMs: number | null = null;
+  const timing = (): Timing => ({ startedAt, ttfbMs, totalMs: performance.now() - t0 });
+
+  const target = parseOrigin(request.origin);
+  const body = request.body ?? EMPTY;
+  const sent: SentRequest = request.sent ?? {
+    url: target.origin + request.path,
+    httpMethod: request.method,
+    headers: request.headers,
+    body: decodeBody(body).text,
+  };
+  const exchange = { sent, timeoutMs: request.timeoutMs };
+  const invalid = invalidPart(request);
+  if (invalid !== undefined) {
+    const error = new TransportError({
+      code: 'NETWORK',
+      message: `Cannot send the request to ${sent.url}: ${invalid}`,
+      details: `${invalid}. HTTP/1.1 cannot carry it (RFC 9112 §3, RFC 9110 §5.5); nothing was sent.`,
+      request: sent,
+    });
+    return Promise.reject(new HttpExchangeFailure(error, timing()));
+  }
+  const head = Buffer.from(requestHead(request, target.host, body), 'latin1');
+
+  if (request.signal?.aborted === true) {
+    return Promise.reject(new HttpExchangeFailure(toTransportError(request.signal.reason, 'ABORTED', exchange, undefined), timing()));
+  }
+
+  return new Promise<HttpExchangeResult>((resolve, reject) => {
+    const reader = new HttpResponseReader({ requestMethod: request.method, maxBodyBytes: request.maxBodyBytes });
+    const options = { host: target.hostname, port: target.port, allowHalfOpen: true };
+    const socket: Socket = target.tls
+      ? connectTls({
+          ...options,
+          // SNI carries host names only (RFC 6066 §3).
+          ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
+          ALPNProtocols: ['http/1.1'],
+        })
+      : connectTcp(options);
+    let settled = false;
+    let connected = false;
+    let writeError: Error | undefined;
+    let wakeWriter: (() => void) | undefined;
+
+    const settle = (report: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      // connection: close was asked; either way the exchange owns this socket and ends it here.
+      socket.destroy();
+      wakeWriter?.();
+      report();
+    };
+    const fail = (error: TransportError): void => settle(() => reject(new HttpExchangeFailure(error, timing())));
+    const succeed = (): void => {
+      const answer = reader.head;
+      if (answer === undefined) return;
+      const result = { status: answer.status, headers: answer.headers, body: reader.body(), truncated: reader.truncated };
+      settle(() => resolve({ ...result, timing: timing() }));
+    };
+    const onAbort = (): void => fail(toTransportError(request.signal?.reason, 'ABORTED', exchange, reader.head));
+    const timer = setTimeout(() => fail(toTransportError(undefined, 'TIMEOUT', exchange, reader.head)), request.timeoutMs);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+
+    socket.setNoDelay(true);
+    keepReadingAfterWriteErrors(socket, (error) => {
+      writeError ??= error;
+      wakeWriter?.();
+    });
+
+    const stopWriting = (): boolean => settled || writeError !== undefined || reader.head !== undefined;
+    const drained = (): Promise<void> =>
+      new Promise<void>((resume) => {
+        const wake = (): void => {
+          socket.off('drain', wake);
+          wakeWriter = undefined;
+          resume();
+        };
+        wakeWriter = wake;
+        socket.once('drain', wake);
+      });
+    const write = async (): Promise<void> => {
+      let offset = Math.min(body.length, CHUNK_BYTES);
+      let flowing = socket.write(Buffer.concat([head, body.subarray(0, offset)]));
+      while (offset < body.length && !stopWriting()) {
+        if (!flowing) {
+          await drained();
+          if (stopWriting()) break;
+        }
+        const end = Math.min(body.length, offset + CHUNK_BYTES);
+        flowing = socket.write(body.subarray(offset, end));
+        offset = end;
+      }
+    };
+    socket.once(target.tls ? 'secureConnect' : 'connect', () => {
+      connected = true;
+      void write();
+    });
+
+    socket.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      reader.push(chunk);
+      if (reader.problem !== undefined) return fail(malformed(reader.problem, exchange.sent, reader.head));
+      if (reader.head !== undefined && ttfbMs === null) {
+        ttfbMs = performance.now() - t0;
+        wakeWriter?.();
+      }
+      if (reader.done) succeed();
+    });
+    const closed = (cause: Error | undefined): void => {
+      if (settled) return;
+      reader.end();
+      if (reader.done) return succeed();
+      if (!connected) {
+        // No connection: refused, unreachable, a failed TLS handshake... named by the error's code.
+        return fail(toTransportError(cause ?? new Error('the connection closed while connecting'), undefined, exchange, undefined));
+      }
+      fail(cutShort(reader, cause, writeError, exchange.sent));
+    };
+    socket.on('end', () => closed(undefined));
+    socket.on('error', (error: Error) => closed(error));
+    socket.on('close', () => closed(undefined));
+  });
+}
+
+interface Origin {
+  readonly origin: string;
+  readonly tls: boolean;
+  /** For connect: no IPv6 brackets. */
+  readonly hostname: string;
+  readonly port: number;
+  /** For the Host header: brackets, and the port unless it is the scheme's default. */
+  readonly host: string;
+}
+
+function parseOrigin(origin: string): Origin {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch (cause) {
+    throw new TypeError(`Invalid origin ${JSON.stringify(origin)}: expected http(s)://host[:port]`, { cause });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Invalid origin ${origin}: only http and https are supported`);
+  const tls = url.protocol === 'https:';
+  return {
+    origin: url.origin,
+    tls,
+    hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (tls ? 443 : 80) : Number(url.port),
+    host: url.host,
+  };
+}
+
+/** Why the method, target or a header cannot be written as HTTP/1.1, if it cannot. */
+function invalidPart(request: ExactHttpRequest): string | undefined {
+  if (!TOKEN.test(request.method)) return `invalid method ${JSON.stringify(request.method)}`;
+  if (request.path === '' || INVALID_TARGET.test(request.path)) return `invalid request target ${JSON.stringify(request.path)}`;
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!TOKEN.test(name)) return `invalid header name ${JSON.stringify(name)}`;
+    if (INVALID_FIELD_VALUE.test(value)) return `invalid value for header ${name}: ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
+function requestHead(request: ExactHttpRequest, host: string, body: Uint8Array): string {
+  const given = Object.entries(request.headers);
+  const has = (name: string): boolean => given.some(([n]) => n.toLowerCase() === name);
+  const lines = [`${request.method} ${request.path} HTTP/1.1`];
+  if (!has('host')) lines.push(`host: ${host}`);
+  for (const [name, value] of given) lines.push(`${name}: ${value}`);
+  const framed = has('content-length') || has('transfer-encoding');
+  const wantsLength = request.body !== undefined || METHODS_WITH_CONTENT.has(request.method.toUpperCase());
+  if (request.omitContentLength !== true && !framed && wantsLength) lines.push(`content-length: ${body.length}`);
+  if (!has('connection')) lines.push('connection: close');
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/**
+ * RFC 9112 §9.6 warns that a reset can cost a client the response it was about to read. The kernel
+ * keeps the bytes that arrived before the RST, but node:net destroys a socket as soon as a write
+ * fails, closing the descriptor with the node's answer still unread in the receive queue: the 413
+ * would be lost to an EPIPE. So a failed write is reported to `onError` and to the stream as a
+ * success: the socket stays open, the answer is read, and the end of the stream follows it.
+ * `_write` / `_writev` are the stream's implementation hooks, wrapped here for this socket only.
+ */
+function keepReadingAfterWriteErrors(socket: Socket, onError: (error: Error) => void): void {
+  const absorb =
+    (callback: (error?: Error | null) => void) =>
+    (error?: Error | null): void => {
+      if (error !== undefined && error !== null) onError(error);
+      callback(null);
+    };
+  const write = socket._write.bind(socket);
+  socket._write = (chunk, encoding, callback) => write(chunk, encoding, absorb(callback));
+  const writev = socket._writev?.bind(socket);
+  if (writev !== undefined) socket._writev = (chunks, callback) => writev(chunks, absorb(callback));
+}
+
+function malformed(problem: string, sent: SentRequest, head: HttpResponseHead | undefined): TransportError {
+  return new TransportError({
+    code: 'NETWORK',
+    message: `Malformed HTTP response from ${sent.url}: ${problem}`,
+    details: `The bytes the node sent are not a valid HTTP/1.1 response (RFC 9112): ${problem}.${
+      head === undefined ? '' : ` The response head read so far: HTTP ${head.status}.`
+    }`,
+    request: sent,
+    response: head === undefined ? undefined : responseEvidence(head.status, head.headers, '', 0, false),
+  });
+}
+
+/** The connection ended (closed or reset) before the response was complete. */
+function cutShort(reader: HttpResponseReader, cause: Error | undefined, writeError: Error | undefined, sent: SentRequest): TransportError {
+  const how = cause === undefined ? 'closed' : `reset (${codeOf(cause)})`;
+  const sending =
+    writeError === undefined ? '' : ` The node had stopped taking the request body (${codeOf(writeError)} while sending it).`;
+  const head = reader.head;
+  return new TransportError({
+    code: 'REFUSED',
+    message:
+      reader.received === 0
+        ? `${sent.url} closed the connection without answering`
+        : `Connection to ${sent.url} ${how} before the response was complete`,
+    details: `The connection was ${how} ${reader.missing()}.${sending}`,
+    request: sent,
+    response: head === undefined ? undefined : responseEvidence(head.status, head.headers, '', 0, false),
+    cause,
+  });
+}
+
+function codeOf(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : error.message;
+}

@@ -1,0 +1,87 @@
+import { responseEvidence } from './responseEvidence.js';
+import { TransportError, type TransportErrorCode } from './TransportError.js';
+import type { SentRequest } from './types.js';
+
+/** What the failed exchange was: for the messages and the evidence. */
+export interface FailedExchange {
+  readonly sent: SentRequest;
+  readonly timeoutMs: number;
+}
+
+/** Status and headers, when a response head had arrived before the failure. */
+export interface PartialResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+}
+
+// Socket-level failures before or during the exchange: the node is not reachable as configured.
+const REFUSED_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EPIPE',
+  'ECONNABORTED',
+  'EADDRNOTAVAIL',
+  'UND_ERR_SOCKET',
+]);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * Maps a failed HTTP exchange to its TransportError: the timer or the caller's signal when one of
+ * them fired (`reason`), whatever error the socket then surfaced; else the error's code
+ * (REFUSED, TIMEOUT, or NETWORK for the rest).
+ */
+export function toTransportError(
+  cause: unknown,
+  reason: 'TIMEOUT' | 'ABORTED' | undefined,
+  exchange: FailedExchange,
+  partial: PartialResponse | undefined,
+): TransportError {
+  const url = exchange.sent.url;
+  // When headers had arrived, the status is evidence too (the body is not kept: it was cut short).
+  const response = partial === undefined ? undefined : responseEvidence(partial.status, partial.headers, '', 0, false);
+  const make = (code: TransportErrorCode, message: string, details: string): TransportError =>
+    new TransportError({ code, message, details, request: exchange.sent, response, cause });
+  if (reason === 'TIMEOUT') {
+    return make(
+      'TIMEOUT',
+      `No complete response from ${url} within ${exchange.timeoutMs} ms`,
+      `The exchange (connect, request, response headers and body) took longer than timeoutMs=${exchange.timeoutMs}. Raise timeoutMs if the node is slow but alive.`,
+    );
+  }
+  if (reason === 'ABORTED')
+    return make('ABORTED', `Request to ${url} was aborted`, "The caller's AbortSignal fired before the exchange completed.");
+  const code = errorCode(cause);
+  const text = cause instanceof Error ? cause.message : String(cause);
+  if (code !== undefined && REFUSED_CODES.has(code)) {
+    return make(
+      'REFUSED',
+      `Could not reach ${url} (${code})`,
+      `${text}. Check that the node is running and that the base URL (host, port, scheme) is right.`,
+    );
+  }
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    return make('TIMEOUT', `No complete response from ${url} (${code})`, text);
+  }
+  return make('NETWORK', `HTTP exchange with ${url} failed${code === undefined ? '' : ` (${code})`}`, text);
+}
+
+/** The first error code found on the error, its cause chain, or an AggregateError's members (happy eyeballs). */
+function errorCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  if (error instanceof AggregateError) {
+    for (const member of error.errors) {
+      const found = errorCode(member, depth + 1);
+      if (found !== undefined) return found;
+    }
+  }
+  return errorCode((error as { cause?: unknown }).cause, depth + 1);
+}

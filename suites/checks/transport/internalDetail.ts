@@ -1,0 +1,37 @@
+/**
+ * What a server's internals look like when they leak into an answer (CWE-209): stack frames of the
+ * common runtimes, file paths of a server's disk, and exception class names with their message. The
+ * patterns are specific on purpose: a word like "error" or "invalid" in a message is what messages are
+ * for, and must not trip them.
+ */
+const PATTERNS: readonly { kind: string; re: RegExp }[] = [
+  // JavaScript: "    at handle (/srv/app/server.js:12:7)", "at node:internal/...", "at file:///..."
+  { kind: 'a stack trace', re: /\bat (?:[\w$.<>[\] ]+ \()?(?:\/|[A-Za-z]:\\|file:\/\/|node:)[^\s)]*:\d+(?::\d+)?/ },
+  // Python, Go, Java, .NET, Rust
+  { kind: 'a stack trace', re: /Traceback \(most recent call last\)|File "[^"]+", line \d+/ },
+  { kind: 'a stack trace', re: /goroutine \d+ \[|\bpanic: |\.go:\d+ \+0x[0-9a-f]+/ },
+  { kind: 'a stack trace', re: /\bat [\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)|Exception in thread "/ },
+  { kind: 'a stack trace', re: /\bat [\w.]+\(.*\) in [^\s]+:line \d+/ },
+  { kind: 'a stack trace', re: /thread '[^']+' panicked at / },
+  // A source file and line: "server.js:12", "handler.py:40", "main.rs:7:3"
+  { kind: 'a source file and line', re: /[\w-]+\.(?:js|mjs|cjs|ts|py|go|java|kt|rs|rb|php|cs|cpp|c|h):\d+/ },
+  // Absolute paths of a server's disk
+  { kind: 'a server file path', re: /(?:^|[\s"'(=:])\/(?:home|usr|srv|opt|var|root|Users|app|src|etc|tmp|workspace|build)\/[\w.@/-]+/ },
+  { kind: 'a server file path', re: /\b[A-Za-z]:\\(?:Users|Program Files|inetpub|src|app)\\/ },
+  { kind: 'a server file path', re: /node_modules[/\\]/ },
+  // An exception's class and message: "TypeError: Cannot read properties of undefined"
+  { kind: 'internal exception text', re: /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|Uncaught|NullPointerException|KeyError|AttributeError|IndexError): \S/ },
+  { kind: 'internal exception text', re: /Cannot read propert(?:y|ies) of (?:undefined|null)|is not a function|Maximum call stack size exceeded|NoneType|nil pointer dereference|index out of range/ },
+];
+
+/** The first internal detail in a text, with where it is; undefined when the text shows none. */
+export function internalDetail(text: string): { kind: string; excerpt: string } | undefined {
+  for (const { kind, re } of PATTERNS) {
+    const m = re.exec(text);
+    if (m) {
+      const start = Math.max(0, m.index - 20);
+      return { kind, excerpt: text.slice(start, m.index + m[0].length + 40) };
+    }
+  }
+  return undefined;
+}

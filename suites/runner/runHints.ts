@@ -1,0 +1,96 @@
+/**
+ * Hints for a first run that went wrong for a reason the user can fix in one step: the node names its
+ * methods another way, the URL already holds the endpoint path, nothing answers JSON-RPC at the path,
+ * the state checks could not fund a key. Each is said once, with the fix, instead of as dozens of
+ * failures that all look alike.
+ */
+import { parseJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { METHOD_NAMES } from '../../core/schema/types.generated.js';
+import type { CheckResult, Exchange } from '../model.js';
+import type { Profile } from '../profile/Profile.js';
+import { SPEC_PREFIX, wireMethod } from '../profile/Profile.js';
+import { isObject } from '../readWire.js';
+
+/** Share of the calls under a prefix answered -32601 from which the prefix is called wrong. */
+const NOT_FOUND_SHARE = 0.8;
+/** Fewest calls under a prefix to judge it by. */
+const MIN_CALLS = 5;
+/** Fewest setup errors of one kind worth a hint of their own. */
+const MIN_SETUP_ERRORS = 3;
+
+const parse = (text: string | undefined): JsonValue | undefined => {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The methods a request body calls, with the error code each call got (undefined: answered otherwise or not at all). */
+function callsOf(exchange: Exchange): { method: string; code: number | undefined }[] {
+  const request = parse(exchange.request.body);
+  const response = parse(exchange.response?.body);
+  const requests = Array.isArray(request) ? request : [request];
+  const responses = Array.isArray(response) ? response : [response];
+  const codeFor = (id: JsonValue | undefined): number | undefined => {
+    const r = responses.find((x) => isObject(x) && x.id === id);
+    return isObject(r) && isObject(r.error) && typeof r.error.code === 'number' ? r.error.code : undefined;
+  };
+  return requests.flatMap((r) => (isObject(r) && typeof r.method === 'string' && r.id !== undefined ? [{ method: r.method, code: codeFor(r.id) }] : []));
+}
+
+/** The base URL the user probably meant, for a URL that already ends in the endpoint path. */
+const baseOf = (url: string, rpcPath: string): string => url.slice(0, url.length - rpcPath.length) || url;
+
+export function runHints(options: { targets: string[]; profile: Profile; results: CheckResult[]; transcript: Exchange[] }): string[] {
+  const { targets, profile, results, transcript } = options;
+  const hints: string[] = [];
+  const rpcPath = profile.rpcPath;
+
+  for (const url of targets) {
+    if (rpcPath !== '/' && new URL(url).pathname.replace(/\/+$/, '').endsWith(rpcPath)) {
+      hints.push(`--url ${url} already ends in ${rpcPath}, and the suite posts to {url}${rpcPath} = ${url}${rpcPath}. Give the node's base URL (--url ${baseOf(url, rpcPath)}), or --rpc-path / to post to the URL as given.`);
+    }
+  }
+
+  // A target that answered nothing JSON at the endpoint: every check of it errs with the same message.
+  for (const url of targets) {
+    const down = results.find((r) => r.node === url && r.status === 'error' && r.evidence.message.includes('not a JSON-RPC endpoint'));
+    if (down !== undefined) {
+      const status = down.evidence.exchanges[0]?.response?.status;
+      hints.push(
+        `Nothing answered JSON-RPC at ${url}${rpcPath === '/' ? '' : rpcPath}${status === undefined ? '' : ` (HTTP ${status})`}. If the node serves JSON-RPC at another path, give --rpc-path (e.g. --rpc-path / or --rpc-path /v1/jsonrpc); \`chainrpc profile detect --url ${url}\` finds it.`,
+      );
+    }
+  }
+
+  // The spec's methods under the profile's names: most of them unknown to the node means the names are wrong.
+  const specNames = new Set(METHOD_NAMES.filter((m) => m.startsWith(SPEC_PREFIX)).map((m) => wireMethod(profile, m)));
+  let calls = 0;
+  let notFound = 0;
+  let othersAnswered = false;
+  for (const exchange of transcript) {
+    for (const call of callsOf(exchange)) {
+      if (specNames.has(call.method)) {
+        calls++;
+        if (call.code === -32601) notFound++;
+      } else if (exchange.response !== undefined && call.code !== -32601) othersAnswered = true;
+    }
+  }
+  if (calls >= MIN_CALLS && notFound / calls >= NOT_FOUND_SHARE) {
+    const prefix = profile.methodPrefix === '' ? 'the spec\'s method names' : `the spec's methods under the prefix "${profile.methodPrefix}"`;
+    hints.push(
+      `Most calls of ${prefix} (${notFound} of ${calls}) got -32601 Method not found${othersAnswered ? ', while other calls were answered' : ''}: the node probably names its methods another way. Give --method-prefix <prefix> (or methodPrefix / methodNames in a profile); \`chainrpc profile detect --url ${targets[0] ?? '<url>'}\` finds the names and writes a draft profile.`,
+    );
+  }
+
+  const funding = results.filter((r) => r.status === 'error' && r.evidence.message.startsWith('setup: funding'));
+  if (funding.length >= MIN_SETUP_ERRORS) {
+    hints.push(
+      `${funding.length} checks could not fund a fresh key (${funding[0]?.evidence.message.replace(/^setup: /, '')}). Where the network has no faucet, give a funded key with --private-key, or a profile that says "faucet": false.`,
+    );
+  }
+  return hints;
+}

@@ -1,0 +1,67 @@
+/**
+ * The legal variations a varying test node can put in front of a reference node: each is a choice the
+ * interface spec leaves open (names, encodings, shapes, paths, statuses, limits) that a real node may
+ * make differently. The conformance suite must not fail a node for any of them. The descriptions read
+ * as test names: "<description>" is what a client of such a node sees.
+ */
+
+export type VariationName =
+  | 'method-prefix'
+  | 'path-root'
+  | 'path-v1'
+  | 'camel-keys'
+  | 'renamed-fields'
+  | 'genesis-at-1'
+  | 'upper-hex'
+  | 'timestamps-seconds'
+  | 'timestamps-iso'
+  | 'unknown-height-null'
+  | 'unknown-account-error'
+  | 'tx-result-object'
+  | 'faucet-direct'
+  | 'error-data-string'
+  | 'error-data-absent'
+  | 'hex-quantities'
+  | 'string-identifiers'
+  | 'float-scores'
+  | 'tx-hex-code'
+  | 'lenient-params'
+  | 'health-values'
+  | 'notifications-200'
+  | 'error-statuses'
+  | 'text-plain-served'
+  | 'small-limits'
+  | 'no-discover';
+
+// A Record over the union: adding a name without a description (or the reverse) does not compile.
+export const VARIATIONS: Record<VariationName, { description: string }> = {
+  'method-prefix': { description: 'methods are named acme_* instead of chain_* (net_peerCount and rpc.discover keep their names)' },
+  'path-root': { description: 'JSON-RPC is served at POST / and /rpc answers 404' },
+  'path-v1': { description: 'JSON-RPC is served at POST /v1/jsonrpc and /rpc answers 404' },
+  'camel-keys': { description: 'result keys are camelCase (transactionCount, parentHash, chainId), peer identifiers untouched' },
+  'renamed-fields': { description: 'balance is named Balance and transaction_count is named txCount' },
+  'genesis-at-1': { description: 'the first block is at height 1 and height 0 is not found' },
+  'upper-hex': { description: 'hashes and identifiers in results are upper-case hex' },
+  'timestamps-seconds': { description: 'block timestamps are whole seconds' },
+  'timestamps-iso': { description: 'block timestamps are ISO 8601 strings' },
+  'unknown-height-null': { description: 'a height above the tip is answered with result null' },
+  'unknown-account-error': { description: 'an account the chain has never seen is an error -32040, not an empty account' },
+  'tx-result-object': { description: 'chain_sendRawTransaction answers {transaction_hash} instead of a bare hash' },
+  'faucet-direct': { description: 'chain_faucetClaim answers {amount} only, without a transaction hash' },
+  'error-data-string': { description: "error data is the reason string instead of an object" },
+  'error-data-absent': { description: 'error objects carry no data member' },
+  'hex-quantities': { description: 'integers in results are hex quantity strings such as "0x1f", and heights may be given that way' },
+  'string-identifiers': { description: 'node identifiers are short "node-" strings instead of 64 hex characters' },
+  'float-scores': { description: 'PoU scores are fractional numbers' },
+  'tx-hex-code': { description: 'a transaction that is not hex is refused with -32002 instead of -32602' },
+  'lenient-params': { description: 'extra, by-name, 0x-prefixed and string-encoded params are accepted' },
+  'health-values': { description: 'chain_health says healthy / catching_up and validator / full' },
+  'notifications-200': { description: 'a notifications-only request is answered HTTP 200 with an empty body' },
+  'error-statuses': { description: 'single JSON-RPC errors come with HTTP 400, 404 or 500 by code' },
+  'text-plain-served': { description: 'a POST sent as text/plain or with no content type is served like JSON' },
+  'small-limits': { description: 'batches over 50 calls and bodies over 64 KiB are refused' },
+  'no-discover': { description: 'rpc.discover is not offered (Method not found)' },
+};
+
+/** Whether a string names a variation (the modes list may come from outside the type system). */
+export const isVariationName = (name: string): name is VariationName => Object.hasOwn(VARIATIONS, name);
