@@ -13,6 +13,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/test.js')).test,
   },
   {
+    name: 'profile',
+    summary: "Detect a node's profile from outside: a draft with evidence and confidence per key",
+    load: async () => (await import('./commands/profile.js')).profile,
+  },
+  {
     name: 'replay',
     summary: "Send a check's recorded requests again and show the node's answers",
     load: async () => (await import('./commands/replay.js')).replay,

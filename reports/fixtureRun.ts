@@ -352,7 +352,7 @@ export function fixtureRun(options: FixtureOptions = {}): RunResult {
   }
   const durationMs = 6234.5;
   return {
-    format: 'chainrpc-report/1',
+    format: 'chainrpc-report/2',
     tool: { name: 'chainrpc', version: '0.1.0' },
     startedAt: stamp(0),
     finishedAt: stamp(durationMs),
@@ -363,6 +363,11 @@ export function fixtureRun(options: FixtureOptions = {}): RunResult {
     options: { only: [], skip: ['load/*'], baseline: '.chainrpc/baseline.json', deadlineMs: 120_000 },
     results,
     summary: summarize(results, gate),
+    hints: [
+      `--url ${NODE_B}/rpc already ends in /rpc, and the suite posts to {url}/rpc. Give the node's base URL.`,
+      // A hint quotes what the user gave and the node answered: it is escaped like any evidence.
+      'Nothing answered JSON-RPC at http://h/<script>alert(1)</script> (HTTP 404).',
+    ],
   };
 }
 

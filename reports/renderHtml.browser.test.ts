@@ -98,6 +98,14 @@ describe.skipIf(skipNote !== undefined)(`report.html in Chromium${skipNote === u
     expect(problems).toEqual([]);
   });
 
+  it('shows the run\'s hints under the verdict, as text', async () => {
+    const hints = page.locator('[data-testid="hints"]');
+    expect(await hints.isVisible()).toBe(true);
+    expect(await hints.innerText()).toContain('First, fix this:');
+    expect(await hints.innerText()).toContain('<script>alert(1)</script>');
+    expect(problems).toEqual([]);
+  });
+
   it('shows a failing check expanded, with its message, response excerpt and reproduce command', async () => {
     const failing = row(page, 'chain_getAccount/balance-is-u128-string', NODE_A);
     const message = failing.locator('[data-testid="message"]');

@@ -20,7 +20,7 @@ describe('renderHtml', () => {
     expect(tags.filter((t) => /\s(src|href|srcset|action|formaction|on[a-z]+)\s*=/i.test(t))).toEqual([]);
     expect(new Set(tags.map((t) => /^<\/?([a-z0-9!]+)/i.exec(t)?.[1]?.toLowerCase()))).toEqual(
       new Set(['!doctype', 'html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'p', 'dl', 'dt', 'dd', 'section', 'table', 'tr', 'th', 'td',
-        'span', 'nav', 'label', 'input', 'button', 'main', 'h2', 'details', 'summary', 'code', 'div', 'pre', 'strong', 'script']),
+        'span', 'nav', 'label', 'input', 'button', 'main', 'h2', 'details', 'summary', 'code', 'div', 'pre', 'strong', 'script', 'ul', 'li']),
     );
     expect(REPORT_CSS).not.toMatch(/@import|url\(/i);
     expect(count(html, '<script')).toBe(1);
@@ -35,6 +35,15 @@ describe('renderHtml', () => {
     expect(csp).toBe(`default-src 'none'; style-src ${sha(style)}; script-src ${sha(script)}; base-uri 'none'; form-action 'none'`);
     // The CSP comes before anything it governs.
     expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<style>'));
+  });
+
+  it("shows the run's hints under the verdict, escaped, and none when the run has none", () => {
+    const box = /<div class="hints" data-testid="hints">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+    expect(box).toContain('First, fix this:');
+    expect(box).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(box.match(/<li>/g)).toHaveLength(2);
+    expect(html.indexOf('data-testid="hints"')).toBeGreaterThan(html.indexOf('data-testid="verdict"'));
+    expect(renderHtml({ ...run, hints: [] })).not.toContain('data-testid="hints"');
   });
 
   it('escapes what the node sent: the hostile body shows as text', () => {

@@ -48,7 +48,7 @@ describe('renderJson and report.schema.json', () => {
   });
 
   it.each<[string, (r: Record<string, unknown> & RunResult) => void]>([
-    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-report/2')],
+    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-report/1')],
     ['a missing summary', (r) => delete (r as Partial<RunResult>).summary],
     ['an unknown top-level field', (r) => (r.extra = 1)],
     ['an unknown status', (r) => ((r.results[0] as { status: string }).status = 'flaky')],
@@ -72,7 +72,7 @@ describe('renderJson and report.schema.json', () => {
   it('lists exactly the fields of the model types', () => {
     const exchange = {
       node: '',
-      request: { method: '', url: '', headers: {}, body: '', bodyless: false },
+      request: { method: '', url: '', headers: {}, body: '', bodyless: false, truncated: false },
       response: { status: 200, headers: {}, body: '', truncated: false },
       failure: '',
       ms: 0,
@@ -86,7 +86,7 @@ describe('renderJson and report.schema.json', () => {
     } satisfies Required<CheckResult>;
     const summary = { counts: fixtureRun().summary.counts, gating: 0, passed: true, certified: true, exitCode: 0, verdict: '' } satisfies Required<RunSummary>;
     const run = {
-      format: 'chainrpc-report/1', tool: { name: 'chainrpc', version: '' }, startedAt: '', finishedAt: '', durationMs: 0, targets: [],
+      format: 'chainrpc-report/2', tool: { name: 'chainrpc', version: '' }, startedAt: '', finishedAt: '', durationMs: 0, targets: [],
       profile: { name: '', source: '' }, gate: 'MUST', options: { only: [], skip: [], baseline: '', deadlineMs: 0 }, results: [], summary, hints: [],
     } satisfies Required<RunResult>;
 

@@ -3,7 +3,7 @@ import type { RunResult } from '../suites/model.js';
 import { indentJson } from './indentJson.js';
 
 /**
- * The JSON report (report.json): the RunResult as it is, format "chainrpc-report/1", described by
+ * The JSON report (report.json): the RunResult as it is, format "chainrpc-report/2", described by
  * reports/report.schema.json. Indented for people and diffs; written by stringifyJson so that a bigint
  * anywhere in it comes out as the exact integer (JSON.stringify would throw).
  */

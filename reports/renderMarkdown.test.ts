@@ -13,6 +13,13 @@ const section = (md: string, heading: string): string => {
 describe('renderMarkdown', () => {
   const md = renderMarkdown(fixtureRun());
 
+  it("puts the run's hints before the counts, escaped", () => {
+    const hints = md.slice(md.indexOf('**First, fix this:**'), md.indexOf('| Level |'));
+    expect(hints.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(2);
+    expect(hints).not.toContain('<script>');
+    expect(renderMarkdown({ ...fixtureRun(), hints: [] })).not.toContain('First, fix this');
+  });
+
   it('starts with the verdict line', () => {
     expect(md.split('\n')[0]).toBe('## ❌ chainrpc: FAILED at gate MUST: 4 gating failures at MUST or stricter');
     const passing = fixtureRun();

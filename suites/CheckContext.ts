@@ -52,6 +52,13 @@ export interface RunShared {
 /** Whether the node serves a method: a well-formed call answered, or why not. */
 export type Served = { ok: true } | { ok: false; reason: string };
 
+/**
+ * Request bodies from this size on go over an exact exchange of their own (CheckContext.raw): a node
+ * may answer such a body early (413) and close while it is still being sent, and that answer is what
+ * counts. Below it, a body fits the socket's buffers and is written whole before any answer.
+ */
+export const EXACT_BODY_BYTES = 32 * 1024;
+
 /** Most response bytes a check reads: a node that sends more is cut off (the suite's memory stays bounded). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const EXCERPT = 4096;
@@ -129,6 +136,7 @@ export class CheckContext {
         headers,
         body: bodyText.length > EXCERPT ? `${bodyText.slice(0, EXCERPT)}… (${bodyText.length} characters)` : bodyText,
         ...(request.bodyless === true ? { bodyless: true } : {}),
+        ...(bodyText.length > EXCERPT ? { truncated: true } : {}),
       },
       ms: 0,
       startedAt: startedAt.toISOString(),
@@ -142,7 +150,7 @@ export class CheckContext {
         signal: this.signal,
         maxBodyBytes: MAX_RESPONSE_BYTES,
         ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-        ...(request.exact === true || request.bodyless === true ? { exact: true } : {}),
+        ...(request.exact === true || request.bodyless === true || (request.body?.length ?? 0) >= EXACT_BODY_BYTES ? { exact: true } : {}),
         ...(request.bodyless === true ? { omitContentLength: true } : {}),
       });
       exchange.response = {

@@ -33,6 +33,8 @@ export interface Exchange {
     body: string;
     /** Sent with no body at all: neither Content-Length nor Transfer-Encoding (a POST, RFC 9112 §6.3). */
     bodyless?: boolean;
+    /** The body was longer than the 4 KiB kept: `body` holds its start and says how long it was, so it cannot be sent again as is. */
+    truncated?: boolean;
   };
   /** Absent when no response arrived (refused, timed out). */
   response?: {
@@ -88,7 +90,10 @@ export interface CheckResult extends CheckInfo {
   evidence: Evidence;
   durationMs: number;
   baseline?: BaselineMark;
-  /** A ready-to-paste command that repeats the last exchange of a failed check (the one that showed the failure). */
+  /**
+   * A ready-to-paste command that repeats the exchange that showed a failed check's failure (curl), or,
+   * where that request was too long to keep whole, runs the check again (chainrpc test --only).
+   */
   reproduce?: string;
 }
 
@@ -109,7 +114,7 @@ export interface RunSummary {
 
 export interface RunResult {
   /** Version of the report format (reports/report.schema.json). */
-  format: 'chainrpc-report/1';
+  format: 'chainrpc-report/2';
   tool: { name: 'chainrpc'; version: string };
   startedAt: string;
   finishedAt: string;

@@ -12,6 +12,8 @@ import type { TestServer } from '../core/client/startTestServer.js';
 import { parseJson } from '../core/json/index.js';
 import { packageRoot } from '../core/paths.js';
 import { runChainrpc } from './runChainrpc.js';
+import { startTestNode } from '../suites/testSupport.js';
+import { startVaryingNode } from './support/varyingNode.js';
 
 const BIN = join(packageRoot, 'dist', 'cli', 'chainrpc.js');
 const vectors = JSON.parse(readFileSync(join(packageRoot, 'core/codec/tx-vectors.json'), 'utf8')) as {
@@ -34,7 +36,7 @@ describe('chainrpc', () => {
   it('--help lists every command and the exit codes', async () => {
     const r = await chainrpc('--help');
     expect(r.code).toBe(0);
-    for (const c of ['test', 'replay', 'node', 'devnet', 'call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['test', 'profile', 'replay', 'node', 'devnet', 'call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(r.stdout).toContain('3 target unreachable');
   });
 
@@ -236,4 +238,89 @@ describe('chainrpc test and replay against a faulty node', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/MUST\s+transport\/empty-batch/);
   });
+});
+
+describe('chainrpc test guides a first run', () => {
+  it('a --url that already ends in /rpc: exit 3, one line for the identical errors with their count, and a hint with the base URL', async () => {
+    const node = await startTestNode();
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-first-'));
+    try {
+      const r = await chainrpc('test', '--url', `${node.url}/rpc`, '--block-time', '100', '--report-dir', dir);
+      expect(r.code, r.stdout.slice(-2000)).toBe(3);
+      // While running: the error once, not once per check.
+      expect(r.stdout.match(/does not answer JSON-RPC calls/g)?.length).toBeLessThanOrEqual(3);
+      expect(r.stdout).toMatch(/ERROR ×91: http:\/\/127\.0\.0\.1:\d+\/rpc\/rpc does not answer JSON-RPC calls \(HTTP 404/);
+      expect(r.stdout).toContain(`hint: --url ${node.url}/rpc already ends in /rpc`);
+      expect(r.stdout).toContain(`Give the node's base URL (--url ${node.url})`);
+      // The hint's fix works: the same node, its base URL.
+      const fixed = await chainrpc('test', '--url', node.url, '--block-time', '100', '--report-dir', dir, '--only', 'transport/single-call-envelope');
+      expect(fixed.code, fixed.stdout).toBe(0);
+    } finally {
+      await node.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a node whose methods carry another prefix: said once, with the fix; --method-prefix then certifies it', async () => {
+    const node = await startTestNode();
+    const acme = await startVaryingNode(node.url, ['method-prefix']);
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-prefix-'));
+    try {
+      const wrong = await chainrpc('test', '--url', acme.url, '--block-time', '100', '--report-dir', dir);
+      expect(wrong.code).toBe(1);
+      const hints = wrong.stdout.split('\n').filter((l) => l.includes('hint: Most calls of the spec\'s methods under the prefix "chain_"'));
+      expect(hints).toHaveLength(1);
+      expect(hints[0]).toContain('Give --method-prefix <prefix>');
+      expect(hints[0]).toContain(`chainrpc profile detect --url ${acme.url}`);
+      // The state checks that could not fund a key are one hint, not a failure each.
+      expect(wrong.stdout).toMatch(/hint: \d+ checks could not fund a fresh key \(chain_faucetClaim answered -32601 \(Method not found\)\)/);
+      expect(wrong.stdout).not.toMatch(/FAIL.*funding a fresh key/);
+      const report = JSON.parse(readFileSync(join(dir, 'latest', 'report.json'), 'utf8')) as { hints?: string[] };
+      expect(report.hints?.some((h) => h.includes('--method-prefix'))).toBe(true);
+      const right = await chainrpc('test', '--url', acme.url, '--block-time', '100', '--report-dir', dir, '--method-prefix', 'acme_');
+      expect(right.code, right.stdout.slice(-2000)).toBe(0);
+      expect(right.stdout).not.toContain('hint:');
+    } finally {
+      await acme.close();
+      await node.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('the reproduce hints work exactly as printed: replay names its report; a request too long to keep is run again instead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-replay-'));
+    const node = await startTestNode({ faults: ['batch-reversed-and-truncated'] });
+    const run = async (line: string | undefined): Promise<Awaited<ReturnType<typeof chainrpc>>> => {
+      const words = (line ?? '').trim().replace(/^reproduce: chainrpc /, '').split(/\s+/).map((w) => w.replace(/^'(.*)'$/, '$1'));
+      return chainrpc(...words);
+    };
+    try {
+      const reports = join(dir, 'elsewhere');
+      // The mixed batch is kept whole but its curl is over 300 characters: replay is printed, with the report it needs.
+      const r = await chainrpc('test', '--url', node.url, '--only', 'transport/mixed-batch', '--block-time', '100', '--report-dir', reports);
+      expect(r.code).toBe(1);
+      const replay = r.stdout.split('\n').find((l) => l.trim().startsWith('reproduce: chainrpc replay'));
+      expect(replay, r.stdout).toMatch(/--report /);
+      const replayed = await run(replay);
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(replayed.stdout).toContain('transport/mixed-batch was FAIL');
+      expect(replayed.stdout).toMatch(/< HTTP 200/);
+
+      // A batch of 1000 calls is kept only in part: the hint runs the check again, with the run's own options.
+      const long = await chainrpc('test', '--url', node.url, '--only', 'transport/batch-at-limit-served', '--level', 'profile', '--block-time', '100', '--report-dir', reports);
+      expect(long.code).toBe(1);
+      const rerun = long.stdout.split('\n').find((l) => l.trim().startsWith('reproduce: chainrpc test'));
+      expect(rerun, long.stdout).toContain('--only transport/batch-at-limit-served --block-time 100 --level profile');
+      const again = await run(rerun);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toMatch(/FAIL\s+PROFILE transport\/batch-at-limit-served/);
+      // And replay says why it cannot send those bytes, and what to run instead.
+      const refused = await chainrpc('replay', 'transport/batch-at-limit-served', '--report', join(reports, 'latest', 'report.json'));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('keeps only the first 4 KiB');
+    } finally {
+      await node.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ import { catalogue } from '../suites/catalogue.js';
 import type { CheckResult } from '../suites/model.js';
 import { profileFromJson } from '../suites/profile/loadProfile.js';
 import type { Profile } from '../suites/profile/Profile.js';
+import { detectProfile } from '../suites/profile/detect/detectProfile.js';
 import { describeResults, runChecks, startProxy, startTestNode, TEST_BLOCK_MS, testProfile } from '../suites/testSupport.js';
 import type { TestNode } from '../suites/testSupport.js';
 import { FOREIGN_NODE, VARIATION_PROFILES } from './support/variationProfiles.js';
@@ -73,6 +74,34 @@ describe('legal variations with no profile: every MUST and SHOULD check passes w
     const names = Object.keys(VARIATIONS) as VariationName[];
     expect(names.filter((n) => !VARIATION_PROFILES[n].specAllows)).toEqual(['method-prefix', 'path-root', 'path-v1', 'renamed-fields']);
   });
+});
+
+describe('profile detect on each legal variation: its draft, as written, makes the node pass every check', () => {
+  /** Detects the node, loads the draft as `chainrpc test --profile` would, and runs every check with it. */
+  async function detectedAndRun(modes: VariationName[]): Promise<CheckResult[]> {
+    const node = await startVaryingNode(upstream.url, modes);
+    try {
+      const { profile } = await detectProfile({ url: node.url });
+      return await runChecks(nodeChecks, [node.url], { profile: await profileFromJson(profile, 'detected.json') });
+    } finally {
+      await node.close();
+    }
+  }
+
+  it('the reference node itself', async () => {
+    const { profile } = await detectProfile({ url: upstream.url });
+    expect(wrong(await runChecks(nodeChecks, [upstream.url], { profile: await profileFromJson(profile, 'detected.json') }))).toEqual([]);
+  }, 60_000);
+
+  for (const name of Object.keys(VARIATIONS) as VariationName[]) {
+    it(`${name}: ${VARIATIONS[name].description}`, async () => {
+      expect(wrong(await detectedAndRun([name]))).toEqual([]);
+    }, 60_000);
+  }
+
+  it('a node written by another team', async () => {
+    expect(wrong(await detectedAndRun(FOREIGN_NODE.modes))).toEqual([]);
+  }, 60_000);
 });
 
 describe('batch answers in another order, with extra fields', () => {

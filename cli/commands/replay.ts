@@ -49,6 +49,11 @@ export const replay: Command = {
     if (!result) throw new CliError(`replay: the report has no check ${id}`);
     const exchanges = values.all ? result.evidence.exchanges : result.evidence.exchanges.slice(-1);
     if (exchanges.length === 0) throw new CliError(`replay: ${id} recorded no exchange to replay`);
+    const cut = exchanges.find((ex) => ex.request.truncated === true);
+    if (cut !== undefined) {
+      const rerun = result.reproduce?.startsWith('chainrpc test') === true ? result.reproduce : `chainrpc test --url ${result.node} --only ${id}`;
+      throw new CliError(`replay: the report keeps only the first 4 KiB of ${id}'s request body, so replay cannot send the same bytes again; run the check again instead: ${rerun}`);
+    }
     console.log(`${id} was ${result.status.toUpperCase()} on ${result.node}: ${result.evidence.message}`);
     for (const ex of exchanges) {
       const url = new URL(ex.request.url);

@@ -200,6 +200,13 @@ export const test: Command = {
       deadlineMs: deadlineS * 1000,
       version: version(),
       onResult: progress,
+      rerunArgs: [
+        ...(values.profile === undefined ? [] : ['--profile', shellWord(values.profile)]),
+        ...(values['rpc-path'] === undefined ? [] : ['--rpc-path', shellWord(values['rpc-path'])]),
+        ...(values['method-prefix'] === undefined ? [] : ['--method-prefix', shellWord(values['method-prefix'])]),
+        ...(values['block-time'] === undefined ? [] : ['--block-time', shellWord(values['block-time'])]),
+        ...(values.level === undefined ? [] : ['--level', shellWord(values.level)]),
+      ],
     });
     if (live) process.stdout.write('\r\x1b[K');
 

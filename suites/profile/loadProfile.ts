@@ -231,6 +231,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   // null (like leaving them out): unknown, the checks that need them skip.
   for (const key of NODE_SETTINGS) if (raw[key] !== undefined && raw[key] !== null) p[key] = positive(raw[key], key);
   if (has('codec')) p.codec = await readCodec(raw.codec, path);
+  if (p.txResult === 'object' && p.fields.transaction_hash === null) throw new ProfileError('txResult "object" needs the transaction_hash field: fields.transaction_hash must name its key, not null');
   return p;
 }
 

@@ -89,7 +89,7 @@ export function runHints(options: { targets: string[]; profile: Profile; results
   const funding = results.filter((r) => r.status === 'error' && r.evidence.message.startsWith('setup: funding'));
   if (funding.length >= MIN_SETUP_ERRORS) {
     hints.push(
-      `${funding.length} checks could not fund a fresh key (${funding[0]?.evidence.message.replace(/^setup: /, '')}). Where the network has no faucet, give a funded key with --private-key, or a profile that says "faucet": false.`,
+      `${funding.length} checks could not fund a fresh key (${(funding[0]?.evidence.message ?? '').replace(/^setup: funding a fresh key failed: /, '').split('; ')[0]}). Where the network has no faucet, give a funded key with --private-key, or a profile that says "faucet": false.`,
     );
   }
   return hints;

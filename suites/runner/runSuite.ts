@@ -32,6 +32,11 @@ export interface SuiteOptions {
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Extra sink for every exchange (the transcript is also returned). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * The `chainrpc test` options that shape this run (--profile, --rpc-path, ...), for the command that
+   * runs a failed check again where its request was too long to keep whole. Default none.
+   */
+  rerunArgs?: string[];
 }
 
 export interface SuiteRun {
@@ -179,7 +184,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     if (mark) r.baseline = mark;
     // The exchange that showed the failure: the one the check names, else its last (checks stop at the first wrong answer).
     const shown = shownBy.get(r) ?? r.evidence.exchanges[r.evidence.exchanges.length - 1];
-    if (r.status === 'fail' && shown) r.reproduce = reproduceCommand(shown);
+    if (r.status === 'fail' && shown) {
+      // A request kept only in part cannot be sent again as it was: the check itself is run again instead.
+      r.reproduce = shown.request.truncated === true ? ['chainrpc test', '--url', r.node === 'network' ? options.targets.join(' --url ') : r.node, '--only', r.id, ...(options.rerunArgs ?? [])].join(' ') : reproduceCommand(shown);
+    }
     results.push(r);
     options.onResult?.(r, results.length, total);
   };
@@ -243,7 +251,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const finished = Date.now();
   return {
     run: {
-      format: 'chainrpc-report/1',
+      format: 'chainrpc-report/2',
       tool: { name: 'chainrpc', version: options.version },
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date(finished).toISOString(),

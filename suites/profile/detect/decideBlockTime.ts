@@ -1,0 +1,51 @@
+import { referenceProfile } from '../referenceProfile.js';
+import { fallback, probed } from './Finding.js';
+import type { Finding } from './Finding.js';
+import type { HeightSamples } from './sampleHeights.js';
+
+/** The middle value (the mean of the two middle ones for an even count); undefined for none. */
+export function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** Rounded to two significant digits (1234 -> 1200, 101 -> 100, 8 -> 8), at least 1. */
+export const twoDigits = (ms: number): number => Math.max(1, Number(ms.toPrecision(2)));
+
+/** Per block, between consecutive rises (a rise of 2 blocks counts as two intervals' worth). */
+export function riseIntervals(samples: HeightSamples): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < samples.rises.length; i++) {
+    const a = samples.rises[i - 1];
+    const b = samples.rises[i];
+    if (a === undefined || b === undefined) continue;
+    const blocks = Number(b.height - a.height);
+    if (blocks > 0) out.push((b.atMs - a.atMs) / blocks);
+  }
+  return out;
+}
+
+/**
+ * blockTimeMs: the median time per block between the height rises sampled (polling resolution ~50 ms),
+ * refined by the median difference of recent blocks' own timestamps when those agree (they are the
+ * proposer's clock, exact to the millisecond); rounded to two significant digits. No rise and no
+ * timestamps: the reference default, low confidence.
+ */
+export function decideBlockTime(samples: HeightSamples, stampDeltas: readonly number[]): Finding {
+  if (samples.polls === 0 && stampDeltas.length === 0) return fallback('blockTimeMs', referenceProfile().blockTimeMs, 'the height was not read (chain_blockNumber not served); set blockTimeMs by hand');
+  const intervals = riseIntervals(samples);
+  const sampled = median(intervals);
+  const stamps = stampDeltas.length >= 3 && stampDeltas.every((d) => d > 0) ? median(stampDeltas) : undefined;
+  const sampleText = `${samples.polls} reads of the height over ${(samples.spentMs / 1000).toFixed(1)} s: ${samples.rises.length} rise(s)${sampled === undefined ? '' : `, median ${Math.round(sampled)} ms per block`}`;
+  const stampText = stamps === undefined ? '' : `; ${stampDeltas.length} timestamp gaps of recent blocks, median ${Math.round(stamps)} ms`;
+  if (sampled !== undefined && stamps !== undefined) {
+    // The polled value is within a poll period or so of the truth; timestamps outside that are another clock's story.
+    if (Math.abs(stamps - sampled) <= Math.max(75, sampled * 0.5)) return probed('blockTimeMs', twoDigits(stamps), 'high', sampleText + stampText);
+    return probed('blockTimeMs', twoDigits(sampled), 'medium', `${sampleText}${stampText} (the timestamps disagree; the sampled value is kept)`);
+  }
+  if (sampled !== undefined) return probed('blockTimeMs', twoDigits(sampled), intervals.length >= 2 && sampled >= 500 ? 'high' : 'medium', sampleText);
+  if (stamps !== undefined) return probed('blockTimeMs', twoDigits(stamps), 'medium', `${sampleText}${stampText} (from the timestamps alone)`);
+  return fallback('blockTimeMs', referenceProfile().blockTimeMs, `${sampleText}: the height did not rise enough to time a block; set blockTimeMs by hand`);
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { wireMethod } from '../Profile.js';
+import { matchMethodNames, prefixBefore, SPEC_METHODS } from './matchMethodNames.js';
+
+const REFERENCE = [...SPEC_METHODS, 'rpc.discover'];
+
+describe('prefixBefore', () => {
+  it('finds the prefix in front of a suffix in any case and with any separators', () => {
+    expect(prefixBefore('chain_getAccount', 'getAccount')).toBe('chain_');
+    expect(prefixBefore('acme.get_account', 'getAccount')).toBe('acme.');
+    expect(prefixBefore('ACME_GET_ACCOUNT', 'getAccount')).toBe('ACME_');
+    expect(prefixBefore('acmeGetAccount', 'getAccount')).toBe('acme');
+    expect(prefixBefore('getAccount', 'getAccount')).toBe('');
+  });
+
+  it('needs a word boundary and the whole suffix', () => {
+    expect(prefixBefore('chain_xhealth', 'health')).toBeUndefined();
+    expect(prefixBefore('chain_getAccounts', 'getAccount')).toBeUndefined();
+    expect(prefixBefore('chain_health', 'blockNumber')).toBeUndefined();
+  });
+});
+
+describe('matchMethodNames', () => {
+  it('reads the reference node\'s list as the reference profile', () => {
+    const m = matchMethodNames(REFERENCE);
+    expect(m.methodPrefix).toBe('chain_');
+    expect(m.methodNames).toEqual({});
+    expect(Object.keys(m.wire).sort()).toEqual([...SPEC_METHODS].sort());
+  });
+
+  it('takes the most common prefix; net_peerCount keeps its own name', () => {
+    const m = matchMethodNames(['acme_health', 'acme_blockNumber', 'acme_getBlockByHeight', 'acme_getAccount', 'acme_sendRawTransaction', 'acme_faucetClaim', 'acme_pouLocal', 'acme_pouPeers', 'net_peerCount', 'rpc.discover']);
+    expect(m.methodPrefix).toBe('acme_');
+    expect(m.methodNames).toEqual({});
+    for (const spec of SPEC_METHODS) expect(wireMethod(m, spec)).toBe(m.wire[spec]);
+  });
+
+  it('names the methods the prefix does not produce exactly (other separators, other case, odd ones out)', () => {
+    const m = matchMethodNames(['acme.health', 'acme.block_number', 'acme.get_block_by_height', 'acme.get_account', 'acme.sendRawTransaction', 'acme.faucetClaim', 'acme.pouLocal', 'acme.pouPeers', 'acme.peer_count']);
+    expect(m.methodPrefix).toBe('acme.');
+    expect(m.methodNames).toEqual({
+      chain_blockNumber: 'acme.block_number',
+      chain_getBlockByHeight: 'acme.get_block_by_height',
+      chain_getAccount: 'acme.get_account',
+      net_peerCount: 'acme.peer_count',
+    });
+    for (const spec of SPEC_METHODS) expect(wireMethod(m, spec)).toBe(m.wire[spec]);
+  });
+
+  it('prefers the majority prefix when a method is listed twice, and a lone rename stays a rename', () => {
+    const m = matchMethodNames(['acme_health', 'chain_health', 'acme_blockNumber', 'acme_getAccount', 'legacy_getBlockByHeight']);
+    expect(m.methodPrefix).toBe('acme_');
+    expect(m.wire.chain_health).toBe('acme_health');
+    expect(m.methodNames).toEqual({ chain_getBlockByHeight: 'legacy_getBlockByHeight' });
+    expect(m.wire.chain_pouLocal).toBeUndefined();
+  });
+
+  it('a prefix a profile file cannot hold becomes explicit names', () => {
+    const m = matchMethodNames(['acme-health', 'acme-blockNumber']);
+    expect(m.methodPrefix).toBe('chain_');
+    expect(m.methodNames).toEqual({ chain_health: 'acme-health', chain_blockNumber: 'acme-blockNumber' });
+  });
+
+  it('an empty list matches nothing', () => {
+    expect(matchMethodNames([])).toEqual({ methodPrefix: 'chain_', methodNames: {}, wire: {}, candidates: {} });
+  });
+});

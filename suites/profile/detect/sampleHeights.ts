@@ -1,0 +1,44 @@
+import type { MethodsDetected } from './detectMethods.js';
+import { integerOf } from './integerOf.js';
+import type { Prober } from './Prober.js';
+
+/** How often the height is read, and for how long at most (or until RISES rises). */
+export const SAMPLE_EVERY_MS = 50;
+export const SAMPLE_FOR_MS = 5_000;
+export const RISES = 3;
+
+export interface HeightSamples {
+  /** Each time the height was seen higher than before: when (ms since the first read) and the new height. */
+  readonly rises: ReadonlyArray<{ readonly atMs: number; readonly height: bigint }>;
+  readonly first: bigint | undefined;
+  readonly polls: number;
+  readonly spentMs: number;
+}
+
+/**
+ * Reads chain_blockNumber every ~50 ms until the height has risen 3 times or 5 s have passed: the
+ * block time as the node shows it to clients (the spec's examples poll the height too).
+ */
+export async function sampleHeights(prober: Prober, methods: MethodsDetected): Promise<HeightSamples> {
+  const method = methods.wire('chain_blockNumber');
+  const started = Date.now();
+  const rises: Array<{ atMs: number; height: bigint }> = [];
+  let first: bigint | undefined;
+  let last: bigint | undefined;
+  let polls = 0;
+  while (rises.length < RISES && Date.now() - started < SAMPLE_FOR_MS) {
+    const before = Date.now();
+    const outcome = await prober.call(method, []);
+    polls++;
+    const height = outcome.kind === 'result' ? integerOf(outcome.result)?.value : undefined;
+    if (height !== undefined) {
+      first ??= height;
+      // The request's midpoint is the best guess of when the node read the height.
+      const at = Math.round((before + Date.now()) / 2) - started;
+      if (last !== undefined && height > last) rises.push({ atMs: at, height });
+      last = height;
+    }
+    await prober.sleep(Math.max(0, SAMPLE_EVERY_MS - (Date.now() - before)));
+  }
+  return { rises, first, polls, spentMs: Date.now() - started };
+}
