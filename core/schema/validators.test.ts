@@ -143,3 +143,24 @@ describe('JSON-RPC 2.0 envelope', () => {
     expect(v.response({ jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } }).ok).toBe(false);
   });
 });
+
+describe('problems at a value with alternatives (anyOf, oneOf)', () => {
+  const problems = (method: string, value: unknown, level: 'spec' | 'profile'): string[] => {
+    const r = v.result(method, value, level);
+    return r.ok ? [] : r.problems.map((p) => `${p.pointer} ${p.message}`);
+  };
+
+  it('names the problem of the alternative the value was meant for, not the others ("must be null")', () => {
+    expect(problems('chain_pouLocal', { local_score: 3, leader: 'ABC', local_is_leader: false }, 'profile')).toEqual(['/leader must be 64 lower-case hexadecimal characters; got "ABC"']);
+    expect(problems('chain_blockNumber', 'five', 'spec')).toEqual([' must be an unsigned 64-bit integer (a JSON integer, or a hex quantity 0x... of at most 16 significant digits); got "five"']);
+    expect(problems('chain_getBlockByHeight', { transaction_count: -1, proposer: 'ab'.repeat(32) }, 'spec')).toEqual(['/transaction_count must be at least 0; got -1']);
+  });
+
+  it('says once which types would do when the value has none of them', () => {
+    expect(problems('chain_pouLocal', { local_score: 3, leader: 12345, local_is_leader: false }, 'profile')).toEqual(['/leader must be a string or null; got 12345']);
+  });
+
+  it('keeps every problem of a value without alternatives', () => {
+    expect(problems('chain_getBlockByHeight', { transaction_count: 1.5, proposer: 'x' }, 'spec')).toHaveLength(2);
+  });
+});

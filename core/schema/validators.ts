@@ -188,15 +188,38 @@ function plainMessage(e: ErrorObject): Problem {
   return { pointer, rule: e.keyword, message };
 }
 
-/** Drops the noise allErrors produces around a failed oneOf/anyOf: keep the most specific problems. */
+/**
+ * Drops the noise allErrors produces around a failed oneOf/anyOf. At a value that fails every
+ * alternative, the alternative it was meant for is one whose type it has: its problem (a pattern, a
+ * bound) is kept and the other alternatives' "must be <type>" dropped (never "must be null" for a
+ * malformed hash). A value of none of the types gets one line naming them all: "must be a string or null".
+ */
 function toProblems(errors: ErrorObject[] | null | undefined): Problem[] {
   if (!errors || errors.length === 0) return [{ pointer: '', rule: 'unknown', message: 'failed validation' }];
+  const alternativesAt = new Set(errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => e.instancePath));
   const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
-  const chosen = specific.length > 0 ? specific : errors;
+  const chosen: ErrorObject[] = [];
+  const merged = new Map<string, ErrorObject[]>();
+  for (const e of specific.length > 0 ? specific : errors) {
+    if (!alternativesAt.has(e.instancePath)) {
+      chosen.push(e);
+      continue;
+    }
+    const atValue = specific.filter((x) => x.instancePath === e.instancePath);
+    if (atValue.some((x) => x.keyword !== 'type')) {
+      if (e.keyword !== 'type') chosen.push(e);
+    } else {
+      const group = merged.get(e.instancePath) ?? [];
+      if (group.length === 0) chosen.push(e);
+      group.push(e);
+      merged.set(e.instancePath, group);
+    }
+  }
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const e of chosen) {
-    const problem = plainMessage(e);
+    const group = merged.get(e.instancePath);
+    const problem = group !== undefined && group[0] === e ? mergedTypes(group) : plainMessage(e);
     const key = `${problem.pointer}|${problem.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -204,6 +227,17 @@ function toProblems(errors: ErrorObject[] | null | undefined): Problem[] {
     }
   }
   return problems;
+}
+
+/** One problem for a value that has none of its alternatives' types: "must be a string or null; got 12345". */
+function mergedTypes(group: ErrorObject[]): Problem {
+  const types = [...new Set(group.flatMap((e) => {
+    const t = (e.params as { type?: unknown }).type;
+    return Array.isArray(t) ? (t as JType[]) : String(t).split(',');
+  }))];
+  const first = group[0];
+  const got = first !== undefined && first.data !== undefined && typeof first.data !== 'object' ? `; got ${describeValue(first.data)}` : '';
+  return { pointer: first?.instancePath ?? '', rule: 'type', message: `must be ${types.map((t) => TYPE_WORDS[t as JType] ?? t).join(' or ')}${got}` };
 }
 
 /** Formats problems as one line: `/0 must be 64 hexadecimal characters without a 0x prefix; got "xyz"`. */

@@ -477,8 +477,8 @@ const CATALOGUE = [
     name: 'nonce-reuse-accepted',
     category: 'state',
     description: 'A transaction whose nonce is below the sender\'s next nonce is answered with its hash (then silently dropped) instead of NonceTooLow.',
-    rule: 'A used nonce is refused, -32005 NonceTooLow (sound; code: profile).',
-    level: 'SHOULD',
+    rule: 'A used nonce is refused at once with -32005 NonceTooLow (profile; what any sound node does is never apply it, which this node keeps to).',
+    level: 'PROFILE',
     scope: 'node',
   },
   {

@@ -86,6 +86,12 @@ export interface Profile {
   faucetCredit: 'transaction' | 'direct';
   /** Faucet claims one address may make (the faucet-limit check claims one more); undefined: unknown, the check skips. */
   faucetLimit?: number;
+  /**
+   * Invalid transactions the node admits and then never applies, by error name (the spec leaves the
+   * node's reaction unshown): a node that checks balances only when it executes a block admits an
+   * overspend. Empty in the reference profile: every invalid transaction is refused at once.
+   */
+  droppedLater: string[];
   /** A transaction whose nonce skips ahead: refused with errorCodes.NonceGap (reference), or held until the gap fills. */
   nonceGap: 'refused' | 'held';
   /** Transactions with consecutive nonces sent before a block are all accepted (reference) or only one at a time. */
@@ -103,6 +109,9 @@ export interface Profile {
   /** The node's request body limit in bytes; undefined: unknown, the body-limit check skips. */
   maxBodyBytes?: number;
 }
+
+/** The invalid transactions a node may admit and never apply (Profile.droppedLater), by error name. */
+export const DROPPABLE: readonly string[] = ['TxBadSignature', 'TxWrongChain', 'NonceTooLow', 'InsufficientBalance', 'AmountOverflow'];
 
 /** The spec's neutral method prefix, which a profile's methodPrefix replaces. */
 export const SPEC_PREFIX = 'chain_';

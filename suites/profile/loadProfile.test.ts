@@ -67,6 +67,7 @@ describe('loadProfile', () => {
           faucetCredit: 'direct',
           nonceGap: 'held',
           sequentialNonces: 'refused',
+          droppedLater: ['InsufficientBalance'],
           fee: '1000000000000000000',
         }),
       ),
@@ -92,6 +93,7 @@ describe('loadProfile', () => {
       faucetCredit: 'direct',
       nonceGap: 'held',
       sequentialNonces: 'refused',
+      droppedLater: ['InsufficientBalance'],
       fee: 10n ** 18n,
     });
     expect(p.errorCodes).toMatchObject({ 'InvalidParams/tx-hex': -32002, AccountNotFound: -32040, TxDuplicate: null, InvalidParams: -32602 });
@@ -115,6 +117,8 @@ describe('loadProfile', () => {
     expect(await bad({ fields: { balanse: 'b' } })).toMatch(/fields\.balanse is not a result field/);
     expect(await bad({ errorCodes: { 'InvalidParams/tx-hexx': 1 } })).toMatch(/no such condition/);
     expect(await bad({ genesisHeight: 2 })).toMatch(/genesisHeight must be 0 or 1/);
+    expect(await bad({ droppedLater: ['TxMalformed'] })).toMatch(/droppedLater must be an array of error names from/);
+    expect(await bad({ txResult: 'object', fields: { transaction_hash: null } })).toMatch(/txResult "object" needs the transaction_hash field/);
     expect(await bad({ integers: 'decimal' })).toMatch(/integers must be "number" or "hex"/);
     expect(await bad({ params: { extra: 'ignored' } })).toMatch(/params\.extra must be "refused" or "accepted"/);
     expect(await bad({ http: { errorByCode: { x: 400 } } })).toMatch(/not an error code/);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ERROR_CONDITIONS, EXTRA_ERROR_NAMES } from './errorConditions.js';
+import { DROPPABLE } from './Profile.js';
 import type { Leniency, Profile } from './Profile.js';
 import { referenceErrorCodes, referenceProfile } from './referenceProfile.js';
 import { resultFieldNames } from './resultFields.js';
@@ -42,6 +43,7 @@ export const PROFILE_KEYS = [
   'faucet',
   'faucetCredit',
   'faucetLimit',
+  'droppedLater',
   'nonceGap',
   'sequentialNonces',
   'fee',
@@ -219,6 +221,13 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   if (has('unknownAccount')) p.unknownAccount = oneOf(raw.unknownAccount, 'unknownAccount', ['empty', 'error']);
   if (has('txResult')) p.txResult = oneOf(raw.txResult, 'txResult', ['hash', 'object']);
   if (has('faucetCredit')) p.faucetCredit = oneOf(raw.faucetCredit, 'faucetCredit', ['transaction', 'direct']);
+  if (has('droppedLater')) {
+    const names = raw.droppedLater;
+    if (!Array.isArray(names) || !names.every((n): n is string => typeof n === 'string' && DROPPABLE.includes(n))) {
+      throw new ProfileError(`droppedLater must be an array of error names from ${DROPPABLE.join(', ')}; got ${show(names)}`);
+    }
+    p.droppedLater = names;
+  }
   if (has('nonceGap')) p.nonceGap = oneOf(raw.nonceGap, 'nonceGap', ['refused', 'held']);
   if (has('sequentialNonces')) p.sequentialNonces = oneOf(raw.sequentialNonces, 'sequentialNonces', ['queued', 'refused']);
   if (has('fee')) p.fee = bigintOf(raw.fee, 'fee', 39);

@@ -44,6 +44,7 @@ export function referenceProfile(): Profile {
     faucet: true,
     faucetCredit: 'transaction',
     faucetLimit: REFERENCE_SETTINGS.faucetLimit,
+    droppedLater: [],
     nonceGap: 'refused',
     sequentialNonces: 'queued',
     fee: 10n ** 15n,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The response side of the varying node: rewrites the reference node's answer body for the modes, each
  * response object for the method it answers (found by id in the CallBook). Steps, in this fixed order:
@@ -90,6 +91,10 @@ function reshape(answer: JsonObject, call: CallRecord, modes: Modes): JsonObject
   if (isObject(error)) {
     if (modes.has('unknown-height-null') && method === METHOD.getBlockByHeight && error.code === -32001) return withResult(answer, null);
     const tx = call.params?.[0];
+    // A node that checks balances only when it executes a block admits an overspend, with its hash, and never applies it.
+    if (modes.has('admits-overspends') && method === METHOD.sendRawTransaction && error.code === -32007 && typeof tx === 'string' && HEX_PAIRS.test(tx)) {
+      return withResult(answer, createHash('sha256').update(Buffer.from(tx, 'hex')).digest('hex'));
+    }
     if (modes.has('tx-hex-code') && method === METHOD.sendRawTransaction && error.code === -32602 && typeof tx === 'string' && !HEX_PAIRS.test(tx)) {
       const reason = isObject(error.data) && typeof error.data.reason === 'string' ? error.data.reason : 'the transaction is not a string of hex pairs';
       return withError(answer, { code: -32002, message: 'Transaction malformed', data: { reason } });

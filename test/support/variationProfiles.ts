@@ -33,6 +33,7 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'string-identifiers': { profile: { identifiers: 'string' }, specAllows: true },
   'float-scores': { profile: { scores: 'number' }, specAllows: true },
   'tx-hex-code': { profile: { errorCodes: { 'InvalidParams/tx-hex': -32002 } }, specAllows: true },
+  'admits-overspends': { profile: { droppedLater: ['InsufficientBalance'] }, specAllows: true },
   'lenient-params': { profile: { params: { extra: 'accepted', byName: 'accepted', hexPrefix: 'accepted', stringIntegers: 'accepted' } }, specAllows: true },
   'health-values': { profile: { health: { status: ['healthy', 'catching_up'], mode: ['validator', 'full'] } }, specAllows: true },
   'notifications-200': { profile: { http: { notification: 200 } }, specAllows: true },

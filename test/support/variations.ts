@@ -25,6 +25,7 @@ export type VariationName =
   | 'string-identifiers'
   | 'float-scores'
   | 'tx-hex-code'
+  | 'admits-overspends'
   | 'lenient-params'
   | 'health-values'
   | 'notifications-200'
@@ -54,6 +55,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'string-identifiers': { description: 'node identifiers are short "node-" strings instead of 64 hex characters' },
   'float-scores': { description: 'PoU scores are fractional numbers' },
   'tx-hex-code': { description: 'a transaction that is not hex is refused with -32002 instead of -32602' },
+  'admits-overspends': { description: 'a transaction spending more than the balance is admitted with its hash and never applied, not refused' },
   'lenient-params': { description: 'extra, by-name, 0x-prefixed and string-encoded params are accepted' },
   'health-values': { description: 'chain_health says healthy / catching_up and validator / full' },
   'notifications-200': { description: 'a notifications-only request is answered HTTP 200 with an empty body' },

@@ -468,6 +468,20 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('admits-overspends', async () => {
+    await withVarying(['admits-overspends'], async (url) => {
+      // An empty key sending 1: the reference node refuses it (-32007); this node answers its hash.
+      const empty = generateKeypair();
+      const to = generateKeypair().address;
+      const wire = signTransaction({ chainId: 1n, to, value: 1n, nonce: 0n, fee: FEE }, empty.privateKey).wire;
+      expect((await errorOf(node.url, 'chain_sendRawTransaction', [wire])).code).toBe(-32007);
+      const answer = await result(url, 'chain_sendRawTransaction', [wire]);
+      expect(answer).toBe(signTransaction({ chainId: 1n, to, value: 1n, nonce: 0n, fee: FEE }, empty.privateKey).hash);
+      // Other refusals as they were.
+      expect(await errorOf(url, 'chain_sendRawTransaction', ['abcd'])).toEqual(await errorOf(node.url, 'chain_sendRawTransaction', ['abcd']));
+    });
+  });
+
   modeTest('lenient-params', async () => {
     await withVarying(['lenient-params'], async (url) => {
       const block = await direct('chain_getBlockByHeight', [1]);

@@ -66,6 +66,14 @@ describe('transport error checks', () => {
     }
   });
 
+  it('empty-post-answered takes a 4xx refusal (411 Length Required) as HTTP allows, and fails a 500', async () => {
+    const bodyless = (req: { method: string; headers: Record<string, string | string[] | undefined> }): boolean => req.method === 'POST' && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    const refused = await runThroughProxy(errors, node.url, (res) => res, (req) => (bodyless(req) ? { status: 411, headers: {}, body: '' } : undefined));
+    expect(resultOf(refused, 'transport/empty-post-answered').status).toBe('pass');
+    const failed = await runThroughProxy(errors, node.url, (res) => res, (req) => (bodyless(req) ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream failed' } : undefined));
+    expectFailure(failed, 'transport/empty-post-answered', /was answered with HTTP 503: a server failure/);
+  });
+
   it('no-internal-details fails on a stack trace, a server path or exception text in an error, and passes on plain messages', async () => {
     const leak = async (data: JsonValue): Promise<string> => {
       const results = await runThroughProxy(errors, node.url, (res) => ({ ...res, body: rewriteError(res.body, (e) => (e.code === -32601 ? { ...e, data } : e)) }));

@@ -65,12 +65,16 @@ export const errors: Check[] = [
     level: 'SHOULD',
     category: 'transport',
     scope: 'node',
-    title: 'a POST with no body and no Content-Length is answered as an empty body is: a JSON-RPC error (-32700 or -32600, id null), not a server failure',
-    spec: 'RFC 9112 §6.3 (a request with neither Content-Length nor Transfer-Encoding has an empty body); JSON-RPC 2.0 §5.1 (-32700 Parse error, -32600 Invalid Request)',
+    title: 'a POST with no body and no Content-Length is refused as bad input (a JSON-RPC error -32700 or -32600 with id null, or a 4xx such as 411), never with a server failure',
+    spec: 'RFC 9112 §6.3 (a request with neither Content-Length nor Transfer-Encoding has an empty body); RFC 9110 §15.5.12 (411 Length Required), §15.6 (5xx: the server failed); JSON-RPC 2.0 §5.1 (-32700, -32600)',
     async run(ctx: CheckContext) {
       const what = 'a POST with no body and no Content-Length';
       const res = await ctx.probe({ bodyless: true }, what);
-      const expected = 'a single error response, code -32700 (Parse error) or -32600 (Invalid Request), id null';
+      const expected = 'a single error response, code -32700 (Parse error) or -32600 (Invalid Request), id null; or a 4xx refusal';
+      // A 4xx without JSON is a refusal HTTP allows (411 Length Required, 400): the client is told it sent bad input.
+      if (res.json === undefined && res.status >= 400 && res.status < 500) return `HTTP ${res.status}`;
+      // A 5xx is a server failure unless it carries the JSON-RPC refusal (some nodes send -32700 with 500: the status is the profile's matter).
+      if (res.json === undefined && res.status >= 500) ctx.fail(`${what} was answered with HTTP ${res.status}: a server failure, not a refusal of bad input`, expected, answerText(res));
       const response = singleResponse(ctx, res, what, expected);
       const code = isObject(response.error) ? response.error.code : undefined;
       if (code !== PARSE_ERROR && code !== INVALID_REQUEST) ctx.fail(`${what}: answered ${isObject(response.error) ? `with error code ${show(code)}` : 'with a result'}`, expected, answerText(res));

@@ -66,6 +66,12 @@ describe('transport HTTP checks', () => {
     expect(notPassing(results)).toEqual(['transport/answer-status', 'transport/wrong-method-status', 'transport/wrong-content-type-status', 'transport/body-limit']);
   });
 
+  it('non-post-refused leaves GET to the status policy: a node that answers GET with 200 for health checks passes it', async () => {
+    const results = await runThroughProxy(http, node.url, (res, req) => (req.method === 'GET' ? { status: 200, headers: {}, body: 'ok' } : res));
+    expect(resultOf(results, 'transport/non-post-refused').status).toBe('pass');
+    expectFailure(results, 'transport/wrong-method-status', /GET \/rpc was answered with HTTP 200, not 405/);
+  });
+
   it('body-limit is skipped without a maxBodyBytes in the profile', async () => {
     const { maxBodyBytes: _drop, ...profile } = testProfile();
     const results = await runChecks(http, [node.url], { profile });

@@ -93,11 +93,11 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   {
     fault: 'empty-post-500',
     catches: {
-      'transport/empty-post-answered': /a POST with no body and no Content-Length: the answer is not JSON/,
+      'transport/empty-post-answered': /a POST with no body and no Content-Length was answered with HTTP 500: a server failure/,
       'transport/no-internal-details': /a POST with no body and no Content-Length: the answer shows a stack trace/,
     },
   },
-  { fault: 'put-accepted', catches: { 'transport/non-post-refused': /PUT \/rpc was answered with HTTP 200/, 'transport/wrong-method-status': /PUT \/rpc was answered with HTTP 200, not 405/ } },
+  { fault: 'put-accepted', catches: { 'transport/non-post-refused': /PUT \/rpc was served as a call: answered with HTTP 200 and a result/, 'transport/wrong-method-status': /PUT \/rpc was answered with HTTP 200, not 405/ } },
   { fault: 'batch-one-unwrapped', catches: { 'transport/batch-of-one': /the answer is not an array/, 'transport/invalid-batch-elements': /the batch \[1\]: the answer is not an array/ } },
   { fault: 'empty-batch-array', catches: { 'transport/empty-batch': /the answer is an array, not a single response object/ } },
   {
@@ -152,7 +152,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   { fault: 'content-type-params-refused', catches: { 'transport/content-type-parameters-accepted': /content-type "application\/json; charset=utf-8" was not answered/ } },
   { fault: 'response-content-type', catches: { 'transport/response-content-type': /a call answered with a result was answered with content-type "text\/plain; charset=utf-8"/ } },
   { fault: 'http-500-on-error', catches: { 'transport/answer-status': /was answered with HTTP 500, not 200/ } },
-  { fault: 'get-accepted', catches: { 'transport/non-post-refused': /GET \/rpc was answered with HTTP 200/, 'transport/wrong-method-status': /GET \/rpc was answered with HTTP 200, not 405/ } },
+  { fault: 'get-accepted', catches: { 'transport/wrong-method-status': /GET \/rpc was answered with HTTP 200, not 405/ } },
   { fault: 'any-content-type', catches: { 'transport/wrong-content-type-status': /text\/plain was answered with HTTP 200, not 415/ } },
   { fault: 'batch-limit-ignored', catches: { 'transport/batch-limit': /a batch of 1001 calls \(maxBatch 1000\): the answer is an array, not a single response object/ } },
   {

@@ -71,6 +71,8 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
   const method = methods.wire('chain_sendRawTransaction');
   const findings: Finding[] = [];
   const warnings: string[] = [];
+  /** Invalid transactions the node admitted (the profile's droppedLater), with what showed it. */
+  const dropped: { name: string; text: string }[] = [];
   const results: JsonValue[] = [];
   const sent: Sent[] = [];
   const send = async (what: string, wire: string): Promise<Sent> => {
@@ -160,9 +162,9 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
     // In funded mode the funded key signs (at its next nonce), so a balance check cannot be what refuses them.
     const bad = (): { privateKey: Uint8Array; tx: Transfer } => (mode === 'funded' ? { privateKey: sender.privateKey, tx: { ...tx, nonce: next } } : { privateKey: codec.newKey().privateKey, tx: { chainId, to: recipient, value: 0n, nonce: 0n, fee } });
     const empty = codec.newKey();
-    code(findings, warnings, 'InsufficientBalance', await send(`value 1${fee > 0n ? ` + fee ${fee}` : ''} from an empty key`, codec.sign(empty.privateKey, { chainId, to: recipient, value: 1n, nonce: 0n, fee }).wire), 'accepted from an empty key');
+    dropOrCode(findings, dropped, 'InsufficientBalance', await send(`value 1${fee > 0n ? ` + fee ${fee}` : ''} from an empty key`, codec.sign(empty.privateKey, { chainId, to: recipient, value: 1n, nonce: 0n, fee }).wire));
     const w = bad();
-    code(findings, warnings, 'TxWrongChain', await send(`signed for chain id ${chainId + 1n}`, codec.sign(w.privateKey, { ...w.tx, chainId: chainId + 1n }).wire), 'accepted');
+    dropOrCode(findings, dropped, 'TxWrongChain', await send(`signed for chain id ${chainId + 1n}`, codec.sign(w.privateKey, { ...w.tx, chainId: chainId + 1n }).wire));
     const crafted = codec.crafted;
     if (crafted === undefined) {
       for (const name of ['TxMalformed', 'TxBadSignature', 'AmountOverflow'] as const) findings.push(fallback(`errorCodes.${name}`, reference.errorCodes[name] ?? null, `the codec ${codec.name} has no crafted variants`));
@@ -171,12 +173,19 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
     const m = bad();
     code(findings, warnings, 'TxMalformed', await send('one byte short', crafted.wrongLength(m.privateKey, m.tx)), 'accepted');
     const s = bad();
-    code(findings, warnings, 'TxBadSignature', await send('one signature byte changed', crafted.badSignature(s.privateKey, s.tx)), 'accepted');
+    dropOrCode(findings, dropped, 'TxBadSignature', await send('one signature byte changed', crafted.badSignature(s.privateKey, s.tx)));
     const o = bad();
-    code(findings, warnings, 'AmountOverflow', await send('value 2^128-1 and fee 1', crafted.overflow(o.privateKey, o.tx)), 'accepted');
+    dropOrCode(findings, dropped, 'AmountOverflow', await send('value 2^128-1 and fee 1', crafted.overflow(o.privateKey, o.tx)));
   }
 
   function finish(txObject: TransactionsDetected['txObject']): TransactionsDetected {
+    if (mode !== 'none') {
+      findings.push(
+        dropped.length === 0
+          ? probed('droppedLater', [], 'high', 'every invalid transaction sent was refused at once')
+          : probed('droppedLater', dropped.map((d) => d.name), 'medium', `admitted, not refused: ${dropped.map((d) => `${d.name} (${d.text})`).join('; ')}; the SHOULD checks judge that they never take effect`),
+      );
+    }
     const errors = sent.filter((s) => s.outcome.kind === 'error');
     const codes = new Set(errors.map((s) => (s.outcome.kind === 'error' ? s.outcome.code : 0)));
     if (mode === 'none' && errors.length === sent.length && codes.size === 1) {
@@ -195,6 +204,19 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
     if (mode === 'none') warnings.push(`no transfer was accepted: ${accepted.text}`);
     return { findings: out, txObject, results, warnings };
   }
+}
+
+/**
+ * A refusal of an invalid transaction the spec lets a node admit and drop later (Profile.droppedLater):
+ * its code as errorCodes.<name>; a result puts the name in droppedLater (the reference default code stays).
+ */
+function dropOrCode(findings: Finding[], dropped: { name: string; text: string }[], name: string, s: Sent): void {
+  if (s.outcome.kind === 'result') {
+    dropped.push({ name, text: s.text });
+    findings.push(fallback(`errorCodes.${name}`, referenceProfile().errorCodes[name] ?? null, `${s.text}: admitted (droppedLater), so no code was seen`));
+    return;
+  }
+  code(findings, [], name, s, '');
 }
 
 /** A refusal's code as errorCodes.<name>; a result is `acceptedNote` (TxDuplicate and NonceTooLow: null, the node has none). */
