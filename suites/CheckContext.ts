@@ -4,34 +4,13 @@ import { stringifyJson } from '../core/json/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import { validators } from '../core/schema/validators.js';
 import type { Problem, ResultLevel } from '../core/schema/validators.js';
+import { CheckError, CheckFailure, CheckSkip } from './checkOutcomes.js';
 import type { CheckInfo, Exchange } from './model.js';
 import type { Profile } from './profile/Profile.js';
 import { wireMethod } from './profile/Profile.js';
 import { profileValidators } from './profile/profileSchemas.js';
 import { readField, specView } from './readWire.js';
 import type { Wallet } from './Wallet.js';
-
-/** Thrown by ctx.fail: the node is wrong. */
-export class CheckFailure extends Error {
-  constructor(
-    message: string,
-    readonly expected?: string,
-    readonly actual?: string,
-    /** The exchange that showed the failure, when it is not the check's last (the reproduce command repeats it). */
-    readonly shown?: Exchange,
-  ) {
-    super(message);
-  }
-}
-
-/** Thrown by ctx.skip: the check does not apply here. */
-export class CheckSkip extends Error {}
-
-/**
- * Thrown when no verdict can be reached: the exchange itself failed (refused, timed out, over the size
- * cap), or the check's setup could not be done (funding a key, a block to read). Never a failure.
- */
-export class CheckError extends Error {}
 
 export type CallOutcome = { ok: true; result: JsonValue } | { ok: false; error: { code: number; message: string; data?: JsonValue } };
 

@@ -1,6 +1,6 @@
 import { hexToFixedBytes } from '../core/codec/index.js';
 import type { CheckContext } from './CheckContext.js';
-import { CheckError } from './CheckContext.js';
+import { CheckError } from './checkOutcomes.js';
 import { asInteger } from './readWire.js';
 
 export interface Account {

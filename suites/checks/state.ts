@@ -2,7 +2,7 @@ import { defineCheck } from '../Check.js';
 import type { Check } from '../Check.js';
 import type { CheckContext } from '../CheckContext.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { CheckError } from '../CheckContext.js';
+import { CheckError } from '../checkOutcomes.js';
 import { errorCode } from '../profile/Profile.js';
 import type { Transfer } from '../profile/TxCodec.js';
 import { sameHex } from '../readWire.js';

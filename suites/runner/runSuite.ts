@@ -1,7 +1,8 @@
 import { createClient } from '../../core/client/index.js';
 import type { RpcClient } from '../../core/client/index.js';
 import type { Check } from '../Check.js';
-import { CheckContext, CheckError, CheckFailure, CheckSkip, MAX_RESPONSE_BYTES } from '../CheckContext.js';
+import { CheckContext, MAX_RESPONSE_BYTES } from '../CheckContext.js';
+import { CheckError, CheckFailure, CheckSkip } from '../checkOutcomes.js';
 import type { RunShared } from '../CheckContext.js';
 import { LEVELS } from '../model.js';
 import type { CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../model.js';

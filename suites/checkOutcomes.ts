@@ -1,0 +1,29 @@
+/**
+ * How a check ends other than by passing, as the runner tells them apart (suites/runner/runSuite.ts):
+ * the node is wrong (CheckFailure, a fail), the check does not apply (CheckSkip), or no verdict could be
+ * reached (CheckError, an error). Apart from CheckContext so that what checks and their helpers throw
+ * depends on nothing.
+ */
+import type { Exchange } from './model.js';
+
+/** Thrown by ctx.fail: the node is wrong. */
+export class CheckFailure extends Error {
+  constructor(
+    message: string,
+    readonly expected?: string,
+    readonly actual?: string,
+    /** The exchange that showed the failure, when it is not the check's last (the reproduce command repeats it). */
+    readonly shown?: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by ctx.skip: the check does not apply here. */
+export class CheckSkip extends Error {}
+
+/**
+ * Thrown when no verdict can be reached: the exchange itself failed (refused, timed out, over the size
+ * cap), or the check's setup could not be done (funding a key, a block to read). Never a failure.
+ */
+export class CheckError extends Error {}
