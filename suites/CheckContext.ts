@@ -12,6 +12,9 @@ import { profileValidators } from './profile/profileSchemas.js';
 import { readField, specView } from './readWire.js';
 import type { Wallet } from './Wallet.js';
 
+/** A call's params: by position, or by name (JSON-RPC 2.0 §4.2 allows both; the spec's are positional). */
+export type CallParams = JsonValue[] | { [name: string]: JsonValue };
+
 export type CallOutcome = { ok: true; result: JsonValue } | { ok: false; error: { code: number; message: string; data?: JsonValue } };
 
 /** What every check on a run shares: clients per node, the profile, wallets, the transcript. */
@@ -212,7 +215,7 @@ export class CheckContext {
    * One JSON-RPC call by the spec's method name. Returns the result or the error object; an answer
    * that is not a JSON-RPC response to this request fails the check (the node is wrong).
    */
-  async call(method: string, params: JsonValue[] = [], node = this.node): Promise<CallOutcome> {
+  async call(method: string, params: CallParams = [], node = this.node): Promise<CallOutcome> {
     const id = this.shared.nextId();
     const res = await this.post({ jsonrpc: '2.0', method: this.method(method), params, id }, node);
     const body = res.json;

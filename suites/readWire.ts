@@ -14,11 +14,14 @@ export type JsonObject = { [key: string]: JsonValue };
 
 export const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A key with case and separators dropped: transaction_count, transactionCount and Transaction-Count meet. */
-const loose = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+/**
+ * A key with case and separators dropped: transaction_count, transactionCount and Transaction-Count
+ * meet. What "another spelling" of a field is, for reading (here) and for detection (detect/findKeys.ts).
+ */
+export const loose = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Most digits a u64 has in hex. */
-const U64_HEX_DIGITS = 16;
+/** Most significant hex digits read as an integer: a u128's 32; nothing the interface carries is longer. */
+const MAX_HEX_DIGITS = 32;
 
 /**
  * A non-negative integer however the node wrote it: a JSON integer (a bigint beyond 2^53), or a hex
@@ -28,7 +31,7 @@ const U64_HEX_DIGITS = 16;
 export function asInteger(value: JsonValue | undefined): bigint | undefined {
   if (typeof value === 'bigint') return value >= 0n ? value : undefined;
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) && value.replace(/^0x0*/, '').length <= U64_HEX_DIGITS * 4) return BigInt(value);
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) && value.replace(/^0x0*/, '').length <= MAX_HEX_DIGITS) return BigInt(value);
   return undefined;
 }
 
@@ -55,13 +58,15 @@ export function readField(profile: Profile, value: JsonValue | undefined, name: 
   return key === undefined ? undefined : value[key];
 }
 
+let byLooseName: Map<string, string> | undefined;
+
 /**
  * The result with its keys renamed to the spec's names, so the spec-level schemas can judge it: keys
  * the profile names, and any spelling of a field name of the interface. Other keys are kept.
  */
 export function specView(profile: Profile, value: JsonValue): JsonValue {
   if (!isObject(value)) return value;
-  const byLoose = new Map(resultFieldNames().map((n) => [loose(n), n]));
+  const byLoose = (byLooseName ??= new Map(resultFieldNames().map((n) => [loose(n), n])));
   const byWire = new Map<string, string>();
   for (const name of resultFieldNames()) {
     const wire = wireField(profile, name);

@@ -11,7 +11,9 @@ import { LEVELS } from '../../suites/model.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import { Baseline, BaselineError } from '../../suites/runner/Baseline.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
+import { baseBeforeEndpointPath } from '../../suites/runner/runHints.js';
 import { selectChecks } from '../../suites/runner/selectChecks.js';
+import { shellQuote } from '../../suites/runner/shellQuote.js';
 import { packageRoot } from '../../core/paths.js';
 import { readFileSync } from 'node:fs';
 
@@ -82,8 +84,8 @@ function relativeOrAbsolute(path: string): string {
   return rel === '' || rel.startsWith('..') ? path : rel;
 }
 
-/** A path as one shell word. */
-const shellWord = (text: string): string => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+/** A word as one shell word: as it is when nothing in it is special to a shell, else quoted. */
+const shellWord = (text: string): string => (/^[\w./@%+=:,-]+$/.test(text) ? text : shellQuote(text));
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -183,9 +185,8 @@ export const test: Command = {
     };
     console.log(`chainrpc test: ${checks.length} checks against ${urls.join(', ')} (profile ${profile.name}, gate ${gate})`);
     for (const u of urls) {
-      if (profile.rpcPath !== '/' && new URL(u).pathname.replace(/\/+$/, '').endsWith(profile.rpcPath)) {
-        console.log(`hint: --url ${u} already ends in ${profile.rpcPath}; the suite posts to ${u}${profile.rpcPath}. Did you mean --url ${u.slice(0, u.length - profile.rpcPath.length)}?`);
-      }
+      const base = baseBeforeEndpointPath(u, profile.rpcPath);
+      if (base !== undefined) console.log(`hint: --url ${u} already ends in ${profile.rpcPath}; the suite posts to ${u}${profile.rpcPath}. Did you mean --url ${base}?`);
     }
     const { run, transcript } = await runSuite({
       targets: urls,

@@ -1,4 +1,4 @@
-import type { CheckContext } from '../CheckContext.js';
+import type { CallParams, CheckContext } from '../CheckContext.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { stringifyJson } from '../../core/json/index.js';
 import { errorCode } from '../profile/Profile.js';
@@ -82,7 +82,7 @@ export async function requireServed(ctx: CheckContext, method: string): Promise<
 }
 
 /** The call must be refused with some JSON-RPC error (any code), by a node that serves the method; returns the error. */
-export async function expectRefused(ctx: CheckContext, method: string, params: JsonValue[], what: string): Promise<{ code: number; message: string; data?: JsonValue }> {
+export async function expectRefused(ctx: CheckContext, method: string, params: CallParams, what: string): Promise<{ code: number; message: string; data?: JsonValue }> {
   await requireServed(ctx, method);
   const r = await ctx.call(method, params);
   if (r.ok) ctx.fail(`${method} accepted ${what}`, 'a JSON-RPC error', show(r.result));
@@ -96,7 +96,7 @@ export async function expectRefused(ctx: CheckContext, method: string, params: J
 export async function expectProfileError(
   ctx: CheckContext,
   method: string,
-  params: JsonValue[],
+  params: CallParams,
   errorName: string,
   what: string,
   conditions: string | readonly string[] = [],
@@ -124,7 +124,7 @@ const LENIENCY_CONDITION: Readonly<Record<keyof Profile['params'], string>> = { 
 export async function expectParamForm(
   ctx: CheckContext,
   method: string,
-  params: JsonValue | JsonValue[],
+  params: CallParams,
   form: keyof Profile['params'],
   what: string,
   /** Broader conditions the form also falls under, whose code applies where the profile names none for the form itself. */
@@ -133,16 +133,11 @@ export async function expectParamForm(
   const leniency: Leniency = ctx.profile.params[form];
   const conditions = [LENIENCY_CONDITION[form], ...broader];
   if (leniency === 'refused') {
-    if (!Array.isArray(params)) {
-      // By-name params do not fit call(): sent as text, judged the same way.
-      const error = await refusedByName(ctx, method, params, what);
-      return `${what}: refused with ${error.code}`;
-    }
-    const error = await expectProfileError(ctx, method, params, 'InvalidParams', what, conditions);
+    const error = Array.isArray(params) ? await expectProfileError(ctx, method, params, 'InvalidParams', what, conditions) : await refusedByName(ctx, method, params, what);
     return `${what}: refused with ${error.code}`;
   }
   await requireServed(ctx, method);
-  const r = Array.isArray(params) ? await ctx.call(method, params) : await callByName(ctx, method, params);
+  const r = await ctx.call(method, params);
   const invalid = errorCode(ctx.profile, 'InvalidParams', conditions);
   if (!r.ok && (FORM_CODES.includes(r.error.code) || r.error.code === invalid)) {
     ctx.fail(`${method} refused ${what} with ${r.error.code} (${r.error.message}), though the profile says such params are accepted`, 'an answer as to the plain form (params.' + form + ': accepted)', show(r.error));
@@ -150,16 +145,12 @@ export async function expectParamForm(
   return `${what}: accepted`;
 }
 
-/** A call with by-name (object) params, through the same reading as ctx.call. */
-async function callByName(ctx: CheckContext, method: string, params: JsonValue): ReturnType<CheckContext['call']> {
-  return ctx.call(method, params as unknown as JsonValue[]);
-}
-
-async function refusedByName(ctx: CheckContext, method: string, params: JsonValue, what: string): Promise<{ code: number; message: string; data?: JsonValue }> {
+/** By-name params refused, judged against the profile's InvalidParams/by-name code (its base InvalidParams code where it names none). */
+async function refusedByName(ctx: CheckContext, method: string, params: CallParams, what: string): Promise<{ code: number; message: string; data?: JsonValue }> {
   const code = errorCode(ctx.profile, 'InvalidParams', 'by-name');
   if (code === undefined) ctx.skip('the profile names no InvalidParams code');
   await requireServed(ctx, method);
-  const r = await callByName(ctx, method, params);
+  const r = await ctx.call(method, params);
   if (r.ok) ctx.fail(`${method} accepted ${what}`, 'a JSON-RPC error', show(r.result));
   if (code !== null) ctx.expect(r.error.code === code, `${method} refused ${what} with code ${r.error.code}, not the profile's InvalidParams/by-name`, `${code} (InvalidParams/by-name)`, r.error);
   return r.error;

@@ -41,8 +41,14 @@ function callsOf(exchange: Exchange): { method: string; code: number | undefined
   return requests.flatMap((r) => (isObject(r) && typeof r.method === 'string' && r.id !== undefined ? [{ method: r.method, code: codeFor(r.id) }] : []));
 }
 
-/** The base URL the user probably meant, for a URL that already ends in the endpoint path. */
-const baseOf = (url: string, rpcPath: string): string => url.slice(0, url.length - rpcPath.length) || url;
+/**
+ * For a --url that already ends in the endpoint path (http://host/rpc with rpcPath /rpc), the base URL
+ * the user probably meant; undefined otherwise.
+ */
+export function baseBeforeEndpointPath(url: string, rpcPath: string): string | undefined {
+  if (rpcPath === '/' || !new URL(url).pathname.replace(/\/+$/, '').endsWith(rpcPath)) return undefined;
+  return url.replace(/\/+$/, '').slice(0, -rpcPath.length);
+}
 
 export function runHints(options: { targets: string[]; profile: Profile; results: CheckResult[]; transcript: Exchange[] }): string[] {
   const { targets, profile, results, transcript } = options;
@@ -50,8 +56,9 @@ export function runHints(options: { targets: string[]; profile: Profile; results
   const rpcPath = profile.rpcPath;
 
   for (const url of targets) {
-    if (rpcPath !== '/' && new URL(url).pathname.replace(/\/+$/, '').endsWith(rpcPath)) {
-      hints.push(`--url ${url} already ends in ${rpcPath}, and the suite posts to {url}${rpcPath} = ${url}${rpcPath}. Give the node's base URL (--url ${baseOf(url, rpcPath)}), or --rpc-path / to post to the URL as given.`);
+    const base = baseBeforeEndpointPath(url, rpcPath);
+    if (base !== undefined) {
+      hints.push(`--url ${url} already ends in ${rpcPath}, and the suite posts to {url}${rpcPath} = ${url}${rpcPath}. Give the node's base URL (--url ${base}), or --rpc-path / to post to the URL as given.`);
     }
   }
 

@@ -7,9 +7,11 @@ import type { JsonValue } from '../../../core/json/index.js';
 import type { CheckContext } from '../../CheckContext.js';
 import { show } from '../support.js';
 
-export type JsonObject = { [key: string]: JsonValue };
+import { isObject } from '../../readWire.js';
+import type { JsonObject } from '../../readWire.js';
 
-export const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject };
+export type { JsonObject };
 
 /** The names JSON-RPC 2.0 §5.1 gives its codes, for messages. */
 export const CODE_NAMES: Readonly<Record<number, string>> = {

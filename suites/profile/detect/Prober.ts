@@ -2,6 +2,7 @@ import { createClient, TransportError } from '../../../core/client/index.js';
 import type { RawRequest, RpcClient } from '../../../core/client/index.js';
 import { stringifyJson } from '../../../core/json/index.js';
 import type { JsonValue } from '../../../core/json/index.js';
+import { isObject } from '../../readWire.js';
 
 /** Per-request limit: a node that has not answered in 10 s has answered nothing useful. */
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -51,7 +52,7 @@ export interface PostOptions {
   readonly exact?: boolean;
 }
 
-export const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject };
 
 /** A JSON-RPC 2.0 response object (§5): an error member with an integer code, or a result member. */
 export function readResponse(json: JsonValue | undefined, status: number, text: string): CallOutcome {

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../../core/json/index.js';
 import { camelCase } from '../Profile.js';
+import { loose } from '../../readWire.js';
 
 /**
  * The result fields of each result the detection reads, by the reference profile's (snake_case)
@@ -50,7 +51,6 @@ export interface KeyMatch {
   readonly how: KeyMatchHow;
 }
 
-const loose = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /**
  * The node's key for each of `names` in one result object: the name itself, its camelCase, the same
