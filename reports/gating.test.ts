@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../suites/model.js';
-import { fixtureRun } from './fixtureRun.js';
+import { fixtureRun } from '../test/support/fixtureRun.js';
 import { isExpectedFailure, isGating, levelGates } from './gating.js';
 
 describe('gating', () => {

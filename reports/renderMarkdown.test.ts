@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../suites/model.js';
-import { NODE_A, NODE_B, fixtureRun, summarize } from './fixtureRun.js';
+import { NODE_A, NODE_B, fixtureRun, summarize } from '../test/support/fixtureRun.js';
 import { renderMarkdown } from './renderMarkdown.js';
 
 const section = (md: string, heading: string): string => {

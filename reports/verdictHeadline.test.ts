@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureRun } from './fixtureRun.js';
+import { fixtureRun } from '../test/support/fixtureRun.js';
 import { verdictHeadline } from './verdictHeadline.js';
 
 describe('verdictHeadline', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../suites/model.js';
-import { fixtureRun, fixtureTranscript } from './fixtureRun.js';
+import { fixtureRun, fixtureTranscript } from '../test/support/fixtureRun.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJson } from './renderJson.js';
 import { renderJunit } from './renderJunit.js';

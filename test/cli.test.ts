@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../core/client/startTestServer.js';
-import type { TestServer } from '../core/client/startTestServer.js';
+import { startTestServer } from './support/startTestServer.js';
+import type { TestServer } from './support/startTestServer.js';
 import { parseJson } from '../core/json/index.js';
 import { packageRoot } from '../core/paths.js';
 import { runChainrpc } from './runChainrpc.js';
-import { startTestNode } from '../suites/testSupport.js';
+import { startTestNode } from './support/suites.js';
 import { startVaryingNode } from './support/varyingNode.js';
 
 const BIN = join(packageRoot, 'dist', 'cli', 'chainrpc.js');

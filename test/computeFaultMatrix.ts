@@ -8,7 +8,7 @@ import type { FaultInfo } from '../reference-node/faults/faultCatalogue.js';
 import type { Check } from '../suites/Check.js';
 import { catalogue } from '../suites/catalogue.js';
 import type { CheckResult } from '../suites/model.js';
-import { runChecks, startTestNetwork, startTestNode } from '../suites/testSupport.js';
+import { runChecks, startTestNetwork, startTestNode } from './support/suites.js';
 
 export interface FaultRun {
   fault: FaultInfo;

@@ -14,7 +14,7 @@ import {
   type ReceivedRequest,
   type TestHandler,
   type TestServer,
-} from './startTestServer.js';
+} from '../../test/support/startTestServer.js';
 import { TransportError, type TransportErrorCode } from './TransportError.js';
 import type { Exchange, RpcClientOptions } from './types.js';
 

@@ -4,8 +4,8 @@ import { createClient } from './RpcClient.js';
 import { createMethodClient } from './createMethodClient.js';
 import { JsonRpcError } from './JsonRpcError.js';
 import { ResultSchemaError } from './ResultSchemaError.js';
-import { startTestServer } from './startTestServer.js';
-import type { TestServer } from './startTestServer.js';
+import { startTestServer } from '../../test/support/startTestServer.js';
+import type { TestServer } from '../../test/support/startTestServer.js';
 
 const ADDRESS = '6488585c505befe4e4f4724815d3e6d0f4516e65f4dc171e3df8d69ff77e577e';
 let server: TestServer | undefined;

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpExchangeFailure } from './HttpExchangeFailure.js';
 import { sendExactHttp, type ExactHttpRequest } from './sendExactHttp.js';
-import { closedPort, readRequestHead, startRawTestServer, type RawTestServer } from './startTestServer.js';
+import { closedPort, readRequestHead, startRawTestServer, type RawTestServer } from '../../test/support/startTestServer.js';
 import type { TransportErrorCode } from './TransportError.js';
 
 const cleanups: (() => Promise<void>)[] = [];

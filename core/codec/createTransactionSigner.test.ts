@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createTransactionSigner } from './createTransactionSigner.js';
 import { keypairFromSeed } from './keys.js';
 import { signTransaction } from './signTransaction.js';
-import { codeOf, privateKeyArb, txRequestArb } from './testSupport.js';
+import { codeOf, privateKeyArb, txRequestArb } from '../../test/support/codec.js';
 import type { TransactionRequest } from './types.js';
 
 const alice = keypairFromSeed('alice');

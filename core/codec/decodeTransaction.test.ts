@@ -5,7 +5,7 @@ import { bytesToHex, hexToBytes } from './hex.js';
 import { keypairFromSeed } from './keys.js';
 import { TX_FIELDS, TX_WIRE_LENGTH } from './layout.js';
 import { signTransaction } from './signTransaction.js';
-import { assertCodecError, codeOf, privateKeyArb, txRequestArb } from './testSupport.js';
+import { assertCodecError, codeOf, privateKeyArb, txRequestArb } from '../../test/support/codec.js';
 import { U128_MAX } from './u128.js';
 import { verifyTransaction } from './verifyTransaction.js';
 

@@ -4,7 +4,7 @@ import { encodeSignedTransaction } from './encodeSignedTransaction.js';
 import { bytesToHex } from './hex.js';
 import { keypairFromSeed } from './keys.js';
 import { signTransaction } from './signTransaction.js';
-import { codeOf, privateKeyArb, txRequestArb } from './testSupport.js';
+import { codeOf, privateKeyArb, txRequestArb } from '../../test/support/codec.js';
 
 describe('encodeSignedTransaction', () => {
   it('gives body || signature, the same bytes as the signer\'s wire field', () => {

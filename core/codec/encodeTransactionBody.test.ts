@@ -3,7 +3,7 @@ import { encodeTransactionBody } from './encodeTransactionBody.js';
 import { bytesToHex } from './hex.js';
 import { TX_BODY_LENGTH, TX_FIELDS } from './layout.js';
 import { signingMessage } from './signingMessage.js';
-import { codeOf } from './testSupport.js';
+import { codeOf } from '../../test/support/codec.js';
 import { U128_MAX, U64_MAX } from './u128.js';
 import type { UnsignedTransaction } from './types.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from './testSupport.js';
+import { codeOf } from '../../test/support/codec.js';
 import { bytesToHex, hexToBytes, hexToFixedBytes } from './hex.js';
 
 describe('hex policy', () => {

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { privateKeyArb } from './testSupport.js';
+import { privateKeyArb } from '../../test/support/codec.js';
 import { CodecError } from './CodecError.js';
 import { privateKeyObject } from './ed25519.js';
 import { bytesToHex } from './hex.js';

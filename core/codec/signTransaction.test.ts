@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeTransaction } from './decodeTransaction.js';
 import { keypairFromSeed } from './keys.js';
 import { signTransaction } from './signTransaction.js';
-import { codeOf, privateKeyArb, txRequestArb } from './testSupport.js';
+import { codeOf, privateKeyArb, txRequestArb } from '../../test/support/codec.js';
 import { transactionHash } from './transactionHash.js';
 import { verifyTransaction } from './verifyTransaction.js';
 import type { TransactionRequest } from './types.js';

@@ -7,7 +7,7 @@ import { bytesToHex } from './hex.js';
 import { KEY_OBJECT_CACHE_SIZE, keyObjectCacheSize, publicKeyObject } from './keyObjectCache.js';
 import { keypairFromSeed, publicKeyOf } from './keys.js';
 import { L_BYTES, P_BYTES, SMALL_ORDER_ENCODINGS, verifyStrict, verifyStrictDetailed } from './strictVerify.js';
-import { bytes32, privateKeyArb } from './testSupport.js';
+import { bytes32, privateKeyArb } from '../../test/support/codec.js';
 
 /** node:crypto alone (OpenSSL, cofactorless), with the same key-object handling as verifyStrict. */
 function rawVerify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from './testSupport.js';
+import { codeOf } from '../../test/support/codec.js';
 import { BASE_UNITS_PER_TOKEN, formatTokens, parseTokens } from './tokens.js';
 import { U128_MAX } from './u128.js';
 

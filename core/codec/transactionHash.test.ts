@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hexToBytes } from './hex.js';
 import { keypairFromSeed } from './keys.js';
 import { signTransaction } from './signTransaction.js';
-import { codeOf } from './testSupport.js';
+import { codeOf } from '../../test/support/codec.js';
 import { transactionHash } from './transactionHash.js';
 
 const tx = signTransaction({ chainId: 1n, to: '00'.repeat(32), value: 1n, nonce: 0n, fee: 0n }, keypairFromSeed('alice').privateKey);

@@ -1,7 +1,7 @@
 /**
  * tx-vectors.json is the codec's contract with other implementations: recompute every entry
  * from its inputs through the public API and compare exactly. If this fails after an intended
- * format change, regenerate with `npx tsx core/codec/makeTxVectors.ts` and say so in the review.
+ * format change, regenerate with `npx tsx test/support/makeTxVectors.ts` and say so in the review.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +19,8 @@ import {
   transactionHash,
   verifyTransaction,
 } from './index.js';
-import { renderTxVectors, TX_VECTORS_FILE } from './makeTxVectors.js';
-import { codeOf } from './testSupport.js';
+import { renderTxVectors, TX_VECTORS_FILE } from '../../test/support/makeTxVectors.js';
+import { codeOf } from '../../test/support/codec.js';
 
 interface Vector {
   name: string;

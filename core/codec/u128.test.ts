@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from './testSupport.js';
+import { codeOf } from '../../test/support/codec.js';
 import { formatU128, parseU128, U128_MAX, U64_MAX } from './u128.js';
 
 describe('u128 decimal strings', () => {

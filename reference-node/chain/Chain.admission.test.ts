@@ -12,7 +12,7 @@ import {
 import type { SignedTransaction } from '../../core/codec/index.js';
 import type { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
-import { alice, bob, CHAIN_ID, FEE, closeTestChains, openTestChain, produce, signer, TOKEN, transfer } from './testSupport.js';
+import { alice, bob, CHAIN_ID, FEE, closeTestChains, openTestChain, produce, signer, TOKEN, transfer } from '../../test/support/chain.js';
 
 afterEach(closeTestChains);
 

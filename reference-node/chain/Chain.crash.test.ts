@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Chain } from './Chain.js';
 import { devnetFaucetKeypair } from './genesis.js';
-import { removeTempDirs, tempDir, testGenesis } from './testSupport.js';
+import { removeTempDirs, tempDir, testGenesis } from '../../test/support/chain.js';
 
 afterAll(removeTempDirs);
 
-const CHILD = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../test/support/crashChild.ts', import.meta.url));
 const KILLS = 5;
 
 /** Runs the child until it has reported `blocks` more blocks plus a random extra delay, then SIGKILLs it. */

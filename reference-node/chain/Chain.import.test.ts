@@ -5,7 +5,7 @@ import { BlockRejectedError } from './BlockRejectedError.js';
 import { decodeBlockWire, encodeBlockWire } from './blockWire.js';
 import type { Chain } from './Chain.js';
 import { signBlock } from './signBlock.js';
-import { alice, bob, nodeA, nodeB, closeTestChains, openTestChain, produce, signer, transfer } from './testSupport.js';
+import { alice, bob, nodeA, nodeB, closeTestChains, openTestChain, produce, signer, transfer } from '../../test/support/chain.js';
 import type { Block } from './types.js';
 
 afterEach(closeTestChains);

@@ -4,7 +4,7 @@ import type { ChainStore } from '../store/ChainStore.js';
 import { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
 import { devnetFaucetKeypair } from './genesis.js';
-import { alice, bob, errorName, FEE, nodeA, nodeB, closeTestChains, openTestChain, produce, tempDir, testGenesis, TOKEN, transfer } from './testSupport.js';
+import { alice, bob, errorName, FEE, nodeA, nodeB, closeTestChains, openTestChain, produce, tempDir, testGenesis, TOKEN, transfer } from '../../test/support/chain.js';
 import { toRpcBlock } from './toRpcBlock.js';
 
 afterEach(closeTestChains);

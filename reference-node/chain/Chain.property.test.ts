@@ -11,7 +11,7 @@ import { U128_MAX } from '../../core/codec/index.js';
 import { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
 import { computeStateRoot, stateRootHex } from './stateRoot.js';
-import { CHAIN_ID, nodeA, nodeB, produce, removeTempDirs, signer, tempDir, TOKEN } from './testSupport.js';
+import { CHAIN_ID, nodeA, nodeB, produce, removeTempDirs, signer, tempDir, TOKEN } from '../../test/support/chain.js';
 import type { Account, Block, GenesisConfig } from './types.js';
 
 afterEach(removeTempDirs);

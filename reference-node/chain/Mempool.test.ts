@@ -3,7 +3,7 @@ import { U128_MAX } from '../../core/codec/index.js';
 import { isChainError } from './ChainError.js';
 import type { ChainError } from './ChainError.js';
 import { Mempool } from './Mempool.js';
-import { alice, bob, transfer } from './testSupport.js';
+import { alice, bob, transfer } from '../../test/support/chain.js';
 import { DEFAULT_LIMITS } from './types.js';
 import type { Account } from './types.js';
 import type { StateReader } from './WorldState.js';

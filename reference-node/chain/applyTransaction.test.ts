@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { U128_MAX } from '../../core/codec/index.js';
 import { applyTransaction } from './applyTransaction.js';
-import { alice, bob, FEE, nodeA, transfer } from './testSupport.js';
+import { alice, bob, FEE, nodeA, transfer } from '../../test/support/chain.js';
 import { WorldState } from './WorldState.js';
 
 const faucet = '00'.repeat(32);

@@ -8,7 +8,7 @@ import { blockHash } from './blockHash.js';
 import { concatBytes, u128be, u64be } from './bytes.js';
 import { Chain } from './Chain.js';
 import { devnetFaucetKeypair } from './genesis.js';
-import { alice, bob, nodeA, produce, removeTempDirs, tempDir, testGenesis, transfer } from './testSupport.js';
+import { alice, bob, nodeA, produce, removeTempDirs, tempDir, testGenesis, transfer } from '../../test/support/chain.js';
 import type { Block } from './types.js';
 
 afterEach(removeTempDirs);

@@ -33,11 +33,11 @@ import { startDevnet } from '../devnet/startDevnet.js';
 import { ReferenceNode } from '../node/ReferenceNode.js';
 import type { NodeOptions } from '../node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
-import { httpRequest, post, startRpcServer } from '../rpc/testSupport.js';
+import { httpRequest, post, startRpcServer } from '../../test/support/rpc.js';
 import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
 import type { FaultName } from './faultCatalogue.js';
 import { runChainrpc } from '../../test/runChainrpc.js';
-import { testNodeOptions } from '../node/testNodeOptions.js';
+import { testNodeOptions } from '../../test/support/nodeOptions.js';
 
 const TOKEN = 10n ** 18n;
 const FEE = 10n ** 15n;
@@ -590,7 +590,7 @@ describe('transport faults of real servers: what the probes leave out', () => {
       const leaked = obj(obj((await send(leaky.url, body)).json).error);
       expect(leaked).toMatchObject({ code: -32603, message: 'Error: secret internal detail /home/node/db' });
       expect(str(obj(leaked.data).stack)).toMatch(STACK_FRAME);
-      expect(str(obj(leaked.data).stack)).toContain('testSupport.');
+      expect(str(obj(leaked.data).stack)).toContain('test/support/rpc.');
     } finally {
       await Promise.all([honestServer.close(), leaky.close()]);
     }

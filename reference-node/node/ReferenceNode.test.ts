@@ -21,7 +21,7 @@ import {
 import type { SignedTransaction, TransactionSigner } from '../../core/codec/index.js';
 import { validators } from '../../core/schema/validators.js';
 import { ReferenceNode } from './ReferenceNode.js';
-import { testNodeOptions } from './testNodeOptions.js';
+import { testNodeOptions } from '../../test/support/nodeOptions.js';
 
 const TOKEN = 10n ** 18n;
 const FEE = 10n ** 15n;

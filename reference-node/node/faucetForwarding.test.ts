@@ -11,7 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createClient, JsonRpcError } from '../../core/client/index.js';
 import { createTransactionSigner, generatePrivateKey } from '../../core/codec/index.js';
 import { ReferenceNode } from './ReferenceNode.js';
-import { testNodeOptions } from './testNodeOptions.js';
+import { testNodeOptions } from '../../test/support/nodeOptions.js';
 
 const BLOCK_MS = 1_000;
 const started: ReferenceNode[] = [];

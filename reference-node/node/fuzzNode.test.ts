@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUZZ_LIMITS, runRpcFuzz } from '../rpc/runRpcFuzz.js';
+import { FUZZ_LIMITS, runRpcFuzz } from '../../test/support/runRpcFuzz.js';
 import { ReferenceNode } from './ReferenceNode.js';
-import { testNodeOptions } from './testNodeOptions.js';
+import { testNodeOptions } from '../../test/support/nodeOptions.js';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
 let dir: string;

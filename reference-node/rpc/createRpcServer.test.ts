@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../core/json/index.js';
 import { packageRoot } from '../../core/paths.js';
 import { createRpcServer } from './createRpcServer.js';
-import { httpRequest, member, post, rawExchange, rawStatus, startRpcServer } from './testSupport.js';
-import type { HttpAnswer, TestRpcServer } from './testSupport.js';
+import { httpRequest, member, post, rawExchange, rawStatus, startRpcServer } from '../../test/support/rpc.js';
+import type { HttpAnswer, TestRpcServer } from '../../test/support/rpc.js';
 
 const CALL = '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}';
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":42}';

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../core/json/index.js';
 import { handleRpcBody } from './handleRpcBody.js';
-import { ADDRESS, createTestMethods, member, post, rpc, startRpcServer } from './testSupport.js';
-import type { TestRpcServer } from './testSupport.js';
+import { ADDRESS, createTestMethods, member, post, rpc, startRpcServer } from '../../test/support/rpc.js';
+import type { TestRpcServer } from '../../test/support/rpc.js';
 
 let server: TestRpcServer;
 let url: string;

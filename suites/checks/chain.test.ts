@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultName } from '../../reference-node/faults/faultCatalogue.js';
 import type { CheckResult } from '../model.js';
-import { describeResults, runChecks, startTestNode } from '../testSupport.js';
-import type { TestNode } from '../testSupport.js';
+import { describeResults, runChecks, startTestNode } from '../../test/support/suites.js';
+import type { TestNode } from '../../test/support/suites.js';
 import { chainChecks } from './chain.js';
 
 const failedSomewhere = new Set<string>();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runChecks, startTestNode, testProfile } from '../testSupport.js';
-import type { TestNode } from '../testSupport.js';
+import { runChecks, startTestNode, testProfile } from '../../test/support/suites.js';
+import type { TestNode } from '../../test/support/suites.js';
 import { discoveryChecks } from './discovery.js';
-import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, runThroughProxy } from './transport/testSupport.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, runThroughProxy } from '../../test/support/transportChecks.js';
 
 let node: TestNode;
 beforeAll(async () => {

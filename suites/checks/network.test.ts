@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeResults, runChecks, startTestNetwork } from '../testSupport.js';
+import { describeResults, runChecks, startTestNetwork } from '../../test/support/suites.js';
 import { networkChecks } from './network.js';
 
 let net: Awaited<ReturnType<typeof startTestNetwork>>;

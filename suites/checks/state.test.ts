@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devnetFaucetKeypair } from '../../reference-node/chain/index.js';
-import { describeResults, runChecks, startTestNode, testProfile } from '../testSupport.js';
-import type { TestNode } from '../testSupport.js';
+import { describeResults, runChecks, startTestNode, testProfile } from '../../test/support/suites.js';
+import type { TestNode } from '../../test/support/suites.js';
 import { stateChecks } from './state.js';
 
 let node: TestNode;

@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson, startTestServer } from '../../core/client/startTestServer.js';
-import type { TestServer } from '../../core/client/startTestServer.js';
+import { sendJson, startTestServer } from '../../test/support/startTestServer.js';
+import type { TestServer } from '../../test/support/startTestServer.js';
 import type { Exchange } from '../model.js';
 import { curlFor } from './curlFor.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeResults, runChecks, startTestNode } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { describeResults, runChecks, startTestNode } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { chain_getAccount } from './chain_getAccount.js';
 
 let node: TestNode;

@@ -5,13 +5,13 @@
  * accepts anything.
  */
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from '../../../core/client/startTestServer.js';
+import { startTestServer } from '../../../test/support/startTestServer.js';
 import { parseJson, stringifyJson } from '../../../core/json/index.js';
 import type { JsonValue } from '../../../core/json/index.js';
 import type { FaultName } from '../../../reference-node/faults/faultCatalogue.js';
 import type { Check } from '../../Check.js';
 import type { CheckResult } from '../../model.js';
-import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../testSupport.js';
+import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../../test/support/suites.js';
 import { methodChecks } from './index.js';
 
 /** Every check id seen failing in this file: at the end, every method check must be in it. */

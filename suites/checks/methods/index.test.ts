@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_NAMES } from '../../../reference-node/faults/faultCatalogue.js';
-import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { methodChecks } from './index.js';
 
 const SPEC_ORDER = [

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../../../core/json/index.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { runChecks, startTestNode, testProfile } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { runChecks, startTestNode, testProfile } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { batches } from './batches.js';
-import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, notPassing, resultOf, runThroughProxy } from './testSupport.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, notPassing, resultOf, runThroughProxy } from '../../../test/support/transportChecks.js';
 
 let node: TestNode;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runChecks, startTestNode, testProfile } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { runChecks, startTestNode, testProfile } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { http } from './http.js';
 import { transportChecks } from './index.js';
-import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, notPassing, resultOf, runThroughProxy } from './testSupport.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, notPassing, resultOf, runThroughProxy } from '../../../test/support/transportChecks.js';
 
 let node: TestNode;
 beforeAll(async () => {

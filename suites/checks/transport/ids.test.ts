@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../../../core/json/index.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { runChecks, startTestNode } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { runChecks, startTestNode } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { ids } from './ids.js';
-import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, runThroughProxy } from './testSupport.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, runThroughProxy } from '../../../test/support/transportChecks.js';
 
 let node: TestNode;
 beforeAll(async () => {

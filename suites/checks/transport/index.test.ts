@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_CATALOGUE } from '../../../reference-node/faults/faultCatalogue.js';
 import { LEVELS } from '../../model.js';
-import { runChecks, startTestNode } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { runChecks, startTestNode } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { discoveryChecks } from '../discovery.js';
 import { batches, errors, http, ids, notifications, transportChecks } from './index.js';
-import { expectAllPass, FAULT_CASES, PROXY_CAUGHT } from './testSupport.js';
+import { expectAllPass, FAULT_CASES, PROXY_CAUGHT } from '../../../test/support/transportChecks.js';
 
 let node: TestNode;
 beforeAll(async () => {

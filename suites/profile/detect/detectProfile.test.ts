@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROFILE_KEYS, profileFromJson } from '../loadProfile.js';
 import type { Profile } from '../Profile.js';
-import { startProxy, startTestNode, testProfile } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { startProxy, startTestNode, testProfile } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { detectProfile } from './detectProfile.js';
 import type { DetectResult } from './detectProfile.js';
 import { NoRpcEndpointError } from './NoRpcEndpointError.js';

@@ -15,8 +15,8 @@ import { profileFromJson } from '../loadProfile.js';
 import type { Profile } from '../Profile.js';
 import { referenceCodec } from '../referenceCodec.js';
 import { REFERENCE_SETTINGS } from '../referenceProfile.js';
-import { startProxy, startTestNode, TEST_BLOCK_MS } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { startProxy, startTestNode, TEST_BLOCK_MS } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 import { detectProfile } from './detectProfile.js';
 
 let node: TestNode;

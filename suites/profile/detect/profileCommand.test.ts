@@ -10,8 +10,8 @@ import { profile } from '../../../cli/commands/profile.js';
 import { CliError, EXIT } from '../../../cli/CliError.js';
 import { packageRoot } from '../../../core/paths.js';
 import { loadProfile } from '../loadProfile.js';
-import { startTestNode } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { startTestNode } from '../../../test/support/suites.js';
+import type { TestNode } from '../../../test/support/suites.js';
 
 let node: TestNode;
 let dir: string;

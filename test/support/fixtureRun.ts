@@ -5,9 +5,9 @@
  * where nodes can be: a response body that tries to close the report's script and inject markup,
  * control characters and a terminal escape, integers beyond 2^64, and non-ASCII text.
  */
-import { LEVELS } from '../suites/model.js';
-import type { BaselineMark, CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../suites/model.js';
-import { curlFor } from '../suites/runner/curlFor.js';
+import { LEVELS } from '../../suites/model.js';
+import type { BaselineMark, CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../../suites/model.js';
+import { curlFor } from '../../suites/runner/curlFor.js';
 
 export const NODE_A = 'http://127.0.0.1:8545';
 export const NODE_B = 'http://127.0.0.1:8546';

@@ -4,15 +4,15 @@
  * object), so that every check is shown to fail on a node that breaks its rule.
  */
 import { expect } from 'vitest';
-import { startProxy } from '../../testSupport.js';
-import type { ProxiedRequest, ProxiedResponse } from '../../testSupport.js';
-import { faultInfo } from '../../../reference-node/faults/faultCatalogue.js';
-import type { FaultName } from '../../../reference-node/faults/faultCatalogue.js';
-import type { Check } from '../../Check.js';
-import type { CheckResult } from '../../model.js';
-import type { Profile } from '../../profile/Profile.js';
-import { describeResults, runChecks, startTestNode } from '../../testSupport.js';
-import type { TestNode } from '../../testSupport.js';
+import { startProxy } from './suites.js';
+import type { ProxiedRequest, ProxiedResponse } from './suites.js';
+import { faultInfo } from '../../reference-node/faults/faultCatalogue.js';
+import type { FaultName } from '../../reference-node/faults/faultCatalogue.js';
+import type { Check } from '../../suites/Check.js';
+import type { CheckResult } from '../../suites/model.js';
+import type { Profile } from '../../suites/profile/Profile.js';
+import { describeResults, runChecks, startTestNode } from './suites.js';
+import type { TestNode } from './suites.js';
 
 /** Runs the checks against a node that has the faults; stops the node afterwards. */
 export async function runOnFaultyNode(checks: Check[], faults: string[], profile?: Profile): Promise<CheckResult[]> {
@@ -49,7 +49,7 @@ export function expectFailure(results: CheckResult[], id: string, message: RegEx
 export const notPassing = (results: CheckResult[]): string[] => results.filter((r) => r.status !== 'pass').map((r) => r.id);
 
 export { startProxy };
-export type { Proxy, ProxiedRequest, ProxiedResponse } from '../../testSupport.js';
+export type { Proxy, ProxiedRequest, ProxiedResponse } from './suites.js';
 
 /** Runs the checks through a proxy in front of `target`; closes the proxy afterwards. */
 export async function runThroughProxy(

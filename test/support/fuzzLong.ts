@@ -1,4 +1,4 @@
-// Long fuzz run, by hand: `npx tsx reference-node/rpc/fuzzLong.ts [runs] [seed]` (default 200,000
+// Long fuzz run, by hand: `npx tsx test/support/fuzzLong.ts [runs] [seed]` (default 200,000
 // cases, a random seed; FUZZ_RUNS / FUZZ_SEED work too). The same property as runRpcFuzz.test.ts.
 import { runRpcFuzz } from './runRpcFuzz.js';
 
@@ -34,7 +34,7 @@ try {
   console.log(`  by kind:   ${JSON.stringify(report.byKind)}`);
   console.log(`  by status: ${JSON.stringify(report.byStatus)}`);
 } catch (error) {
-  console.error(`FAIL (seed ${seed}; rerun with: npx tsx reference-node/rpc/fuzzLong.ts ${runs} ${seed}):`);
+  console.error(`FAIL (seed ${seed}; rerun with: npx tsx test/support/fuzzLong.ts ${runs} ${seed}):`);
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 }

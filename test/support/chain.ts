@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_UNITS_PER_TOKEN, createTransactionSigner, keypairFromSeed } from '../../core/codec/index.js';
 import type { Keypair, SignedTransaction, TransactionSigner } from '../../core/codec/index.js';
-import { Chain } from './Chain.js';
-import type { ChainOpenOptions } from './Chain.js';
-import { devnetFaucetKeypair } from './genesis.js';
-import { createBlockSigner } from './signBlock.js';
-import type { Block, GenesisConfig } from './types.js';
+import { Chain } from '../../reference-node/chain/Chain.js';
+import type { ChainOpenOptions } from '../../reference-node/chain/Chain.js';
+import { devnetFaucetKeypair } from '../../reference-node/chain/genesis.js';
+import { createBlockSigner } from '../../reference-node/chain/signBlock.js';
+import type { Block, GenesisConfig } from '../../reference-node/chain/types.js';
 
 export const TOKEN = BASE_UNITS_PER_TOKEN;
 export const FEE = 10n ** 15n;

@@ -5,10 +5,10 @@ import type { Agent, IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { createRpcServer } from './createRpcServer.js';
-import type { RpcServer, RpcServerOptions } from './createRpcServer.js';
-import { RpcMethodError } from './RpcMethodError.js';
-import type { CallContext, MethodTable } from './types.js';
+import { createRpcServer } from '../../reference-node/rpc/createRpcServer.js';
+import type { RpcServer, RpcServerOptions } from '../../reference-node/rpc/createRpcServer.js';
+import { RpcMethodError } from '../../reference-node/rpc/RpcMethodError.js';
+import type { CallContext, MethodTable } from '../../reference-node/rpc/types.js';
 
 export const ADDRESS = '6488585c505befe4e4f4724815d3e6d0f4516e65f4dc171e3df8d69ff77e577e';
 

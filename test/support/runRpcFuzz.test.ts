@@ -1,5 +1,5 @@
 // Property-based fuzzing of the real server (see runRpcFuzz.ts). FUZZ_RUNS sets the number of cases
-// (default 10,000, as CI runs it); `npx tsx reference-node/rpc/fuzzLong.ts` runs the same property longer.
+// (default 10,000, as CI runs it); `npx tsx test/support/fuzzLong.ts` runs the same property longer.
 import { describe, expect, it } from 'vitest';
 import { runRpcFuzz } from './runRpcFuzz.js';
 

@@ -7,9 +7,9 @@ import { Pool } from 'undici';
 import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { validators } from '../../core/schema/validators.js';
-import { createRpcServer } from './createRpcServer.js';
-import { ADDRESS, createTestMethods } from './testSupport.js';
-import type { MethodTable } from './types.js';
+import { createRpcServer } from '../../reference-node/rpc/createRpcServer.js';
+import { ADDRESS, createTestMethods } from './rpc.js';
+import type { MethodTable } from '../../reference-node/rpc/types.js';
 
 /** Small limits, so that random cases reach 413 and -32013 often. */
 export const FUZZ_LIMITS = { maxBodyBytes: 64 * 1024, maxBatch: 16 } as const;

@@ -1,5 +1,5 @@
-import type { NodeOptions } from './ReferenceNode.js';
-import { NODE_DEFAULTS } from './nodeDefaults.js';
+import type { NodeOptions } from '../../reference-node/node/ReferenceNode.js';
+import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 
 /**
  * Options for an in-process reference node in tests: a lone MN on a free loopback port with a short

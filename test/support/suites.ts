@@ -8,14 +8,14 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReferenceNode } from '../reference-node/node/ReferenceNode.js';
-import type { NodeOptions } from '../reference-node/node/ReferenceNode.js';
-import type { Check } from './Check.js';
-import type { CheckResult, Level } from './model.js';
-import type { Profile } from './profile/Profile.js';
-import { referenceProfile } from './profile/referenceProfile.js';
-import { runSuite } from './runner/runSuite.js';
-import { testNodeOptions } from '../reference-node/node/testNodeOptions.js';
+import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
+import type { NodeOptions } from '../../reference-node/node/ReferenceNode.js';
+import type { Check } from '../../suites/Check.js';
+import type { CheckResult, Level } from '../../suites/model.js';
+import type { Profile } from '../../suites/profile/Profile.js';
+import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { runSuite } from '../../suites/runner/runSuite.js';
+import { testNodeOptions } from './nodeOptions.js';
 
 export const TEST_BLOCK_MS = 100;
 

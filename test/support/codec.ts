@@ -1,9 +1,9 @@
 /** Helpers shared by the codec's tests: fast-check arbitraries and error-code capture (not public API). */
 import fc from 'fast-check';
-import { CodecError } from './CodecError.js';
-import { bytesToHex } from './hex.js';
-import { U128_MAX, U64_MAX } from './u128.js';
-import type { TransactionRequest } from './types.js';
+import { CodecError } from '../../core/codec/CodecError.js';
+import { bytesToHex } from '../../core/codec/hex.js';
+import { U128_MAX, U64_MAX } from '../../core/codec/u128.js';
+import type { TransactionRequest } from '../../core/codec/types.js';
 
 export const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 });
 export const privateKeyArb = bytes32;

@@ -3,9 +3,9 @@
  * transfers forever, printing "height hash" once each block's produceBlock has resolved (that is,
  * once it is visible). The test kills it with SIGKILL at random moments.
  */
-import { Chain } from './Chain.js';
-import { devnetFaucetKeypair } from './genesis.js';
-import { alice, bob, nodeA, produce, testGenesis, transfer } from './testSupport.js';
+import { Chain } from '../../reference-node/chain/Chain.js';
+import { devnetFaucetKeypair } from '../../reference-node/chain/genesis.js';
+import { alice, bob, nodeA, produce, testGenesis, transfer } from './chain.js';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('usage: crashChild.ts <dataDir>');
