@@ -5,6 +5,7 @@ import { CliError } from '../CliError.js';
 import { chainIdOption, integerOption } from '../integerOption.js';
 import { parseAmount } from '../parseAmount.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
+import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
@@ -91,7 +92,7 @@ export const node: Command = {
     const peers = (values.peers ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
     for (const p of peers) if (!/^https?:\/\/[^/\s]+\/?$/.test(p)) throw new CliError(`node: --peers takes base URLs such as http://127.0.0.1:8546; got "${p}"`);
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-    const started = await ReferenceNode.start({
+    const started = await ReferenceNode.start(withFaults({
       host: values.host ?? NODE_DEFAULTS.host,
       port: integerOption('node', '--port', values.port, NODE_DEFAULTS.port, 0),
       kind,
@@ -109,9 +110,8 @@ export const node: Command = {
         maxBlockTransactions: integerOption('node', '--max-block-txs', values['max-block-txs'], NODE_DEFAULTS.maxBlockTransactions, 1),
         maxPending: integerOption('node', '--max-pending', values['max-pending'], NODE_DEFAULTS.maxPending, 1),
       },
-      faults,
       log,
-    }).catch((err: unknown) => {
+    }, faults)).catch((err: unknown) => {
       // What a user can fix (a busy port, a damaged or locked store) is a config error, not a crash.
       const code = (err as { code?: unknown }).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`node: cannot listen: ${(err as Error).message}; pick another --port (0 picks a free one)`);

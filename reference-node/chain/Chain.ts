@@ -7,15 +7,15 @@
  * (what every reader sees) is updated only after that write has resolved. So anything a reader has
  * seen survives a crash, and after a crash the store holds a whole number of blocks.
  */
-import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, U64_MAX, verifyTransaction } from '../../core/codec/index.js';
-import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode, TransactionVerifyResult } from '../../core/codec/index.js';
-import { FaultSet } from '../faults/faultCatalogue.js';
-import { verifyLenient } from '../faults/faultHooks.js';
+import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, U64_MAX } from '../../core/codec/index.js';
+import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode } from '../../core/codec/index.js';
 import { ChainStore } from '../store/ChainStore.js';
 import { BlockRejectedError } from './BlockRejectedError.js';
 import { blockHash, blockHashBytes } from './blockHash.js';
 import { isHex64, toHex, u64Json } from './bytes.js';
 import { ChainError } from './ChainError.js';
+import { REFERENCE_CHAIN_RULES } from './ChainRules.js';
+import type { ChainRules } from './ChainRules.js';
 import { resolveGenesis } from './genesis.js';
 import { applyTransaction } from './applyTransaction.js';
 import { loadChainState } from './loadChainState.js';
@@ -73,8 +73,8 @@ export interface ChainOpenOptions {
   readonly faucet?: FaucetSettings;
   /** Clock in ms for held-transaction expiry (tests inject one). Default Date.now. */
   readonly now?: () => number;
-  /** Fault injection, TEST-ONLY (docs/faults.md): deliberate deviations in admission and execution. Default: none. */
-  readonly faults?: FaultSet;
+  /** Signature, chain id and fee rules. Default: REFERENCE_CHAIN_RULES; anything else is a deliberate variant. */
+  readonly rules?: ChainRules;
 }
 
 export interface FaucetClaimOptions {
@@ -139,7 +139,7 @@ export class Chain {
     recent: readonly Block[],
     private readonly mempool: Mempool,
     private readonly faucet: Faucet | undefined,
-    private readonly faults: FaultSet,
+    private readonly rules: ChainRules,
     info: { chainId: bigint; genesisHash: string; faucetAddress: string; genesisSupply: bigint; limits: ResolvedLimits },
   ) {
     this.chainId = info.chainId;
@@ -176,7 +176,7 @@ export class Chain {
     try {
       const loaded = await loadChainState(store, genesis, RECENT_BLOCKS);
       const mempool = new Mempool({ limits, faucetAddress: genesis.faucetAddress, now: options.now ?? Date.now });
-      return new Chain(store, loaded.state, loaded.tip, loaded.recent, mempool, faucet, options.faults ?? FaultSet.none, {
+      return new Chain(store, loaded.state, loaded.tip, loaded.recent, mempool, faucet, options.rules ?? REFERENCE_CHAIN_RULES, {
         chainId: genesis.chainId,
         genesisHash: genesis.block.hash,
         faucetAddress: genesis.faucetAddress,
@@ -308,15 +308,14 @@ export class Chain {
     } else {
       tx = input;
     }
-    // Fault wrong-chain-accepted (TEST-ONLY): another chain's transaction goes on as if it were ours.
-    if (tx.chainId !== this.chainId && !this.faults.has('wrong-chain-accepted')) {
+    if (!this.rules.acceptsChainId(tx.chainId, this.chainId)) {
       throw new ChainError('TxWrongChain', {
         reason: `the transaction is signed for chain id ${tx.chainId}; this network's chain id is ${this.chainId}`,
         expected: u64Json(this.chainId),
         actual: u64Json(tx.chainId),
       });
     }
-    const verified = this.verifySignature(tx);
+    const verified = this.rules.verify(tx);
     if (!verified.ok) {
       if (STRICT_VERIFY_CODES.has(verified.code)) throw new ChainError('TxBadSignature', { reason: verified.reason });
       throw new ChainError('TxMalformed', { reason: verified.reason });
@@ -326,13 +325,6 @@ export class Chain {
     }
     const status = this.mempool.admit(tx, source, this.state);
     return { hash: tx.hash, status, tx, wire: tx.wire };
-  }
-
-  /** Strict verification (admission and import alike), unless a fault says otherwise. */
-  private verifySignature(tx: SignedTransaction): TransactionVerifyResult {
-    // Faults bad-signature-accepted (no verification) and lenient-signature (plain node:crypto), TEST-ONLY.
-    if (this.faults.has('bad-signature-accepted')) return { ok: true };
-    return this.faults.has('lenient-signature') ? verifyLenient(tx) : verifyTransaction(tx);
   }
 
   /** A confirmed transaction's nonce is below its sender's confirmed nonce, so only then ask the index. */
@@ -405,7 +397,7 @@ export class Chain {
       for (const tx of this.mempool.transactions()) {
         if (included.length >= this.limits.maxBlockTransactions) break;
         if (skipped.has(tx.sender)) continue;
-        if (applyTransaction(draft, tx, proposer, this.faucetAddress, this.faults).ok) included.push(tx);
+        if (applyTransaction(draft, tx, proposer, this.faucetAddress, this.rules.fee(tx)).ok) included.push(tx);
         else skipped.add(tx.sender);
       }
       const header = {
@@ -468,13 +460,12 @@ export class Chain {
         if (known !== undefined && known.wire === tx.wire) {
           canonical = known;
         } else {
-          const verified = this.verifySignature(tx);
+          const verified = this.rules.verify(tx);
           if (!verified.ok) reject(`transaction ${i} (${tx.hash}) fails verification: ${verified.reason}`);
           canonical = tx;
         }
-        // Fault wrong-chain-accepted (TEST-ONLY): as at admission.
-        if (canonical.chainId !== this.chainId && !this.faults.has('wrong-chain-accepted')) reject(`transaction ${i} (${tx.hash}) is for chain id ${canonical.chainId}`);
-        const applied = applyTransaction(draft, canonical, block.proposer, this.faucetAddress, this.faults);
+        if (!this.rules.acceptsChainId(canonical.chainId, this.chainId)) reject(`transaction ${i} (${tx.hash}) is for chain id ${canonical.chainId}`);
+        const applied = applyTransaction(draft, canonical, block.proposer, this.faucetAddress, this.rules.fee(canonical));
         if (!applied.ok) reject(`transaction ${i} (${tx.hash}) is invalid: ${applied.reason}`);
         transactions.push(canonical);
       }

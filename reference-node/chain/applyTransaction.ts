@@ -1,6 +1,5 @@
 import { U128_MAX, U64_MAX } from '../../core/codec/index.js';
 import type { SignedTransaction } from '../../core/codec/index.js';
-import type { FaultSet } from '../faults/faultCatalogue.js';
 import type { StateDraft } from './WorldState.js';
 
 export type ApplyResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -10,11 +9,10 @@ export type ApplyResult = { readonly ok: true } | { readonly ok: false; readonly
  * nonce must equal the sender's; debit value + fee and bump the nonce; credit `to` with value and
  * the proposer with fee; a transfer from the faucet address counts one claim for the recipient.
  * All or nothing: on failure the draft is left exactly as it was. Does not check the signature or
- * chain id (admission and block import do).
+ * chain id (admission and block import do). `fee` is what the chain's rules charge (ChainRules.fee: the
+ * transaction's fee field).
  */
-export function applyTransaction(draft: StateDraft, tx: SignedTransaction, proposer: string, faucetAddress: string, faults?: FaultSet): ApplyResult {
-  // Fault fee-not-charged (TEST-ONLY, docs/faults.md): the fee is neither debited nor credited.
-  const fee = faults?.has('fee-not-charged') ? 0n : tx.fee;
+export function applyTransaction(draft: StateDraft, tx: SignedTransaction, proposer: string, faucetAddress: string, fee: bigint = tx.fee): ApplyResult {
   const sender = draft.getAccount(tx.sender);
   if (tx.nonce !== sender.nonce) return { ok: false, reason: `nonce ${tx.nonce} is not the sender's nonce ${sender.nonce}` };
   if (sender.nonce === U64_MAX) return { ok: false, reason: 'sender nonce is at the u64 maximum' };

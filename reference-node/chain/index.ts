@@ -36,3 +36,5 @@ export type {
 } from './types.js';
 // The store's errors, so the node can catch everything Chain.open throws from one module.
 export { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../store/index.js';
+export { REFERENCE_CHAIN_RULES } from './ChainRules.js';
+export type { ChainRules } from './ChainRules.js';

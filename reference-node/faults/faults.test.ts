@@ -34,6 +34,7 @@ import { ReferenceNode } from '../node/ReferenceNode.js';
 import type { NodeOptions } from '../node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
 import { httpRequest, post, startRpcServer } from '../../test/support/rpc.js';
+import { withFaults } from './applyFaults.js';
 import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
 import type { FaultName } from './faultCatalogue.js';
 import { runChainrpc } from '../../test/runChainrpc.js';
@@ -59,7 +60,7 @@ async function startNode(faults: readonly string[], extra: Partial<NodeOptions> 
   const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-'));
   const logged: string[] = [];
   const node = await ReferenceNode.start(
-    testNodeOptions(dir, { faucet: { amount: 10n * TOKEN, limit: 1 }, maxBodyBytes: MAX_BODY, maxBatch: MAX_BATCH, log: (line) => logged.push(line), faults, ...extra }),
+    withFaults(testNodeOptions(dir, { faucet: { amount: 10n * TOKEN, limit: 1 }, maxBodyBytes: MAX_BODY, maxBatch: MAX_BATCH, log: (line) => logged.push(line), ...extra }), faults),
   ).catch((err: unknown) => {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -573,7 +574,7 @@ describe('transport faults of real servers: what the probes leave out', () => {
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.body).toMatch(/^<!DOCTYPE html>/);
       expect(page.body).toContain('TypeError: Cannot read properties of undefined');
-      expect(page.body).toContain(join('reference-node', 'faults', 'faultHooks.'));
+      expect(page.body).toContain(join('reference-node', 'faults', 'deviations.'));
     } finally {
       await n.stop();
     }

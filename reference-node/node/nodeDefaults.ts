@@ -1,13 +1,12 @@
-/** Defaults of a reference node; `chainrpc node --help` prints them. */
+import { REFERENCE_SETTINGS } from '../../core/referenceSettings.js';
+
+/** Defaults of a reference node; `chainrpc node --help` prints them. The profile's settings come from core/referenceSettings.ts. */
 export const NODE_DEFAULTS = {
+  ...REFERENCE_SETTINGS,
   port: 8545,
   host: '127.0.0.1',
   dataDir: '.chainrpc/node',
-  blockTimeMs: 1000,
   chainId: 1n,
-  faucetLimit: 1,
-  maxBodyBytes: 1024 * 1024,
-  maxBatch: 1000,
   maxBlockTransactions: 2000,
   maxPending: 100_000,
   requestTimeoutMs: 15_000,

@@ -2,11 +2,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { REFERENCE_SETTINGS } from '../../core/referenceSettings.js';
 import { validators } from '../../core/schema/validators.js';
-import { FaultSet } from '../faults/faultCatalogue.js';
-import { FAULT_BODY_LIMIT, faultyAnswer, frameworkErrorPage, hasEnvelopeFault, holdsNullRequest, isErrorAnswer, serverDies } from '../faults/faultHooks.js';
 import { standardError } from './errorResponse.js';
 import { handleRpcBody, parseErrorText } from './handleRpcBody.js';
+import { JSON_TYPE, REFERENCE_TRANSPORT_RULES } from './TransportRules.js';
+import type { TransportRules } from './TransportRules.js';
 import type { MethodTable, OnCall } from './types.js';
 
 export interface RpcServerOptions {
@@ -29,8 +30,8 @@ export interface RpcServerOptions {
   readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /** Where failures are logged, one line each. Default: stderr. */
   readonly logError?: (line: string) => void;
-  /** Fault injection, TEST-ONLY (docs/faults.md): deliberate deviations. Default: none. */
-  readonly faults?: FaultSet;
+  /** The transport's choices (docs/transport.md). Default: REFERENCE_TRANSPORT_RULES; anything else is a deliberate variant. */
+  readonly rules?: TransportRules;
 }
 
 export interface RpcServer {
@@ -45,8 +46,8 @@ export interface RpcServer {
 }
 
 export const RPC_SERVER_DEFAULTS = {
-  maxBodyBytes: 1024 * 1024,
-  maxBatch: 1000,
+  maxBodyBytes: REFERENCE_SETTINGS.maxBodyBytes,
+  maxBatch: REFERENCE_SETTINGS.maxBatch,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 15_000,
   keepAliveTimeoutMs: 5_000,
@@ -56,7 +57,6 @@ export const RPC_SERVER_DEFAULTS = {
 const RPC_PATH = '/rpc';
 // Listen backlog: 1,000 clients connecting at once must not overflow the accept queue (Node's default is 511).
 const BACKLOG = 4096;
-const JSON_TYPE = 'application/json';
 // fatal: a body that is not UTF-8 (RFC 8259 §8.1) is refused as a parse error, never decoded with U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -74,16 +74,15 @@ const NO_BYTES = Buffer.alloc(0);
  */
 export function createRpcServer(options: RpcServerOptions): RpcServer {
   let methods = options.methods;
-  const faults = options.faults ?? FaultSet.none;
-  // Fault body-limit-ignored (TEST-ONLY): bodies over the limit are read anyway (up to 64 MiB).
-  const maxBodyBytes = faults.has('body-limit-ignored') ? FAULT_BODY_LIMIT : (options.maxBodyBytes ?? RPC_SERVER_DEFAULTS.maxBodyBytes);
+  const rules = options.rules ?? REFERENCE_TRANSPORT_RULES;
+  const maxBodyBytes = options.maxBodyBytes ?? RPC_SERVER_DEFAULTS.maxBodyBytes;
   const maxBatch = options.maxBatch ?? RPC_SERVER_DEFAULTS.maxBatch;
   const requestTimeout = options.requestTimeoutMs ?? RPC_SERVER_DEFAULTS.requestTimeoutMs;
   // node:http refuses headersTimeout > requestTimeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? RPC_SERVER_DEFAULTS.headersTimeoutMs, requestTimeout);
   const closeGraceMs = options.closeGraceMs ?? RPC_SERVER_DEFAULTS.closeGraceMs;
   const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const envelopeFaults = hasEnvelopeFault(faults);
+  const rewriteAnswer = rules.rewriteAnswer;
   const onCall = options.onCall;
   // Compile the param schemas now rather than on the first request.
   validators();
@@ -148,16 +147,13 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
 
   // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
   const serveRpc = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    // Fault put-accepted (TEST-ONLY): PUT and DELETE are served like POST instead of refused with 405.
-    if (req.method !== 'POST' && !((req.method === 'PUT' || req.method === 'DELETE') && faults.has('put-accepted'))) {
-      // Fault get-accepted (TEST-ONLY): GET is answered 200 with a JSON-RPC error instead of 405.
-      if (req.method === 'GET' && faults.has('get-accepted')) return sendJson(res, 200, standardError('invalidRequest', null, 'use POST for JSON-RPC'));
+    const verdict = rules.httpMethod(req.method);
+    if (verdict !== 'serve') {
+      if (verdict === 'invalid-request') return sendJson(res, 200, standardError('invalidRequest', null, 'use POST for JSON-RPC'));
       refuse(req, res, 405, `use POST for JSON-RPC (got ${req.method ?? 'no method'})`, { allow: 'POST' });
       return;
     }
-    // Fault content-type-params-refused (TEST-ONLY): only the bare, lower-case media type is accepted.
-    const contentTypeOk = faults.has('content-type-params-refused') ? req.headers['content-type'] === JSON_TYPE : isJsonContentType(req.headers['content-type']);
-    if (!contentTypeOk && !faults.has('any-content-type')) {
+    if (!rules.acceptsContentType(req.headers['content-type'])) {
       refuse(req, res, 415, `the content type must be ${JSON_TYPE}`);
       return;
     }
@@ -167,8 +163,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       refuse(req, res, 413, `the body is ${declared} bytes; this node takes at most ${maxBodyBytes}`);
       return;
     }
-    // Fault empty-post-500 (TEST-ONLY): no Content-Length nor Transfer-Encoding (an empty body) gets a framework's HTML 500 page.
-    if (faults.has('empty-post-500') && declared === undefined && req.headers['transfer-encoding'] === undefined) return sendJson(res, 500, frameworkErrorPage(), false, 'text/html; charset=utf-8');
+    const early = rules.beforeBody?.(req);
+    if (early !== undefined) return sendJson(res, early.status, early.body, false, early.contentType);
     if (expectsContinue) res.writeContinue();
     // A client that leaves or is timed out mid-body never reaches either callback: nobody to answer.
     readBody(
@@ -190,28 +186,25 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     try {
       text = UTF8.decode(bytes);
     } catch {
-      sendJson(res, 200, parseErrorText('the body is not valid UTF-8', faults));
+      send(res, parseErrorText('the body is not valid UTF-8'), '');
       return;
     }
-    // Fault dies-on-null (TEST-ONLY): a null body or batch element kills the RPC server (no answer, listener closed).
-    if (faults.has('dies-on-null') && holdsNullRequest(text)) return serverDies(server, res, logError);
+    if (rules.takeOver?.(text, { server, res, log: logError }) === true) return;
     const remoteAddress = req.socket.remoteAddress ?? '';
-    const dispatched = handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, faults, onCall });
-    if (typeof dispatched === 'string' || dispatched === null) send(res, dispatched);
-    else dispatched.then((d) => send(res, d)).catch((error: unknown) => failed(res, error));
+    const dispatched = handleRpcBody(text, methods, { maxBatch, remoteAddress, logError, rules, onCall });
+    if (typeof dispatched === 'string' || dispatched === null) send(res, dispatched, text);
+    else dispatched.then((d) => send(res, d, text)).catch((error: unknown) => failed(res, error));
   };
 
-  const send = (res: ServerResponse, dispatched: string | null): void => {
-    // Envelope faults (TEST-ONLY): the answer's text rewritten (jsonrpc-missing, result-and-error, wrong-error-codes, batch-reversed-and-truncated).
-    const text = dispatched !== null && envelopeFaults ? faultyAnswer(dispatched, faults) : dispatched;
+  const send = (res: ServerResponse, dispatched: string | null, request: string): void => {
+    const text = rewriteAnswer === undefined ? dispatched : rewriteAnswer(dispatched, request);
     if (res.destroyed || res.writableEnded) return;
     if (text === null) {
       // Notifications only: JSON-RPC sends nothing, HTTP says so with 204 and no body (profile).
       res.writeHead(204);
       res.end();
     } else {
-      // Fault http-500-on-error (TEST-ONLY): a single error response is sent with HTTP 500.
-      sendJson(res, faults.has('http-500-on-error') && isErrorAnswer(text) ? 500 : 200, text, false, faults.has('response-content-type') ? 'text/plain; charset=utf-8' : JSON_TYPE);
+      sendJson(res, rules.answerStatus(text), text, false, rules.answerContentType);
     }
   };
 
@@ -339,14 +332,6 @@ function readBody(req: IncomingMessage, limit: number, onBody: (bytes: Buffer) =
     first = more = undefined;
     onBody(body);
   });
-}
-
-/** `application/json`, any case, optionally with parameters (`; charset=utf-8`). */
-function isJsonContentType(value: string | undefined): boolean {
-  if (value === JSON_TYPE) return true;
-  if (value === undefined) return false;
-  const semicolon = value.indexOf(';');
-  return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase() === JSON_TYPE;
 }
 
 /** The path of an origin-form or absolute-form request target; '' when it cannot be read. */

@@ -1,12 +1,10 @@
 import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { validators } from '../../core/schema/validators.js';
-import type { FaultSet } from '../faults/faultCatalogue.js';
-import { byNameRefused, faultyId, leakyOutcome, lenientAddress, lenientFaucetAddress, lenientHeightParam, lenientTxParam, skipsParamValidation } from '../faults/faultHooks.js';
 import { RPC_ERROR, errorResponse, standardError } from './errorResponse.js';
 import type { RpcErrorKind, RpcId } from './errorResponse.js';
-import { invalidParamsReason } from './invalidParamsReason.js';
 import { RpcMethodError } from './RpcMethodError.js';
+import { REFERENCE_TRANSPORT_RULES } from './TransportRules.js';
+import type { TransportRules } from './TransportRules.js';
 import type { CallContext, CallOutcome, MethodHandler, MethodTable, OnCall } from './types.js';
 
 export interface HandleRpcBodyOptions {
@@ -18,8 +16,8 @@ export interface HandleRpcBodyOptions {
   readonly remoteAddress?: string | undefined;
   /** Where a handler's unexpected failure is logged, one line each. Default: stderr. */
   readonly logError?: ((line: string) => void) | undefined;
-  /** Fault injection, TEST-ONLY (docs/faults.md). Default: none. */
-  readonly faults?: FaultSet | undefined;
+  /** The JSON-RPC choices (nullId, notifications, by-name params, the params check). Default: REFERENCE_TRANSPORT_RULES. */
+  readonly rules?: TransportRules | undefined;
 }
 
 /** A request that passed JSON-RPC 2.0 §4's checks. */
@@ -34,7 +32,8 @@ type Checked = { ok: true; request: ValidRequest } | { ok: false; id: RpcId; rea
 
 type Outcome = { result: JsonValue } | { error: { code: number; message: string; data?: JsonValue } };
 
-const INTERNAL_REASON = 'the node failed while handling this call; the details are in its log';
+/** data.reason of a -32603 answer: the details stay in the node's log. */
+export const INTERNAL_REASON = 'the node failed while handling this call; the details are in its log';
 const REASON_VALUE_CHARS = 40;
 
 const defaultLog = (line: string): void => {
@@ -57,17 +56,15 @@ export function handleRpcBody(text: string, methods: MethodTable, options: Handl
   } catch (error) {
     // §5.1 / §5: "Invalid JSON was received by the server"; the id could not be read, so it is null.
     const reason = error instanceof JsonParseError ? `the body is not valid JSON: ${error.reason} at offset ${error.offset}` : 'the body is not valid JSON';
-    return parseErrorText(reason, options.faults);
+    return parseErrorText(reason);
   }
-  // Fault scalars-parse-error (TEST-ONLY): a JSON scalar (null, true, 1, "x") is answered as if it were not JSON.
-  if (options.faults?.has('scalars-parse-error') && (typeof value !== 'object' || value === null)) return parseErrorText('the body is not valid JSON: expected an object or an array at offset 0', options.faults);
   if (!Array.isArray(value)) return handleOne(value, methods, options);
 
   // §6: "If the batch rpc call itself fails to be recognized ... as an Array with at least one value,
   // the response from the Server MUST be a single Response object."
-  if (value.length === 0) return options.faults?.has('empty-batch-array') ? '[]' : standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
+  if (value.length === 0) return standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
   // Profile: a batch over the limit is refused whole, as one error object, before anything runs.
-  if (value.length > options.maxBatch && options.faults?.has('batch-limit-ignored') !== true) {
+  if (value.length > options.maxBatch) {
     return standardError('batchTooLarge', null, `the batch holds ${value.length} requests; this node takes at most ${options.maxBatch} per batch`, {
       limit: options.maxBatch,
       size: value.length,
@@ -91,7 +88,7 @@ function handleBatch(batch: JsonValue[], methods: MethodTable, options: HandleRp
     if (isPromise(answer)) return finishBatchAsync(batch, i, answer, answers, methods, options);
     if (answer !== null) answers.push(answer);
   }
-  return batchText(batch, answers, options);
+  return batchText(answers);
 }
 
 async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promise<string | null>, answers: string[], methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
@@ -101,18 +98,17 @@ async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promi
     const answer = await handleOne(batch[i] as JsonValue, methods, options);
     if (answer !== null) answers.push(answer);
   }
-  return batchText(batch, answers, options);
+  return batchText(answers);
 }
 
-function batchText(batch: JsonValue[], answers: string[], options: HandleRpcBodyOptions): string | null {
+function batchText(answers: string[]): string | null {
   // §6: with only notifications there is nothing to return: no array, not even an empty one.
-  if (batch.length === 1 && answers.length === 1 && options.faults?.has('batch-one-unwrapped')) return answers[0] ?? null;
   return answers.length === 0 ? null : `[${answers.join(',')}]`;
 }
 
 /** A -32700 answer (§5.1), id null: the id could not be read (§5). */
-export function parseErrorText(reason: string, faults: FaultSet | undefined): string {
-  return standardError(faults?.has('parse-error-code') ? 'invalidRequest' : 'parseError', faults?.has('parse-error-id') ? 0 : null, reason);
+export function parseErrorText(reason: string): string {
+  return standardError('parseError', null, reason);
 }
 
 /** One request object (a whole body, or one element of a batch). */
@@ -120,15 +116,16 @@ function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBod
   const checked = checkRequest(value);
   // §5: an invalid request is answered even without an id (only a *valid* Request without id is a
   // notification), with the id it had when that id was itself valid, else null.
-  if (!checked.ok) return options.faults?.has('invalid-request-ignored') ? null : standardError('invalidRequest', checked.id, checked.reason);
+  if (!checked.ok) return standardError('invalidRequest', checked.id, checked.reason);
   const { request } = checked;
-  // Fault null-id-refused (TEST-ONLY): "id": null is refused as invalid; the method does not run.
-  if (request.id === null && options.faults?.has('null-id-refused')) return standardError('invalidRequest', null, 'member "id" must be a string or a number; got null');
-  const isNotification = request.id === undefined || (request.id === null && options.faults?.has('null-id-dropped') === true);
+  const rules = options.rules ?? REFERENCE_TRANSPORT_RULES;
+  // §4: "id": null makes a request like any other id; a variant may refuse it, or take it for a notification.
+  if (request.id === null && rules.nullId === 'invalid') return standardError('invalidRequest', null, 'member "id" must be a string or a number; got null');
+  const isNotification = request.id === undefined || (request.id === null && rules.nullId === 'notification');
 
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   if (typeof handler !== 'function') {
-    const outcome = standardOutcome(options.faults?.has('unknown-method-code') ? 'invalidRequest' : 'methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
+    const outcome = standardOutcome('methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
     return answerOf(request, isNotification, outcome, false, options);
   }
   const outcome = dispatch(request, handler, { remoteAddress: options.remoteAddress ?? '', isNotification }, options);
@@ -139,12 +136,8 @@ function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBod
 function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outcome, dispatched: boolean, options: HandleRpcBodyOptions): string | null {
   let answer: string | null = null;
   let kind: CallOutcome = 'result' in outcome ? 'result' : 'error';
-  if (!isNotification || options.faults?.has('notification-answered')) {
-    // Fault by-name-id-lost (TEST-ONLY): the -32602 refusal of by-name params is sent with id null.
-    const id = options.faults?.has('by-name-id-lost') && byNameRefused(request.params, outcome) ? null : (request.id ?? null);
-    // Fault stack-trace-leak (TEST-ONLY): -32602 / -32603 errors carry an exception's class and stack trace.
-    const shown = options.faults?.has('stack-trace-leak') ? leakyOutcome(outcome) : outcome;
-    const written = responseText(options.faults ? faultyId(id, options.faults) : id, shown, request.method, options);
+  if (!isNotification || options.rules?.answerNotifications === true) {
+    const written = responseText(request.id ?? null, outcome, request.method, options);
     answer = written.text;
     if (written.failed) kind = 'error';
   }
@@ -162,36 +155,18 @@ function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outco
 function dispatch(request: ValidRequest, handler: MethodHandler, ctx: CallContext, options: HandleRpcBodyOptions): MaybePromise<Outcome> {
   // Profile: an absent params counts as [] (§4 lets it be omitted).
   const given = request.params ?? [];
-  const faults = options.faults;
-  const invalidParams = faults?.has('invalid-params-code') ? 'internalError' : 'invalidParams';
-  // Fault by-name-params-accepted (TEST-ONLY): an object's values are taken as positional params.
-  const raw: JsonValue = typeof given === 'object' && given !== null && !Array.isArray(given) && faults?.has('by-name-params-accepted') ? Object.values(given) : given;
+  const rules = options.rules ?? REFERENCE_TRANSPORT_RULES;
+  const raw: JsonValue = typeof given === 'object' && given !== null && !Array.isArray(given) && rules.byNameParams === 'values' ? Object.values(given) : given;
   if (!Array.isArray(raw)) {
     // §4.2 allows by-name params; this interface is positional only (profile), so -32602.
-    return standardOutcome(invalidParams, 'this interface takes positional params (an array)', {
+    return standardOutcome('invalidParams', 'this interface takes positional params (an array)', {
       errors: [{ pointer: '', rule: 'type', message: 'must be an array' }],
     });
   }
   let returned: MaybePromise<JsonValue>;
   try {
-    const v = validators();
-    const schema = v.method(request.method);
-    // Faults wrong-param-type-accepted, address-lenient, height-lenient, tx-param-lenient, faucet-address-lenient (TEST-ONLY): these params skip validation.
-    const skipValidation =
-      (faults?.has('wrong-param-type-accepted') === true && skipsParamValidation(request.method, raw)) ||
-      (faults?.has('address-lenient') === true && lenientAddress(request.method, raw)) ||
-      (faults?.has('height-lenient') === true && lenientHeightParam(request.method, raw)) ||
-      (faults?.has('tx-param-lenient') === true && lenientTxParam(request.method, raw)) ||
-      (faults?.has('faucet-address-lenient') === true && lenientFaucetAddress(request.method, raw));
-    if (schema !== undefined && !skipValidation) {
-      // Fault extra-params-accepted (TEST-ONLY): params beyond the declared ones are not validated.
-      const checked = faults?.has('extra-params-accepted') ? raw.slice(0, schema['x-params'].length) : raw;
-      const validation = v.params(request.method, checked);
-      if (!validation.ok) {
-        const errors = validation.problems.map((p) => ({ pointer: p.pointer, rule: p.rule, message: p.message }));
-        return standardOutcome(invalidParams, invalidParamsReason(schema, checked.length, validation.problems), { errors });
-      }
-    }
+    const verdict = rules.checkParams(request.method, raw);
+    if (!verdict.ok) return standardOutcome('invalidParams', verdict.reason, { errors: verdict.errors });
     returned = handler(raw, ctx);
   } catch (error) {
     return failureOutcome(error, request.method, options);
@@ -220,8 +195,6 @@ function failureOutcome(error: unknown, method: string, options: HandleRpcBodyOp
   }
   // Never leak a stack or message to the client; the operator gets one line.
   log(options, `rpc: ${method} failed: ${describe(error)}`);
-  // Fault stack-trace-leak (TEST-ONLY): the exception itself (class, text, stack) goes to the client.
-  if (options.faults?.has('stack-trace-leak')) return leakyOutcome(internalOutcome(), error);
   return internalOutcome();
 }
 

@@ -3,7 +3,7 @@ import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 import { REFERENCE_SETTINGS, referenceProfile } from './referenceProfile.js';
 
 describe('the reference profile', () => {
-  it("names the reference node's defaults as its settings (written twice on purpose: the checker does not import what it checks)", () => {
+  it("names the reference node's defaults as its settings (both read core/referenceSettings.ts)", () => {
     expect(REFERENCE_SETTINGS).toEqual({ blockTimeMs: NODE_DEFAULTS.blockTimeMs, faucetLimit: NODE_DEFAULTS.faucetLimit, maxBatch: NODE_DEFAULTS.maxBatch, maxBodyBytes: NODE_DEFAULTS.maxBodyBytes });
   });
 

@@ -1,3 +1,4 @@
+import { REFERENCE_SETTINGS } from '../../core/referenceSettings.js';
 import { schemaCatalog } from '../../core/schema/schemaCatalog.js';
 import type { Profile } from './Profile.js';
 import { referenceCodec } from './referenceCodec.js';
@@ -8,12 +9,8 @@ export function referenceErrorCodes(): Record<string, number> {
   return Object.fromEntries(Object.entries(defs).flatMap(([name, d]) => (d['x-code'] === undefined ? [] : [[name, d['x-code']]])));
 }
 
-/**
- * The reference profile's node settings: the limits and block time the reference node starts with
- * (docs/reference-profile.md#limits). Written here, not borrowed from the node, because a checker must
- * not depend on what it checks; suites/profile/referenceProfile.test.ts keeps the two equal.
- */
-export const REFERENCE_SETTINGS = { blockTimeMs: 1000, faucetLimit: 1, maxBatch: 1000, maxBodyBytes: 1024 * 1024 } as const;
+/** The reference profile's node settings (core/referenceSettings.ts, below both the node and the suite). */
+export { REFERENCE_SETTINGS };
 
 /** The reference profile (docs/reference-profile.md), as the reference node implements it. */
 export function referenceProfile(): Profile {

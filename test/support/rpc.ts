@@ -1,5 +1,7 @@
 // Test helpers for reference-node/rpc: a small real method table, a server on loopback, and HTTP
 // exchanges below any client library (node:http requests, raw bytes over net.Socket).
+import { rpcServerWithFaults } from '../../reference-node/faults/applyFaults.js';
+import type { FaultSet } from '../../reference-node/faults/faultCatalogue.js';
 import { request } from 'node:http';
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
@@ -77,10 +79,12 @@ export interface TestRpcServer {
 }
 
 /** A server with the test methods on 127.0.0.1, port 0. */
-export async function startRpcServer(options: Partial<RpcServerOptions> = {}): Promise<TestRpcServer> {
+export async function startRpcServer(options: Partial<RpcServerOptions> & { faults?: FaultSet } = {}): Promise<TestRpcServer> {
   const { methods, log } = createTestMethods();
   const logged: string[] = [];
-  const rpc = createRpcServer({ methods, logError: (line) => logged.push(line), ...options });
+  const { faults, ...rest } = options;
+  const plain: RpcServerOptions = { methods, logError: (line) => logged.push(line), ...rest };
+  const rpc = createRpcServer(faults === undefined ? plain : rpcServerWithFaults(plain, faults));
   const { url } = await rpc.listen(0, '127.0.0.1');
   return { rpc, url, port: Number(new URL(url).port), log, logged, close: () => rpc.close() };
 }

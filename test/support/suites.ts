@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import type { NodeOptions } from '../../reference-node/node/ReferenceNode.js';
 import type { Check } from '../../suites/Check.js';
@@ -25,10 +26,14 @@ export interface TestNode {
   stop(): Promise<void>;
 }
 
-/** A reference node with a short block time; extra options (faults) pass through. */
-export async function startTestNode(extra: Partial<NodeOptions> = {}): Promise<TestNode> {
+/** Node options for a test, and the faults (docs/faults.md) to start it with. */
+export type TestNodeOptions = Partial<NodeOptions> & { faults?: readonly string[] };
+
+/** A reference node with a short block time; extra options pass through, faults through the fault layer. */
+export async function startTestNode(extra: TestNodeOptions = {}): Promise<TestNode> {
   const dir = mkdtempSync(join(tmpdir(), 'chainrpc-suite-'));
-  const node = await ReferenceNode.start(testNodeOptions(dir, { blockTimeMs: TEST_BLOCK_MS, ...extra }));
+  const { faults = [], ...options } = extra;
+  const node = await ReferenceNode.start(withFaults(testNodeOptions(dir, { blockTimeMs: TEST_BLOCK_MS, ...options }), faults));
   return {
     node,
     url: node.url,
@@ -40,7 +45,7 @@ export async function startTestNode(extra: Partial<NodeOptions> = {}): Promise<T
 }
 
 /** Several in-process reference nodes that peer with each other (kinds in order, e.g. MN, MN, LN). */
-export async function startTestNetwork(kinds: ('MN' | 'LN')[], extra: (index: number) => Partial<NodeOptions> = () => ({})): Promise<{ nodes: TestNode[]; urls: string[]; stop(): Promise<void> }> {
+export async function startTestNetwork(kinds: ('MN' | 'LN')[], extra: (index: number) => TestNodeOptions = () => ({})): Promise<{ nodes: TestNode[]; urls: string[]; stop(): Promise<void> }> {
   const nodes: TestNode[] = [];
   for (const [i, kind] of kinds.entries()) {
     const first = nodes[0];

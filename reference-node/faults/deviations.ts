@@ -1,50 +1,19 @@
 /**
- * Helpers for the fault hooks (TEST-ONLY, docs/faults.md). The hooks themselves are one line each, at
- * their natural place in the node (grep for `faults.has(`); what would not fit on a line lives here.
- * Nothing here runs unless a fault is set.
+ * The wrong answers and wrong checks the faults are made of (TEST-ONLY, docs/faults.md): each fault of
+ * transport.ts, methods.ts, ... bends a seam of the node with one of these. Nothing here runs unless a
+ * node is started with a fault.
  */
 import { createHash, verify as nodeVerify } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import { encodeTransactionBody, hexToBytes, hexToFixedBytes, publicKeyObject, SIGNATURE_LENGTH, signingMessageForBody, TX_BODY_LENGTH, TX_FIELDS } from '../../core/codec/index.js';
 import type { SignedTransaction, TransactionVerifyResult } from '../../core/codec/index.js';
-import { parseJson, stringifyJson } from '../../core/json/index.js';
+import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import type { ChainErrorName } from '../chain/ChainError.js';
-import type { FaultName, FaultSet } from './faultCatalogue.js';
 
 // ---- transport ----
 
-/** The faults applied by rewriting a JSON-RPC answer's text in the HTTP layer. */
-const ENVELOPE_FAULTS: readonly FaultName[] = ['jsonrpc-missing', 'result-and-error', 'wrong-error-codes', 'batch-reversed-and-truncated', 'error-code-string'];
-
 /** Largest body read under body-limit-ignored. */
 export const FAULT_BODY_LIMIT = 64 * 1024 * 1024;
-
-export function hasEnvelopeFault(faults: FaultSet): boolean {
-  return ENVELOPE_FAULTS.some((name) => faults.has(name));
-}
-
-/** Rewrites a JSON-RPC answer (a response object or an array of them) by the envelope faults that are set. */
-export function faultyAnswer(text: string, faults: FaultSet): string {
-  const value = parseJson(text);
-  const one = (response: JsonValue): JsonValue => {
-    if (typeof response !== 'object' || response === null || Array.isArray(response)) return response;
-    const out: Record<string, JsonValue> = { ...response };
-    if (faults.has('jsonrpc-missing')) delete out.jsonrpc;
-    const error = out.error;
-    if (faults.has('wrong-error-codes') && typeof error === 'object' && error !== null && !Array.isArray(error) && typeof error.code === 'number' && error.code <= -32001 && error.code >= -32014) {
-      out.error = { ...error, code: -32000 };
-    }
-    if (faults.has('result-and-error') && 'error' in out) out.result = null;
-    const e = out.error;
-    if (faults.has('error-code-string') && typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.code === 'number') out.error = { ...e, code: String(e.code) };
-    return out;
-  };
-  if (!Array.isArray(value)) return stringifyJson(one(value));
-  let list = value.map(one);
-  if (faults.has('batch-reversed-and-truncated') && list.length >= 3) list = list.slice(0, -1).reverse();
-  return stringifyJson(list);
-}
 
 /** True when the answer is a single response object with an error member. */
 export function isErrorAnswer(text: string): boolean {
@@ -52,15 +21,11 @@ export function isErrorAnswer(text: string): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
 }
 
-/** The response id under id-type-changed / large-id-rounded. */
-export function faultyId<T extends string | number | bigint | null>(id: T, faults: FaultSet): string | number | bigint | null {
-  let out: string | number | bigint | null = id;
-  if (faults.has('large-id-rounded') && typeof out === 'bigint') out = Number(out);
-  if (faults.has('id-type-changed')) {
-    if (typeof out === 'number' || typeof out === 'bigint') out = String(out);
-    else if (typeof out === 'string' && /^-?(0|[1-9]\d{0,14})$/.test(out)) out = Number(out);
-  }
-  return out;
+/** id-type-changed: a numeric id as a string, a string id that looks numeric as a number. */
+export function changedId(id: JsonValue | undefined): JsonValue | undefined {
+  if (typeof id === 'number' || typeof id === 'bigint') return String(id);
+  if (typeof id === 'string' && /^-?(0|[1-9]\d{0,14})$/.test(id)) return Number(id);
+  return id;
 }
 
 /**
@@ -103,8 +68,8 @@ export function lenientFaucetAddress(method: string, params: readonly JsonValue[
   return method === 'chain_faucetClaim' && params.length === 1 && typeof first === 'string' && !isAddress(first);
 }
 
-/** The outcome of one call, as handleRpcBody builds it before writing the response object. */
-export type FaultOutcome = { result: JsonValue } | { error: { code: number; message: string; data?: JsonValue } };
+/** A JSON-RPC error object as an answer carries it (code, message, data). */
+export type ErrorObject = Record<string, JsonValue>;
 
 /** dies-on-null: the body is JSON null, or a batch with a null element. */
 export function holdsNullRequest(text: string): boolean {
@@ -133,26 +98,20 @@ export function serverDies(server: Server, res: ServerResponse, log: (line: stri
   server.closeAllConnections();
 }
 
-/** by-name-id-lost: the outcome is the -32602 refusal of by-name (object) params. */
-export function byNameRefused(params: JsonValue | undefined, outcome: FaultOutcome): boolean {
-  return 'error' in outcome && outcome.error.code === -32602 && typeof params === 'object' && params !== null && !Array.isArray(params);
-}
-
 /**
  * stack-trace-leak: a -32602 / -32603 error object as a careless server writes it: the message is the
  * exception's "Class: text" and data.stack its stack trace, file paths included. The exception is the
- * one thrown when there is one (`cause`), else one made from the error's reason. Other outcomes, and
- * one already leaked, are returned as they are.
+ * one thrown when there is one (`cause`), else one made from the error's reason. Other errors, and one
+ * already leaked, are returned as they are.
  */
-export function leakyOutcome(outcome: FaultOutcome, cause?: unknown): FaultOutcome {
-  if (!('error' in outcome)) return outcome;
-  const { code, message, data } = outcome.error;
-  if (code !== -32602 && code !== -32603) return outcome;
+export function leakyError(error: ErrorObject, cause?: unknown): ErrorObject {
+  const { code, message, data } = error;
+  if (code !== -32602 && code !== -32603) return error;
   const fields: Record<string, JsonValue> = typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {};
-  if ('stack' in fields) return outcome;
-  const reason = typeof fields.reason === 'string' ? fields.reason : message;
+  if ('stack' in fields) return error;
+  const reason = typeof fields.reason === 'string' ? fields.reason : typeof message === 'string' ? message : 'error';
   const exception = cause instanceof Error ? cause : new (code === -32602 ? TypeError : Error)(typeof cause === 'string' ? cause : reason);
-  return { error: { code, message: `${exception.name}: ${exception.message}`, data: { ...fields, stack: exception.stack ?? String(exception) } } };
+  return { ...error, message: `${exception.name}: ${exception.message}`, data: { ...fields, stack: exception.stack ?? String(exception) } };
 }
 
 /**
@@ -193,14 +152,6 @@ export function phantomFaucetClaim(address: string, amount: bigint): { transacti
 }
 
 // ---- state ----
-
-/** The admission refusals a fault turns into a hash answer (the transaction is then silently dropped). */
-export const ADMITTED_BY_FAULT: Readonly<Partial<Record<ChainErrorName, FaultName>>> = {
-  NonceTooLow: 'nonce-reuse-accepted',
-  InsufficientBalance: 'overspend-accepted',
-  AmountOverflow: 'overflow-accepted',
-  TxDuplicate: 'duplicate-accepted',
-};
 
 /** SHA-256 of the wire bytes: what the node answers for a transaction a fault admitted without queuing it. */
 export function wireHash(hex: string): string {

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/json/index.js';
+import { isChainError } from '../chain/ChainError.js';
 import { schemaCatalog } from '../../core/schema/schemaCatalog.js';
 import { RpcMethodError } from '../rpc/RpcMethodError.js';
 
@@ -35,4 +36,10 @@ export function rpcError(name: string, data: { reason: string } & Record<string,
 /** A u64 for the wire: a JSON number while exact, a bigint (written as an exact integer) beyond 2^53-1. */
 export function toJsonInt(value: bigint): number | bigint {
   return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/** A chain refusal (ChainError) as the profile's JSON-RPC error; anything else passes as it is (a bug: internal error). */
+export function toRpc(err: unknown): unknown {
+  // isChainError, not instanceof: instanceof on the generic class would type the data as any.
+  return isChainError(err) ? rpcError(err.name, err.data) : err;
 }
