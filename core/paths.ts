@@ -23,5 +23,3 @@ function findPackageRoot(): string {
 
 export const packageRoot: string = findPackageRoot();
 export const schemasDir: string = join(packageRoot, 'schemas');
-/** The public Ed25519 vectors live beside the repository (../shared/vectors), never inside it. */
-export const sharedVectorsDir: string = join(packageRoot, '..', 'shared', 'vectors');

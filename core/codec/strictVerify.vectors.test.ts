@@ -1,17 +1,14 @@
 /**
- * verifyStrict against public Ed25519 vector sets, read from ../shared/vectors beside the
- * repository (never copied into it; see that folder's README.md for sources and licences).
+ * verifyStrict against public Ed25519 vector sets, committed as test data in test/vectors/ed25519/
+ * (sources, licences and what each set is for: that folder's README.md).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../paths.js';
 import { verifyStrict, verifyStrictDetailed } from './strictVerify.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const vectorsDir = path.resolve(repoRoot, '..', 'shared', 'vectors');
-const present = existsSync(vectorsDir);
-const SKIP_NOTE = 'skipped: ../shared/vectors not found (public Ed25519 vectors live beside the repo in CI)';
+const vectorsDir = path.join(packageRoot, 'test', 'vectors', 'ed25519');
 
 const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
 const read = (name: string): string => readFileSync(path.join(vectorsDir, name), 'utf8');
@@ -26,9 +23,7 @@ interface Zip215Case {
   sig_bytes: string;
 }
 
-if (!present) console.warn(SKIP_NOTE);
-
-describe.skipIf(!present)(`public vectors (${present ? vectorsDir : SKIP_NOTE})`, () => {
+describe('public vectors (test/vectors/ed25519)', () => {
   it('Wycheproof ed25519: agrees with the expected result of all 151 cases', () => {
     const file = JSON.parse(read('wycheproof_ed25519_test.json')) as WycheproofFile;
     const disagreements: string[] = [];

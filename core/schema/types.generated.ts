@@ -4,7 +4,7 @@
  */
 
 /**
- * No parameters: an empty array (spec: methods with no parameters take an empty params array).
+ * No parameters: an empty array (spec: docs/interface.md#no-params).
  *
  * @maxItems 0
  *
@@ -51,7 +51,7 @@ export type Reason = string;
  */
 export type ChainFaucetClaimParams = [Hex64];
 /**
- * 64 hexadecimal characters, either case, no 0x prefix (spec: addresses and identifiers are strings of 64 hexadecimal characters).
+ * 64 hexadecimal characters, either case, no 0x prefix (spec: docs/interface.md#address, docs/interface.md#resource-block: addresses and block proposers are strings of 64 hexadecimal characters).
  *
  * This interface was referenced by `ChainRpcSchemas`'s JSON-Schema
  * via the `definition` "Hex64".
@@ -104,7 +104,7 @@ export type ChainGetAccountParams = [Hex64];
  */
 export type U128Parsable = string;
 /**
- * Spec level: a non-negative integer (spec: 'non-negative integer', 'unsigned integer'; no upper bound stated), as a JSON integer or as a hex quantity.
+ * Spec level: a non-negative integer (spec: docs/interface.md#resources: non-negative and unsigned integers, no upper bound stated), as a JSON integer or as a hex quantity.
  *
  * This interface was referenced by `ChainRpcSchemas`'s JSON-Schema
  * via the `definition` "NonNegativeInteger".
@@ -135,7 +135,7 @@ export type ChainGetBlockByHeightParams = [U64];
  */
 export type ChainGetBlockByHeightError = InvalidParams | BlockNotFound | InternalError;
 /**
- * No parameters: an empty array (spec: methods with no parameters take an empty params array).
+ * No parameters: an empty array (spec: docs/interface.md#no-params).
  *
  * @maxItems 0
  *
@@ -158,7 +158,7 @@ export type NodeKind = 'MN' | 'LN';
  */
 export type ChainHealthError = InvalidParams | InternalError;
 /**
- * No parameters: an empty array (spec: methods with no parameters take an empty params array).
+ * No parameters: an empty array (spec: docs/interface.md#no-params).
  *
  * @maxItems 0
  *
@@ -174,7 +174,7 @@ export type ChainPouLocalParams = [];
  */
 export type ChainPouLocalError = InvalidParams | InternalError;
 /**
- * No parameters: an empty array (spec: methods with no parameters take an empty params array).
+ * No parameters: an empty array (spec: docs/interface.md#no-params).
  *
  * @maxItems 0
  *
@@ -240,7 +240,7 @@ export type ChainSendRawTransactionError =
   | NodeUnavailable
   | InternalError;
 /**
- * No parameters: an empty array (spec: methods with no parameters take an empty params array).
+ * No parameters: an empty array (spec: docs/interface.md#no-params).
  *
  * @maxItems 0
  *
@@ -263,7 +263,7 @@ export type NetPeerCountSpecResult = unknown;
  */
 export type NetPeerCountError = InvalidParams | InternalError;
 /**
- * No parameters: an empty array (spec: methods with no parameters take an empty params array).
+ * No parameters: an empty array (spec: docs/interface.md#no-params).
  *
  * @maxItems 0
  *

@@ -26,7 +26,7 @@ export const chainChecks = [
     category: 'chain',
     scope: 'node',
     title: 'every height chain_blockNumber reports, and each height it rises through, has a block chain_getBlockByHeight returns',
-    spec: 'spec: Methods, further rule 1 ("When the block height rises, a block exists for the new height and chain_getBlockByHeight returns it")',
+    spec: 'spec: docs/interface.md#rule-1 (once the height has risen, chain_getBlockByHeight returns a block at the new height)',
     async run(ctx: CheckContext) {
       let last = await readHeight(ctx);
       const first = last;
@@ -52,7 +52,7 @@ export const chainChecks = [
     category: 'chain',
     scope: 'node',
     title: `the height never goes down across ${SAMPLES} rounds of ${BURST} chain_blockNumber calls, the rounds half a block time apart`,
-    spec: 'sound: a committed block stays committed (spec: Methods table, chain_blockNumber "Current block height")',
+    spec: 'sound: a committed block stays committed (spec: docs/interface.md#chain_blocknumber, the current block height)',
     async run(ctx: CheckContext) {
       const seen: bigint[] = [];
       for (let i = 0; i < SAMPLES * BURST; i++) {
@@ -74,7 +74,7 @@ export const chainChecks = [
     category: 'chain',
     scope: 'node',
     title: 'the height rises within six block times (the chain is live)',
-    spec: 'sound: a live chain adds blocks (spec: Limits, "The examples poll the block height once per second"); profile: blockTimeMs',
+    spec: 'sound: a live chain adds blocks (spec: docs/interface.md#polling, the examples read the height once a second); profile: blockTimeMs',
     async run(ctx: CheckContext) {
       const start = await readHeight(ctx);
       const started = Date.now();

@@ -85,7 +85,7 @@ export const discoveryChecks: Check[] = [
     category: 'discovery',
     scope: 'node',
     title: 'the rpc.discover document lists every method of the interface (by the profile\'s names)',
-    spec: `${SPEC}; spec: Methods (the method table)`,
+    spec: `${SPEC}; spec: docs/interface.md#methods`,
     async run(ctx: CheckContext) {
       const doc = await discover(ctx);
       const methods = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? doc.methods : undefined;

@@ -44,7 +44,7 @@ export const networkChecks: Check[] = [
     id: 'network/same-block-fields',
     level: 'SHOULD',
     title: "every node returns the same block (transaction_count, proposer) at every height they share",
-    spec: 'spec: "Several node instances can run, and each one serves the same interface"; Resources > Block',
+    spec: 'spec: docs/interface.md#instances (several nodes, each offering the whole interface); docs/interface.md#resource-block',
     async run(ctx: CheckContext) {
       const top = await compareBlocks(ctx, (b) => `${show(ctx.field(b, 'proposer'))}/${show(ctx.field(b, 'transaction_count'))}`, 'proposer / transaction_count');
       return `agree up to height ${top}`;
@@ -67,7 +67,7 @@ export const networkChecks: Check[] = [
     id: 'network/heights-close',
     level: 'SHOULD',
     title: 'the nodes are within a few blocks of each other',
-    spec: 'spec: several node instances serve the same chain',
+    spec: 'spec: docs/interface.md#instances (several node instances serve the same chain)',
     async run(ctx: CheckContext) {
       const window = BigInt(Math.max(3, Math.ceil(2000 / ctx.profile.blockTimeMs)));
       const tips = await Promise.all(ctx.nodes.map((n) => heightOf(ctx, n)));
@@ -80,7 +80,7 @@ export const networkChecks: Check[] = [
     id: 'network/transaction-visible-everywhere',
     level: 'SHOULD',
     title: 'a transaction sent to one node takes effect on every node',
-    spec: 'spec: "Several node instances can run"; Methods (chain_sendRawTransaction)',
+    spec: 'spec: docs/interface.md#instances; docs/interface.md#chain_sendrawtransaction',
     needs: ['several-nodes', 'funds'],
     async run(ctx: CheckContext) {
       const entry = ctx.nodes[ctx.nodes.length - 1] ?? ctx.node;
@@ -106,7 +106,7 @@ export const networkChecks: Check[] = [
     level: 'SHOULD',
     category: 'pou',
     title: 'exactly one node is the leader, and every node names the same leader',
-    spec: 'spec: Resources > PoU local status ("leader: the current leader\'s identifier; local_is_leader")',
+    spec: 'spec: docs/interface.md#resource-pou-local (leader: the identifier of the node that currently leads; local_is_leader)',
     async run(ctx: CheckContext) {
       const views = await Promise.all(ctx.nodes.map((n) => ctx.result('chain_pouLocal', [], n)));
       // Identifiers compare without regard to hex case (a choice the spec leaves open).
@@ -122,7 +122,7 @@ export const networkChecks: Check[] = [
     level: 'SHOULD',
     category: 'pou',
     title: "every node's peers map lists the other nodes, and net_peerCount agrees with it",
-    spec: 'spec: Resources > PoU peers ("map from peer identifier to score"); Methods (net_peerCount)',
+    spec: 'spec: docs/interface.md#resource-pou-peers (a map from peer identifier to score); docs/interface.md#net_peercount',
     async run(ctx: CheckContext) {
       const others = ctx.nodes.length - 1;
       for (const node of ctx.nodes) {

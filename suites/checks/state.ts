@@ -81,7 +81,7 @@ function crafted(ctx: CheckContext): NonNullable<CheckContext['profile']['codec'
   return c;
 }
 
-const SPEC_TX = 'spec: Resources > Transaction; Units';
+const SPEC_TX = 'spec: docs/interface.md#resource-transaction';
 const base = { category: 'state' as const, scope: 'node' as const, needs: ['funds' as const] };
 
 export const stateChecks: Check[] = [
@@ -90,7 +90,7 @@ export const stateChecks: Check[] = [
     id: 'state/faucet-credits',
     level: 'SHOULD',
     title: 'a faucet claim raises the balance of a fresh address',
-    spec: 'spec: Methods table (chain_faucetClaim): "claim test funds"',
+    spec: 'spec: docs/interface.md#chain_faucetclaim (test funds from a faucet)',
     async run(ctx: CheckContext) {
       if (!ctx.profile.faucet) ctx.skip('the profile says the network has no faucet');
       await requireServed(ctx, 'chain_faucetClaim');
@@ -128,7 +128,7 @@ export const stateChecks: Check[] = [
     id: 'state/transfer-moves-value-and-fee',
     level: 'SHOULD',
     title: "a transfer with the profile's fee (10^15, the spec's example) moves exactly value to the recipient and value + fee out of the sender",
-    spec: `${SPEC_TX}: "A fee equal to 10^15 base units is 0.001 of a token unit"`,
+    spec: `${SPEC_TX}; docs/interface.md#units-fee (a fee of 10^15 base units is 0.001 of a token unit)`,
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const bob = ctx.profile.codec.newKey().address;
@@ -148,7 +148,7 @@ export const stateChecks: Check[] = [
     id: 'state/nonce-increments',
     level: 'MUST',
     title: "a confirmed transaction raises the sender's nonce by one",
-    spec: 'spec: Resources > Account ("nonce: sequence number to use for the account\'s next transaction"); Transaction ("must equal the sender account\'s current nonce")',
+    spec: 'spec: docs/interface.md#resource-account (nonce: the sequence number the account\'s next transaction is to use); docs/interface.md#resource-transaction (nonce: equal to the sending account\'s current nonce)',
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const bob = ctx.profile.codec.newKey().address;
@@ -220,7 +220,7 @@ export const stateChecks: Check[] = [
     id: 'state/bad-signature-rejected',
     level: 'SHOULD',
     title: 'a transaction with a changed signature byte is rejected: refused, or never applied',
-    spec: `${SPEC_TX}: "signed with the sender's private key"; Errors (the node's reaction to an invalid signature is not shown)`,
+    spec: "spec: docs/interface.md#transaction-submission (signed with the sender's private key); docs/interface.md#errors (the node's reaction to an invalid signature is not shown)",
     async run(ctx: CheckContext) {
       const { alice, tx } = await fundedTransfer(ctx);
       return rejected(ctx, crafted(ctx).badSignature(alice.privateKey, tx), 'a transaction whose signature does not verify', tx.to);
@@ -231,7 +231,7 @@ export const stateChecks: Check[] = [
     id: 'state/strict-signature',
     level: 'SHOULD',
     title: 'signatures only a lenient verifier accepts are rejected (refused, or never applied): small-order R, non-canonical S (RFC 8032 strict)',
-    spec: 'design: strict verification (RFC 8032 §5.1.7, canonical S, R and A, small-order points refused); "Taming the many EdDSAs"',
+    spec: 'design: strict verification (RFC 8032 §5.1.7, canonical S, R and A, small-order points refused), docs/transaction-codec.md#strict-signature-verification; "Taming the many EdDSAs"',
     needs: ['funds', 'crafted-transactions'],
     async run(ctx: CheckContext) {
       const c = crafted(ctx);
@@ -247,7 +247,7 @@ export const stateChecks: Check[] = [
     id: 'state/nonce-reuse-rejected',
     level: 'SHOULD',
     title: 'a transaction reusing a confirmed nonce is rejected: refused, or never applied',
-    spec: `${SPEC_TX}: "nonce: must equal the sender account's current nonce"; Errors (the node's reaction to a wrong nonce is not shown)`,
+    spec: `${SPEC_TX} (nonce: equal to the sending account's current nonce); docs/interface.md#errors (the node's reaction to a wrong nonce is not shown)`,
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const bob = ctx.profile.codec.newKey().address;
@@ -287,7 +287,7 @@ export const stateChecks: Check[] = [
     id: 'state/overspend-rejected',
     level: 'SHOULD',
     title: 'value + fee above the balance is rejected: refused, or never applied',
-    spec: `${SPEC_TX}: "check that the sender's balance is at least value plus fee"; Errors (the node's reaction to an insufficient balance is not shown)`,
+    spec: "spec: docs/interface.md#client-balance-check (a client makes sure the balance covers value plus fee); docs/interface.md#errors (the node's reaction to an insufficient balance is not shown)",
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const { balance } = await readAccount(ctx, alice.address);
@@ -301,7 +301,7 @@ export const stateChecks: Check[] = [
     id: 'state/overflow-rejected',
     level: 'SHOULD',
     title: 'a transaction whose value + fee overflows 128 bits is rejected: refused, or never applied',
-    spec: `${SPEC_TX}: "value, fee: unsigned 128-bit integer"`,
+    spec: `${SPEC_TX} (value, fee: unsigned 128-bit integers)`,
     needs: ['funds', 'crafted-transactions'],
     async run(ctx: CheckContext) {
       const { alice, tx } = await fundedTransfer(ctx);
@@ -313,7 +313,7 @@ export const stateChecks: Check[] = [
     id: 'state/malformed-refused',
     level: 'SHOULD',
     title: 'malformed transaction bytes are refused as bad input, not as an internal error',
-    spec: 'JSON-RPC 2.0 §5.1 (-32603 is for internal errors); spec: Transaction',
+    spec: `JSON-RPC 2.0 §5.1 (-32603 is for internal errors); ${SPEC_TX}`,
     async run(ctx: CheckContext) {
       const { alice, tx } = await fundedTransfer(ctx);
       const error = await refused(ctx, crafted(ctx).wrongLength(alice.privateKey, tx), 'a transaction one byte short');
@@ -325,7 +325,7 @@ export const stateChecks: Check[] = [
     id: 'state/wrong-chain-rejected',
     level: 'SHOULD',
     title: 'a transaction signed for another chain id is rejected: refused, or never applied',
-    spec: 'design: a signature for one network cannot be replayed on another',
+    spec: 'design: a signature for one network cannot be replayed on another (the chain id is signed: docs/transaction-codec.md#byte-layout-version-1)',
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const to = ctx.profile.codec.newKey().address;

@@ -3,7 +3,7 @@ import type { CheckContext } from '../../CheckContext.js';
 import { expectParamForm, expectSchema, show } from '../support.js';
 
 const M = 'chain_blockNumber';
-const SPEC = 'spec: Methods table (chain_blockNumber)';
+const SPEC = 'spec: docs/interface.md#chain_blocknumber';
 
 /** Checks of chain_blockNumber: an unsigned 64-bit integer in any legal encoding, the profile's encoding, no params. */
 export const chain_blockNumber = [
@@ -13,7 +13,7 @@ export const chain_blockNumber = [
     category: 'methods',
     scope: 'node',
     title: 'the current height is an unsigned 64-bit integer (a JSON integer, or a hex quantity "0x…")',
-    spec: `${SPEC}: "Current block height, an unsigned 64-bit integer" (the wire encoding of integers is not shown)`,
+    spec: `${SPEC} (the current height, an unsigned 64-bit integer; how integers are written in JSON is not shown)`,
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'spec');
@@ -39,7 +39,7 @@ export const chain_blockNumber = [
     category: 'methods',
     scope: 'node',
     title: 'a param given to chain_blockNumber (which takes none) is handled as the profile says: refused with its InvalidParams code (reference), or ignored',
-    spec: 'spec: Methods table (chain_blockNumber params []); profile: schemas/methods/chain_blockNumber.schema.json; docs/profiles.md (params.extra)',
+    spec: 'spec: docs/interface.md#chain_blocknumber (params []); profile: schemas/methods/chain_blockNumber.schema.json; docs/profiles.md (params.extra)',
     async run(ctx: CheckContext) {
       const one = await expectParamForm(ctx, M, [1], 'extra', 'a param it does not take ([1])');
       const latest = await expectParamForm(ctx, M, ['latest'], 'extra', 'a param it does not take (["latest"])');

@@ -3,7 +3,7 @@ import type { CheckContext } from '../../CheckContext.js';
 import { expectParamForm, expectProfileError, expectRefused, expectSchema, show, unusedAddress } from '../support.js';
 
 const M = 'chain_faucetClaim';
-const SPEC = 'spec: Methods table (chain_faucetClaim "address: hex string"); Resources > Account ("The address of an account is a string of 64 hexadecimal characters")';
+const SPEC = 'spec: docs/interface.md#chain_faucetclaim (params [address: hex string]); docs/interface.md#address (an address is 64 hexadecimal characters)';
 
 const needsFaucet = (ctx: CheckContext): void => {
   if (!ctx.profile.faucet) ctx.skip('the profile says the network has no faucet');

@@ -5,7 +5,7 @@ import { asInteger } from '../../readWire.js';
 import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, requireServed, show, unusedAddress } from '../support.js';
 
 const M = 'chain_getAccount';
-const SPEC = 'spec: Methods table (chain_getAccount); Resources > Account';
+const SPEC = 'spec: docs/interface.md#chain_getaccount; docs/interface.md#resource-account';
 
 /**
  * An account that exists, read for its shape: one the suite funded (the spec does not show what an
@@ -25,7 +25,7 @@ export const chain_getAccount = [
     scope: 'node',
     needs: ['funds'],
     title: 'balance is a decimal string parsable as an unsigned 128-bit integer (read on an account the suite funded)',
-    spec: `${SPEC}: "balance: decimal string, parsable as an unsigned 128-bit integer"`,
+    spec: `${SPEC} (balance: a decimal string whose value fits an unsigned 128-bit integer)`,
     async run(ctx: CheckContext) {
       const { address, result } = await fundedAccount(ctx);
       const balance = ctx.field(result, 'balance');
@@ -41,7 +41,7 @@ export const chain_getAccount = [
     scope: 'node',
     needs: ['funds'],
     title: 'nonce is an unsigned integer (read on an account the suite funded)',
-    spec: `${SPEC}: "nonce: unsigned integer"`,
+    spec: `${SPEC} (nonce: unsigned integer)`,
     async run(ctx: CheckContext) {
       const { result } = await fundedAccount(ctx);
       expectSchema(ctx, M, result, 'spec');
@@ -90,7 +90,7 @@ export const chain_getAccount = [
     category: 'methods',
     scope: 'node',
     title: 'an address no reading makes 64 hex (63 characters, non-hex characters, a number) is refused with an error',
-    spec: `${SPEC}: "The address of an account is a string of 64 hexadecimal characters"`,
+    spec: `${SPEC}; docs/interface.md#address (an address is 64 hexadecimal characters)`,
     async run(ctx: CheckContext) {
       const a = unusedAddress(ctx);
       await expectRefused(ctx, M, [a.slice(1)], 'a 63-character address');

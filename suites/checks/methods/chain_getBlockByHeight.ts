@@ -5,7 +5,7 @@ import { asU64, isObject, sameHex } from '../../readWire.js';
 import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, readBlock, readHeight, show, unusedAddress } from '../support.js';
 
 const M = 'chain_getBlockByHeight';
-const SPEC = 'spec: Methods table (chain_getBlockByHeight); Resources > Block';
+const SPEC = 'spec: docs/interface.md#chain_getblockbyheight; docs/interface.md#resource-block';
 const ZEROS = '0'.repeat(64);
 
 /** A timestamp as milliseconds since the epoch, per the profile's format; undefined when it is not one. */
@@ -39,7 +39,7 @@ export const chain_getBlockByHeight = [
     category: 'methods',
     scope: 'node',
     title: 'the block at the current height has transaction_count (a non-negative integer) and proposer (64 hexadecimal characters)',
-    spec: `${SPEC}: "transaction_count: non-negative integer", "proposer: string, 64 hexadecimal characters"; further rule 1`,
+    spec: `${SPEC} (transaction_count: an integer, zero or more; proposer: 64 hexadecimal characters); docs/interface.md#rule-1`,
     async run(ctx: CheckContext) {
       const height = await readHeight(ctx);
       const block = await readBlock(ctx, height, 'although chain_blockNumber reported this height');
@@ -157,7 +157,7 @@ export const chain_getBlockByHeight = [
     category: 'methods',
     scope: 'node',
     title: 'a height far above the current one is not answered with a block (null or an error)',
-    spec: `${SPEC}; further rule 1 ("Behaviour for a height that has no block: not shown")`,
+    spec: `${SPEC}; docs/interface.md#rule-1 (what a height with no block gets: not shown)`,
     async run(ctx: CheckContext) {
       const asked = (await readHeight(ctx)) + 1000n;
       const r = await ctx.call(M, [heightParam(asked)]);
@@ -200,7 +200,7 @@ export const chain_getBlockByHeight = [
     category: 'methods',
     scope: 'node',
     title: 'a height no reading makes an unsigned integer (negative, fractional, a word) is refused with an error',
-    spec: `${SPEC} ("height: integer"); Resources > Block`,
+    spec: `${SPEC} (params [height: integer])`,
     async run(ctx: CheckContext) {
       await expectRefused(ctx, M, [-1], 'a negative height (-1)');
       await expectRefused(ctx, M, [1.5], 'a fractional height (1.5)');

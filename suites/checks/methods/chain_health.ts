@@ -3,7 +3,7 @@ import type { CheckContext } from '../../CheckContext.js';
 import { expectParamForm, expectSchema, show } from '../support.js';
 
 const M = 'chain_health';
-const SPEC = 'spec: Methods table (chain_health); Resources > Health';
+const SPEC = 'spec: docs/interface.md#chain_health; docs/interface.md#resource-health';
 
 /** Checks of chain_health: the spec's status and mode strings, the profile's value sets, no params. */
 export const chain_health = [
@@ -39,7 +39,7 @@ export const chain_health = [
     category: 'methods',
     scope: 'node',
     title: 'a param given to chain_health (which takes none) is handled as the profile says: refused with its InvalidParams code (reference), or ignored',
-    spec: 'spec: Methods table (chain_health params []); profile: schemas/methods/chain_health.schema.json; docs/profiles.md (params.extra)',
+    spec: 'spec: docs/interface.md#chain_health (params []); profile: schemas/methods/chain_health.schema.json; docs/profiles.md (params.extra)',
     async run(ctx: CheckContext) {
       return expectParamForm(ctx, M, [1], 'extra', 'a param it does not take ([1])');
     },

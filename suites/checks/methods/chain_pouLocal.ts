@@ -12,7 +12,7 @@ export const chain_pouLocal = [
     category: 'pou',
     scope: 'node',
     title: 'the PoU local status has local_score, leader and local_is_leader (a boolean)',
-    spec: 'spec: Methods table (chain_pouLocal); Resources > PoU local status ("local_is_leader: boolean")',
+    spec: 'spec: docs/interface.md#chain_poulocal; docs/interface.md#resource-pou-local (local_is_leader: boolean)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'spec');

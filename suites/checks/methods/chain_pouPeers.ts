@@ -14,7 +14,7 @@ export const chain_pouPeers = [
     category: 'pou',
     scope: 'node',
     title: 'peers is a map from identifiers of at least 16 characters to numbers',
-    spec: 'spec: Methods table (chain_pouPeers); Resources > PoU peers ("map from peer identifier (string of at least 16 characters) to that peer\'s score (an orderable number)")',
+    spec: 'spec: docs/interface.md#chain_poupeers; docs/interface.md#resource-pou-peers (peers: a map from identifier, a string of 16 characters or more, to score, a number that can be ordered)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'spec');

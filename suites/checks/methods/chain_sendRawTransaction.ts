@@ -5,7 +5,7 @@ import { sameHex } from '../../readWire.js';
 import { expectParamForm, expectProfileError, expectRefused, expectSchema, freeTransfer, show } from '../support.js';
 
 const M = 'chain_sendRawTransaction';
-const SPEC = 'spec: Methods table (chain_sendRawTransaction "signed_transaction: hex string"); Resources > Transaction';
+const SPEC = 'spec: docs/interface.md#chain_sendrawtransaction (params [signed_transaction: hex string]); docs/interface.md#resource-transaction';
 
 /** Variants of a transaction's hex that no reading makes a string of hex pairs. */
 function notHex(wire: string): { what: string; hex: string }[] {
@@ -31,7 +31,7 @@ export const chain_sendRawTransaction = [
     category: 'methods',
     scope: 'node',
     title: 'a param no reading makes a string of hex pairs (non-hex characters, odd length, a number), or no param, is refused with an error',
-    spec: `${SPEC}; Transaction: "submitted as a hexadecimal string"`,
+    spec: `${SPEC}; docs/interface.md#transaction-submission (handed in as a hexadecimal string)`,
     async run(ctx: CheckContext) {
       const { wire } = await freeTransfer(ctx);
       const codes = new Set<number>();

@@ -13,7 +13,7 @@ export const net_peerCount = [
     category: 'pou',
     scope: 'node',
     title: 'the peer count is a non-negative integer (a JSON integer, or a hex quantity "0x…")',
-    spec: 'spec: Methods table (net_peerCount: result not shown); "read the peer count"',
+    spec: 'spec: docs/interface.md#net_peercount (result not shown); docs/interface.md#capabilities ("read how many peers the node has")',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       ctx.expect(asInteger(result) !== undefined, 'the peer count is not a non-negative integer', 'a non-negative integer (a JSON integer or a hex quantity)', result);

@@ -107,7 +107,7 @@ export const batches: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'a mixed batch (calls, a notification, an invalid object, an unknown method) gets one response per non-notification, matched by id, in any order',
-    spec: 'JSON-RPC 2.0 §6, §7 ("rpc call Batch"); spec: Endpoints > Transport ("Response, batch": "one per request, matched by id"; "Batches may mix methods")',
+    spec: 'JSON-RPC 2.0 §6, §7 ("rpc call Batch"); spec: docs/interface.md#response-batch (one response per call, paired by id); docs/interface.md#mixed-batches',
     async run(ctx: CheckContext) {
       // §7's "rpc call Batch", with this interface's methods in place of sum, subtract and get_data.
       const body = [

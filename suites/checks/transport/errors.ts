@@ -147,7 +147,7 @@ export const errors: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'a param of the wrong type on a real method (a word as the height, a number as the address) is answered with -32602 Invalid params',
-    spec: 'JSON-RPC 2.0 §5.1 (-32602 "Invalid method parameter(s)"); spec: Methods (height: integer, address: 64-hex string)',
+    spec: 'JSON-RPC 2.0 §5.1 (-32602 "Invalid method parameter(s)"); spec: docs/interface.md#methods (height: integer, address: 64-hex string)',
     async run(ctx: CheckContext) {
       // The methods are the vehicle: one the node does not serve cannot show how it refuses params.
       await requireServed(ctx, 'chain_getBlockByHeight');

@@ -57,7 +57,7 @@ export const http: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'JSON-RPC answers to POST /rpc carry Content-Type: application/json',
-    spec: 'spec: Endpoints > Transport (Content-Type: application/json); RFC 8259 §11 (the JSON media type)',
+    spec: 'spec: docs/interface.md#transport-content-type (Content-Type: application/json); RFC 8259 §11 (the JSON media type)',
     async run(ctx: CheckContext) {
       let judged = 0;
       for (const [what, body] of answers(ctx)) {
@@ -80,7 +80,7 @@ export const http: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'a request sent as "application/json; charset=utf-8" or "Application/JSON" is served like "application/json"',
-    spec: 'spec: Endpoints > Transport (Content-Type: application/json); RFC 9110 §8.3.1 (media types are case-insensitive and may carry parameters)',
+    spec: 'spec: docs/interface.md#transport-content-type (Content-Type: application/json); RFC 9110 §8.3.1 (media types are case-insensitive and may carry parameters)',
     async run(ctx: CheckContext) {
       for (const [type, id] of [['application/json; charset=utf-8', 26], ['Application/JSON', 27]] as const) {
         const res = await ctx.raw({ body: blockNumberCall(ctx, String(id)), headers: { 'content-type': type } });
@@ -96,7 +96,7 @@ export const http: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'a call sent with PUT or DELETE is not served (no result comes back), and the node lives on',
-    spec: 'spec: Endpoints > Transport (Method: POST); RFC 9110 §9.3 (methods have their own meaning). What GET gets (405, or a 200 for health checks) is the status policy: transport/wrong-method-status',
+    spec: 'spec: docs/interface.md#transport-method (POST); RFC 9110 §9.3 (methods have their own meaning). What GET gets (405, or a 200 for health checks) is the status policy: transport/wrong-method-status',
     async run(ctx: CheckContext) {
       const seen: string[] = [];
       for (const method of ['PUT', 'DELETE'] as const) {
@@ -136,7 +136,7 @@ export const http: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'a call sent as text/plain gets the profile\'s wrong-content-type status',
-    spec: `${STATUS_POLICY} ("wrong content type 415"); spec: Endpoints > Transport (Content-Type: application/json)`,
+    spec: `${STATUS_POLICY} ("wrong content type 415"); spec: docs/interface.md#transport-content-type`,
     async run(ctx: CheckContext) {
       const want = ctx.profile.http.wrongContentType;
       const res = await ctx.raw({ body: blockNumberCall(ctx, '28'), headers: { 'content-type': 'text/plain' } });

@@ -31,7 +31,7 @@ export const ids: Check[] = [
     category: 'transport',
     scope: 'node',
     title: 'a single call is answered with one response object: "jsonrpc": "2.0", the request\'s id, and exactly one of result and error',
-    spec: 'JSON-RPC 2.0 §5; spec: Endpoints > Transport ("Response, single call")',
+    spec: 'JSON-RPC 2.0 §5; spec: docs/interface.md#response-single',
     async run(ctx: CheckContext) {
       const res = await ctx.post(requestText(ctx.method('chain_blockNumber'), '[]', '1'));
       const response = singleResponse(ctx, res, 'chain_blockNumber with id 1', 'a response object: jsonrpc "2.0", id 1, result or error');

@@ -5,8 +5,8 @@ import type { Finding } from './Finding.js';
 import { hexCaseOf, hexStrings } from './hexCaseOf.js';
 
 /**
- * hexCase: the case of every 64-hex hash and identifier in the results read (the spec: "64
- * hexadecimal characters", either case). Values the detection sent itself (its fresh addresses) are
+ * hexCase: the case of every 64-hex hash and identifier in the results read (docs/interface.md#address:
+ * 64 hexadecimal characters, either case). Values the detection sent itself (its fresh addresses) are
  * left out, since a node echoing them shows the client's case, not its own; values of digits only
  * (genesis zeros) say nothing.
  */

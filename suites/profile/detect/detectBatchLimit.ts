@@ -32,7 +32,7 @@ function readBatch(body: JsonValue | undefined, single: CallOutcome, n: number, 
 }
 
 /**
- * The node's batch size limit (the spec: "Limits on batch size ...: not shown") and the code it refuses
+ * The node's batch size limit (docs/interface.md#limits: not shown) and the code it refuses
  * a larger batch with (errorCodes.BatchTooLarge). Each probe is a batch of n calls of `method`, one the
  * node serves with no params (an array of n errors of one code is then a refusal, not n answers).
  * Batches whose body would pass the body limit are not sent: the body limit, not the batch limit,

@@ -54,7 +54,7 @@ function identifiers(o: Observed): Finding {
   return probed('identifiers', 'hex', seen.length > 1 ? 'high' : 'medium', `${what}: all 64 hex${seen.length > 1 ? '' : ' (one sample)'}`);
 }
 
-/** scores: integers (the reference) or any number (spec: "an orderable number"). */
+/** scores: integers (the reference) or any number (docs/interface.md#resource-pou-peers: a number that can be ordered). */
 function scores(o: Observed): Finding {
   const seen: JsonValue[] = [];
   const local = fieldOf(resultOf(o.pouLocal), RESULT_FIELDS.pouLocal, 'local_score');

@@ -21,9 +21,10 @@ export interface FaucetDetected {
 }
 
 /**
- * The faucet (spec: "Result and claim rules: not shown"): a claim for a fresh address that gets a
- * result means the network has one, -32601 that it has none. The result names a 64-hex transaction
- * hash (the claimed address aside) when the faucet credits by a transaction, else it credits directly.
+ * The faucet (docs/interface.md#chain_faucetclaim: result and claim rules not shown): a claim for a
+ * fresh address that gets a result means the network has one, -32601 that it has none. The result
+ * names a 64-hex transaction hash (the claimed address aside) when the faucet credits by a
+ * transaction, else it credits directly.
  * Then the same address claims again, at most 5 claims in all: the claims served before the first
  * refusal are faucetLimit, the refusal's code errorCodes.FaucetLimit.
  */

@@ -8,8 +8,8 @@ import { readText, resultOf } from './readResults.js';
 import type { Read } from './readResults.js';
 
 /**
- * The value sets of chain_health's status and mode (spec: "The value sets of status and mode: not
- * shown"). One answer shows one value: when it is one of the reference set's, the reference set is
+ * The value sets of chain_health's status and mode (docs/interface.md#resource-health: not
+ * shown). One answer shows one value: when it is one of the reference set's, the reference set is
  * the best guess; otherwise the value seen alone, with the note that other values were not seen.
  * Also reads chain_id (the chain transactions are signed for) when the result carries one.
  */

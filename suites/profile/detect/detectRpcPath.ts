@@ -8,7 +8,7 @@ import type { Prober } from './Prober.js';
 
 /**
  * Where JSON-RPC endpoints usually live, in the order tried: the spec's `{base_url}/rpc` first
- * (spec: Endpoints > Transport), then the root and the paths other nodes commonly use.
+ * (docs/interface.md#transport-path), then the root and the paths other nodes commonly use.
  */
 export const RPC_PATH_CANDIDATES: readonly string[] = ['/rpc', '/', '/v1/jsonrpc', '/jsonrpc', '/api', '/json-rpc', '/rpc/v1'];
 

@@ -56,9 +56,9 @@ function hashKeyOf(result: { [key: string]: JsonValue }, hash: string | undefine
 }
 
 /**
- * What the node does with transactions (spec: "the node's own reaction to an insufficient balance, an
- * invalid signature or a wrong nonce: not shown"), with the codec the suite signs with. A free
- * transfer (a fresh key sending 0 with fee 0 at nonce 0) shows txResult; when the node refuses it, a
+ * What the node does with transactions (docs/interface.md#errors: the node's own reaction to an
+ * insufficient balance, an invalid signature or a wrong nonce is not shown), with the codec the suite
+ * signs with. A free transfer (a fresh key sending 0 with fee 0 at nonce 0) shows txResult; when the node refuses it, a
  * key the faucet funded sends one with the profile's fee instead. From the accepted transfer: nonce 1
  * right after it (sequentialNonces), itself again (TxDuplicate), another transaction at its nonce
  * (NonceTooLow), one 5 nonces ahead (nonceGap / NonceGap). Then one deliberately bad transaction per

@@ -1,6 +1,6 @@
 import { SPEC_PREFIX } from '../Profile.js';
 
-/** The spec's methods (spec: Endpoints > Methods), by the spec's names. */
+/** The spec's methods (docs/interface.md#methods), by the spec's names. */
 export const SPEC_METHODS = [
   'chain_health',
   'chain_blockNumber',
