@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransactionSigner, generateKeypair } from '../../core/codec/index.js';
-import type { ChainStore } from '../store/ChainStore.js';
+import type { ChainStore } from './ChainStore.js';
 import { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
 import { devnetFaucetKeypair } from './genesis.js';

@@ -9,7 +9,7 @@
  */
 import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, U64_MAX } from '../../core/codec/index.js';
 import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode } from '../../core/codec/index.js';
-import { ChainStore } from '../store/ChainStore.js';
+import { ChainStore } from './ChainStore.js';
 import { BlockRejectedError } from './BlockRejectedError.js';
 import { blockHash, blockHashBytes } from './blockHash.js';
 import { isHex64, toHex, u64Json } from './bytes.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChainStore, accountKey, blockKey, KEY_META, KEY_TIP, txKey } from '../store/ChainStore.js';
-import { encodeBlockRecord } from '../store/blockRecord.js';
+import { ChainStore, accountKey, blockKey, KEY_META, KEY_TIP, txKey } from './ChainStore.js';
+import { encodeBlockRecord } from './blockRecord.js';
 import { GenesisMismatchError } from '../store/GenesisMismatchError.js';
 import { StoreDamagedError } from '../store/StoreDamagedError.js';
 import { StoreLockedError } from '../store/StoreLockedError.js';

@@ -4,7 +4,7 @@
  * StoreDamagedError that names the problem and the directory and says how to recover.
  */
 import { GenesisMismatchError } from '../store/GenesisMismatchError.js';
-import type { ChainStore } from '../store/ChainStore.js';
+import type { ChainStore } from './ChainStore.js';
 import { StoreDamagedError } from '../store/StoreDamagedError.js';
 import { blockHash } from './blockHash.js';
 import { hex32, sha256, toHex, u32be, u64be } from './bytes.js';

@@ -9,8 +9,8 @@
  * is exactly what was signed.
  */
 import { decodeTransaction, TX_WIRE_LENGTH } from '../../core/codec/index.js';
-import { ByteReader, concatBytes, hex32, toHex, u32be, u64be } from '../chain/bytes.js';
-import type { Block } from '../chain/types.js';
+import { ByteReader, concatBytes, hex32, toHex, u32be, u64be } from './bytes.js';
+import type { Block } from './types.js';
 
 const BLOCK_RECORD_FORMAT = 1;
 

@@ -11,13 +11,13 @@
  * commitBlock writes one block and everything it changed in ONE synced batch, so the store always
  * holds a whole number of blocks and the state after the last of them.
  */
-import type { Account, Block } from '../chain/types.js';
-import type { StateChanges } from '../chain/WorldState.js';
-import { ByteReader, concatBytes, hex32, u128be, u32be, u64be } from '../chain/bytes.js';
+import type { Account, Block } from './types.js';
+import type { StateChanges } from './WorldState.js';
+import { ByteReader, concatBytes, hex32, u128be, u32be, u64be } from './bytes.js';
 import { decodeBlockRecord, encodeBlockRecord } from './blockRecord.js';
-import { LevelStore } from './LevelStore.js';
-import type { StoreWrite } from './LevelStore.js';
-import { StoreDamagedError } from './StoreDamagedError.js';
+import { LevelStore } from '../store/LevelStore.js';
+import type { StoreWrite } from '../store/LevelStore.js';
+import { StoreDamagedError } from '../store/StoreDamagedError.js';
 
 export const STORE_FORMAT = 1;
 
