@@ -2,6 +2,7 @@
 // bugs a network harness is prone to (floating promises, unhandled rejections, `any` leaks).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.chainrpc/**', '**/*.generated.ts'] },
@@ -25,4 +26,5 @@ export default tseslint.config(
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  ...layerRules(),
 );

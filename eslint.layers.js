@@ -1,0 +1,55 @@
+// The dependency rule (ARCHITECTURE.md, "Layers"), enforced: each folder lists what it must not import.
+// Lower layers never import higher ones; the checker (suites/) never imports what it checks
+// (reference-node/); nothing but tests imports test helpers (test/). A wrong-way import fails `npm run lint`
+// (test/layers.test.ts proves it by linting one).
+
+/**
+ * An import of a folder of the repository, as a regular expression over the import's text: `../../suites/x.js`
+ * from anywhere, and a sibling such as `../faults/x.js` from reference-node/node/.
+ */
+const at = (folders) => {
+  const names = folders.map((f) => f.replace('reference-node/', '(?:reference-node/)?').replace(/\//g, '\\/'));
+  return `^(?:\\.\\./)+(?:${names.join('|')})(?:/|$)`;
+};
+
+/** [files, forbidden folders, why] for product code (tests may import across layers). */
+export const LAYERS = [
+  ['core/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'core/ is the bottom layer: it imports no other folder of the project'],
+  ['suites/**', ['reference-node', 'reports', 'load', 'cli'], 'the suite checks nodes from outside: it never imports the reference node (what it checks), nor the layers above it'],
+  ['reports/**', ['reference-node', 'load', 'cli'], 'reports render results; they import core/ and the suite\'s result model only'],
+  ['load/**', ['reference-node', 'cli'], 'load scenarios drive nodes from outside, like the suite'],
+  ['reference-node/**', ['suites', 'reports', 'load', 'cli'], 'the reference node is checked by the suite and must not lean on it'],
+  ['reference-node/store/**', ['reference-node/chain', 'reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'store/ is the generic key-value store under the chain'],
+  ['reference-node/chain/**', ['reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'chain/ is state and blocks; it knows nothing of the network or of JSON-RPC'],
+  ['reference-node/rpc/**', ['reference-node/store', 'reference-node/chain', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'rpc/ is JSON-RPC over HTTP for any method table'],
+  ['reference-node/p2p/**', ['reference-node/methods', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'p2p/ is the peer protocol over the chain'],
+  ['reference-node/methods/**', ['reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'methods/ are handlers over NodeContext, below the node that wires them'],
+  ['reference-node/node/**', ['reference-node/faults', 'reference-node/devnet'], 'the node knows no fault: faults/ is a layer on top of it'],
+  ['reference-node/faults/**', ['reference-node/devnet'], 'faults/ bends the node\'s seams; the devnet composes both'],
+];
+
+const TEST_HELPERS = { regex: at(['test']), message: 'test helpers are for tests only (test/support/)' };
+
+/** Only ajv's home compiles schemas, only the client's speaks HTTP with undici. */
+const LIBRARIES = [
+  { name: 'ajv', message: 'schemas are compiled in core/schema/ only' },
+  { name: 'undici', message: 'HTTP goes through core/client/ only' },
+];
+
+/**
+ * ESLint blocks, one per folder of LAYERS. ESLint lets the last matching block's options win, so each
+ * block carries everything that applies to its folder: its own ban, its parents' (reference-node/'s
+ * for reference-node/chain/), test helpers, and the libraries (except in core/, their home).
+ */
+export function layerRules() {
+  return LAYERS.map(([files, forbidden, message]) => {
+    const own = files.replace('/**', '');
+    const parents = LAYERS.filter(([other]) => other !== files && own.startsWith(other.replace('/**', '') + '/'));
+    const patterns = [{ regex: at(forbidden), message }, ...parents.map(([, f, why]) => ({ regex: at(f), message: why })), TEST_HELPERS];
+    return {
+      files: [files],
+      ignores: ['**/*.test.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns, ...(own === 'core' ? {} : { paths: LIBRARIES }) }] },
+    };
+  });
+}
