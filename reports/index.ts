@@ -6,6 +6,5 @@ export { renderHtml } from './renderHtml.js';
 export { renderTranscript } from './renderTranscript.js';
 export { curlFor } from '../suites/runner/curlFor.js';
 export { writeReports, REPORT_FILES, type ReportKind, type WrittenReports } from './writeReports.js';
-export { verdictHeadline, type Headline, type VerdictWord } from './verdictHeadline.js';
-export { isExpectedFailure, isGating, levelGates } from './gating.js';
+export { isExpectedFailure, isGating, levelGates, summarize, verdictHeadline, type Headline, type VerdictWord } from '../suites/runner/verdict.js';
 export { evidenceText } from './evidenceText.js';

@@ -92,7 +92,7 @@ describe.skipIf(skipNote !== undefined)(`report.html in Chromium${skipNote === u
   });
 
   it('shows the verdict, and its own script runs without errors', async () => {
-    expect(await page.locator('[data-testid="verdict"]').innerText()).toBe('FAILED at gate MUST: 4 gating failures at MUST or stricter');
+    expect(await page.locator('[data-testid="verdict"]').innerText()).toBe('FAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified');
     expect(await page.locator('[data-testid="shown-count"]').textContent()).toBe(`${run.results.length} of ${run.results.length} checks shown`);
     expect(await page.locator('.toolbar').isVisible()).toBe(true);
     expect(problems).toEqual([]);

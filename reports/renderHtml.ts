@@ -3,9 +3,8 @@ import { LEVELS } from '../suites/model.js';
 import type { Category, CheckResult, Exchange, RunResult, Status } from '../suites/model.js';
 import { escapeHtml as h } from './escapeHtml.js';
 import { formatDuration } from './formatDuration.js';
-import { isExpectedFailure, isGating, levelGates } from './gating.js';
+import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../suites/runner/verdict.js';
 import { REPORT_CSS, REPORT_JS } from './htmlAssets.js';
-import { verdictHeadline } from './verdictHeadline.js';
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
 const CATEGORY_ORDER: readonly Category[] = ['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery'];

@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { verdictHeadline } from '../../reports/verdictHeadline.js';
+import { verdictHeadline } from '../../suites/runner/verdict.js';
 import { writeReports } from '../../reports/writeReports.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { CheckResult, Level, Status } from '../../suites/model.js';
