@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { verdictHeadline } from '../../suites/runner/verdict.js';
-import { writeReports } from '../../reports/writeReports.js';
+import { writeReports } from '../../reports/conformance/writeReports.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { CheckResult, Level, Status } from '../../suites/model.js';
 import { LEVELS } from '../../suites/model.js';

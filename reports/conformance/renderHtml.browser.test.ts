@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_MESSAGE, NODE_A, U128_MAX, fixtureRun } from '../test/support/fixtureRun.js';
+import { HOSTILE_MESSAGE, NODE_A, U128_MAX, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderHtml } from './renderHtml.js';
 
 const CHROMIUM = '/usr/bin/chromium';

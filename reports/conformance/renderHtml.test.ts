@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from './escapeHtml.js';
+import { escapeHtml } from '../shared/escapeHtml.js';
 import { REPORT_CSS } from './htmlAssets.js';
-import { HOSTILE_MESSAGE, fixtureRun } from '../test/support/fixtureRun.js';
+import { HOSTILE_MESSAGE, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderHtml } from './renderHtml.js';
 
 const count = (text: string, part: string): number => text.split(part).length - 1;

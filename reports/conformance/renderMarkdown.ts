@@ -1,9 +1,9 @@
-import { LEVELS } from '../suites/model.js';
-import type { CheckResult, RunResult, Status } from '../suites/model.js';
-import { excerpt } from './excerpt.js';
-import { formatDuration } from './formatDuration.js';
-import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../suites/runner/verdict.js';
-import { markdownCode, markdownFence, markdownText } from './markdownText.js';
+import { LEVELS } from '../../suites/model.js';
+import type { CheckResult, RunResult, Status } from '../../suites/model.js';
+import { excerpt } from '../shared/excerpt.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
+import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 
 export interface MarkdownOptions {
   /** How many failing checks to show in full before "and N more" (default 20). */

@@ -1,6 +1,6 @@
-import { stringifyJson } from '../core/json/index.js';
-import type { RunResult } from '../suites/model.js';
-import { indentJson } from './indentJson.js';
+import { stringifyJson } from '../../core/json/index.js';
+import type { RunResult } from '../../suites/model.js';
+import { indentJson } from '../shared/indentJson.js';
 
 /**
  * The JSON report (report.json): the RunResult as it is, format "chainrpc-report/2", described by

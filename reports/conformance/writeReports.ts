@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Exchange, RunResult } from '../suites/model.js';
+import type { Exchange, RunResult } from '../../suites/model.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJson } from './renderJson.js';
 import { renderJunit } from './renderJunit.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, RunResult } from '../suites/model.js';
-import { summarize } from '../suites/runner/verdict.js';
-import { NODE_A, NODE_B, fixtureRun } from '../test/support/fixtureRun.js';
+import type { CheckResult, RunResult } from '../../suites/model.js';
+import { summarize } from '../../suites/runner/verdict.js';
+import { NODE_A, NODE_B, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderMarkdown } from './renderMarkdown.js';
 
 const section = (md: string, heading: string): string => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { LEVELS } from '../suites/model.js';
-import type { Category, CheckResult, Exchange, RunResult, Status } from '../suites/model.js';
-import { escapeHtml as h } from './escapeHtml.js';
-import { formatDuration } from './formatDuration.js';
-import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../suites/runner/verdict.js';
+import { LEVELS } from '../../suites/model.js';
+import type { Category, CheckResult, Exchange, RunResult, Status } from '../../suites/model.js';
+import { escapeHtml as h } from '../shared/escapeHtml.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
 import { REPORT_CSS, REPORT_JS } from './htmlAssets.js';
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];

@@ -1,7 +1,7 @@
-import type { CheckResult, RunResult } from '../suites/model.js';
-import { escapeXml } from './escapeXml.js';
+import type { CheckResult, RunResult } from '../../suites/model.js';
+import { escapeXml } from '../shared/escapeXml.js';
 import { evidenceText } from './evidenceText.js';
-import { isExpectedFailure, isGating, verdictHeadline } from '../suites/runner/verdict.js';
+import { isExpectedFailure, isGating, verdictHeadline } from '../../suites/runner/verdict.js';
 
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 const attr = (name: string, value: string | number): string => ` ${name}="${escapeXml(String(value), true)}"`;
