@@ -5,7 +5,7 @@ import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { createClient } from '../../core/client/index.js';
 import type { CheckResult, RunResult } from '../../suites/model.js';
-import { DEFAULT_REPORT_DIR } from './test.js';
+import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 
 const HELP = `Usage: chainrpc replay <check-id> [--report <report.json>] [--node <base-url>] [--all]
 

@@ -1,23 +1,20 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { verdictHeadline } from '../../suites/runner/verdict.js';
-import { writeReports } from '../../reports/conformance/writeReports.js';
+import { ConsoleReporter } from '../../reports/conformance/consoleReporter.js';
+import { renderReports } from '../../reports/conformance/writeReports.js';
+import { DEFAULT_REPORT_DIR, publishReportFolder } from '../../reports/shared/reportFolder.js';
 import { catalogue } from '../../suites/catalogue.js';
-import type { CheckResult, Level, Status } from '../../suites/model.js';
+import type { Level } from '../../suites/model.js';
 import { LEVELS } from '../../suites/model.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import { Baseline, BaselineError } from '../../suites/runner/Baseline.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
-import { baseBeforeEndpointPath } from '../../suites/runner/runHints.js';
 import { selectChecks } from '../../suites/runner/selectChecks.js';
 import { shellQuote } from '../../suites/runner/shellQuote.js';
 import { packageRoot } from '../../core/paths.js';
 import { readFileSync } from 'node:fs';
-
-export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
 
 const HELP = `Usage: chainrpc test --url <base-url> [--url <base-url> ...] [options]
 
@@ -62,8 +59,6 @@ spec is silent; PROFILE is the profile's exact choice.
 Exit codes: 0 passed at the chosen level (certified when it is must); 1 failures (or checks
 without a verdict) at or above the chosen level; 2 usage or configuration error; 3 no target
 answered JSON-RPC.`;
-
-const SYMBOL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skip: 'SKIP' };
 
 function parseLevel(text: string | undefined): Level {
   const level = (text ?? 'must').toUpperCase();
@@ -164,30 +159,8 @@ export const test: Command = {
     }
     const deadlineS = positiveInt(values.deadline, '--deadline') ?? 300;
 
-    const live = process.stdout.isTTY && !process.env.CI;
-    const started = Date.now();
-    const tally: Record<Status, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
-    let lastLine = '';
-    // An error message already shown is not shown again (a node that is down errs every check alike); the end counts them.
-    const shownErrors = new Set<string>();
-    const progress = (r: CheckResult, done: number, total: number): void => {
-      tally[r.status]++;
-      const where = urls.length > 1 ? ` @ ${r.node}` : '';
-      const repeated = r.status === 'error' && shownErrors.has(r.evidence.message);
-      if (r.status === 'error') shownErrors.add(r.evidence.message);
-      if (live) {
-        if (r.status === 'fail' || (r.status === 'error' && !repeated)) process.stdout.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${where}: ${r.evidence.message}\n`);
-        lastLine = `  ${done}/${total}  pass ${tally.pass}  fail ${tally.fail}  error ${tally.error}  skip ${tally.skip}  ${((Date.now() - started) / 1000).toFixed(1)} s`;
-        process.stdout.write(`\r\x1b[K${lastLine}`);
-      } else if (!repeated) {
-        console.log(`${SYMBOL[r.status].padEnd(6)}${r.level.padEnd(8)}${r.id}${where}${r.status === 'pass' ? '' : `: ${r.evidence.message}`}`);
-      }
-    };
-    console.log(`chainrpc test: ${checks.length} checks against ${urls.join(', ')} (profile ${profile.name}, gate ${gate})`);
-    for (const u of urls) {
-      const base = baseBeforeEndpointPath(u, profile.rpcPath);
-      if (base !== undefined) console.log(`hint: --url ${u} already ends in ${profile.rpcPath}; the suite posts to ${u}${profile.rpcPath}. Did you mean --url ${base}?`);
-    }
+    const reporter = new ConsoleReporter({ write: (text) => void process.stdout.write(text), live: process.stdout.isTTY && !process.env.CI, targets: urls });
+    reporter.announce(checks.length, profile, gate);
     const { run, transcript } = await runSuite({
       targets: urls,
       profile,
@@ -200,7 +173,7 @@ export const test: Command = {
       ...(positiveInt(values.timeout, '--timeout') !== undefined ? { checkTimeoutMs: positiveInt(values.timeout, '--timeout') as number } : {}),
       deadlineMs: deadlineS * 1000,
       version: version(),
-      onResult: progress,
+      onResult: reporter.onResult,
       rerunArgs: [
         ...(values.profile === undefined ? [] : ['--profile', shellWord(values.profile)]),
         ...(values['rpc-path'] === undefined ? [] : ['--rpc-path', shellWord(values['rpc-path'])]),
@@ -209,68 +182,14 @@ export const test: Command = {
         ...(values.level === undefined ? [] : ['--level', shellWord(values.level)]),
       ],
     });
-    if (live) process.stdout.write('\r\x1b[K');
+    reporter.endProgress();
 
-    const stamp = run.startedAt.replace(/[:.]/g, '-');
-    const root = resolve(values['report-dir'] ?? DEFAULT_REPORT_DIR);
-    const dir = join(root, stamp);
-    mkdirSync(dir, { recursive: true });
-    const written = await writeReports(run, transcript, dir);
-    const latest = join(root, 'latest');
-    rmSync(latest, { force: true, recursive: false });
-    try {
-      symlinkSync(stamp, latest);
-    } catch {
-      // A file system without symlinks: the printed path is enough.
-    }
-
-    const s = run.summary;
-    console.log('');
-    console.log(`${'level'.padEnd(9)}${'pass'.padStart(6)}${'fail'.padStart(6)}${'error'.padStart(7)}${'skip'.padStart(6)}`);
-    for (const level of LEVELS) {
-      const c = s.counts[level];
-      console.log(`${level.padEnd(9)}${String(c.pass).padStart(6)}${String(c.fail).padStart(6)}${String(c.error).padStart(7)}${String(c.skip).padStart(6)}`);
-    }
-    const bad = run.results.filter((r) => r.status === 'fail' || r.status === 'error');
-    const reportFlag = values['report-dir'] === undefined ? '' : ` --report ${shellWord(relativeOrAbsolute(join(dir, 'report.json')))}`;
-    if (bad.length > 0) {
-      // Results with the same status and message are one line with a count (a node that is down errs every check alike).
-      const groups = new Map<string, CheckResult[]>();
-      for (const r of bad) {
-        const key = `${r.status}\u0000${r.evidence.message}`;
-        groups.set(key, [...(groups.get(key) ?? []), r]);
-      }
-      console.log(`\n${bad.length} check result(s) failed or had no verdict:`);
-      let shown = 0;
-      for (const group of groups.values()) {
-        if (shown >= 40) break;
-        shown++;
-        const [r] = group;
-        if (r === undefined) continue;
-        const mark = r.baseline ? ` [baseline: ${r.baseline.state}]` : '';
-        if (group.length > 1) {
-          const ids = group.map((g) => `${g.id}${urls.length > 1 ? ` @ ${g.node}` : ''}`);
-          console.log(`  ${SYMBOL[r.status]} ×${group.length}: ${r.evidence.message}\n      ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`);
-          continue;
-        }
-        console.log(`  ${SYMBOL[r.status]} ${r.level} ${r.id}${urls.length > 1 ? ` @ ${r.node}` : ''}${mark}\n      ${r.evidence.message}`);
-        if (r.evidence.expected !== undefined) console.log(`      expected: ${r.evidence.expected}\n      actual:   ${r.evidence.actual ?? ''}`);
-        if (r.reproduce) {
-          const replay = `chainrpc replay ${r.id}${urls.length > 1 ? ` --node ${r.node}` : ''}${reportFlag}`;
-          console.log(`      reproduce: ${r.reproduce.length > 300 ? replay : r.reproduce}`);
-        }
-      }
-      if (groups.size > 40) console.log(`  ... and ${groups.size - 40} more (see the reports)`);
-    }
-    if (run.hints !== undefined && run.hints.length > 0) {
-      console.log('\nFirst, fix this:');
-      for (const hint of run.hints) console.log(`  hint: ${hint}`);
-    }
-    const nowPassing = run.results.filter((r) => r.baseline?.state === 'now-passing');
-    if (nowPassing.length > 0) console.log(`\nnow passing (remove from the baseline): ${[...new Set(nowPassing.map((r) => r.id))].join(', ')}`);
-    console.log(`\nreports: ${relativeOrAbsolute(dir)}\nHTML report: ${written.files.html}`);
-    console.log(`${verdictHeadline(run).line}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    if (lastLine === '' && live) console.log('');
-    return s.exitCode;
+    const written = await publishReportFolder(values['report-dir'] ?? DEFAULT_REPORT_DIR, run.startedAt, renderReports(run, transcript));
+    reporter.summarize(run, {
+      folder: relativeOrAbsolute(written.dir),
+      html: written.files.html,
+      replayReport: values['report-dir'] === undefined ? '' : ` --report ${shellWord(relativeOrAbsolute(written.files.json))}`,
+    });
+    return run.summary.exitCode;
   },
 };

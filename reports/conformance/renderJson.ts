@@ -1,12 +1,11 @@
-import { stringifyJson } from '../../core/json/index.js';
 import type { RunResult } from '../../suites/model.js';
-import { indentJson } from '../shared/indentJson.js';
+import { renderJsonReport } from '../shared/jsonReport.js';
 
 /**
  * The JSON report (report.json): the RunResult as it is, format "chainrpc-report/2", described by
- * reports/report.schema.json. Indented for people and diffs; written by stringifyJson so that a bigint
- * anywhere in it comes out as the exact integer (JSON.stringify would throw).
+ * reports/conformance/report.schema.json, written as every JSON report is (renderJsonReport: indented,
+ * bigints exact).
  */
 export function renderJson(run: RunResult): string {
-  return `${indentJson(stringifyJson(run))}\n`;
+  return renderJsonReport(run);
 }

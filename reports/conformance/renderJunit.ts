@@ -1,10 +1,8 @@
 import type { CheckResult, RunResult } from '../../suites/model.js';
-import { escapeXml } from '../shared/escapeXml.js';
-import { evidenceText } from './evidenceText.js';
 import { isExpectedFailure, isGating, verdictHeadline } from '../../suites/runner/verdict.js';
-
-const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
-const attr = (name: string, value: string | number): string => ` ${name}="${escapeXml(String(value), true)}"`;
+import { renderJunitXml } from '../shared/junitXml.js';
+import type { JunitCase } from '../shared/junitXml.js';
+import { evidenceText } from './evidenceText.js';
 
 /** The area of a check id (`chain_getAccount/balance-is-u128-string` -> `chain_getAccount`). */
 const area = (id: string): string => id.split('/', 1)[0] ?? id;
@@ -19,47 +17,22 @@ function baselineNote(result: CheckResult): string | undefined {
   return `baseline: expected failure${until}: ${mark.reason}`;
 }
 
-function testcase(result: CheckResult, run: RunResult): string {
-  const open = `    <testcase${attr('classname', result.category || area(result.id))}${attr('name', `${result.id} [${result.level}]`)}${attr('time', seconds(result.durationMs))}`;
+function testcase(result: CheckResult, run: RunResult): JunitCase {
+  const c: JunitCase = { classname: result.category || area(result.id), name: `${result.id} [${result.level}]`, timeMs: result.durationMs };
   const note = baselineNote(result);
   const text = [evidenceText(result), note].filter((s) => s !== undefined).join('\n\n');
   const message = result.evidence.message;
-  let inner: string;
   if (isExpectedFailure(result)) {
     // A known failure the baseline excuses: CI must stay green, yet the evidence stays one click away.
-    inner = `<skipped${attr('message', `expected failure: ${result.baseline?.reason ?? ''}`)}/>\n      <system-out>${escapeXml(text)}</system-out>`;
-  } else if (result.status === 'fail' || result.status === 'error') {
-    const element = result.status === 'fail' ? 'failure' : 'error';
+    return { ...c, skipped: { message: `expected failure: ${result.baseline?.reason ?? ''}` }, systemOut: text };
+  }
+  if (result.status === 'fail' || result.status === 'error') {
     const gateNote = isGating(result, run.gate) ? '' : `\n\nThis ${result.level} ${result.status} does not fail the run (gate: ${run.gate}).`;
-    inner = `<${element}${attr('message', message)}${attr('type', result.level)}>${escapeXml(text + gateNote)}</${element}>`;
-  } else if (result.status === 'skip') {
-    inner = `<skipped${attr('message', message)}/>`;
-  } else if (note !== undefined) {
-    inner = `<system-out>${escapeXml(note)}</system-out>`;
-  } else {
-    return `${open}/>`;
+    return { ...c, failure: { element: result.status === 'fail' ? 'failure' : 'error', message, type: result.level, text: text + gateNote } };
   }
-  return `${open}>\n      ${inner}\n    </testcase>`;
+  if (result.status === 'skip') return { ...c, skipped: { message } };
+  return note === undefined ? c : { ...c, systemOut: note };
 }
-
-interface Tally {
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
-}
-
-function tally(results: readonly CheckResult[]): Tally {
-  const t: Tally = { tests: results.length, failures: 0, errors: 0, skipped: 0 };
-  for (const r of results) {
-    if (isExpectedFailure(r) || r.status === 'skip') t.skipped++;
-    else if (r.status === 'fail') t.failures++;
-    else if (r.status === 'error') t.errors++;
-  }
-  return t;
-}
-
-const tallyAttrs = (t: Tally): string => `${attr('tests', t.tests)}${attr('failures', t.failures)}${attr('errors', t.errors)}${attr('skipped', t.skipped)}`;
 
 /** Suites in a stable order: the targets as given, any other node the results name, then "network". */
 function groupByNode(run: RunResult): Map<string, CheckResult[]> {
@@ -84,33 +57,19 @@ function groupByNode(run: RunResult): Map<string, CheckResult[]> {
  * baseline expects -> <skipped message="expected failure: reason">, so it does not turn the build red.
  */
 export function renderJunit(run: RunResult): string {
-  const headline = verdictHeadline(run);
   const properties = [
-    ['verdict', headline.line],
+    ['verdict', verdictHeadline(run).line],
     ['gate', run.gate],
     ['profile', run.profile.name],
     ['profile.source', run.profile.source],
     ['tool', `${run.tool.name} ${run.tool.version}`],
-  ]
-    .map(([name = '', value = '']) => `      <property${attr('name', name)}${attr('value', value)}/>`)
-    .join('\n');
-  const suites: string[] = [];
-  for (const [node, results] of groupByNode(run)) {
-    const time = results.reduce((sum, r) => sum + Math.max(0, r.durationMs), 0);
-    suites.push(
-      [
-        `  <testsuite${attr('name', node)}${tallyAttrs(tally(results))}${attr('time', seconds(time))}${attr('timestamp', run.startedAt)}>`,
-        `    <properties>\n${properties}\n    </properties>`,
-        ...results.map((r) => testcase(r, run)),
-        '  </testsuite>',
-      ].join('\n'),
-    );
-  }
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attr('name', `chainrpc ${run.profile.name}`)}${tallyAttrs(tally(run.results))}${attr('time', seconds(run.durationMs))}${attr('timestamp', run.startedAt)}>`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  ] as const;
+  const suites = [...groupByNode(run)].map(([node, results]) => ({
+    name: node,
+    timeMs: results.reduce((sum, r) => sum + Math.max(0, r.durationMs), 0),
+    timestamp: run.startedAt,
+    properties,
+    cases: results.map((r) => testcase(r, run)),
+  }));
+  return renderJunitXml({ name: `chainrpc ${run.profile.name}`, timeMs: run.durationMs, timestamp: run.startedAt, suites });
 }

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import type { Exchange, RunResult } from '../../suites/model.js';
+import { writeReportFolder } from '../shared/reportFolder.js';
+import type { ReportFiles, WrittenFolder } from '../shared/reportFolder.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJson } from './renderJson.js';
 import { renderJunit } from './renderJunit.js';
@@ -10,12 +9,7 @@ import { renderTranscript } from './renderTranscript.js';
 
 export type ReportKind = 'json' | 'junit' | 'markdown' | 'html' | 'transcript';
 
-export interface WrittenReports {
-  /** The folder, as an absolute path. */
-  dir: string;
-  /** The absolute path of each file. */
-  files: Record<ReportKind, string>;
-}
+export type WrittenReports = WrittenFolder<ReportKind>;
 
 /** The file name of each report inside the folder. */
 export const REPORT_FILES: Readonly<Record<ReportKind, string>> = {
@@ -26,35 +20,25 @@ export const REPORT_FILES: Readonly<Record<ReportKind, string>> = {
   transcript: 'transcript.ndjson',
 };
 
-/** Writes a file whole or not at all: a reader (a CI step, a browser) never sees half a report. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, 'utf8');
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+/** Every report of a run, rendered (a renderer that throws throws here, before anything is written). */
+export function renderReports(run: RunResult, transcript: readonly Exchange[]): ReportFiles<ReportKind> {
+  const file = (kind: ReportKind, text: string): { name: string; text: string } => ({ name: REPORT_FILES[kind], text });
+  return {
+    json: file('json', renderJson(run)),
+    junit: file('junit', renderJunit(run)),
+    markdown: file('markdown', renderMarkdown(run)),
+    html: file('html', renderHtml(run)),
+    transcript: file('transcript', renderTranscript(transcript)),
+  };
 }
 
 /**
  * Renders every report of a run and writes them into `dir` (created if needed): report.json, junit.xml,
- * summary.md, report.html and transcript.ndjson. Each file is written to a temporary name and renamed,
- * so an existing report is replaced in one step. Resolves with the absolute paths.
+ * summary.md, report.html and transcript.ndjson, each replaced in one step (reports/shared/reportFolder.ts).
+ * Resolves with the absolute paths.
  */
 export async function writeReports(run: RunResult, transcript: readonly Exchange[], dir: string): Promise<WrittenReports> {
-  // Render everything first: a renderer that throws leaves the folder as it was.
-  const texts: Record<ReportKind, string> = {
-    json: renderJson(run),
-    junit: renderJunit(run),
-    markdown: renderMarkdown(run),
-    html: renderHtml(run),
-    transcript: renderTranscript(transcript),
-  };
-  const root = resolve(dir);
-  await mkdir(root, { recursive: true });
-  const files = Object.fromEntries(Object.entries(REPORT_FILES).map(([kind, name]) => [kind, join(root, name)])) as Record<ReportKind, string>;
-  await Promise.all((Object.keys(texts) as ReportKind[]).map((kind) => writeAtomically(files[kind], texts[kind])));
-  return { dir: root, files };
+  // Rendered first, inside the promise: a renderer that throws rejects it and leaves the folder as it was.
+  const files = renderReports(run, transcript);
+  return await writeReportFolder(dir, files);
 }
