@@ -1,8 +1,12 @@
+import type { CommandLine, OptionTable } from './CommandLine.js';
+
 /** One chainrpc subcommand: its name, a one-line summary for `chainrpc --help`, its own help and its run. */
 export interface Command {
   name: string;
   summary: string;
   help: string;
+  /** What it parses its arguments with (one per subcommand: tx sign, tx decode); the help names every option in them. */
+  commandLines: readonly CommandLine<OptionTable>[];
   /** Runs with the arguments after the subcommand name; resolves to the exit code. */
   run(argv: string[]): Promise<number>;
 }

@@ -9,19 +9,14 @@
  * own help, and the error classes come from their own files rather than from the core/codec and
  * core/client indexes, which load noble, undici and ajv.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CliError, EXIT } from './CliError.js';
+import { wantsHelp } from './CommandLine.js';
 import { COMMANDS } from './commandList.js';
+import { packageVersion as version } from './packageVersion.js';
 import { JsonRpcError } from '../core/client/JsonRpcError.js';
 import { TransportError } from '../core/client/TransportError.js';
 import { isCodecError } from '../core/codec/CodecError.js';
 import { stringifyJson } from '../core/json/stringifyJson.js';
-import { packageRoot } from '../core/paths.js';
-
-function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -51,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) throw new CliError(`unknown command "${name}"; run chainrpc --help for the list`);
   const command = await entry.load();
-  if (rest.includes('-h') || rest.includes('--help')) {
+  if (wantsHelp(rest)) {
     console.log(command.help);
     return EXIT.ok;
   }
@@ -63,9 +58,6 @@ function exitCodeFor(err: unknown): { code: number; message: string } {
   if (isCodecError(err)) return { code: EXIT.usage, message: err.message };
   if (err instanceof JsonRpcError) return { code: EXIT.nodeError, message: `${err.message}\n${stringifyJson(err.error)}` };
   if (err instanceof TransportError) return { code: EXIT.unreachable, message: `${err.message}\n${err.details}` };
-  // node:util parseArgs reports unknown or malformed options with these codes.
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return { code: EXIT.usage, message: (err as Error).message };
   return { code: EXIT.internal, message: `internal error (a bug in chainrpc; please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` };
 }
 

@@ -17,6 +17,14 @@ describe('cli/commandList', () => {
     expect({ name: command.name, summary: command.summary }).toEqual({ name: entry.name, summary: entry.summary });
   });
 
+  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its help lists exactly the options it parses', async (_name, entry) => {
+    const command = await entry.load();
+    // Option lines of the help: "  --url <base-url>   what it is", "  -h, --help".
+    const documented = [...command.help.matchAll(/^ +(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
+    const parsed = command.commandLines.flatMap((line) => Object.keys(line.options));
+    expect(new Set(documented)).toEqual(new Set([...parsed, 'help']));
+  });
+
   it('names each command once', () => {
     const names = COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);

@@ -1,11 +1,5 @@
-// The report renderers: pure functions of a RunResult (or of exchanges), and the writer that puts them in a folder.
-export { renderJson } from './renderJson.js';
-export { renderJunit } from './renderJunit.js';
-export { renderMarkdown, type MarkdownOptions } from './renderMarkdown.js';
-export { renderHtml } from './renderHtml.js';
-export { renderTranscript } from './renderTranscript.js';
+// Reports: the parts every report kind shares (shared/), and the reports of a conformance run (conformance/).
+export * from './shared/index.js';
+export * from './conformance/index.js';
 export { curlFor } from '../suites/runner/curlFor.js';
-export { writeReports, REPORT_FILES, type ReportKind, type WrittenReports } from './writeReports.js';
-export { verdictHeadline, type Headline, type VerdictWord } from './verdictHeadline.js';
-export { isExpectedFailure, isGating, levelGates } from './gating.js';
-export { evidenceText } from './evidenceText.js';
+export { isExpectedFailure, isGating, levelGates, summarize, verdictHeadline, type Headline, type VerdictWord } from '../suites/runner/verdict.js';

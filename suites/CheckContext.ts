@@ -1,5 +1,6 @@
 import { TransportError } from '../core/client/index.js';
 import type { RawResponse, RpcClient } from '../core/client/index.js';
+import { validateResponse } from '../core/client/validateResponse.js';
 import { stringifyJson } from '../core/json/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import { validators } from '../core/schema/validators.js';
@@ -9,7 +10,7 @@ import type { CheckInfo, Exchange } from './model.js';
 import type { Profile } from './profile/Profile.js';
 import { wireMethod } from './profile/Profile.js';
 import { profileValidators } from './profile/profileSchemas.js';
-import { readField, specView } from './readWire.js';
+import { isObject, readField, specView } from './readWire.js';
 import type { Wallet } from './Wallet.js';
 
 /** A call's params: by position, or by name (JSON-RPC 2.0 §4.2 allows both; the spec's are positional). */
@@ -220,17 +221,15 @@ export class CheckContext {
     const res = await this.post({ jsonrpc: '2.0', method: this.method(method), params, id }, node);
     const body = res.json;
     if (body === undefined) this.fail(`${method}: the answer is not JSON (HTTP ${res.status})`, 'a JSON-RPC response object', res.text.slice(0, 200));
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) this.fail(`${method}: the answer is not a JSON-RPC response object`, 'an object', short(body));
-    if (body.id !== id) this.fail(`${method}: the response id does not echo the request's`, String(id), short(body.id));
-    if ('error' in body && body.error !== undefined) {
-      const e = body.error;
-      if (typeof e !== 'object' || e === null || Array.isArray(e) || typeof e.code !== 'number' || typeof e.message !== 'string') {
-        this.fail(`${method}: malformed error object`, '{code: integer, message: string}', short(e));
-      }
-      return { ok: false, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } };
+    // Read as a check reads an answer it does not judge the envelope of (core/client/validateResponse.ts).
+    const answer = validateResponse(body, 'readable');
+    if (answer.kind === 'invalid' && answer.member === 'response') this.fail(`${method}: the answer is not a JSON-RPC response object`, 'an object', short(body));
+    if (answer.id !== id) this.fail(`${method}: the response id does not echo the request's`, String(id), short(answer.id));
+    if (answer.kind === 'invalid') {
+      if (answer.member === 'error') this.fail(`${method}: malformed error object`, '{code: integer, message: string}', short(isObject(body) ? body.error : undefined));
+      this.fail(`${method}: the response has neither result nor error`, 'result or error', short(body));
     }
-    if (!('result' in body)) this.fail(`${method}: the response has neither result nor error`, 'result or error', short(body));
-    return { ok: true, result: body.result };
+    return answer.kind === 'error' ? { ok: false, error: answer.error } : { ok: true, result: answer.result };
   }
 
   /** The result of a call that must succeed; an error answer fails the check. */

@@ -47,6 +47,30 @@ describe('chainrpc', () => {
     expect(r.stderr).toContain("Unknown option '--bogus'");
   });
 
+  it('bad usage of any command is one line naming the command and the option, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['test', '--url'], 'chainrpc: test: --url needs a value: --url <base-url>\n'],
+      [['test', '--url', 'http://127.0.0.1:1', '--concurrency', 'x'], 'chainrpc: test: --concurrency must be a positive integer; got "x"\n'],
+      [['test', '--url', 'http://127.0.0.1:1', '--timeout', '-5'], 'chainrpc: test: --timeout needs a value: --timeout <ms> ("-5" is taken for an option; write --timeout=-5 for a value that starts with -)\n'],
+      [['node', '--port', '70000'], 'chainrpc: node: --port must be an integer from 0 to 65535; got "70000"\n'],
+      [['devnet', '--mn', '0'], 'chainrpc: devnet: --mn must be an integer from 1 to 32; got "0"\n'],
+      [['call', '--timeout', '5'], 'chainrpc: call: --url is required: --url <base-url> (see chainrpc call --help)\n'],
+      [['tx', 'decode', '--bogus'], "chainrpc: tx decode: Unknown option '--bogus' (see chainrpc tx --help)\n"],
+      [['methods', '--json=yes'], 'chainrpc: methods: --json takes no value; got --json=yes\n'],
+      [['keygen', 'stray'], 'chainrpc: keygen: unexpected argument "stray": keygen takes only options (see chainrpc keygen --help)\n'],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await chainrpc(...args);
+      expect({ args, code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({ args, code: 2, stderr, stdout: '' });
+    }
+  });
+
+  it('--help wins over everything else on the line, and prints the command\'s help', async () => {
+    const r = await chainrpc('test', '--url', '--bogus', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: chainrpc test --url <base-url>/);
+  });
+
   it('tx sign reproduces the committed test vector exactly', async () => {
     const v = vectors.vectors[0];
     if (!v) throw new Error('no vectors');
@@ -228,6 +252,19 @@ describe('chainrpc test and replay against a faulty node', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('replay reads only the report of a test run, whatever the latest folder holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-other-'));
+    try {
+      const other = join(dir, 'report.json');
+      writeFileSync(other, JSON.stringify({ format: 'chainrpc-load/1', scenarios: [] }));
+      const r = await chainrpc('replay', 'transport/empty-batch', '--report', other);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`chainrpc: replay: ${other} is not the report of a chainrpc test run (format "chainrpc-load/1"); give --report <report.json>\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('refuses bad test options with exit 2', async () => {
     expect((await chainrpc('test')).code).toBe(2);

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
 import { createClient } from '../../core/client/index.js';
 import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
@@ -31,22 +31,25 @@ function param(text: string): JsonValue {
   }
 }
 
+const commandLine = new CommandLine(
+  'call',
+  {
+    url: { kind: 'text', value: '<base-url>', required: true },
+    timeout: { kind: 'integer', value: '<ms>', min: 1, default: 10_000 },
+  },
+  true,
+);
+
 export const call: Command = {
   name: 'call',
   summary: 'Send one JSON-RPC call to a node and print the result',
   help: HELP,
+  commandLines: [commandLine],
   async run(argv) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: { url: { type: 'string' }, timeout: { type: 'string' } },
-    });
-    if (values.url === undefined) throw new CliError('call: --url is required (see chainrpc call --help)');
+    const { values, positionals } = commandLine.parse(argv);
     const [method, ...params] = positionals;
     if (method === undefined) throw new CliError('call: name the method to call (see chainrpc methods)');
-    const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(`call: --timeout must be a positive number of milliseconds; got "${values.timeout}"`);
+    const timeoutMs = values.timeout;
     let client;
     try {
       client = createClient({ baseUrl: values.url, timeoutMs });

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { chainIdOption, integerOption } from '../integerOption.js';
+import { CommandLine } from '../CommandLine.js';
 import { DevnetPlanError, startDevnet } from '../../reference-node/devnet/startDevnet.js';
 import type { DevnetOptions } from '../../reference-node/devnet/startDevnet.js';
 import { UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
@@ -30,30 +29,28 @@ Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-f
 
 Stop a node with kill <pid> to watch another MN take over as leader.`;
 
+const commandLine = new CommandLine('devnet', {
+  mn: { kind: 'integer', value: '<n>', min: 1, max: 32, default: 3 },
+  ln: { kind: 'integer', value: '<n>', min: 0, max: 32, default: 2 },
+  'block-time': { kind: 'integer', value: '<ms>', min: 10, max: 600_000, default: 1000 },
+  'chain-id': { kind: 'uint', value: '<n>', default: 1n },
+  'data-dir': { kind: 'text', value: '<dir>', default: '.chainrpc/devnet' },
+  'keep-data': { kind: 'flag' },
+  fault: { kind: 'list', value: '<[node:]name,...>' },
+});
+
 export const devnet: Command = {
   name: 'devnet',
   summary: 'Start several MN/LN reference nodes as local processes that form one chain',
   help: HELP,
+  commandLines: [commandLine],
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        mn: { type: 'string' },
-        ln: { type: 'string' },
-        'block-time': { type: 'string' },
-        'chain-id': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'keep-data': { type: 'boolean', default: false },
-        fault: { type: 'string', multiple: true },
-      },
-    });
-    const mn = integerOption('devnet', '--mn', values.mn, 3, 1, 32);
-    const ln = integerOption('devnet', '--ln', values.ln, 2, 0, 32);
-    const blockTimeMs = integerOption('devnet', '--block-time', values['block-time'], 1000, 10, 600_000);
-    const chainId = chainIdOption('devnet', values['chain-id'], 1n);
-    const dataDir = values['data-dir'] ?? '.chainrpc/devnet';
-    const faults = parseFaults(values.fault ?? []);
+    const { values } = commandLine.parse(argv);
+    const { mn, ln } = values;
+    const blockTimeMs = values['block-time'];
+    const chainId = values['chain-id'];
+    const dataDir = values['data-dir'];
+    const faults = parseFaults(values.fault);
     process.stderr.write(`devnet: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
     let net: Awaited<ReturnType<typeof startDevnet>>;
     try {

@@ -1,6 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
+import { CommandLine } from '../CommandLine.js';
 import { bytesToHex, generateKeypair, keypairFromSeed } from '../../core/codec/index.js';
+
+const commandLine = new CommandLine('keygen', { seed: { kind: 'text', value: '<text>' } });
 
 export const keygen: Command = {
   name: 'keygen',
@@ -14,8 +16,9 @@ Options:
   --seed <text>   derive the key from a seed (reproducible; for tests and devnets only,
                   never for keys that hold value)
   -h, --help`,
+  commandLines: [commandLine],
   run(argv) {
-    const { values } = parseArgs({ args: argv, options: { seed: { type: 'string' } }, strict: true });
+    const { values } = commandLine.parse(argv);
     const pair = values.seed === undefined ? generateKeypair() : keypairFromSeed(values.seed);
     console.log(JSON.stringify({ private_key: bytesToHex(pair.privateKey), address: pair.address }, null, 2));
     return Promise.resolve(0);

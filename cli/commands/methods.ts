@@ -1,6 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
+import { CommandLine } from '../CommandLine.js';
 import { validators } from '../../core/schema/validators.js';
+
+const commandLine = new CommandLine('methods', { json: { kind: 'flag' } });
 
 export const methods: Command = {
   name: 'methods',
@@ -13,8 +15,9 @@ may answer with, read from schemas/methods/*.schema.json.
 Options:
   --json    print the list as JSON
   -h, --help`,
+  commandLines: [commandLine],
   run(argv) {
-    const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, strict: true });
+    const { values } = commandLine.parse(argv);
     const list = [...validators().methods.values()].map((m) => ({
       method: m.title,
       summary: m['x-summary'],

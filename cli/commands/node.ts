@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { chainIdOption, integerOption } from '../integerOption.js';
+import { CommandLine } from '../CommandLine.js';
 import { parseAmount } from '../parseAmount.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
@@ -45,34 +44,33 @@ Fault injection (TEST-ONLY):
 The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
 to hold value.`;
 
+const commandLine = new CommandLine('node', {
+  port: { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.port },
+  host: { kind: 'text', value: '<addr>', default: NODE_DEFAULTS.host },
+  kind: { kind: 'choice', value: '<MN|LN>', choices: ['MN', 'LN'], default: 'MN' },
+  'data-dir': { kind: 'text', value: '<dir>', default: NODE_DEFAULTS.dataDir },
+  'block-time': { kind: 'integer', value: '<ms>', min: 10, default: NODE_DEFAULTS.blockTimeMs },
+  peers: { kind: 'text', value: '<url,...>' },
+  'chain-id': { kind: 'uint', value: '<n>', default: NODE_DEFAULTS.chainId },
+  'faucet-amount': { kind: 'text', value: '<amt>', default: '10token' },
+  'faucet-limit': { kind: 'integer', value: '<n>', min: 1, default: NODE_DEFAULTS.faucetLimit },
+  'no-faucet': { kind: 'flag' },
+  'max-body-bytes': { kind: 'integer', value: '<n>', min: 1, default: NODE_DEFAULTS.maxBodyBytes },
+  'max-batch': { kind: 'integer', value: '<n>', min: 1, default: NODE_DEFAULTS.maxBatch },
+  'max-block-txs': { kind: 'integer', value: '<n>', min: 1, default: NODE_DEFAULTS.maxBlockTransactions },
+  'max-pending': { kind: 'integer', value: '<n>', min: 1, default: NODE_DEFAULTS.maxPending },
+  'request-timeout': { kind: 'integer', value: '<ms>', min: 1, default: NODE_DEFAULTS.requestTimeoutMs },
+  fault: { kind: 'list', value: '<name,...>' },
+  'list-faults': { kind: 'flag' },
+});
+
 export const node: Command = {
   name: 'node',
   summary: 'Run a reference node (one process; see devnet for several)',
   help: HELP,
+  commandLines: [commandLine],
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        kind: { type: 'string' },
-        'data-dir': { type: 'string' },
-        'block-time': { type: 'string' },
-        peers: { type: 'string' },
-        'chain-id': { type: 'string' },
-        'faucet-amount': { type: 'string' },
-        'faucet-limit': { type: 'string' },
-        'no-faucet': { type: 'boolean', default: false },
-        'max-body-bytes': { type: 'string' },
-        'max-batch': { type: 'string' },
-        'max-block-txs': { type: 'string' },
-        'max-pending': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        fault: { type: 'string', multiple: true },
-        'list-faults': { type: 'boolean', default: false },
-      },
-    });
+    const { values } = commandLine.parse(argv);
     if (values['list-faults']) {
       const width = Math.max(...FAULT_CATALOGUE.map((f) => f.name.length));
       console.log('Fault injection, TEST-ONLY: each fault makes the node deliberately wrong (docs/faults.md).\n');
@@ -86,29 +84,26 @@ export const node: Command = {
       if (err instanceof UnknownFaultError) throw new CliError(`node: --fault: ${err.message}`);
       throw err;
     }
-    const kind = (values.kind ?? 'MN').toUpperCase();
-    if (kind !== 'MN' && kind !== 'LN') throw new CliError(`node: --kind must be MN or LN; got "${values.kind}"`);
-    const chainId = chainIdOption('node', values['chain-id'], NODE_DEFAULTS.chainId);
+    const kind = values.kind;
+    const chainId = values['chain-id'];
     const peers = (values.peers ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
     for (const p of peers) if (!/^https?:\/\/[^/\s]+\/?$/.test(p)) throw new CliError(`node: --peers takes base URLs such as http://127.0.0.1:8546; got "${p}"`);
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
     const started = await ReferenceNode.start(withFaults({
-      host: values.host ?? NODE_DEFAULTS.host,
-      port: integerOption('node', '--port', values.port, NODE_DEFAULTS.port, 0),
+      host: values.host,
+      port: values.port,
       kind,
-      dataDir: resolve(values['data-dir'] ?? NODE_DEFAULTS.dataDir),
-      blockTimeMs: integerOption('node', '--block-time', values['block-time'], NODE_DEFAULTS.blockTimeMs, 10),
+      dataDir: resolve(values['data-dir']),
+      blockTimeMs: values['block-time'],
       peers,
       chainId,
-      faucet: values['no-faucet']
-        ? false
-        : { amount: parseAmount(values['faucet-amount'] ?? '10token', 'faucet amount'), limit: integerOption('node', '--faucet-limit', values['faucet-limit'], NODE_DEFAULTS.faucetLimit, 1) },
-      maxBodyBytes: integerOption('node', '--max-body-bytes', values['max-body-bytes'], NODE_DEFAULTS.maxBodyBytes, 1),
-      maxBatch: integerOption('node', '--max-batch', values['max-batch'], NODE_DEFAULTS.maxBatch, 1),
-      requestTimeoutMs: integerOption('node', '--request-timeout', values['request-timeout'], NODE_DEFAULTS.requestTimeoutMs, 1),
+      faucet: values['no-faucet'] ? false : { amount: parseAmount(values['faucet-amount'], 'faucet amount'), limit: values['faucet-limit'] },
+      maxBodyBytes: values['max-body-bytes'],
+      maxBatch: values['max-batch'],
+      requestTimeoutMs: values['request-timeout'],
       chain: {
-        maxBlockTransactions: integerOption('node', '--max-block-txs', values['max-block-txs'], NODE_DEFAULTS.maxBlockTransactions, 1),
-        maxPending: integerOption('node', '--max-pending', values['max-pending'], NODE_DEFAULTS.maxPending, 1),
+        maxBlockTransactions: values['max-block-txs'],
+        maxPending: values['max-pending'],
       },
       log,
     }, faults)).catch((err: unknown) => {
@@ -119,7 +114,7 @@ export const node: Command = {
       throw err;
     });
     console.log(started.url);
-    log(`node ${kind} ${started.id} serving ${started.url}/rpc (data: ${resolve(values['data-dir'] ?? NODE_DEFAULTS.dataDir)}, height ${started.chain.height()})`);
+    log(`node ${kind} ${started.id} serving ${started.url}/rpc (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
     await new Promise<void>((done) => {
       let signals = 0;
       const stop = (signal: string): void => {

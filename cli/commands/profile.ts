@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
-import { chainIdOption, integerOption } from '../integerOption.js';
+import { CommandLine } from '../CommandLine.js';
+import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
 import { ProfileError } from '../../suites/profile/loadProfile.js';
 import type { TxCodec } from '../../suites/profile/TxCodec.js';
 import { DEFAULT_DEADLINE_MS, detectProfile } from '../../suites/profile/detect/detectProfile.js';
@@ -50,19 +50,26 @@ Options:
 Progress goes to stderr. Exit codes: 0 a draft was written (warnings, if any, are printed with
 it); 2 usage error; 3 no JSON-RPC endpoint answered at the URL (what each path answered is listed).`;
 
-function checkedUrl(text: string | undefined): string {
-  if (text === undefined) throw new CliError('profile detect: --url is required (the base URL of the node, e.g. http://127.0.0.1:8545)');
-  const url = text.replace(/\/+$/, '');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError(`profile detect: --url ${text} is not a URL (e.g. http://127.0.0.1:8545)`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`profile detect: --url ${text} must be http or https`);
-  if (parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '') throw new CliError(`profile detect: --url ${text} must have no query, fragment or credentials`);
-  return url;
+/** A base URL probes can be sent below: http or https, and nothing after the path. */
+function bareUrlProblem(text: string): string | undefined {
+  const problem = httpUrlProblem(text);
+  if (problem !== undefined) return problem;
+  const parsed = new URL(text.replace(/\/+$/, ''));
+  return parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '' ? `${text} must have no query, fragment or credentials` : undefined;
 }
+
+const detectLine = new CommandLine('profile detect', {
+  url: { kind: 'text', value: '<base-url>', required: true, check: bareUrlProblem },
+  out: { kind: 'text', value: '<file>' },
+  'rpc-path': RPC_PATH,
+  'method-prefix': METHOD_PREFIX,
+  'chain-id': { kind: 'uint', value: '<n>' },
+  codec: { kind: 'text', value: '<module>' },
+  'no-transactions': { kind: 'flag' },
+  'no-faucet': { kind: 'flag' },
+  'no-limits': { kind: 'flag' },
+  deadline: { kind: 'integer', value: '<s>', min: 1, max: 3600, default: DEFAULT_DEADLINE_MS / 1000 },
+});
 
 /** The codec module as the profile file names it: relative to the file (how loadProfile resolves it), or absolute for stdout. */
 function codecKey(module: string, out: string | undefined): string {
@@ -73,29 +80,12 @@ function codecKey(module: string, out: string | undefined): string {
 }
 
 async function detect(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      url: { type: 'string' },
-      out: { type: 'string' },
-      'rpc-path': { type: 'string' },
-      'method-prefix': { type: 'string' },
-      'chain-id': { type: 'string' },
-      codec: { type: 'string' },
-      'no-transactions': { type: 'boolean', default: false },
-      'no-faucet': { type: 'boolean', default: false },
-      'no-limits': { type: 'boolean', default: false },
-      deadline: { type: 'string' },
-    },
-  });
-  const url = checkedUrl(values.url);
+  const { values } = detectLine.parse(argv);
+  const url = values.url.replace(/\/+$/, '');
   const rpcPath = values['rpc-path'];
-  if (rpcPath !== undefined && !/^\/[^\s?#]*$/.test(rpcPath)) throw new CliError(`profile detect: --rpc-path must be a path such as /rpc, / or /v1/jsonrpc; got "${rpcPath}"`);
   const methodPrefix = values['method-prefix'];
-  if (methodPrefix !== undefined && !/^[A-Za-z0-9_.]*$/.test(methodPrefix)) throw new CliError('profile detect: --method-prefix must be letters, digits, _ or . (a profile file holds no other)');
-  const chainId = values['chain-id'] === undefined ? undefined : chainIdOption('profile detect', values['chain-id'], 1n);
-  const deadlineS = integerOption('profile detect', '--deadline', values.deadline, DEFAULT_DEADLINE_MS / 1000, 1, 3600);
+  const chainId = values['chain-id'];
+  const deadlineS = values.deadline;
   let codec: TxCodec | undefined;
   if (values.codec !== undefined) {
     try {
@@ -155,6 +145,7 @@ export const profile: Command = {
   name: 'profile',
   summary: 'Detect a node\'s profile from outside: a draft with evidence and confidence per key',
   help: HELP,
+  commandLines: [detectLine],
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === 'detect') return detect(rest);

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
 import { createClient } from '../../core/client/index.js';
 import type { CheckResult, RunResult } from '../../suites/model.js';
-import { DEFAULT_REPORT_DIR } from './test.js';
+import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 
 const HELP = `Usage: chainrpc replay <check-id> [--report <report.json>] [--node <base-url>] [--all]
 
@@ -21,17 +21,23 @@ Options:
   --all              replay every exchange of the check, not only the last
   -h, --help`;
 
+const commandLine = new CommandLine(
+  'replay',
+  {
+    report: { kind: 'text', value: '<file>' },
+    node: { kind: 'text', value: '<base-url>' },
+    all: { kind: 'flag' },
+  },
+  true,
+);
+
 export const replay: Command = {
   name: 'replay',
   summary: "Send a check's recorded requests again and show the node's answers",
   help: HELP,
+  commandLines: [commandLine],
   async run(argv) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: { report: { type: 'string' }, node: { type: 'string' }, all: { type: 'boolean', default: false } },
-    });
+    const { values, positionals } = commandLine.parse(argv);
     const [id] = positionals;
     if (id === undefined || positionals.length > 1) throw new CliError('replay: name one check id (see the report, or chainrpc test --list)');
     const path = values.report ?? join(DEFAULT_REPORT_DIR, 'latest', 'report.json');
@@ -42,6 +48,9 @@ export const replay: Command = {
     } catch (err) {
       throw new CliError(`replay: ${path} is not a report: ${(err as Error).message}`);
     }
+    // The report folder and its latest link are shared by every kind of run: only a conformance report has checks to replay.
+    const format: unknown = (run as { format?: unknown }).format;
+    if (typeof format !== 'string' || !format.startsWith('chainrpc-report/')) throw new CliError(`replay: ${path} is not the report of a chainrpc test run (format ${JSON.stringify(format) ?? 'missing'}); give --report <report.json>`);
     const results = (run.results ?? []).filter((r: CheckResult) => r.id === id);
     if (results.length === 0) throw new CliError(`replay: the report has no check ${id}`);
     const target = values.node?.replace(/\/+$/, '');

@@ -1,23 +1,19 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { relative } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
-import { verdictHeadline } from '../../reports/verdictHeadline.js';
-import { writeReports } from '../../reports/writeReports.js';
+import { CommandLine } from '../CommandLine.js';
+import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { packageVersion } from '../packageVersion.js';
+import { ConsoleReporter } from '../../reports/conformance/consoleReporter.js';
+import { renderReports } from '../../reports/conformance/writeReports.js';
+import { DEFAULT_REPORT_DIR, publishReportFolder } from '../../reports/shared/reportFolder.js';
 import { catalogue } from '../../suites/catalogue.js';
-import type { CheckResult, Level, Status } from '../../suites/model.js';
-import { LEVELS } from '../../suites/model.js';
+import type { Level } from '../../suites/model.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import { Baseline, BaselineError } from '../../suites/runner/Baseline.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
-import { baseBeforeEndpointPath } from '../../suites/runner/runHints.js';
 import { selectChecks } from '../../suites/runner/selectChecks.js';
 import { shellQuote } from '../../suites/runner/shellQuote.js';
-import { packageRoot } from '../../core/paths.js';
-import { readFileSync } from 'node:fs';
-
-export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
 
 const HELP = `Usage: chainrpc test --url <base-url> [--url <base-url> ...] [options]
 
@@ -63,20 +59,24 @@ Exit codes: 0 passed at the chosen level (certified when it is must); 1 failures
 without a verdict) at or above the chosen level; 2 usage or configuration error; 3 no target
 answered JSON-RPC.`;
 
-const SYMBOL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skip: 'SKIP' };
-
-function parseLevel(text: string | undefined): Level {
-  const level = (text ?? 'must').toUpperCase();
-  if (!LEVELS.includes(level as Level)) throw new CliError(`test: --level must be must, should or profile; got "${text}"`);
-  return level as Level;
-}
-
-function positiveInt(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`test: ${flag} must be a positive integer; got "${text}"`);
-  return n;
-}
+const commandLine = new CommandLine('test', {
+  url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
+  profile: { kind: 'text', value: '<file>' },
+  'rpc-path': RPC_PATH,
+  'method-prefix': METHOD_PREFIX,
+  only: { kind: 'list', value: '<pattern>' },
+  skip: { kind: 'list', value: '<pattern>' },
+  level: { kind: 'choice', value: '<level>', choices: ['must', 'should', 'profile'] },
+  baseline: { kind: 'text', value: '<file>' },
+  'report-dir': { kind: 'text', value: '<dir>' },
+  // Never echoed in a message: it is a key.
+  'private-key': { kind: 'text', value: '<hex>', check: (text) => (/^[0-9a-fA-F]{64}$/.test(text) ? undefined : 'must be 64 hex characters') },
+  'block-time': { kind: 'integer', value: '<ms>', min: 1 },
+  concurrency: { kind: 'integer', value: '<n>', min: 1 },
+  timeout: { kind: 'integer', value: '<ms>', min: 1 },
+  deadline: { kind: 'integer', value: '<s>', min: 1, default: 300 },
+  list: { kind: 'flag' },
+});
 
 /** A path relative to the working directory when it lies below it, else absolute: what a user pastes. */
 function relativeOrAbsolute(path: string): string {
@@ -87,58 +87,25 @@ function relativeOrAbsolute(path: string): string {
 /** A word as one shell word: as it is when nothing in it is special to a shell, else quoted. */
 const shellWord = (text: string): string => (/^[\w./@%+=:,-]+$/.test(text) ? text : shellQuote(text));
 
-function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 export const test: Command = {
   name: 'test',
   summary: 'Certify one or several nodes: graded checks, reports, CI exit codes',
   help: HELP,
+  commandLines: [commandLine],
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        url: { type: 'string', multiple: true },
-        profile: { type: 'string' },
-        only: { type: 'string', multiple: true },
-        skip: { type: 'string', multiple: true },
-        level: { type: 'string' },
-        baseline: { type: 'string' },
-        'report-dir': { type: 'string' },
-        'private-key': { type: 'string' },
-        'block-time': { type: 'string' },
-        concurrency: { type: 'string' },
-        timeout: { type: 'string' },
-        deadline: { type: 'string' },
-        'rpc-path': { type: 'string' },
-        'method-prefix': { type: 'string' },
-        list: { type: 'boolean', default: false },
-      },
-    });
-    const only = values.only ?? [];
-    const skip = values.skip ?? [];
+    const { values } = commandLine.parse(argv);
+    const { only, skip } = values;
     const checks = selectChecks(catalogue(), only, skip);
     if (values.list) {
       for (const c of checks) console.log(`${c.level.padEnd(8)}${c.id.padEnd(52)}${c.title}`);
       console.log(`${checks.length} checks`);
       return 0;
     }
-    const urls = (values.url ?? []).map((u) => u.replace(/\/+$/, ''));
+    const urls = values.url.map((u) => u.replace(/\/+$/, ''));
     if (urls.length === 0) throw new CliError('test: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)');
-    for (const u of urls) {
-      let parsed: URL;
-      try {
-        parsed = new URL(u);
-      } catch {
-        throw new CliError(`test: --url ${u} is not a URL (e.g. http://127.0.0.1:8545)`);
-      }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`test: --url ${u} must be http or https`);
-    }
     if (new Set(urls).size !== urls.length) throw new CliError('test: the same --url is given twice');
     if (checks.length === 0) throw new CliError(`test: no check matches --only ${only.join(' ')} ${skip.length ? `--skip ${skip.join(' ')}` : ''} (see chainrpc test --list)`);
-    const gate = parseLevel(values.level);
+    const gate = (values.level ?? 'must').toUpperCase() as Level;
     let profile;
     let baseline;
     try {
@@ -148,46 +115,13 @@ export const test: Command = {
       if (err instanceof ProfileError || err instanceof BaselineError) throw new CliError(`test: ${err.message}`);
       throw err;
     }
-    if (values['private-key'] !== undefined) {
-      if (!/^[0-9a-fA-F]{64}$/.test(values['private-key'])) throw new CliError('test: --private-key must be 64 hex characters');
-      profile.privateKey = values['private-key'];
-    }
-    const blockTime = positiveInt(values['block-time'], '--block-time');
-    if (blockTime !== undefined) profile.blockTimeMs = blockTime;
-    if (values['rpc-path'] !== undefined) {
-      if (!/^\/[^\s?#]*$/.test(values['rpc-path'])) throw new CliError(`test: --rpc-path must be a path such as /rpc, / or /v1/jsonrpc; got "${values['rpc-path']}"`);
-      profile.rpcPath = values['rpc-path'];
-    }
-    if (values['method-prefix'] !== undefined) {
-      if (!/^[A-Za-z0-9_.]*$/.test(values['method-prefix'])) throw new CliError('test: --method-prefix must be letters, digits, _ or . (e.g. acme_)');
-      profile.methodPrefix = values['method-prefix'];
-    }
-    const deadlineS = positiveInt(values.deadline, '--deadline') ?? 300;
+    if (values['private-key'] !== undefined) profile.privateKey = values['private-key'];
+    if (values['block-time'] !== undefined) profile.blockTimeMs = values['block-time'];
+    if (values['rpc-path'] !== undefined) profile.rpcPath = values['rpc-path'];
+    if (values['method-prefix'] !== undefined) profile.methodPrefix = values['method-prefix'];
 
-    const live = process.stdout.isTTY && !process.env.CI;
-    const started = Date.now();
-    const tally: Record<Status, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
-    let lastLine = '';
-    // An error message already shown is not shown again (a node that is down errs every check alike); the end counts them.
-    const shownErrors = new Set<string>();
-    const progress = (r: CheckResult, done: number, total: number): void => {
-      tally[r.status]++;
-      const where = urls.length > 1 ? ` @ ${r.node}` : '';
-      const repeated = r.status === 'error' && shownErrors.has(r.evidence.message);
-      if (r.status === 'error') shownErrors.add(r.evidence.message);
-      if (live) {
-        if (r.status === 'fail' || (r.status === 'error' && !repeated)) process.stdout.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${where}: ${r.evidence.message}\n`);
-        lastLine = `  ${done}/${total}  pass ${tally.pass}  fail ${tally.fail}  error ${tally.error}  skip ${tally.skip}  ${((Date.now() - started) / 1000).toFixed(1)} s`;
-        process.stdout.write(`\r\x1b[K${lastLine}`);
-      } else if (!repeated) {
-        console.log(`${SYMBOL[r.status].padEnd(6)}${r.level.padEnd(8)}${r.id}${where}${r.status === 'pass' ? '' : `: ${r.evidence.message}`}`);
-      }
-    };
-    console.log(`chainrpc test: ${checks.length} checks against ${urls.join(', ')} (profile ${profile.name}, gate ${gate})`);
-    for (const u of urls) {
-      const base = baseBeforeEndpointPath(u, profile.rpcPath);
-      if (base !== undefined) console.log(`hint: --url ${u} already ends in ${profile.rpcPath}; the suite posts to ${u}${profile.rpcPath}. Did you mean --url ${base}?`);
-    }
+    const reporter = new ConsoleReporter({ write: (text) => void process.stdout.write(text), live: process.stdout.isTTY && !process.env.CI, targets: urls });
+    reporter.announce(checks.length, profile, gate);
     const { run, transcript } = await runSuite({
       targets: urls,
       profile,
@@ -196,81 +130,27 @@ export const test: Command = {
       skip,
       gate,
       ...(baseline ? { baseline } : {}),
-      ...(positiveInt(values.concurrency, '--concurrency') !== undefined ? { concurrency: positiveInt(values.concurrency, '--concurrency') as number } : {}),
-      ...(positiveInt(values.timeout, '--timeout') !== undefined ? { checkTimeoutMs: positiveInt(values.timeout, '--timeout') as number } : {}),
-      deadlineMs: deadlineS * 1000,
-      version: version(),
-      onResult: progress,
+      ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),
+      ...(values.timeout !== undefined ? { checkTimeoutMs: values.timeout } : {}),
+      deadlineMs: values.deadline * 1000,
+      version: packageVersion(),
+      onResult: reporter.onResult,
       rerunArgs: [
         ...(values.profile === undefined ? [] : ['--profile', shellWord(values.profile)]),
         ...(values['rpc-path'] === undefined ? [] : ['--rpc-path', shellWord(values['rpc-path'])]),
         ...(values['method-prefix'] === undefined ? [] : ['--method-prefix', shellWord(values['method-prefix'])]),
-        ...(values['block-time'] === undefined ? [] : ['--block-time', shellWord(values['block-time'])]),
+        ...(values['block-time'] === undefined ? [] : ['--block-time', String(values['block-time'])]),
         ...(values.level === undefined ? [] : ['--level', shellWord(values.level)]),
       ],
     });
-    if (live) process.stdout.write('\r\x1b[K');
+    reporter.endProgress();
 
-    const stamp = run.startedAt.replace(/[:.]/g, '-');
-    const root = resolve(values['report-dir'] ?? DEFAULT_REPORT_DIR);
-    const dir = join(root, stamp);
-    mkdirSync(dir, { recursive: true });
-    const written = await writeReports(run, transcript, dir);
-    const latest = join(root, 'latest');
-    rmSync(latest, { force: true, recursive: false });
-    try {
-      symlinkSync(stamp, latest);
-    } catch {
-      // A file system without symlinks: the printed path is enough.
-    }
-
-    const s = run.summary;
-    console.log('');
-    console.log(`${'level'.padEnd(9)}${'pass'.padStart(6)}${'fail'.padStart(6)}${'error'.padStart(7)}${'skip'.padStart(6)}`);
-    for (const level of LEVELS) {
-      const c = s.counts[level];
-      console.log(`${level.padEnd(9)}${String(c.pass).padStart(6)}${String(c.fail).padStart(6)}${String(c.error).padStart(7)}${String(c.skip).padStart(6)}`);
-    }
-    const bad = run.results.filter((r) => r.status === 'fail' || r.status === 'error');
-    const reportFlag = values['report-dir'] === undefined ? '' : ` --report ${shellWord(relativeOrAbsolute(join(dir, 'report.json')))}`;
-    if (bad.length > 0) {
-      // Results with the same status and message are one line with a count (a node that is down errs every check alike).
-      const groups = new Map<string, CheckResult[]>();
-      for (const r of bad) {
-        const key = `${r.status}\u0000${r.evidence.message}`;
-        groups.set(key, [...(groups.get(key) ?? []), r]);
-      }
-      console.log(`\n${bad.length} check result(s) failed or had no verdict:`);
-      let shown = 0;
-      for (const group of groups.values()) {
-        if (shown >= 40) break;
-        shown++;
-        const [r] = group;
-        if (r === undefined) continue;
-        const mark = r.baseline ? ` [baseline: ${r.baseline.state}]` : '';
-        if (group.length > 1) {
-          const ids = group.map((g) => `${g.id}${urls.length > 1 ? ` @ ${g.node}` : ''}`);
-          console.log(`  ${SYMBOL[r.status]} ×${group.length}: ${r.evidence.message}\n      ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`);
-          continue;
-        }
-        console.log(`  ${SYMBOL[r.status]} ${r.level} ${r.id}${urls.length > 1 ? ` @ ${r.node}` : ''}${mark}\n      ${r.evidence.message}`);
-        if (r.evidence.expected !== undefined) console.log(`      expected: ${r.evidence.expected}\n      actual:   ${r.evidence.actual ?? ''}`);
-        if (r.reproduce) {
-          const replay = `chainrpc replay ${r.id}${urls.length > 1 ? ` --node ${r.node}` : ''}${reportFlag}`;
-          console.log(`      reproduce: ${r.reproduce.length > 300 ? replay : r.reproduce}`);
-        }
-      }
-      if (groups.size > 40) console.log(`  ... and ${groups.size - 40} more (see the reports)`);
-    }
-    if (run.hints !== undefined && run.hints.length > 0) {
-      console.log('\nFirst, fix this:');
-      for (const hint of run.hints) console.log(`  hint: ${hint}`);
-    }
-    const nowPassing = run.results.filter((r) => r.baseline?.state === 'now-passing');
-    if (nowPassing.length > 0) console.log(`\nnow passing (remove from the baseline): ${[...new Set(nowPassing.map((r) => r.id))].join(', ')}`);
-    console.log(`\nreports: ${relativeOrAbsolute(dir)}\nHTML report: ${written.files.html}`);
-    console.log(`${verdictHeadline(run).line}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    if (lastLine === '' && live) console.log('');
-    return s.exitCode;
+    const written = await publishReportFolder(values['report-dir'] ?? DEFAULT_REPORT_DIR, run.startedAt, renderReports(run, transcript));
+    reporter.summarize(run, {
+      folder: relativeOrAbsolute(written.dir),
+      html: written.files.html,
+      replayReport: values['report-dir'] === undefined ? '' : ` --report ${shellWord(relativeOrAbsolute(written.files.json))}`,
+    });
+    return run.summary.exitCode;
   },
 };

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
 import { decodeTransaction, formatTokens, hexToFixedBytes, signTransaction, verifyTransaction } from '../../core/codec/index.js';
 import { parseAmount as amount } from '../parseAmount.js';
 import type { SignedTransaction } from '../../core/codec/index.js';
@@ -44,35 +44,33 @@ function toJson(tx: SignedTransaction): Record<string, string> {
   };
 }
 
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined) throw new CliError(`tx sign: ${flag} is required (see chainrpc tx --help)`);
-  return value;
-}
+const signLine = new CommandLine('tx sign', {
+  key: { kind: 'text', value: '<hex>', required: true },
+  to: { kind: 'text', value: '<address>', required: true },
+  value: { kind: 'text', value: '<amount>', required: true },
+  nonce: { kind: 'uint', value: '<n>', required: true },
+  fee: { kind: 'text', value: '<amount>', default: '0.001token' },
+  'chain-id': { kind: 'uint', value: '<n>', default: 1n },
+});
+const decodeLine = new CommandLine('tx decode', {}, true);
 
 export const tx: Command = {
   name: 'tx',
   summary: 'Sign a transfer, or decode and strictly verify a signed transaction',
   help: HELP,
+  commandLines: [signLine, decodeLine],
   run(argv) {
     const [sub, ...rest] = argv;
     if (sub === 'sign') {
-      const { values } = parseArgs({
-        args: rest,
-        strict: true,
-        options: { key: { type: 'string' }, to: { type: 'string' }, value: { type: 'string' }, nonce: { type: 'string' }, fee: { type: 'string' }, 'chain-id': { type: 'string' } },
-      });
-      const key = hexToFixedBytes(required(values.key, '--key'), 32, 'private key');
-      const nonce = required(values.nonce, '--nonce');
-      if (!/^\d+$/.test(nonce)) throw new CliError(`tx sign: --nonce must be a non-negative integer; got "${nonce}"`);
-      const chainId = values['chain-id'] ?? '1';
-      if (!/^\d+$/.test(chainId)) throw new CliError(`tx sign: --chain-id must be a non-negative integer; got "${chainId}"`);
+      const { values } = signLine.parse(rest);
+      const key = hexToFixedBytes(values.key, 32, 'private key');
       const signed = signTransaction(
         {
-          chainId: BigInt(chainId),
-          to: required(values.to, '--to'),
-          value: amount(required(values.value, '--value'), 'value'),
-          nonce: BigInt(nonce),
-          fee: amount(values.fee ?? '0.001token', 'fee'),
+          chainId: values['chain-id'],
+          to: values.to,
+          value: amount(values.value, 'value'),
+          nonce: values.nonce,
+          fee: amount(values.fee, 'fee'),
         },
         key,
       );
@@ -80,7 +78,7 @@ export const tx: Command = {
       return Promise.resolve(0);
     }
     if (sub === 'decode') {
-      const [hex, ...extra] = rest;
+      const [hex, ...extra] = decodeLine.parse(rest).positionals;
       if (hex === undefined || extra.length > 0) throw new CliError('tx decode: give exactly one signed transaction hex (see chainrpc tx --help)');
       const decoded = decodeTransaction(hex);
       const verdict = verifyTransaction(decoded);

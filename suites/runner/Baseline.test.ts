@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Level, Status } from '../model.js';
 import { Baseline, BaselineError } from './Baseline.js';
-import { summarize } from './runSuite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-baseline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,21 +38,5 @@ describe('Baseline', () => {
     expect(() => Baseline.load(write([]))).toThrow(/expectedFailures/);
     expect(() => Baseline.load(write({ expectedFailures: [{ id: 'x/y' }] }))).toThrow(/needs a "reason"/);
     expect(() => Baseline.load(write({ expectedFailures: [{ id: 'x/y', reason: 'r', expires: 'soon' }] }))).toThrow(/YYYY-MM-DD/);
-  });
-});
-
-describe('summarize: the gate and the exit code', () => {
-  it('gates on the chosen level and above only', () => {
-    const results = [result('a/x', 'pass'), result('b/x', 'fail', 'SHOULD'), result('c/x', 'fail', 'PROFILE')];
-    expect(summarize(results, 'MUST', false)).toMatchObject({ passed: true, certified: true, exitCode: 0, gating: 0 });
-    expect(summarize(results, 'SHOULD', false)).toMatchObject({ passed: false, exitCode: 1, gating: 1 });
-    expect(summarize(results, 'PROFILE', false)).toMatchObject({ passed: false, exitCode: 1, gating: 2 });
-  });
-
-  it('counts errors as missing verdicts, excused ones aside, and exits 3 when no target answered', () => {
-    const error = result('a/x', 'error');
-    expect(summarize([error], 'MUST', false)).toMatchObject({ passed: false, exitCode: 1 });
-    expect(summarize([{ ...error, baseline: { reason: 'r', state: 'expected-fail' } }], 'MUST', false)).toMatchObject({ passed: true, exitCode: 0 });
-    expect(summarize([error], 'MUST', true)).toMatchObject({ passed: false, exitCode: 3 });
   });
 });

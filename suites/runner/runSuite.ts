@@ -4,14 +4,14 @@ import type { Check } from '../Check.js';
 import { CheckContext, MAX_RESPONSE_BYTES } from '../CheckContext.js';
 import { CheckError, CheckFailure, CheckSkip } from '../checkOutcomes.js';
 import type { RunShared } from '../CheckContext.js';
-import { LEVELS } from '../model.js';
-import type { CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../model.js';
+import type { CheckResult, Exchange, Level, RunResult, Status } from '../model.js';
 import type { Profile } from '../profile/Profile.js';
 import { asU64 } from '../readWire.js';
 import { Wallet } from '../Wallet.js';
 import type { Baseline } from './Baseline.js';
-import { curlFor as reproduceCommand } from './curlFor.js';
+import { reproduceFor } from './reproduce.js';
 import { runHints } from './runHints.js';
+import { runResult } from './runResult.js';
 
 export interface SuiteOptions {
   targets: string[];
@@ -53,9 +53,6 @@ interface Job {
   checks: Check[];
   node: string;
 }
-
-/** Ranks levels: a gate at SHOULD gates MUST and SHOULD. */
-const rank = (level: Level): number => LEVELS.indexOf(level);
 
 /**
  * Runs the checks against the targets: independent checks concurrently (bounded), the checks of one
@@ -184,11 +181,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     const mark = options.baseline?.mark(r);
     if (mark) r.baseline = mark;
     // The exchange that showed the failure: the one the check names, else its last (checks stop at the first wrong answer).
-    const shown = shownBy.get(r) ?? r.evidence.exchanges[r.evidence.exchanges.length - 1];
-    if (r.status === 'fail' && shown) {
-      // A request kept only in part cannot be sent again as it was: the check itself is run again instead.
-      r.reproduce = shown.request.truncated === true ? ['chainrpc test', '--url', r.node === 'network' ? options.targets.join(' --url ') : r.node, '--only', r.id, ...(options.rerunArgs ?? [])].join(' ') : reproduceCommand(shown);
-    }
+    const reproduce = reproduceFor(r, shownBy.get(r) ?? r.evidence.exchanges[r.evidence.exchanges.length - 1], { targets: options.targets, args: options.rerunArgs ?? [] });
+    if (reproduce !== undefined) r.reproduce = reproduce;
     results.push(r);
     options.onResult?.(r, results.length, total);
   };
@@ -249,14 +243,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
 
   const order = new Map(options.checks.map((c, i) => [c.id, i]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || a.node.localeCompare(b.node));
-  const finished = Date.now();
   return {
-    run: {
-      format: 'chainrpc-report/2',
-      tool: { name: 'chainrpc', version: options.version },
-      startedAt: new Date(started).toISOString(),
-      finishedAt: new Date(finished).toISOString(),
-      durationMs: finished - started,
+    run: runResult({
+      version: options.version,
+      startedMs: started,
+      finishedMs: Date.now(),
       targets: options.targets,
       profile: { name: profile.name, source: profile.source },
       gate: options.gate,
@@ -267,35 +258,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
         deadlineMs,
       },
       results,
-      summary: summarize(results, options.gate, reachable.length === 0),
+      noTarget: reachable.length === 0,
       hints: runHints({ targets: options.targets, profile, results, transcript }),
-    },
+    }),
     transcript,
   };
-}
-
-/** Counts, the gate's verdict and the exit code. */
-export function summarize(results: CheckResult[], gate: Level, noTarget: boolean): RunSummary {
-  const counts = Object.fromEntries(LEVELS.map((l) => [l, { pass: 0, fail: 0, error: 0, skip: 0 }])) as RunSummary['counts'];
-  let gating = 0;
-  let mustErrors = 0;
-  for (const r of results) {
-    counts[r.level][r.status]++;
-    const excused = r.baseline?.state === 'expected-fail';
-    if ((r.status === 'fail' || r.status === 'error') && !excused && rank(r.level) <= rank(gate)) gating++;
-    if (r.level === 'MUST' && r.status === 'error' && !excused) mustErrors++;
-  }
-  const passed = gating === 0 && !noTarget;
-  const certified = passed && mustErrors === 0;
-  const exitCode = noTarget ? 3 : passed ? 0 : 1;
-  // The detail after the verdict word (reports/verdictHeadline.ts puts CERTIFIED / PASSED / FAILED first).
-  const scope = `${gate} level${gate === 'MUST' ? '' : ' or above'}`;
-  const verdict = noTarget
-    ? 'no target answered JSON-RPC, nothing was verified'
-    : passed
-      ? certified
-        ? `no failure at ${scope}`
-        : `no failure at ${scope}, but some MUST checks had no verdict`
-      : `${gating} check result(s) at ${scope} failed or could not be verified`;
-  return { counts, gating, passed, certified, exitCode, verdict };
 }

@@ -4,10 +4,14 @@
  * baseline with an expected failure, a now-passing entry and an expired one. Its evidence is hostile
  * where nodes can be: a response body that tries to close the report's script and inject markup,
  * control characters and a terminal escape, integers beyond 2^64, and non-ASCII text.
+ *
+ * The results are made up; everything the runner derives from them is the runner's own code: the
+ * reproduce commands (reproduceFor), the summary and verdict (runResult, which sums with the verdict rules).
  */
 import { LEVELS } from '../../suites/model.js';
-import type { BaselineMark, CheckResult, Exchange, Level, RunResult, RunSummary, Status } from '../../suites/model.js';
-import { curlFor } from '../../suites/runner/curlFor.js';
+import type { BaselineMark, CheckResult, Exchange, Level, RunResult } from '../../suites/model.js';
+import { reproduceFor } from '../../suites/runner/reproduce.js';
+import { runResult } from '../../suites/runner/runResult.js';
 
 export const NODE_A = 'http://127.0.0.1:8545';
 export const NODE_B = 'http://127.0.0.1:8546';
@@ -76,9 +80,9 @@ function result(spec: ResultSpec): CheckResult {
   const out: CheckResult = { ...info, scope, durationMs, evidence: { message, exchanges } };
   if (expected !== undefined) out.evidence.expected = expected;
   if (actual !== undefined) out.evidence.actual = actual;
-  // As the runner does: the last exchange is the one that showed the failure.
-  const shown = exchanges[exchanges.length - 1];
-  if (shown && out.status === 'fail') out.reproduce = curlFor(shown);
+  // As the runner does when a check names no exchange: its last one showed the failure.
+  const reproduce = reproduceFor(out, exchanges[exchanges.length - 1], { targets: [NODE_A, NODE_B], args: [] });
+  if (reproduce !== undefined) out.reproduce = reproduce;
   return out;
 }
 
@@ -298,30 +302,6 @@ function baseResults(): CheckResult[] {
   ];
 }
 
-/** Sums results as the runner does: counts per level and status, gating failures, the verdict. */
-export function summarize(results: readonly CheckResult[], gate: Level): RunSummary {
-  const counts = Object.fromEntries(LEVELS.map((l) => [l, { pass: 0, fail: 0, error: 0, skip: 0 }])) as Record<Level, Record<Status, number>>;
-  let gating = 0;
-  let mustErrors = 0;
-  for (const r of results) {
-    counts[r.level][r.status]++;
-    const excused = r.baseline?.state === 'expected-fail';
-    const atGate = LEVELS.indexOf(r.level) <= LEVELS.indexOf(gate);
-    if ((r.status === 'fail' || r.status === 'error') && !excused && atGate) gating++;
-    if (r.status === 'error' && r.level === 'MUST') mustErrors++;
-  }
-  const passed = gating === 0;
-  const certified = passed && gate === 'MUST' && mustErrors === 0;
-  return {
-    counts,
-    gating,
-    passed,
-    certified,
-    exitCode: passed ? 0 : 1,
-    verdict: passed ? `no failures at ${gate}` : `${gating} gating failure${gating === 1 ? '' : 's'} at ${gate} or stricter`,
-  };
-}
-
 export interface FixtureOptions {
   /** Extra passing checks (spread over the categories) for size and speed tests; 0 by default. */
   extraPasses?: number;
@@ -350,25 +330,22 @@ export function fixtureRun(options: FixtureOptions = {}): RunResult {
       }),
     );
   }
-  const durationMs = 6234.5;
-  return {
-    format: 'chainrpc-report/2',
-    tool: { name: 'chainrpc', version: '0.1.0' },
-    startedAt: stamp(0),
-    finishedAt: stamp(durationMs),
-    durationMs,
+  return runResult({
+    version: '0.1.0',
+    startedMs: T0,
+    finishedMs: T0 + 6234.5,
     targets: [NODE_A, NODE_B],
     profile: { name: 'reference', source: 'built-in (docs/reference-profile.md)' },
     gate,
     options: { only: [], skip: ['load/*'], baseline: '.chainrpc/baseline.json', deadlineMs: 120_000 },
     results,
-    summary: summarize(results, gate),
+    noTarget: false,
     hints: [
       `--url ${NODE_B}/rpc already ends in /rpc, and the suite posts to {url}/rpc. Give the node's base URL.`,
       // A hint quotes what the user gave and the node answered: it is escaped like any evidence.
       'Nothing answered JSON-RPC at http://h/<script>alert(1)</script> (HTTP 404).',
     ],
-  };
+  });
 }
 
 /** Every exchange of a run, in result order (not in time order), as a runner would hand them to writeReports. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_MESSAGE, NODE_A, U128_MAX, fixtureRun } from '../test/support/fixtureRun.js';
+import { HOSTILE_MESSAGE, NODE_A, U128_MAX, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderHtml } from './renderHtml.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -92,7 +92,7 @@ describe.skipIf(skipNote !== undefined)(`report.html in Chromium${skipNote === u
   });
 
   it('shows the verdict, and its own script runs without errors', async () => {
-    expect(await page.locator('[data-testid="verdict"]').innerText()).toBe('FAILED at gate MUST: 4 gating failures at MUST or stricter');
+    expect(await page.locator('[data-testid="verdict"]').innerText()).toBe('FAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified');
     expect(await page.locator('[data-testid="shown-count"]').textContent()).toBe(`${run.results.length} of ${run.results.length} checks shown`);
     expect(await page.locator('.toolbar').isVisible()).toBe(true);
     expect(problems).toEqual([]);

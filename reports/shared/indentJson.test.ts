@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from '../core/json/index.js';
+import { stringifyJson } from '../../core/json/index.js';
 import { indentJson } from './indentJson.js';
 
 describe('indentJson', () => {

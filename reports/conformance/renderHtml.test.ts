@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from './escapeHtml.js';
+import { escapeHtml } from '../shared/escapeHtml.js';
 import { REPORT_CSS } from './htmlAssets.js';
-import { HOSTILE_MESSAGE, fixtureRun } from '../test/support/fixtureRun.js';
+import { HOSTILE_MESSAGE, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderHtml } from './renderHtml.js';
 
 const count = (text: string, part: string): number => text.split(part).length - 1;
@@ -54,8 +54,8 @@ describe('renderHtml', () => {
   });
 
   it('shows the verdict, the run and the counts', () => {
-    expect(html).toContain('<p class="verdict verdict-failed" data-testid="verdict">FAILED at gate MUST: 4 gating failures at MUST or stricter</p>');
-    expect(html).toContain('<title>chainrpc: FAILED at gate MUST: 4 gating failures at MUST or stricter</title>');
+    expect(html).toContain('<p class="verdict verdict-failed" data-testid="verdict">FAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified</p>');
+    expect(html).toContain('<title>chainrpc: FAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified</title>');
     expect(html).toContain('data-testid="meta-targets">http://127.0.0.1:8545, http://127.0.0.1:8546</dd>');
     expect(html).toContain('data-testid="meta-profile">reference (built-in (docs/reference-profile.md))</dd>');
     expect(html).toContain('data-testid="count-MUST-fail">3</td>');

@@ -1,21 +1,14 @@
+import { PAGE_STYLES } from '../shared/htmlPage.js';
+
 /**
- * The fixed stylesheet and script of report.html. Neither holds any data of a run: the page is rendered
- * (escaped) on the server side, and the script only filters and expands what is there. Both are
- * allowed by hash in the page's Content-Security-Policy, so nothing else can run or load.
+ * The fixed stylesheet and script of report.html; the stylesheet starts with the styles every HTML
+ * report shares (PAGE_STYLES). Neither holds any data of a run: the page is rendered (escaped) on the
+ * server side, and the script only filters and expands what is there. Both are allowed by hash in the
+ * page's Content-Security-Policy (htmlPage), so nothing else can run or load.
  */
 
 export const REPORT_CSS = `
-:root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --panel: #f6f8fa;
-  --pass: #1a7f37; --fail: #cf222e; --error: #9a6700; --skip: #59636e; --code: #eff2f5; }
-@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d;
-  --panel: #151b23; --pass: #3fb950; --fail: #f85149; --error: #d29922; --skip: #9198a1; --code: #1f2630; } }
-* { box-sizing: border-box; }
-[hidden] { display: none !important; }
-body { margin: 0; background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
-header, main, .toolbar, .counts { padding: 0 24px; max-width: 1400px; margin: 0 auto; }
-h1 { font-size: 18px; font-weight: 600; margin: 20px 0 8px; color: var(--muted); }
-h2 { font-size: 16px; margin: 24px 0 8px; }
-h2 .category-name { text-transform: capitalize; }
+${PAGE_STYLES}h2 .category-name { text-transform: capitalize; }
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 .verdict { font-size: 24px; font-weight: 700; margin: 0 0 12px; padding: 10px 14px; border-radius: 6px; border: 2px solid; }
 .verdict-certified, .verdict-passed { color: var(--pass); }

@@ -1,5 +1,5 @@
-import { stringifyJson } from '../core/json/index.js';
-import type { Exchange } from '../suites/model.js';
+import { stringifyJson } from '../../core/json/index.js';
+import type { Exchange } from '../../suites/model.js';
 
 /**
  * The exchanges of a run as NDJSON: one Exchange per line (JSON escapes every newline inside strings),

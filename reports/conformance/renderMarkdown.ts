@@ -1,10 +1,9 @@
-import { LEVELS } from '../suites/model.js';
-import type { CheckResult, RunResult, Status } from '../suites/model.js';
-import { excerpt } from './excerpt.js';
-import { formatDuration } from './formatDuration.js';
-import { isExpectedFailure, isGating } from './gating.js';
-import { markdownCode, markdownFence, markdownText } from './markdownText.js';
-import { verdictHeadline } from './verdictHeadline.js';
+import { LEVELS } from '../../suites/model.js';
+import type { CheckResult, RunResult, Status } from '../../suites/model.js';
+import { excerpt } from '../shared/excerpt.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
+import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 
 export interface MarkdownOptions {
   /** How many failing checks to show in full before "and N more" (default 20). */
@@ -82,7 +81,7 @@ export function renderMarkdown(run: RunResult, options: MarkdownOptions = {}): s
       return String(row[s]);
     });
     const sum = STATUSES.reduce((n, s) => n + row[s], 0);
-    const name = LEVELS.indexOf(level) <= LEVELS.indexOf(run.gate) ? `**${level}** (gates)` : level;
+    const name = levelGates(level, run.gate) ? `**${level}** (gates)` : level;
     out.push(`| ${name} | ${cells.join(' | ')} | ${sum} |`);
   }
   out.push(`| All | ${STATUSES.map((s) => totals[s]).join(' | ')} | ${STATUSES.reduce((n, s) => n + totals[s], 0)} |`, '');

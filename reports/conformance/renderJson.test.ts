@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import type { BaselineMark, CheckResult, Evidence, Exchange, RunResult, RunSummary } from '../suites/model.js';
-import { U128_MAX, U64_MAX, fixtureRun } from '../test/support/fixtureRun.js';
+import type { BaselineMark, CheckResult, Evidence, Exchange, RunResult, RunSummary } from '../../suites/model.js';
+import { U128_MAX, U64_MAX, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderJson } from './renderJson.js';
 
 // Both ship CommonJS with `exports.default`; under NodeNext the default import is the module object.

@@ -1,16 +1,13 @@
-import { createHash } from 'node:crypto';
-import { LEVELS } from '../suites/model.js';
-import type { Category, CheckResult, Exchange, RunResult, Status } from '../suites/model.js';
-import { escapeHtml as h } from './escapeHtml.js';
-import { formatDuration } from './formatDuration.js';
-import { isExpectedFailure, isGating, levelGates } from './gating.js';
+import { LEVELS } from '../../suites/model.js';
+import type { Category, CheckResult, Exchange, RunResult, Status } from '../../suites/model.js';
+import { escapeHtml as h } from '../shared/escapeHtml.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
+import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
 import { REPORT_CSS, REPORT_JS } from './htmlAssets.js';
-import { verdictHeadline } from './verdictHeadline.js';
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
 const CATEGORY_ORDER: readonly Category[] = ['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery'];
-
-const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** "k: v" lines of a header record. */
 const headerLines = (headers: Readonly<Record<string, string>>): string =>
@@ -105,7 +102,7 @@ function metaHtml(run: RunResult): string {
   if (options.only.length > 0) items.push(['Only', options.only.join(', ')]);
   if (options.skip.length > 0) items.push(['Skipped by option', options.skip.join(', ')]);
   if (options.baseline !== undefined) items.push(['Baseline', options.baseline]);
-  return `<dl class="meta">${items.map(([k, v]) => `<dt>${h(k)}</dt><dd data-testid="meta-${h(k.toLowerCase().replace(/\s+/g, '-'))}">${h(v)}</dd>`).join('')}</dl>`;
+  return metaListHtml(items);
 }
 
 // autocomplete="off": a reload must not bring back filter states the script has not applied.
@@ -142,7 +139,6 @@ function groupByCategory(results: readonly CheckResult[]): Map<string, CheckResu
  */
 export function renderHtml(run: RunResult): string {
   const headline = verdictHeadline(run);
-  const csp = `default-src 'none'; style-src ${sha256(REPORT_CSS)}; script-src ${sha256(REPORT_JS)}; base-uri 'none'; form-action 'none'`;
   const sections: string[] = [];
   for (const [category, results] of groupByCategory(run.results)) {
     if (results.length === 0) continue;
@@ -152,31 +148,22 @@ export function renderHtml(run: RunResult): string {
         `${failing > 0 ? `, ${failing} failing` : ''}</span></h2>\n${results.map((r) => checkHtml(r, run)).join('\n')}</section>`,
     );
   }
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${h(`chainrpc: ${headline.line}`)}</title>`,
-    `<style>${REPORT_CSS}</style>`,
-    '</head>',
-    '<body>',
-    '<header>',
-    '<h1>chainrpc conformance report</h1>',
-    `<p class="verdict verdict-${headline.word.toLowerCase()}" data-testid="verdict">${h(headline.line)}</p>`,
-    metaHtml(run),
-    run.hints !== undefined && run.hints.length > 0 ? `<div class="hints" data-testid="hints"><p><strong>First, fix this:</strong></p><ul>${run.hints.map((hint) => `<li>${h(hint)}</li>`).join('')}</ul></div>` : '',
-    '</header>',
-    `<section class="counts">${countsHtml(run)}</section>`,
-    toolbarHtml(),
-    '<main>',
-    sections.length > 0 ? sections.join('\n') : '<p class="note">No checks ran.</p>',
-    '</main>',
-    `<script>${REPORT_JS}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage({
+    title: `chainrpc: ${headline.line}`,
+    styles: REPORT_CSS,
+    script: REPORT_JS,
+    body: [
+      '<header>',
+      '<h1>chainrpc conformance report</h1>',
+      `<p class="verdict verdict-${headline.word.toLowerCase()}" data-testid="verdict">${h(headline.line)}</p>`,
+      metaHtml(run),
+      run.hints !== undefined && run.hints.length > 0 ? `<div class="hints" data-testid="hints"><p><strong>First, fix this:</strong></p><ul>${run.hints.map((hint) => `<li>${h(hint)}</li>`).join('')}</ul></div>` : '',
+      '</header>',
+      `<section class="counts">${countsHtml(run)}</section>`,
+      toolbarHtml(),
+      '<main>',
+      sections.length > 0 ? sections.join('\n') : '<p class="note">No checks ran.</p>',
+      '</main>',
+    ],
+  });
 }

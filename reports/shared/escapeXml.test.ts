@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeXml } from './escapeXml.js';
-import { parseXml, xmlText } from '../test/support/parseXml.js';
+import { parseXml, xmlText } from '../../test/support/parseXml.js';
 
 describe('escapeXml', () => {
   it('escapes markup in text and, in attributes, quotes, tab and newline too', () => {

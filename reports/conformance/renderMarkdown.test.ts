@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, RunResult } from '../suites/model.js';
-import { NODE_A, NODE_B, fixtureRun, summarize } from '../test/support/fixtureRun.js';
+import type { CheckResult, RunResult } from '../../suites/model.js';
+import { summarize } from '../../suites/runner/verdict.js';
+import { NODE_A, NODE_B, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderMarkdown } from './renderMarkdown.js';
 
 const section = (md: string, heading: string): string => {
@@ -21,7 +22,7 @@ describe('renderMarkdown', () => {
   });
 
   it('starts with the verdict line', () => {
-    expect(md.split('\n')[0]).toBe('## ❌ chainrpc: FAILED at gate MUST: 4 gating failures at MUST or stricter');
+    expect(md.split('\n')[0]).toBe('## ❌ chainrpc: FAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified');
     const passing = fixtureRun();
     passing.summary = { ...passing.summary, passed: true, certified: true, gating: 0, exitCode: 0, verdict: 'no failures at MUST' };
     expect(renderMarkdown(passing).split('\n')[0]).toBe('## ✅ chainrpc: CERTIFIED at gate MUST: no failures at MUST');
@@ -86,10 +87,10 @@ describe('renderMarkdown', () => {
   it('leaves out the failure and baseline sections when there is nothing to say', () => {
     const run: RunResult = fixtureRun();
     run.results = run.results.filter((r) => r.status === 'pass' && !r.baseline);
-    run.summary = summarize(run.results, run.gate);
+    run.summary = summarize(run.results, run.gate, false);
     const out = renderMarkdown(run);
     expect(out).not.toContain('### Failing checks');
     expect(out).not.toContain('### Baseline');
-    expect(out.split('\n')[0]).toBe('## ✅ chainrpc: CERTIFIED at gate MUST: no failures at MUST');
+    expect(out.split('\n')[0]).toBe('## ✅ chainrpc: CERTIFIED at gate MUST: no failure at MUST level');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json/index.js';
-import type { Exchange } from '../suites/model.js';
-import { fixtureRun, fixtureTranscript } from '../test/support/fixtureRun.js';
+import { parseJson } from '../../core/json/index.js';
+import type { Exchange } from '../../suites/model.js';
+import { fixtureRun, fixtureTranscript } from '../../test/support/fixtureRun.js';
 import { renderTranscript } from './renderTranscript.js';
 
 describe('renderTranscript', () => {

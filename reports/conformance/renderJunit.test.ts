@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../suites/model.js';
-import { HOSTILE_MESSAGE, NODE_A, NODE_B, fixtureRun } from '../test/support/fixtureRun.js';
-import { parseXml, xmlFindAll, xmlText } from '../test/support/parseXml.js';
-import type { XmlElement } from '../test/support/parseXml.js';
+import type { RunResult } from '../../suites/model.js';
+import { HOSTILE_MESSAGE, NODE_A, NODE_B, fixtureRun } from '../../test/support/fixtureRun.js';
+import { parseXml, xmlFindAll, xmlText } from '../../test/support/parseXml.js';
+import type { XmlElement } from '../../test/support/parseXml.js';
 import { renderJunit } from './renderJunit.js';
 
 const suitesOf = (root: XmlElement): XmlElement[] => xmlFindAll(root, 'testsuite');

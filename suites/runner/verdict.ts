@@ -1,0 +1,68 @@
+/**
+ * The verdict of a conformance run, in one place: which results fail a run at a gate (`--level`), what a
+ * baseline excuses, when a run passes and when it is certified, its exit code, and the headline every
+ * report and the console lead with. The runner sums a run with `summarize`; reports and the CLI read the
+ * summary and ask `isGating` / `isExpectedFailure` about single results. None of them judges otherwise.
+ */
+import { LEVELS } from '../model.js';
+import type { CheckResult, Level, RunResult, RunSummary } from '../model.js';
+
+/** True when a result at `level` counts against a run gated at `gate` (MUST is the strictest, PROFILE the widest). */
+export function levelGates(level: Level, gate: Level): boolean {
+  return LEVELS.indexOf(level) <= LEVELS.indexOf(gate);
+}
+
+/** A failure (or error) that a baseline entry excuses: shown, never counted against the run. An expired entry excuses nothing. */
+export function isExpectedFailure(result: CheckResult): boolean {
+  return result.baseline?.state === 'expected-fail' && (result.status === 'fail' || result.status === 'error');
+}
+
+/** A failure or error at or above the gate that no baseline excuses: what makes the run fail (RunSummary.gating). */
+export function isGating(result: CheckResult, gate: Level): boolean {
+  return (result.status === 'fail' || result.status === 'error') && !isExpectedFailure(result) && levelGates(result.level, gate);
+}
+
+/**
+ * Counts per level and status, the gating results, and the verdict: passed when nothing gates and some
+ * target answered; certified when passed and no error (that a baseline does not excuse) left a MUST check
+ * without a verdict; exit code 0 passed, 1 not, 3 when no target answered JSON-RPC.
+ */
+export function summarize(results: readonly CheckResult[], gate: Level, noTarget: boolean): RunSummary {
+  const counts = Object.fromEntries(LEVELS.map((l) => [l, { pass: 0, fail: 0, error: 0, skip: 0 }])) as RunSummary['counts'];
+  let gating = 0;
+  let mustErrors = 0;
+  for (const r of results) {
+    counts[r.level][r.status]++;
+    if (isGating(r, gate)) gating++;
+    if (r.level === 'MUST' && r.status === 'error' && !isExpectedFailure(r)) mustErrors++;
+  }
+  const passed = gating === 0 && !noTarget;
+  const certified = passed && mustErrors === 0;
+  const exitCode = noTarget ? 3 : passed ? 0 : 1;
+  // The detail after the verdict word (verdictHeadline puts CERTIFIED / PASSED / FAILED first).
+  const scope = `${gate} level${gate === 'MUST' ? '' : ' or above'}`;
+  const verdict = noTarget
+    ? 'no target answered JSON-RPC, nothing was verified'
+    : passed
+      ? certified
+        ? `no failure at ${scope}`
+        : `no failure at ${scope}, but some MUST checks had no verdict`
+      : `${gating} check result(s) at ${scope} failed or could not be verified`;
+  return { counts, gating, passed, certified, exitCode, verdict };
+}
+
+export type VerdictWord = 'CERTIFIED' | 'PASSED' | 'FAILED';
+
+export interface Headline {
+  word: VerdictWord;
+  /** "FAILED at gate MUST: 3 check result(s) at MUST level failed or could not be verified", the first thing every report says. */
+  line: string;
+}
+
+/** The verdict every report and the console lead with, taken from the run's summary (never judged again). */
+export function verdictHeadline(run: Pick<RunResult, 'summary' | 'gate'>): Headline {
+  const { summary, gate } = run;
+  const word: VerdictWord = summary.certified ? 'CERTIFIED' : summary.passed ? 'PASSED' : 'FAILED';
+  const detail = summary.verdict.trim();
+  return { word, line: `${word} at gate ${gate}${detail === '' ? '' : `: ${detail}`}` };
+}
