@@ -31,7 +31,7 @@ export function matchBatch(value: JsonValue, ids: readonly number[]): BatchMatch
 
   value.forEach((element, i) => {
     const checked = validateResponse(element);
-    const id = checked.id;
+    const id = checked.kind === 'invalid' ? rawId(element) : checked.id;
     const at = typeof id === 'number' ? position.get(id) : undefined;
     if (checked.kind === 'invalid') problems.push(`element ${i}: ${checked.problem}`);
     if (at === undefined || typeof id !== 'number') {
@@ -56,3 +56,8 @@ export function matchBatch(value: JsonValue, ids: readonly number[]): BatchMatch
   return { ok: true, outcomes: slots.filter((slot): slot is BatchOutcome => slot !== undefined) };
 }
 
+/** The id member of an element that failed validation, if it has one. */
+function rawId(element: JsonValue): JsonValue | undefined {
+  if (typeof element !== 'object' || element === null || Array.isArray(element) || !Object.hasOwn(element, 'id')) return undefined;
+  return element['id'];
+}
