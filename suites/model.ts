@@ -1,6 +1,6 @@
 /**
  * The conformance suite's data model: checks, their verdicts and evidence, and the result of a run.
- * Runner, reporters and the CLI all speak these types; reports/report.schema.json describes the JSON
+ * Runner, reporters and the CLI all speak these types; reports/conformance/report.schema.json describes the JSON
  * form of RunResult.
  */
 
@@ -113,7 +113,7 @@ export interface RunSummary {
 }
 
 export interface RunResult {
-  /** Version of the report format (reports/report.schema.json). */
+  /** Version of the report format (reports/conformance/report.schema.json). */
   format: 'chainrpc-report/2';
   tool: { name: 'chainrpc'; version: string };
   startedAt: string;
