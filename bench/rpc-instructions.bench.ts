@@ -17,8 +17,9 @@
  * keep-alive connections. Every answer is compared with the exact text expected.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`). Options: --requests N (single calls counted per
- * workload, default 2000), --warmup N (calls per workload before counting, default 8000), --batches N
- * (batches of 100 counted, default 50). With KEEP=1 in the environment the callgrind files are kept (their
+ * workload, default 2000), --warmup N (requests per workload before counting, default 8000; a batch is one
+ * request, so node:http's own per-request code is as warm for batches as for single calls), --batches N
+ * (batches of 100 counted, default 100). With KEEP=1 in the environment the callgrind files are kept (their
  * folder is printed) for `callgrind_annotate`, one `<server>.callgrind.1` per workload.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -35,7 +36,7 @@ import { BARE_SERVER_SOURCE, startServerProcess } from './bareServer.js';
 const { values } = parseArgs({ options: { requests: { type: 'string' }, warmup: { type: 'string' }, batches: { type: 'string' } } });
 const REQUESTS = Number(values.requests ?? 2000);
 const WARMUP = Number(values.warmup ?? 8000);
-const BATCHES = Number(values.batches ?? 50);
+const BATCHES = Number(values.batches ?? 100);
 const BATCH_SIZE = 100;
 const CONNECTIONS = 4;
 // Optimizing compiles run on the main thread, so they all finish during the warm-up: under valgrind a
@@ -118,8 +119,8 @@ async function count(name: string, start: (launcher: string[]) => Promise<{ url:
   // The same connections warm up and are counted: the count holds no connection setup.
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   try {
-    process.stdout.write(`  ${name}: warming up (${WARMUP} calls)...`);
-    await drive(url, work, Math.ceil(WARMUP / work.calls), agent);
+    process.stdout.write(`  ${name}: warming up (${WARMUP} requests)...`);
+    await drive(url, work, WARMUP, agent);
     execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
     await drive(url, work, work.count, agent);
     execFileSync('callgrind_control', ['--instr=off', pid], { stdio: 'ignore' });
@@ -139,7 +140,7 @@ async function count(name: string, start: (launcher: string[]) => Promise<{ url:
 
 try {
   console.log(
-    `instructions per call (callgrind; ${REQUESTS} single calls or ${BATCHES} batches of ${BATCH_SIZE} counted per workload, after ${WARMUP} warm-up calls each); node v${process.versions.node}, ${new Date().toISOString()}\n`,
+    `instructions per call (callgrind; ${REQUESTS} single calls or ${BATCHES} batches of ${BATCH_SIZE} counted per workload, after ${WARMUP} warm-up requests each); node v${process.versions.node}, ${new Date().toISOString()}\n`,
   );
   const bare = await count('bare', (launcher) => startServerProcess([...NODE_FLAGS, '-e', BARE_SERVER_SOURCE], launcher), { ...BLOCK_NUMBER, answer: '{"jsonrpc":"2.0","id":1,"result":42}' });
   // One node process per workload: a node warmed up on one workload and counted on another recompiles
