@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { inspect, isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { JsonParseError } from './JsonParseError.js';
+import type { JsonValue } from './JsonValue.js';
 import { parseJson } from './parseJson.js';
 import { stringifyJson } from './stringifyJson.js';
 
@@ -65,6 +66,24 @@ describe('parseJson', () => {
 
   it('keeps a 16+ digit run inside a string as a string and other numbers as numbers', () => {
     expectSame(parseJson('["12345678901234567890",1.5,9007199254740991]'), ['12345678901234567890', 1.5, 9007199254740991]);
+  });
+
+  it('reads hex strings with long digit runs (addresses, hashes) as JSON.parse does, and numbers beyond 2^53 by the literal', () => {
+    const batch = '[{"jsonrpc":"2.0","method":"chain_getAccount","params":["8bc9632d120f6a6be2ccd1537940565830284e5de9339410a8f608eeed7391db"],"id":1}]';
+    expectSame(parseJson(batch), JSON.parse(batch));
+    // Fractions and exponents stay numbers however large; integer literals beyond 2^53−1 are bigints at any depth.
+    const large = '[1e300,-1.5e20,9007199254740993.5,1e400]';
+    expectSame(parseJson(large), JSON.parse(large));
+    expectSame(parseJson('{"a":{"b":[1,{"c":-9007199254740993}]},"d":9007199254740991}'), { a: { b: [1, { c: -9007199254740993n }] }, d: 9007199254740991 });
+    // An own "__proto__" member is walked like any other.
+    const proto = parseJson('{"__proto__":[18446744073709551615]}') as Record<string, JsonValue>;
+    expect(Object.hasOwn(proto, '__proto__')).toBe(true);
+    expectSame(proto['__proto__'], [18446744073709551615n]);
+  });
+
+  it('counts nesting in the text, so a duplicate key cannot hide a level too deep', () => {
+    const deep = `${'['.repeat(513)}${']'.repeat(513)}`;
+    expect(() => parseJson(`{"a":${deep},"a":1}`)).toThrow(/Nesting deeper than 512/);
   });
 
   const invalid = ['', '[1,]', '{"a":1,}', "'x'", '01', 'NaN', '"\u0007"', '{"a" 1}', '[1]]', '1 2'];

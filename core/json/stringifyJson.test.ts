@@ -45,6 +45,21 @@ describe('stringifyJson', () => {
     );
   });
 
+  it('writes class instances, null-prototype objects, getters and toJSON results as JSON.stringify does', () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: string,
+      ) {}
+    }
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: ['x'] });
+    const withGetter = { get g(): number[] { return [1, 2]; }, n: null };
+    const values: unknown[] = [new Point(1, 'y'), bare, withGetter, [new Date(0), { toJSON: () => ({ t: 1 }) }], { nested: { deeper: [[[{}]]] } }, 'a"\\\n\u0001\ud800', -0, [NaN, -Infinity]];
+    for (const v of values) expect(stringifyJson(v)).toBe(JSON.stringify(v));
+    // A toJSON that answers with a bigint is written exactly.
+    expect(stringifyJson({ big: { toJSON: () => 2n ** 64n } })).toBe('{"big":18446744073709551616}');
+  });
+
   it('skips undefined members and writes null for holes, like JSON.stringify', () => {
     // eslint-disable-next-line no-sparse-arrays -- a hole is the point of this case
     const value = { a: undefined, b: [undefined, , () => 0], c: 1 };

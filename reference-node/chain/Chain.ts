@@ -105,6 +105,8 @@ function settle<T>(run: () => T): Promise<T> {
 }
 
 function normalizeAddress(address: string, what = 'address'): string {
+  // Already 64 lower-case hex (every address a handler passes, after params validation): its own normal form.
+  if (isHex64(address)) return address;
   return toHex(parseAddress(address, what)); // either case in, lower case out; CodecError when not 64 hex
 }
 
