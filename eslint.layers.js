@@ -16,8 +16,9 @@ const at = (folders) => {
 export const LAYERS = [
   ['core/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'core/ is the bottom layer: it imports no other folder of the project'],
   ['suites/**', ['reference-node', 'reports', 'load', 'cli'], 'the suite checks nodes from outside: it never imports the reference node (what it checks), nor the layers above it'],
-  ['reports/**', ['reference-node', 'load', 'cli'], 'reports render results; they import core/ and the suite\'s result model only'],
-  ['load/**', ['reference-node', 'cli'], 'load scenarios drive nodes from outside, like the suite'],
+  ['reports/**', ['reference-node', 'cli'], 'reports render results; they import core/ and the result models of the suite and of load/ only'],
+  ['load/**', ['reference-node', 'reports', 'cli'], 'load scenarios drive nodes from outside, like the suite; the CLI hands their results to reports/'],
+  ['load/metrics/**', [], 'load/metrics/ is the harness\'s accounting'],
   ['reference-node/**', ['suites', 'reports', 'load', 'cli'], 'the reference node is checked by the suite and must not lean on it'],
   ['reference-node/store/**', ['reference-node/chain', 'reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'store/ is the generic key-value store under the chain'],
   ['reference-node/chain/**', ['reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'chain/ is state and blocks; it knows nothing of the network or of JSON-RPC'],
@@ -30,26 +31,28 @@ export const LAYERS = [
 
 const TEST_HELPERS = { regex: at(['test']), message: 'test helpers are for tests only (test/support/)' };
 
-/** Only ajv's home compiles schemas, only the client's speaks HTTP with undici. */
+/** Each library has one home: only it imports the library (core/ is the home of ajv and undici). */
 const LIBRARIES = [
-  { name: 'ajv', message: 'schemas are compiled in core/schema/ only' },
-  { name: 'undici', message: 'HTTP goes through core/client/ only' },
+  { name: 'ajv', home: 'core', message: 'schemas are compiled in core/schema/ only' },
+  { name: 'undici', home: 'core', message: 'HTTP goes through core/client/ only' },
+  { name: 'hdr-histogram-js', home: 'load/metrics', message: 'histograms are kept by load/metrics/ only' },
 ];
 
 /**
  * ESLint blocks, one per folder of LAYERS. ESLint lets the last matching block's options win, so each
  * block carries everything that applies to its folder: its own ban, its parents' (reference-node/'s
- * for reference-node/chain/), test helpers, and the libraries (except in core/, their home).
+ * for reference-node/chain/), test helpers, and the libraries (except in each library's home).
  */
 export function layerRules() {
   return LAYERS.map(([files, forbidden, message]) => {
     const own = files.replace('/**', '');
     const parents = LAYERS.filter(([other]) => other !== files && own.startsWith(other.replace('/**', '') + '/'));
-    const patterns = [{ regex: at(forbidden), message }, ...parents.map(([, f, why]) => ({ regex: at(f), message: why })), TEST_HELPERS];
+    const patterns = [...(forbidden.length > 0 ? [{ regex: at(forbidden), message }] : []), ...parents.map(([, f, why]) => ({ regex: at(f), message: why })), TEST_HELPERS];
+    const paths = LIBRARIES.filter((l) => own !== l.home && !own.startsWith(l.home + '/')).map(({ name, message }) => ({ name, message }));
     return {
       files: [files],
       ignores: ['**/*.test.ts'],
-      rules: { 'no-restricted-imports': ['error', { patterns, ...(own === 'core' ? {} : { paths: LIBRARIES }) }] },
+      rules: { 'no-restricted-imports': ['error', { patterns, paths }] },
     };
   });
 }

@@ -33,6 +33,8 @@ describe('the dependency rule (eslint.layers.js)', () => {
     ['reports/Wrong.ts', "import { startTestNode } from '../test/support/suites.js';", /test helpers/],
     ['suites/checks/Wrong.ts', "import Ajv from 'ajv';", /core\/schema/],
     ['reports/Wrong.ts', "import { request } from 'undici';", /core\/client/],
+    ['load/engine/Wrong.ts', "import { writeLoadReports } from '../../reports/load/writeLoadReports.js';", /hands their results to reports/],
+    ['load/engine/Wrong.ts', "import * as hdr from 'hdr-histogram-js';", /load\/metrics/],
   ])('%s: %s is refused', async (file, source, message) => {
     const found = await violations(file, source);
     expect(found).toHaveLength(1);
@@ -45,6 +47,9 @@ describe('the dependency rule (eslint.layers.js)', () => {
     ['suites/checks/Right.ts', "import { parseJson } from '../../core/json/index.js';"],
     ['cli/commands/Right.ts', "import { withFaults } from '../../reference-node/faults/applyFaults.js';"],
     ['core/schema/Right.ts', "import Ajv from 'ajv';"],
+    ['reports/load/Right.ts', "import type { LoadReport } from '../../load/model.js';"],
+    ['load/metrics/Right.ts', "import * as hdr from 'hdr-histogram-js';"],
+    ['load/requests/Right.ts', "import { wireMethod } from '../../suites/profile/Profile.js';"],
     ['reference-node/node/Right.test.ts', "import { startTestNode } from '../../test/support/suites.js';"],
   ])('%s: %s is allowed', async (file, source) => {
     expect(await violations(file, source)).toEqual([]);

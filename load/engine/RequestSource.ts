@@ -1,0 +1,60 @@
+/**
+ * What the engine sends: a source of planned requests. The engine owns time (when each request goes) and
+ * the accounting; a source owns content (which request goes next). A source may run inside a worker thread,
+ * so it is made there by a module named in the run's options (`SourceSpec`), from JSON options.
+ */
+import type { JsonValue } from '../../core/json/index.js';
+
+/** One JSON-RPC call of a planned request: a single request has one, a batch one per element. */
+export interface PlannedCall {
+  /** The id as written in the body (a notification is never planned: every call expects an answer). */
+  id: number | string;
+  /** The method's wire name as written in the body. */
+  method: string;
+  /** Validate this call's result with the source's `checkResult` (sampling is the source's choice). */
+  validate?: boolean;
+  /**
+   * Report this call's outcome to the main thread (`EngineOptions.onTracked`) with this tag: signed
+   * transactions carry their hash, sender and nonce, for inclusion tracking.
+   */
+  track?: JsonValue;
+}
+
+export interface PlannedRequest {
+  /** The exact HTTP body. */
+  body: Buffer;
+  /** The calls it carries, in the body's order. */
+  calls: readonly PlannedCall[];
+  /** A JSON array (even of one element), answered by an array. */
+  batch: boolean;
+}
+
+export interface RequestSource {
+  /**
+   * The next request to send, or undefined when the source has nothing more (a corpus used up): the
+   * engine then stops sending and ends the run when the requests in flight are answered.
+   */
+  next(): PlannedRequest | undefined;
+  /** Whether a sampled result is valid (against the method's result schema); absent: every result is. */
+  checkResult?(method: string, result: JsonValue): boolean;
+  /** Called once when the run ends (close files, stop timers). */
+  close?(): void | Promise<void>;
+}
+
+/** The part of the work a source is made for: thread `index` of `count` (a corpus gives each thread its own senders). */
+export interface SourceShare {
+  index: number;
+  count: number;
+}
+
+/**
+ * How to make a source in any thread: a module (a file: URL or absolute path) whose export `createSource`
+ * takes `options` and the share, and JSON options.
+ */
+export interface SourceSpec {
+  module: string;
+  options: JsonValue;
+}
+
+/** The signature of a source module's `createSource` export. */
+export type CreateSource = (options: JsonValue, share: SourceShare) => RequestSource | Promise<RequestSource>;

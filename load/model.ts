@@ -1,0 +1,253 @@
+/**
+ * The load harness's data model: what a run measured, as the engine, the CLI and the reports speak it.
+ * reports/load/load-report.schema.json describes its JSON form (format "chainrpc-load/1"); docs/load.md defines
+ * every metric. Times are microseconds (`Us`) unless a name says otherwise; wall-clock instants are ISO 8601.
+ *
+ * Latency is measured from the request's *scheduled* send time (so a generator or a node that falls behind
+ * shows in the figures: no coordinated omission); service time from the moment its first byte was written.
+ * In the closed model the two are the same instant, and both are kept anyway.
+ */
+
+/** A distribution of microsecond values, summarized for people and encoded whole for machines. */
+export interface HistogramData {
+  count: number;
+  /** Microseconds. All 0 when count is 0. */
+  min: number;
+  max: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  /**
+   * The whole HDR histogram, in HdrHistogram's compressed V2 encoding (base64), so runs can be merged and
+   * compared later with any HdrHistogram library. Empty string when count is 0.
+   */
+  encoded: string;
+}
+
+/** How requests arrive. */
+export type ArrivalModel =
+  /** Open: sends are scheduled at a rate, whatever the node does; a request that cannot go (in-flight cap) is dropped. */
+  | { kind: 'open'; distribution: 'uniform' | 'poisson'; stages: RateStage[] }
+  /** Closed: `connections` loops, each sending its next request when the last one is answered. */
+  | { kind: 'closed'; connections: number };
+
+/** A stretch of an open-model run: the rate goes linearly from `from` to `to` requests/s over `durationMs`. */
+export interface RateStage {
+  from: number;
+  to: number;
+  durationMs: number;
+}
+
+/** The schedule's own health: did the generator keep to it? */
+export interface ScheduleStats {
+  /** Requests/s the schedule asked for over the measured window (open model); null in the closed model. */
+  targetRate: number | null;
+  /** Requests answered or failed per second of the measured window. */
+  achievedRate: number;
+  /** Requests due in the measured window. */
+  scheduled: number;
+  /** Requests written to a socket. */
+  sent: number;
+  /** Requests not sent because the in-flight cap was reached at their time (open model). */
+  dropped: number;
+  /** The most requests that waited at once for a free connection. */
+  queuedMax: number;
+  /** How late each send was against its scheduled time (generator lag). */
+  lagUs: HistogramData;
+}
+
+/** Per-method accounting, one call at a time (a batch of 100 is 100 calls). */
+export interface MethodStats {
+  /** The method's wire name as sent (after the profile's renames). */
+  method: string;
+  calls: number;
+  /** Answered with a JSON-RPC `result` (and, when sampled, valid against the method's result schema). */
+  ok: number;
+  /** Answered with a JSON-RPC `error`: count by error code (as a string, "-32005"). */
+  errors: Record<string, number>;
+  /** Calls whose answer never came: no element with its id in the batch answer, an HTTP failure, a timeout. */
+  unanswered: number;
+  /** Results sampled for schema validation, and how many of them failed it. */
+  validated: number;
+  invalid: number;
+  /** From the scheduled time to the full answer of the request that carried the call. */
+  latency: HistogramData;
+  /** From the first byte written to the full answer. */
+  service: HistogramData;
+}
+
+/** Per request shape: single calls (size 1, not a batch) and batches by size. */
+export interface BatchSizeStats {
+  /** "single", or the batch's length as a string ("100"). */
+  size: string;
+  requests: number;
+  latency: HistogramData;
+  service: HistogramData;
+}
+
+/** What went wrong at the request level (a whole HTTP exchange). */
+export interface RequestFailures {
+  /** No answer within the scenario's timeout. */
+  timeouts: number;
+  /** Connection refused, reset or closed before the answer. */
+  transport: number;
+  /** An HTTP status other than 200 (by status, as a string). */
+  httpStatus: Record<string, number>;
+  /** A 200 whose body is not JSON, or not a JSON-RPC response (or array of them) at all. */
+  malformed: number;
+  /** Batch answers holding an element whose id matches no call of the batch, or a second answer to one. */
+  extraElements: number;
+  /** Batch answers missing one or more calls. */
+  missingElements: number;
+}
+
+/** One second (or the run's tick) of the run, for charts over time. t is ms from the start of measurement (negative in warm-up). */
+export interface TimelinePoint {
+  tMs: number;
+  sent: number;
+  /** Requests that ended in this tick, and how many calls of them were ok / failed. */
+  completed: number;
+  okCalls: number;
+  failedCalls: number;
+  dropped: number;
+  inFlight: number;
+  p50Us: number;
+  p99Us: number;
+  /** Signed-transaction load only. */
+  pending?: number;
+  included?: number;
+}
+
+/** Signed-transaction load: what became of the transactions sent. */
+export interface InclusionStats {
+  /** How inclusion was seen: transaction hashes in blocks, or each sender's nonce (portable). */
+  method: 'block-hashes' | 'sender-nonce';
+  pollIntervalMs: number;
+  /** Transactions the node answered with a hash. */
+  accepted: number;
+  /** Refused by the node, by error code. */
+  refused: Record<string, number>;
+  included: number;
+  /** Accepted but not included when tracking ended. */
+  pending: number;
+  /** included / accepted (0 when nothing was accepted). */
+  ratio: number;
+  /** From the send's scheduled time to the first poll that saw it included, in milliseconds (stored as ms in the histogram). */
+  timeToInclusionMs: HistogramData;
+  /** Chain side: included transactions per second between the first and the last including block. */
+  chainTps: number;
+  /** Transactions per block over the blocks that included the run's transactions. */
+  perBlock: { blocks: number; mean: number; max: number };
+}
+
+/** A threshold of the scenario's SLO, and whether the run kept it. */
+export interface ThresholdResult {
+  /** The threshold as written in the scenario ("p99 < 250ms", "errors < 1%"). */
+  name: string;
+  metric: string;
+  limit: number;
+  actual: number;
+  ok: boolean;
+}
+
+/** Why and when a run stopped. */
+export interface RunStop {
+  reason: 'completed' | 'interrupted' | 'target-unreachable' | 'deadline';
+  /** ms from the start of measurement. */
+  atMs: number;
+  message?: string;
+}
+
+/** The result of one scenario against one node. */
+export interface LoadRun {
+  /** The node's base URL. */
+  url: string;
+  scenario: string;
+  model: ArrivalModel;
+  startedAt: string;
+  endedAt: string;
+  warmupMs: number;
+  /** The measured window (warm-up excluded), as it ran. */
+  durationMs: number;
+  /** False when the figures cannot be trusted (the generator fell behind its schedule, ...): `invalid` says why. */
+  valid: boolean;
+  invalid: string[];
+  schedule: ScheduleStats;
+  failures: RequestFailures;
+  /** Every request, from its scheduled time. */
+  latency: HistogramData;
+  service: HistogramData;
+  methods: MethodStats[];
+  batchSizes: BatchSizeStats[];
+  timeline: TimelinePoint[];
+  inclusion?: InclusionStats;
+  thresholds: ThresholdResult[];
+  stop: RunStop;
+}
+
+/** One step of a sweep: the scenario at one open-model rate, and whether its SLO held there. */
+export interface SweepStep {
+  /** The target rate, requests/s. */
+  rate: number;
+  run: LoadRun;
+  /** Achieved >= 99% of target, nothing dropped, the run valid, and every threshold kept. */
+  sloHeld: boolean;
+  /** Why not, one sentence each (empty when it held). */
+  reasons: string[];
+}
+
+/** `chainrpc load sweep`: the scenario at rising rates, and the knee. */
+export interface SweepResult {
+  url: string;
+  scenario: string;
+  /** How the rates were chosen: given by the user, or searched (ramp, then bisect). */
+  search: 'given' | 'ramp-bisect';
+  steps: SweepStep[];
+  /** The highest rate at which the SLO held; null when it held at none. */
+  knee: number | null;
+}
+
+/** One figure compared with the baseline report's. */
+export interface BaselineDelta {
+  /** "<url> <scenario> p99", "<url> <scenario> achievedRate", ... */
+  metric: string;
+  baseline: number;
+  current: number;
+  /** (current - baseline) / baseline, signed; positive is worse for latencies and errors, better for rates. */
+  change: number;
+  /** The change allowed before it counts as a regression (the threshold, widened by the noise seen in both runs). */
+  allowed: number;
+  regression: boolean;
+}
+
+export interface BaselineComparison {
+  /** The baseline report's path as given. */
+  file: string;
+  createdAt: string;
+  deltas: BaselineDelta[];
+}
+
+/**
+ * What `chainrpc load` writes: one report for one command. Several `--url` give several runs of the same
+ * scenario (interleaved in time); a sweep gives its steps.
+ */
+export interface LoadReport {
+  format: 'chainrpc-load/1';
+  tool: { name: 'chainrpc'; version: string };
+  createdAt: string;
+  /** The command as run, for the report's header (secrets never appear in it). */
+  command: string;
+  /** The scenario as it ran, resolved (defaults filled in, overrides applied). */
+  scenario: { name: string; definition: unknown };
+  profile: string;
+  runs: LoadRun[];
+  sweeps: SweepResult[];
+  baseline?: BaselineComparison;
+  verdict: {
+    /** 0: every threshold kept and no regression; 99: a threshold broken or a regression; 1: a run invalid. */
+    exitCode: number;
+    summary: string;
+  };
+}
