@@ -160,6 +160,29 @@ export interface RunStop {
   message?: string;
 }
 
+/** A live snapshot of a run, every tick, for the console's progress line. */
+export interface LoadProgress {
+  url: string;
+  phase: 'warmup' | 'measure' | 'drain';
+  /** ms since the measured window began (negative in warm-up). */
+  elapsedMs: number;
+  /** Of the measured window (warm-up excluded). */
+  durationMs: number;
+  /** Over the last tick. */
+  achievedRate: number;
+  targetRate: number | null;
+  p50Us: number;
+  p99Us: number;
+  /** Since the measured window began. */
+  okCalls: number;
+  failedCalls: number;
+  dropped: number;
+  inFlight: number;
+  /** Signed-transaction load only. */
+  included?: number;
+  pending?: number;
+}
+
 /** The result of one scenario against one node. */
 export interface LoadRun {
   /** The node's base URL. */

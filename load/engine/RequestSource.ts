@@ -31,10 +31,14 @@ export interface PlannedRequest {
 
 export interface RequestSource {
   /**
-   * The next request to send, or undefined when the source has nothing more (a corpus used up): the
-   * engine then stops sending and ends the run when the requests in flight are answered.
+   * The next request to send; null when none is ready at this moment (every sender's previous
+   * transaction is still unanswered: the engine counts the send as dropped, reason "source busy");
+   * undefined when the source has nothing more (a corpus used up): the engine then stops sending and
+   * ends the run when the requests in flight are answered.
    */
-  next(): PlannedRequest | undefined;
+  next(): PlannedRequest | null | undefined;
+  /** Called when a request it made has ended, whatever the outcome (a lane may then send its next nonce). */
+  onEnded?(request: PlannedRequest): void;
   /** Whether a sampled result is valid (against the method's result schema); absent: every result is. */
   checkResult?(method: string, result: JsonValue): boolean;
   /** Called once when the run ends (close files, stop timers). */
@@ -58,3 +62,17 @@ export interface SourceSpec {
 
 /** The signature of a source module's `createSource` export. */
 export type CreateSource = (options: JsonValue, share: SourceShare) => RequestSource | Promise<RequestSource>;
+
+/** The outcome of a call marked `track`, reported to the main thread. */
+export interface TrackedOutcome {
+  /** The call's `track` tag, as given. */
+  tag: JsonValue;
+  /** The request's scheduled send time and the end of its exchange, epoch milliseconds (fractional). */
+  scheduledAtMs: number;
+  endedAtMs: number;
+  outcome:
+    | { kind: 'result'; result: JsonValue }
+    | { kind: 'error'; code: number; message: string }
+    /** No answer for this call: timeout, transport failure, HTTP status, or missing from the batch answer. */
+    | { kind: 'unanswered'; reason: string };
+}
