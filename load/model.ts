@@ -146,9 +146,12 @@ export interface InclusionStats {
 export interface ThresholdResult {
   /** The threshold as written in the scenario ("p99 < 250ms", "errors < 1%"). */
   name: string;
+  /** The metric, scoped by method where the threshold names one ("chain_getAccount:p99"). */
   metric: string;
+  /** In the metric's unit: milliseconds for times, percent for rates and ratios, a count for `dropped`. */
   limit: number;
-  actual: number;
+  /** null when nothing was measured (no call of the method, no transaction): the threshold is then broken. */
+  actual: number | null;
   ok: boolean;
 }
 

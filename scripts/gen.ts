@@ -4,6 +4,7 @@
  *   core/schema/types.generated.ts   TypeScript types (json-schema-to-typescript)
  *   schemas/openrpc.json             the OpenRPC 1.3 document (served as rpc.discover)
  *   docs/error-codes.md              the error code table
+ *   load/scenario/Scenario.generated.ts   the load scenario's types (schemas/load/scenario.schema.json)
  *
  * `npm run gen:check` (CI) regenerates in memory and fails, naming the files, when the committed
  * copies differ: generated code is never edited by hand.
@@ -241,6 +242,21 @@ function generateErrorTable(): string {
   ].join('\n');
 }
 
+/** The load scenario's types, from schemas/load/scenario.schema.json. */
+async function generateScenarioTypes(): Promise<string> {
+  const schema = JSON.parse(readFileSync(join(schemasDir, 'load', 'scenario.schema.json'), 'utf8')) as JSONSchema;
+  return compile(schema, 'LoadScenario', {
+    cwd: join(schemasDir, 'load'),
+    bannerComment: `/* eslint-disable */\n/**\n * ${GENERATED}\n */`,
+    additionalProperties: false,
+    declareExternallyReferenced: true,
+    strictIndexSignatures: true,
+    unknownAny: true,
+    format: true,
+    style: { singleQuote: true, printWidth: 120 },
+  });
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
@@ -249,6 +265,7 @@ async function main(): Promise<void> {
     [join(packageRoot, 'core/schema/types.generated.ts'), await generateTypes(methods)],
     [join(schemasDir, 'openrpc.json'), generateOpenRpc(methods, pkg.version)],
     [join(packageRoot, 'docs/error-codes.md'), generateErrorTable()],
+    [join(packageRoot, 'load/scenario/Scenario.generated.ts'), await generateScenarioTypes()],
   ];
   const drift: string[] = [];
   for (const [path, content] of outputs) {

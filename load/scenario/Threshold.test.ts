@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { HistogramData, LoadRun, MethodStats } from '../model.js';
+import { evaluateThresholds, parseThreshold } from './Threshold.js';
+
+const hist = (p99: number, count = 10): HistogramData => ({ count, min: 1, max: p99 * 2, mean: p99 / 2, p50: p99 / 4, p90: p99 / 2, p99, p999: p99 * 1.5, encoded: '' });
+const method = (name: string, calls: number, ok: number, p99: number): MethodStats => ({ method: name, calls, ok, errors: {}, unanswered: 0, validated: 4, invalid: 1, latency: hist(p99), service: hist(p99) });
+
+function run(over: Partial<LoadRun> = {}): LoadRun {
+  return {
+    url: 'http://127.0.0.1:1', scenario: 't', model: { kind: 'open', distribution: 'uniform', stages: [{ from: 100, to: 100, durationMs: 1000 }] },
+    startedAt: '', endedAt: '', warmupMs: 0, durationMs: 1000, valid: true, invalid: [],
+    schedule: { targetRate: 100, achievedRate: 98, scheduled: 100, sent: 98, dropped: 2, queuedMax: 0, lagUs: hist(300) },
+    failures: { timeouts: 0, transport: 0, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 },
+    latency: hist(200_000), service: hist(150_000),
+    methods: [method('chain_blockNumber', 100, 99, 100_000), method('acme_account', 50, 40, 400_000)],
+    batchSizes: [], timeline: [], thresholds: [], stop: { reason: 'completed', atMs: 1000 },
+    ...over,
+  };
+}
+
+describe('thresholds', () => {
+  it('parse into metric, operator, limit and unit', () => {
+    expect(parseThreshold(' p99 < 250ms ')).toEqual({ text: 'p99 < 250ms', metric: 'p99', op: '<', limit: 250, unit: 'ms' });
+    expect(parseThreshold('p99<=1.5s').limit).toBe(1500);
+    expect(parseThreshold('p50 < 800us').limit).toBe(0.8);
+    expect(parseThreshold('chain_getAccount:errors < 1%')).toMatchObject({ method: 'chain_getAccount', metric: 'errors', unit: '%' });
+    expect(parseThreshold('dropped == 0').unit).toBe('count');
+    expect(parseThreshold('dropped < 1%').unit).toBe('%');
+    expect(() => parseThreshold('lag-p99 < 5%')).toThrow(/a time/);
+    expect(() => parseThreshold('chain_getAccount:dropped == 0')).toThrow(/whole run/);
+    expect(() => parseThreshold('p42 < 1ms')).toThrow(/unknown metric/);
+  });
+
+  it('are judged on the run in their units, per method through the profile\'s wire names', () => {
+    const results = evaluateThresholds(run(), [
+      parseThreshold('p99 < 250ms'),
+      parseThreshold('p99 < 150ms'),
+      parseThreshold('errors < 10%'),
+      parseThreshold('achieved >= 99%'),
+      parseThreshold('dropped == 0'),
+      parseThreshold('dropped <= 2%'),
+      parseThreshold('chain_getAccount:errors < 10%'),
+      parseThreshold('chain_getAccount:p99 < 500ms'),
+      parseThreshold('invalid < 1%'),
+      parseThreshold('lag-p99 < 1ms'),
+    ], (m) => (m === 'chain_getAccount' ? 'acme_account' : m));
+    expect(results.map((r) => [r.name, r.actual, r.ok])).toEqual([
+      ['p99 < 250ms', 200, true],
+      ['p99 < 150ms', 200, false],
+      ['errors < 10%', 7.333, true],
+      ['achieved >= 99%', 98, false],
+      ['dropped == 0', 2, false],
+      ['dropped <= 2%', 2, true],
+      ['chain_getAccount:errors < 10%', 20, false],
+      ['chain_getAccount:p99 < 500ms', 400, true],
+      ['invalid < 1%', 25, false],
+      ['lag-p99 < 1ms', 0.3, true],
+    ]);
+  });
+
+  it('a run that measured nothing breaks every threshold (a dead node never passes an SLO)', () => {
+    const empty = run({ methods: [], latency: hist(0, 0), schedule: { targetRate: 100, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: hist(0, 0) } });
+    const results = evaluateThresholds(empty, [parseThreshold('p99 < 250ms'), parseThreshold('errors < 1%'), parseThreshold('inclusion >= 99%')]);
+    expect(results.every((r) => !r.ok && r.actual === null)).toBe(true);
+  });
+});

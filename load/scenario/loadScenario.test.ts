@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtInScenarios, loadScenario, resolveScenario } from './loadScenario.js';
+import { ScenarioError } from './ScenarioError.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-scenario-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function errorOf(run: () => unknown): ScenarioError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ScenarioError) return error;
+    throw error;
+  }
+  throw new Error('expected a ScenarioError');
+}
+
+const minimal = { name: 't', arrivals: { model: 'open', rate: 10 }, duration: '5s', mix: [{ method: 'chain_blockNumber' }] };
+
+describe('built-in scenarios', () => {
+  it('the four the docs name exist and every built-in resolves', () => {
+    expect(builtInScenarios()).toEqual(expect.arrayContaining(['reads', 'batch', 'send-raw-tx', 'mixed']));
+    for (const name of builtInScenarios()) {
+      const s = loadScenario(name);
+      expect(s.name).toBe(name);
+      expect(s.durationMs).toBeGreaterThan(0);
+      expect(s.thresholds.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads is an open model of the five read methods, weighted', () => {
+    const s = loadScenario('reads');
+    expect(s.model).toEqual({ kind: 'open', distribution: 'uniform', stages: [{ from: 200, to: 200, durationMs: 30_000 }] });
+    expect([...s.reads].sort()).toEqual(['chain_blockNumber', 'chain_getAccount', 'chain_getBlockByHeight', 'chain_health', 'chain_pouLocal']);
+    expect(s.transactions).toBeUndefined();
+  });
+
+  it('send-raw-tx and mixed send transactions; --batch-size changes batches and transactions per request', () => {
+    expect(loadScenario('send-raw-tx').transactions).toMatchObject({ senders: 32, batchSize: 1 });
+    expect(loadScenario('send-raw-tx', { batchSize: 8 }).transactions?.batchSize).toBe(8);
+    const batch = loadScenario('batch', { batchSize: 7 });
+    expect(batch.mix[0]).toMatchObject({ kind: 'batch', size: 7 });
+  });
+});
+
+describe('overrides', () => {
+  it('--rate replaces the rate and keeps the distribution; --duration and --warmup the times', () => {
+    const s = loadScenario('mixed', { rate: 40, duration: '2s', warmup: '500ms' });
+    expect(s.model).toEqual({ kind: 'open', distribution: 'poisson', stages: [{ from: 40, to: 40, durationMs: 2000 }] });
+    expect(s.warmupMs).toBe(500);
+  });
+
+  it('--rate on a closed scenario is refused with the pointer', () => {
+    const e = errorOf(() => resolveScenario({ ...minimal, arrivals: { model: 'closed', connections: 4 } }, { rate: 5 }));
+    expect(e.pointer).toBe('/arrivals/model');
+    expect(e.message).toMatch(/--connections/);
+  });
+
+  it('thresholds given on the command line are added', () => {
+    const s = resolveScenario(minimal, { thresholds: ['p50 < 5ms'] });
+    expect(s.thresholds.map((t) => t.text)).toEqual(['p50 < 5ms']);
+  });
+});
+
+describe('bad scenarios name the JSON pointer and the rule', () => {
+  it.each([
+    [{ ...minimal, duration: '5 seconds' }, '/duration', 'pattern'],
+    [{ ...minimal, mix: [{ method: 'chain_nope' }] }, '/mix/0', ''],
+    [{ ...minimal, arrivals: { model: 'open', rate: -1 } }, '/arrivals', ''],
+    [{ ...minimal, extra: 1 }, '/extra', 'additionalProperties'],
+    [{ ...minimal, duration: undefined }, '/duration', 'duration-required'],
+    [{ ...minimal, arrivals: { model: 'open', stages: [{ duration: '1s', rate: 5 }] } }, '/duration', 'duration-with-stages'],
+    [{ ...minimal, thresholds: ['p99 < 1%'] }, '/thresholds/0', 'threshold'],
+    [{ ...minimal, thresholds: ['errors < 1'] }, '/thresholds/0', 'threshold'],
+    [{ ...minimal, thresholds: ['chain_getAccount:p99 < 5ms'] }, '/thresholds/0', 'threshold-method'],
+    [{ ...minimal, thresholds: ['inclusion >= 99%'] }, '/thresholds/0', 'threshold-inclusion'],
+    [{ ...minimal, arrivals: { model: 'closed', connections: 2 }, thresholds: ['achieved >= 99%'] }, '/thresholds/0', 'threshold-achieved'],
+    [{ ...minimal, mix: [{ method: 'chain_sendRawTransaction', params: ['00'] }] }, '/mix/0', ''],
+    [{ ...minimal, transactions: { senders: 2 } }, '/transactions', 'transactions-unused'],
+  ])('%j -> %s', (raw, pointer, rule) => {
+    const e = errorOf(() => resolveScenario(JSON.parse(JSON.stringify(raw)) as never));
+    expect(e.pointer?.startsWith(pointer)).toBe(true);
+    if (rule !== '') expect(e.rule).toBe(rule);
+    expect(e.message).toContain(pointer);
+  });
+
+  it('a file that is not JSON, and a name that is neither built-in nor a file', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"name": ');
+    expect(errorOf(() => loadScenario(bad)).message).toMatch(/is not JSON/);
+    expect(errorOf(() => loadScenario('no-such-scenario')).message).toMatch(/neither a built-in \(.*reads.*\) nor a file/);
+  });
+
+  it('a scenario file on disk resolves like a built-in', () => {
+    const file = join(dir, 'mine.json');
+    writeFileSync(file, JSON.stringify({ ...minimal, arrivals: { model: 'open', stages: [{ duration: '2s', from: 10, to: 30 }, { duration: '1s', rate: 30 }] }, duration: undefined }));
+    const s = loadScenario(file);
+    expect(s.durationMs).toBe(3000);
+    expect(s.model).toEqual({ kind: 'open', distribution: 'uniform', stages: [{ from: 10, to: 30, durationMs: 2000 }, { from: 30, to: 30, durationMs: 1000 }] });
+  });
+});
