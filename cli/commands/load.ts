@@ -1,0 +1,319 @@
+import { relative } from 'node:path';
+import type { Command } from '../Command.js';
+import { CliError, EXIT } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
+import type { OptionTable } from '../CommandLine.js';
+import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { packageVersion } from '../packageVersion.js';
+import { hexToFixedBytes } from '../../core/codec/index.js';
+import { makeCorpus } from '../../load/corpus/makeCorpus.js';
+import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
+import type { LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import { TargetUnreachableError, runLoad } from '../../load/runLoad.js';
+import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
+import { ScenarioError } from '../../load/scenario/ScenarioError.js';
+import { runSweep } from '../../load/sweep/runSweep.js';
+import { loadVerdict } from '../../load/loadVerdict.js';
+import { LoadProgressLine } from '../../reports/load/loadProgress.js';
+import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
+import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
+import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
+import type { Profile } from '../../suites/profile/Profile.js';
+import { shellQuote } from '../../suites/runner/shellQuote.js';
+
+const HELP = `Usage: chainrpc load <scenario> --url <base-url> [--url <base-url> ...] [options]
+       chainrpc load sweep <scenario> --url <base-url> [--rates <r1,r2,...>] [options]
+       chainrpc load corpus --url <base-url> --out <file> [--senders <n>] [--per-sender <n>] [options]
+       chainrpc load list
+
+Measures how fast and how robust a node is through its JSON-RPC interface, and gates CI on it.
+<scenario> is a built-in (chainrpc load list: reads, batch, send-raw-tx, mixed) or a scenario file
+(schemas/load/scenario.schema.json; docs/load.md). The open model sends at scheduled times whatever
+the node does, and measures latency from each request's scheduled time (no coordinated omission);
+the closed model runs N connections, each sending when its last request was answered. Every call is
+judged as JSON-RPC: an error object, in a response or in one element of a batch, is a failure.
+Reports (report.json, report.html, summary.md, junit.xml) go to a folder whose path is printed.
+
+Several --url run the same scenario against each node, interleaved in time (A, B, A, B, ...), so the
+machine's noise hits them alike, side by side in one report.
+
+sweep runs the scenario at rising open-model rates (--rates, or searched: doubled from
+--start-rate until the SLO breaks, then bisected) and reports the knee: the highest rate at which
+the SLO holds (achieved >= 99% of target, nothing dropped, every threshold kept).
+
+corpus pre-signs transfers for --senders x --per-sender (one lane per sender, in nonce order), funded
+through the faucet or from --private-key, into a file k6 can read too (docs/load-transactions.md).
+
+Options (run and sweep):
+  --url <base-url>         a node (repeatable); the endpoint is {base-url}/rpc or the profile's path
+  --profile <file>         profile JSON for a network whose choices differ from the reference profile
+  --rpc-path <path>        the endpoint's path under each base URL (default /rpc)
+  --method-prefix <p>      the prefix the node's methods carry in place of chain_
+  --rate <n>               open model at n requests/s (replaces the scenario's rate or stages)
+  --duration <d>           the measured window, e.g. 30s, 2m (warm-up excluded)
+  --warmup <d>             sent first and left out of every figure (default: the scenario's, or 2s)
+  --connections <n>        closed model: its connections; open model: the connection pool
+  --max-in-flight <n>      open model: requests waiting at once; one due beyond it is dropped
+  --batch-size <n>         the size of the scenario's batches, and transactions per request
+  --corpus <file>          pre-signed transactions for chain_sendRawTransaction (chainrpc load corpus)
+  --threshold <t>          an SLO threshold added to the scenario's (repeatable): "p99 < 250ms",
+                           "errors < 1%", "achieved >= 99%", "chain_getAccount:p99 < 50ms"
+  --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
+  --regression <pct>       the change allowed before noise is added (default 10)
+  --threads <n>            generator threads (default 1; the node may share this machine's cores)
+  --seed <n>               seeds the draws, so a run can be repeated (default: the scenario's, 1)
+  --report-dir <dir>       where reports go (default ${DEFAULT_REPORT_DIR}/load-<time>; <dir>/latest)
+  --private-key <hex>      a funded key to fund senders and accounts, where the network has no faucet
+  --rates <r1,r2,...>      sweep: the rates to run, in order
+  --start-rate <n>         sweep: the first rate of the search (default 50)
+  --max-rate <n>           sweep: the search never goes above it (default 100000)
+  --step <d>               sweep: each step's measured window (default 10s)
+  -h, --help
+
+Options (corpus):
+  --url, --profile, --rpc-path, --method-prefix as above
+  --out <file>             where the corpus goes (JSON, written whole or not at all)
+  --senders <n>            lanes (default 32)       --per-sender <n>   transactions each (default 64)
+  --fund <how>             faucet (default), key (--private-key pays), or none (already funded)
+  --private-key <hex>      the funded key for --fund key
+  --seed <text>            derives the sender keys (default chainrpc-load)
+  --threads <n>            signing threads (default: the machine's cores)
+
+Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken or a regression
+beyond the noise; 1 a run's figures cannot be trusted (the generator fell behind its schedule) or a
+node stopped answering mid-run; 2 usage or configuration error (an invalid scenario names the JSON
+pointer and the rule); 3 no target answered at the start; 130 interrupted (Ctrl-C): the report of
+what ran is written first.`;
+
+const positive = (text: string): string | undefined => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : `must be a positive number; got "${text}"`);
+const duration = (text: string): string | undefined => (/^\d+(\.\d{1,3})?(ms|s|m)$/.test(text) ? undefined : `must be a duration such as 500ms, 30s or 2m; got "${text}"`);
+const privateKey = { kind: 'text', value: '<hex>', check: (text: string) => (/^[0-9a-fA-F]{64}$/.test(text) ? undefined : 'must be 64 hex characters') } as const;
+
+const TARGET = {
+  url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
+  profile: { kind: 'text', value: '<file>' },
+  'rpc-path': RPC_PATH,
+  'method-prefix': METHOD_PREFIX,
+} as const satisfies OptionTable;
+
+const RUN = {
+  ...TARGET,
+  rate: { kind: 'text', value: '<n>', check: positive },
+  duration: { kind: 'text', value: '<d>', check: duration },
+  warmup: { kind: 'text', value: '<d>', check: duration },
+  connections: { kind: 'integer', value: '<n>', min: 1, max: 10_000 },
+  'max-in-flight': { kind: 'integer', value: '<n>', min: 1, max: 100_000 },
+  'batch-size': { kind: 'integer', value: '<n>', min: 1, max: 10_000 },
+  corpus: { kind: 'text', value: '<file>' },
+  threshold: { kind: 'list', value: '<t>' },
+  baseline: { kind: 'text', value: '<report.json>' },
+  regression: { kind: 'text', value: '<pct>', check: positive },
+  threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
+  seed: { kind: 'integer', value: '<n>', min: 0, max: 4_294_967_295 },
+  'report-dir': { kind: 'text', value: '<dir>' },
+  'private-key': privateKey,
+} as const satisfies OptionTable;
+
+const runLine = new CommandLine('load', RUN, true);
+const sweepLine = new CommandLine('load sweep', {
+  ...RUN,
+  rates: { kind: 'text', value: '<r1,r2,...>', check: (t) => (t.split(',').every((r) => positive(r) === undefined) ? undefined : `must be positive numbers separated by commas; got "${t}"`) },
+  'start-rate': { kind: 'text', value: '<n>', check: positive },
+  'max-rate': { kind: 'text', value: '<n>', check: positive },
+  step: { kind: 'text', value: '<d>', check: duration },
+} as const, true);
+const corpusLine = new CommandLine('load corpus', {
+  ...TARGET,
+  out: { kind: 'text', value: '<file>', required: true },
+  senders: { kind: 'integer', value: '<n>', min: 1, max: 100_000, default: 32 },
+  'per-sender': { kind: 'integer', value: '<n>', min: 1, max: 1_000_000, default: 64 },
+  fund: { kind: 'choice', value: '<how>', choices: ['faucet', 'key', 'none'], default: 'faucet' },
+  'private-key': privateKey,
+  seed: { kind: 'text', value: '<text>', default: 'chainrpc-load' },
+  threads: { kind: 'integer', value: '<n>', min: 1, max: 64 },
+} as const);
+const listLine = new CommandLine('load list', {});
+
+/** A path relative to the working directory when it lies below it, else absolute: what a user pastes. */
+function relativeOrAbsolute(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+}
+
+const shellWord = (text: string): string => (/^[\w./@%+=:,<>-]+$/.test(text) ? text : shellQuote(text));
+
+async function targetProfile(command: string, values: { profile?: string | undefined; 'rpc-path'?: string | undefined; 'method-prefix'?: string | undefined; 'private-key'?: string | undefined }): Promise<Profile> {
+  let profile: Profile;
+  try {
+    profile = await loadProfile(values.profile);
+  } catch (err) {
+    if (err instanceof ProfileError) throw new CliError(`${command}: ${err.message}`);
+    throw err;
+  }
+  if (values['rpc-path'] !== undefined) profile.rpcPath = values['rpc-path'];
+  if (values['method-prefix'] !== undefined) profile.methodPrefix = values['method-prefix'];
+  if (values['private-key'] !== undefined) profile.privateKey = values['private-key'];
+  return profile;
+}
+
+function urlsOf(command: string, given: readonly string[]): string[] {
+  const urls = given.map((u) => u.replace(/\/+$/, ''));
+  if (urls.length === 0) throw new CliError(`${command}: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)`);
+  if (new Set(urls).size !== urls.length) throw new CliError(`${command}: the same --url is given twice`);
+  return urls;
+}
+
+/** Ctrl-C stops sending and writes the report of what ran; a second Ctrl-C exits at once. */
+function interruptible(): { signal: AbortSignal; interrupted: () => boolean; dispose: () => void } {
+  const controller = new AbortController();
+  let count = 0;
+  const onSignal = (): void => {
+    count++;
+    if (count > 1) process.exit(130);
+    process.stderr.write('\nload: interrupted: stopping, then writing the report of what ran (Ctrl-C again to quit at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    interrupted: () => count > 0,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
+  const command = sweep ? 'load sweep' : 'load';
+  const { values, positionals } = (sweep ? sweepLine : runLine).parse(argv);
+  const name = positionals[0];
+  if (positionals.length > 1) throw new CliError(`${command}: one scenario at a time; got ${positionals.join(' ')}`);
+  if (name === undefined) throw new CliError(`${command}: name a scenario (${builtInScenarios().join(', ')}) or a scenario file`);
+  const urls = urlsOf(command, values.url);
+  if (sweep && urls.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
+  const overrides: ScenarioOverrides = {
+    ...(values.rate === undefined ? {} : { rate: Number(values.rate) }),
+    ...(values.duration === undefined ? {} : { duration: values.duration }),
+    ...(values.warmup === undefined ? {} : { warmup: values.warmup }),
+    ...(values.connections === undefined ? {} : { connections: values.connections }),
+    ...(values['max-in-flight'] === undefined ? {} : { maxInFlight: values['max-in-flight'] }),
+    ...(values['batch-size'] === undefined ? {} : { batchSize: values['batch-size'] }),
+    ...(values.corpus === undefined ? {} : { corpus: values.corpus }),
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
+    thresholds: values.threshold,
+  };
+  let scenario;
+  let baseline;
+  try {
+    scenario = loadScenario(name, overrides);
+    baseline = values.baseline === undefined ? undefined : readBaselineReport(values.baseline);
+  } catch (err) {
+    if (err instanceof ScenarioError) throw new CliError(`${command}: ${err.message}`);
+    if (err instanceof Error && err.name === 'BaselineError') throw new CliError(`${command}: ${err.message}`);
+    throw err;
+  }
+  if (baseline !== undefined && !baseline.runs.some((r) => r.scenario === scenario.name)) {
+    throw new CliError(`${command}: --baseline ${values.baseline ?? ''} has no run of scenario ${scenario.name} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
+  }
+  if (sweep && scenario.model.kind === 'closed') throw new CliError('load sweep: the scenario is closed-model; a sweep runs open-model rates (give a rate-based scenario)');
+  const profile = await targetProfile(command, values);
+  const live = process.stdout.isTTY === true && process.env.CI === undefined;
+  const progress = new LoadProgressLine(process.stdout, { live });
+  const stop = interruptible();
+  const startedAt = new Date();
+  const log = (line: string): void => {
+    progress.pause();
+    process.stdout.write(`${line}\n`);
+  };
+  let runs: LoadRun[] = [];
+  const sweeps: SweepResult[] = [];
+  try {
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, signal: stop.signal, onProgress: (p: Parameters<LoadProgressLine['update']>[0]) => progress.update(p), log };
+    if (sweep) {
+      const [url] = urls as [string];
+      const result = await runSweep({
+        ...common,
+        url,
+        ...(values.rates === undefined ? {} : { rates: values.rates.split(',').map(Number) }),
+        ...(values['start-rate'] === undefined ? {} : { startRate: Number(values['start-rate']) }),
+        ...(values['max-rate'] === undefined ? {} : { maxRate: Number(values['max-rate']) }),
+        ...(values.step === undefined ? {} : { step: values.step }),
+      });
+      sweeps.push(result);
+    } else {
+      runs = await runLoad({ ...common, urls });
+    }
+  } catch (err) {
+    if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
+    throw err;
+  } finally {
+    progress.done();
+    stop.dispose();
+  }
+  const comparison = baseline === undefined ? undefined : compareBaseline(values.baseline ?? '', baseline, runs, values.regression === undefined ? undefined : Number(values.regression) / 100);
+  const report: LoadReport = {
+    format: 'chainrpc-load/1',
+    tool: { name: 'chainrpc', version: packageVersion() },
+    createdAt: startedAt.toISOString(),
+    command: ['chainrpc', command, ...argv.map(shellWord)].join(' ').replace(/--private-key \S+/, '--private-key <hidden>'),
+    scenario: { name: scenario.name, definition: scenario.definition },
+    profile: profile.name,
+    runs,
+    sweeps,
+    ...(comparison === undefined ? {} : { baseline: comparison }),
+    verdict: loadVerdict(runs, sweeps, comparison, stop.interrupted()),
+  };
+  const written = await writeLoadReports(report, { dir: values['report-dir'] ?? DEFAULT_REPORT_DIR });
+  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
+  return report.verdict.exitCode;
+}
+
+async function corpus(argv: string[]): Promise<number> {
+  const { values } = corpusLine.parse(argv);
+  const [url] = urlsOf('load corpus', values.url);
+  if (values.url.length > 1) throw new CliError('load corpus: give one --url (the corpus is signed for its chain)');
+  if (values.fund === 'key' && values['private-key'] === undefined) throw new CliError('load corpus: --fund key needs --private-key <hex> (the key that pays)');
+  const profile = await targetProfile('load corpus', values);
+  try {
+    const summary = await makeCorpus({
+      url: url ?? '',
+      profile,
+      out: values.out,
+      senders: values.senders,
+      perSender: values['per-sender'],
+      seed: values.seed,
+      funding: values.fund === 'key' ? { kind: 'key', privateKey: hexToFixedBytes(values['private-key'] ?? '', 32, '--private-key') } : { kind: values.fund === 'none' ? 'none' : 'faucet' },
+      ...(values.threads === undefined ? {} : { threads: values.threads }),
+      onProgress: (line: string) => process.stdout.write(`${line}\n`),
+    });
+    process.stdout.write(`corpus: ${relativeOrAbsolute(values.out)}: ${summary.senders} senders x ${summary.perSender} transactions, chain ${summary.chainId}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof TargetUnreachableError) throw new CliError(`load corpus: ${err.message}`, EXIT.unreachable);
+    if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`load corpus: ${err.message}`, EXIT.nodeError);
+    throw err;
+  }
+}
+
+export const load: Command = {
+  name: 'load',
+  summary: 'Load-test nodes: open-model scenarios, batches, signed transactions, the knee, a CI gate',
+  help: HELP,
+  commandLines: [runLine, sweepLine, corpusLine, listLine],
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === 'list') {
+      listLine.parse(rest);
+      for (const name of builtInScenarios()) {
+        const s = loadScenario(name);
+        process.stdout.write(`${name.padEnd(14)}${(s.definition.description ?? '').split('. ')[0] ?? ''}\n`);
+      }
+      return 0;
+    }
+    if (sub === 'corpus') return corpus(rest);
+    if (sub === 'sweep') return runOrSweep(rest, true);
+    return runOrSweep(argv, false);
+  },
+};

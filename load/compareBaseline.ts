@@ -1,0 +1,105 @@
+/**
+ * `--baseline <previous report>`: the same figures of this run against the previous one's, with an
+ * allowance for run-to-run noise, so a CI gate fails on a real regression and not on a noisy machine.
+ *
+ * For each run matched by URL and scenario (or, when the URLs differ, by position: a release candidate on
+ * a new port), four figures: latency p50 and p99 (worse when higher), the achieved rate (worse when lower;
+ * in the open model it only moves when the node cannot keep up) and the failed-call percentage (worse when
+ * higher, compared in points). The allowed relative change is the threshold (default 10%) plus twice the
+ * combined relative standard error of the figure, estimated from the spread of its per-tick values in both
+ * runs (docs/load.md, "Comparing with a baseline").
+ */
+import { readFileSync } from 'node:fs';
+import { parseJson } from '../core/json/index.js';
+import type { BaselineComparison, BaselineDelta, LoadReport, LoadRun } from './model.js';
+
+export class BaselineError extends Error {
+  override readonly name = 'BaselineError';
+}
+
+export const DEFAULT_REGRESSION = 0.1;
+
+/** Reads a previous load report (report.json of `chainrpc load`). */
+export function readBaselineReport(path: string): LoadReport {
+  let value: unknown;
+  try {
+    value = parseJson(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new BaselineError(`--baseline ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const report = value as Partial<LoadReport> | null;
+  if (typeof report !== 'object' || report === null || report.format !== 'chainrpc-load/1' || !Array.isArray(report.runs)) {
+    throw new BaselineError(`--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1)`);
+  }
+  if (report.runs.length === 0) throw new BaselineError(`--baseline ${path} holds no run to compare with (a sweep's report cannot be a baseline)`);
+  return report as LoadReport;
+}
+
+/** The relative standard error of the mean of per-tick values (0 with fewer than two). */
+function relativeError(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (mean === 0) return 0;
+  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1);
+  return Math.sqrt(variance / n) / mean;
+}
+
+const measured = (run: LoadRun): LoadRun['timeline'] => run.timeline.filter((p) => p.tMs >= 0 && p.completed > 0);
+
+interface Figure {
+  name: string;
+  value: (run: LoadRun) => number;
+  perTick: (run: LoadRun) => number[];
+  /** +1: higher is worse; -1: lower is worse. */
+  worse: 1 | -1;
+  /** Compared as a difference in points, not a ratio (a percentage that may be 0). */
+  points?: boolean;
+}
+
+const failedPercent = (r: LoadRun): number => {
+  const calls = r.methods.reduce((n, m) => n + m.calls, 0);
+  return calls === 0 ? 0 : ((calls - r.methods.reduce((n, m) => n + m.ok, 0)) / calls) * 100;
+};
+
+const FIGURES: Figure[] = [
+  { name: 'p50', value: (r) => r.latency.p50 / 1000, perTick: (r) => measured(r).map((p) => p.p50Us), worse: 1 },
+  { name: 'p99', value: (r) => r.latency.p99 / 1000, perTick: (r) => measured(r).map((p) => p.p99Us), worse: 1 },
+  { name: 'achievedRate', value: (r) => r.schedule.achievedRate, perTick: (r) => measured(r).map((p) => p.completed), worse: -1 },
+  { name: 'errors%', value: failedPercent, perTick: () => [], worse: 1, points: true },
+];
+
+function pairs(baseline: LoadReport, runs: readonly LoadRun[]): [LoadRun, LoadRun][] {
+  const byKey = new Map(baseline.runs.map((r) => [`${r.url} ${r.scenario}`, r]));
+  const matched = runs.map((r) => byKey.get(`${r.url} ${r.scenario}`));
+  if (matched.every((m) => m !== undefined)) return runs.map((r, i) => [matched[i] as LoadRun, r]);
+  // Different URLs (a new port, a new host): by position, same scenario.
+  return runs.flatMap((r, i) => {
+    const b = baseline.runs[i];
+    return b !== undefined && b.scenario === r.scenario ? [[b, r] as [LoadRun, LoadRun]] : [];
+  });
+}
+
+export function compareBaseline(file: string, baseline: LoadReport, runs: readonly LoadRun[], threshold = DEFAULT_REGRESSION): BaselineComparison {
+  const deltas: BaselineDelta[] = [];
+  for (const [before, now] of pairs(baseline, runs)) {
+    for (const f of FIGURES) {
+      const b = f.value(before);
+      const c = f.value(now);
+      if (f.points === true) {
+        const change = (c - b) / 100;
+        deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, baseline: b, current: c, change, allowed: threshold / 10, regression: change * f.worse > threshold / 10 });
+        continue;
+      }
+      if (b === 0) continue;
+      const change = (c - b) / b;
+      const noise = 2 * Math.hypot(relativeError(f.perTick(before)), relativeError(f.perTick(now)));
+      const allowed = threshold + noise;
+      deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, baseline: b, current: c, change, allowed, regression: change * f.worse > allowed });
+    }
+  }
+  if (deltas.length === 0 && runs.length > 0) {
+    throw new BaselineError(`--baseline ${file} has no run of scenario ${runs[0]?.scenario ?? ''} to compare with`);
+  }
+  return { file, createdAt: baseline.createdAt, deltas };
+}

@@ -1,0 +1,95 @@
+/**
+ * One run out of several parts of it measured at different times: the segments of an interleaved
+ * comparison (node A, node B, node A, ...), or the threads of a distributed run. Histograms merge exactly
+ * (they travel encoded whole), counters add up, rates are recomputed over the summed measured time, and the
+ * timeline runs on from one part to the next.
+ */
+import { mergeHistogramData } from './metrics/Histogram.js';
+import type { BatchSizeStats, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
+
+const sumRecord = (records: readonly Record<string, number>[]): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const r of records) for (const [k, v] of Object.entries(r)) out[k] = (out[k] ?? 0) + v;
+  return out;
+};
+
+function mergeMethods(parts: readonly MethodStats[][]): MethodStats[] {
+  const byName = new Map<string, MethodStats[]>();
+  for (const list of parts) for (const m of list) byName.set(m.method, [...(byName.get(m.method) ?? []), m]);
+  return [...byName.entries()].map(([method, ms]) => ({
+    method,
+    calls: ms.reduce((n, m) => n + m.calls, 0),
+    ok: ms.reduce((n, m) => n + m.ok, 0),
+    errors: sumRecord(ms.map((m) => m.errors)),
+    unanswered: ms.reduce((n, m) => n + m.unanswered, 0),
+    validated: ms.reduce((n, m) => n + m.validated, 0),
+    invalid: ms.reduce((n, m) => n + m.invalid, 0),
+    latency: mergeHistogramData(ms.map((m) => m.latency)),
+    service: mergeHistogramData(ms.map((m) => m.service)),
+  }));
+}
+
+function mergeBatchSizes(parts: readonly BatchSizeStats[][]): BatchSizeStats[] {
+  const bySize = new Map<string, BatchSizeStats[]>();
+  for (const list of parts) for (const b of list) bySize.set(b.size, [...(bySize.get(b.size) ?? []), b]);
+  return [...bySize.entries()].map(([size, bs]) => ({
+    size,
+    requests: bs.reduce((n, b) => n + b.requests, 0),
+    latency: mergeHistogramData(bs.map((b) => b.latency)),
+    service: mergeHistogramData(bs.map((b) => b.service)),
+  }));
+}
+
+function mergeFailures(parts: readonly RequestFailures[]): RequestFailures {
+  const add = (k: Exclude<keyof RequestFailures, 'httpStatus'>): number => parts.reduce((n, f) => n + f[k], 0);
+  return { timeouts: add('timeouts'), transport: add('transport'), httpStatus: sumRecord(parts.map((f) => f.httpStatus)), malformed: add('malformed'), extraElements: add('extraElements'), missingElements: add('missingElements') };
+}
+
+/** The parts' timelines end to end: each part's measured points shifted by the measured time before it. Warm-up points of later parts are left out. */
+function joinTimelines(parts: readonly LoadRun[]): TimelinePoint[] {
+  const out: TimelinePoint[] = [];
+  let offset = 0;
+  parts.forEach((p, i) => {
+    for (const point of p.timeline) if (i === 0 || point.tMs >= 0) out.push({ ...point, tMs: point.tMs + offset });
+    offset += p.durationMs;
+  });
+  return out;
+}
+
+/** Merges parts of one run (same URL and scenario), in time order. */
+export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
+  const [first] = parts;
+  const last = parts[parts.length - 1];
+  if (first === undefined || last === undefined) throw new Error('mergeRuns: no parts');
+  if (parts.length === 1) return first;
+  const durationMs = parts.reduce((n, p) => n + p.durationMs, 0);
+  const seconds = durationMs / 1000;
+  const completed = parts.reduce((n, p) => n + p.schedule.achievedRate * (p.durationMs / 1000), 0);
+  const scheduled = parts.reduce((n, p) => n + p.schedule.scheduled, 0);
+  const target = first.schedule.targetRate === null ? null : parts.reduce((n, p) => n + (p.schedule.targetRate ?? 0) * (p.durationMs / 1000), 0) / seconds;
+  return {
+    ...first,
+    endedAt: last.endedAt,
+    durationMs,
+    valid: parts.every((p) => p.valid),
+    invalid: [...new Set(parts.flatMap((p) => p.invalid))],
+    schedule: {
+      targetRate: target,
+      achievedRate: seconds === 0 ? 0 : completed / seconds,
+      scheduled,
+      sent: parts.reduce((n, p) => n + p.schedule.sent, 0),
+      dropped: parts.reduce((n, p) => n + p.schedule.dropped, 0),
+      queuedMax: Math.max(...parts.map((p) => p.schedule.queuedMax)),
+      lagUs: mergeHistogramData(parts.map((p) => p.schedule.lagUs)),
+    },
+    failures: mergeFailures(parts.map((p) => p.failures)),
+    latency: mergeHistogramData(parts.map((p) => p.latency)),
+    service: mergeHistogramData(parts.map((p) => p.service)),
+    methods: mergeMethods(parts.map((p) => p.methods)),
+    batchSizes: mergeBatchSizes(parts.map((p) => p.batchSizes)),
+    timeline: joinTimelines(parts),
+    thresholds: [],
+    // The first stop that was not a plain completion says why the run ended early.
+    stop: parts.find((p) => p.stop.reason !== 'completed')?.stop ?? { ...last.stop, atMs: durationMs },
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * One `chainrpc load` run: for each node, what the scenario needs from the live chain (recent heights,
+ * funded accounts, a corpus), then the engine, inclusion tracking for transactions, and the SLO judged.
+ * Several nodes are interleaved in time (A, B, A, B, ...): each gets the same share of the machine's noise.
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type RpcClient } from '../core/client/index.js';
+import { keypairFromSeed } from '../core/codec/index.js';
+import type { JsonValue } from '../core/json/index.js';
+import type { Profile } from '../suites/profile/Profile.js';
+import { wireMethod } from '../suites/profile/Profile.js';
+import { asInteger } from '../suites/readWire.js';
+import { fundSenders } from './corpus/fundSenders.js';
+import { makeCorpus } from './corpus/makeCorpus.js';
+import { runEngine, type EngineResult } from './engine/runEngine.js';
+import type { TrackedOutcome } from './engine/RequestSource.js';
+import { InclusionTracker } from './inclusion/InclusionTracker.js';
+import { mergeRuns } from './mergeRuns.js';
+import type { ArrivalModel, LoadProgress, LoadRun } from './model.js';
+import type { ResolvedScenario } from './scenario/loadScenario.js';
+import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
+import { evaluateThresholds } from './scenario/Threshold.js';
+
+/** No node answered JSON-RPC at the start (exit 3). */
+export class TargetUnreachableError extends Error {
+  override readonly name = 'TargetUnreachableError';
+}
+
+export interface RunLoadOptions {
+  scenario: ResolvedScenario;
+  urls: readonly string[];
+  profile: Profile;
+  /** The profile file as given (null: the reference profile), for the source threads to load. */
+  profilePath: string | null;
+  threads: number;
+  /** Where a corpus made for the run is kept (default: a folder under the OS temp dir). */
+  workDir?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: LoadProgress) => void;
+  log: (line: string) => void;
+}
+
+/** Rounds of an interleaved comparison: enough to spread the noise, few enough that each segment is long. */
+const ROUNDS = 3;
+
+const sourceModule = (): string => new URL(`./scenario/scenarioSource.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+
+/** A node's setup: the source's options and, for transactions, the inclusion tracker. */
+interface Prepared {
+  url: string;
+  options: ScenarioSourceOptions;
+  tracker?: InclusionTracker;
+}
+
+async function tipHeight(client: RpcClient, profile: Profile, url: string): Promise<number> {
+  let result: JsonValue;
+  try {
+    result = await client.call<JsonValue>(wireMethod(profile, 'chain_blockNumber'), []);
+  } catch (error) {
+    throw new TargetUnreachableError(`${url} did not answer ${wireMethod(profile, 'chain_blockNumber')}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const height = asInteger(result);
+  if (height === undefined) throw new TargetUnreachableError(`${url} answered ${wireMethod(profile, 'chain_blockNumber')} with ${JSON.stringify(result)}, not a height`);
+  return Number(height);
+}
+
+/** Requests the run will send, a bound used to size a corpus it makes (with a margin). */
+function expectedTransactions(s: ResolvedScenario): number {
+  const total = s.mix.reduce((n, e) => n + (e.kind === 'call' ? e.call.weight : e.weight), 0);
+  const txWeight = s.mix.reduce((n, e) => n + (e.kind === 'transactions' ? e.weight : 0), 0);
+  const seconds = (s.durationMs + s.warmupMs) / 1000;
+  const rate = s.model.kind === 'open' ? Math.max(...s.model.stages.map((st) => Math.max(st.from, st.to))) : s.connections * 200;
+  return Math.ceil(rate * seconds * (txWeight / total) * (s.transactions?.batchSize ?? 1) * 1.2) + 16;
+}
+
+async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise<Prepared> {
+  const { scenario: s, profile } = o;
+  const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
+  try {
+    const tip = await tipHeight(client, profile, url);
+    const from = Math.max(profile.genesisHeight, tip - s.recentBlocks + 1);
+    let accounts: string[] = [];
+    if (s.reads.has('chain_getAccount')) {
+      accounts = Array.from({ length: s.accounts }, (_, i) => profile.codec.addressOf(keypairFromSeed(`chainrpc-load/account/${s.seed}/${i}`).privateKey));
+      o.log(`load: ${url}: funding ${accounts.length} accounts for chain_getAccount`);
+      await fundSenders({ client, profile, addresses: accounts, need: 1n, funding: profile.privateKey === undefined ? (profile.faucet ? { kind: 'faucet' } : { kind: 'none' }) : { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') }, chainId: 0n, timeoutMs: 60_000, concurrency: 8 });
+    }
+    let transactions: ScenarioSourceOptions['transactions'] = null;
+    let tracker: InclusionTracker | undefined;
+    if (s.transactions !== undefined) {
+      let corpus = s.transactions.corpus;
+      if (corpus === undefined) {
+        const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s) / s.transactions.senders);
+        corpus = join(workDir, `corpus-${new URL(url).port || 'default'}-${Date.now()}.json`);
+        o.log(`load: ${url}: signing a corpus of ${s.transactions.senders} senders x ${perSender} transactions (${corpus})`);
+        await makeCorpus({ url, profile, out: corpus, senders: s.transactions.senders, perSender, seed: `chainrpc-load/${s.seed}`, funding: profile.privateKey === undefined ? { kind: 'faucet' } : { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') }, onProgress: (line: string) => o.log(`load: ${url}: ${line}`) });
+      }
+      transactions = { corpus, batchSize: s.transactions.batchSize };
+      tracker = new InclusionTracker({ url, profile });
+    }
+    const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));
+    return {
+      url,
+      options: { mix: s.mix, wire, heights: tip >= from ? { from, to: tip } : null, accounts, validate: s.validate, seed: s.seed, profile: o.profilePath, transactions },
+      ...(tracker === undefined ? {} : { tracker }),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The model of one segment: the scenario's, its time scaled to the segment (interleaved runs). */
+function segmentModel(model: ArrivalModel, fraction: number): ArrivalModel {
+  if (model.kind === 'closed' || fraction === 1) return model;
+  return { ...model, stages: model.stages.map((s) => ({ ...s, durationMs: Math.round(s.durationMs * fraction) })) };
+}
+
+async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number): Promise<EngineResult> {
+  const s = o.scenario;
+  const endpoint = `${p.url}${o.profile.rpcPath === '/' ? '' : o.profile.rpcPath}`;
+  return runEngine({
+    url: endpoint,
+    model,
+    warmupMs,
+    durationMs,
+    maxInFlight: s.maxInFlight,
+    connections: s.connections,
+    timeoutMs: s.timeoutMs,
+    source: { module: sourceModule(), options: p.options as unknown as JsonValue },
+    threads: o.threads,
+    seed: s.seed,
+    ...(o.signal === undefined ? {} : { signal: o.signal }),
+    onProgress: (progress) => {
+      const inclusion = p.tracker?.progress();
+      o.onProgress?.({ ...progress, url: p.url, ...(inclusion === undefined ? {} : inclusion) });
+    },
+    ...(p.tracker === undefined ? {} : { onTracked: (outcomes: TrackedOutcome[]) => p.tracker?.track(outcomes) }),
+  });
+}
+
+export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
+  const s = o.scenario;
+  const workDir = o.workDir ?? join(tmpdir(), 'chainrpc-load');
+  mkdirSync(workDir, { recursive: true });
+  const prepared: Prepared[] = [];
+  for (const url of o.urls) prepared.push(await prepare(url, o, workDir));
+  for (const p of prepared) p.tracker?.start();
+
+  // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
+  const rounds = o.urls.length > 1 && (s.model.kind === 'closed' || s.model.stages.length === 1) ? ROUNDS : 1;
+  const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
+  outer: for (let round = 0; round < rounds; round++) {
+    for (const p of prepared) {
+      if (o.signal?.aborted === true) break outer;
+      const durationMs = Math.round(s.durationMs / rounds);
+      if (rounds > 1) o.log(`load: ${p.url}: round ${round + 1} of ${rounds}`);
+      const result = await runSegment(p, o, segmentModel(s.model, 1 / rounds), durationMs, round === 0 ? s.warmupMs : Math.min(s.warmupMs, 1000));
+      parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
+      if (result.stop.reason === 'interrupted') break outer;
+    }
+  }
+  const runs: LoadRun[] = [];
+  for (const p of prepared) {
+    const list = parts.get(p.url) ?? [];
+    if (list.length === 0) continue;
+    const run = mergeRuns(list);
+    if (p.tracker !== undefined) {
+      const tracked = await p.tracker.finish(o.signal?.aborted === true ? 0 : undefined);
+      run.inclusion = tracked.stats;
+      run.timeline = run.timeline.map((point) => ({ ...point, ...tracked.at(point.tMs) }));
+    }
+    run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
+    runs.push(run);
+  }
+  return runs;
+}

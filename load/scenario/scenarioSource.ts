@@ -1,0 +1,94 @@
+/**
+ * The request source of a scenario (the engine's `SourceSpec` module for every built-in and user scenario):
+ * each request is drawn by weight from the mix, its params from what the run learnt from the chain, its
+ * method renamed by the profile. Made in whichever thread sends, from JSON options.
+ */
+import { stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import type { Validators } from '../../core/schema/validators.js';
+import { loadProfile } from '../../suites/profile/loadProfile.js';
+import { profileValidators } from '../../suites/profile/profileSchemas.js';
+import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
+import { DRAW_PARAMS } from '../requests/drawParams.js';
+import { createTransactionLanes, type TransactionLanes } from '../requests/chain_sendRawTransaction.js';
+import type { DrawContext } from '../requests/DrawContext.js';
+import type { ResolvedCall, ResolvedEntry } from './loadScenario.js';
+import type { ReadMethod } from './Scenario.generated.js';
+import { seededRandom } from './seededRandom.js';
+
+/** The JSON options of a scenario source. */
+export interface ScenarioSourceOptions {
+  mix: ResolvedEntry[];
+  /** Wire names by the spec's method names (the profile's renames). */
+  wire: Record<string, string>;
+  heights: { from: number; to: number } | null;
+  accounts: string[];
+  /** The fraction of calls whose result is validated. */
+  validate: number;
+  seed: number;
+  /** The profile file, or null for the reference profile (results are validated against its choices). */
+  profile: string | null;
+  /** The corpus to send chain_sendRawTransaction from, when the mix sends transactions. */
+  transactions: { corpus: string; batchSize: number } | null;
+}
+
+/** Picks an index by weight. */
+function weighted<T extends { weight: number }>(items: readonly T[], random: () => number): T {
+  const total = items.reduce((n, i) => n + i.weight, 0);
+  let x = random() * total;
+  for (const item of items) {
+    x -= item.weight;
+    if (x < 0) return item;
+  }
+  return items[items.length - 1] as T;
+}
+
+const entryWeight = (e: ResolvedEntry): number => (e.kind === 'call' ? e.call.weight : e.weight);
+
+export async function createSource(raw: JsonValue, share: SourceShare): Promise<RequestSource> {
+  const options = raw as unknown as ScenarioSourceOptions;
+  // Each thread draws its own sequence from the same seed.
+  const random = seededRandom((options.seed * 1_000_003 + share.index) >>> 0);
+  const ctx: DrawContext = { heights: options.heights, accounts: options.accounts, random };
+  const wire = (method: string): string => options.wire[method] ?? method;
+  const spec = new Map(Object.entries(options.wire).map(([s, w]) => [w, s]));
+  const validators: Validators | undefined = options.validate > 0 ? profileValidators(await loadProfile(options.profile ?? undefined)) : undefined;
+  const lanes: TransactionLanes | undefined = options.transactions === null ? undefined : await createTransactionLanes({ ...options.transactions, method: wire('chain_sendRawTransaction') }, share);
+  const entries = options.mix.map((e) => ({ entry: e, weight: entryWeight(e) }));
+  let nextId = 1;
+
+  const call = (c: ResolvedCall): { text: string; planned: PlannedCall } => {
+    const id = nextId++;
+    const method = wire(c.method);
+    const params = c.params ?? DRAW_PARAMS[c.method as ReadMethod](ctx);
+    const validate = validators !== undefined && random() < options.validate;
+    return {
+      text: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${stringifyJson(params)}}`,
+      planned: validate ? { id, method, validate } : { id, method },
+    };
+  };
+
+  return {
+    next(): PlannedRequest | null | undefined {
+      const { entry } = weighted(entries, random);
+      if (entry.kind === 'transactions') {
+        if (lanes === undefined) throw new Error('the mix sends transactions but the source has no corpus');
+        return lanes.next(() => nextId++);
+      }
+      if (entry.kind === 'call') {
+        const one = call(entry.call);
+        return { body: Buffer.from(one.text), calls: [one.planned], batch: false };
+      }
+      const parts = Array.from({ length: entry.size }, () => call(weighted(entry.mix, random)));
+      return { body: Buffer.from(`[${parts.map((p) => p.text).join(',')}]`), calls: parts.map((p) => p.planned), batch: true };
+    },
+    onEnded(request: PlannedRequest): void {
+      lanes?.ended(request);
+    },
+    checkResult(method: string, result: JsonValue): boolean {
+      const name = spec.get(method) ?? method;
+      return validators === undefined || validators.result(name, result).ok;
+    },
+    close: () => lanes?.close(),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * `chainrpc load sweep`: the scenario at rising open-model rates, and the knee, the highest rate at which
+ * the SLO holds. Rates are given, or searched: doubled from the start rate until the SLO breaks, then
+ * bisected between the last rate that held and the first that did not, until they are within 2%.
+ */
+import type { LoadRun, SweepResult, SweepStep } from '../model.js';
+import { runLoad, type RunLoadOptions } from '../runLoad.js';
+import type { ResolvedScenario } from '../scenario/loadScenario.js';
+import { parseDuration } from '../scenario/parseDuration.js';
+
+export interface SweepOptions extends Omit<RunLoadOptions, 'urls'> {
+  url: string;
+  /** The rates to run, in order; absent: searched. */
+  rates?: number[];
+  startRate?: number;
+  maxRate?: number;
+  /** Each step's measured window ("10s"). */
+  step?: string;
+  /** Bisection ends when the bracket is this narrow, relative to its low end (default 0.02). */
+  resolution?: number;
+}
+
+/** Why the SLO did not hold at a step (empty: it held). */
+export function sloReasons(run: LoadRun): string[] {
+  const reasons: string[] = [];
+  const target = run.schedule.targetRate ?? 0;
+  if (target > 0 && run.schedule.achievedRate < 0.99 * target) reasons.push(`achieved ${run.schedule.achievedRate.toFixed(1)}/s, under 99% of ${target}/s`);
+  if (run.schedule.dropped > 0) reasons.push(`${run.schedule.dropped} requests dropped`);
+  if (!run.valid) reasons.push(...run.invalid);
+  if (run.stop.reason !== 'completed') reasons.push(`stopped early: ${run.stop.reason}`);
+  for (const t of run.thresholds) if (!t.ok) reasons.push(`${t.name}: ${t.actual === null ? 'nothing measured' : t.actual}`);
+  return reasons;
+}
+
+function atRate(s: ResolvedScenario, rate: number, durationMs: number): ResolvedScenario {
+  const distribution = s.model.kind === 'open' ? s.model.distribution : 'uniform';
+  return {
+    ...s,
+    durationMs,
+    model: { kind: 'open', distribution, stages: [{ from: rate, to: rate, durationMs }] },
+    definition: { ...s.definition, arrivals: { model: 'open', rate, distribution }, duration: `${durationMs}ms` },
+  };
+}
+
+const round = (rate: number): number => (rate >= 100 ? Math.round(rate) : Math.round(rate * 10) / 10);
+
+export async function runSweep(o: SweepOptions): Promise<SweepResult> {
+  const durationMs = o.step === undefined ? 10_000 : parseDuration(o.step);
+  const steps: SweepStep[] = [];
+  const tried = new Map<number, boolean>();
+  const step = async (rate: number): Promise<boolean> => {
+    const known = tried.get(rate);
+    if (known !== undefined) return known;
+    o.log(`sweep: ${rate} requests/s for ${durationMs / 1000} s`);
+    const [run] = await runLoad({ ...o, urls: [o.url], scenario: atRate(o.scenario, rate, durationMs) });
+    if (run === undefined) return false;
+    const reasons = sloReasons(run);
+    steps.push({ rate, run, sloHeld: reasons.length === 0, reasons });
+    o.log(`sweep: ${rate}/s: ${reasons.length === 0 ? 'SLO held' : `SLO broken (${reasons.join('; ')})`}`);
+    tried.set(rate, reasons.length === 0);
+    return reasons.length === 0;
+  };
+  const aborted = (): boolean => o.signal?.aborted === true;
+
+  if (o.rates !== undefined) {
+    for (const rate of o.rates) {
+      if (aborted()) break;
+      await step(rate);
+    }
+  } else {
+    const max = o.maxRate ?? 100_000;
+    let low = 0;
+    let high: number | undefined;
+    let rate = Math.min(o.startRate ?? 50, max);
+    // Ramp: double while the SLO holds.
+    while (!aborted()) {
+      if (await step(rate)) {
+        low = rate;
+        if (rate >= max) break;
+        rate = Math.min(round(rate * 2), max);
+      } else {
+        high = rate;
+        break;
+      }
+    }
+    // Bisect between the last rate that held and the first that did not.
+    const resolution = o.resolution ?? 0.02;
+    while (!aborted() && high !== undefined && (low === 0 ? high > 1 : (high - low) / low > resolution)) {
+      const mid = round(low === 0 ? high / 2 : (low + high) / 2);
+      if (mid === low || mid === high) break;
+      if (await step(mid)) low = mid;
+      else high = mid;
+    }
+  }
+  const held = steps.filter((s) => s.sloHeld).map((s) => s.rate);
+  return { url: o.url, scenario: o.scenario.name, search: o.rates === undefined ? 'ramp-bisect' : 'given', steps: [...steps].sort((a, b) => a.rate - b.rate), knee: held.length === 0 ? null : Math.max(...held) };
+}
