@@ -359,7 +359,8 @@ export class InclusionTracker {
   }
 
   private async result(endedBy: InclusionResult['endedBy']): Promise<InclusionResult> {
-    if (this.series.length === 0 || this.series[this.series.length - 1]?.included !== this.included) this.point(now());
+    const last = this.series[this.series.length - 1];
+    if (last === undefined || last.included !== this.included || last.pending !== this.accepted - this.included) this.point(now());
     const chainTps = await this.chainTps().catch(() => 0);
     await this.reader.close();
     const counts = [...this.perHeight.values()];
