@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PlannedRequest } from '../engine/RequestSource.js';
+import { CORPUS_FORMAT } from './Corpus.js';
+import type { Corpus } from './Corpus.js';
+import { createSource } from './corpusSource.js';
+import type { TxTag } from './corpusSource.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-source-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A corpus of `senders` lanes of `perSender` transactions (placeholder bytes: the source never decodes them). */
+function corpusFile(name: string, senders: number, perSender: number, firstNonce = 0): string {
+  const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+  const corpus: Corpus = {
+    format: CORPUS_FORMAT,
+    createdAt: new Date().toISOString(),
+    tool: { name: 'chainrpc', version: 'test' },
+    warning: 'test',
+    chainId: '1',
+    codec: 'chainrpc-tx-v1',
+    profile: 'reference',
+    method: 'chain_sendRawTransaction',
+    keys: { derivation: 'test', seedSha256: '0'.repeat(64) },
+    value: '1',
+    fee: '1',
+    recipients: ['ee'.repeat(32)],
+    senders: Array.from({ length: senders }, (_, s) => ({
+      index: s,
+      address: hex(s, 64),
+      txs: Array.from({ length: perSender }, (_, i) => ({ nonce: firstNonce + i, tx: hex(s * 1000 + i, 8), hash: hex(s * 1000 + i, 64) })),
+    })),
+  };
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(corpus));
+  return path;
+}
+
+const tags = (r: PlannedRequest): TxTag[] => r.calls.map((c) => c.track as unknown as TxTag);
+
+describe('corpus source', () => {
+  it('hands out a lane\'s next nonce only after its previous request ended, round robin over lanes', async () => {
+    const source = await createSource({ corpus: corpusFile('a.json', 3, 4, 7), batchSize: 1 }, { index: 0, count: 1 });
+    const first = [source.next(), source.next(), source.next()] as PlannedRequest[];
+    expect(first.map((r) => tags(r)[0]?.nonce)).toEqual([7, 7, 7]);
+    expect(new Set(first.map((r) => tags(r)[0]?.sender)).size).toBe(3);
+    // Every lane is busy: nothing ready, but not used up.
+    expect(source.next()).toBeNull();
+    source.onEnded?.(first[1] as PlannedRequest);
+    const second = source.next() as PlannedRequest;
+    expect(tags(second)[0]).toEqual({ ...tags(first[1] as PlannedRequest)[0], nonce: 8, hash: expect.any(String) as string });
+    expect(source.next()).toBeNull();
+    // The body is one JSON-RPC request carrying the corpus's transaction.
+    const body = JSON.parse(second.body.toString()) as { jsonrpc: string; method: string; params: string[]; id: number };
+    expect(body).toEqual({ jsonrpc: '2.0', id: second.calls[0]?.id, method: 'chain_sendRawTransaction', params: [expect.stringMatching(/^[0-9a-f]{8}$/) as string] });
+    expect(second.batch).toBe(false);
+  });
+
+  it('keeps every lane in nonce order with never two of its requests in flight, to the last transaction, then answers undefined', async () => {
+    const source = await createSource({ corpus: corpusFile('b.json', 5, 20), batchSize: 1 }, { index: 0, count: 1 });
+    const inFlight: PlannedRequest[] = [];
+    const seen = new Map<string, number[]>();
+    const busyLanes = new Set<string>();
+    let rounds = 0;
+    for (let r = source.next(); r !== undefined; r = source.next()) {
+      if (r === null || inFlight.length >= 3) {
+        // End the oldest request (as a node answering in order would), or a random one.
+        const i = rounds++ % 2 === 0 ? 0 : Math.floor(Math.random() * inFlight.length);
+        const [ended] = inFlight.splice(i, 1);
+        expect(ended).toBeDefined();
+        for (const t of tags(ended as PlannedRequest)) busyLanes.delete(t.sender);
+        source.onEnded?.(ended as PlannedRequest);
+        if (r === null) continue;
+      }
+      for (const t of tags(r)) {
+        expect(busyLanes.has(t.sender)).toBe(false);
+        busyLanes.add(t.sender);
+        seen.set(t.sender, [...(seen.get(t.sender) ?? []), t.nonce]);
+      }
+      inFlight.push(r);
+    }
+    expect(seen.size).toBe(5);
+    for (const nonces of seen.values()) expect(nonces).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // Used up even with requests still in flight: the engine stops sending and lets them end.
+    expect(inFlight.length).toBeGreaterThan(0);
+    expect(source.next()).toBeUndefined();
+  });
+
+  it('splits lanes across shares disjointly, thread i taking senders i, i + n, ...', async () => {
+    const path = corpusFile('c.json', 7, 2);
+    const lanesOf = async (index: number): Promise<string[]> => {
+      const source = await createSource({ corpus: path, batchSize: 1 }, { index, count: 3 });
+      const senders: string[] = [];
+      for (let r = source.next(); r !== undefined; r = source.next()) {
+        if (r === null) throw new Error('busy with every request ended');
+        senders.push(...tags(r).map((t) => t.sender));
+        source.onEnded?.(r);
+      }
+      return [...new Set(senders)];
+    };
+    const shares = await Promise.all([0, 1, 2].map(lanesOf));
+    const hex = (n: number): string => n.toString(16).padStart(64, '0');
+    expect(shares).toEqual([[hex(0), hex(3), hex(6)], [hex(1), hex(4)], [hex(2), hex(5)]]);
+  });
+
+  it('batches K transactions of K different senders, waits when fewer are ready, and sends the short batch at the end', async () => {
+    const source = await createSource({ corpus: corpusFile('d.json', 5, 2), batchSize: 3 }, { index: 0, count: 1 });
+    const a = source.next() as PlannedRequest;
+    expect(a.batch).toBe(true);
+    expect(new Set(tags(a).map((t) => t.sender)).size).toBe(3);
+    const body = JSON.parse(a.body.toString()) as { id: number; params: string[] }[];
+    expect(body.map((b) => b.id)).toEqual(a.calls.map((c) => c.id));
+    // Two senders ready, three busy, five with transactions left: wait for a full batch.
+    expect(source.next()).toBeNull();
+    source.onEnded?.(a);
+    const b = source.next() as PlannedRequest;
+    expect(tags(b).map((t) => t.nonce)).toEqual([0, 0, 1]);
+    const c = source.next();
+    expect(c).toBeNull(); // two ready, four senders with transactions left
+    source.onEnded?.(b);
+    const d = source.next() as PlannedRequest;
+    expect(tags(d).map((t) => t.nonce)).toEqual([1, 1, 1]);
+    // One sender has a transaction left: the last batch is short.
+    source.onEnded?.(d);
+    const e = source.next() as PlannedRequest;
+    expect(tags(e).length).toBe(1);
+    expect(source.next()).toBeUndefined();
+  });
+
+  it('refuses bad options with what to fix', async () => {
+    await expect(Promise.resolve().then(() => createSource({ corpus: corpusFile('e.json', 1, 1), batchSize: 0 }, { index: 0, count: 1 }))).rejects.toThrow(/batchSize must be a positive integer/);
+    await expect(Promise.resolve().then(() => createSource({ batchSize: 1 }, { index: 0, count: 1 }))).rejects.toThrow(/`corpus` must name the corpus file/);
+  });
+});

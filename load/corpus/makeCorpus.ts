@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { RpcClient } from '../../core/client/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { packageRoot } from '../../core/paths.js';
+import type { Profile } from '../../suites/profile/Profile.js';
+import { wireMethod } from '../../suites/profile/Profile.js';
+import { referenceCodec } from '../../suites/profile/referenceCodec.js';
+import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { asU64, readField } from '../../suites/readWire.js';
+import { AtomicFile } from './AtomicFile.js';
+import { CORPUS_FORMAT } from './Corpus.js';
+import type { Corpus } from './Corpus.js';
+import { CorpusError } from './CorpusError.js';
+import { deriveKey, KEY_DERIVATION } from './deriveKey.js';
+import { fundSenders } from './fundSenders.js';
+import type { Funding } from './fundSenders.js';
+import { signInWorkers } from './signInWorkers.js';
+import { laneSigner, signLane } from './signLanes.js';
+import type { CodecSpec, SignedLane, SignJob } from './signLanes.js';
+
+/** The seed when none is given: public, so anyone can derive these keys. Test money only. */
+export const DEFAULT_CORPUS_SEED = 'chainrpc-load';
+
+export const CORPUS_DEFAULTS = {
+  seed: DEFAULT_CORPUS_SEED,
+  /** One base unit: the smallest transfer, so the funding goes to fees. */
+  value: 1n,
+  recipients: 16,
+  concurrency: 8,
+} as const;
+
+export interface MakeCorpusOptions {
+  /** The node's base URL (the profile's rpcPath is appended). */
+  url: string;
+  /** The corpus file to write (atomically). */
+  out: string;
+  /** N: senders, one lane each. */
+  senders: number;
+  /** M: transactions per sender (consecutive nonces from the sender's current nonce). */
+  perSender: number;
+  /** Method names, field names, codec, fee, faucet; the reference profile by default. */
+  profile?: Profile;
+  /** Derives every key (docs/load-transactions.md); default "chainrpc-load", which is public. */
+  seed?: string;
+  /** Default: the faucet when the profile has one. */
+  funding?: Funding;
+  /** Base units each transfer sends; default 1. */
+  value?: bigint;
+  /** Base units each transfer pays; default the profile's fee (10^15 in the reference profile). */
+  fee?: bigint;
+  /** Recipient addresses derived from the seed; default 16. */
+  recipients?: number;
+  /** Signing threads; default every core (os.availableParallelism()). */
+  threads?: number;
+  /** The codec module the profile names, so worker threads can load it; without it another codec signs in this thread. */
+  codecModule?: string;
+  /** Default: the profile's chainId, else chain_health's chain_id, else 1. */
+  chainId?: bigint;
+  /** Wait for funding at most this long; default 50 block times, at least 30 s. */
+  fundingTimeoutMs?: number;
+  /** Calls at once while funding. */
+  concurrency?: number;
+  onProgress?: (progress: CorpusProgress) => void;
+}
+
+export interface CorpusProgress {
+  phase: 'funding' | 'signing';
+  /** Senders funded, or lanes signed, so far. */
+  done: number;
+  total: number;
+}
+
+export interface CorpusSummary {
+  path: string;
+  format: typeof CORPUS_FORMAT;
+  chainId: string;
+  senders: number;
+  perSender: number;
+  transactions: number;
+  /** Senders that had to be funded (a re-used seed may find them funded already). */
+  funded: number;
+  funding: Funding['kind'];
+  /** The lowest and highest nonce a lane starts at (above 0 when the seed was used before). */
+  firstNonce: { min: number; max: number };
+  signing: { threads: number; ms: number; perSecond: number };
+  bytes: number;
+}
+
+function positiveInteger(value: number, what: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new CorpusError(`${what} must be a positive integer; got ${value}`);
+  return value;
+}
+
+const toolVersion = (): string => (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The chain id transactions must carry: given, the profile's, or the node's (chain_health's chain_id). */
+async function chainIdOf(client: RpcClient, profile: Profile, given: bigint | undefined): Promise<bigint> {
+  if (given !== undefined) return given;
+  if (profile.chainId !== undefined) return profile.chainId;
+  const health = await client.call<JsonValue>(wireMethod(profile, 'chain_health'));
+  return asU64(readField(profile, health, 'chain_id')) ?? 1n;
+}
+
+const WARNING =
+  'TEST MONEY ONLY. Every sender key of this corpus follows from a seed (keys.derivation); whoever knows the seed can spend what the senders hold, and the default seed is public. The file holds no key and no seed: it can be shared, but the transactions in it are valid until sent.';
+
+/**
+ * `chainrpc load corpus`: derives N sender keys from the seed, funds the senders that need it (faucet or a
+ * funded key) and waits for their balances, reads each sender's nonce, pre-signs M transfers per sender on
+ * every core, and writes the corpus file atomically (docs/load-transactions.md).
+ */
+export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSummary> {
+  const profile = options.profile ?? referenceProfile();
+  const senders = positiveInteger(options.senders, 'senders');
+  const perSender = positiveInteger(options.perSender, 'transactions per sender');
+  const recipientCount = positiveInteger(options.recipients ?? CORPUS_DEFAULTS.recipients, 'recipients');
+  const threads = positiveInteger(options.threads ?? availableParallelism(), 'threads');
+  const seed = options.seed ?? CORPUS_DEFAULTS.seed;
+  if (seed.length === 0) throw new CorpusError('the seed is empty; give a non-empty string (or none for the default)');
+  const value = options.value ?? CORPUS_DEFAULTS.value;
+  const fee = options.fee ?? profile.fee;
+  if (value < 0n || fee < 0n) throw new CorpusError('value and fee must not be negative');
+  const funding: Funding = options.funding ?? (profile.faucet ? { kind: 'faucet' } : { kind: 'none' });
+
+  const client = new RpcClient({ baseUrl: options.url, rpcPath: profile.rpcPath, connections: options.concurrency ?? CORPUS_DEFAULTS.concurrency });
+  try {
+    const chainId = await chainIdOf(client, profile, options.chainId);
+    const addresses = Array.from({ length: senders }, (_, i) => profile.codec.addressOf(deriveKey(seed, 'sender', i)).toLowerCase());
+    const recipients = Array.from({ length: recipientCount }, (_, k) => profile.codec.addressOf(deriveKey(seed, 'recipient', k)).toLowerCase());
+
+    const need = BigInt(perSender) * (value + fee);
+    const { accounts, funded } = await fundSenders({
+      client,
+      profile,
+      addresses,
+      need,
+      funding,
+      chainId,
+      timeoutMs: options.fundingTimeoutMs ?? Math.max(30_000, 50 * profile.blockTimeMs),
+      concurrency: options.concurrency ?? CORPUS_DEFAULTS.concurrency,
+      onProgress: (done, total) => options.onProgress?.({ phase: 'funding', done, total }),
+    });
+    const firstNonces = accounts.map((a, i) => {
+      if (a.nonce + BigInt(perSender) > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorpusError(`sender ${i}'s nonce ${a.nonce} is too high for a corpus (nonces are kept below 2^53)`);
+      return Number(a.nonce);
+    });
+
+    const job: SignJob = {
+      seed,
+      chainId: chainId.toString(),
+      value: value.toString(),
+      fee: fee.toString(),
+      recipients,
+      lanes: firstNonces.map((firstNonce, index) => ({ index, firstNonce, count: perSender })),
+    };
+    const header: Omit<Corpus, 'senders'> = {
+      format: CORPUS_FORMAT,
+      createdAt: new Date().toISOString(),
+      tool: { name: 'chainrpc', version: toolVersion() },
+      warning: WARNING,
+      chainId: job.chainId,
+      codec: profile.codec.name,
+      profile: profile.name,
+      method: wireMethod(profile, 'chain_sendRawTransaction'),
+      keys: { derivation: KEY_DERIVATION, seedSha256: createHash('sha256').update(seed, 'utf8').digest('hex') },
+      value: job.value,
+      fee: job.fee,
+      recipients,
+    };
+    const file = new AtomicFile(resolve(options.out));
+    const started = performance.now();
+    let usedThreads = threads;
+    let bytes = 0;
+    try {
+      const headText = JSON.stringify(header, null, 2);
+      const write = (text: string): void => {
+        file.write(text);
+        bytes += Buffer.byteLength(text);
+      };
+      write(`${headText.slice(0, -2)},\n  "senders": [\n`);
+      // Lanes come back from the threads in any order; they are written in index order.
+      const waiting = new Map<number, SignedLane>();
+      let nextLane = 0;
+      const onLane = (lane: SignedLane): void => {
+        waiting.set(lane.index, lane);
+        for (let l = waiting.get(nextLane); l !== undefined; l = waiting.get(nextLane)) {
+          waiting.delete(nextLane);
+          write(`${nextLane === 0 ? '' : ',\n'}${l.text}`);
+          nextLane++;
+          options.onProgress?.({ phase: 'signing', done: nextLane, total: senders });
+        }
+      };
+      const spec = codecSpec(profile, options.codecModule);
+      if (spec !== undefined) {
+        await signInWorkers(spec, job, threads, onLane);
+      } else {
+        usedThreads = 1;
+        const signer = await laneSigner(profile.codec);
+        for (const lane of job.lanes) onLane(signLane(signer, job, lane));
+      }
+      if (nextLane !== senders) throw new Error(`corpus signing ended with ${nextLane} of ${senders} lanes written`);
+      write('\n  ]\n}\n');
+      file.commit();
+    } catch (err) {
+      file.abort();
+      throw err;
+    }
+    const ms = performance.now() - started;
+    const transactions = senders * perSender;
+    return {
+      path: file.path,
+      format: CORPUS_FORMAT,
+      chainId: job.chainId,
+      senders,
+      perSender,
+      transactions,
+      funded,
+      funding: funding.kind,
+      firstNonce: { min: firstNonces.reduce((a, b) => Math.min(a, b)), max: firstNonces.reduce((a, b) => Math.max(a, b)) },
+      signing: { threads: usedThreads, ms: Math.round(ms), perSecond: Math.round(transactions / (ms / 1000)) },
+      bytes,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** How worker threads can sign with the profile's codec; undefined: only this thread can (a codec object without its module path). */
+function codecSpec(profile: Profile, codecModule: string | undefined): CodecSpec | undefined {
+  if (codecModule !== undefined) return { kind: 'module', path: resolve(codecModule) };
+  if (profile.codec === referenceCodec || profile.codec.name === referenceCodec.name) return { kind: 'reference' };
+  return undefined;
+}

@@ -1,0 +1,447 @@
+/**
+ * Follows the chain while signed transactions are sent, and after: which of them were included, when
+ * (time to inclusion, from each send's scheduled time, bounded by the poll interval), what stayed pending,
+ * what the node refused, and the chain-side throughput. docs/load-transactions.md defines every figure.
+ *
+ * Two ways to see inclusion, chosen from what the node serves:
+ * - block-hashes: blocks list their transactions' hashes (the reference profile's `transactions`): each
+ *   new block is read once and its hashes matched against the transactions sent.
+ * - sender-nonce: blocks show only `transaction_count` and `proposer` (all the spec shows); a sender's
+ *   nonce counts its confirmed transactions, so when it passes a transaction's nonce that transaction is
+ *   included. Any conforming node serves it. Only senders with transactions outstanding are polled.
+ */
+import type { JsonValue } from '../../core/json/index.js';
+import type { Profile } from '../../suites/profile/Profile.js';
+import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { isObject, readField } from '../../suites/readWire.js';
+import type { TrackedOutcome } from '../engine/RequestSource.js';
+import type { InclusionStats } from '../model.js';
+import { blockTimestampMs } from './blockTimestampMs.js';
+import { ChainReader } from './ChainReader.js';
+import { ExactHistogram } from './ExactHistogram.js';
+import type { InclusionHistogram } from './ExactHistogram.js';
+
+export type InclusionMethod = InclusionStats['method'];
+
+export interface InclusionTrackerOptions {
+  /** The node to follow (the one sent to, or any node of its network). */
+  url: string;
+  /** Method names, field names, timestamps, genesis height; the reference profile by default. */
+  profile?: Profile;
+  /** 'auto' (default): block-hashes when the node's blocks list transaction hashes, else sender-nonce. */
+  method?: InclusionMethod | 'auto';
+  /** Default: the measured block time / 10, at least 20 ms. */
+  pollIntervalMs?: number;
+  /** How long finish() keeps following for transactions still pending; default 5 block times. */
+  graceMs?: number;
+  /** Epoch ms that is t = 0 of the series (the start of measurement); default: when tracking started. */
+  originMs?: number;
+  /** One series point per this many ms; default 1000 (the run's timeline tick). */
+  seriesIntervalMs?: number;
+  /** Reads at once when a poll needs several requests; default 4. */
+  concurrency?: number;
+  /** Reads per JSON-RPC batch; default the profile's maxBatch, at most 100. */
+  perRequest?: number;
+  /** The time-to-inclusion histogram (ms); default an exact one (load/metrics's HdrHistogram when wired). */
+  histogram?: () => InclusionHistogram;
+}
+
+/** The tracker's view at one moment, for the run's timeline (t is ms from `originMs`). */
+export interface InclusionPoint {
+  tMs: number;
+  pending: number;
+  included: number;
+}
+
+export interface InclusionResult {
+  stats: InclusionStats;
+  series: InclusionPoint[];
+  /**
+   * Sends with no answer (timeout, transport failure, missing from a batch answer) that the chain never
+   * showed included. Neither accepted nor refused: the node may or may not have taken them. One the chain
+   * shows included counts as accepted and included instead.
+   */
+  unanswered: number;
+  /** Accepted transactions whose answered hash differs from the corpus's (they are followed by the node's hash). */
+  hashMismatches: number;
+  /** Outcomes that could not be followed: a tag that is not { hash, sender, nonce }, or no hash to look for in blocks. */
+  untracked: number;
+  /** Measured from the timestamps of recent blocks at start (the profile's blockTimeMs when they could not be read). */
+  blockTimeMs: number;
+  /** Polls that failed (the node stopped answering, say) and the last failure's message. */
+  pollErrors: number;
+  lastPollError: string | null;
+  /** Why tracking ended. */
+  endedBy: 'all-included' | 'grace' | 'stopped';
+}
+
+interface SentTx {
+  hash: string | null;
+  sender: string;
+  nonce: number;
+  scheduledAtMs: number;
+  /** False for an unanswered send: counted as accepted only if the chain shows it. */
+  answered: boolean;
+}
+
+/** Epoch milliseconds with sub-millisecond resolution (the engine's TrackedOutcome clock). */
+const now = (): number => performance.timeOrigin + performance.now();
+
+/** Hashes seen in blocks whose send has not been reported yet are kept this long (the answer may lag the block). */
+const UNCLAIMED_KEEP_MS = 60_000;
+
+export class InclusionTracker {
+  readonly method: InclusionMethod;
+  readonly pollIntervalMs: number;
+  readonly graceMs: number;
+  readonly blockTimeMs: number;
+  private readonly origin: number;
+  private readonly seriesIntervalMs: number;
+  private readonly histogram: InclusionHistogram;
+
+  private accepted = 0;
+  private included = 0;
+  private unanswered = 0;
+  private hashMismatches = 0;
+  private untracked = 0;
+  private readonly refused: Record<string, number> = {};
+  /** block-hashes: outstanding sends by hash; hashes seen in blocks, not (yet) claimed by a send. */
+  private readonly byHash = new Map<string, SentTx>();
+  private readonly unclaimed = new Map<string, { at: number; height: number }>();
+  /** sender-nonce: outstanding sends by sender; each polled sender's last nonce. */
+  private readonly bySender = new Map<string, SentTx[]>();
+  private readonly senderNonce = new Map<string, { nonce: number; at: number; height: number }>();
+  /** The run's transactions per including block, and what is known of blocks (timestamps, when first seen). */
+  private readonly perHeight = new Map<number, number>();
+  private readonly timestamps: Map<number, number>;
+  private readonly seenAt = new Map<number, number>();
+  private lastHeight: number;
+
+  private readonly series: InclusionPoint[] = [];
+  private lastPoint = -Infinity;
+  private pollErrors = 0;
+  private lastPollError: string | null = null;
+  private finishing = false;
+  private graceEnds = Infinity;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private readonly loop: Promise<InclusionResult['endedBy']>;
+
+  private constructor(
+    private readonly reader: ChainReader,
+    options: InclusionTrackerOptions,
+    start: { method: InclusionMethod; blockTimeMs: number; tip: number; timestamps: Map<number, number> },
+  ) {
+    this.method = start.method;
+    this.blockTimeMs = start.blockTimeMs;
+    this.pollIntervalMs = options.pollIntervalMs ?? Math.max(20, Math.round(start.blockTimeMs / 10));
+    this.graceMs = options.graceMs ?? 5 * start.blockTimeMs;
+    this.origin = options.originMs ?? now();
+    this.seriesIntervalMs = options.seriesIntervalMs ?? 1000;
+    this.histogram = (options.histogram ?? (() => new ExactHistogram()))();
+    this.lastHeight = start.tip;
+    this.timestamps = start.timestamps;
+    this.loop = this.run();
+  }
+
+  /**
+   * Reads the chain's tip and recent blocks (their timestamps give the block time; the tip block says
+   * whether blocks list hashes), then follows the chain until finish() or stop(). Start it before sending.
+   */
+  static async start(options: InclusionTrackerOptions): Promise<InclusionTracker> {
+    const profile = options.profile ?? referenceProfile();
+    const perRequest = options.perRequest ?? Math.min(profile.maxBatch ?? 100, 100);
+    const reader = new ChainReader(options.url, profile, Math.max(2_000, 2 * profile.blockTimeMs), perRequest, options.concurrency ?? 4);
+    try {
+      const tip = await reader.tip();
+      const from = Math.max(profile.genesisHeight + 1, tip - 10);
+      const heights = tip < from ? [tip] : Array.from({ length: tip - from + 1 }, (_, i) => from + i);
+      const blocks = await reader.blocks(heights);
+      const timestamps = new Map<number, number>();
+      blocks.forEach((b, i) => {
+        const ts = b === undefined ? undefined : blockTimestampMs(profile, b);
+        if (ts !== undefined) timestamps.set(heights[i] ?? 0, ts);
+      });
+      const tipBlock = blocks[blocks.length - 1];
+      const listsHashes = tipBlock !== undefined && Array.isArray(readField(profile, tipBlock, 'transactions'));
+      const method = options.method === undefined || options.method === 'auto' ? (listsHashes ? 'block-hashes' : 'sender-nonce') : options.method;
+      if (method === 'block-hashes' && !listsHashes) {
+        throw new Error(`inclusion by block hashes: the node's blocks list no transaction hashes (no "transactions" array in block ${tip}); follow sender nonces instead`);
+      }
+      return new InclusionTracker(reader, options, { method, blockTimeMs: measuredBlockTime(heights, timestamps) ?? profile.blockTimeMs, tip, timestamps });
+    } catch (err) {
+      await reader.close();
+      throw err;
+    }
+  }
+
+  /** One tracked call's outcome, as the engine reports it (EngineOptions.onTracked). Never throws. */
+  record(outcome: TrackedOutcome): void {
+    const tag = readTag(outcome.tag);
+    if (tag === undefined) {
+      this.untracked++;
+      return;
+    }
+    const o = outcome.outcome;
+    if (o.kind === 'error') {
+      const code = String(o.code);
+      this.refused[code] = (this.refused[code] ?? 0) + 1;
+      return;
+    }
+    const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, answered: o.kind === 'result' };
+    if (o.kind === 'result') {
+      const answered = answeredHash(this.reader.profile, o.result);
+      if (answered !== undefined && tag.hash !== null && answered !== tag.hash) this.hashMismatches++;
+      sent.hash = answered ?? tag.hash;
+    }
+    if (this.method === 'block-hashes' && sent.hash === null) {
+      this.untracked++;
+      return;
+    }
+    if (sent.answered) this.accepted++;
+    else this.unanswered++;
+    this.watch(sent);
+  }
+
+  /** Included and pending so far, for the live progress line. */
+  progress(): { included: number; pending: number } {
+    return { included: this.included, pending: this.accepted - this.included };
+  }
+
+  /**
+   * Every send has been reported: follow the chain until each accepted transaction is included or the
+   * grace period ends, then stop and report.
+   */
+  async finish(): Promise<InclusionResult> {
+    if (!this.finishing) {
+      this.finishing = true;
+      this.graceEnds = now() + this.graceMs;
+    }
+    return this.result(await this.loop);
+  }
+
+  /** Stops at once (Ctrl-C, a deadline) and reports what was seen. */
+  async stop(): Promise<InclusionResult> {
+    this.stopped = true;
+    this.wake?.();
+    return this.result(await this.loop);
+  }
+
+  private watch(tx: SentTx): void {
+    if (this.method === 'block-hashes') {
+      const hash = tx.hash ?? '';
+      const seen = this.unclaimed.get(hash);
+      if (seen !== undefined) {
+        this.unclaimed.delete(hash);
+        this.include(tx, seen.at, seen.height);
+      } else {
+        this.byHash.set(hash, tx);
+      }
+      return;
+    }
+    const known = this.senderNonce.get(tx.sender);
+    if (known !== undefined && known.nonce > tx.nonce) {
+      this.include(tx, known.at, known.height);
+      return;
+    }
+    const list = this.bySender.get(tx.sender);
+    if (list === undefined) this.bySender.set(tx.sender, [tx]);
+    else list.push(tx);
+  }
+
+  private include(tx: SentTx, at: number, height: number): void {
+    if (!tx.answered) {
+      // The chain shows it: the node took it after all.
+      this.unanswered--;
+      this.accepted++;
+    }
+    this.included++;
+    this.histogram.record(Math.max(0, Math.round((at - tx.scheduledAtMs) * 1000) / 1000));
+    this.perHeight.set(height, (this.perHeight.get(height) ?? 0) + 1);
+  }
+
+  private async run(): Promise<InclusionResult['endedBy']> {
+    let next = now();
+    for (;;) {
+      try {
+        await this.poll();
+      } catch (err) {
+        this.pollErrors++;
+        this.lastPollError = `${new Date().toISOString()}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      const t = now();
+      if (t - this.lastPoint >= this.seriesIntervalMs) this.point(t);
+      if (this.stopped) return 'stopped';
+      if (this.finishing && this.accepted === this.included) return 'all-included';
+      if (this.finishing && t >= this.graceEnds) return 'grace';
+      next += this.pollIntervalMs;
+      if (next < t) next = t; // a slow poll: the next one goes at once, missed ticks are not made up
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, next - t);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+      if (this.stopped) return 'stopped';
+    }
+  }
+
+  private point(t: number): void {
+    this.lastPoint = t;
+    this.series.push({ tMs: Math.round(t - this.origin), pending: this.accepted - this.included, included: this.included });
+  }
+
+  private async poll(): Promise<void> {
+    const tip = await this.reader.tip();
+    const at = now();
+    for (let h = this.lastHeight + 1; h <= tip; h++) if (!this.seenAt.has(h)) this.seenAt.set(h, at);
+    if (this.method === 'block-hashes') await this.pollBlocks(tip, at);
+    else await this.pollSenders(tip);
+  }
+
+  /** Reads each new block once and matches its hashes (at most 100 blocks a poll; the rest the next). */
+  private async pollBlocks(tip: number, at: number): Promise<void> {
+    const profile = this.reader.profile;
+    const heights = Array.from({ length: Math.min(100, tip - this.lastHeight) }, (_, i) => this.lastHeight + 1 + i);
+    if (heights.length === 0) return;
+    const blocks = await this.reader.blocks(heights);
+    for (const [i, block] of blocks.entries()) {
+      const height = heights[i] ?? 0;
+      if (block === undefined) break; // not served (yet): read again next poll
+      const ts = blockTimestampMs(profile, block);
+      if (ts !== undefined) this.timestamps.set(height, ts);
+      const hashes = readField(profile, block, 'transactions');
+      if (Array.isArray(hashes)) {
+        for (const h of hashes) {
+          if (typeof h !== 'string') continue;
+          const hash = h.toLowerCase();
+          const sent = this.byHash.get(hash);
+          if (sent !== undefined) {
+            this.byHash.delete(hash);
+            this.include(sent, at, height);
+          } else {
+            this.unclaimed.set(hash, { at, height });
+          }
+        }
+      }
+      this.lastHeight = height;
+    }
+    // Hashes no send claimed: other clients' transactions, or ours whose answer is late; keep them a while.
+    for (const [hash, seen] of this.unclaimed) {
+      if (at - seen.at < UNCLAIMED_KEEP_MS) break; // insertion order is time order
+      this.unclaimed.delete(hash);
+    }
+  }
+
+  /** Reads the nonce of each sender with transactions outstanding; a nonce past a transaction's includes it. */
+  private async pollSenders(tip: number): Promise<void> {
+    this.lastHeight = Math.max(this.lastHeight, tip);
+    const senders = [...this.bySender.keys()];
+    if (senders.length === 0) return;
+    const accounts = await this.reader.accounts(senders);
+    const at = now();
+    for (const [i, account] of accounts.entries()) {
+      const sender = senders[i] ?? '';
+      if (account === undefined) continue;
+      const nonce = Number(account.nonce);
+      this.senderNonce.set(sender, { nonce, at, height: tip });
+      const list = this.bySender.get(sender) ?? [];
+      const left = list.filter((tx) => {
+        if (tx.nonce >= nonce) return true;
+        this.include(tx, at, tip);
+        return false;
+      });
+      if (left.length === 0) this.bySender.delete(sender);
+      else this.bySender.set(sender, left);
+    }
+  }
+
+  private async result(endedBy: InclusionResult['endedBy']): Promise<InclusionResult> {
+    const last = this.series[this.series.length - 1];
+    if (last === undefined || last.included !== this.included || last.pending !== this.accepted - this.included) this.point(now());
+    const chainTps = await this.chainTps().catch(() => 0);
+    await this.reader.close();
+    const counts = [...this.perHeight.values()];
+    return {
+      stats: {
+        method: this.method,
+        pollIntervalMs: this.pollIntervalMs,
+        accepted: this.accepted,
+        refused: { ...this.refused },
+        included: this.included,
+        pending: this.accepted - this.included,
+        ratio: this.accepted === 0 ? 0 : this.included / this.accepted,
+        timeToInclusionMs: this.histogram.toData(),
+        chainTps,
+        perBlock: { blocks: counts.length, mean: counts.length === 0 ? 0 : this.included / counts.length, max: counts.reduce((a, b) => Math.max(a, b), 0) },
+      },
+      series: [...this.series],
+      unanswered: this.unanswered,
+      hashMismatches: this.hashMismatches,
+      untracked: this.untracked,
+      blockTimeMs: this.blockTimeMs,
+      pollErrors: this.pollErrors,
+      lastPollError: this.lastPollError,
+      endedBy,
+    };
+  }
+
+  /**
+   * Included transactions per second of chain time: from the block before the first including block to
+   * the last including block (block timestamps; when unreadable, when the tracker first saw each height).
+   */
+  private async chainTps(): Promise<number> {
+    const heights = [...this.perHeight.keys()];
+    if (heights.length === 0) return 0;
+    const first = heights.reduce((a, b) => Math.min(a, b));
+    const last = heights.reduce((a, b) => Math.max(a, b));
+    const missing = [first - 1, first, last].filter((h) => h >= 0 && !this.timestamps.has(h));
+    if (missing.length > 0) {
+      const blocks = await this.reader.blocks(missing).catch(() => []);
+      blocks.forEach((b, i) => {
+        const ts = b === undefined ? undefined : blockTimestampMs(this.reader.profile, b);
+        if (ts !== undefined) this.timestamps.set(missing[i] ?? 0, ts);
+      });
+    }
+    const times = this.timestamps.has(first) && this.timestamps.has(last) ? this.timestamps : this.seenAt;
+    const tFirst = times.get(first) ?? 0;
+    const tLast = times.get(last) ?? 0;
+    const before = times.get(first - 1);
+    // The first block's transactions arrived over its own interval; genesis (timestamp 0) or a gap says nothing of it.
+    const gap = before === undefined ? NaN : tFirst - before;
+    const firstInterval = gap > 0 && gap <= 10 * this.blockTimeMs ? gap : this.blockTimeMs;
+    const spanMs = tLast - tFirst + firstInterval;
+    return spanMs > 0 ? this.included / (spanMs / 1000) : 0;
+  }
+}
+
+/** The median interval between consecutive blocks with timestamps; undefined when fewer than two. */
+function measuredBlockTime(heights: readonly number[], timestamps: ReadonlyMap<number, number>): number | undefined {
+  const gaps: number[] = [];
+  for (const h of heights) {
+    const a = timestamps.get(h - 1);
+    const b = timestamps.get(h);
+    if (a !== undefined && b !== undefined && b > a) gaps.push(b - a);
+  }
+  if (gaps.length === 0) return undefined;
+  gaps.sort((x, y) => x - y);
+  return gaps[Math.floor(gaps.length / 2)];
+}
+
+/** A corpus call's tag ({ hash, sender, nonce }: load/corpus/corpusSource.ts TxTag); undefined when it is not one. */
+function readTag(tag: JsonValue): { hash: string | null; sender: string; nonce: number } | undefined {
+  if (!isObject(tag)) return undefined;
+  const { hash, sender, nonce } = tag;
+  if (typeof sender !== 'string' || typeof nonce !== 'number' || !Number.isSafeInteger(nonce)) return undefined;
+  if (hash !== null && typeof hash !== 'string') return undefined;
+  return { hash: hash === null ? null : hash.toLowerCase(), sender: sender.toLowerCase(), nonce };
+}
+
+/** The hash in chain_sendRawTransaction's result: the result itself, or its transaction_hash field. */
+function answeredHash(profile: Profile, result: JsonValue): string | undefined {
+  if (typeof result === 'string') return result.toLowerCase();
+  const field = readField(profile, result, 'transaction_hash');
+  return typeof field === 'string' ? field.toLowerCase() : undefined;
+}
