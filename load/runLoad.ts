@@ -95,10 +95,18 @@ async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise
         const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s) / s.transactions.senders);
         corpus = join(workDir, `corpus-${new URL(url).port || 'default'}-${Date.now()}.json`);
         o.log(`load: ${url}: signing a corpus of ${s.transactions.senders} senders x ${perSender} transactions (${corpus})`);
-        await makeCorpus({ url, profile, out: corpus, senders: s.transactions.senders, perSender, seed: `chainrpc-load/${s.seed}`, funding: profile.privateKey === undefined ? { kind: 'faucet' } : { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') }, onProgress: (line: string) => o.log(`load: ${url}: ${line}`) });
+        let shown = '';
+        await makeCorpus({
+          url, profile, out: corpus, senders: s.transactions.senders, perSender, seed: `chainrpc-load/${s.seed}`,
+          funding: profile.privateKey === undefined ? { kind: 'faucet' } : { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') },
+          onProgress: (p) => {
+            const line = `${p.phase} ${p.done}/${p.total}`;
+            if (p.done === p.total && line !== shown) o.log(`load: ${url}: ${(shown = line)}`);
+          },
+        });
       }
       transactions = { corpus, batchSize: s.transactions.batchSize };
-      tracker = new InclusionTracker({ url, profile });
+      tracker = await InclusionTracker.start({ url, profile, originMs: Date.now() + s.warmupMs });
     }
     const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));
     return {
@@ -136,7 +144,7 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
       const inclusion = p.tracker?.progress();
       o.onProgress?.({ ...progress, url: p.url, ...(inclusion === undefined ? {} : inclusion) });
     },
-    ...(p.tracker === undefined ? {} : { onTracked: (outcomes: TrackedOutcome[]) => p.tracker?.track(outcomes) }),
+    ...(p.tracker === undefined ? {} : { onTracked: (outcomes: TrackedOutcome[]) => outcomes.forEach((outcome) => p.tracker?.record(outcome)) }),
   });
 }
 
@@ -146,7 +154,6 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   mkdirSync(workDir, { recursive: true });
   const prepared: Prepared[] = [];
   for (const url of o.urls) prepared.push(await prepare(url, o, workDir));
-  for (const p of prepared) p.tracker?.start();
 
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = o.urls.length > 1 && (s.model.kind === 'closed' || s.model.stages.length === 1) ? ROUNDS : 1;
@@ -167,9 +174,13 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     if (list.length === 0) continue;
     const run = mergeRuns(list);
     if (p.tracker !== undefined) {
-      const tracked = await p.tracker.finish(o.signal?.aborted === true ? 0 : undefined);
+      // Interrupted: what is known now; else follow the chain a little longer for what is still pending.
+      const tracked = o.signal?.aborted === true ? await p.tracker.stop() : await p.tracker.finish();
       run.inclusion = tracked.stats;
-      run.timeline = run.timeline.map((point) => ({ ...point, ...tracked.at(point.tMs) }));
+      run.timeline = run.timeline.map((point) => {
+        const at = [...tracked.series].reverse().find((q) => q.tMs <= point.tMs);
+        return at === undefined ? point : { ...point, pending: at.pending, included: at.included };
+      });
     }
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);

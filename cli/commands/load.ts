@@ -114,14 +114,16 @@ const RUN = {
   'private-key': privateKey,
 } as const satisfies OptionTable;
 
-const runLine = new CommandLine('load', RUN, true);
-const sweepLine = new CommandLine('load sweep', {
-  ...RUN,
-  rates: { kind: 'text', value: '<r1,r2,...>', check: (t) => (t.split(',').every((r) => positive(r) === undefined) ? undefined : `must be positive numbers separated by commas; got "${t}"`) },
+const SWEEP = {
+  rates: { kind: 'text', value: '<r1,r2,...>', check: (t: string) => (t.split(',').every((r) => positive(r) === undefined) ? undefined : `must be positive numbers separated by commas; got "${t}"`) },
   'start-rate': { kind: 'text', value: '<n>', check: positive },
   'max-rate': { kind: 'text', value: '<n>', check: positive },
   step: { kind: 'text', value: '<d>', check: duration },
-} as const, true);
+} as const satisfies OptionTable;
+
+// One table for run and sweep (their values share a type); a run refuses the sweep's options.
+const runLine = new CommandLine('load', { ...RUN, ...SWEEP }, true);
+const sweepLine = new CommandLine('load sweep', { ...RUN, ...SWEEP }, true);
 const corpusLine = new CommandLine('load corpus', {
   ...TARGET,
   out: { kind: 'text', value: '<file>', required: true },
@@ -192,6 +194,8 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   if (positionals.length > 1) throw new CliError(`${command}: one scenario at a time; got ${positionals.join(' ')}`);
   if (name === undefined) throw new CliError(`${command}: name a scenario (${builtInScenarios().join(', ')}) or a scenario file`);
   const urls = urlsOf(command, values.url);
+  const sweepOnly = (Object.keys(SWEEP) as (keyof typeof SWEEP)[]).filter((k) => values[k] !== undefined);
+  if (!sweep && sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
   if (sweep && urls.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
   const overrides: ScenarioOverrides = {
     ...(values.rate === undefined ? {} : { rate: Number(values.rate) }),
@@ -286,7 +290,9 @@ async function corpus(argv: string[]): Promise<number> {
       seed: values.seed,
       funding: values.fund === 'key' ? { kind: 'key', privateKey: hexToFixedBytes(values['private-key'] ?? '', 32, '--private-key') } : { kind: values.fund === 'none' ? 'none' : 'faucet' },
       ...(values.threads === undefined ? {} : { threads: values.threads }),
-      onProgress: (line: string) => process.stdout.write(`${line}\n`),
+      onProgress: (p) => {
+        if (p.done === p.total || p.done % 100 === 0) process.stdout.write(`${p.phase}: ${p.done}/${p.total}\n`);
+      },
     });
     process.stdout.write(`corpus: ${relativeOrAbsolute(values.out)}: ${summary.senders} senders x ${summary.perSender} transactions, chain ${summary.chainId}\n`);
     return 0;

@@ -73,7 +73,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
       const { entry } = weighted(entries, random);
       if (entry.kind === 'transactions') {
         if (lanes === undefined) throw new Error('the mix sends transactions but the source has no corpus');
-        return lanes.next(() => nextId++);
+        return lanes.next();
       }
       if (entry.kind === 'call') {
         const one = call(entry.call);
