@@ -1,0 +1,190 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Exchange } from '../metrics/classifyExchange.js';
+import { HttpConnection, parseTarget, RequestEncoder } from './HttpConnection.js';
+
+const servers: (Server | HttpServer)[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+/** A raw TCP server: `answer` writes whatever bytes it likes for each request head+body it reads. */
+async function rawServer(answer: (socket: Socket, request: string, n: number) => void): Promise<{ url: string; connections: () => number }> {
+  let connections = 0;
+  let n = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let pending = '';
+    socket.on('data', (d: Buffer) => {
+      pending += d.toString('latin1');
+      for (;;) {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/content-length: (\d+)/i.exec(pending.slice(0, end))?.[1] ?? 0);
+        if (pending.length < end + 4 + length) return;
+        const request = pending.slice(0, end + 4 + length);
+        pending = pending.slice(end + 4 + length);
+        answer(socket, request, n++);
+      }
+    });
+    socket.on('error', () => {});
+  });
+  const close = server.close.bind(server);
+  server.close = (cb?: (err?: Error) => void) => {
+    for (const s of sockets) s.destroy();
+    return close(cb);
+  };
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`, connections: () => connections };
+}
+
+/** Sends `count` requests one after another on one connection and collects the exchanges. */
+async function exchanges(url: string, count: number, timeoutMs = 2_000): Promise<{ exchanges: Exchange[]; written: (number | undefined)[] }> {
+  const target = parseTarget(url);
+  const encoder = new RequestEncoder(target);
+  const out: Exchange[] = [];
+  const written: (number | undefined)[] = [];
+  await new Promise<void>((resolve) => {
+    const connection = new HttpConnection<number>(target, {
+      ended: (c, i, exchange, writtenMs) => {
+        out.push(exchange);
+        written.push(writtenMs);
+        if (i + 1 < count) c.send(encoder.wire(Buffer.from(`{"n":${i + 1}}`)), i + 1);
+        else {
+          clearInterval(sweeper);
+          c.close();
+          resolve();
+        }
+      },
+    });
+    const sweeper = setInterval(() => connection.expire(performance.now() - timeoutMs), 10);
+    connection.send(encoder.wire(Buffer.from('{"n":0}')), 0);
+  });
+  return { exchanges: out, written };
+}
+
+const text = (e: Exchange | undefined): string => (e?.kind === 'answer' ? `${e.status} ${e.body.toString()}` : `${e?.kind}`);
+
+describe('parseTarget', () => {
+  it('reads host, port and path of an http: URL', () => {
+    expect(parseTarget('http://127.0.0.1:8545/rpc?x=1')).toEqual({ host: '127.0.0.1', port: 8545, path: '/rpc?x=1', hostHeader: '127.0.0.1:8545' });
+    expect(parseTarget('http://[::1]/')).toMatchObject({ host: '::1', port: 80, path: '/' });
+  });
+
+  it('refuses what it cannot speak, saying what to do', () => {
+    expect(() => parseTarget('https://node.example/rpc')).toThrow(/http: only/);
+    expect(() => parseTarget('nope')).toThrow(/not a URL/);
+  });
+});
+
+describe('HttpConnection', () => {
+  it('keeps one connection alive for many requests, sending the exact head and body', async () => {
+    const seen: string[] = [];
+    const server = await rawServer((socket, request) => {
+      seen.push(request);
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\nok');
+    });
+    const { exchanges: got, written } = await exchanges(server.url, 50);
+    expect(got.map(text)).toEqual(Array.from({ length: 50 }, () => '200 ok'));
+    expect(written.every((w) => typeof w === 'number')).toBe(true);
+    expect(server.connections()).toBe(1);
+    expect(seen[0]).toBe(`POST /rpc HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"n":0}`);
+  });
+
+  it('reads answers split byte by byte, chunked bodies with trailers, and an interim 100', async () => {
+    const server = await rawServer((socket, _, n) => {
+      const answers = [
+        'HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world',
+        'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n',
+        'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n\r\nbusy',
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+      ];
+      const bytes = Buffer.from(answers[n % answers.length] as string);
+      // One byte per write, each its own TCP segment (Nagle off), to prove the parser resumes anywhere.
+      socket.setNoDelay(true);
+      let i = 0;
+      const drip = (): void => {
+        if (i < bytes.length) socket.write(bytes.subarray(i, ++i), () => setImmediate(drip));
+      };
+      drip();
+    });
+    const { exchanges: got } = await exchanges(server.url, 4);
+    expect(got.map(text)).toEqual(['200 hello world', '200 hello world', '503 busy', '200 abc']);
+  });
+
+  it('connects again when the server closes after an answer (Connection: close, or a body read to the close)', async () => {
+    const server = await rawServer((socket, _, n) => {
+      if (n % 2 === 0) socket.end('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\na');
+      else socket.end('HTTP/1.0 200 OK\r\n\r\nread to the close');
+    });
+    const { exchanges: got } = await exchanges(server.url, 4);
+    expect(got.map(text)).toEqual(['200 a', '200 read to the close', '200 a', '200 read to the close']);
+    expect(server.connections()).toBe(4);
+  });
+
+  it('connects again after a node:http server closes an idle keep-alive connection', async () => {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    server.keepAliveTimeout = 50;
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const target = parseTarget(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const encoder = new RequestEncoder(target);
+    const results: string[] = [];
+    await new Promise<void>((resolve) => {
+      const c = new HttpConnection<number>(target, {
+        ended: (conn, i, exchange) => {
+          results.push(text(exchange));
+          if (i === 0) setTimeout(() => conn.send(encoder.wire(Buffer.from('{}')), 1), 200); // after the server's 50 ms
+          else resolve();
+        },
+      });
+      c.send(encoder.wire(Buffer.from('{}')), 0);
+    });
+    expect(results).toEqual(['200 {}', '200 {}']);
+    server.closeAllConnections();
+  });
+
+  it('ends a request that outlives its timeout as a timeout, then works on a new connection', async () => {
+    const server = await rawServer((socket, _, n) => {
+      if (n === 0) return; // never answered
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    });
+    const started = performance.now();
+    const { exchanges: got } = await exchanges(server.url, 2, 150);
+    expect(got.map(text)).toEqual(['timeout', '200 ok']);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    expect(server.connections()).toBe(2);
+  });
+
+  it('reports a refused connection as a transport failure, never written, and tells its owner', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const target = parseTarget(`http://127.0.0.1:${port}/`);
+    const connects: boolean[] = [];
+    const ended = await new Promise<{ exchange: Exchange; written: number | undefined }>((resolve) => {
+      new HttpConnection<null>(target, {
+        ended: (_, __, exchange, written) => resolve({ exchange, written }),
+        connected: (ok) => connects.push(ok),
+      }).send(Buffer.from('x'), null);
+    });
+    expect(ended.exchange).toMatchObject({ kind: 'transport', reason: expect.stringMatching(/ECONNREFUSED/) as unknown });
+    expect(ended.written).toBeUndefined();
+    expect(connects).toEqual([false]);
+  });
+
+  it('reports garbage instead of HTTP as a transport failure', async () => {
+    const server = await rawServer((socket) => socket.write('SSH-2.0-OpenSSH\r\n\r\n'));
+    const { exchanges: got } = await exchanges(server.url, 1);
+    expect(got[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(/not an HTTP/) as unknown });
+  });
+});

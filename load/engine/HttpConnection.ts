@@ -1,0 +1,317 @@
+/**
+ * One HTTP/1.1 keep-alive connection on node:net, one request at a time, built for sending many small
+ * requests cheaply: Nagle off, the request's head pre-encoded per body, and a minimal response parser (status
+ * line, headers, Content-Length, chunked, a body read to the close, `Connection: close`). When the server
+ * closes it, the next request connects again. A request that outlives its timeout is ended by destroying the
+ * socket (the engine's sweeper calls `expire`). undici is kept for core/client/: this is the load path, and the
+ * measurement in docs/load.md ("The engine") is why.
+ */
+import { connect, type Socket } from 'node:net';
+import type { Exchange } from '../metrics/classifyExchange.js';
+
+/** Where requests go: from an http: URL. */
+export interface HttpTarget {
+  host: string;
+  port: number;
+  /** The request target (path and query). */
+  path: string;
+  /** The Host header's value. */
+  hostHeader: string;
+}
+
+/** The target of a full endpoint URL (`http://127.0.0.1:8545/rpc`); http: only. */
+export function parseTarget(url: string): HttpTarget {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`"${url}" is not a URL: give the node's endpoint, e.g. http://127.0.0.1:8545/rpc`);
+  }
+  if (u.protocol !== 'http:') throw new Error(`"${url}": the load engine speaks plain http: only (got ${u.protocol}); put a TLS terminator in front or use an http: endpoint`);
+  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+  return { host, port: u.port === '' ? 80 : Number(u.port), path: `${u.pathname}${u.search}`, hostHeader: u.host };
+}
+
+/** Encodes request bodies with their HTTP head; the same body Buffer (a fixed request) is encoded once. */
+export class RequestEncoder {
+  readonly #prefix: string;
+  readonly #cache = new WeakMap<Buffer, Buffer>();
+
+  constructor(target: HttpTarget) {
+    this.#prefix = `POST ${target.path} HTTP/1.1\r\nHost: ${target.hostHeader}\r\nContent-Type: application/json\r\nContent-Length: `;
+  }
+
+  wire(body: Buffer): Buffer {
+    let wire = this.#cache.get(body);
+    if (wire === undefined) {
+      const head = Buffer.from(`${this.#prefix}${body.length}\r\n\r\n`, 'latin1');
+      wire = Buffer.concat([head, body]);
+      this.#cache.set(body, wire);
+    }
+    return wire;
+  }
+}
+
+/** What the connection tells its owner. */
+export interface ConnectionEvents<T> {
+  /** The request given with `context` ended; `writtenMs` is when its first byte was written (undefined: never). */
+  ended(connection: HttpConnection<T>, context: T, exchange: Exchange, writtenMs: number | undefined, endedMs: number): void;
+  /** A connection attempt succeeded or failed (for telling an unreachable target). */
+  connected?(ok: boolean, error?: Error): void;
+  /** The first byte of a request was written. */
+  written?(context: T): void;
+}
+
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+const MAX_HEAD = 64 * 1024;
+
+type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked' } | { kind: 'close' };
+
+export class HttpConnection<T> {
+  #socket: Socket | undefined;
+  #connected = false;
+  #wire: Buffer | undefined;
+  #context: T | undefined;
+  #writtenMs: number | undefined;
+  /** When the current request was handed over (its timeout runs from here). */
+  startedMs = 0;
+  // Parsing state of the current response.
+  #buf: Buffer | undefined;
+  #status = 0;
+  #framing: Framing | undefined;
+  #bodyParts: Buffer[] = [];
+  #closeAfter = false;
+
+  constructor(
+    readonly target: HttpTarget,
+    readonly events: ConnectionEvents<T>,
+  ) {}
+
+  /** Whether a request is under way. */
+  get busy(): boolean {
+    return this.#context !== undefined;
+  }
+
+  /** Sends `wire` (head and body); `events.ended` is called once with `context` when it ends. */
+  send(wire: Buffer, context: T): void {
+    if (this.#context !== undefined) throw new Error('HttpConnection.send: a request is already under way on this connection');
+    this.#context = context;
+    this.#wire = wire;
+    this.#writtenMs = undefined;
+    this.startedMs = performance.now();
+    this.#resetParser();
+    if (this.#socket !== undefined && this.#connected) this.#write();
+    else if (this.#socket === undefined) this.#open();
+  }
+
+  /** Ends the current request as a timeout if it began before `beforeMs` (the socket is destroyed). */
+  expire(beforeMs: number): void {
+    if (this.#context !== undefined && this.startedMs < beforeMs) this.#fail({ kind: 'timeout' });
+  }
+
+  /** Closes the connection; a request under way ends as a transport failure. */
+  close(): void {
+    if (this.#context !== undefined) this.#fail({ kind: 'transport', reason: 'closed by the load engine' });
+    this.#drop();
+  }
+
+  #open(): void {
+    const socket = connect({ host: this.target.host, port: this.target.port, noDelay: true });
+    this.#socket = socket;
+    this.#connected = false;
+    socket.on('connect', () => {
+      if (this.#socket !== socket) return;
+      this.#connected = true;
+      this.events.connected?.(true);
+      if (this.#context !== undefined && this.#writtenMs === undefined) this.#write();
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (this.#socket === socket) this.#onData(chunk);
+    });
+    socket.on('error', (error: Error) => {
+      if (this.#socket !== socket) return;
+      if (!this.#connected) this.events.connected?.(false, error);
+      this.#onClosed(`${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`);
+    });
+    socket.on('close', () => {
+      if (this.#socket === socket) this.#onClosed('the server closed the connection');
+    });
+  }
+
+  #write(): void {
+    const socket = this.#socket as Socket;
+    this.#writtenMs = performance.now();
+    socket.write(this.#wire as Buffer);
+    this.events.written?.(this.#context as T);
+  }
+
+  #onClosed(reason: string): void {
+    // A body framed by the close ends here.
+    if (this.#context !== undefined && this.#framing?.kind === 'close') {
+      this.#drop();
+      this.#complete();
+      return;
+    }
+    this.#drop();
+    if (this.#context !== undefined) this.#fail({ kind: 'transport', reason });
+  }
+
+  #drop(): void {
+    const socket = this.#socket;
+    this.#socket = undefined;
+    this.#connected = false;
+    if (socket !== undefined) {
+      socket.removeAllListeners('data');
+      socket.on('error', () => {});
+      socket.destroy();
+    }
+  }
+
+  #fail(exchange: Exchange): void {
+    this.#drop();
+    this.#end(exchange);
+  }
+
+  #end(exchange: Exchange): void {
+    const context = this.#context as T;
+    const written = this.#writtenMs;
+    this.#context = undefined;
+    this.#wire = undefined;
+    this.#resetParser();
+    this.events.ended(this, context, exchange, written, performance.now());
+  }
+
+  #resetParser(): void {
+    this.#buf = undefined;
+    this.#status = 0;
+    this.#framing = undefined;
+    this.#bodyParts = [];
+    this.#closeAfter = false;
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#context === undefined) return; // bytes nobody asked for: ignored
+    this.#buf = this.#buf === undefined ? chunk : Buffer.concat([this.#buf, chunk]);
+    try {
+      this.#parse();
+    } catch (error) {
+      this.#fail({ kind: 'transport', reason: `unreadable HTTP response: ${(error as Error).message}` });
+    }
+  }
+
+  #parse(): void {
+    for (;;) {
+      const buf = this.#buf;
+      if (buf === undefined || this.#context === undefined) return;
+      if (this.#framing === undefined) {
+        const end = buf.indexOf(CRLFCRLF);
+        if (end === -1) {
+          if (buf.length > MAX_HEAD) throw new Error(`no end of the response head in ${MAX_HEAD} bytes`);
+          return;
+        }
+        this.#readHead(buf.toString('latin1', 0, end));
+        this.#buf = buf.length > end + 4 ? buf.subarray(end + 4) : undefined;
+        if (this.#status >= 100 && this.#status < 200) {
+          this.#framing = undefined; // an interim answer (100 Continue): the real one follows
+          continue;
+        }
+      }
+      const framing = this.#framing as Framing;
+      if (framing.kind === 'length') {
+        const rest = this.#buf;
+        if (rest === undefined) {
+          if (framing.remaining === 0) this.#complete();
+          return;
+        }
+        if (rest.length >= framing.remaining) {
+          this.#bodyParts.push(rest.subarray(0, framing.remaining));
+          framing.remaining = 0;
+          this.#buf = undefined;
+          this.#complete();
+        } else {
+          this.#bodyParts.push(rest);
+          framing.remaining -= rest.length;
+          this.#buf = undefined;
+        }
+        return;
+      }
+      if (framing.kind === 'close') {
+        if (this.#buf !== undefined) this.#bodyParts.push(this.#buf);
+        this.#buf = undefined;
+        return;
+      }
+      if (!this.#readChunks()) return;
+      this.#complete();
+      return;
+    }
+  }
+
+  #readHead(head: string): void {
+    if (!head.startsWith('HTTP/1.')) throw new Error(`not an HTTP/1.x status line: ${JSON.stringify(head.slice(0, 40))}`);
+    const status = Number(head.slice(9, 12));
+    if (!Number.isInteger(status) || status < 100) throw new Error(`no status code in ${JSON.stringify(head.slice(0, 40))}`);
+    this.#status = status;
+    let length: number | undefined;
+    let chunked = false;
+    let close = false;
+    let keepAlive = false;
+    let at = head.indexOf('\r\n');
+    while (at !== -1) {
+      const next = head.indexOf('\r\n', at + 2);
+      const line = head.slice(at + 2, next === -1 ? undefined : next);
+      at = next;
+      const colon = line.indexOf(':');
+      if (colon <= 0) continue;
+      const name = line.slice(0, colon).toLowerCase();
+      if (name === 'content-length') length = Number(line.slice(colon + 1).trim());
+      else if (name === 'transfer-encoding') chunked = line.slice(colon + 1).toLowerCase().includes('chunked');
+      else if (name === 'connection') {
+        const v = line.slice(colon + 1).toLowerCase();
+        if (v.includes('close')) close = true;
+        if (v.includes('keep-alive')) keepAlive = true;
+      }
+    }
+    // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
+    this.#closeAfter = head.startsWith('HTTP/1.0') ? !keepAlive : close;
+    if (status >= 100 && status < 200) return;
+    // 204 and 304 have no body, whatever they say.
+    if (status === 204 || status === 304) this.#framing = { kind: 'length', remaining: 0 };
+    else if (chunked) this.#framing = { kind: 'chunked' };
+    else if (length !== undefined) {
+      if (!Number.isSafeInteger(length) || length < 0) throw new Error('a Content-Length that is not a length');
+      this.#framing = { kind: 'length', remaining: length };
+    } else {
+      this.#framing = { kind: 'close' };
+      this.#closeAfter = true;
+    }
+  }
+
+  /** Reads chunks from the buffer; true once the last chunk and the trailers are in. */
+  #readChunks(): boolean {
+    for (;;) {
+      const buf = this.#buf;
+      if (buf === undefined) return false;
+      const eol = buf.indexOf('\r\n');
+      if (eol === -1) return false;
+      const size = parseInt(buf.toString('latin1', 0, eol).split(';')[0] as string, 16);
+      if (!Number.isSafeInteger(size) || size < 0) throw new Error('a chunk size that is not hexadecimal');
+      if (size === 0) {
+        // Trailers (usually none) end with an empty line.
+        if (buf.indexOf(CRLFCRLF, eol) === -1) return false;
+        this.#buf = undefined;
+        return true;
+      }
+      if (buf.length < eol + 2 + size + 2) return false;
+      this.#bodyParts.push(buf.subarray(eol + 2, eol + 2 + size));
+      this.#buf = buf.length > eol + 4 + size ? buf.subarray(eol + 4 + size) : undefined;
+    }
+  }
+
+  #complete(): void {
+    const parts = this.#bodyParts;
+    const body = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    const status = this.#status;
+    if (this.#closeAfter) this.#drop();
+    this.#end({ kind: 'answer', status, body });
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * The load engine: runs one scenario's load against one endpoint and measures it (docs/load.md, "The engine").
+ * The work runs in this thread, or split between worker threads (`threads`) whose figures merge exactly.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ArrivalModel, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
+import { Histogram } from '../metrics/Histogram.js';
+import { LoadRecorder, type TickReport } from '../metrics/LoadRecorder.js';
+import { TimelineBuilder } from '../metrics/TimelineBuilder.js';
+import { parseTarget } from './HttpConnection.js';
+import type { SourceSpec, TrackedOutcome } from './RequestSource.js';
+import { prepareThread, type ThreadHooks, type ThreadPlan, type ThreadResult, type ThreadStop } from './runThread.js';
+import { Schedule } from './Schedule.js';
+import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
+
+export interface EngineOptions {
+  /** The full endpoint URL (http: only), e.g. http://127.0.0.1:8545/rpc. */
+  url: string;
+  model: ArrivalModel;
+  /** Load before the measured window, excluded from every figure but the timeline (open: at the first stage's starting rate). */
+  warmupMs: number;
+  /** The measured window. Open model: must equal the sum of the stages' durations. */
+  durationMs: number;
+  /** Open model: a request due while this many are in flight (or waiting for a connection) is dropped. */
+  maxInFlight: number;
+  /** Open model: connections to use, opened as needed (default: maxInFlight, so nothing ever waits for one). */
+  connections?: number;
+  /** A request not answered in this time is a timeout (its socket is destroyed). */
+  timeoutMs: number;
+  source: SourceSpec;
+  /** Worker threads to split the work between (default 1: this thread). */
+  threads?: number;
+  /** Seeds the Poisson arrivals (default 1). */
+  seed?: number;
+  /** The timeline's and the progress's tick (default 1000). */
+  tickMs?: number;
+  /** Abort: stop sending, give in-flight requests up to a second, and return what ran (stop.reason 'interrupted'). */
+  signal?: AbortSignal;
+  onProgress?(p: Omit<LoadProgress, 'url' | 'included' | 'pending'>): void;
+  /** Outcomes of calls marked `track`, in batches, in this thread. */
+  onTracked?(outcomes: TrackedOutcome[]): void;
+  /** The run is invalid when the generator's send lag p99 exceeds this (default 5,000 µs). */
+  maxLagP99Us?: number;
+  /** Every connection attempt failing for this long stops the run as 'target-unreachable' (default 2,000 ms). */
+  unreachableMs?: number;
+}
+
+export type EngineResult = Omit<LoadRun, 'url' | 'scenario' | 'thresholds' | 'inclusion'>;
+
+/** The default bound of the generator's send lag p99: beyond it the figures carry the generator's delays. */
+export const DEFAULT_MAX_LAG_P99_US = 5_000;
+/** A generator that took up one due request this late stalled: the run is invalid whatever its p99. */
+export const MAX_LAG_STALL_US = 200_000;
+/** How long after the measured window (and the timeout) a run may go on before it is cut. */
+const DEADLINE_MARGIN_MS = 5_000;
+
+export async function runEngine(options: EngineOptions): Promise<EngineResult> {
+  const plans = planThreads(options);
+  const tickMs = options.tickMs ?? 1_000;
+  const timeline = new TimelineBuilder(plans.length, tickMs);
+  const startedAt = new Date();
+  let origin = 0;
+  let okCalls = 0;
+  let failedCalls = 0;
+  let dropped = 0;
+  const warmStages = warmedStages(options);
+
+  const onTick = (report: TickReport): void => {
+    const point = timeline.add(report);
+    if (point === undefined) return;
+    if (point.tMs >= 0) {
+      okCalls += point.okCalls;
+      failedCalls += point.failedCalls;
+      dropped += point.dropped;
+    }
+    const end = point.tMs + tickMs;
+    options.onProgress?.({
+      phase: end <= 0 ? 'warmup' : point.tMs < options.durationMs ? 'measure' : 'drain',
+      elapsedMs: Math.min(end, Math.max(options.durationMs, end)),
+      durationMs: options.durationMs,
+      achievedRate: (point.completed * 1000) / tickMs,
+      targetRate: warmStages === undefined ? null : Schedule.rateAt(warmStages, Math.max(0, point.tMs + options.warmupMs)),
+      p50Us: point.p50Us,
+      p99Us: point.p99Us,
+      okCalls,
+      failedCalls,
+      dropped,
+      inFlight: point.inFlight,
+    });
+  };
+  const onTracked = (outcomes: TrackedOutcome[]): void => options.onTracked?.(outcomes);
+
+  const handles = plans.length === 1 && (options.threads ?? 1) === 1 ? [await localThread(plans[0] as ThreadPlan, onTick, onTracked)] : await workerThreads(plans, onTick, onTracked);
+  const stopAll = (stop: ThreadStop, graceMs: number): void => handles.forEach((h) => h.stop(stop, graceMs));
+  for (const h of handles) h.onStopping = (stop) => stopAll(stop, Math.min(options.timeoutMs, 1_000));
+  const onAbort = (): void => {
+    const atMs = Math.round(performance.timeOrigin + performance.now() - origin - options.warmupMs);
+    stopAll({ reason: 'interrupted', atMs, message: `interrupted at ${atMs} ms of the measured window` }, Math.min(options.timeoutMs, 1_000));
+  };
+  let results: ThreadResult[];
+  try {
+    // Start a moment ahead, so every thread begins at the same instant.
+    origin = performance.timeOrigin + performance.now() + (handles.length > 1 ? 50 : 1);
+    startedAt.setTime(origin);
+    for (const h of handles) h.start(origin);
+    if (options.signal?.aborted === true) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    results = await Promise.all(handles.map((h) => h.result));
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await Promise.all(handles.map((h) => h.dispose()));
+  }
+  return assemble(options, results, timeline.points(), startedAt);
+}
+
+/** The open model's stages with the warm-up in front (the rate at any moment from the start of the warm-up). */
+function warmedStages(o: EngineOptions): RateStage[] | undefined {
+  if (o.model.kind !== 'open') return undefined;
+  const first = o.model.stages[0];
+  return [...(o.warmupMs > 0 && first !== undefined ? [{ from: first.from, to: first.from, durationMs: o.warmupMs }] : []), ...o.model.stages];
+}
+
+function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelinePoint[], startedAt: Date): EngineResult {
+  const merged = new LoadRecorder();
+  for (const r of results) merged.addFigures(r.figures);
+  const f = merged.figures();
+  const stop = mergedStop(results);
+  const natural = stop.reason === 'completed' && stop.message === undefined;
+  const ranMs = Math.max(0, ...results.map((r) => r.sendingEndedMs));
+  const durationMs = natural ? o.durationMs : Math.round(Math.min(o.durationMs, ranMs));
+  const seconds = durationMs / 1000;
+  const abandoned = results.reduce((n, r) => n + r.abandoned, 0);
+  if (abandoned > 0) stop.message = `${stop.message ?? stop.reason}; ${abandoned} requests still queued or in flight then are not counted`;
+  stop.atMs = Math.max(0, stop.atMs);
+
+  const invalid: string[] = [];
+  const lag = f.schedule.lagUs;
+  const maxLag = o.maxLagP99Us ?? DEFAULT_MAX_LAG_P99_US;
+  const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
+  if (o.model.kind === 'open' && lag.count > 0) {
+    if (lag.p99 > maxLag) invalid.push(`the generator fell behind its schedule: send lag p99 ${ms(lag.p99)}, over the ${ms(maxLag)} bound; lower the rate, add threads, or run the generator on a less busy machine`);
+    else if (lag.max > MAX_LAG_STALL_US) invalid.push(`the generator stalled: one send went ${ms(lag.max)} late (bound ${ms(MAX_LAG_STALL_US)}); run the generator on a less busy machine`);
+  }
+  if (stop.reason === 'target-unreachable') invalid.push(`the target became unreachable: ${stop.message ?? ''}`);
+  if (stop.reason === 'deadline') invalid.push(`the run was cut at its hard deadline: ${stop.message ?? ''}`);
+
+  return {
+    model: o.model,
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    warmupMs: o.warmupMs,
+    durationMs,
+    valid: invalid.length === 0,
+    invalid,
+    schedule: {
+      targetRate: o.model.kind === 'open' ? (seconds > 0 ? f.schedule.scheduled / seconds : 0) : null,
+      achievedRate: seconds > 0 ? f.schedule.completed / seconds : 0,
+      scheduled: f.schedule.scheduled,
+      sent: f.schedule.sent,
+      dropped: f.schedule.dropped,
+      queuedMax: f.schedule.queuedMax,
+      lagUs: o.model.kind === 'open' ? lag : new Histogram().toData(),
+    },
+    failures: f.failures,
+    latency: f.latency,
+    service: f.service,
+    methods: f.methods,
+    batchSizes: f.batchSizes,
+    timeline,
+    stop,
+  };
+}
+
+const SEVERITY: Record<RunStop['reason'], number> = { completed: 0, interrupted: 1, deadline: 2, 'target-unreachable': 3 };
+
+function mergedStop(results: ThreadResult[]): RunStop {
+  let best: RunStop | undefined;
+  for (const { stop } of results) {
+    if (best === undefined || SEVERITY[stop.reason] > SEVERITY[best.reason] || (stop.reason === best.reason && best.message === undefined && stop.message !== undefined)) best = stop;
+  }
+  return { ...(best as RunStop) };
+}
+
+/** Checks the options (clear errors) and splits the work into one plan per thread. */
+export function planThreads(o: EngineOptions): ThreadPlan[] {
+  parseTarget(o.url);
+  const positive = (name: string, v: number | undefined, integer = false): void => {
+    if (v !== undefined && !(Number.isFinite(v) && v > 0 && (!integer || Number.isInteger(v)))) throw new Error(`load engine: ${name} must be a positive ${integer ? 'integer' : 'number'} (got ${String(v)})`);
+  };
+  positive('durationMs', o.durationMs);
+  positive('maxInFlight', o.maxInFlight, true);
+  positive('timeoutMs', o.timeoutMs);
+  positive('threads', o.threads, true);
+  positive('connections', o.connections, true);
+  positive('tickMs', o.tickMs);
+  if (!(Number.isFinite(o.warmupMs) && o.warmupMs >= 0)) throw new Error(`load engine: warmupMs must be 0 or more (got ${o.warmupMs})`);
+  const model = o.model;
+  if (model.kind === 'open') {
+    if (model.stages.length === 0) throw new Error('load engine: an open model needs at least one stage');
+    for (const [i, s] of model.stages.entries()) {
+      if (![s.from, s.to].every((r) => Number.isFinite(r) && r >= 0)) throw new Error(`load engine: stage ${i}: rates must be 0 or more requests/s`);
+      if (!(Number.isFinite(s.durationMs) && s.durationMs > 0)) throw new Error(`load engine: stage ${i}: durationMs must be positive`);
+    }
+    const sum = model.stages.reduce((n, s) => n + s.durationMs, 0);
+    if (Math.abs(sum - o.durationMs) > 1e-6) throw new Error(`load engine: durationMs (${o.durationMs}) must equal the sum of the stages' durations (${sum})`);
+  } else positive('closed model connections', model.connections, true);
+
+  const requested = o.threads ?? 1;
+  // Each thread needs at least one connection (closed) or one slot in flight (open).
+  const budget = model.kind === 'closed' ? model.connections : Math.min(o.maxInFlight, o.connections ?? o.maxInFlight);
+  const count = Math.min(requested, budget);
+  const split = (total: number, k: number): number => Math.floor(total / count) + (k < total % count ? 1 : 0);
+  const deadlineMs = o.warmupMs + o.durationMs + o.timeoutMs + DEADLINE_MARGIN_MS;
+  return Array.from({ length: count }, (_, k) => ({
+    url: o.url,
+    model: model.kind === 'closed' ? { kind: 'closed', connections: split(model.connections, k) } : model,
+    warmupMs: o.warmupMs,
+    durationMs: o.durationMs,
+    maxInFlight: model.kind === 'closed' ? split(model.connections, k) : split(o.maxInFlight, k),
+    connections: model.kind === 'closed' ? split(model.connections, k) : split(o.connections ?? o.maxInFlight, k),
+    timeoutMs: o.timeoutMs,
+    source: o.source,
+    share: { index: k, count },
+    seed: o.seed ?? 1,
+    tickMs: o.tickMs ?? 1_000,
+    unreachableMs: o.unreachableMs ?? 2_000,
+    deadlineMs,
+  }));
+}
+
+/** A thread of the run, local or a worker, as runEngine drives it. */
+interface ThreadHandle {
+  start(originEpochMs: number): void;
+  stop(stop: ThreadStop, graceMs: number): void;
+  result: Promise<ThreadResult>;
+  onStopping?: (stop: ThreadStop) => void;
+  dispose(): Promise<void>;
+}
+
+async function localThread(plan: ThreadPlan, tick: (r: TickReport) => void, tracked: (o: TrackedOutcome[]) => void): Promise<ThreadHandle> {
+  let started: ReturnType<Awaited<ReturnType<typeof prepareThread>>['start']> | undefined;
+  let resolve!: (r: ThreadResult) => void;
+  let reject!: (e: unknown) => void;
+  const handle: ThreadHandle = {
+    start: (origin) => {
+      started = prepared.start(origin);
+      started.result.then(resolve, reject);
+    },
+    stop: (stop, grace) => started?.stop(stop, grace),
+    result: new Promise<ThreadResult>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    }),
+    dispose: () => Promise.resolve(),
+  };
+  const hooks: ThreadHooks = { tick, tracked, stopping: (s) => handle.onStopping?.(s) };
+  const prepared = await prepareThread(plan, hooks);
+  return handle;
+}
+
+/** The worker's entry: compiled JavaScript beside this file, or the TypeScript source run through tsx. */
+function workerEntry(): { code: string | URL; eval: boolean } {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) {
+    // Under tsx or vitest (development only: tsx is a devDependency): the worker registers tsx's ESM loader, then
+    // imports the TypeScript entry. tsx's API module is found through its package's exports.
+    const manifest = createRequire(self).resolve('tsx/package.json');
+    const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+    const api = pathToFileURL(join(dirname(manifest), exports['./esm/api']?.import.default ?? 'dist/esm/api/index.mjs')).href;
+    const entry = new URL('./engineWorker.ts', self).href;
+    return { code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`, eval: true };
+  }
+  return { code: new URL('./engineWorker.js', self), eval: false };
+}
+
+async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void, tracked: (o: TrackedOutcome[]) => void): Promise<ThreadHandle[]> {
+  const entry = workerEntry();
+  const handles = plans.map((plan) => {
+    const worker = new Worker(entry.code, { eval: entry.eval, workerData: plan });
+    let settle!: { resolve: (r: ThreadResult) => void; reject: (e: unknown) => void };
+    const result = new Promise<ThreadResult>((resolve, reject) => (settle = { resolve, reject }));
+    // Awaited later, or never when another worker failed first: never an unhandled rejection.
+    result.catch(() => undefined);
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    let done = false;
+    const send = (command: WorkerCommand): void => worker.postMessage(command);
+    const handle: ThreadHandle = {
+      start: (origin) => send({ type: 'start', originEpochMs: origin }),
+      stop: (stop, graceMs) => {
+        if (!done) send({ type: 'stop', stop, graceMs });
+      },
+      result,
+      dispose: async () => {
+        await worker.terminate();
+      },
+    };
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'ready') ready();
+      else if (m.type === 'tick') tick({ ...m.report, latency: Histogram.decode(m.report.latency) });
+      else if (m.type === 'tracked') tracked(m.outcomes);
+      else if (m.type === 'stopping') handle.onStopping?.(m.stop);
+      else if (m.type === 'done') {
+        done = true;
+        settle.resolve(m.result);
+      } else if (m.type === 'error') settle.reject(new Error(m.message));
+    });
+    worker.on('error', (e) => settle.reject(e));
+    worker.on('exit', (code) => {
+      if (!done) settle.reject(new Error(`a load worker thread exited (code ${code}) before it finished`));
+      ready();
+    });
+    return { handle, isReady, result };
+  });
+  try {
+    // Every worker ready (its source made), or the first failure (a source that cannot be loaded).
+    await Promise.all(handles.map((h) => Promise.race([h.isReady, h.result.then(() => undefined)])));
+  } catch (error) {
+    await Promise.all(handles.map((h) => h.handle.dispose()));
+    throw error;
+  }
+  return handles.map((h) => h.handle);
+}

@@ -1,0 +1,103 @@
+/**
+ * The harness's one histogram: HdrHistogram (hdr-histogram-js, its pure-JS implementation), the only file that
+ * imports the library. Values are integers of one unit (microseconds for latencies; the inclusion tracker uses
+ * milliseconds), from 1 to 2^32 - 1 units (71 minutes in µs), at 3 significant digits: a value is kept within
+ * 0.1% of itself. Values below 1 record as 1 and values above the range as its top, so a record never throws
+ * and never disappears. Histograms merge exactly (bucket counts add), so worker threads and runs combine.
+ */
+import hdr from 'hdr-histogram-js';
+import type { HistogramData } from '../model.js';
+
+type HdrHistogram = ReturnType<typeof hdr.build>;
+
+/** The highest value kept: 2^32 - 1 units (71.6 minutes in microseconds; 49.7 days in milliseconds). */
+export const HISTOGRAM_MAX = 2 ** 32 - 1;
+
+const EMPTY: HistogramData = { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, encoded: '' };
+
+export class Histogram {
+  readonly #h: HdrHistogram;
+
+  constructor(from?: HdrHistogram) {
+    // 32-bit counters: 2^31 records in one bucket would take a 6-hour run at 100,000 requests/s.
+    this.#h = from ?? hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: HISTOGRAM_MAX, numberOfSignificantValueDigits: 3, autoResize: false, bitBucketSize: 32 });
+  }
+
+  /** Records a value (rounded to an integer; below 1 as 1, above the range as its top) `count` times. */
+  record(value: number, count = 1): void {
+    const v = value < 1 ? 1 : value > HISTOGRAM_MAX ? HISTOGRAM_MAX : Math.round(value);
+    if (count === 1) this.#h.recordValue(v);
+    else if (count > 1) this.#h.recordValueWithCount(v, count);
+  }
+
+  /** Adds every count of `other` to this one (exact). */
+  add(other: Histogram): void {
+    if (other.count > 0) this.#h.add(other.#h);
+  }
+
+  get count(): number {
+    return this.#h.totalCount;
+  }
+
+  /** The value at percentile `p` (0 to 100); 0 when empty. */
+  percentile(p: number): number {
+    return this.count === 0 ? 0 : this.#h.getValueAtPercentile(p);
+  }
+
+  reset(): void {
+    this.#h.reset();
+  }
+
+  /** HdrHistogram's compressed V2 encoding, base64 (what every HdrHistogram library decodes). Empty string when empty. */
+  encode(): string {
+    return this.count === 0 ? '' : hdr.encodeIntoCompressedBase64(this.#h);
+  }
+
+  /** A histogram from `encode()`'s text (the empty string gives an empty histogram). */
+  static decode(encoded: string): Histogram {
+    if (encoded === '') return new Histogram();
+    const decoded = hdr.decodeFromCompressedBase64(encoded, 32, false);
+    // Re-home the counts in a histogram of the standard range, so any decoded one merges with any other.
+    const h = new Histogram();
+    h.#h.add(decoded);
+    return h;
+  }
+
+  /** The summary and the whole encoded histogram, as load/model.ts speaks it. */
+  toData(): HistogramData {
+    const h = this.#h;
+    if (h.totalCount === 0) return { ...EMPTY };
+    return {
+      count: h.totalCount,
+      // Bucket bounds (within 0.1%), not the raw extremes: a decoded or merged histogram keeps only buckets,
+      // and a figure must not change when it goes through the encoding.
+      min: h.getValueAtPercentile(0),
+      max: h.getValueAtPercentile(100),
+      mean: Math.round(h.mean * 1000) / 1000,
+      p50: h.getValueAtPercentile(50),
+      p90: h.getValueAtPercentile(90),
+      p99: h.getValueAtPercentile(99),
+      p999: h.getValueAtPercentile(99.9),
+      encoded: this.encode(),
+    };
+  }
+
+  /** A histogram of `values` (in any one unit: the inclusion tracker's milliseconds, for one). */
+  static of(values: Iterable<number>): Histogram {
+    const h = new Histogram();
+    for (const v of values) h.record(v);
+    return h;
+  }
+}
+
+/** HistogramData of millisecond values (time to inclusion): the same histogram, its unit milliseconds. */
+export function histogramDataOfMs(values: Iterable<number>): HistogramData {
+  return Histogram.of(values).toData();
+}
+
+/** Merges encoded histograms (HistogramData from several runs or threads) exactly. */
+export function mergeHistogramData(parts: readonly HistogramData[]): HistogramData {
+  const h = new Histogram();
+  for (const p of parts) h.add(Histogram.decode(p.encoded));
+  return h.toData();
+}

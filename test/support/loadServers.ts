@@ -1,0 +1,257 @@
+/**
+ * Ground-truth servers for the load harness: small, exact JSON-RPC servers on loopback (node:http, port 0)
+ * whose behaviour is known in advance, so the harness's figures can be checked against the truth.
+ *
+ * - startStallServer: answers at once, except that it stalls completely for `stallMs` at the start of every
+ *   `periodMs`: a request arriving in a stall is answered when the stall ends.
+ * - startCapacityServer: serves requests one at a time at a fixed cost each (capacity = 1/cost requests/s).
+ * - startBatchErrorServer: answers known calls inside batches with errors, drops or adds elements, in an
+ *   order other than the request's, and counts exactly what it did.
+ *
+ * Every call is answered `{"jsonrpc":"2.0","id":<its id>,"result":"ok"}` unless a server says otherwise.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface LoadServer {
+  /** The base URL (`http://127.0.0.1:<port>`); the servers answer on any path. */
+  url: string;
+  /** The JSON-RPC endpoint (`<url>/rpc`), as the load engine takes it. */
+  endpoint: string;
+  /** Requests received so far. */
+  requests(): number;
+  stop(): Promise<void>;
+}
+
+interface Call {
+  id: unknown;
+  method: string;
+}
+
+type Handler = (calls: Call[] | Call | undefined, res: ServerResponse, arrivedMs: number) => void;
+
+async function startRpcServer(handler: Handler): Promise<LoadServer> {
+  let requests = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests++;
+      let parsed: Call[] | Call | undefined;
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call[] | Call;
+      } catch {
+        parsed = undefined;
+      }
+      handler(parsed, res, performance.now());
+    });
+  });
+  // Keep connections for the whole run: the harness's connections must not be closed under it.
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    endpoint: `${url}/rpc`,
+    requests: () => requests,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const ok = (id: unknown): object => ({ jsonrpc: '2.0', id, result: 'ok' });
+
+function send(res: ServerResponse, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function answerAll(parsed: Call[] | Call | undefined): unknown {
+  if (Array.isArray(parsed)) return parsed.map((c) => ok(c.id));
+  return ok(parsed?.id ?? null);
+}
+
+export interface StallServer extends LoadServer {
+  periodMs: number;
+  stallMs: number;
+}
+
+/**
+ * Answers at once, except in the stalls: [k·periodMs, k·periodMs + stallMs) from the server's start, every
+ * request that arrives is held and answered when the stall ends (all of them, by one timer).
+ */
+export async function startStallServer(options: { periodMs: number; stallMs: number }): Promise<StallServer> {
+  const { periodMs, stallMs } = options;
+  const held: { res: ServerResponse; answer: unknown }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let origin = 0;
+  const release = (): void => {
+    timer = undefined;
+    for (const h of held.splice(0)) send(h.res, h.answer);
+  };
+  const server = await startRpcServer((parsed, res, arrived) => {
+    const answer = answerAll(parsed);
+    const phase = (arrived - origin) % periodMs;
+    if (phase >= stallMs) {
+      send(res, answer);
+      return;
+    }
+    held.push({ res, answer });
+    timer ??= setTimeout(release, stallMs - phase);
+  });
+  origin = performance.now();
+  return {
+    ...server,
+    periodMs,
+    stallMs,
+    stop: async () => {
+      if (timer !== undefined) clearTimeout(timer);
+      release();
+      await server.stop();
+    },
+  };
+}
+
+export interface CapacityServer extends LoadServer {
+  /** Requests/s it serves when busy. */
+  capacity: number;
+}
+
+/**
+ * Serves one request at a time at a fixed cost of 1/capacity s each: a request that arrives at `a` completes at
+ * max(a, the previous completion) + cost, and is answered then. The completions are computed in virtual time
+ * (a timer answers every request whose completion has come), so a late timer delays an answer by a moment but
+ * never shifts the ones after it: the served rate is exactly `capacity` whenever requests wait, however busy
+ * the machine. Nothing spins, so it costs the test machine almost nothing.
+ */
+export async function startCapacityServer(options: { capacity: number }): Promise<CapacityServer> {
+  const cost = 1000 / options.capacity;
+  const queue: { at: number; res: ServerResponse; answer: unknown }[] = [];
+  let head = 0;
+  let busyUntil = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    timer = undefined;
+    const now = performance.now();
+    while (head < queue.length && (queue[head] as { at: number }).at <= now) {
+      const q = queue[head] as { res: ServerResponse; answer: unknown };
+      queue[head++] = undefined as never;
+      send(q.res, q.answer);
+    }
+    if (head > 1024) {
+      queue.splice(0, head);
+      head = 0;
+    }
+    arm();
+  };
+  const arm = (): void => {
+    const next = queue[head];
+    if (timer === undefined && next !== undefined) timer = setTimeout(flush, Math.max(0, next.at - performance.now()));
+  };
+  const server = await startRpcServer((parsed, res, arrived) => {
+    busyUntil = Math.max(arrived, busyUntil) + cost;
+    queue.push({ at: busyUntil, res, answer: answerAll(parsed) });
+    arm();
+  });
+  return {
+    ...server,
+    capacity: options.capacity,
+    stop: async () => {
+      if (timer !== undefined) clearTimeout(timer);
+      await server.stop();
+    },
+  };
+}
+
+export interface BatchErrorRules {
+  /** A call whose id is a multiple of this is answered with an error (0: none). */
+  errorEvery: number;
+  /** The error code by method (default -32000). */
+  codes?: Record<string, number>;
+  /** A call whose id is a multiple of this is left out of the batch answer (before the error rule; 0: none). */
+  dropEvery?: number;
+  /** Every n-th batch answer gets an element with an id no call has (0: none). */
+  unknownEvery?: number;
+  /** Every n-th batch answer answers one of its calls twice (0: none). */
+  repeatEvery?: number;
+}
+
+/** What the batch error server did, exactly. */
+export interface BatchTruth {
+  /** Calls received, by method. */
+  calls: Record<string, number>;
+  /** Errors answered, by method and code. */
+  errors: Record<string, Record<string, number>>;
+  /** Calls left out of answers, by method; and batch answers missing at least one call. */
+  dropped: Record<string, number>;
+  batchesMissing: number;
+  /** Batch answers holding an element with an unknown or repeated id. */
+  batchesExtra: number;
+}
+
+export interface BatchErrorServer extends LoadServer {
+  truth: BatchTruth;
+}
+
+/** Answers batches by the rules, answer elements in reverse order (so matching must be by id). */
+export async function startBatchErrorServer(rules: BatchErrorRules): Promise<BatchErrorServer> {
+  const truth: BatchTruth = { calls: {}, errors: {}, dropped: {}, batchesMissing: 0, batchesExtra: 0 };
+  let batches = 0;
+  const inc = (r: Record<string, number>, k: string): void => {
+    r[k] = (r[k] ?? 0) + 1;
+  };
+  const every = (n: number | undefined, v: number): boolean => n !== undefined && n > 0 && v % n === 0;
+  const answerCall = (c: Call): object | undefined => {
+    inc(truth.calls, c.method);
+    const id = Number(c.id);
+    if (every(rules.dropEvery, id)) {
+      inc(truth.dropped, c.method);
+      return undefined;
+    }
+    if (every(rules.errorEvery, id)) {
+      const code = rules.codes?.[c.method] ?? -32000;
+      inc((truth.errors[c.method] ??= {}), String(code));
+      return { jsonrpc: '2.0', id: c.id, error: { code, message: `ground truth: id ${id} fails` } };
+    }
+    return ok(c.id);
+  };
+  const server = await startRpcServer((parsed, res) => {
+    if (!Array.isArray(parsed)) {
+      send(res, parsed === undefined ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } } : (answerCall(parsed) ?? ok(parsed.id)));
+      return;
+    }
+    batches++;
+    const answers = parsed.map(answerCall).filter((a): a is object => a !== undefined);
+    if (answers.length < parsed.length) truth.batchesMissing++;
+    let extra = false;
+    // A second answer to a call: an exact copy of one it got (whichever the harness reads first, the outcome is the same).
+    const repeated = answers[0];
+    if (every(rules.repeatEvery, batches) && repeated !== undefined) {
+      answers.push({ ...repeated });
+      extra = true;
+    }
+    if (every(rules.unknownEvery, batches)) {
+      answers.push({ jsonrpc: '2.0', id: 987_654_321, result: 'nobody asked' });
+      extra = true;
+    }
+    if (extra) truth.batchesExtra++;
+    send(res, answers.reverse());
+  });
+  return { ...server, truth };
+}
+
+/** A port on loopback that nothing listens on (connections are refused). */
+export async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
