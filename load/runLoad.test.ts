@@ -1,0 +1,55 @@
+// Every built-in scenario runs against a real reference node on loopback, through the real engine, with
+// JSON-RPC-aware accounting and, for transactions, inclusion tracking (ratio 100% on an honest node).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../suites/profile/referenceProfile.js';
+import { startTestNode, type TestNode } from '../test/support/suites.js';
+import { runLoad } from './runLoad.js';
+import { loadScenario } from './scenario/loadScenario.js';
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(async () => node.stop());
+
+const quick = { rate: 40, duration: '2s', warmup: '300ms' } as const;
+const run = async (name: string, extra = {}) => {
+  const [result] = await runLoad({ scenario: loadScenario(name, { ...quick, ...extra }), urls: [node.url], profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} });
+  if (result === undefined) throw new Error('no run');
+  return result;
+};
+
+describe('built-in scenarios against the reference node', () => {
+  it('reads: every call of the mix answered with a valid result, at the target rate', async () => {
+    const r = await run('reads');
+    const calls = r.methods.reduce((n, m) => n + m.calls, 0);
+    expect(calls).toBeGreaterThanOrEqual(70);
+    expect(r.methods.map((m) => m.method).sort()).toEqual(['chain_blockNumber', 'chain_getAccount', 'chain_getBlockByHeight', 'chain_health', 'chain_pouLocal']);
+    for (const m of r.methods) expect([m.method, m.ok, m.invalid]).toEqual([m.method, m.calls, 0]);
+    expect(r.schedule.achievedRate).toBeGreaterThan(36);
+    expect(r.thresholds.every((t) => t.ok)).toBe(true);
+  }, 60_000);
+
+  it('batch: batches of the given size, every call inside accounted for', async () => {
+    const r = await run('batch', { batchSize: 5, rate: 10 });
+    expect(r.batchSizes.map((b) => b.size)).toEqual(['5']);
+    const calls = r.methods.reduce((n, m) => n + m.calls, 0);
+    expect(calls).toBe(r.batchSizes[0]?.requests === undefined ? -1 : r.batchSizes[0].requests * 5);
+    expect(r.methods.every((m) => m.ok === m.calls)).toBe(true);
+  }, 60_000);
+
+  it('send-raw-tx: a corpus made and sent, every accepted transaction included', async () => {
+    const r = await run('send-raw-tx', { rate: 20 });
+    expect(r.inclusion).toBeDefined();
+    expect(r.inclusion?.accepted).toBeGreaterThan(30);
+    expect(r.inclusion?.ratio).toBe(1);
+    expect(r.inclusion?.pending).toBe(0);
+    expect(r.inclusion?.timeToInclusionMs.p50).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('mixed: reads and transactions together', async () => {
+    const r = await run('mixed', { rate: 30 });
+    expect(r.methods.map((m) => m.method)).toContain('chain_sendRawTransaction');
+    expect(r.inclusion?.ratio).toBe(1);
+  }, 90_000);
+});
