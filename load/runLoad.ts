@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type RpcClient } from '../core/client/index.js';
+import { JsonRpcError, createClient, type RpcClient } from '../core/client/index.js';
 import { keypairFromSeed } from '../core/codec/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import type { Profile } from '../suites/profile/Profile.js';
@@ -66,6 +66,17 @@ async function tipHeight(client: RpcClient, profile: Profile, url: string): Prom
   return Number(height);
 }
 
+/** Whether the node answers JSON-RPC at all (a result or an error object); -1: no tip known. */
+async function reachable(client: RpcClient, profile: Profile, url: string): Promise<number> {
+  try {
+    const result = await client.call<JsonValue>(wireMethod(profile, 'chain_blockNumber'), []);
+    return Number(asInteger(result) ?? -1);
+  } catch (error) {
+    if (error instanceof JsonRpcError) return -1;
+    throw new TargetUnreachableError(`${url} did not answer JSON-RPC: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Requests the run will send, a bound used to size a corpus it makes (with a margin). */
 function expectedTransactions(s: ResolvedScenario): number {
   const total = s.mix.reduce((n, e) => n + (e.kind === 'call' ? e.call.weight : e.weight), 0);
@@ -79,7 +90,8 @@ async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise
   const { scenario: s, profile } = o;
   const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
   try {
-    const tip = await tipHeight(client, profile, url);
+    // The tip matters to chain_getBlockByHeight's params; otherwise any JSON-RPC answer shows the node is there.
+    const tip = s.reads.has('chain_getBlockByHeight') ? await tipHeight(client, profile, url) : await reachable(client, profile, url);
     const from = Math.max(profile.genesisHeight, tip - s.recentBlocks + 1);
     let accounts: string[] = [];
     if (s.reads.has('chain_getAccount')) {

@@ -1,0 +1,27 @@
+// The knee found on a server whose capacity is known exactly (test/support/loadServers.ts: serial service of
+// a fixed cost, in virtual time) lies within 5% of that capacity: the sweep proves its own number.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
+import { resolveScenario } from '../scenario/loadScenario.js';
+import { runSweep } from './runSweep.js';
+
+let server: CapacityServer;
+beforeAll(async () => {
+  server = await startCapacityServer({ capacity: 120 });
+});
+afterAll(async () => server.stop());
+
+describe('chainrpc load sweep', () => {
+  it('finds the knee of a known-capacity server within 5%', async () => {
+    const scenario = resolveScenario({ name: 'capacity', arrivals: { model: 'open', rate: 50 }, duration: '2s', warmup: '300ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
+    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profilePath: null, threads: 1, log: () => {}, startRate: 30, step: '2s', resolution: 0.03 });
+    expect(result.knee).not.toBeNull();
+    expect(result.knee ?? 0).toBeGreaterThanOrEqual(114);
+    expect(result.knee ?? 0).toBeLessThanOrEqual(126);
+    // Above the knee the SLO broke, and the steps say why.
+    const above = result.steps.filter((s) => s.rate > (result.knee ?? 0));
+    expect(above.length).toBeGreaterThan(0);
+    expect(above.every((s) => !s.sloHeld && s.reasons.length > 0)).toBe(true);
+  }, 120_000);
+});
