@@ -185,6 +185,8 @@ export function simulateRun(spec: RunSpec): LoadRun {
   const load = Math.min(spec.rate / spec.capacity, 0.995);
   const queueing = 1 / (1 - load * 0.9);
   let errorTurn = 0;
+  /** Requests a stall holds back: they end in the tick after it. */
+  let backlog = 0;
 
   for (let tMs = -spec.warmupS * 1000; tMs < stopAtMs; tMs += tickMs) {
     const measured = tMs >= 0;
@@ -243,14 +245,17 @@ export function simulateRun(spec: RunSpec): LoadRun {
       b.latency.recordValueWithCount(Math.round(latencyUs), weight);
       b.service.recordValueWithCount(Math.round(serviceUs), weight);
     }
+    const held = stalled ? Math.round(tickSent * 0.6) : 0;
+    const completed = tickSent - held + (stalled ? 0 : backlog);
+    backlog = stalled ? backlog + held : 0;
     const point: TimelinePoint = {
       tMs,
       sent: tickSent,
-      completed: tickSent,
+      completed,
       okCalls,
       failedCalls: failed,
       dropped: tickDropped,
-      inFlight: Math.max(0, Math.round((spec.rate * median) / 1e6 + rand() * 3)),
+      inFlight: Math.max(0, Math.round((spec.rate * median) / 1e6 + rand() * 3)) + backlog,
       p50Us: tick.totalCount === 0 ? 0 : tick.getValueAtPercentile(50),
       p99Us: tick.totalCount === 0 ? 0 : tick.getValueAtPercentile(99),
     };
