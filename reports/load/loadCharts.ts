@@ -1,0 +1,264 @@
+// The charts of a load report, made from the model: what each shows, over which axis, in which unit. The
+// drawing is svgChart.ts's; here runs become series. Several runs (several --url) are overlaid, a colour
+// per run; one run gets a colour per series.
+import type { LoadRun, SweepResult, SweepStep, TimelinePoint } from '../../load/model.js';
+import { decodeHistogram, rebin } from './decodeHistogram.js';
+import { formatMsNumber, formatPercent, formatRate, formatTick } from './formatLoad.js';
+import { emptyChart, histogramChartSvg, lineChartSvg } from './svgChart.js';
+import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from './svgChart.js';
+
+/** Beyond this many ticks a series is thinned (an hour at 1 s ticks): the SVG stays light, peaks stay. */
+const MAX_POINTS = 900;
+
+/** The tick length of a timeline, ms (the spacing of its points; 1 s when it cannot tell). */
+export function tickMs(timeline: readonly TimelinePoint[]): number {
+  const a = timeline[0];
+  const b = timeline[1];
+  return a && b && b.tMs > a.tMs ? b.tMs - a.tMs : 1000;
+}
+
+function clock(seconds: number): string {
+  const sign = seconds < 0 ? '−' : '';
+  const s = Math.abs(Math.round(seconds));
+  return `${sign}${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** A time axis in seconds from the start of measurement: "30 s" on short runs, "5:00" on long ones. */
+function timeAxis(runs: readonly LoadRun[]): ChartAxis {
+  const longest = Math.max(0, ...runs.map((r) => r.durationMs + r.warmupMs));
+  const format = longest > 180_000 ? clock : (s: number): string => `${formatTick(s)} s`;
+  return { label: longest > 180_000 ? 'time since measurement began (min:s)' : 'time since measurement began', format, seconds: true };
+}
+
+/** The warm-up as a shaded band, where a timeline has warm-up ticks (tMs < 0). */
+function warmupBands(runs: readonly LoadRun[]): ChartBand[] {
+  const first = Math.min(0, ...runs.map((r) => r.timeline[0]?.tMs ?? 0));
+  return first < 0 ? [{ from: first / 1000, to: 0, label: 'warm-up (left out of every figure)' }] : [];
+}
+
+/**
+ * Points of a series over a run's timeline, at the end of each tick; a tick without data is a gap. A
+ * rate divides by the tick's own length: the last tick of a run that stopped early is shorter.
+ */
+function overTime(run: LoadRun, value: (p: TimelinePoint, tickSeconds: number) => number | null, thin: 'max' | 'mean'): ChartPoint[] {
+  const tick = tickMs(run.timeline);
+  const points = run.timeline.map((p): ChartPoint => {
+    const left = run.durationMs - p.tMs;
+    const length = left > 0 && left < tick ? left : tick;
+    return [(p.tMs + length) / 1000, value(p, length / 1000)];
+  });
+  return thinOut(points, thin);
+}
+
+/** At most MAX_POINTS points: consecutive points merged, keeping their highest (latency peaks) or their mean. */
+export function thinOut(points: readonly ChartPoint[], how: 'max' | 'mean', max = MAX_POINTS): ChartPoint[] {
+  if (points.length <= max) return [...points];
+  const k = Math.ceil(points.length / max);
+  const out: ChartPoint[] = [];
+  for (let i = 0; i < points.length; i += k) {
+    const group = points.slice(i, i + k);
+    const ys = group.flatMap(([, y]) => (y === null ? [] : [y]));
+    const last = group[group.length - 1];
+    if (!last) continue;
+    out.push([last[0], ys.length === 0 ? null : how === 'max' ? Math.max(...ys) : ys.reduce((a, b) => a + b, 0) / ys.length]);
+  }
+  return out;
+}
+
+const msAxis = (label: string): ChartAxis => ({ label, format: formatTick });
+const rateAxis = (label: string): ChartAxis => ({ label, format: formatTick });
+
+/** Series names and colours: one run, a colour per metric; several, a colour per run and a dash per metric. */
+function seriesFor(runs: readonly LoadRun[], metrics: readonly { name: string; color: ChartColor; dash?: boolean; points: (run: LoadRun) => ChartPoint[] }[]): LineSeries[] {
+  if (runs.length === 1) {
+    const run = runs[0] as LoadRun;
+    return metrics.map((m) => ({ name: m.name, color: m.color, ...(m.dash === true ? { dash: true } : {}), points: m.points(run) }));
+  }
+  return runs.flatMap((run, i) => metrics.map((m, j): LineSeries => ({ name: `${m.name} · ${run.url}`, color: i, ...(j > 0 ? { dash: true } : {}), points: m.points(run) })));
+}
+
+/** Latency percentiles (p50, p99) tick by tick. */
+export function latencyOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+  const latency = (pick: 'p50Us' | 'p99Us') => (run: LoadRun): ChartPoint[] => overTime(run, (p) => (p.completed === 0 ? null : p[pick] / 1000), pick === 'p99Us' ? 'max' : 'mean');
+  const bands = warmupBands(runs);
+  return lineChartSvg({
+    id,
+    title: 'Latency over time (p50, p99)',
+    description: `The median and 99th percentile latency of the requests that ended in each tick, in milliseconds, from each request's scheduled send time.${bands.length > 0 ? ' The shaded warm-up is left out of every other figure.' : ''} Ticks where nothing ended are gaps.`,
+    x: timeAxis(runs),
+    y: msAxis('latency, ms'),
+    series: seriesFor(runs, [
+      { name: 'p50', color: 0, points: latency('p50Us') },
+      { name: 'p99', color: 1, points: latency('p99Us') },
+    ]),
+    bands,
+  });
+}
+
+/** The open model's target rate at a time, from its stages (which start with the measured window, or with the warm-up when they cover it too). */
+function targetAt(run: LoadRun): ((seconds: number) => number | null) | undefined {
+  if (run.model.kind !== 'open' || run.model.stages.length === 0) return undefined;
+  const stages = run.model.stages;
+  const total = stages.reduce((n, s) => n + s.durationMs, 0);
+  const startMs = Math.abs(total - (run.durationMs + run.warmupMs)) < Math.abs(total - run.durationMs) ? -run.warmupMs : 0;
+  return (seconds) => {
+    let t = seconds * 1000 - startMs;
+    if (t < 0) return null;
+    for (const s of stages) {
+      if (t <= s.durationMs) return s.from + ((s.to - s.from) * t) / Math.max(1, s.durationMs);
+      t -= s.durationMs;
+    }
+    return null;
+  };
+}
+
+/** Requests completed per second, tick by tick, against the open model's target. */
+export function throughputOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+  const series = seriesFor(runs, [{ name: 'completed req/s', color: 0, points: (run) => overTime(run, (p, s) => p.completed / s, 'mean') }]);
+  // The target once (several runs share the scenario), as a dashed grey line.
+  const first = runs[0];
+  const target = first ? targetAt(first) : undefined;
+  if (first && target) series.push({ name: 'target req/s', color: 'muted', dash: true, points: overTime(first, (p) => target((p.tMs + tickMs(first.timeline)) / 1000), 'mean') });
+  return lineChartSvg({
+    id,
+    title: 'Throughput over time',
+    description: 'Requests that ended (answered or failed) per second, tick by tick, and the rate the schedule asked for.',
+    x: timeAxis(runs),
+    y: rateAxis('requests/s'),
+    series,
+    bands: warmupBands(runs),
+  });
+}
+
+/** Failed calls and dropped requests per second, tick by tick. */
+export function errorsOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+  return lineChartSvg({
+    id,
+    title: 'Errors and drops over time',
+    description: 'Calls that failed (a JSON-RPC error, in a batch or not, or no answer) and requests dropped by the in-flight cap, per second, tick by tick.',
+    x: timeAxis(runs),
+    y: rateAxis('per second'),
+    series: seriesFor(runs, [
+      { name: 'failed calls/s', color: 'fail', points: (run) => overTime(run, (p, s) => p.failedCalls / s, 'max') },
+      { name: 'dropped req/s', color: 6, dash: true, points: (run) => overTime(run, (p, s) => p.dropped / s, 'max') },
+    ]),
+    bands: warmupBands(runs),
+  });
+}
+
+/** Signed-transaction load: transactions accepted and not yet included, tick by tick. */
+export function pendingOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+  const tracked = runs.filter((r) => r.timeline.some((p) => p.pending !== undefined));
+  return lineChartSvg({
+    id,
+    title: 'Pending transactions over time',
+    description: 'Transactions the node accepted that were not yet seen included, at the end of each tick.',
+    x: timeAxis(tracked),
+    y: rateAxis('pending transactions'),
+    series: seriesFor(tracked, [{ name: 'pending', color: 2, points: (run) => overTime(run, (p) => p.pending ?? null, 'max') }]),
+    bands: warmupBands(tracked),
+  });
+}
+
+/** Signed-transaction load: how long transactions took to be included, as a histogram with p50 and p99 marked. */
+export function inclusionDistributionChart(id: string, run: LoadRun): string {
+  const title = 'Time to inclusion';
+  const data = run.inclusion?.timeToInclusionMs;
+  if (!data || data.count === 0) return emptyChart(id, title, 'No transaction was seen included.');
+  let buckets;
+  try {
+    buckets = decodeHistogram(data.encoded);
+  } catch (error) {
+    return emptyChart(id, title, `The histogram could not be read (${error instanceof Error ? error.message : String(error)}); its percentiles are in the table.`);
+  }
+  const step = Math.max(1, niceBinWidth(data.max - Math.min(data.min, 0), 40));
+  const from = Math.floor(data.min / step) * step;
+  const to = Math.max(from + step, Math.ceil((data.max + 1) / step) * step);
+  const { bins } = rebin(buckets, from, to, Math.round((to - from) / step));
+  return histogramChartSvg({
+    id,
+    title,
+    description: `How long the ${data.count.toLocaleString('en-US')} included transactions took from their scheduled send to the first poll that saw them in a block (poll every ${run.inclusion?.pollIntervalMs ?? '?'} ms), in milliseconds. The median and the 99th percentile are marked.`,
+    x: { label: 'time to inclusion, ms', format: formatTick },
+    yLabel: 'transactions',
+    bins,
+    color: 3,
+    markers: [
+      { x: data.p50, label: `p50 ${formatMsNumber(data.p50)} ms` },
+      { x: data.p99, label: `p99 ${formatMsNumber(data.p99)} ms` },
+    ],
+  });
+}
+
+/** A bin width of 1, 2 or 5 times a power of ten that cuts `range` into at most about `count` bins. */
+function niceBinWidth(range: number, count: number): number {
+  const raw = range / count;
+  if (!(raw > 0)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const norm = raw / magnitude;
+  return (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
+}
+
+const byRate = (sweep: SweepResult): SweepStep[] => [...sweep.steps].sort((a, b) => a.rate - b.rate);
+const kneeMarkers = (sweep: SweepResult): { x: number; label: string }[] => (sweep.knee === null ? [] : [{ x: sweep.knee, label: `knee ${formatRate(sweep.knee)} req/s` }]);
+const held = (step: SweepStep): string => (step.sloHeld ? 'SLO held' : 'SLO broken');
+const rateAxisX: ChartAxis = { label: 'target rate, requests/s', format: formatTick };
+
+/** A sweep: latency p50 and p99 against the target rate, the knee marked. */
+export function sweepLatencyChart(id: string, sweep: SweepResult): string {
+  const steps = byRate(sweep);
+  const tip = (s: SweepStep, us: number): string => `${formatRate(s.rate)} req/s: ${formatMsNumber(us / 1000)} ms (${held(s)})`;
+  return lineChartSvg({
+    id,
+    title: 'Latency against rate',
+    description: `The median and 99th percentile latency at each target rate of the sweep, in milliseconds.${sweep.knee === null ? ' The SLO held at no rate.' : ` The knee, the highest rate where the SLO held, is marked at ${formatRate(sweep.knee)} requests/s.`}`,
+    x: rateAxisX,
+    y: msAxis('latency, ms'),
+    series: [
+      { name: 'p50', color: 0, dots: true, points: steps.map((s) => [s.rate, s.run.latency.count === 0 ? null : s.run.latency.p50 / 1000]), tips: steps.map((s) => tip(s, s.run.latency.p50)) },
+      { name: 'p99', color: 1, dots: true, points: steps.map((s) => [s.rate, s.run.latency.count === 0 ? null : s.run.latency.p99 / 1000]), tips: steps.map((s) => tip(s, s.run.latency.p99)) },
+    ],
+    markers: kneeMarkers(sweep),
+  });
+}
+
+/** A sweep: the achieved rate against the target (the diagonal is a node that keeps up), the knee marked. */
+export function sweepThroughputChart(id: string, sweep: SweepResult): string {
+  const steps = byRate(sweep);
+  const low = Math.min(...steps.map((s) => s.rate));
+  const top = Math.max(...steps.map((s) => s.rate));
+  return lineChartSvg({
+    id,
+    title: 'Throughput against rate',
+    description: 'The rate achieved at each target rate of the sweep, in requests per second; on the dashed diagonal the node keeps up with the schedule.',
+    x: rateAxisX,
+    y: rateAxis('achieved requests/s'),
+    series: [
+      { name: 'achieved', color: 0, dots: true, points: steps.map((s) => [s.rate, s.run.schedule.achievedRate]), tips: steps.map((s) => `${formatRate(s.rate)} req/s asked: ${formatRate(s.run.schedule.achievedRate)} req/s achieved (${held(s)})`) },
+      { name: 'target (keeping up)', color: 'muted', dash: true, points: [[low, low], [top, top]] },
+    ],
+    markers: kneeMarkers(sweep),
+  });
+}
+
+/** A sweep: failed calls and dropped requests, as shares, against the target rate. */
+export function sweepErrorsChart(id: string, sweep: SweepResult): string {
+  const steps = byRate(sweep);
+  const failedShare = (s: SweepStep): number => {
+    const calls = s.run.methods.reduce((n, m) => n + m.calls, 0);
+    return calls === 0 ? 0 : (s.run.methods.reduce((n, m) => n + m.calls - m.ok, 0) / calls) * 100;
+  };
+  const droppedShare = (s: SweepStep): number => (s.run.schedule.scheduled === 0 ? 0 : (s.run.schedule.dropped / s.run.schedule.scheduled) * 100);
+  return lineChartSvg({
+    id,
+    title: 'Errors and drops against rate',
+    description: 'At each target rate of the sweep: the share of calls that failed and the share of scheduled requests dropped, in percent.',
+    x: rateAxisX,
+    y: { label: 'percent', format: (v) => `${formatTick(v)}%` },
+    series: [
+      { name: 'failed calls', color: 'fail', dots: true, points: steps.map((s) => [s.rate, failedShare(s)]), tips: steps.map((s) => `${formatRate(s.rate)} req/s: ${formatPercent(failedShare(s) / 100)} of calls failed`) },
+      { name: 'dropped requests', color: 6, dash: true, dots: true, points: steps.map((s) => [s.rate, droppedShare(s)]), tips: steps.map((s) => `${formatRate(s.rate)} req/s: ${formatPercent(droppedShare(s) / 100)} of requests dropped`) },
+    ],
+    markers: kneeMarkers(sweep),
+  });
+}

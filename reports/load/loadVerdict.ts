@@ -1,0 +1,62 @@
+import type { LoadReport, LoadRun } from '../../load/model.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
+
+export type LoadVerdictWord = 'PASSED' | 'FAILED' | 'INVALID';
+
+export interface LoadHeadline {
+  word: LoadVerdictWord;
+  /** "FAILED (exit 99): 1 threshold(s) broken: ..." */
+  line: string;
+}
+
+/**
+ * The verdict line every load report and the console lead with, from the verdict the command reached
+ * (report.verdict): the reports state it, they never judge the run again. Exit 0 passed; 99 failed (a
+ * threshold broken, a regression); 1 (a run invalid) and anything else: the figures cannot be trusted.
+ */
+export function loadHeadline(report: LoadReport): LoadHeadline {
+  const { exitCode, summary } = report.verdict;
+  const word: LoadVerdictWord = exitCode === 0 ? 'PASSED' : exitCode === 99 ? 'FAILED' : 'INVALID';
+  return { word, line: `${word} (exit ${exitCode})${summary === '' ? '' : `: ${summary}`}` };
+}
+
+/** Every run of the report: the --url runs, then each sweep's steps. */
+export const allRuns = (report: LoadReport): LoadRun[] => [...report.runs, ...report.sweeps.flatMap((s) => s.steps.map((step) => step.run))];
+
+/** One stop reason as a sentence, or undefined when the run completed. */
+export function stopNote(run: LoadRun): string | undefined {
+  const { stop } = run;
+  if (stop.reason === 'completed') return undefined;
+  const what = { interrupted: 'interrupted', 'target-unreachable': 'stopped: the node could not be reached', deadline: 'stopped at its deadline' }[stop.reason];
+  const when = stop.atMs > 0 ? ` after ${formatDuration(stop.atMs)} of measurement` : ' before measurement began';
+  return `${what}${when}${stop.message === undefined ? '' : ` (${stop.message})`}`;
+}
+
+/**
+ * What stands behind the verdict, one plain sentence each, most serious first: runs that are invalid and
+ * why, runs that stopped early, thresholds broken (and how many kept), regressions against the baseline,
+ * sweeps without a knee. Sweep steps above the knee break thresholds by design: they are left to the
+ * sweep's own table.
+ */
+export function verdictFacts(report: LoadReport): string[] {
+  const facts: string[] = [];
+  const several = report.runs.length > 1;
+  const on = (run: LoadRun): string => (several ? ` on ${run.url}` : '');
+  for (const run of report.runs) {
+    if (!run.valid) facts.push(`Run invalid${on(run)}: ${run.invalid.length > 0 ? run.invalid.join('; ') : 'no reason given'}.`);
+    const stopped = stopNote(run);
+    if (stopped !== undefined) facts.push(`Run ${stopped}${on(run)}.`);
+  }
+  const thresholds = report.runs.flatMap((run) => run.thresholds.map((t) => ({ run, t })));
+  const broken = thresholds.filter(({ t }) => !t.ok);
+  for (const { run, t } of broken) facts.push(`Threshold broken${on(run)}: ${t.name} (actual ${formatMetricValue(t.metric, t.actual)}, limit ${formatMetricValue(t.metric, t.limit)}).`);
+  if (thresholds.length > 0) facts.push(`${thresholds.length - broken.length} of ${thresholds.length} threshold(s) kept.`);
+  for (const d of report.baseline?.deltas.filter((x) => x.regression) ?? []) {
+    facts.push(`Regression: ${d.metric} ${formatMetricValue(d.metric, d.baseline)} → ${formatMetricValue(d.metric, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')}).`);
+  }
+  for (const sweep of report.sweeps) {
+    facts.push(sweep.knee === null ? `Sweep on ${sweep.url}: the SLO held at no rate.` : `Sweep on ${sweep.url}: knee at ${formatRate(sweep.knee)} req/s (the highest rate where the SLO held).`);
+  }
+  return facts;
+}

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import * as hdr from 'hdr-histogram-js';
+import { describe, expect, it } from 'vitest';
+import type {
+  BaselineComparison,
+  BaselineDelta,
+  BatchSizeStats,
+  HistogramData,
+  InclusionStats,
+  LoadReport,
+  LoadRun,
+  MethodStats,
+  RateStage,
+  RequestFailures,
+  RunStop,
+  ScheduleStats,
+  SweepResult,
+  SweepStep,
+  ThresholdResult,
+  TimelinePoint,
+} from '../../load/model.js';
+import { LOAD_FIXTURE_KINDS, loadReportFixture } from '../../test/support/loadReportFixture.js';
+import { renderLoadJson } from './renderLoadJson.js';
+
+// Both ship CommonJS with `exports.default`; under NodeNext the default import is the module object.
+const Ajv = AjvModule.default;
+const addFormats = addFormatsModule.default;
+
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  definitions?: Record<string, SchemaNode>;
+  oneOf?: SchemaNode[];
+}
+const schema = JSON.parse(readFileSync(new URL('./load-report.schema.json', import.meta.url), 'utf8')) as SchemaNode & { $schema: string };
+const ajv = new Ajv({ strict: true, allErrors: true });
+addFormats(ajv);
+const validate = ajv.compile(schema);
+
+const problems = (value: unknown): string[] =>
+  validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? e.keyword}`);
+
+const parsed = (report: LoadReport): LoadReport => JSON.parse(renderLoadJson(report)) as LoadReport;
+const firstRun = (r: LoadReport): LoadRun => {
+  const run = r.runs[0];
+  if (!run) throw new Error('the fixture has no run');
+  return run;
+};
+
+describe('renderLoadJson and load-report.schema.json', () => {
+  it('is a draft-07 schema, like the conformance report\'s, that ajv compiles in strict mode', () => {
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+  });
+
+  it.each(LOAD_FIXTURE_KINDS)('renders the %s fixture as JSON that the schema accepts', (kind) => {
+    expect(problems(parsed(loadReportFixture(kind)))).toEqual([]);
+  });
+
+  it('round-trips the report exactly, indented like JSON.stringify(report, null, 2)', () => {
+    const report = loadReportFixture('inclusion');
+    const text = renderLoadJson(report);
+    expect(JSON.parse(text)).toEqual(report);
+    expect(text).toBe(`${JSON.stringify(report, null, 2)}\n`);
+  });
+
+  it('carries each histogram whole: decoded, it gives back the count and percentiles of its summary', () => {
+    const run = firstRun(parsed(loadReportFixture('plain')));
+    for (const h of [run.latency, run.service, run.schedule.lagUs, ...run.methods.map((m) => m.latency)]) {
+      const decoded = hdr.decodeFromCompressedBase64(h.encoded);
+      expect(decoded.totalCount).toBe(h.count);
+      expect(decoded.getValueAtPercentile(99)).toBe(h.p99);
+      expect(decoded.getValueAtPercentile(50)).toBe(h.p50);
+      expect(decoded.getValueAtPercentile(99.9)).toBe(h.p999);
+    }
+  });
+
+  it.each<[string, (r: LoadReport & Record<string, unknown>) => void]>([
+    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-report/2')],
+    ['a missing verdict', (r) => delete (r as Partial<LoadReport>).verdict],
+    ['a run without its latency histogram', (r) => delete (firstRun(r) as Partial<LoadRun>).latency],
+    ['a histogram without its encoding', (r) => delete (firstRun(r).latency as Partial<HistogramData>).encoded],
+    ['a histogram encoded as something else than base64', (r) => (firstRun(r).latency.encoded = 'not base64!')],
+    ['an unknown top-level field', (r) => (r.extra = 1)],
+    ['an unknown field in a run', (r) => ((firstRun(r) as unknown as Record<string, unknown>).p99 = 1)],
+    ['an unknown stop reason', (r) => ((firstRun(r).stop as { reason: string }).reason = 'crashed')],
+    ['an error code that is not a number', (r) => ((firstRun(r).methods[0] as MethodStats).errors.oops = 1)],
+    ['a negative call count', (r) => ((firstRun(r).methods[0] as MethodStats).calls = -1)],
+    ['an open model without stages', (r) => delete (firstRun(r).model as { stages?: unknown }).stages],
+    ['exit code 2', (r) => ((r.verdict as { exitCode: number }).exitCode = 2)],
+    ['a start time that is not a date-time', (r) => (firstRun(r).startedAt = 'yesterday')],
+    ['a timeline point without p99', (r) => delete (firstRun(r).timeline[0] as Partial<TimelinePoint>).p99Us],
+  ])('refuses a report with %s', (_what, breakIt) => {
+    const report = parsed(loadReportFixture('plain')) as LoadReport & Record<string, unknown>;
+    breakIt(report);
+    expect(problems(report)).not.toEqual([]);
+  });
+
+  // Objects with every field of the model's types, optional ones included: when load/model.ts gains or
+  // loses a field, `satisfies Required<...>` stops compiling until this test (and then the schema) follow.
+  it('lists exactly the fields of the model types', () => {
+    const h = { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, encoded: '' } satisfies Required<HistogramData>;
+    const stage = { from: 0, to: 0, durationMs: 0 } satisfies Required<RateStage>;
+    const schedule = { targetRate: 0, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: h } satisfies Required<ScheduleStats>;
+    const method = { method: '', calls: 0, ok: 0, errors: {}, unanswered: 0, validated: 0, invalid: 0, latency: h, service: h } satisfies Required<MethodStats>;
+    const batch = { size: '', requests: 0, latency: h, service: h } satisfies Required<BatchSizeStats>;
+    const failures = { timeouts: 0, transport: 0, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 } satisfies Required<RequestFailures>;
+    const point = { tMs: 0, sent: 0, completed: 0, okCalls: 0, failedCalls: 0, dropped: 0, inFlight: 0, p50Us: 0, p99Us: 0, pending: 0, included: 0 } satisfies Required<TimelinePoint>;
+    const inclusion = {
+      method: 'sender-nonce', pollIntervalMs: 0, accepted: 0, refused: {}, included: 0, pending: 0, ratio: 0, timeToInclusionMs: h, chainTps: 0,
+      perBlock: { blocks: 0, mean: 0, max: 0 },
+    } satisfies Required<InclusionStats>;
+    const threshold = { name: '', metric: '', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
+    const stop = { reason: 'completed', atMs: 0, message: '' } satisfies Required<RunStop>;
+    const run = {
+      url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
+      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, thresholds: [], stop,
+    } satisfies Required<LoadRun>;
+    const step = { rate: 0, run, sloHeld: true, reasons: [] } satisfies Required<SweepStep>;
+    const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null } satisfies Required<SweepResult>;
+    const delta = { metric: '', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
+    const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
+    const report = {
+      format: 'chainrpc-load/1', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',
+      runs: [], sweeps: [], baseline, verdict: { exitCode: 0, summary: '' },
+    } satisfies Required<LoadReport>;
+
+    const defs = schema.definitions ?? {};
+    const keysOf = (node: SchemaNode | undefined): string[] => Object.keys(node?.properties ?? {}).sort();
+    const sorted = (o: object): string[] => Object.keys(o).sort();
+    expect(keysOf(schema)).toEqual(sorted(report));
+    expect(keysOf(schema.properties?.tool)).toEqual(sorted(report.tool));
+    expect(keysOf(schema.properties?.scenario)).toEqual(sorted(report.scenario));
+    expect(keysOf(schema.properties?.verdict)).toEqual(sorted(report.verdict));
+    expect(keysOf(defs.HistogramData)).toEqual(sorted(h));
+    expect(keysOf(defs.RateStage)).toEqual(sorted(stage));
+    expect(keysOf(defs.ArrivalModel?.oneOf?.[0])).toEqual(['distribution', 'kind', 'stages']);
+    expect(keysOf(defs.ArrivalModel?.oneOf?.[1])).toEqual(['connections', 'kind']);
+    expect(keysOf(defs.ScheduleStats)).toEqual(sorted(schedule));
+    expect(keysOf(defs.MethodStats)).toEqual(sorted(method));
+    expect(keysOf(defs.BatchSizeStats)).toEqual(sorted(batch));
+    expect(keysOf(defs.RequestFailures)).toEqual(sorted(failures));
+    expect(keysOf(defs.TimelinePoint)).toEqual(sorted(point));
+    expect(keysOf(defs.InclusionStats)).toEqual(sorted(inclusion));
+    expect(keysOf(defs.InclusionStats?.properties?.perBlock)).toEqual(sorted(inclusion.perBlock));
+    expect(keysOf(defs.ThresholdResult)).toEqual(sorted(threshold));
+    expect(keysOf(defs.RunStop)).toEqual(sorted(stop));
+    expect(keysOf(defs.LoadRun)).toEqual(sorted(run));
+    expect(keysOf(defs.SweepStep)).toEqual(sorted(step));
+    expect(keysOf(defs.SweepResult)).toEqual(sorted(sweep));
+    expect(keysOf(defs.BaselineDelta)).toEqual(sorted(delta));
+    expect(keysOf(defs.BaselineComparison)).toEqual(sorted(baseline));
+  });
+});

@@ -1,0 +1,154 @@
+import type { LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import { excerpt } from '../shared/excerpt.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { markdownCode, markdownText } from '../shared/markdownText.js';
+import { describeModel } from './describeModel.js';
+import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate } from './formatLoad.js';
+import { loadHeadline, verdictFacts } from './loadVerdict.js';
+import type { LoadVerdictWord } from './loadVerdict.js';
+
+const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', INVALID: '⚠️' };
+/** A step summary is for scanning: beyond these, the rest is in report.html. */
+const MAX_FACTS = 8;
+const MAX_ROWS = 25;
+const MAX_COMMAND_CHARS = 400;
+
+const cell = (text: string): string => markdownText(text);
+const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+const lat = (run: LoadRun, pick: 'p50' | 'p90' | 'p99' | 'p999' | 'max'): string => (run.latency.count === 0 ? '—' : formatMicros(run.latency[pick]));
+const failed = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls - m.ok, 0);
+const calls = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls, 0);
+
+function capped(lines: readonly string[], max: number, what: string): string[] {
+  return lines.length <= max ? [...lines] : [...lines.slice(0, max), `| …and ${lines.length - max} more ${what} (report.html has them all) |`];
+}
+
+function runsTable(runs: readonly LoadRun[]): string[] {
+  const out = [
+    row(['Node', 'Achieved / target req/s', 'Requests', 'Failed calls', 'Dropped', 'p50', 'p90', 'p99', 'p99.9', 'Max', 'Valid']),
+    row(['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', ':-:']),
+  ];
+  for (const r of runs) {
+    const target = r.schedule.targetRate === null ? 'closed' : formatRate(r.schedule.targetRate);
+    const stop = r.stop.reason === 'completed' ? '' : ` (${r.stop.reason})`;
+    out.push(
+      row([
+        `${markdownCode(r.url)}${cell(stop)}`,
+        `${formatRate(r.schedule.achievedRate)} / ${target}`,
+        formatCount(r.latency.count),
+        `${formatCount(failed(r))} (${formatPercent(calls(r) === 0 ? 0 : failed(r) / calls(r))})`,
+        formatCount(r.schedule.dropped),
+        lat(r, 'p50'),
+        lat(r, 'p90'),
+        lat(r, 'p99'),
+        lat(r, 'p999'),
+        lat(r, 'max'),
+        r.valid ? 'yes' : '**no**',
+      ]),
+    );
+  }
+  return out;
+}
+
+function thresholdsTable(runs: readonly LoadRun[]): string[] {
+  const several = runs.length > 1;
+  const lines = runs.flatMap((r) =>
+    r.thresholds.map((t) =>
+      row([
+        ...(several ? [markdownCode(r.url)] : []),
+        markdownCode(t.name),
+        formatMetricValue(t.metric, t.actual),
+        formatMetricValue(t.metric, t.limit),
+        t.ok ? '✅ kept' : '❌ **broken**',
+      ]),
+    ),
+  );
+  if (lines.length === 0) return [];
+  return [
+    '### Thresholds',
+    '',
+    row([...(several ? ['Node'] : []), 'Threshold', 'Actual', 'Limit', '']),
+    row([...(several ? ['---'] : []), '---', '--:', '--:', '---']),
+    ...capped(lines, MAX_ROWS, 'thresholds'),
+    '',
+  ];
+}
+
+function sweepLines(sweep: SweepResult): string[] {
+  const knee = sweep.knee === null ? '**no knee**: the SLO held at no rate tried' : `knee at **${formatRate(sweep.knee)} req/s**`;
+  const steps = [...sweep.steps].sort((a, b) => a.rate - b.rate);
+  return [
+    `### Sweep on ${markdownCode(sweep.url)}: ${knee}`,
+    '',
+    row(['Target req/s', 'Achieved', 'Dropped', 'p50', 'p99', 'Failed calls', 'SLO']),
+    row(['--:', '--:', '--:', '--:', '--:', '--:', '---']),
+    ...capped(
+      steps.map((s) =>
+        row([
+          `${formatRate(s.rate)}${s.rate === sweep.knee ? ' (knee)' : ''}`,
+          formatRate(s.run.schedule.achievedRate),
+          formatCount(s.run.schedule.dropped),
+          lat(s.run, 'p50'),
+          lat(s.run, 'p99'),
+          formatPercent(calls(s.run) === 0 ? 0 : failed(s.run) / calls(s.run)),
+          s.sloHeld ? 'held' : `broken: ${cell(s.reasons.join('; '))}`,
+        ]),
+      ),
+      MAX_ROWS,
+      'steps',
+    ),
+    '',
+  ];
+}
+
+function baselineLines(report: LoadReport): string[] {
+  const baseline = report.baseline;
+  if (!baseline) return [];
+  const regressions = baseline.deltas.filter((d) => d.regression);
+  const head = `### Baseline ${markdownCode(baseline.file)}: ${regressions.length === 0 ? `no regression in ${baseline.deltas.length} figure(s)` : `**${regressions.length} regression(s)** in ${baseline.deltas.length} figure(s)`}`;
+  if (regressions.length === 0) return [head, ''];
+  return [
+    head,
+    '',
+    row(['Figure', 'Baseline', 'Now', 'Change', 'Allowed']),
+    row(['---', '--:', '--:', '--:', '--:']),
+    ...capped(
+      regressions.map((d) => row([markdownCode(d.metric), formatMetricValue(d.metric, d.baseline), formatMetricValue(d.metric, d.current), `**${formatChange(d.change)}**`, formatChange(d.allowed).replace(/^\+/, '±')])),
+      MAX_ROWS,
+      'regressions',
+    ),
+    '',
+  ];
+}
+
+/**
+ * A Markdown summary (summary.md) made for CI step summaries such as $GITHUB_STEP_SUMMARY, kept short:
+ * the verdict first and what stands behind it, the scenario and model, a table of the runs (rate,
+ * requests, failures, drops, percentiles), the thresholds, each sweep's knee and steps, and the baseline's
+ * regressions. Everything a user or a node wrote is escaped or put in code, so it cannot become markup.
+ */
+export function renderLoadMarkdown(report: LoadReport): string {
+  const headline = loadHeadline(report);
+  const facts = verdictFacts(report);
+  const first = report.runs[0] ?? report.sweeps[0]?.steps[0]?.run;
+  const out: string[] = [`## ${ICON[headline.word]} chainrpc load: ${markdownText(headline.line)}`, ''];
+  if (facts.length > 0) {
+    out.push(...facts.slice(0, MAX_FACTS).map((f) => `- ${markdownText(f)}`));
+    if (facts.length > MAX_FACTS) out.push(`- …and ${facts.length - MAX_FACTS} more (report.html)`);
+    out.push('');
+  }
+  const about = [`Scenario ${markdownCode(report.scenario.name)}`, `profile ${markdownCode(report.profile)}`];
+  if (first) {
+    if (report.runs.length > 0) about.push(markdownText(describeModel(first.model)));
+    about.push(`${formatDuration(first.durationMs)} measured${first.warmupMs > 0 ? ` after ${formatDuration(first.warmupMs)} of warm-up` : ''}`);
+  }
+  about.push(markdownText(`${report.tool.name} ${report.tool.version}`), markdownText(report.createdAt));
+  out.push(about.join(' · '), '');
+  if (report.runs.length > 0) out.push(...runsTable(report.runs), '');
+  out.push(...thresholdsTable(report.runs));
+  for (const sweep of report.sweeps) out.push(...sweepLines(sweep));
+  out.push(...baselineLines(report));
+  out.push(`Command: ${markdownCode(excerpt(report.command, MAX_COMMAND_CHARS))}`, '');
+  out.push('Latency from each request\'s scheduled send time (no coordinated omission); percentiles from HDR histograms. Charts, per-method figures and every threshold: `report.html`.', '');
+  return out.join('\n');
+}
