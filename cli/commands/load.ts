@@ -8,13 +8,13 @@ import { packageVersion } from '../packageVersion.js';
 import { hexToFixedBytes } from '../../core/codec/index.js';
 import { makeCorpus } from '../../load/corpus/makeCorpus.js';
 import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
-import type { LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
 import { TargetUnreachableError, runLoad } from '../../load/runLoad.js';
 import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
 import { runSweep } from '../../load/sweep/runSweep.js';
 import { loadVerdict } from '../../load/loadVerdict.js';
-import { LoadProgressLine } from '../../reports/load/loadProgress.js';
+import { loadProgress } from '../../reports/load/loadProgress.js';
 import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
@@ -223,18 +223,16 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   }
   if (sweep && scenario.model.kind === 'closed') throw new CliError('load sweep: the scenario is closed-model; a sweep runs open-model rates (give a rate-based scenario)');
   const profile = await targetProfile(command, values);
-  const live = process.stdout.isTTY === true && process.env.CI === undefined;
-  const progress = new LoadProgressLine(process.stdout, { live });
+  const progress = loadProgress({ stream: process.env.CI === undefined ? process.stdout : { write: (text: string) => process.stdout.write(text) } });
   const stop = interruptible();
   const startedAt = new Date();
   const log = (line: string): void => {
-    progress.pause();
     process.stdout.write(`${line}\n`);
   };
   let runs: LoadRun[] = [];
   const sweeps: SweepResult[] = [];
   try {
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, signal: stop.signal, onProgress: (p: Parameters<LoadProgressLine['update']>[0]) => progress.update(p), log };
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     if (sweep) {
       const [url] = urls as [string];
       const result = await runSweep({

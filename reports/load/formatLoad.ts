@@ -51,7 +51,9 @@ export function formatChange(change: number): string {
  * only: a latency figure (p50, p99, max, lag, "latency", "service") is in µs unless the name ends in
  * "Ms"; error rates and ratios are fractions; rates are requests/s. Anything else is shown as it is.
  */
-export function formatMetricValue(metric: string, value: number): string {
+export function formatMetricValue(metric: string, value: number | null): string {
+  // null: nothing was measured (ThresholdResult.actual). TODO(issue 11): units differ from load/scenario/Threshold.ts (ms, %).
+  if (value === null) return 'nothing measured';
   const last = metric.trim().split(/\s+/).pop() ?? metric;
   if (/Ms$/.test(last)) return formatMs(value);
   if (/(^|\.)(p\d+|min|max|mean|lag\w*|latency|service)(Us)?$/i.test(last)) return formatMicros(value);
