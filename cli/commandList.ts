@@ -13,6 +13,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/test.js')).test,
   },
   {
+    name: 'load',
+    summary: 'Load-test nodes: open-model scenarios, batches, signed transactions, the knee, a CI gate',
+    load: async () => (await import('./commands/load.js')).load,
+  },
+  {
     name: 'profile',
     summary: "Detect a node's profile from outside: a draft with evidence and confidence per key",
     load: async () => (await import('./commands/profile.js')).profile,
