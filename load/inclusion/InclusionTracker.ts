@@ -236,9 +236,10 @@ export class InclusionTracker {
       if (seen !== undefined) {
         this.unclaimed.delete(hash);
         this.include(tx, seen.at, seen.height);
-      } else {
+      } else if (!this.byHash.has(hash)) {
         this.byHash.set(hash, tx);
       }
+      // else: the same transaction accepted twice (a node that takes duplicates): one can be included, the other stays pending.
       return;
     }
     const known = this.senderNonce.get(tx.sender);
