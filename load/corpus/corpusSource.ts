@@ -121,3 +121,6 @@ export const createSource: CreateSource = (options: JsonValue, share: SourceShar
   const lanes = corpus.senders.filter((_, i) => i % share.count === share.index);
   return new CorpusSource(lanes, o.method ?? corpus.method, o.batchSize);
 };
+
+/** This module's URL, for a SourceSpec (`{ module: CORPUS_SOURCE_MODULE, options }`): the engine's threads load it. */
+export const CORPUS_SOURCE_MODULE: string = import.meta.url;

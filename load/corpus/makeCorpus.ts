@@ -10,16 +10,15 @@ import { wireMethod } from '../../suites/profile/Profile.js';
 import { referenceCodec } from '../../suites/profile/referenceCodec.js';
 import { referenceProfile } from '../../suites/profile/referenceProfile.js';
 import { asU64, readField } from '../../suites/readWire.js';
-import { AtomicFile } from './AtomicFile.js';
 import { CORPUS_FORMAT } from './Corpus.js';
 import type { Corpus } from './Corpus.js';
 import { CorpusError } from './CorpusError.js';
 import { deriveKey, KEY_DERIVATION } from './deriveKey.js';
 import { fundSenders } from './fundSenders.js';
 import type { Funding } from './fundSenders.js';
-import { signInWorkers } from './signInWorkers.js';
-import { laneSigner, signLane } from './signLanes.js';
-import type { CodecSpec, SignedLane, SignJob } from './signLanes.js';
+import type { CodecSpec, SignJob } from './signLanes.js';
+import { SigningPool } from './SigningPool.js';
+import { writeCorpus } from './writeCorpus.js';
 
 /** The seed when none is given: public, so anyone can derive these keys. Test money only. */
 export const DEFAULT_CORPUS_SEED = 'chainrpc-load';
@@ -126,6 +125,9 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
   const funding: Funding = options.funding ?? (profile.faucet ? { kind: 'faucet' } : { kind: 'none' });
 
   const client = new RpcClient({ baseUrl: options.url, rpcPath: profile.rpcPath, connections: options.concurrency ?? CORPUS_DEFAULTS.concurrency });
+  // Signing threads start now and load while the senders are funded (which waits for blocks).
+  const spec = codecSpec(profile, options.codecModule);
+  const pool = spec === undefined ? undefined : SigningPool.start(spec, threads);
   try {
     const chainId = await chainIdOf(client, profile, options.chainId);
     const addresses = Array.from({ length: senders }, (_, i) => profile.codec.addressOf(deriveKey(seed, 'sender', i)).toLowerCase());
@@ -170,48 +172,16 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
       fee: job.fee,
       recipients,
     };
-    const file = new AtomicFile(resolve(options.out));
-    const started = performance.now();
-    let usedThreads = threads;
-    let bytes = 0;
-    try {
-      const headText = JSON.stringify(header, null, 2);
-      const write = (text: string): void => {
-        file.write(text);
-        bytes += Buffer.byteLength(text);
-      };
-      write(`${headText.slice(0, -2)},\n  "senders": [\n`);
-      // Lanes come back from the threads in any order; they are written in index order.
-      const waiting = new Map<number, SignedLane>();
-      let nextLane = 0;
-      const onLane = (lane: SignedLane): void => {
-        waiting.set(lane.index, lane);
-        for (let l = waiting.get(nextLane); l !== undefined; l = waiting.get(nextLane)) {
-          waiting.delete(nextLane);
-          write(`${nextLane === 0 ? '' : ',\n'}${l.text}`);
-          nextLane++;
-          options.onProgress?.({ phase: 'signing', done: nextLane, total: senders });
-        }
-      };
-      const spec = codecSpec(profile, options.codecModule);
-      if (spec !== undefined) {
-        await signInWorkers(spec, job, threads, onLane);
-      } else {
-        usedThreads = 1;
-        const signer = await laneSigner(profile.codec);
-        for (const lane of job.lanes) onLane(signLane(signer, job, lane));
-      }
-      if (nextLane !== senders) throw new Error(`corpus signing ended with ${nextLane} of ${senders} lanes written`);
-      write('\n  ]\n}\n');
-      file.commit();
-    } catch (err) {
-      file.abort();
-      throw err;
-    }
-    const ms = performance.now() - started;
+    const written = await writeCorpus({
+      out: options.out,
+      header,
+      job,
+      signer: pool ?? profile.codec,
+      onLane: (done, total) => options.onProgress?.({ phase: 'signing', done, total }),
+    });
     const transactions = senders * perSender;
     return {
-      path: file.path,
+      path: written.path,
       format: CORPUS_FORMAT,
       chainId: job.chainId,
       senders,
@@ -220,11 +190,11 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
       funded,
       funding: funding.kind,
       firstNonce: { min: firstNonces.reduce((a, b) => Math.min(a, b)), max: firstNonces.reduce((a, b) => Math.max(a, b)) },
-      signing: { threads: usedThreads, ms: Math.round(ms), perSecond: Math.round(transactions / (ms / 1000)) },
-      bytes,
+      signing: { threads: written.threads, ms: Math.round(written.ms), perSecond: Math.round(transactions / (written.ms / 1000)) },
+      bytes: written.bytes,
     };
   } finally {
-    await client.close();
+    await Promise.all([client.close(), pool?.close()]);
   }
 }
 

@@ -25,7 +25,8 @@ export class ExactHistogram implements InclusionHistogram {
     const n = this.values.length;
     if (n === 0) return { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, encoded: '' };
     const sorted = Float64Array.from(this.values).sort();
-    const at = (p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * n) - 1)] ?? 0;
+    // The rank ceil(p% of n), with a little slack: 99.9 / 100 * 1000 is 999.0000000000001 in doubles.
+    const at = (p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * n - 1e-9) - 1)] ?? 0;
     const sum = this.values.reduce((a, b) => a + b, 0);
     return { count: n, min: sorted[0] ?? 0, max: sorted[n - 1] ?? 0, mean: sum / n, p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), encoded: '' };
   }

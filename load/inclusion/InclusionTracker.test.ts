@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcClient } from '../../core/client/index.js';
 import { driveCorpus } from '../../test/support/loadCorpusDriver.js';
-import { startTestNetwork, startTestNode, TEST_BLOCK_MS, testProfile } from '../../test/support/suites.js';
+import { startProxy, startTestNetwork, startTestNode, TEST_BLOCK_MS, testProfile } from '../../test/support/suites.js';
 import type { TestNode } from '../../test/support/suites.js';
 import { makeCorpus } from '../corpus/makeCorpus.js';
 import { readCorpus } from '../corpus/readCorpus.js';
@@ -114,6 +114,51 @@ describe('inclusion tracking on an honest reference node', () => {
     expect(stats.timeToInclusionMs.min).toBeGreaterThan(0);
     expect(stats.timeToInclusionMs.max).toBeLessThan(5 * TEST_BLOCK_MS);
     expect(stats.chainTps).toBeGreaterThan(0);
+  });
+
+  it('picks sender nonces by itself where blocks list no hashes (the spec shows only transaction_count and proposer)', async () => {
+    // A node whose blocks carry no `transactions`: the reference node behind a proxy that removes them.
+    const strip = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(strip);
+      if (typeof value === 'object' && value !== null && 'result' in value) {
+        const { result } = value;
+        if (typeof result === 'object' && result !== null && 'transactions' in result) {
+          const { transactions: _dropped, ...rest } = result as Record<string, unknown>;
+          return { ...value, result: rest };
+        }
+      }
+      return value;
+    };
+    const proxy = await startProxy(node.url, (res) => ({ ...res, body: JSON.stringify(strip(JSON.parse(res.body) as unknown)) }));
+    try {
+      const path = await corpus(node.url, 'no-hashes', 4, 5);
+      const tracker = await InclusionTracker.start({ url: proxy.url, profile: testProfile() });
+      expect(tracker.method).toBe('sender-nonce');
+      await driveCorpus({ endpoint: `${proxy.url}/rpc`, corpus: path, onTracked: (o) => tracker.record(o) });
+      const { stats } = await tracker.finish();
+      expect(stats).toMatchObject({ method: 'sender-nonce', accepted: 20, included: 20, pending: 0, ratio: 1 });
+      await expect(InclusionTracker.start({ url: proxy.url, profile: testProfile(), method: 'block-hashes' })).rejects.toThrow(/list no transaction hashes/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('two threads\' shares sent at once: disjoint senders, every transaction accepted and included', async () => {
+    const path = await corpus(node.url, 'shares', 6, 8);
+    const tracker = await InclusionTracker.start({ url: node.url, profile: testProfile() });
+    const senders = [new Set<string>(), new Set<string>()];
+    await Promise.all(
+      [0, 1].map((index) =>
+        driveCorpus({ endpoint: `${node.url}/rpc`, corpus: path, share: { index, count: 2 }, batchSize: 2, onTracked: (o) => {
+          senders[index]?.add((o.tag as { sender: string }).sender);
+          tracker.record(o);
+        } }),
+      ),
+    );
+    const { stats } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 48, included: 48, ratio: 1, refused: {} });
+    expect([senders[0]?.size, senders[1]?.size]).toEqual([3, 3]);
+    expect([...(senders[0] ?? [])].filter((s) => senders[1]?.has(s))).toEqual([]);
   });
 
   it('counts refusals by code: the same corpus sent again is refused as duplicates', async () => {

@@ -116,6 +116,8 @@ export class InclusionTracker {
   private readonly timestamps: Map<number, number>;
   private readonly seenAt = new Map<number, number>();
   private lastHeight: number;
+  /** sender-nonce: account reads still due since the tip last moved. */
+  private accountReadsDue = 0;
 
   private readonly series: InclusionPoint[] = [];
   private lastPoint = -Infinity;
@@ -234,9 +236,10 @@ export class InclusionTracker {
       if (seen !== undefined) {
         this.unclaimed.delete(hash);
         this.include(tx, seen.at, seen.height);
-      } else {
+      } else if (!this.byHash.has(hash)) {
         this.byHash.set(hash, tx);
       }
+      // else: the same transaction accepted twice (a node that takes duplicates): one can be included, the other stays pending.
       return;
     }
     const known = this.senderNonce.get(tx.sender);
@@ -335,11 +338,18 @@ export class InclusionTracker {
     }
   }
 
-  /** Reads the nonce of each sender with transactions outstanding; a nonce past a transaction's includes it. */
+  /**
+   * Reads the nonce of each sender with transactions outstanding; a nonce past a transaction's includes it.
+   * A nonce moves only with a new block, so accounts are read on the poll that sees a new tip and on the
+   * one after (a node may show the height a moment before the state), not on every poll: the tracker's own
+   * load stays one chain_blockNumber a poll.
+   */
   private async pollSenders(tip: number): Promise<void> {
+    if (tip > this.lastHeight) this.accountReadsDue = 2;
     this.lastHeight = Math.max(this.lastHeight, tip);
     const senders = [...this.bySender.keys()];
-    if (senders.length === 0) return;
+    if (senders.length === 0 || this.accountReadsDue === 0) return;
+    this.accountReadsDue--;
     const accounts = await this.reader.accounts(senders);
     const at = now();
     for (const [i, account] of accounts.entries()) {
