@@ -133,6 +133,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
   const origin = originEpochMs - performance.timeOrigin;
   const measureStart = origin + plan.warmupMs;
   const measureEnd = measureStart + plan.durationMs;
+  // The measured window's end as it runs: the planned end, or the moment the run stopped early.
+  let windowEnd = measureEnd;
   const recorder = new LoadRecorder();
   const encoder = new RequestEncoder(target);
   const checkResult = source.checkResult?.bind(source);
@@ -165,7 +167,7 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       } else {
         if (exchange.kind === 'answer') unreachableSince = undefined;
         const c = classifyExchange(ctx.request, exchange, checkResult);
-        recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured);
+        recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, endedMs >= measureStart && endedMs < windowEnd);
         track(ctx, c, endedMs);
       }
       source.onEnded?.(ctx.request);
@@ -347,6 +349,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
     if (sending) {
       sending = false;
       sendingEnded = now();
+      const natural = stop.reason === 'completed' && stop.message === undefined;
+      if (!natural) windowEnd = Math.min(windowEnd, sendingEnded);
       if (timers.pump !== undefined) {
         clearTimeout(timers.pump as NodeJS.Timeout);
         clearImmediate(timers.pump as NodeJS.Immediate);

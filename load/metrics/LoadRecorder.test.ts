@@ -90,6 +90,16 @@ describe('LoadRecorder', () => {
     expect(r.closeTick(0, 0)).toMatchObject({ sent: 0, completed: 0 });
     expect(r.figures().schedule).toMatchObject({ sent: 0, dropped: 0, completed: 0 });
   });
+
+  it('counts a warm-up request that ends in the measured window toward the achieved rate only', () => {
+    const r = new LoadRecorder();
+    const req = single('a');
+    r.ended(req, classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, result: 1 })), { scheduledMs: 0, writtenMs: 0, endedMs: 5 }, false, true);
+    const f = r.figures();
+    expect(f.schedule.completed).toBe(1);
+    expect(f.latency.count).toBe(0);
+    expect(f.methods).toEqual([]);
+  });
 });
 
 describe('TimelineBuilder', () => {

@@ -11,7 +11,10 @@ import { Histogram } from './Histogram.js';
 
 /** The schedule's counters, as one thread or a merge of threads counted them. */
 export interface ScheduleCounts extends Omit<ScheduleStats, 'targetRate' | 'achievedRate'> {
-  /** Requests of the measured window that ended (answered or failed): the achieved rate's numerator. */
+  /**
+   * Requests that ended (answered or failed) within the measured window, whenever they were scheduled: the
+   * achieved rate's numerator, so a node that cannot keep up shows a lower rate even when nothing is dropped.
+   */
   completed: number;
 }
 
@@ -111,8 +114,11 @@ export class LoadRecorder {
     if (measured && waiting > this.#queuedMax) this.#queuedMax = waiting;
   }
 
-  /** A request ended: its calls' outcomes, its timing. Only `measured` requests count in the figures; every one in the tick. */
-  ended(request: PlannedRequest, c: Classification, t: RequestTiming, measured: boolean): void {
+  /**
+   * A request ended: its calls' outcomes, its timing. Only `measured` requests (scheduled in the measured
+   * window) count in the figures, every one in the tick; `endedInWindow`: it ended within the measured window.
+   */
+  ended(request: PlannedRequest, c: Classification, t: RequestTiming, measured: boolean, endedInWindow = measured): void {
     const latencyUs = (t.endedMs - t.scheduledMs) * 1000;
     const serviceUs = t.writtenMs === undefined ? undefined : (t.endedMs - t.writtenMs) * 1000;
     const tick = this.#tick;
@@ -122,9 +128,9 @@ export class LoadRecorder {
     for (const call of c.calls) if (call.kind === 'result' && call.valid !== false) ok++;
     tick.okCalls += ok;
     tick.failedCalls += c.calls.length - ok;
+    if (endedInWindow) this.#completed++;
     if (!measured) return;
 
-    this.#completed++;
     this.#latency.record(latencyUs);
     if (serviceUs !== undefined) this.#service.record(serviceUs);
     const size = request.batch ? String(request.calls.length) : 'single';
