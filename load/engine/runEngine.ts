@@ -69,9 +69,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   let dropped = 0;
   const warmStages = warmedStages(options);
 
-  const onTick = (report: TickReport): void => {
-    const point = timeline.add(report);
-    if (point === undefined) return;
+  const emit = (point: TimelinePoint): void => {
     if (point.tMs >= 0) {
       okCalls += point.okCalls;
       failedCalls += point.failedCalls;
@@ -80,7 +78,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     const end = point.tMs + tickMs;
     options.onProgress?.({
       phase: end <= 0 ? 'warmup' : point.tMs < options.durationMs ? 'measure' : 'drain',
-      elapsedMs: Math.min(end, Math.max(options.durationMs, end)),
+      elapsedMs: end,
       durationMs: options.durationMs,
       achievedRate: (point.completed * 1000) / tickMs,
       targetRate: warmStages === undefined ? null : Schedule.rateAt(warmStages, Math.max(0, point.tMs + options.warmupMs)),
@@ -91,6 +89,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       dropped,
       inFlight: point.inFlight,
     });
+  };
+  const onTick = (report: TickReport): void => {
+    const point = timeline.add(report);
+    if (point !== undefined) emit(point);
   };
   const onTracked = (outcomes: TrackedOutcome[]): void => options.onTracked?.(outcomes);
 
@@ -114,6 +116,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     options.signal?.removeEventListener('abort', onAbort);
     await Promise.all(handles.map((h) => h.dispose()));
   }
+  for (const point of timeline.flush()) emit(point);
   return assemble(options, results, timeline.points(), startedAt);
 }
 

@@ -116,7 +116,9 @@ describe('TimelineBuilder', () => {
     // Within the histogram's 0.1%.
     expect(Math.abs((point?.p50Us ?? 0) - 50_000)).toBeLessThanOrEqual(50);
     expect(Math.abs((point?.p99Us ?? 0) - 99_000)).toBeLessThanOrEqual(99);
-    timeline.add(a.closeTick(3, 0)); // b never reports tick 3 (it stopped): the point still comes out
+    timeline.add(a.closeTick(3, 0)); // b never reports tick 3 (it stopped a tick earlier): flush gives it
+    expect(timeline.points().map((p) => p.tMs)).toEqual([1_000]);
+    expect(timeline.flush().map((p) => p.tMs)).toEqual([1_500]);
     expect(timeline.points().map((p) => p.tMs)).toEqual([1_000, 1_500]);
   });
 });
