@@ -65,6 +65,14 @@ export interface ConnectionEvents<T> {
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
 
+/**
+ * Every connection of a thread reads into this one buffer (node:net's `onread`: no stream machinery, no new
+ * Buffer per read). A read is handled before the next can arrive, so only the bytes kept across reads (a
+ * response split over several) are copied out of it.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+const isShared = (b: Buffer): boolean => b.buffer === READ_BUFFER.buffer;
+
 type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked' } | { kind: 'close' };
 
 export class HttpConnection<T> {
@@ -116,7 +124,18 @@ export class HttpConnection<T> {
   }
 
   #open(): void {
-    const socket = connect({ host: this.target.host, port: this.target.port, noDelay: true });
+    const socket = connect({
+      host: this.target.host,
+      port: this.target.port,
+      noDelay: true,
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (n: number, buf: Uint8Array): boolean => {
+          if (this.#socket === socket) this.#onData(Buffer.from(buf.buffer, buf.byteOffset, n));
+          return true; // keep reading
+        },
+      },
+    });
     this.#socket = socket;
     this.#connected = false;
     socket.on('connect', () => {
@@ -124,9 +143,6 @@ export class HttpConnection<T> {
       this.#connected = true;
       this.events.connected?.(true);
       if (this.#context !== undefined && this.#writtenMs === undefined) this.#write();
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (this.#socket === socket) this.#onData(chunk);
     });
     socket.on('error', (error: Error) => {
       if (this.#socket !== socket) return;
@@ -161,7 +177,6 @@ export class HttpConnection<T> {
     this.#socket = undefined;
     this.#connected = false;
     if (socket !== undefined) {
-      socket.removeAllListeners('data');
       socket.on('error', () => {});
       socket.destroy();
     }
@@ -196,6 +211,13 @@ export class HttpConnection<T> {
       this.#parse();
     } catch (error) {
       this.#fail({ kind: 'transport', reason: `unreadable HTTP response: ${(error as Error).message}` });
+      return;
+    }
+    // What waits for the next read must not stay in the shared read buffer.
+    if (this.#buf !== undefined && isShared(this.#buf)) this.#buf = Buffer.from(this.#buf);
+    for (let i = 0; i < this.#bodyParts.length; i++) {
+      const part = this.#bodyParts[i] as Buffer;
+      if (isShared(part)) this.#bodyParts[i] = Buffer.from(part);
     }
   }
 
@@ -251,26 +273,21 @@ export class HttpConnection<T> {
     const status = Number(head.slice(9, 12));
     if (!Number.isInteger(status) || status < 100) throw new Error(`no status code in ${JSON.stringify(head.slice(0, 40))}`);
     this.#status = status;
-    let length: number | undefined;
-    let chunked = false;
-    let close = false;
-    let keepAlive = false;
-    let at = head.indexOf('\r\n');
-    while (at !== -1) {
-      const next = head.indexOf('\r\n', at + 2);
-      const line = head.slice(at + 2, next === -1 ? undefined : next);
-      at = next;
-      const colon = line.indexOf(':');
-      if (colon <= 0) continue;
-      const name = line.slice(0, colon).toLowerCase();
-      if (name === 'content-length') length = Number(line.slice(colon + 1).trim());
-      else if (name === 'transfer-encoding') chunked = line.slice(colon + 1).toLowerCase().includes('chunked');
-      else if (name === 'connection') {
-        const v = line.slice(colon + 1).toLowerCase();
-        if (v.includes('close')) close = true;
-        if (v.includes('keep-alive')) keepAlive = true;
-      }
-    }
+    // Three headers matter; one lower-cased copy of the head and a search for each (no split into lines).
+    const lower = head.toLowerCase();
+    const value = (name: string): string | undefined => {
+      const at = lower.indexOf(`\r\n${name}:`);
+      if (at === -1) return undefined;
+      const from = at + name.length + 3;
+      const to = lower.indexOf('\r\n', from);
+      return lower.slice(from, to === -1 ? undefined : to).trim();
+    };
+    const contentLength = value('content-length');
+    const length = contentLength === undefined ? undefined : contentLength === '' ? NaN : Number(contentLength);
+    const chunked = value('transfer-encoding')?.includes('chunked') === true;
+    const connection = value('connection') ?? '';
+    const close = connection.includes('close');
+    const keepAlive = connection.includes('keep-alive');
     // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
     this.#closeAfter = head.startsWith('HTTP/1.0') ? !keepAlive : close;
     if (status >= 100 && status < 200) return;
