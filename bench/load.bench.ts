@@ -5,20 +5,26 @@
  *   1. Closed-model capacity against the bare node:http server (bench/bareServer.ts, its own process): the
  *      engine and autocannon with the same connections, in alternating pairs (engine first in odd rounds,
  *      autocannon first in even ones); the median of the pairs' ratios (goal >= 1.0x).
- *   2. Open model at 80% of the capacity the engine measured: the achieved rate within 1% of the target and
- *      the send lag p99 under 1 ms.
+ *   2. Open model at 80% of the capacity the engine measures right before (three times; the median run by
+ *      lag): the achieved rate within 1% of the target and the send lag p99 under 1 ms.
  *   3. Coordinated omission: a server that stalls 200 ms every second (test/support/loadServers.ts, its own
  *      process). What autocannon reports (closed, and its rate mode), beside what the engine reports (open
  *      model), beside the truth (latency from the intended send time: p90 = 100 ms, p99 = 190 ms, p99.9 = 199 ms).
  *
- * The load comes from this process (one thread), the servers run in their own processes. Options:
+ * The load comes from this process (one thread; the engine from dist/, as the CLI runs it), the servers run in
+ * their own processes. Options:
  * --seconds N (per run, default 5), --rounds N (pairs, default 5), --connections N (default 16).
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { fixedCallsSpec } from '../load/engine/fixedCallsSource.js';
-import { runEngine, type EngineResult } from '../load/engine/runEngine.js';
+import type { EngineResult } from '../load/engine/runEngine.js';
 import { startBare, startServerProcess } from './bareServer.js';
+
+// The engine as it ships: the compiled files in dist/ (`npm run bench:load` builds them first), as the CLI runs it.
+const engine = new URL('../dist/load/engine/index.js', import.meta.url).href;
+const { runEngine, fixedCallsSpec } = (await import(engine).catch((error: unknown) => {
+  throw new Error(`${engine} could not be loaded: run npm run build first (npm run bench:load does)`, { cause: error });
+})) as typeof import('../load/engine/index.js');
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);
@@ -50,7 +56,6 @@ console.log(`load engine benchmark: ${SECONDS} s per run, ${CONNECTIONS} connect
 
 // 1 and 2: the bare server.
 const bare = await startBare();
-let capacity: number;
 try {
   const endpoint = `${bare.url}/rpc`;
   const pairs: { engine: number; cannon: number }[] = [];
@@ -70,29 +75,40 @@ try {
     console.log(`  round ${i + 1}/${ROUNDS} (${i % 2 === 0 ? 'engine first' : 'autocannon first'}): engine ${fmt(engine)} req/s, autocannon ${fmt(cannonRps)} req/s, ratio ${(engine / cannonRps).toFixed(3)}`);
   }
   const ratios = pairs.map((p) => p.engine / p.cannon);
-  capacity = median(pairs.map((p) => p.engine));
-  row('closed model, engine, req/s (median)', fmt(capacity));
+  row('closed model, engine, req/s (median)', fmt(median(pairs.map((p) => p.engine))));
   row('closed model, autocannon, req/s (median)', fmt(median(pairs.map((p) => p.cannon))));
   row(`ratio engine / autocannon, median of ${ROUNDS} pairs (goal >= 1.0x)`, `${median(ratios).toFixed(3)}x  (pairs: ${ratios.map((r) => r.toFixed(3)).join(', ')})`);
 
-  // 2. Open model at 80% of that capacity.
-  const target = Math.round(0.8 * capacity);
-  const open = await runEngine({
-    url: endpoint,
-    model: { kind: 'open', distribution: 'uniform', stages: [{ from: target, to: target, durationMs: SECONDS * 1000 }] },
-    warmupMs: 1_000,
-    durationMs: SECONDS * 1000,
-    maxInFlight: 1_000,
-    connections: CONNECTIONS * 4,
-    timeoutMs: 10_000,
-    source,
-  });
-  const s = open.schedule;
-  row(`open model at 80% of capacity: target, req/s`, fmt(target));
-  row(`  achieved, req/s (goal: within 1% of the target)`, `${fmt(s.achievedRate)}  (${(((s.achievedRate - target) / target) * 100).toFixed(2)}%)`);
-  row(`  send lag p50 / p99 / p99.9 / max, ms (goal: p99 < 1 ms)`, `${ms(s.lagUs.p50)} / ${ms(s.lagUs.p99)} / ${ms(s.lagUs.p999)} / ${ms(s.lagUs.max)}`);
-  row(`  dropped, queued at most, valid`, `${s.dropped}, ${s.queuedMax}, ${open.valid}${open.valid ? '' : ` (${open.invalid.join('; ')})`}`);
-  row(`  latency p50 / p99, ms`, `${ms(open.latency.p50)} / ${ms(open.latency.p99)}`);
+  // 2. Open model at 80% of the capacity, measured again right before each open run (the machine's other
+  // work moves the capacity from minute to minute), three times; the median run is the figure.
+  const opens: { target: number; run: EngineResult }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const target = Math.round(0.8 * (await engineClosed(endpoint)).schedule.achievedRate);
+    const run = await runEngine({
+      url: endpoint,
+      model: { kind: 'open', distribution: 'uniform', stages: [{ from: target, to: target, durationMs: SECONDS * 1000 }] },
+      warmupMs: 1_000,
+      durationMs: SECONDS * 1000,
+      // Room for a hiccup of the machine (tens of ms at this rate) without a drop: the backlog waits for a connection.
+      maxInFlight: 20_000,
+      connections: CONNECTIONS * 4,
+      timeoutMs: 10_000,
+      source,
+    });
+    opens.push({ target, run });
+    const s = run.schedule;
+    console.log(
+      `  open ${i + 1}/3 at 80% of ${fmt(target / 0.8)} req/s: target ${fmt(target)}, achieved ${fmt(s.achievedRate)} (${(((s.achievedRate - target) / target) * 100).toFixed(2)}%), lag p99 ${ms(s.lagUs.p99)} ms, dropped ${s.dropped}, valid ${run.valid}`,
+    );
+  }
+  const deviation = (o: { target: number; run: EngineResult }): number => (o.run.schedule.achievedRate - o.target) / o.target;
+  const mid = [...opens].sort((a, b) => a.run.schedule.lagUs.p99 - b.run.schedule.lagUs.p99)[1] as { target: number; run: EngineResult };
+  const s = mid.run.schedule;
+  row('open model at 80% of capacity (median of 3 runs by lag p99): target, req/s', fmt(mid.target));
+  row('  achieved, req/s (goal: within 1% of the target)', `${fmt(s.achievedRate)}  (${(deviation(mid) * 100).toFixed(2)}%; runs: ${opens.map((o) => `${(deviation(o) * 100).toFixed(2)}%`).join(', ')})`);
+  row('  send lag p50 / p99 / p99.9 / max, ms (goal: p99 < 1 ms)', `${ms(s.lagUs.p50)} / ${ms(s.lagUs.p99)} / ${ms(s.lagUs.p999)} / ${ms(s.lagUs.max)}  (p99 of the runs: ${opens.map((o) => ms(o.run.schedule.lagUs.p99)).join(', ')})`);
+  row('  dropped, queued at most, valid', `${s.dropped}, ${s.queuedMax}, ${mid.run.valid}${mid.run.valid ? '' : ` (${mid.run.invalid.join('; ')})`}`);
+  row('  latency p50 / p99, ms', `${ms(mid.run.latency.p50)} / ${ms(mid.run.latency.p99)}`);
 } finally {
   bare.child.kill('SIGTERM');
 }

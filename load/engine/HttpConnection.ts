@@ -73,6 +73,15 @@ const MAX_HEAD = 64 * 1024;
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const isShared = (b: Buffer): boolean => b.buffer === READ_BUFFER.buffer;
 
+/** A header's value in a lower-cased head, `key` being "\r\n<name>:"; undefined when absent. */
+function headerValue(lower: string, key: string): string | undefined {
+  const at = lower.indexOf(key);
+  if (at === -1) return undefined;
+  const from = at + key.length;
+  const to = lower.indexOf('\r\n', from);
+  return lower.slice(from, to === -1 ? undefined : to).trim();
+}
+
 type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked' } | { kind: 'close' };
 
 export class HttpConnection<T> {
@@ -200,7 +209,7 @@ export class HttpConnection<T> {
     this.#buf = undefined;
     this.#status = 0;
     this.#framing = undefined;
-    this.#bodyParts = [];
+    if (this.#bodyParts.length > 0) this.#bodyParts = [];
     this.#closeAfter = false;
   }
 
@@ -275,17 +284,10 @@ export class HttpConnection<T> {
     this.#status = status;
     // Three headers matter; one lower-cased copy of the head and a search for each (no split into lines).
     const lower = head.toLowerCase();
-    const value = (name: string): string | undefined => {
-      const at = lower.indexOf(`\r\n${name}:`);
-      if (at === -1) return undefined;
-      const from = at + name.length + 3;
-      const to = lower.indexOf('\r\n', from);
-      return lower.slice(from, to === -1 ? undefined : to).trim();
-    };
-    const contentLength = value('content-length');
+    const contentLength = headerValue(lower, '\r\ncontent-length:');
     const length = contentLength === undefined ? undefined : contentLength === '' ? NaN : Number(contentLength);
-    const chunked = value('transfer-encoding')?.includes('chunked') === true;
-    const connection = value('connection') ?? '';
+    const chunked = headerValue(lower, '\r\ntransfer-encoding:')?.includes('chunked') === true;
+    const connection = headerValue(lower, '\r\nconnection:') ?? '';
     const close = connection.includes('close');
     const keepAlive = connection.includes('keep-alive');
     // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
