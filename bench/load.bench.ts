@@ -17,6 +17,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import type * as EngineModule from '../load/engine/index.js';
 import type { EngineResult } from '../load/engine/runEngine.js';
 import { startBare, startServerProcess } from './bareServer.js';
 
@@ -24,7 +25,7 @@ import { startBare, startServerProcess } from './bareServer.js';
 const engine = new URL('../dist/load/engine/index.js', import.meta.url).href;
 const { runEngine, fixedCallsSpec } = (await import(engine).catch((error: unknown) => {
   throw new Error(`${engine} could not be loaded: run npm run build first (npm run bench:load does)`, { cause: error });
-})) as typeof import('../load/engine/index.js');
+})) as typeof EngineModule;
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);
