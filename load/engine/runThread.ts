@@ -169,7 +169,7 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       } else {
         if (exchange.kind === 'answer') unreachableSince = undefined;
         const c = classifyExchange(ctx.request, exchange, checkResult);
-        recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, endedMs >= measureStart && endedMs < windowEnd);
+        recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < windowEnd);
         track(ctx, c, endedMs);
       }
       source.onEnded?.(ctx.request);

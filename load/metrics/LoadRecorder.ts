@@ -12,8 +12,9 @@ import { Histogram } from './Histogram.js';
 /** The schedule's counters, as one thread or a merge of threads counted them. */
 export interface ScheduleCounts extends Omit<ScheduleStats, 'targetRate' | 'achievedRate'> {
   /**
-   * Requests that ended (answered or failed) within the measured window, whenever they were scheduled: the
-   * achieved rate's numerator, so a node that cannot keep up shows a lower rate even when nothing is dropped.
+   * Measured requests that ended (answered or failed) before the measured window's end: the achieved rate's
+   * numerator, so a node that cannot keep up shows a lower rate even when nothing is dropped, and a backlog
+   * of the warm-up never counts.
    */
   completed: number;
 }
