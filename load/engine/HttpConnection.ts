@@ -64,6 +64,8 @@ export interface ConnectionEvents<T> {
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
+/** An answer larger than this ends as a transport failure (a node gone wrong must not exhaust the generator's memory). */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Every connection of a thread reads into this one buffer (node:net's `onread`: no stream machinery, no new
@@ -98,6 +100,7 @@ export class HttpConnection<T> {
   #framing: Framing | undefined;
   #bodyParts: Buffer[] = [];
   #closeAfter = false;
+  #received = 0;
 
   constructor(
     readonly target: HttpTarget,
@@ -211,10 +214,16 @@ export class HttpConnection<T> {
     this.#framing = undefined;
     if (this.#bodyParts.length > 0) this.#bodyParts = [];
     this.#closeAfter = false;
+    this.#received = 0;
   }
 
   #onData(chunk: Buffer): void {
     if (this.#context === undefined) return; // bytes nobody asked for: ignored
+    this.#received += chunk.length;
+    if (this.#received > MAX_RESPONSE_BYTES) {
+      this.#fail({ kind: 'transport', reason: `an answer larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB` });
+      return;
+    }
     this.#buf = this.#buf === undefined ? chunk : Buffer.concat([this.#buf, chunk]);
     try {
       this.#parse();

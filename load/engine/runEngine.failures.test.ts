@@ -107,6 +107,11 @@ describe('runEngine: stopping and validity', () => {
     expect(madeSources.at(-1)).toEqual({ ended: 100, closed: true });
   });
 
+  it('rejects with the error of a source that throws, in this thread and in a worker', async () => {
+    await expect(runEngine(base({ model: open(200, 2_000), durationMs: 2_000, source: testSourceSpec({ throwAfter: 20 }) }))).rejects.toThrow(/request source .* failed: boom/);
+    await expect(runEngine(base({ model: open(200, 2_000), durationMs: 2_000, threads: 2, source: testSourceSpec({ throwAfter: 20 }) }))).rejects.toThrow(/failed: boom/);
+  });
+
   it('refuses bad options with a clear error', async () => {
     await expect(runEngine(base({ url: 'https://x/rpc' }))).rejects.toThrow(/http: only/);
     await expect(runEngine(base({ durationMs: 2_000 }))).rejects.toThrow(/must equal the sum of the stages' durations \(1000\)/);

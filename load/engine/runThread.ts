@@ -155,7 +155,22 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
   let unreachableSince: number | undefined;
   let lastConnectError = '';
   let resolve!: (r: ThreadResult) => void;
-  const result = new Promise<ThreadResult>((r) => (resolve = r));
+  let reject!: (e: unknown) => void;
+  const result = new Promise<ThreadResult>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A source that throws ends the run with its error (a bug to fix, not a figure to report).
+  let sourceError: unknown;
+  const next = (): PlannedRequest | null | undefined => {
+    try {
+      return source.next();
+    } catch (error) {
+      sourceError ??= error;
+      stopSending({ reason: 'completed', atMs: Math.round(now() - measureStart), message: 'the request source failed' }, 0);
+      return null;
+    }
+  };
   const timers: { pump?: NodeJS.Timeout | NodeJS.Immediate | undefined; tick?: NodeJS.Timeout; grace?: NodeJS.Timeout; end?: NodeJS.Timeout } = {};
   const now = (): number => performance.now();
   const tickIndex = (t: number): number => Math.floor((t - measureStart) / plan.tickMs);
@@ -172,14 +187,19 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
         recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < windowEnd);
         track(ctx, c, endedMs);
       }
-      source.onEnded?.(ctx.request);
+      try {
+        source.onEnded?.(ctx.request);
+      } catch (error) {
+        sourceError ??= error;
+        stopSending({ reason: 'completed', atMs: Math.round(now() - measureStart), message: 'the request source failed' }, 0);
+      }
       if (closed) {
         // After a transport failure a closed loop pauses, rather than spinning on a refused port.
         if (exchange.kind === 'transport') setTimeout(() => loop(connection), 5);
         else loop(connection);
       } else {
-        const next = queue.shift();
-        if (next !== undefined) connection.send(encoder.wire(next.request.body), next);
+        const waiting = queue.shift();
+        if (waiting !== undefined) connection.send(encoder.wire(waiting.request.body), waiting);
         else idle.push(connection);
         // Sends that came due since the last look go now, on the connection just freed if need be.
         if (sending && due !== undefined && origin + due <= now()) pump();
@@ -304,7 +324,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       recorder.dropped(measured);
       return;
     }
-    const request = source.next();
+    const request = next();
+    if (sourceError !== undefined) return;
     if (request === null) {
       recorder.dropped(measured);
       return;
@@ -331,7 +352,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       stopSending({ reason: 'completed', atMs: Math.round(t - measureStart) }, Infinity);
       return;
     }
-    const request = source.next();
+    const request = next();
+    if (sourceError !== undefined) return;
     if (request === null) {
       // The source is busy: try again shortly (nothing was due, so nothing is dropped).
       setTimeout(() => loop(connection), 1);
@@ -417,7 +439,10 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
     const stop = stopped ?? { reason: 'completed', atMs: Math.round(sendingEnded - measureStart) };
     Promise.resolve(source.close?.())
       .catch(() => undefined)
-      .then(() => resolve({ figures: recorder.figures(), stop, sendingEndedMs: sendingEnded - measureStart, abandoned }))
+      .then(() => {
+        if (sourceError === undefined) resolve({ figures: recorder.figures(), stop, sendingEndedMs: sendingEnded - measureStart, abandoned });
+        else reject(new Error(`the request source ${plan.source.module} failed: ${sourceError instanceof Error ? sourceError.message : JSON.stringify(sourceError) ?? 'a non-error value'}`, { cause: sourceError }));
+      })
       .catch(() => undefined);
   }
 
