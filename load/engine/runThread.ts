@@ -441,7 +441,7 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       .catch(() => undefined)
       .then(() => {
         if (sourceError === undefined) resolve({ figures: recorder.figures(), stop, sendingEndedMs: sendingEnded - measureStart, abandoned });
-        else reject(new Error(`the request source ${plan.source.module} failed: ${sourceError instanceof Error ? sourceError.message : JSON.stringify(sourceError) ?? 'a non-error value'}`, { cause: sourceError }));
+        else reject(new Error(`the request source ${plan.source.module} failed: ${sourceError instanceof Error ? sourceError.message : typeof sourceError === 'string' ? sourceError : `a thrown ${typeof sourceError}`}`, { cause: sourceError }));
       })
       .catch(() => undefined);
   }
