@@ -1,26 +1,30 @@
 /**
  * `npm run bench:node`: the reference node against baselines measured in the same run.
  *
- *   1. chain_blockNumber single calls (autocannon) vs a bare node:http server answering a constant
- *      JSON-RPC response: the cost of the node's JSON-RPC layer (goal >= 0.8x).
+ *   1. chain_blockNumber single calls vs a bare node:http server answering a constant JSON-RPC response:
+ *      the cost of the node's JSON-RPC layer (goal >= 0.8x). The load is the load engine's closed model
+ *      (load/engine, the harness `chainrpc load` uses), which also checks that every call got a result.
  *   2. batches of 100 chain_getAccount: calls/s, against the node's own chain_blockNumber single-call
  *      rate: one batch run follows each pair of (1), and the median of those ratios is printed (goal >= 10x).
  *   3. pre-signed chain_sendRawTransaction in batches of 100, one lane per sender (nonces in order):
  *      accepted tx/s vs the single-core decode + strict-verify rate of the same transactions
  *      (goal >= 0.6x), and included tx/s (first send to last inclusion).
  *
- * Servers run as separate processes on loopback; the load comes from this process. Options:
- * --seconds N (per autocannon run, default 5), --rounds N (bare/node pairs, default 5), --senders N
- * (default 100), --per-sender N (default 100).
+ * Servers run as separate processes on loopback; the load comes from this process. Part 3 still sends
+ * through core/client (a corpus of lanes with inclusion tracking belongs to `chainrpc load send-raw-tx`;
+ * this part measures admission at full speed, which is one loop here). Options: --seconds N (per load run,
+ * default 5), --rounds N (bare/node pairs, default 5), --senders N (default 100), --per-sender N (default 100).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { createClient } from '../core/client/index.js';
 import { createTransactionSigner, decodeTransaction, generatePrivateKey, verifyTransaction } from '../core/codec/index.js';
 import type { SignedTransaction } from '../core/codec/index.js';
+import type { JsonValue } from '../core/json/index.js';
+import { fixedCallsSpec } from '../load/engine/fixedCallsSource.js';
+import { runEngine } from '../load/engine/runEngine.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
 import { startBare } from './bareServer.js';
 
@@ -31,16 +35,20 @@ const SENDERS = Number(values.senders ?? 100);
 const PER_SENDER = Number(values['per-sender'] ?? 100);
 const CONNECTIONS = 16;
 
-async function cannon(url: string, body: string): Promise<{ rps: number; errors: number; non2xx: number; p99: number }> {
-  const result = await autocannon({
+/** Requests/s of the engine's closed model with CONNECTIONS connections; fails on any call not answered with a result. */
+async function closed(url: string, calls: { method: string; params?: JsonValue }[], batchSize = 1): Promise<{ rps: number; p99: number }> {
+  const run = await runEngine({
     url: `${url}/rpc`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-    connections: CONNECTIONS,
-    duration: SECONDS,
+    model: { kind: 'closed', connections: CONNECTIONS },
+    warmupMs: 0,
+    durationMs: SECONDS * 1000,
+    maxInFlight: CONNECTIONS,
+    timeoutMs: 10_000,
+    source: fixedCallsSpec({ calls, batchSize }),
   });
-  return { rps: result.requests.average, errors: result.errors, non2xx: result.non2xx, p99: result.latency.p99 };
+  const failed = run.methods.reduce((n, m) => n + m.calls - m.ok, 0);
+  if (failed > 0) throw new Error(`${calls[0]?.method ?? ''} run: ${failed} calls were not answered with a result (${JSON.stringify(run.failures)})`);
+  return { rps: run.schedule.achievedRate, p99: run.latency.p99 };
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -56,22 +64,20 @@ const { url, process: node } = await spawnNode(
   ['--port', '0', '--data-dir', dir, '--block-time', '200', '--max-block-txs', '5000', '--faucet-limit', '1', '--max-pending', '200000'],
   join(dir, 'node.log'),
 );
-console.log(`reference node benchmark: ${SECONDS} s per autocannon run, ${CONNECTIONS} connections; node v${process.versions.node}, ${new Date().toISOString()}\n`);
+console.log(`reference node benchmark: ${SECONDS} s per load run (load engine, closed model), ${CONNECTIONS} connections; node v${process.versions.node}, ${new Date().toISOString()}\n`);
 try {
   // 1. Single calls against the bare baseline: ROUNDS pairs, each pair back to back, and the median of
   // the pairs' ratios (the machine's noise moves both sides of a pair alike far more than it moves a ratio).
-  const call = JSON.stringify({ jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 1 });
+  const call = [{ method: 'chain_blockNumber' }];
   // 2. Batches of 100 chain_getAccount, one run right after each pair, so each batch figure has a
   // single-call figure of the same node taken moments before.
   const addresses = Array.from({ length: 100 }, () => createTransactionSigner(generatePrivateKey()).address);
-  const batch = JSON.stringify(addresses.map((a, i) => ({ jsonrpc: '2.0', method: 'chain_getAccount', params: [a], id: i + 1 })));
+  const batch = addresses.map((a) => ({ method: 'chain_getAccount', params: [a] }));
   const pairs: { bare: number; node: number; batches: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const bareRps = (await cannon(bare.url, call)).rps;
-    const r = await cannon(url, call);
-    if (r.errors > 0 || r.non2xx > 0) throw new Error(`chain_blockNumber run had ${r.errors} errors and ${r.non2xx} non-2xx answers`);
-    const b = await cannon(url, batch);
-    if (b.errors > 0 || b.non2xx > 0) throw new Error(`chain_getAccount batch run had ${b.errors} errors and ${b.non2xx} non-2xx answers`);
+    const bareRps = (await closed(bare.url, call)).rps;
+    const r = await closed(url, call);
+    const b = await closed(url, batch, 100);
     pairs.push({ bare: bareRps, node: r.rps, batches: b.rps });
     console.log(
       `  round ${i + 1}/${ROUNDS}: bare ${fmt(bareRps)} req/s, node ${fmt(r.rps)} req/s, ratio ${(r.rps / bareRps).toFixed(2)}; batched ${fmt(b.rps * 100)} calls/s, ${((b.rps * 100) / r.rps).toFixed(1)}x the single calls`,

@@ -64,6 +64,25 @@ export interface ConnectionEvents<T> {
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
+/** An answer larger than this ends as a transport failure (a node gone wrong must not exhaust the generator's memory). */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Every connection of a thread reads into this one buffer (node:net's `onread`: no stream machinery, no new
+ * Buffer per read). A read is handled before the next can arrive, so only the bytes kept across reads (a
+ * response split over several) are copied out of it.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+const isShared = (b: Buffer): boolean => b.buffer === READ_BUFFER.buffer;
+
+/** A header's value in a lower-cased head, `key` being "\r\n<name>:"; undefined when absent. */
+function headerValue(lower: string, key: string): string | undefined {
+  const at = lower.indexOf(key);
+  if (at === -1) return undefined;
+  const from = at + key.length;
+  const to = lower.indexOf('\r\n', from);
+  return lower.slice(from, to === -1 ? undefined : to).trim();
+}
 
 type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked' } | { kind: 'close' };
 
@@ -81,6 +100,7 @@ export class HttpConnection<T> {
   #framing: Framing | undefined;
   #bodyParts: Buffer[] = [];
   #closeAfter = false;
+  #received = 0;
 
   constructor(
     readonly target: HttpTarget,
@@ -116,7 +136,18 @@ export class HttpConnection<T> {
   }
 
   #open(): void {
-    const socket = connect({ host: this.target.host, port: this.target.port, noDelay: true });
+    const socket = connect({
+      host: this.target.host,
+      port: this.target.port,
+      noDelay: true,
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (n: number, buf: Uint8Array): boolean => {
+          if (this.#socket === socket) this.#onData(Buffer.from(buf.buffer, buf.byteOffset, n));
+          return true; // keep reading
+        },
+      },
+    });
     this.#socket = socket;
     this.#connected = false;
     socket.on('connect', () => {
@@ -124,9 +155,6 @@ export class HttpConnection<T> {
       this.#connected = true;
       this.events.connected?.(true);
       if (this.#context !== undefined && this.#writtenMs === undefined) this.#write();
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (this.#socket === socket) this.#onData(chunk);
     });
     socket.on('error', (error: Error) => {
       if (this.#socket !== socket) return;
@@ -161,7 +189,6 @@ export class HttpConnection<T> {
     this.#socket = undefined;
     this.#connected = false;
     if (socket !== undefined) {
-      socket.removeAllListeners('data');
       socket.on('error', () => {});
       socket.destroy();
     }
@@ -185,17 +212,30 @@ export class HttpConnection<T> {
     this.#buf = undefined;
     this.#status = 0;
     this.#framing = undefined;
-    this.#bodyParts = [];
+    if (this.#bodyParts.length > 0) this.#bodyParts = [];
     this.#closeAfter = false;
+    this.#received = 0;
   }
 
   #onData(chunk: Buffer): void {
     if (this.#context === undefined) return; // bytes nobody asked for: ignored
+    this.#received += chunk.length;
+    if (this.#received > MAX_RESPONSE_BYTES) {
+      this.#fail({ kind: 'transport', reason: `an answer larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB` });
+      return;
+    }
     this.#buf = this.#buf === undefined ? chunk : Buffer.concat([this.#buf, chunk]);
     try {
       this.#parse();
     } catch (error) {
       this.#fail({ kind: 'transport', reason: `unreadable HTTP response: ${(error as Error).message}` });
+      return;
+    }
+    // What waits for the next read must not stay in the shared read buffer.
+    if (this.#buf !== undefined && isShared(this.#buf)) this.#buf = Buffer.from(this.#buf);
+    for (let i = 0; i < this.#bodyParts.length; i++) {
+      const part = this.#bodyParts[i] as Buffer;
+      if (isShared(part)) this.#bodyParts[i] = Buffer.from(part);
     }
   }
 
@@ -251,26 +291,14 @@ export class HttpConnection<T> {
     const status = Number(head.slice(9, 12));
     if (!Number.isInteger(status) || status < 100) throw new Error(`no status code in ${JSON.stringify(head.slice(0, 40))}`);
     this.#status = status;
-    let length: number | undefined;
-    let chunked = false;
-    let close = false;
-    let keepAlive = false;
-    let at = head.indexOf('\r\n');
-    while (at !== -1) {
-      const next = head.indexOf('\r\n', at + 2);
-      const line = head.slice(at + 2, next === -1 ? undefined : next);
-      at = next;
-      const colon = line.indexOf(':');
-      if (colon <= 0) continue;
-      const name = line.slice(0, colon).toLowerCase();
-      if (name === 'content-length') length = Number(line.slice(colon + 1).trim());
-      else if (name === 'transfer-encoding') chunked = line.slice(colon + 1).toLowerCase().includes('chunked');
-      else if (name === 'connection') {
-        const v = line.slice(colon + 1).toLowerCase();
-        if (v.includes('close')) close = true;
-        if (v.includes('keep-alive')) keepAlive = true;
-      }
-    }
+    // Three headers matter; one lower-cased copy of the head and a search for each (no split into lines).
+    const lower = head.toLowerCase();
+    const contentLength = headerValue(lower, '\r\ncontent-length:');
+    const length = contentLength === undefined ? undefined : contentLength === '' ? NaN : Number(contentLength);
+    const chunked = headerValue(lower, '\r\ntransfer-encoding:')?.includes('chunked') === true;
+    const connection = headerValue(lower, '\r\nconnection:') ?? '';
+    const close = connection.includes('close');
+    const keepAlive = connection.includes('keep-alive');
     // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
     this.#closeAfter = head.startsWith('HTTP/1.0') ? !keepAlive : close;
     if (status >= 100 && status < 200) return;

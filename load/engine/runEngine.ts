@@ -69,9 +69,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   let dropped = 0;
   const warmStages = warmedStages(options);
 
-  const onTick = (report: TickReport): void => {
-    const point = timeline.add(report);
-    if (point === undefined) return;
+  const emit = (point: TimelinePoint): void => {
     if (point.tMs >= 0) {
       okCalls += point.okCalls;
       failedCalls += point.failedCalls;
@@ -80,7 +78,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     const end = point.tMs + tickMs;
     options.onProgress?.({
       phase: end <= 0 ? 'warmup' : point.tMs < options.durationMs ? 'measure' : 'drain',
-      elapsedMs: Math.min(end, Math.max(options.durationMs, end)),
+      elapsedMs: end,
       durationMs: options.durationMs,
       achievedRate: (point.completed * 1000) / tickMs,
       targetRate: warmStages === undefined ? null : Schedule.rateAt(warmStages, Math.max(0, point.tMs + options.warmupMs)),
@@ -91,6 +89,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       dropped,
       inFlight: point.inFlight,
     });
+  };
+  const onTick = (report: TickReport): void => {
+    const point = timeline.add(report);
+    if (point !== undefined) emit(point);
   };
   const onTracked = (outcomes: TrackedOutcome[]): void => options.onTracked?.(outcomes);
 
@@ -114,6 +116,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     options.signal?.removeEventListener('abort', onAbort);
     await Promise.all(handles.map((h) => h.dispose()));
   }
+  for (const point of timeline.flush()) emit(point);
   return assemble(options, results, timeline.points(), startedAt);
 }
 
@@ -277,10 +280,21 @@ function workerEntry(): { code: string | URL; eval: boolean } {
   return { code: new URL('./engineWorker.js', self), eval: false };
 }
 
+/** The process's node options for a worker, less those a worker refuses (`--input-type`, from `node -e`). */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const a = process.execArgv[i] as string;
+    if (a === '--input-type') i++;
+    else if (!a.startsWith('--input-type=')) out.push(a);
+  }
+  return out;
+}
+
 async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void, tracked: (o: TrackedOutcome[]) => void): Promise<ThreadHandle[]> {
   const entry = workerEntry();
   const handles = plans.map((plan) => {
-    const worker = new Worker(entry.code, { eval: entry.eval, workerData: plan });
+    const worker = new Worker(entry.code, { eval: entry.eval, workerData: plan, execArgv: workerExecArgv() });
     let settle!: { resolve: (r: ThreadResult) => void; reject: (e: unknown) => void };
     const result = new Promise<ThreadResult>((resolve, reject) => (settle = { resolve, reject }));
     // Awaited later, or never when another worker failed first: never an unhandled rejection.

@@ -121,11 +121,13 @@ class Queue {
 }
 
 /**
- * A wait of at least this long goes to a timer; a shorter one is polled (setImmediate, I/O still served).
- * libuv's timers count whole milliseconds and fire from 1 ms early to a fraction of a ms late, so a timer of
- * floor(wait) ms, then polling what is left, keeps sends within a fraction of a millisecond of their time
- * without spinning between sparse arrivals: a spinning process is the first one a busy machine's scheduler
- * holds back, which would cost far more lag than it saves.
+ * How the open model wakes for its next send. A wait of at least this long goes to a timer: libuv's timers
+ * count whole milliseconds and fire from 1 ms early to a fraction of a ms late, so floor(wait) never
+ * oversleeps by much. A shorter wait is polled (setImmediate: I/O is still served between polls), and every
+ * answer also looks whether a send has come due. Polling costs a core at rates above ~1,000/s; leaving short
+ * waits to the millisecond timers instead (tried: a 1 ms timer and the answers) put the sends 0.5 ms late on
+ * average and 1 to 3 ms at p99, and since latency runs from the scheduled time, a node answering in 60 µs
+ * measured 600 µs (docs/load.md, "The engine"). A load generator's core is its own; its figures must be right.
  */
 const TIMER_MIN_MS = 1;
 
@@ -133,6 +135,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
   const origin = originEpochMs - performance.timeOrigin;
   const measureStart = origin + plan.warmupMs;
   const measureEnd = measureStart + plan.durationMs;
+  // The measured window's end as it runs: the planned end, or the moment the run stopped early.
+  let windowEnd = measureEnd;
   const recorder = new LoadRecorder();
   const encoder = new RequestEncoder(target);
   const checkResult = source.checkResult?.bind(source);
@@ -151,7 +155,22 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
   let unreachableSince: number | undefined;
   let lastConnectError = '';
   let resolve!: (r: ThreadResult) => void;
-  const result = new Promise<ThreadResult>((r) => (resolve = r));
+  let reject!: (e: unknown) => void;
+  const result = new Promise<ThreadResult>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A source that throws ends the run with its error (a bug to fix, not a figure to report).
+  let sourceError: unknown;
+  const next = (): PlannedRequest | null | undefined => {
+    try {
+      return source.next();
+    } catch (error) {
+      sourceError ??= error;
+      stopSending({ reason: 'completed', atMs: Math.round(now() - measureStart), message: 'the request source failed' }, 0);
+      return null;
+    }
+  };
   const timers: { pump?: NodeJS.Timeout | NodeJS.Immediate | undefined; tick?: NodeJS.Timeout; grace?: NodeJS.Timeout; end?: NodeJS.Timeout } = {};
   const now = (): number => performance.now();
   const tickIndex = (t: number): number => Math.floor((t - measureStart) / plan.tickMs);
@@ -165,18 +184,25 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       } else {
         if (exchange.kind === 'answer') unreachableSince = undefined;
         const c = classifyExchange(ctx.request, exchange, checkResult);
-        recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured);
+        recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < windowEnd);
         track(ctx, c, endedMs);
       }
-      source.onEnded?.(ctx.request);
+      try {
+        source.onEnded?.(ctx.request);
+      } catch (error) {
+        sourceError ??= error;
+        stopSending({ reason: 'completed', atMs: Math.round(now() - measureStart), message: 'the request source failed' }, 0);
+      }
       if (closed) {
         // After a transport failure a closed loop pauses, rather than spinning on a refused port.
         if (exchange.kind === 'transport') setTimeout(() => loop(connection), 5);
         else loop(connection);
       } else {
-        const next = queue.shift();
-        if (next !== undefined) connection.send(encoder.wire(next.request.body), next);
+        const waiting = queue.shift();
+        if (waiting !== undefined) connection.send(encoder.wire(waiting.request.body), waiting);
         else idle.push(connection);
+        // Sends that came due since the last look go now, on the connection just freed if need be.
+        if (sending && due !== undefined && origin + due <= now()) pump();
       }
       if (!sending) maybeFinish();
     },
@@ -246,8 +272,24 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
     due = schedule.next();
   }
 
-  function pump(): void {
+  // The next wake-up of the pump: a timer, or a poll (setImmediate); `at` is when it is due.
+  let wake: { immediate: boolean; at: number } | undefined;
+  const clearWake = (): void => {
+    if (timers.pump !== undefined) {
+      clearTimeout(timers.pump as NodeJS.Timeout);
+      clearImmediate(timers.pump as NodeJS.Immediate);
+    }
     timers.pump = undefined;
+    wake = undefined;
+  };
+  const onWake = (): void => {
+    timers.pump = undefined;
+    wake = undefined;
+    pump();
+  };
+
+  /** Sends every request that has come due, then arranges to be woken for the next one. */
+  function pump(): void {
     if (!sending || schedule === undefined) return;
     let t = now();
     while (due !== undefined && origin + due <= t) {
@@ -260,8 +302,19 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       stopSending({ reason: 'completed', atMs: Math.round(t - measureStart) }, Infinity);
       return;
     }
-    const wait = origin + due - t;
-    timers.pump = wait >= TIMER_MIN_MS ? setTimeout(pump, Math.floor(wait)) : setImmediate(pump);
+    const target = origin + due;
+    const wait = target - t;
+    if (wait >= TIMER_MIN_MS) {
+      if (wake !== undefined && wake.at <= target) return; // an earlier wake-up comes first and looks again
+      clearWake();
+      wake = { immediate: false, at: t + Math.floor(wait) };
+      timers.pump = setTimeout(onWake, Math.floor(wait));
+    } else {
+      if (wake?.immediate === true) return;
+      clearWake();
+      wake = { immediate: true, at: t };
+      timers.pump = setImmediate(onWake);
+    }
   }
 
   function dispatch(scheduledMs: number, measured: boolean, t: number): void {
@@ -271,7 +324,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       recorder.dropped(measured);
       return;
     }
-    const request = source.next();
+    const request = next();
+    if (sourceError !== undefined) return;
     if (request === null) {
       recorder.dropped(measured);
       return;
@@ -298,7 +352,8 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
       stopSending({ reason: 'completed', atMs: Math.round(t - measureStart) }, Infinity);
       return;
     }
-    const request = source.next();
+    const request = next();
+    if (sourceError !== undefined) return;
     if (request === null) {
       // The source is busy: try again shortly (nothing was due, so nothing is dropped).
       setTimeout(() => loop(connection), 1);
@@ -347,10 +402,9 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
     if (sending) {
       sending = false;
       sendingEnded = now();
-      if (timers.pump !== undefined) {
-        clearTimeout(timers.pump as NodeJS.Timeout);
-        clearImmediate(timers.pump as NodeJS.Immediate);
-      }
+      const natural = stop.reason === 'completed' && stop.message === undefined;
+      if (!natural) windowEnd = Math.min(windowEnd, sendingEnded);
+      clearWake();
       if (timers.end !== undefined) clearTimeout(timers.end);
     }
     if (graceMs === Infinity) {
@@ -385,7 +439,10 @@ function startThread(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource
     const stop = stopped ?? { reason: 'completed', atMs: Math.round(sendingEnded - measureStart) };
     Promise.resolve(source.close?.())
       .catch(() => undefined)
-      .then(() => resolve({ figures: recorder.figures(), stop, sendingEndedMs: sendingEnded - measureStart, abandoned }))
+      .then(() => {
+        if (sourceError === undefined) resolve({ figures: recorder.figures(), stop, sendingEndedMs: sendingEnded - measureStart, abandoned });
+        else reject(new Error(`the request source ${plan.source.module} failed: ${sourceError instanceof Error ? sourceError.message : typeof sourceError === 'string' ? sourceError : `a thrown ${typeof sourceError}`}`, { cause: sourceError }));
+      })
       .catch(() => undefined);
   }
 

@@ -90,6 +90,17 @@ describe('LoadRecorder', () => {
     expect(r.closeTick(0, 0)).toMatchObject({ sent: 0, completed: 0 });
     expect(r.figures().schedule).toMatchObject({ sent: 0, dropped: 0, completed: 0 });
   });
+
+  it('counts toward the achieved rate only the measured requests that ended before the window closed', () => {
+    const r = new LoadRecorder();
+    const req = single('a');
+    const ok = classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, result: 1 }));
+    r.ended(req, ok, { scheduledMs: 0, writtenMs: 0, endedMs: 5 }, true, true);
+    r.ended(req, ok, { scheduledMs: 0, writtenMs: 0, endedMs: 5 }, true, false); // ended after the window
+    const f = r.figures();
+    expect(f.schedule.completed).toBe(1);
+    expect(f.latency.count).toBe(2);
+  });
 });
 
 describe('TimelineBuilder', () => {
@@ -106,7 +117,9 @@ describe('TimelineBuilder', () => {
     // Within the histogram's 0.1%.
     expect(Math.abs((point?.p50Us ?? 0) - 50_000)).toBeLessThanOrEqual(50);
     expect(Math.abs((point?.p99Us ?? 0) - 99_000)).toBeLessThanOrEqual(99);
-    timeline.add(a.closeTick(3, 0)); // b never reports tick 3 (it stopped): the point still comes out
+    timeline.add(a.closeTick(3, 0)); // b never reports tick 3 (it stopped a tick earlier): flush gives it
+    expect(timeline.points().map((p) => p.tMs)).toEqual([1_000]);
+    expect(timeline.flush().map((p) => p.tMs)).toEqual([1_500]);
     expect(timeline.points().map((p) => p.tMs)).toEqual([1_000, 1_500]);
   });
 });

@@ -5,13 +5,17 @@
  * histograms add bucket by bucket.
  */
 import type { BatchSizeStats, HistogramData, MethodStats, RequestFailures, ScheduleStats } from '../model.js';
-import type { PlannedRequest } from '../engine/RequestSource.js';
-import type { Classification } from './classifyExchange.js';
+import type { PlannedCall, PlannedRequest } from '../engine/RequestSource.js';
+import type { CallOutcome, Classification } from './classifyExchange.js';
 import { Histogram } from './Histogram.js';
 
 /** The schedule's counters, as one thread or a merge of threads counted them. */
 export interface ScheduleCounts extends Omit<ScheduleStats, 'targetRate' | 'achievedRate'> {
-  /** Requests of the measured window that ended (answered or failed): the achieved rate's numerator. */
+  /**
+   * Measured requests that ended (answered or failed) before the measured window's end: the achieved rate's
+   * numerator, so a node that cannot keep up shows a lower rate even when nothing is dropped, and a backlog
+   * of the warm-up never counts.
+   */
   completed: number;
 }
 
@@ -111,8 +115,11 @@ export class LoadRecorder {
     if (measured && waiting > this.#queuedMax) this.#queuedMax = waiting;
   }
 
-  /** A request ended: its calls' outcomes, its timing. Only `measured` requests count in the figures; every one in the tick. */
-  ended(request: PlannedRequest, c: Classification, t: RequestTiming, measured: boolean): void {
+  /**
+   * A request ended: its calls' outcomes, its timing. Only `measured` requests (scheduled in the measured
+   * window) count in the figures, every one in the tick; `endedInWindow`: it ended within the measured window.
+   */
+  ended(request: PlannedRequest, c: Classification, t: RequestTiming, measured: boolean, endedInWindow = measured): void {
     const latencyUs = (t.endedMs - t.scheduledMs) * 1000;
     const serviceUs = t.writtenMs === undefined ? undefined : (t.endedMs - t.writtenMs) * 1000;
     const tick = this.#tick;
@@ -122,9 +129,9 @@ export class LoadRecorder {
     for (const call of c.calls) if (call.kind === 'result' && call.valid !== false) ok++;
     tick.okCalls += ok;
     tick.failedCalls += c.calls.length - ok;
+    if (endedInWindow) this.#completed++;
     if (!measured) return;
 
-    this.#completed++;
     this.#latency.record(latencyUs);
     if (serviceUs !== undefined) this.#service.record(serviceUs);
     const size = request.batch ? String(request.calls.length) : 'single';
@@ -144,27 +151,38 @@ export class LoadRecorder {
     if (c.extraElements) this.#failures.extraElements++;
     if (c.missingElements) this.#failures.missingElements++;
 
-    // Per method: each call counts, and each call's latency is its request's (a batch of 100 records 100 times,
+    // Per method: each call counts, and each call's latency is its request's (a batch of 100 records 100 times:
     // one record with a count per method).
+    const calls = request.calls;
+    if (calls.length === 1) {
+      const account = this.#countCall((calls[0] as PlannedCall).method, c.calls[0]);
+      account.latency.record(latencyUs);
+      if (serviceUs !== undefined) account.service.record(serviceUs);
+      return;
+    }
     const perAccount = new Map<MethodAccount, number>();
-    request.calls.forEach((call, i) => {
-      let account = this.#methods.get(call.method);
-      if (account === undefined) this.#methods.set(call.method, (account = new MethodAccount(call.method)));
-      account.calls++;
+    for (let i = 0; i < calls.length; i++) {
+      const account = this.#countCall((calls[i] as PlannedCall).method, c.calls[i]);
       perAccount.set(account, (perAccount.get(account) ?? 0) + 1);
-      const outcome = c.calls[i];
-      if (outcome === undefined || outcome.kind === 'unanswered') account.unanswered++;
-      else if (outcome.kind === 'error') account.errors[outcome.code] = (account.errors[outcome.code] ?? 0) + 1;
-      else {
-        if (outcome.valid !== undefined) account.validated++;
-        if (outcome.valid === false) account.invalid++;
-        else account.ok++;
-      }
-    });
+    }
     for (const [account, n] of perAccount) {
       account.latency.record(latencyUs, n);
       if (serviceUs !== undefined) account.service.record(serviceUs, n);
     }
+  }
+
+  #countCall(method: string, outcome: CallOutcome | undefined): MethodAccount {
+    let account = this.#methods.get(method);
+    if (account === undefined) this.#methods.set(method, (account = new MethodAccount(method)));
+    account.calls++;
+    if (outcome === undefined || outcome.kind === 'unanswered') account.unanswered++;
+    else if (outcome.kind === 'error') account.errors[outcome.code] = (account.errors[outcome.code] ?? 0) + 1;
+    else {
+      if (outcome.valid !== undefined) account.validated++;
+      if (outcome.valid === false) account.invalid++;
+      else account.ok++;
+    }
+    return account;
   }
 
   /** Ends the current tick: its counters (with the in-flight count given) and its latency histogram; the next tick starts empty. */

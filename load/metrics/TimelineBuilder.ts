@@ -49,9 +49,16 @@ export class TimelineBuilder {
     return point;
   }
 
-  /** Every point, in time order (ticks some thread never reported, after a thread stopped early, complete as they are). */
+  /**
+   * Completes the ticks some thread never reported (a thread that finished a tick earlier than another) as
+   * they are, and returns them in time order.
+   */
+  flush(): TimelinePoint[] {
+    return [...this.#pending.keys()].sort((a, b) => a - b).map((index) => this.#complete(index));
+  }
+
+  /** Every point, in time order (after `flush`, or the pending ticks are left out). */
   points(): TimelinePoint[] {
-    for (const index of [...this.#pending.keys()]) this.#complete(index);
     return [...this.#done.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
   }
 }

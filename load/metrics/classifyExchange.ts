@@ -133,7 +133,15 @@ function asResponse(value: JsonValue): Response | undefined {
 function outcomeOf(method: string, validate: boolean, answer: Response, checkResult: Check): CallOutcome {
   if (answer.error !== undefined) return { kind: 'error', code: answer.error.code, message: answer.error.message };
   const result = answer.result as JsonValue;
-  if (validate && checkResult !== undefined) return { kind: 'result', result, valid: checkResult(method, result) };
+  if (validate && checkResult !== undefined) {
+    let valid: boolean;
+    try {
+      valid = checkResult(method, result);
+    } catch {
+      valid = false; // a check that cannot read the result does not pass it
+    }
+    return { kind: 'result', result, valid };
+  }
   return { kind: 'result', result };
 }
 

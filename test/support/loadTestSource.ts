@@ -7,7 +7,8 @@
  * - limit: requests this source makes before it has no more (undefined after);
  * - busyEvery: every n-th next() returns null (a source whose lanes are all waiting);
  * - track: tag every call with { n, method } for the main thread;
- * - validateEvery: mark every n-th call for validation; invalidMethod: checkResult refuses that method's results.
+ * - validateEvery: mark every n-th call for validation; invalidMethod: checkResult refuses that method's results;
+ * - throwAfter: next() throws (a broken source) once it has made this many requests.
  */
 import { threadId } from 'node:worker_threads';
 import type { JsonValue } from '../../core/json/index.js';
@@ -23,6 +24,7 @@ export interface TestSourceOptions {
   track?: boolean;
   validateEvery?: number;
   invalidMethod?: string;
+  throwAfter?: number;
 }
 
 export function testSourceSpec(options: TestSourceOptions): SourceSpec {
@@ -50,6 +52,7 @@ export const createSource: CreateSource = (raw) => {
       }
       if (o.busyEvery !== undefined && asked % o.busyEvery === 0) return null;
       if (o.limit !== undefined && made >= o.limit) return undefined;
+      if (o.throwAfter !== undefined && made >= o.throwAfter) throw new Error('boom: the test source broke');
       made++;
       const calls = Array.from({ length: batchSize }, (_, i) => {
         const n = call++;

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:load`: the load engine (load/engine) against autocannon and against its own goals, measured in
+ * one run (ratios, never absolute figures, carry the verdict on a shared machine).
+ *
+ *   1. Closed-model capacity against the bare node:http server (bench/bareServer.ts, its own process): the
+ *      engine and autocannon with the same connections, in alternating pairs (engine first in odd rounds,
+ *      autocannon first in even ones); the median of the pairs' ratios (goal >= 1.0x).
+ *   2. Open model at 80% of the capacity the engine measures right before (three times; the median run by
+ *      lag): the achieved rate within 1% of the target and the send lag p99 under 1 ms.
+ *   3. Coordinated omission: a server that stalls 200 ms every second (test/support/loadServers.ts, its own
+ *      process). What autocannon reports (closed, and its rate mode), beside what the engine reports (open
+ *      model), beside the truth (latency from the intended send time: p90 = 100 ms, p99 = 190 ms, p99.9 = 199 ms).
+ *
+ * The load comes from this process (one thread; the engine from dist/, as the CLI runs it), the servers run in
+ * their own processes. Options:
+ * --seconds N (per run, default 5), --rounds N (pairs, default 5), --connections N (default 16).
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type * as EngineModule from '../load/engine/index.js';
+import type { EngineResult } from '../load/engine/runEngine.js';
+import { startBare, startServerProcess } from './bareServer.js';
+
+// The engine as it ships: the compiled files in dist/ (`npm run bench:load` builds them first), as the CLI runs it.
+const engine = new URL('../dist/load/engine/index.js', import.meta.url).href;
+const { runEngine, fixedCallsSpec } = (await import(engine).catch((error: unknown) => {
+  throw new Error(`${engine} could not be loaded: run npm run build first (npm run bench:load does)`, { cause: error });
+})) as typeof EngineModule;
+
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' } } });
+const SECONDS = Number(values.seconds ?? 5);
+const ROUNDS = Number(values.rounds ?? 5);
+const CONNECTIONS = Number(values.connections ?? 16);
+
+const call = { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 1 };
+const source = fixedCallsSpec({ calls: [{ method: 'chain_blockNumber' }] });
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ms = (us: number): string => (us / 1000).toFixed(1);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+};
+const row = (label: string, value: string): void => console.log(`  ${label.padEnd(72)} ${value}`);
+
+async function cannon(url: string, extra: Partial<autocannon.Options> = {}): Promise<autocannon.Result> {
+  return autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call), connections: CONNECTIONS, duration: SECONDS, ...extra });
+}
+
+async function engineClosed(url: string): Promise<EngineResult> {
+  const run = await runEngine({ url, model: { kind: 'closed', connections: CONNECTIONS }, warmupMs: 0, durationMs: SECONDS * 1000, maxInFlight: CONNECTIONS, timeoutMs: 10_000, source });
+  const ok = run.methods.reduce((n, m) => n + m.ok, 0);
+  if (ok !== run.latency.count) throw new Error(`the engine saw ${run.latency.count - ok} failed calls against the bare server`);
+  return run;
+}
+
+console.log(`load engine benchmark: ${SECONDS} s per run, ${CONNECTIONS} connections, ${ROUNDS} rounds; node v${process.versions.node}, ${new Date().toISOString()}\n`);
+
+// 1 and 2: the bare server.
+const bare = await startBare();
+try {
+  const endpoint = `${bare.url}/rpc`;
+  const pairs: { engine: number; cannon: number }[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    // autocannon's requests/s average is per whole second; the engine's is over its measured window.
+    const runEngineSide = async (): Promise<number> => (await engineClosed(endpoint)).schedule.achievedRate;
+    const runCannonSide = async (): Promise<number> => {
+      const r = await cannon(endpoint);
+      if (r.errors > 0 || r.non2xx > 0) throw new Error(`autocannon saw ${r.errors} errors and ${r.non2xx} non-2xx answers`);
+      return r.requests.total / SECONDS;
+    };
+    const [engine, cannonRps] = i % 2 === 0 ? [await runEngineSide(), await runCannonSide()] : await (async () => {
+      const c = await runCannonSide();
+      return [await runEngineSide(), c];
+    })();
+    pairs.push({ engine, cannon: cannonRps });
+    console.log(`  round ${i + 1}/${ROUNDS} (${i % 2 === 0 ? 'engine first' : 'autocannon first'}): engine ${fmt(engine)} req/s, autocannon ${fmt(cannonRps)} req/s, ratio ${(engine / cannonRps).toFixed(3)}`);
+  }
+  const ratios = pairs.map((p) => p.engine / p.cannon);
+  row('closed model, engine, req/s (median)', fmt(median(pairs.map((p) => p.engine))));
+  row('closed model, autocannon, req/s (median)', fmt(median(pairs.map((p) => p.cannon))));
+  row(`ratio engine / autocannon, median of ${ROUNDS} pairs (goal >= 1.0x)`, `${median(ratios).toFixed(3)}x  (pairs: ${ratios.map((r) => r.toFixed(3)).join(', ')})`);
+
+  // 2. Open model at 80% of the capacity, measured again right before each open run (the machine's other
+  // work moves the capacity from minute to minute), three times; the median run is the figure.
+  const opens: { target: number; run: EngineResult }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const target = Math.round(0.8 * (await engineClosed(endpoint)).schedule.achievedRate);
+    const run = await runEngine({
+      url: endpoint,
+      model: { kind: 'open', distribution: 'uniform', stages: [{ from: target, to: target, durationMs: SECONDS * 1000 }] },
+      warmupMs: 1_000,
+      durationMs: SECONDS * 1000,
+      // Room for a hiccup of the machine (tens of ms at this rate) without a drop: the backlog waits for a connection.
+      maxInFlight: 20_000,
+      connections: CONNECTIONS * 4,
+      timeoutMs: 10_000,
+      source,
+    });
+    opens.push({ target, run });
+    const s = run.schedule;
+    console.log(
+      `  open ${i + 1}/3 at 80% of ${fmt(target / 0.8)} req/s: target ${fmt(target)}, achieved ${fmt(s.achievedRate)} (${(((s.achievedRate - target) / target) * 100).toFixed(2)}%), lag p99 ${ms(s.lagUs.p99)} ms, dropped ${s.dropped}, valid ${run.valid}`,
+    );
+  }
+  const deviation = (o: { target: number; run: EngineResult }): number => (o.run.schedule.achievedRate - o.target) / o.target;
+  const mid = [...opens].sort((a, b) => a.run.schedule.lagUs.p99 - b.run.schedule.lagUs.p99)[1] as { target: number; run: EngineResult };
+  const s = mid.run.schedule;
+  row('open model at 80% of capacity (median of 3 runs by lag p99): target, req/s', fmt(mid.target));
+  row('  achieved, req/s (goal: within 1% of the target)', `${fmt(s.achievedRate)}  (${(deviation(mid) * 100).toFixed(2)}%; runs: ${opens.map((o) => `${(deviation(o) * 100).toFixed(2)}%`).join(', ')})`);
+  row('  send lag p50 / p99 / p99.9 / max, ms (goal: p99 < 1 ms)', `${ms(s.lagUs.p50)} / ${ms(s.lagUs.p99)} / ${ms(s.lagUs.p999)} / ${ms(s.lagUs.max)}  (p99 of the runs: ${opens.map((o) => ms(o.run.schedule.lagUs.p99)).join(', ')})`);
+  row('  dropped, queued at most, valid', `${s.dropped}, ${s.queuedMax}, ${mid.run.valid}${mid.run.valid ? '' : ` (${mid.run.invalid.join('; ')})`}`);
+  row('  latency p50 / p99, ms', `${ms(mid.run.latency.p50)} / ${ms(mid.run.latency.p99)}`);
+} finally {
+  bare.child.kill('SIGTERM');
+}
+
+// 3. Coordinated omission: the stall server in its own process.
+const PERIOD_MS = 1_000;
+const STALL_MS = 200;
+const RATE = 500;
+const stall = await startServerProcess([
+  '--import',
+  'tsx',
+  '--input-type=module',
+  '-e',
+  `const { startStallServer } = await import(${JSON.stringify(new URL('../test/support/loadServers.ts', import.meta.url).href)});
+   const s = await startStallServer({ periodMs: ${PERIOD_MS}, stallMs: ${STALL_MS} });
+   console.log(s.url);`,
+]);
+try {
+  const url = `${stall.url}/rpc`;
+  const seconds = Math.max(SECONDS, 5);
+  const truth = (p: number): number => Math.round(Math.max(0, STALL_MS - PERIOD_MS * (1 - p)) * 10) / 10;
+  const closed = await cannon(url, { connections: 10, duration: seconds });
+  const rated = await cannon(url, { connections: 10, duration: seconds, overallRate: RATE });
+  const open = await runEngine({
+    url,
+    model: { kind: 'open', distribution: 'uniform', stages: [{ from: RATE, to: RATE, durationMs: seconds * 1000 }] },
+    warmupMs: 0,
+    durationMs: seconds * 1000,
+    maxInFlight: 1_000,
+    timeoutMs: 10_000,
+    source,
+  });
+  console.log(`\n  coordinated omission: a server that stalls ${STALL_MS} ms every ${PERIOD_MS} ms, ${seconds} s each, latency in ms`);
+  console.log(`  ${'measured by'.padEnd(48)} ${['requests', 'p50', 'p90', 'p99', 'p99.9', 'max'].map((h) => h.padStart(9)).join('')}`);
+  const line = (label: string, cells: (number | string)[]): void => console.log(`  ${label.padEnd(48)} ${cells.map((c) => String(c).padStart(9)).join('')}`);
+  line(`the truth (arrivals at ${RATE}/s, from the intended time)`, ['', truth(0.5), truth(0.9), truth(0.99), truth(0.999), STALL_MS]);
+  line('autocannon, closed, 10 connections', [closed.requests.total, closed.latency.p50, closed.latency.p90, closed.latency.p99, closed.latency.p99_9, closed.latency.max]);
+  line(`autocannon, overallRate ${RATE}, 10 connections`, [rated.requests.total, rated.latency.p50, rated.latency.p90, rated.latency.p99, rated.latency.p99_9, rated.latency.max]);
+  const l = open.latency;
+  line(`chainrpc engine, open model ${RATE}/s`, [l.count, ms(l.p50), ms(l.p90), ms(l.p99), ms(l.p999), ms(l.max)]);
+} finally {
+  stall.child.kill('SIGTERM');
+}

@@ -1,0 +1,123 @@
+// The engine when things go wrong: a target that refuses or dies, requests never answered, an interrupted run,
+// a generator too slow for its schedule, a source that is busy or runs out, bad options.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusedPort, startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
+import { madeSources, testSourceSpec } from '../../test/support/loadTestSource.js';
+import { fixedCallsSpec } from './fixedCallsSource.js';
+import { runEngine, type EngineOptions } from './runEngine.js';
+
+const CAPACITY = 1_000;
+let server: CapacityServer;
+beforeAll(async () => {
+  server = await startCapacityServer({ capacity: CAPACITY });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const source = fixedCallsSpec({ calls: [{ method: 'chain_blockNumber' }, { method: 'chain_health' }] });
+const open = (rate: number, durationMs: number): EngineOptions['model'] => ({ kind: 'open', distribution: 'uniform', stages: [{ from: rate, to: rate, durationMs }] });
+const base = (over: Partial<EngineOptions>): EngineOptions => ({ url: server.endpoint, model: open(100, 1_000), warmupMs: 0, durationMs: 1_000, maxInFlight: 64, timeoutMs: 2_000, source, ...over });
+
+describe('runEngine: the target fails', () => {
+  it('stops a run against a port nobody listens on as target-unreachable, with what it measured', async () => {
+    const port = await refusedPort();
+    const started = performance.now();
+    const run = await runEngine(base({ url: `http://127.0.0.1:${port}/rpc`, model: open(200, 20_000), durationMs: 20_000, unreachableMs: 1_000 }));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(run.stop.reason).toBe('target-unreachable');
+    expect(run.stop.message).toMatch(/ECONNREFUSED/);
+    expect(run.valid).toBe(false);
+    expect(run.invalid.join(' ')).toMatch(/unreachable/);
+    expect(run.failures.transport).toBeGreaterThan(100);
+    expect(run.methods.every((m) => m.unanswered === m.calls && m.ok === 0)).toBe(true);
+    expect(run.durationMs).toBeLessThan(3_000);
+  });
+
+  it('says when and how a node died mid-run, and keeps what it measured before', async () => {
+    const dying = await startCapacityServer({ capacity: 5_000 });
+    setTimeout(() => void dying.stop(), 1_000);
+    const run = await runEngine(base({ url: dying.endpoint, model: open(200, 20_000), durationMs: 20_000, unreachableMs: 1_000 }));
+    expect(run.stop.reason).toBe('target-unreachable');
+    expect(run.stop.atMs).toBeGreaterThan(1_900);
+    expect(run.stop.atMs).toBeLessThan(4_000);
+    // "failed ... from ~1000 ms": the message says when the connections began to fail.
+    const from = Number(/from (\d+) ms/.exec(run.stop.message ?? '')?.[1]);
+    expect(from).toBeGreaterThan(800);
+    expect(from).toBeLessThan(1_600);
+    const ok = run.methods.reduce((n, m) => n + m.ok, 0);
+    expect(ok).toBeGreaterThan(150);
+    expect(run.failures.transport).toBeGreaterThan(0);
+  });
+
+  it('counts requests never answered as timeouts, their calls unanswered, latency at the timeout', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((s) => {
+      sockets.add(s);
+      s.resume();
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const run = await runEngine(base({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/rpc`, model: open(50, 1_000), timeoutMs: 200 }));
+      expect(run.failures.timeouts).toBe(50);
+      expect(run.methods.reduce((n, m) => n + m.unanswered, 0)).toBe(50);
+      expect(run.latency.p50).toBeGreaterThanOrEqual(200_000);
+      expect(run.latency.p50).toBeLessThan(400_000);
+      expect(run.stop.reason).toBe('completed');
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+});
+
+describe('runEngine: stopping and validity', () => {
+  it('on abort: stops sending, returns the partial run as interrupted, promptly', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 700);
+    const started = performance.now();
+    const run = await runEngine(base({ model: open(300, 10_000), durationMs: 10_000, warmupMs: 200, signal: controller.signal }));
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(run.stop.reason).toBe('interrupted');
+    expect(run.durationMs).toBeGreaterThan(300);
+    expect(run.durationMs).toBeLessThan(1_500);
+    expect(run.latency.count).toBeGreaterThan(100);
+    expect(Math.abs(run.schedule.achievedRate - 300) / 300).toBeLessThan(0.1);
+  });
+
+  it('marks a run whose generator fell behind its schedule invalid, and says why', async () => {
+    // Each request takes the source 4 ms to make: 250/s at most, against a schedule of 500/s.
+    const run = await runEngine(base({ model: open(500, 1_000), source: testSourceSpec({ busyMs: 4 }) }));
+    expect(run.valid).toBe(false);
+    expect(run.invalid.join(' ')).toMatch(/fell behind its schedule: send lag p99/);
+    expect(run.schedule.lagUs.p99).toBeGreaterThan(100_000);
+  });
+
+  it('counts a busy source (null) as drops, and ends early when the source runs out', async () => {
+    const busy = await runEngine(base({ model: open(200, 1_000), source: testSourceSpec({ busyEvery: 4 }) }));
+    expect(busy.schedule.dropped).toBe(50);
+    expect(busy.schedule.sent).toBe(150);
+    const short = await runEngine(base({ model: open(200, 5_000), durationMs: 5_000, source: testSourceSpec({ limit: 100 }) }));
+    expect(short.schedule.sent).toBe(100);
+    expect(short.stop.message).toMatch(/no more requests/);
+    expect(short.durationMs).toBeGreaterThan(400);
+    expect(short.durationMs).toBeLessThan(700);
+    // The source heard of every request's end, and was closed.
+    expect(madeSources.at(-1)).toEqual({ ended: 100, closed: true });
+  });
+
+  it('rejects with the error of a source that throws, in this thread and in a worker', async () => {
+    await expect(runEngine(base({ model: open(200, 2_000), durationMs: 2_000, source: testSourceSpec({ throwAfter: 20 }) }))).rejects.toThrow(/request source .* failed: boom/);
+    await expect(runEngine(base({ model: open(200, 2_000), durationMs: 2_000, threads: 2, source: testSourceSpec({ throwAfter: 20 }) }))).rejects.toThrow(/failed: boom/);
+  });
+
+  it('refuses bad options with a clear error', async () => {
+    await expect(runEngine(base({ url: 'https://x/rpc' }))).rejects.toThrow(/http: only/);
+    await expect(runEngine(base({ durationMs: 2_000 }))).rejects.toThrow(/must equal the sum of the stages' durations \(1000\)/);
+    await expect(runEngine(base({ maxInFlight: 0 }))).rejects.toThrow(/maxInFlight must be a positive integer/);
+    await expect(runEngine(base({ source: { module: '/nowhere/source.js', options: null } }))).rejects.toThrow(/could not be loaded/);
+    await expect(runEngine(base({ source: { module: new URL('./Schedule.ts', import.meta.url).href, options: null } }))).rejects.toThrow(/no createSource export/);
+  });
+});
+
