@@ -2,7 +2,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
 import type { CodecSpec, SignedLane, SignJob } from './signLanes.js';
 import { laneSigner, signLane } from './signLanes.js';
-import { startWorker } from './startWorker.js';
+import { startWorker } from '../engine/startWorker.js';
 
 /** Marks this module's own workers (another module's worker that imports this one does nothing). */
 const KIND = 'chainrpc-corpus-sign';
@@ -33,7 +33,7 @@ export class SigningPool {
 
   private constructor(codec: CodecSpec, count: number) {
     this.threads = Array.from({ length: count }, () => {
-      const worker = startWorker(import.meta.url, { kind: KIND, codec } satisfies WorkerInput);
+      const worker = startWorker(import.meta.url, { workerData: { kind: KIND, codec } satisfies WorkerInput });
       const thread: Thread = { worker, ready: Promise.resolve(), current: undefined };
       thread.ready = new Promise<void>((resolve, reject) => {
         const fail = (err: Error): void => {

@@ -2,11 +2,6 @@
  * The load engine: runs one scenario's load against one endpoint and measures it (docs/load.md, "The engine").
  * The work runs in this thread, or split between worker threads (`threads`) whose figures merge exactly.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { ArrivalModel, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
 import { Histogram } from '../metrics/Histogram.js';
 import { LoadRecorder, type TickReport } from '../metrics/LoadRecorder.js';
@@ -16,6 +11,7 @@ import type { SourceSpec, TrackedOutcome } from './RequestSource.js';
 import { prepareThread, type ThreadHooks, type ThreadPlan, type ThreadResult, type ThreadStop } from './runThread.js';
 import { Schedule } from './Schedule.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
+import { startWorker } from './startWorker.js';
 
 export interface EngineOptions {
   /** The full endpoint URL (http: only), e.g. http://127.0.0.1:8545/rpc. */
@@ -265,20 +261,8 @@ async function localThread(plan: ThreadPlan, tick: (r: TickReport) => void, trac
   return handle;
 }
 
-/** The worker's entry: compiled JavaScript beside this file, or the TypeScript source run through tsx. */
-function workerEntry(): { code: string | URL; eval: boolean } {
-  const self = import.meta.url;
-  if (self.endsWith('.ts')) {
-    // Under tsx or vitest (development only: tsx is a devDependency): the worker registers tsx's ESM loader, then
-    // imports the TypeScript entry. tsx's API module is found through its package's exports.
-    const manifest = createRequire(self).resolve('tsx/package.json');
-    const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
-    const api = pathToFileURL(join(dirname(manifest), exports['./esm/api']?.import.default ?? 'dist/esm/api/index.mjs')).href;
-    const entry = new URL('./engineWorker.ts', self).href;
-    return { code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`, eval: true };
-  }
-  return { code: new URL('./engineWorker.js', self), eval: false };
-}
+/** The worker's entry: compiled JavaScript beside this file, or the TypeScript source (run through tsx). */
+const workerEntry = (): string => new URL(`./engineWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
 /** The process's node options for a worker, less those a worker refuses (`--input-type`, from `node -e`). */
 function workerExecArgv(): string[] {
@@ -294,7 +278,7 @@ function workerExecArgv(): string[] {
 async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void, tracked: (o: TrackedOutcome[]) => void): Promise<ThreadHandle[]> {
   const entry = workerEntry();
   const handles = plans.map((plan) => {
-    const worker = new Worker(entry.code, { eval: entry.eval, workerData: plan, execArgv: workerExecArgv() });
+    const worker = startWorker(entry, { workerData: plan, execArgv: workerExecArgv() });
     let settle!: { resolve: (r: ThreadResult) => void; reject: (e: unknown) => void };
     const result = new Promise<ThreadResult>((resolve, reject) => (settle = { resolve, reject }));
     // Awaited later, or never when another worker failed first: never an unhandled rejection.

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * A worker thread running the module at `moduleUrl`: the engine's threads and the corpus's signing threads.
+ * From the compiled dist/ (a .js file) Node loads it. From the TypeScript sources under vitest or tsx (a .ts
+ * file) Node 20 cannot, and an `--import tsx` in the worker's execArgv is not applied to its entry point, so
+ * a one-line boot script registers tsx's ESM loader in the worker (development only: tsx is a
+ * devDependency), then imports the module; the sources it imports by URL later load through tsx too.
+ */
+export function startWorker(moduleUrl: string, options: Pick<WorkerOptions, 'workerData' | 'execArgv'> = {}): Worker {
+  if (!moduleUrl.endsWith('.ts')) return new Worker(new URL(moduleUrl), options);
+  const api = pathToFileURL(tsxEsmApi(moduleUrl)).href;
+  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(moduleUrl)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/** tsx's ESM API as an import resolves it (require.resolve would give its CommonJS build, which cannot import the ESM half). */
+function tsxEsmApi(from: string): string {
+  const manifest = createRequire(from).resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> };
+  const entry = pkg.exports?.['./esm/api']?.import?.default;
+  if (entry === undefined) throw new Error(`tsx at ${dirname(manifest)} has no ESM API (tsx/esm/api); tsx 4 is needed to run load workers from sources`);
+  return join(dirname(manifest), entry);
+}
