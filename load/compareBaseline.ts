@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseJson } from '../core/json/index.js';
-import type { BaselineComparison, BaselineDelta, LoadReport, LoadRun } from './model.js';
+import type { BaselineComparison, BaselineDelta, FigureUnit, LoadReport, LoadRun } from './model.js';
 
 export class BaselineError extends Error {
   override readonly name = 'BaselineError';
@@ -49,6 +49,7 @@ const measured = (run: LoadRun): LoadRun['timeline'] => run.timeline.filter((p) 
 
 interface Figure {
   name: string;
+  unit: FigureUnit;
   value: (run: LoadRun) => number;
   perTick: (run: LoadRun) => number[];
   /** +1: higher is worse; -1: lower is worse. */
@@ -63,10 +64,10 @@ const failedPercent = (r: LoadRun): number => {
 };
 
 const FIGURES: Figure[] = [
-  { name: 'p50', value: (r) => r.latency.p50 / 1000, perTick: (r) => measured(r).map((p) => p.p50Us), worse: 1 },
-  { name: 'p99', value: (r) => r.latency.p99 / 1000, perTick: (r) => measured(r).map((p) => p.p99Us), worse: 1 },
-  { name: 'achievedRate', value: (r) => r.schedule.achievedRate, perTick: (r) => measured(r).map((p) => p.completed), worse: -1 },
-  { name: 'errors%', value: failedPercent, perTick: () => [], worse: 1, points: true },
+  { name: 'p50', unit: 'ms', value: (r) => r.latency.p50 / 1000, perTick: (r) => measured(r).map((p) => p.p50Us), worse: 1 },
+  { name: 'p99', unit: 'ms', value: (r) => r.latency.p99 / 1000, perTick: (r) => measured(r).map((p) => p.p99Us), worse: 1 },
+  { name: 'achievedRate', unit: '/s', value: (r) => r.schedule.achievedRate, perTick: (r) => measured(r).map((p) => p.completed), worse: -1 },
+  { name: 'errors%', unit: '%', value: failedPercent, perTick: () => [], worse: 1, points: true },
 ];
 
 function pairs(baseline: LoadReport, runs: readonly LoadRun[]): [LoadRun, LoadRun][] {
@@ -88,14 +89,14 @@ export function compareBaseline(file: string, baseline: LoadReport, runs: readon
       const c = f.value(now);
       if (f.points === true) {
         const change = (c - b) / 100;
-        deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, baseline: b, current: c, change, allowed: threshold / 10, regression: change * f.worse > threshold / 10 });
+        deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, unit: f.unit, baseline: b, current: c, change, allowed: threshold / 10, regression: change * f.worse > threshold / 10 });
         continue;
       }
       if (b === 0) continue;
       const change = (c - b) / b;
       const noise = 2 * Math.hypot(relativeError(f.perTick(before)), relativeError(f.perTick(now)));
       const allowed = threshold + noise;
-      deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, baseline: b, current: c, change, allowed, regression: change * f.worse > allowed });
+      deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, unit: f.unit, baseline: b, current: c, change, allowed, regression: change * f.worse > allowed });
     }
   }
   if (deltas.length === 0 && runs.length > 0) {

@@ -142,13 +142,17 @@ export interface InclusionStats {
   perBlock: { blocks: number; mean: number; max: number };
 }
 
+/** The unit of a threshold's or a baseline figure's numbers: milliseconds, percent, a count, per second. */
+export type FigureUnit = 'ms' | '%' | 'count' | '/s';
+
 /** A threshold of the scenario's SLO, and whether the run kept it. */
 export interface ThresholdResult {
   /** The threshold as written in the scenario ("p99 < 250ms", "errors < 1%"). */
   name: string;
   /** The metric, scoped by method where the threshold names one ("chain_getAccount:p99"). */
   metric: string;
-  /** In the metric's unit: milliseconds for times, percent for rates and ratios, a count for `dropped`. */
+  /** The unit of `limit` and `actual`: ms for times, % for rates and ratios, a count for `dropped`. */
+  unit: FigureUnit;
   limit: number;
   /** null when nothing was measured (no call of the method, no transaction): the threshold is then broken. */
   actual: number | null;
@@ -239,6 +243,8 @@ export interface SweepResult {
 export interface BaselineDelta {
   /** "<url> <scenario> p99", "<url> <scenario> achievedRate", ... */
   metric: string;
+  /** The unit of `baseline` and `current`: ms for latencies, /s for the achieved rate, % for failed calls. */
+  unit: FigureUnit;
   baseline: number;
   current: number;
   /** (current - baseline) / baseline, signed; positive is worse for latencies and errors, better for rates. */

@@ -123,6 +123,6 @@ export function evaluateThresholds(run: LoadRun, thresholds: readonly Threshold[
   return thresholds.map((t) => {
     const actual = measure(run, t, wire);
     const rounded = actual === null ? null : Math.round(actual * 1000) / 1000;
-    return { name: t.text, metric: t.method === undefined ? t.metric : `${t.method}:${t.metric}`, limit: t.limit, actual: rounded, ok: actual !== null && holds(actual, t.op, t.limit) };
+    return { name: t.text, metric: t.method === undefined ? t.metric : `${t.method}:${t.metric}`, unit: t.unit, limit: t.limit, actual: rounded, ok: actual !== null && holds(actual, t.op, t.limit) };
   });
 }

@@ -46,14 +46,18 @@ describe('formatLoad', () => {
   });
 
   it.each([
-    ['p99', 50_000, '50.0 ms'],
-    ['http://127.0.0.1:8545 reads-mixed p999', 9800, '9.80 ms'],
-    ['timeToInclusion.p99Ms', 5000, '5,000 ms'],
-    ['errorRate', 0.01, '1.00%'],
-    ['inclusionRatio', 0.99, '99.0%'],
-    ['x achievedRate', 2000, '2,000/s'],
-    ['connections', 12, '12'],
-  ])('%s = %s reads "%s"', (metric, value, text) => {
-    expect(formatMetricValue(metric, value)).toBe(text);
+    ['ms', 50, '50.0 ms'],
+    ['ms', 9.8, '9.80 ms'],
+    ['ms', 5000, '5,000 ms'],
+    ['%', 1, '1.00%'],
+    ['%', 99, '99.0%'],
+    ['/s', 2000, '2,000/s'],
+    ['count', 12, '12'],
+  ] as const)('%s %s reads "%s"', (unit, value, text) => {
+    expect(formatMetricValue(unit, value)).toBe(text);
+  });
+
+  it('says so when a threshold had nothing to measure', () => {
+    expect(formatMetricValue('ms', null)).toBe('nothing measured');
   });
 });

@@ -1,5 +1,6 @@
 // Figures of a load report as people read them, the same in every report and on the console. Numbers are
 // written in one locale (en-US: "1,234.5") so reports do not change with the machine that wrote them.
+import type { FigureUnit } from '../../load/model.js';
 
 const grouped = (value: number, decimals: number): string =>
   value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
@@ -47,19 +48,17 @@ export function formatChange(change: number): string {
 }
 
 /**
- * The value of a threshold or baseline metric, in the unit its name implies. The model gives numbers
- * only: a latency figure (p50, p99, max, lag, "latency", "service") is in µs unless the name ends in
- * "Ms"; error rates and ratios are fractions; rates are requests/s. Anything else is shown as it is.
+ * The value of a threshold or a baseline figure in its unit (FigureUnit of the model): "41.2 ms", "0.53%",
+ * "1,200/s", "3". null is a threshold's figure when nothing was measured.
  */
-export function formatMetricValue(metric: string, value: number | null): string {
-  // null: nothing was measured (ThresholdResult.actual). TODO(issue 11): units differ from load/scenario/Threshold.ts (ms, %).
+export function formatMetricValue(unit: FigureUnit, value: number | null): string {
   if (value === null) return 'nothing measured';
-  const last = metric.trim().split(/\s+/).pop() ?? metric;
-  if (/Ms$/.test(last)) return formatMs(value);
-  if (/(^|\.)(p\d+|min|max|mean|lag\w*|latency|service)(Us)?$/i.test(last)) return formatMicros(value);
-  if (/(ratio|errorRate|errors)$/i.test(last)) return formatPercent(value);
-  if (/(rate|tps)$/i.test(last)) return `${formatRate(value)}/s`;
-  return Number.isInteger(value) ? formatCount(value) : String(value);
+  switch (unit) {
+    case 'ms': return formatMs(value);
+    case '%': return formatPercent(value / 100);
+    case '/s': return `${formatRate(value)}/s`;
+    case 'count': return formatCount(value);
+  }
 }
 
 /** An axis tick: as short as the value allows ("0", "2.5", "1,500", "0.25"), no trailing zeros. */

@@ -50,10 +50,10 @@ export function verdictFacts(report: LoadReport): string[] {
   }
   const thresholds = report.runs.flatMap((run) => run.thresholds.map((t) => ({ run, t })));
   const broken = thresholds.filter(({ t }) => !t.ok);
-  for (const { run, t } of broken) facts.push(`Threshold broken${on(run)}: ${t.name} (actual ${formatMetricValue(t.metric, t.actual)}, limit ${formatMetricValue(t.metric, t.limit)}).`);
+  for (const { run, t } of broken) facts.push(`Threshold broken${on(run)}: ${t.name} (actual ${formatMetricValue(t.unit, t.actual)}, limit ${formatMetricValue(t.unit, t.limit)}).`);
   if (thresholds.length > 0) facts.push(`${thresholds.length - broken.length} of ${thresholds.length} threshold(s) kept.`);
   for (const d of report.baseline?.deltas.filter((x) => x.regression) ?? []) {
-    facts.push(`Regression: ${d.metric} ${formatMetricValue(d.metric, d.baseline)} → ${formatMetricValue(d.metric, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')}).`);
+    facts.push(`Regression: ${d.metric} ${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')}).`);
   }
   for (const sweep of report.sweeps) {
     facts.push(sweep.knee === null ? `Sweep on ${sweep.url}: the SLO held at no rate.` : `Sweep on ${sweep.url}: knee at ${formatRate(sweep.knee)} req/s (the highest rate where the SLO held).`);

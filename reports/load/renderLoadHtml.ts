@@ -54,8 +54,8 @@ function baselineHtml(baseline: BaselineComparison): string {
           [text('Figure'), num('Baseline'), num('Now'), num('Change'), num('Allowed'), text('Result')],
           baseline.deltas.map((d) => [
             { html: `<code>${h(d.metric)}</code>` },
-            num(formatMetricValue(d.metric, d.baseline)),
-            num(formatMetricValue(d.metric, d.current)),
+            num(formatMetricValue(d.unit, d.baseline)),
+            num(formatMetricValue(d.unit, d.current)),
             num(formatChange(d.change), d.regression ? 'bad' : ''),
             num(formatChange(d.allowed).replace(/^\+/, '±')),
             { html: d.regression ? '<span class="bad">regression</span>' : '<span class="ok">within noise</span>' },

@@ -110,7 +110,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
       method: 'sender-nonce', pollIntervalMs: 0, accepted: 0, refused: {}, included: 0, pending: 0, ratio: 0, timeToInclusionMs: h, chainTps: 0,
       perBlock: { blocks: 0, mean: 0, max: 0 },
     } satisfies Required<InclusionStats>;
-    const threshold = { name: '', metric: '', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
+    const threshold = { name: '', metric: '', unit: 'ms', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
     const stop = { reason: 'completed', atMs: 0, message: '' } satisfies Required<RunStop>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
@@ -118,7 +118,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     } satisfies Required<LoadRun>;
     const step = { rate: 0, run, sloHeld: true, reasons: [] } satisfies Required<SweepStep>;
     const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null } satisfies Required<SweepResult>;
-    const delta = { metric: '', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
+    const delta = { metric: '', unit: '%', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
     const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
     const report = {
       format: 'chainrpc-load/1', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',

@@ -24,8 +24,8 @@ function validCase(run: LoadRun, classname: string, name = 'run valid'): JunitCa
 
 function thresholdCases(run: LoadRun, classname: string): JunitCase[] {
   return run.thresholds.map((t): JunitCase => {
-    const actual = formatMetricValue(t.metric, t.actual);
-    const limit = formatMetricValue(t.metric, t.limit);
+    const actual = formatMetricValue(t.unit, t.actual);
+    const limit = formatMetricValue(t.unit, t.limit);
     const name = `threshold: ${t.name}`;
     if (t.ok) return { classname, name, timeMs: 0, systemOut: `kept: actual ${actual}, limit ${limit}` };
     return {
@@ -100,7 +100,7 @@ function baselineSuite(report: LoadReport): JunitSuite | undefined {
       ['baseline.createdAt', baseline.createdAt],
     ],
     cases: baseline.deltas.map((d): JunitCase => {
-      const shown = `${formatMetricValue(d.metric, d.baseline)} → ${formatMetricValue(d.metric, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')})`;
+      const shown = `${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')})`;
       const name = `no regression: ${d.metric}`;
       if (!d.regression) return { classname: 'load.baseline', name, timeMs: 0, systemOut: shown };
       return {

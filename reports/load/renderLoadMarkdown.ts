@@ -57,8 +57,8 @@ function thresholdsTable(runs: readonly LoadRun[]): string[] {
       row([
         ...(several ? [markdownCode(r.url)] : []),
         markdownCode(t.name),
-        formatMetricValue(t.metric, t.actual),
-        formatMetricValue(t.metric, t.limit),
+        formatMetricValue(t.unit, t.actual),
+        formatMetricValue(t.unit, t.limit),
         t.ok ? '✅ kept' : '❌ **broken**',
       ]),
     ),
@@ -113,7 +113,7 @@ function baselineLines(report: LoadReport): string[] {
     row(['Figure', 'Baseline', 'Now', 'Change', 'Allowed']),
     row(['---', '--:', '--:', '--:', '--:']),
     ...capped(
-      regressions.map((d) => row([markdownCode(d.metric), formatMetricValue(d.metric, d.baseline), formatMetricValue(d.metric, d.current), `**${formatChange(d.change)}**`, formatChange(d.allowed).replace(/^\+/, '±')])),
+      regressions.map((d) => row([markdownCode(d.metric), formatMetricValue(d.unit, d.baseline), formatMetricValue(d.unit, d.current), `**${formatChange(d.change)}**`, formatChange(d.allowed).replace(/^\+/, '±')])),
       MAX_ROWS,
       'regressions',
     ),

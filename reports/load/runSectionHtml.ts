@@ -75,8 +75,8 @@ function thresholdsHtml(run: LoadRun, testid: string): string {
     [text('Threshold'), num('Actual'), num('Limit'), text('Result')],
     run.thresholds.map((t) => [
       { html: `<code>${h(t.name)}</code>` },
-      num(formatMetricValue(t.metric, t.actual)),
-      num(formatMetricValue(t.metric, t.limit)),
+      num(formatMetricValue(t.unit, t.actual)),
+      num(formatMetricValue(t.unit, t.limit)),
       { html: t.ok ? '<span class="ok">kept</span>' : '<span class="bad">broken</span>' },
     ]),
   );

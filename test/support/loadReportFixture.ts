@@ -17,6 +17,7 @@ import * as hdr from 'hdr-histogram-js';
 import type {
   ArrivalModel,
   BaselineDelta,
+  FigureUnit,
   BatchSizeStats,
   HistogramData,
   InclusionStats,
@@ -26,9 +27,9 @@ import type {
   RunStop,
   SweepResult,
   SweepStep,
-  ThresholdResult,
   TimelinePoint,
 } from '../../load/model.js';
+import { evaluateThresholds, parseThreshold, type Threshold } from '../../load/scenario/Threshold.js';
 
 export const LOAD_NODE_A = 'http://127.0.0.1:8545';
 export const LOAD_NODE_B = 'http://10.0.0.7:8545';
@@ -116,39 +117,16 @@ interface RunSpec {
   stop?: RunStop;
   /** The generator fell behind (lag of several ms, the run invalid). */
   generatorBehind?: boolean;
-  thresholds?: ThresholdSpec[];
+  thresholds?: Threshold[];
   model?: ArrivalModel;
 }
 
-interface ThresholdSpec {
-  name: string;
-  metric: string;
-  limit: number;
-  /** true: actual must stay below the limit; false: at or above. */
-  below: boolean;
-  actual: (run: LoadRun) => number;
-}
-
-const failedCalls = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls - m.ok, 0);
-const calls = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls, 0);
-
-export const P99_UNDER_50MS: ThresholdSpec = { name: 'p99 < 50ms', metric: 'p99', limit: 50_000, below: true, actual: (r) => r.latency.p99 };
-export const P50_UNDER_10MS: ThresholdSpec = { name: 'p50 < 10ms', metric: 'p50', limit: 10_000, below: true, actual: (r) => r.latency.p50 };
-export const ERRORS_UNDER_1PCT: ThresholdSpec = {
-  name: 'errors < 1%',
-  metric: 'errorRate',
-  limit: 0.01,
-  below: true,
-  actual: (r) => (calls(r) === 0 ? 0 : Math.round((failedCalls(r) / calls(r)) * 1e6) / 1e6),
-};
-const INCLUSION_OVER_99PCT: ThresholdSpec = { name: 'inclusion >= 99%', metric: 'inclusionRatio', limit: 0.99, below: false, actual: (r) => r.inclusion?.ratio ?? 0 };
-const INCLUSION_P99_UNDER_5S: ThresholdSpec = {
-  name: 'time to inclusion p99 < 5s',
-  metric: 'timeToInclusion.p99Ms',
-  limit: 5000,
-  below: true,
-  actual: (r) => r.inclusion?.timeToInclusionMs.p99 ?? 0,
-};
+// Thresholds as a scenario writes them, evaluated by the harness's own code (load/scenario/Threshold.ts).
+export const P99_UNDER_50MS = parseThreshold('p99 < 50ms');
+export const P50_UNDER_10MS = parseThreshold('p50 < 10ms');
+export const ERRORS_UNDER_1PCT = parseThreshold('errors < 1%');
+const INCLUSION_OVER_99PCT = parseThreshold('inclusion >= 99%');
+const INCLUSION_P99_UNDER_5S = parseThreshold('tti-p99 < 5s');
 
 function pickShape(shapes: readonly Shape[], at: number): Shape {
   let left = at;
@@ -332,10 +310,7 @@ export function simulateRun(spec: RunSpec): LoadRun {
     };
     run.inclusion = inclusion;
   }
-  run.thresholds = (spec.thresholds ?? []).map((t): ThresholdResult => {
-    const actual = t.actual(run);
-    return { name: t.name, metric: t.metric, limit: t.limit, actual, ok: t.below ? actual < t.limit : actual >= t.limit };
-  });
+  run.thresholds = evaluateThresholds(run, spec.thresholds ?? []);
   return run;
 }
 
@@ -442,9 +417,9 @@ export function loadReportFixture(kind: LoadFixtureKind): LoadReport {
       return report([], { command: `chainrpc load sweep --scenario scenarios/reads-mixed.json --url ${LOAD_NODE_A} --from 500 --to 4000`, sweeps: [sweep()], verdict: { exitCode: 0, summary: 'knee at 2,750 req/s on http://127.0.0.1:8545' } });
     case 'baseline': {
       const run = simulateRun({ url: LOAD_NODE_A, seed: 3, rate: 2000, durationS: 60, warmupS: 10, medianUs: 2400, capacity: 5000, shapes: READS, thresholds: STANDARD });
-      const delta = (metric: string, baseline: number, current: number, allowed: number, higherIsWorse = true): BaselineDelta => {
+      const delta = (metric: string, unit: FigureUnit, baseline: number, current: number, allowed: number, higherIsWorse = true): BaselineDelta => {
         const change = baseline === 0 ? 0 : Math.round(((current - baseline) / baseline) * 10_000) / 10_000;
-        return { metric: `${LOAD_NODE_A} reads-mixed ${metric}`, baseline, current, change, allowed, regression: higherIsWorse ? change > allowed : -change > allowed };
+        return { metric: `${LOAD_NODE_A} reads-mixed ${metric}`, unit, baseline, current, change, allowed, regression: higherIsWorse ? change > allowed : -change > allowed };
       };
       return report([run], {
         command: `${base} --url ${LOAD_NODE_A} --baseline .chainrpc/reports/load-2026-11-30T09-00-00-000Z/report.json`,
@@ -452,11 +427,10 @@ export function loadReportFixture(kind: LoadFixtureKind): LoadReport {
           file: '.chainrpc/reports/load-2026-11-30T09-00-00-000Z/report.json',
           createdAt: '2026-11-30T09:01:12.000Z',
           deltas: [
-            delta('p50', 1840, run.latency.p50, 0.1),
-            delta('p99', 5100, run.latency.p99, 0.15),
-            delta('p999', 9800, run.latency.p999, 0.3),
-            delta('achievedRate', 2000, run.schedule.achievedRate, 0.02, false),
-            delta('errorRate', 0.0006, 0.0007, 0.5),
+            delta('p50', 'ms', 1.84, run.latency.p50 / 1000, 0.1),
+            delta('p99', 'ms', 5.1, run.latency.p99 / 1000, 0.15),
+            delta('achievedRate', '/s', 2000, run.schedule.achievedRate, 0.02, false),
+            delta('errors%', '%', 0.06, 0.07, 0.5),
           ],
         },
       });
