@@ -8,7 +8,7 @@ import { startProxy, startTestNetwork, startTestNode, TEST_BLOCK_MS, testProfile
 import type { TestNode } from '../../test/support/suites.js';
 import { makeCorpus } from '../corpus/makeCorpus.js';
 import { readCorpus } from '../corpus/readCorpus.js';
-import { ExactHistogram } from './ExactHistogram.js';
+import { Histogram } from '../metrics/Histogram.js';
 import { InclusionTracker } from './InclusionTracker.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-inclusion-'));
@@ -89,7 +89,7 @@ describe('inclusion tracking on an honest reference node', () => {
     expect(stats.chainTps).toBeLessThan(2000);
     // Against the truth: each block's own timestamp (the node's clock, the same machine's). The tracker sees a
     // block at most one poll interval (plus a read) after it was made, never before.
-    const truth = new ExactHistogram();
+    const truth = new Histogram();
     for (const [hash, ts] of await blockTimes(node.url, startTip + 1)) {
       const at = scheduled.get(hash);
       if (at !== undefined) truth.record(Math.max(0, ts - at));

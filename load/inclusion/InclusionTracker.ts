@@ -15,11 +15,10 @@ import type { Profile } from '../../suites/profile/Profile.js';
 import { referenceProfile } from '../../suites/profile/referenceProfile.js';
 import { isObject, readField } from '../../suites/readWire.js';
 import type { TrackedOutcome } from '../engine/RequestSource.js';
+import { Histogram } from '../metrics/Histogram.js';
 import type { InclusionStats } from '../model.js';
 import { blockTimestampMs } from './blockTimestampMs.js';
 import { ChainReader } from './ChainReader.js';
-import { ExactHistogram } from './ExactHistogram.js';
-import type { InclusionHistogram } from './ExactHistogram.js';
 
 export type InclusionMethod = InclusionStats['method'];
 
@@ -42,8 +41,6 @@ export interface InclusionTrackerOptions {
   concurrency?: number;
   /** Reads per JSON-RPC batch; default the profile's maxBatch, at most 100. */
   perRequest?: number;
-  /** The time-to-inclusion histogram (ms); default an exact one (load/metrics's HdrHistogram when wired). */
-  histogram?: () => InclusionHistogram;
 }
 
 /** The tracker's view at one moment, for the run's timeline (t is ms from `originMs`). */
@@ -97,7 +94,8 @@ export class InclusionTracker {
   readonly blockTimeMs: number;
   private readonly origin: number;
   private readonly seriesIntervalMs: number;
-  private readonly histogram: InclusionHistogram;
+  /** Time to inclusion in whole milliseconds (the poll interval, at least 20 ms, bounds its resolution anyway). */
+  private readonly histogram = new Histogram();
 
   private accepted = 0;
   private included = 0;
@@ -140,7 +138,6 @@ export class InclusionTracker {
     this.graceMs = options.graceMs ?? 5 * start.blockTimeMs;
     this.origin = options.originMs ?? now();
     this.seriesIntervalMs = options.seriesIntervalMs ?? 1000;
-    this.histogram = (options.histogram ?? (() => new ExactHistogram()))();
     this.lastHeight = start.tip;
     this.timestamps = start.timestamps;
     this.loop = this.run();
@@ -259,7 +256,7 @@ export class InclusionTracker {
       this.accepted++;
     }
     this.included++;
-    this.histogram.record(Math.max(0, Math.round((at - tx.scheduledAtMs) * 1000) / 1000));
+    this.histogram.record(at - tx.scheduledAtMs);
     this.perHeight.set(height, (this.perHeight.get(height) ?? 0) + 1);
   }
 

@@ -66,4 +66,36 @@ describe('Histogram', () => {
     expect(h.count).toBe(100);
     expect(h.percentile(50)).toBe(500);
   });
+
+  it('lists its buckets with the counts recorded, values closer than the resolution sharing one', () => {
+    const h = new Histogram();
+    const recorded: [number, number][] = [[1, 3], [1500, 7], [123_456, 2], [3_000_000, 1], [3_000_001, 4]];
+    for (const [value, count] of recorded) h.record(value, count);
+    // Through the encoding a report carries, as the report's charts read it.
+    const buckets = Histogram.decode(h.encode()).buckets();
+    const holding = (value: number) => buckets.find((b) => b.from <= value && value < b.to);
+    expect(buckets.reduce((n, b) => n + b.count, 0)).toBe(17);
+    expect(holding(1)?.count).toBe(3);
+    expect(holding(1500)?.count).toBe(7);
+    expect(holding(123_456)?.count).toBe(2);
+    expect(holding(3_000_000)).toBe(holding(3_000_001));
+    expect(holding(3_000_000)?.count).toBe(5);
+    // One unit wide at the bottom, within 0.1% of the value above 2,048 (3 significant digits).
+    for (const b of buckets) expect(b.to - b.from).toBeLessThanOrEqual(Math.max(1, b.from * 0.001));
+    expect(buckets.map((b) => b.from)).toEqual([...buckets.map((b) => b.from)].sort((a, b) => a - b));
+    expect(new Histogram().buckets()).toEqual([]);
+  });
+
+  it('places each percentile of its summary in the bucket its cumulative count reaches', () => {
+    const h = new Histogram();
+    for (let i = 1; i <= 24_000; i++) h.record(Math.round(1000 * Math.exp((i % 997) / 150)));
+    const data = h.toData();
+    const buckets = Histogram.decode(data.encoded).buckets();
+    for (const [p, expected] of [[50, data.p50], [90, data.p90], [99, data.p99], [99.9, data.p999]] as const) {
+      const want = Math.max(1, Math.ceil((p / 100) * data.count - 1e-9));
+      let seen = 0;
+      const bucket = buckets.find((b) => (seen += b.count) >= want);
+      expect(bucket !== undefined && bucket.from <= expected && expected < bucket.to, `p${p}`).toBe(true);
+    }
+  });
 });

@@ -13,6 +13,13 @@ type HdrHistogram = ReturnType<typeof hdr.build>;
 /** The highest value kept: 2^32 - 1 units (71.6 minutes in microseconds; 49.7 days in milliseconds). */
 export const HISTOGRAM_MAX = 2 ** 32 - 1;
 
+/** Values in [from, to) were recorded `count` times: one bucket of a histogram, in its unit. */
+export interface HistogramBucket {
+  from: number;
+  to: number;
+  count: number;
+}
+
 const EMPTY: HistogramData = { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, encoded: '' };
 
 export class Histogram {
@@ -46,6 +53,21 @@ export class Histogram {
 
   reset(): void {
     this.#h.reset();
+  }
+
+  /** The buckets that hold values, in value order, each with the range of values it stands for. */
+  buckets(): HistogramBucket[] {
+    const h = this.#h;
+    // hdr.build without WebAssembly gives a JsHistogram, the one kind with iterators.
+    if (!(h instanceof hdr.JsHistogram)) throw new Error('a histogram built without its iterator');
+    const out: HistogramBucket[] = [];
+    const it = h.recordedValuesIterator;
+    it.reset();
+    while (it.hasNext()) {
+      const step = it.next();
+      out.push({ from: h.lowestEquivalentValue(step.valueIteratedTo), to: h.nextNonEquivalentValue(step.valueIteratedTo), count: step.countAddedInThisIterationStep });
+    }
+    return out;
   }
 
   /** HdrHistogram's compressed V2 encoding, base64 (what every HdrHistogram library decodes). Empty string when empty. */

@@ -1,4 +1,4 @@
-export { Histogram, HISTOGRAM_MAX, histogramDataOfMs, mergeHistogramData } from './Histogram.js';
+export { Histogram, HISTOGRAM_MAX, type HistogramBucket, histogramDataOfMs, mergeHistogramData } from './Histogram.js';
 export { classifyExchange, isOk, type CallOutcome, type Classification, type Exchange } from './classifyExchange.js';
 export { LoadRecorder, type RecordedFigures, type RequestTiming, type ScheduleCounts, type TickReport } from './LoadRecorder.js';
 export { TimelineBuilder } from './TimelineBuilder.js';

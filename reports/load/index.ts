@@ -15,4 +15,3 @@ export {
 } from './writeLoadReports.js';
 export { loadProgress, progressLine, type LoadProgressOptions, type LoadProgressPrinter, type ProgressStream } from './loadProgress.js';
 export { loadHeadline, verdictFacts, type LoadHeadline, type LoadVerdictWord } from './loadVerdict.js';
-export { decodeHistogram, type HistogramBucket } from './decodeHistogram.js';

@@ -2,7 +2,8 @@
 // drawing is svgChart.ts's; here runs become series. Several runs (several --url) are overlaid, a colour
 // per run; one run gets a colour per series.
 import type { LoadRun, SweepResult, SweepStep, TimelinePoint } from '../../load/model.js';
-import { decodeHistogram, rebin } from './decodeHistogram.js';
+import { Histogram } from '../../load/metrics/index.js';
+import { rebin } from './rebin.js';
 import { formatMsNumber, formatPercent, formatRate, formatTick } from './formatLoad.js';
 import { emptyChart, histogramChartSvg, lineChartSvg } from './svgChart.js';
 import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from './svgChart.js';
@@ -167,7 +168,7 @@ export function inclusionDistributionChart(id: string, run: LoadRun): string {
   if (!data || data.count === 0) return emptyChart(id, title, 'No transaction was seen included.');
   let buckets;
   try {
-    buckets = decodeHistogram(data.encoded);
+    buckets = Histogram.decode(data.encoded).buckets();
   } catch (error) {
     return emptyChart(id, title, `The histogram could not be read (${error instanceof Error ? error.message : String(error)}); its percentiles are in the table.`);
   }
