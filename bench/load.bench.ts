@@ -11,21 +11,15 @@
  *      process). What autocannon reports (closed, and its rate mode), beside what the engine reports (open
  *      model), beside the truth (latency from the intended send time: p90 = 100 ms, p99 = 190 ms, p99.9 = 199 ms).
  *
- * The load comes from this process (one thread; the engine from dist/, as the CLI runs it), the servers run in
+ * The load comes from this process (one thread; the engine from its TypeScript sources under tsx, the same JavaScript the build emits), the servers run in
  * their own processes. Options:
  * --seconds N (per run, default 5), --rounds N (pairs, default 5), --connections N (default 16).
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type * as EngineModule from '../load/engine/index.js';
-import type { EngineResult } from '../load/engine/runEngine.js';
+import { runEngine, type EngineResult } from '../load/engine/index.js';
+import { fixedCallsSpec } from '../test/support/fixedCallsSource.js';
 import { startBare, startServerProcess } from './bareServer.js';
-
-// The engine as it ships: the compiled files in dist/ (`npm run bench:load` builds them first), as the CLI runs it.
-const engine = new URL('../dist/load/engine/index.js', import.meta.url).href;
-const { runEngine, fixedCallsSpec } = (await import(engine).catch((error: unknown) => {
-  throw new Error(`${engine} could not be loaded: run npm run build first (npm run bench:load does)`, { cause: error });
-})) as typeof EngineModule;
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);

@@ -23,7 +23,7 @@ import { createClient } from '../core/client/index.js';
 import { createTransactionSigner, decodeTransaction, generatePrivateKey, verifyTransaction } from '../core/codec/index.js';
 import type { SignedTransaction } from '../core/codec/index.js';
 import type { JsonValue } from '../core/json/index.js';
-import { fixedCallsSpec } from '../load/engine/fixedCallsSource.js';
+import { fixedCallsSpec } from '../test/support/fixedCallsSource.js';
 import { runEngine } from '../load/engine/runEngine.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
 import { startBare } from './bareServer.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startBatchErrorServer, type BatchErrorServer, type BatchTruth } from '../../test/support/loadServers.js';
 import { testSourceSpec } from '../../test/support/loadTestSource.js';
 import type { LoadRun } from '../model.js';
-import { fixedCallsSpec } from './fixedCallsSource.js';
+import { fixedCallsSpec } from '../../test/support/fixedCallsSource.js';
 import { runEngine } from './runEngine.js';
 
 let server: BatchErrorServer | undefined;

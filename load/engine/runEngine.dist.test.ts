@@ -1,32 +1,53 @@
 // The engine as the CLI runs it: compiled JavaScript from dist/ in a plain node process (no tsx), its worker
 // threads started from dist/ too. Needs `npx tsc -p tsconfig.build.json` first (npm test builds it).
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
 
 const dist = (file: string): string => fileURLToPath(new URL(`../../dist/load/engine/${file}`, import.meta.url));
 
+// A request source as a user would write one: a plain JavaScript module outside the package, named by its URL.
+// Calls a and b in turn, in batches of 3 (ids 1 to 3).
+const SOURCE = `
+export function createSource() {
+  let n = 0;
+  return {
+    next() {
+      const calls = [0, 1, 2].map((i) => ({ id: i + 1, method: (n + i) % 2 === 0 ? 'a' : 'b' }));
+      n += 3;
+      const body = JSON.stringify(calls.map((c) => ({ jsonrpc: '2.0', id: c.id, method: c.method, params: [] })));
+      return { body: Buffer.from(body), calls, batch: true };
+    },
+  };
+}
+`;
+
 let server: CapacityServer;
+let dir: string;
 beforeAll(async () => {
   server = await startCapacityServer({ capacity: 5_000 });
+  dir = mkdtempSync(join(tmpdir(), 'chainrpc-dist-source-'));
+  writeFileSync(join(dir, 'source.mjs'), SOURCE);
 });
 afterAll(async () => {
   await server.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('runEngine from dist/', () => {
-  it('runs two worker threads from the compiled files and merges them', async () => {
+  it('runs two worker threads from the compiled files, with a source module of plain JavaScript, and merges them', async () => {
     if (!existsSync(dist('engineWorker.js'))) throw new Error(`${dist('engineWorker.js')} is missing: run npx tsc -p tsconfig.build.json (npm test builds it first)`);
     const script = `
       const { runEngine } = await import(${JSON.stringify(dist('runEngine.js'))});
-      const { fixedCallsSpec } = await import(${JSON.stringify(dist('fixedCallsSource.js'))});
       const run = await runEngine({
         url: ${JSON.stringify(server.endpoint)},
         model: { kind: 'open', distribution: 'uniform', stages: [{ from: 300, to: 300, durationMs: 1000 }] },
         warmupMs: 0, durationMs: 1000, maxInFlight: 100, timeoutMs: 5000, threads: 2,
-        source: fixedCallsSpec({ calls: [{ method: 'a' }, { method: 'b' }], batchSize: 3 }),
+        source: { module: ${JSON.stringify(pathToFileURL(join(dir, 'source.mjs')).href)}, options: null },
       });
       console.log(JSON.stringify({ schedule: run.schedule, methods: run.methods.map((m) => [m.method, m.calls, m.ok]), stop: run.stop }));
     `;

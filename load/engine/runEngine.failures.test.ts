@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusedPort, startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { madeSources, testSourceSpec } from '../../test/support/loadTestSource.js';
-import { fixedCallsSpec } from './fixedCallsSource.js';
+import { fixedCallsSpec } from '../../test/support/fixedCallsSource.js';
 import { runEngine, type EngineOptions } from './runEngine.js';
 
 const CAPACITY = 1_000;

@@ -2,7 +2,7 @@
 // latency distribution that theory gives, and the closed model shows what coordinated omission hides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStallServer, type StallServer } from '../../test/support/loadServers.js';
-import { fixedCallsSpec } from './fixedCallsSource.js';
+import { fixedCallsSpec } from '../../test/support/fixedCallsSource.js';
 import { runEngine } from './runEngine.js';
 
 // Long stalls, so the machine's own hiccups (tens of ms on a busy shared machine) stay small beside them.

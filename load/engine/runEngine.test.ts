@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCapacityServer, startStallServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { testSourceSpec } from '../../test/support/loadTestSource.js';
 import type { TrackedOutcome } from './RequestSource.js';
-import { fixedCallsSpec } from './fixedCallsSource.js';
+import { fixedCallsSpec } from '../../test/support/fixedCallsSource.js';
 import { runEngine, type EngineOptions } from './runEngine.js';
 
 const CAPACITY = 1_000;

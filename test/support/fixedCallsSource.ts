@@ -1,10 +1,10 @@
 /**
  * A request source of fixed calls: the given calls round-robin, singly or in batches of `batchSize` (ids 1 to
  * the batch's size in each request, so a single call is id 1). Bodies are encoded once and reused, so the
- * source costs nothing per request. Used by tests, benchmarks and the node benchmark.
+ * source costs nothing per request. Used by the engine's tests and the benchmarks (bench:load, bench:node); not part of the product.
  */
 import { stringifyJson, type JsonValue } from '../../core/json/index.js';
-import type { CreateSource, PlannedRequest, SourceSpec } from './RequestSource.js';
+import type { CreateSource, PlannedRequest, SourceSpec } from '../../load/engine/RequestSource.js';
 
 export interface FixedCallsOptions {
   calls: { method: string; params?: JsonValue }[];
