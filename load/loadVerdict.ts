@@ -12,6 +12,11 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   const untrusted = runs.filter((r) => !r.valid).map((r) => `${r.url}: ${r.invalid.join('; ')}`);
   const died = runs.filter((r) => r.stop.reason === 'target-unreachable').map((r) => `${r.url} stopped answering ${(r.stop.atMs / 1000).toFixed(1)} s into the run${r.stop.message === undefined ? '' : `: ${r.stop.message}`}`);
   const knees = sweeps.map((s) => (s.knee === null ? `${s.url}: the SLO held at no rate tried` : `${s.url}: knee at ${s.knee} requests/s`));
+  // A sweep whose search stopped where the generator fell behind found a lower bound at best.
+  for (const s of sweeps) {
+    const limited = s.steps.find((step) => step.generatorLimited);
+    if (limited !== undefined) untrusted.push(`${s.url}: the generator fell behind at ${limited.rate} requests/s on every try, so the search stopped there${s.knee === null ? '' : ` (the knee is at least ${s.knee} requests/s)`}`);
+  }
   const parts: string[] = [];
   if (broken.length > 0) parts.push(`thresholds broken: ${broken.join(', ')}`);
   if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);

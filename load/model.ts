@@ -226,6 +226,11 @@ export interface SweepStep {
   sloHeld: boolean;
   /** Why not, one sentence each (empty when it held). */
   reasons: string[];
+  /**
+   * The generator, not the node, fell behind its schedule at this rate, on every try: the step says nothing
+   * about the node, the search stopped there, and the knee is the highest rate measured below it.
+   */
+  generatorLimited: boolean;
 }
 
 /** `chainrpc load sweep`: the scenario at rising rates, and the knee. */

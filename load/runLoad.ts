@@ -35,6 +35,8 @@ export interface RunLoadOptions {
   /** The profile file as given (null: the reference profile), for the source threads to load. */
   profilePath: string | null;
   threads: number;
+  /** The generator's send lag p99 (µs) above which a run is invalid (default the engine's, 5 ms). */
+  maxLagP99Us?: number;
   /** Where a corpus made for the run is kept (default: a folder under the OS temp dir). */
   workDir?: string;
   signal?: AbortSignal;
@@ -151,6 +153,7 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
     source: { module: sourceModule(), options: p.options as unknown as JsonValue },
     threads: o.threads,
     seed: s.seed,
+    ...(o.maxLagP99Us === undefined ? {} : { maxLagP99Us: o.maxLagP99Us }),
     ...(o.signal === undefined ? {} : { signal: o.signal }),
     onProgress: (progress) => {
       const inclusion = p.tracker?.progress();

@@ -12,6 +12,7 @@ import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../load/
 import { TargetUnreachableError, runLoad } from '../../load/runLoad.js';
 import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
+import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { runSweep } from '../../load/sweep/runSweep.js';
 import { loadVerdict } from '../../load/loadVerdict.js';
 import { loadProgress } from '../../reports/load/loadProgress.js';
@@ -61,6 +62,7 @@ Options (run and sweep):
   --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
   --regression <pct>       the change allowed before noise is added (default 10)
   --threads <n>            generator threads (default 1; the node may share this machine's cores)
+  --max-lag <d>            the generator's send lag p99 above which a run is invalid (default 5ms)
   --seed <n>               seeds the draws, so a run can be repeated (default: the scenario's, 1)
   --report-dir <dir>       where reports go (default ${DEFAULT_REPORT_DIR}/load-<time>; <dir>/latest)
   --private-key <hex>      a funded key to fund senders and accounts, where the network has no faucet
@@ -109,6 +111,7 @@ const RUN = {
   baseline: { kind: 'text', value: '<report.json>' },
   regression: { kind: 'text', value: '<pct>', check: positive },
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
+  'max-lag': { kind: 'text', value: '<d>', check: duration },
   seed: { kind: 'integer', value: '<n>', min: 0, max: 4_294_967_295 },
   'report-dir': { kind: 'text', value: '<dir>' },
   'private-key': privateKey,
@@ -232,7 +235,8 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   let runs: LoadRun[] = [];
   const sweeps: SweepResult[] = [];
   try {
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     if (sweep) {
       const [url] = urls as [string];
       const result = await runSweep({

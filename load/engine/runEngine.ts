@@ -47,6 +47,12 @@ export interface EngineOptions {
 
 export type EngineResult = Omit<LoadRun, 'url' | 'scenario' | 'thresholds' | 'inclusion'>;
 
+/** How every reason a run is invalid because of the load generator (not the node) begins. */
+const GENERATOR_REASON = 'the generator';
+
+/** Whether a reason of `LoadRun.invalid` blames the generator (its schedule lag), not the node. */
+export const isGeneratorReason = (reason: string): boolean => reason.startsWith(GENERATOR_REASON);
+
 /** The default bound of the generator's send lag p99: beyond it the figures carry the generator's delays. */
 export const DEFAULT_MAX_LAG_P99_US = 5_000;
 /** A generator that took up one due request this late stalled: the run is invalid whatever its p99. */
@@ -141,8 +147,8 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
   const maxLag = o.maxLagP99Us ?? DEFAULT_MAX_LAG_P99_US;
   const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
   if (o.model.kind === 'open' && lag.count > 0) {
-    if (lag.p99 > maxLag) invalid.push(`the generator fell behind its schedule: send lag p99 ${ms(lag.p99)}, over the ${ms(maxLag)} bound; lower the rate, add threads, or run the generator on a less busy machine`);
-    else if (lag.max > MAX_LAG_STALL_US) invalid.push(`the generator stalled: one send went ${ms(lag.max)} late (bound ${ms(MAX_LAG_STALL_US)}); run the generator on a less busy machine`);
+    if (lag.p99 > maxLag) invalid.push(`${GENERATOR_REASON} fell behind its schedule: send lag p99 ${ms(lag.p99)}, over the ${ms(maxLag)} bound; lower the rate, add threads, or run the generator on a less busy machine`);
+    else if (lag.max > MAX_LAG_STALL_US) invalid.push(`${GENERATOR_REASON} stalled: one send went ${ms(lag.max)} late (bound ${ms(MAX_LAG_STALL_US)}); run the generator on a less busy machine`);
   }
   if (stop.reason === 'target-unreachable') invalid.push(`the target became unreachable: ${stop.message ?? ''}`);
   if (stop.reason === 'deadline') invalid.push(`the run was cut at its hard deadline: ${stop.message ?? ''}`);

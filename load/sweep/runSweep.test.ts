@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../suites/profile/referenceProfile.js';
 import { startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
-import { runSweep } from './runSweep.js';
+import { GENERATOR_TRIES, runSweep } from './runSweep.js';
 
 let server: CapacityServer;
 beforeAll(async () => {
@@ -24,4 +24,18 @@ describe('chainrpc load sweep', () => {
     expect(above.length).toBeGreaterThan(0);
     expect(above.every((s) => !s.sloHeld && s.reasons.length > 0)).toBe(true);
   }, 120_000);
+
+  it('never counts a rate the generator could not keep to against the node: it tries again, then stops the search there', async () => {
+    // A send-lag bound of 1 µs no generator keeps: every run is invalid because of the generator alone.
+    const scenario = resolveScenario({ name: 'capacity', arrivals: { model: 'open', rate: 50 }, duration: '300ms', warmup: '100ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
+    const lines: string[] = [];
+    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profilePath: null, threads: 1, maxLagP99Us: 1, log: (l) => lines.push(l), startRate: 30, step: '300ms' });
+    expect(result.steps).toHaveLength(1);
+    const [step] = result.steps;
+    expect(step).toMatchObject({ rate: 30, sloHeld: false, generatorLimited: true });
+    expect(step?.reasons.every((r) => r.startsWith('the generator'))).toBe(true);
+    expect(result.knee).toBeNull();
+    expect(lines.filter((l) => /^sweep: 30 requests\/s/.test(l))).toHaveLength(GENERATOR_TRIES);
+    expect(lines.at(-1)).toMatch(/not measured: the generator fell behind on every try/);
+  }, 60_000);
 });

@@ -2,9 +2,14 @@
  * `chainrpc load sweep`: the scenario at rising open-model rates, and the knee, the highest rate at which
  * the SLO holds. Rates are given, or searched: doubled from the start rate until the SLO breaks, then
  * bisected between the last rate that held and the first that did not, until they are within 2%.
+ *
+ * A step at which the generator itself fell behind its schedule measured the machine, not the node: it is
+ * run again (up to GENERATOR_TRIES times), and if the generator never keeps up it is kept as
+ * `generatorLimited`, never counted against the node, and the search stops there.
  */
 import type { LoadRun, SweepResult, SweepStep } from '../model.js';
 import { runLoad, type RunLoadOptions } from '../runLoad.js';
+import { isGeneratorReason } from '../engine/runEngine.js';
 import type { ResolvedScenario } from '../scenario/loadScenario.js';
 import { parseDuration } from '../scenario/parseDuration.js';
 
@@ -42,23 +47,36 @@ function atRate(s: ResolvedScenario, rate: number, durationMs: number): Resolved
   };
 }
 
+/** Runs of one step before it is called generator-limited. */
+export const GENERATOR_TRIES = 3;
+
+/** The run is invalid, and only because of the generator. */
+const generatorOnly = (run: LoadRun): boolean => !run.valid && run.invalid.length > 0 && run.invalid.every(isGeneratorReason);
+
 const round = (rate: number): number => (rate >= 100 ? Math.round(rate) : Math.round(rate * 10) / 10);
 
 export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const durationMs = o.step === undefined ? 10_000 : parseDuration(o.step);
   const steps: SweepStep[] = [];
-  const tried = new Map<number, boolean>();
-  const step = async (rate: number): Promise<boolean> => {
-    const known = tried.get(rate);
-    if (known !== undefined) return known;
-    o.log(`sweep: ${rate} requests/s for ${durationMs / 1000} s`);
-    const [run] = await runLoad({ ...o, urls: [o.url], scenario: atRate(o.scenario, rate, durationMs) });
+  /** The outcome of each rate run: held, broken, or unknown (the generator fell behind on every try). */
+  const tried = new Map<number, boolean | undefined>();
+  const step = async (rate: number): Promise<boolean | undefined> => {
+    if (tried.has(rate)) return tried.get(rate);
+    let run: LoadRun | undefined;
+    for (let attempt = 1; attempt <= GENERATOR_TRIES && !aborted(); attempt++) {
+      o.log(`sweep: ${rate} requests/s for ${durationMs / 1000} s${attempt > 1 ? ` (try ${attempt} of ${GENERATOR_TRIES}: the generator fell behind)` : ''}`);
+      [run] = await runLoad({ ...o, urls: [o.url], scenario: atRate(o.scenario, rate, durationMs) });
+      if (run === undefined || !generatorOnly(run)) break;
+    }
     if (run === undefined) return false;
     const reasons = sloReasons(run);
-    steps.push({ rate, run, sloHeld: reasons.length === 0, reasons });
-    o.log(`sweep: ${rate}/s: ${reasons.length === 0 ? 'SLO held' : `SLO broken (${reasons.join('; ')})`}`);
-    tried.set(rate, reasons.length === 0);
-    return reasons.length === 0;
+    const generatorLimited = generatorOnly(run);
+    const held = reasons.length === 0;
+    steps.push({ rate, run, sloHeld: held, reasons, generatorLimited });
+    o.log(`sweep: ${rate}/s: ${held ? 'SLO held' : generatorLimited ? `not measured: the generator fell behind on every try (${reasons.join('; ')})` : `SLO broken (${reasons.join('; ')})`}`);
+    const outcome = generatorLimited ? undefined : held;
+    tried.set(rate, outcome);
+    return outcome;
   };
   const aborted = (): boolean => o.signal?.aborted === true;
 
@@ -72,24 +90,29 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     let low = 0;
     let high: number | undefined;
     let rate = Math.min(o.startRate ?? 50, max);
-    // Ramp: double while the SLO holds.
+    // Ramp: double while the SLO holds. A rate the generator cannot send ends the search.
+    let limited = false;
     while (!aborted()) {
-      if (await step(rate)) {
+      const held = await step(rate);
+      if (held === true) {
         low = rate;
         if (rate >= max) break;
         rate = Math.min(round(rate * 2), max);
       } else {
-        high = rate;
+        if (held === false) high = rate;
+        else limited = true;
         break;
       }
     }
     // Bisect between the last rate that held and the first that did not.
     const resolution = o.resolution ?? 0.02;
-    while (!aborted() && high !== undefined && (low === 0 ? high > 1 : (high - low) / low > resolution)) {
+    while (!aborted() && !limited && high !== undefined && (low === 0 ? high > 1 : (high - low) / low > resolution)) {
       const mid = round(low === 0 ? high / 2 : (low + high) / 2);
       if (mid === low || mid === high) break;
-      if (await step(mid)) low = mid;
-      else high = mid;
+      const held = await step(mid);
+      if (held === true) low = mid;
+      else if (held === false) high = mid;
+      else limited = true;
     }
   }
   const held = steps.filter((s) => s.sloHeld).map((s) => s.rate);

@@ -1,6 +1,6 @@
 // Figures of a load report as people read them, the same in every report and on the console. Numbers are
 // written in one locale (en-US: "1,234.5") so reports do not change with the machine that wrote them.
-import type { FigureUnit } from '../../load/model.js';
+import type { FigureUnit, SweepStep } from '../../load/model.js';
 
 const grouped = (value: number, decimals: number): string =>
   value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
@@ -63,3 +63,6 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
 
 /** An axis tick: as short as the value allows ("0", "2.5", "1,500", "0.25"), no trailing zeros. */
 export const formatTick = (value: number): string => value.toLocaleString('en-US', { maximumFractionDigits: 3 }).replace(/^-/, '−');
+
+/** A sweep step's outcome in a word: the SLO held, broke, or the step measured the generator, not the node. */
+export const stepOutcome = (step: SweepStep): 'held' | 'broken' | 'not measured' => (step.sloHeld ? 'held' : step.generatorLimited ? 'not measured' : 'broken');

@@ -4,7 +4,7 @@
 import type { LoadRun, SweepResult, SweepStep, TimelinePoint } from '../../load/model.js';
 import { Histogram } from '../../load/metrics/index.js';
 import { rebin } from './rebin.js';
-import { formatMsNumber, formatPercent, formatRate, formatTick } from './formatLoad.js';
+import { formatMsNumber, formatPercent, formatRate, formatTick, stepOutcome } from './formatLoad.js';
 import { emptyChart, histogramChartSvg, lineChartSvg } from './svgChart.js';
 import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from './svgChart.js';
 
@@ -202,7 +202,7 @@ function niceBinWidth(range: number, count: number): number {
 
 const byRate = (sweep: SweepResult): SweepStep[] => [...sweep.steps].sort((a, b) => a.rate - b.rate);
 const kneeMarkers = (sweep: SweepResult): { x: number; label: string }[] => (sweep.knee === null ? [] : [{ x: sweep.knee, label: `knee ${formatRate(sweep.knee)} req/s` }]);
-const held = (step: SweepStep): string => (step.sloHeld ? 'SLO held' : 'SLO broken');
+const held = (step: SweepStep): string => (step.generatorLimited ? 'not measured: the generator fell behind' : `SLO ${stepOutcome(step)}`);
 const rateAxisX: ChartAxis = { label: 'target rate, requests/s', format: formatTick };
 
 /** A sweep: latency p50 and p99 against the target rate, the knee marked. */

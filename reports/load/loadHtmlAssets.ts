@@ -48,7 +48,7 @@ table.data .num { text-align: right; font-variant-numeric: tabular-nums; white-s
 table.data .note { color: var(--muted); font-size: 12px; }
 table.data .zero { color: var(--muted); }
 table.data .best { font-weight: 700; }
-.ok { color: var(--pass); font-weight: 600; } .bad { color: var(--fail); font-weight: 600; }
+.ok { color: var(--pass); font-weight: 600; } .bad { color: var(--fail); font-weight: 600; } span.warn { color: var(--error); font-weight: 600; }
 .knee { font-size: 18px; margin: 6px 0 10px; }
 .note { color: var(--muted); font-size: 12px; }
 footer { padding: 16px 24px 32px; max-width: 1400px; margin: 0 auto; }

@@ -63,7 +63,7 @@ function sweepSuite(report: LoadReport, sweep: SweepResult): JunitSuite {
   const steps = [...sweep.steps].sort((a, b) => a.rate - b.rate);
   const cases = steps.map((s): JunitCase => {
     const c = validCase(s.run, classname, `rate ${formatRate(s.rate)} req/s`);
-    const slo = s.sloHeld ? 'SLO held' : `SLO broken: ${s.reasons.join('; ')}`;
+    const slo = s.sloHeld ? 'SLO held' : `${s.generatorLimited ? 'not measured (the generator fell behind)' : 'SLO broken'}: ${s.reasons.join('; ')}`;
     return { ...c, systemOut: c.systemOut === undefined ? slo : `${slo}\n${c.systemOut}` };
   });
   cases.push(

@@ -3,7 +3,7 @@ import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
 import { describeModel } from './describeModel.js';
-import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate } from './formatLoad.js';
+import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { loadHeadline, verdictFacts } from './loadVerdict.js';
 import type { LoadVerdictWord } from './loadVerdict.js';
 
@@ -91,7 +91,7 @@ function sweepLines(sweep: SweepResult): string[] {
           lat(s.run, 'p50'),
           lat(s.run, 'p99'),
           formatPercent(calls(s.run) === 0 ? 0 : failed(s.run) / calls(s.run)),
-          s.sloHeld ? 'held' : `broken: ${cell(s.reasons.join('; '))}`,
+          s.sloHeld ? 'held' : `${stepOutcome(s)}: ${cell(s.reasons.join('; '))}`,
         ]),
       ),
       MAX_ROWS,

@@ -1,6 +1,6 @@
 import type { SweepResult } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
-import { formatCount, formatPercent, formatRate } from './formatLoad.js';
+import { formatCount, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { htmlTable, num, text } from './htmlTable.js';
 import { sweepErrorsChart, sweepLatencyChart, sweepThroughputChart } from './loadCharts.js';
 import { errorRate, us } from './runSectionHtml.js';
@@ -27,7 +27,7 @@ export function sweepSectionHtml(sweep: SweepResult, index: number): string {
       num(us(s.run.latency, 'p50')),
       num(us(s.run.latency, 'p99')),
       num(formatPercent(errorRate(s.run))),
-      { html: s.sloHeld ? '<span class="ok">held</span>' : '<span class="bad">broken</span>' },
+      { html: `<span class="${s.sloHeld ? 'ok' : s.generatorLimited ? 'warn' : 'bad'}">${stepOutcome(s)}</span>` },
       text(s.reasons.join('; '), 'note'),
     ]),
   );

@@ -375,7 +375,7 @@ function sweep(): SweepResult {
     if (run.schedule.achievedRate < rate * 0.99) reasons.push(`achieved ${run.schedule.achievedRate} req/s, under 99% of ${rate}`);
     if (run.schedule.dropped > 0) reasons.push(`${run.schedule.dropped} requests dropped`);
     for (const t of run.thresholds) if (!t.ok) reasons.push(`threshold ${t.name} broken`);
-    return { rate, run, sloHeld: reasons.length === 0, reasons };
+    return { rate, run, sloHeld: reasons.length === 0, reasons, generatorLimited: false };
   });
   const held = steps.filter((s) => s.sloHeld).map((s) => s.rate);
   return { url: LOAD_NODE_A, scenario: 'reads-mixed', search: 'ramp-bisect', steps, knee: held.length === 0 ? null : Math.max(...held) };

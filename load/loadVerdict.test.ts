@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { loadReportFixture } from '../test/support/loadReportFixture.js';
+import { LOAD_EXIT, loadVerdict } from './loadVerdict.js';
+import type { LoadRun, SweepResult } from './model.js';
+
+const run = (): LoadRun => {
+  const r = loadReportFixture('plain').runs[0];
+  if (r === undefined) throw new Error('fixture without a run');
+  return structuredClone(r);
+};
+const keptAll = (): LoadRun => {
+  const r = run();
+  r.thresholds = r.thresholds.map((t) => ({ ...t, ok: true }));
+  return r;
+};
+
+describe('loadVerdict', () => {
+  it('passes when every threshold is kept, and says how many', () => {
+    const r = keptAll();
+    const v = loadVerdict([r], [], undefined, false);
+    expect(v.exitCode).toBe(LOAD_EXIT.ok);
+    expect(v.summary).toBe(`PASSED: ${r.thresholds.length} thresholds kept`);
+  });
+
+  it('fails with 99 on a broken threshold, naming it and where', () => {
+    const r = keptAll();
+    r.thresholds[0] = { name: 'p99 < 1ms', metric: 'p99', unit: 'ms', limit: 1, actual: 14, ok: false };
+    const v = loadVerdict([r], [], undefined, false);
+    expect(v.exitCode).toBe(99);
+    expect(v.summary).toContain(`p99 < 1ms (14 at ${r.url})`);
+  });
+
+  it('fails with 99 on a regression against the baseline', () => {
+    const report = loadReportFixture('baseline');
+    const r = keptAll();
+    const v = loadVerdict([r], [], report.baseline, false);
+    expect(v.exitCode).toBe(99);
+    expect(v.summary).toMatch(/regressions against the baseline: .*p99/);
+  });
+
+  it('gives 1 when the figures cannot be trusted or the node died mid-run, 99 winning over it', () => {
+    const behind = keptAll();
+    behind.valid = false;
+    behind.invalid = ['the generator fell behind its schedule: send lag p99 9.0 ms'];
+    expect(loadVerdict([behind], [], undefined, false)).toMatchObject({ exitCode: 1, summary: expect.stringContaining('figures not to be trusted') });
+    const died = keptAll();
+    died.stop = { reason: 'target-unreachable', atMs: 4200, message: 'connect ECONNREFUSED' };
+    expect(loadVerdict([died], [], undefined, false)).toMatchObject({ exitCode: 1, summary: expect.stringContaining('stopped answering 4.2 s into the run: connect ECONNREFUSED') });
+    behind.thresholds[0] = { name: 'errors < 1%', metric: 'errors', unit: '%', limit: 1, actual: 50, ok: false };
+    expect(loadVerdict([behind], [], undefined, false).exitCode).toBe(99);
+  });
+
+  it('gives 130 when interrupted, whatever else, and keeps what it knows in the line', () => {
+    const r = keptAll();
+    r.thresholds[0] = { name: 'p99 < 1ms', metric: 'p99', unit: 'ms', limit: 1, actual: 14, ok: false };
+    const v = loadVerdict([r], [], undefined, true);
+    expect(v.exitCode).toBe(130);
+    expect(v.summary).toMatch(/^INTERRUPTED: .*p99 < 1ms/);
+  });
+
+  it('reports a sweep\'s knee, and does not trust a sweep the generator cut short', () => {
+    const sweep = structuredClone(loadReportFixture('sweep').sweeps[0]) as SweepResult;
+    expect(loadVerdict([], [sweep], undefined, false)).toMatchObject({ exitCode: 0, summary: expect.stringContaining(`knee at ${sweep.knee ?? ''} requests/s`) });
+    const top = sweep.steps[sweep.steps.length - 1];
+    if (top === undefined) throw new Error('a sweep without steps');
+    top.generatorLimited = true;
+    const v = loadVerdict([], [sweep], undefined, false);
+    expect(v.exitCode).toBe(1);
+    expect(v.summary).toContain(`the generator fell behind at ${top.rate} requests/s on every try, so the search stopped there (the knee is at least ${sweep.knee ?? ''} requests/s)`);
+  });
+});
