@@ -1,9 +1,12 @@
 /**
  * `npm run demo` (README command 1, after the build): start a devnet of 3 MN + 2 LN reference nodes
- * (separate processes on loopback), certify it with `chainrpc test` against all five base URLs, write
- * the reports, stop the devnet, and print where the HTML report is. Exits with chainrpc test's code.
+ * (separate processes on loopback), certify it with `chainrpc test` against all five base URLs, then load it
+ * briefly with `chainrpc load mixed` (reads and signed transfers, inclusion tracked) against the first
+ * node, stop the devnet, and print where both HTML reports are. Exits with the first non-zero exit code of
+ * the two commands (0 when the devnet is certified and the load's thresholds were kept).
  */
 import { spawnSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../core/paths.js';
 import { CLI_PATH, startDevnet } from '../reference-node/devnet/startDevnet.js';
@@ -11,18 +14,35 @@ import { CLI_PATH, startDevnet } from '../reference-node/devnet/startDevnet.js';
 const BLOCK_MS = 300;
 const reportDir = join(packageRoot, '.chainrpc', 'reports');
 
-console.log(`demo: starting a devnet of 3 MN + 2 LN reference nodes (block time ${BLOCK_MS} ms)...`);
-const net = await startDevnet({ mn: 3, ln: 2, blockTimeMs: BLOCK_MS, chainId: 1n, dataDir: join(packageRoot, '.chainrpc', 'demo-devnet'), keepData: false });
-let code: number;
-try {
-  for (const n of net.nodes) console.log(`  ${n.name}  ${n.kind}  ${n.url}  pid ${n.pid}`);
-  const args = ['test', ...net.nodes.flatMap((n) => ['--url', n.url]), '--level', 'profile', '--block-time', String(BLOCK_MS), '--report-dir', reportDir];
+/** Runs chainrpc with `args`, its output shown as it comes; resolves with its exit code. */
+function chainrpc(args: string[]): number {
   console.log(`\n$ chainrpc ${args.map((a) => (a.startsWith('/') ? relative(process.cwd(), a) || '.' : a)).join(' ')}\n`);
   const r = spawnSync(process.execPath, [CLI_PATH, ...args], { stdio: 'inherit' });
-  code = r.status ?? 1;
+  return r.status ?? 1;
+}
+
+/** The folder `<reportDir>/latest` points at now (each command repoints it). */
+const latestFolder = (): string => join(reportDir, readlinkSync(join(reportDir, 'latest')));
+
+console.log(`demo: starting a devnet of 3 MN + 2 LN reference nodes (block time ${BLOCK_MS} ms)...`);
+const net = await startDevnet({ mn: 3, ln: 2, blockTimeMs: BLOCK_MS, chainId: 1n, dataDir: join(packageRoot, '.chainrpc', 'demo-devnet'), keepData: false });
+let testCode: number;
+let loadCode: number;
+let certified: string;
+let loaded: string;
+try {
+  for (const n of net.nodes) console.log(`  ${n.name}  ${n.kind}  ${n.url}  pid ${n.pid}`);
+  testCode = chainrpc(['test', ...net.nodes.flatMap((n) => ['--url', n.url]), '--level', 'profile', '--block-time', String(BLOCK_MS), '--report-dir', reportDir]);
+  certified = latestFolder();
+  const [first] = net.nodes;
+  if (first === undefined) throw new Error('the devnet has no node');
+  // Short and light, so it runs anywhere: 5 s at 50 requests/s, one in five a signed transfer.
+  loadCode = chainrpc(['load', 'mixed', '--url', first.url, '--rate', '50', '--duration', '5s', '--warmup', '1s', '--report-dir', reportDir]);
+  loaded = latestFolder();
 } finally {
   await net.stop();
   console.log('\ndemo: devnet stopped.');
 }
-console.log(`demo: HTML report: ${join(reportDir, 'latest', 'report.html')}`);
-process.exitCode = code;
+console.log(`demo: conformance report: ${join(certified, 'report.html')}`);
+console.log(`demo: load report:        ${join(loaded, 'report.html')}`);
+process.exitCode = testCode !== 0 ? testCode : loadCode;

@@ -14,7 +14,7 @@ h3 { font-size: 14px; margin: 18px 0 6px; }
 .verdict { font-size: 22px; font-weight: 700; margin: 0 0 8px; padding: 10px 14px; border-radius: 6px; border: 2px solid; overflow-wrap: anywhere; }
 .verdict-passed { color: var(--pass); }
 .verdict-failed { color: var(--fail); }
-.verdict-invalid { color: var(--error); }
+.verdict-not-trusted, .verdict-interrupted { color: var(--error); }
 ul.facts { margin: 0 0 12px; padding-left: 20px; }
 ul.facts li { margin: 2px 0; overflow-wrap: anywhere; }
 .meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0 0 12px; }

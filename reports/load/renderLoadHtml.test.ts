@@ -100,7 +100,7 @@ describe('renderLoadHtml', () => {
 
   it('stays readable for a run that measured nothing', () => {
     const html = renderLoadHtml(loadReportFixture('empty'));
-    expect(byTestId(html, 'verdict')).toBe('INVALID (exit 1): 1 run(s) invalid: no request was answered: the node could not be reached');
+    expect(byTestId(html, 'verdict')).toBe('NOT TRUSTED (exit 1): 1 run(s) invalid: no request was answered: the node could not be reached');
     expect(byTestId(html, 'no-timeline')).toBe('No tick was recorded: there is nothing to draw over time.');
     expect(card(html, 'p99')).toContain(' — ');
     expect(byTestId(html, 'stop')).toContain('the node could not be reached before measurement began (connect ECONNREFUSED 127.0.0.1:9)');

@@ -7,7 +7,7 @@ import { describeModel } from './describeModel.js';
 import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
 import { htmlTable, num, text } from './htmlTable.js';
 import { LOAD_REPORT_CSS } from './loadHtmlAssets.js';
-import { loadHeadline, verdictFacts } from './loadVerdict.js';
+import { loadHeadline, verdictClass, verdictFacts } from './loadVerdict.js';
 import { runSectionHtml } from './runSectionHtml.js';
 import { sweepSectionHtml } from './sweepSectionHtml.js';
 
@@ -103,7 +103,7 @@ export function renderLoadHtml(report: LoadReport): string {
     body: [
       '<header>',
       `<h1>chainrpc load report · <span class="scenario">${h(report.scenario.name)}</span></h1>`,
-      `<p class="verdict verdict-${headline.word.toLowerCase()}" data-testid="verdict">${h(headline.line)}</p>`,
+      `<p class="verdict verdict-${verdictClass(headline.word)}" data-testid="verdict">${h(headline.line)}</p>`,
       facts.length > 0 ? `<ul class="facts" data-testid="verdict-facts">${facts.map((f) => `<li>${h(f)}</li>`).join('')}</ul>` : '',
       metaHtml(report),
       `<details class="definition"><summary>Scenario definition, as it ran</summary><pre data-testid="definition">${h(definitionText(report.scenario.definition))}</pre></details>`,

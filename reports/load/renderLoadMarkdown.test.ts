@@ -12,7 +12,7 @@ describe('renderLoadMarkdown', () => {
   it.each([
     ['plain', '## ✅ chainrpc load: PASSED (exit 0): every threshold kept on 1 run(s)'],
     ['compared', `## ❌ chainrpc load: FAILED (exit 99): 1 threshold(s) broken: p99 \\< 50ms on ${LOAD_NODE_B}`],
-    ['empty', '## ⚠️ chainrpc load: INVALID (exit 1): 1 run(s) invalid: no request was answered: the node could not be reached'],
+    ['empty', '## ⚠️ chainrpc load: NOT TRUSTED (exit 1): 1 run(s) invalid: no request was answered: the node could not be reached'],
   ] as const)('leads with the verdict (%s)', (kind, first) => {
     expect(renderLoadMarkdown(loadReportFixture(kind)).split('\n')[0]).toBe(first);
   });

@@ -7,7 +7,7 @@ import { formatChange, formatCount, formatMetricValue, formatMicros, formatPerce
 import { loadHeadline, verdictFacts } from './loadVerdict.js';
 import type { LoadVerdictWord } from './loadVerdict.js';
 
-const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', INVALID: '⚠️' };
+const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
 /** A step summary is for scanning: beyond these, the rest is in report.html. */
 const MAX_FACTS = 8;
 const MAX_ROWS = 25;
