@@ -1,6 +1,8 @@
 /**
  * The verdict of a `chainrpc load` command, in one place: its exit code and the one line that says why.
- * 99 as k6 has it: an SLO threshold broken, or a regression against the baseline beyond the noise.
+ * 99 as k6 has it: an SLO threshold broken, or a regression against the baseline beyond the noise. 1 when
+ * the figures cannot be trusted (the generator fell behind) or a node stopped answering mid-run, before 99.
+ * 130 when interrupted, before everything.
  */
 import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from './model.js';
 
@@ -9,7 +11,11 @@ export const LOAD_EXIT = { ok: 0, untrusted: 1, thresholds: 99, interrupted: 130
 export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResult[], baseline: BaselineComparison | undefined, interrupted: boolean): LoadReport['verdict'] {
   const broken = runs.flatMap((r) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.name} (${t.actual === null ? 'nothing measured' : t.actual} at ${r.url})`));
   const regressions = baseline?.deltas.filter((d) => d.regression) ?? [];
-  const untrusted = runs.filter((r) => !r.valid).map((r) => `${r.url}: ${r.invalid.join('; ')}`);
+  // A run that died is invalid for that reason alone: said once, as `died`.
+  const untrusted = runs.flatMap((r) => {
+    const reasons = r.stop.reason === 'target-unreachable' ? r.invalid.filter((i) => !i.startsWith('the target became unreachable')) : r.invalid;
+    return reasons.length === 0 ? [] : [`${r.url}: ${reasons.join('; ')}`];
+  });
   const died = runs.filter((r) => r.stop.reason === 'target-unreachable').map((r) => `${r.url} stopped answering ${(r.stop.atMs / 1000).toFixed(1)} s into the run${r.stop.message === undefined ? '' : `: ${r.stop.message}`}`);
   const knees = sweeps.map((s) => (s.knee === null ? `${s.url}: the SLO held at no rate tried` : `${s.url}: knee at ${s.knee} requests/s`));
   // A sweep whose search stopped where the generator fell behind found a lower bound at best.
@@ -17,14 +23,17 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
     const limited = s.steps.find((step) => step.generatorLimited);
     if (limited !== undefined) untrusted.push(`${s.url}: the generator fell behind at ${limited.rate} requests/s on every try, so the search stopped there${s.knee === null ? '' : ` (the knee is at least ${s.knee} requests/s)`}`);
   }
+  // Most serious first: a dead node, figures that cannot be trusted, then what the node did wrong.
   const parts: string[] = [];
-  if (broken.length > 0) parts.push(`thresholds broken: ${broken.join(', ')}`);
-  if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);
   if (died.length > 0) parts.push(died.join('; '));
   if (untrusted.length > 0) parts.push(`figures not to be trusted: ${untrusted.join('; ')}`);
+  if (broken.length > 0) parts.push(`thresholds broken: ${broken.join(', ')}`);
+  if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);
   if (interrupted) return { exitCode: LOAD_EXIT.interrupted, summary: `INTERRUPTED: the report holds what ran before Ctrl-C${parts.length > 0 ? `; ${parts.join('; ')}` : ''}` };
-  if (broken.length > 0 || regressions.length > 0) return { exitCode: LOAD_EXIT.thresholds, summary: `FAILED: ${parts.join('; ')}` };
+  // Figures that cannot be trusted (the generator fell behind, the node died) come first: a threshold they
+  // break may be the generator's doing, and a dead node is the news.
   if (died.length > 0 || untrusted.length > 0) return { exitCode: LOAD_EXIT.untrusted, summary: `NOT TRUSTED: ${parts.join('; ')}` };
+  if (broken.length > 0 || regressions.length > 0) return { exitCode: LOAD_EXIT.thresholds, summary: `FAILED: ${parts.join('; ')}` };
   const kept = runs.reduce((n, r) => n + r.thresholds.length, 0);
   const base = baseline === undefined ? '' : `, no regression against ${baseline.file}`;
   return { exitCode: LOAD_EXIT.ok, summary: `PASSED: ${kept} threshold${kept === 1 ? '' : 's'} kept${base}${knees.length > 0 ? `; ${knees.join('; ')}` : ''}` };

@@ -83,7 +83,7 @@ Options (corpus):
 
 Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken or a regression
 beyond the noise; 1 a run's figures cannot be trusted (the generator fell behind its schedule) or a
-node stopped answering mid-run; 2 usage or configuration error (an invalid scenario names the JSON
+node stopped answering mid-run (1 comes before 99: thresholds then say little); 2 usage or configuration error (an invalid scenario names the JSON
 pointer and the rule); 3 no target answered at the start; 130 interrupted (Ctrl-C): the report of
 what ran is written first.`;
 

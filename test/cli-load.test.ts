@@ -1,0 +1,129 @@
+/**
+ * `chainrpc load` as users run it: the built binary in its own process, against reference nodes in their own
+ * processes on loopback. What a user relies on at the edges: bad input is one clear line and exit 2, Ctrl-C
+ * writes the report of what ran (exit 130), and a node that dies mid-run still gets a report that says when
+ * and how (exit 1).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../core/json/index.js';
+import type { LoadReport } from '../load/model.js';
+import { spawnNode } from '../reference-node/devnet/startDevnet.js';
+import { CHAINRPC_BIN, runChainrpc } from './runChainrpc.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-load-'));
+const started: ChildProcess[] = [];
+
+/** A reference node in its own process (what `chainrpc node` starts), with fast blocks. */
+async function node(name: string): Promise<{ url: string; process: ChildProcess }> {
+  const n = await spawnNode(['--port', '0', '--data-dir', join(dir, name), '--block-time', '100'], join(dir, `${name}.log`));
+  started.push(n.process);
+  return n;
+}
+
+/** The report a run wrote, found through the folder it printed. */
+function reportOf(stdout: string): LoadReport {
+  const folder = /^reports: (.+)$/m.exec(stdout)?.[1];
+  if (folder === undefined) throw new Error(`no report folder printed:\n${stdout}`);
+  return parseJson(readFileSync(join(folder.startsWith('/') ? folder : join(process.cwd(), folder), 'report.json'), 'utf8')) as unknown as LoadReport;
+}
+
+beforeAll(() => {
+  if (!existsSync(CHAINRPC_BIN)) throw new Error(`${CHAINRPC_BIN} is missing: run npm run build (npm test does it first)`);
+});
+afterAll(() => {
+  for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('chainrpc load: bad input', () => {
+  it('an invalid scenario file is one line naming the JSON pointer and the rule, exit 2, nothing sent', async () => {
+    const file = join(dir, 'bad-scenario.json');
+    writeFileSync(file, JSON.stringify({ name: 'bad', arrivals: { model: 'open', rate: -5 }, duration: '5s', mix: [{ method: 'chain_blockNumber' }] }));
+    const r = await runChainrpc('load', file, '--url', 'http://127.0.0.1:9', '--report-dir', join(dir, 'reports-bad'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^chainrpc: load: .*\/arrivals\/rate.*minimum/m);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'reports-bad'))).toBe(false);
+  });
+
+  it.each([
+    [['load', 'reads'], /give at least one --url/],
+    [['load', 'no-such-scenario', '--url', 'http://127.0.0.1:9'], /no-such-scenario/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--duration', 'soon'], /--duration must be a duration such as 500ms, 30s or 2m; got "soon"/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--threshold', 'p99 < 5%'], /p99 is a time/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--url', 'http://127.0.0.1:10'], /give one --url/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rates', '10,20'], /--rates belongs to chainrpc load sweep/],
+  ])('%j: exit 2 and says why', async (args, message) => {
+    const r = await runChainrpc(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('no node at the URL: exit 3 before any load, and says which URL', async () => {
+    const r = await runChainrpc('load', 'reads', '--url', 'http://127.0.0.1:9', '--duration', '1s', '--report-dir', join(dir, 'reports-none'));
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('http://127.0.0.1:9');
+  });
+});
+
+describe('chainrpc load: runs that end early still report', () => {
+  it('Ctrl-C stops sending and writes the report of what ran: exit 130, the run marked interrupted', async () => {
+    const n = await node('interrupted');
+    const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-int')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const measuring = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        // A progress line of the measured window, a second in: enough ran to be reported.
+        if (/ [1-9]\.\d s \/ 60\.0 s /.test(stdout)) resolve();
+      });
+    });
+    await measuring;
+    const sentAt = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    expect(stderr).toContain('interrupted: stopping, then writing the report of what ran');
+    const report = reportOf(stdout);
+    expect(report.verdict.exitCode).toBe(130);
+    const [run] = report.runs;
+    expect(run?.stop.reason).toBe('interrupted');
+    expect(run?.schedule.sent).toBeGreaterThan(20);
+    expect(run?.methods.reduce((k, m) => k + m.ok, 0)).toBeGreaterThan(20);
+  }, 60_000);
+
+  it('a node that dies mid-run: the report says when and how, exit 1, and the figures before it are kept', async () => {
+    const n = await node('dies');
+    const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-dies')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    let stdout = '';
+    const measuring = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (/ [1-9]\.\d s \/ 60\.0 s /.test(stdout)) resolve();
+      });
+    });
+    await measuring;
+    n.process.kill('SIGKILL');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    const report = reportOf(stdout);
+    const [run] = report.runs;
+    expect(run?.stop.reason).toBe('target-unreachable');
+    expect(run?.stop.atMs).toBeGreaterThan(900);
+    expect(run?.stop.atMs).toBeLessThan(20_000);
+    expect(run?.stop.message).toMatch(/ECONNREFUSED|ECONNRESET|closed/);
+    expect(run?.valid).toBe(false);
+    expect(run?.methods.reduce((k, m) => k + m.ok, 0)).toBeGreaterThan(20);
+    expect(report.verdict.summary).toMatch(/stopped answering \d+\.\d s into the run/);
+    expect(readFileSync(join(dir, 'reports-dies', 'latest', 'report.html'), 'utf8')).toContain('stopped: the node could not be reached');
+  }, 60_000);
+});
