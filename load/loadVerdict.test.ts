@@ -76,4 +76,16 @@ describe('loadVerdict', () => {
     expect(v.exitCode).toBe(1);
     expect(v.summary).toContain(`the generator fell behind at ${top.rate} requests/s on every try, so the search stopped there (the knee is at least ${sweep.knee ?? ''} requests/s)`);
   });
+
+  it('fails a sweep whose SLO held at no rate (99), and does not trust one whose node stopped answering between steps (1)', () => {
+    const sweep = structuredClone(loadReportFixture('sweep').sweeps[0]) as SweepResult;
+    const kneeless = { ...sweep, knee: null, steps: sweep.steps.map((s) => ({ ...s, sloHeld: false })) };
+    const v = loadVerdict([], [kneeless], undefined, false);
+    expect(v.exitCode).toBe(99);
+    expect(v.summary).toContain('the SLO held at no rate tried');
+    const stopped = { ...sweep, stopped: 'the node stopped answering before the step at 4000 requests/s: x' };
+    const w = loadVerdict([], [stopped], undefined, false);
+    expect(w.exitCode).toBe(1);
+    expect(w.summary).toContain(`the node stopped answering before the step at 4000 requests/s: x (the knee is at least ${sweep.knee ?? ''} requests/s)`);
+  });
 });

@@ -20,6 +20,7 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   const knees = sweeps.map((s) => (s.knee === null ? `${s.url}: the SLO held at no rate tried` : `${s.url}: knee at ${s.knee} requests/s`));
   // A sweep whose search stopped where the generator fell behind found a lower bound at best.
   for (const s of sweeps) {
+    if (s.stopped !== undefined) untrusted.push(`${s.url}: ${s.stopped}${s.knee === null ? '' : ` (the knee is at least ${s.knee} requests/s)`}`);
     const limited = s.steps.find((step) => step.generatorLimited);
     if (limited !== undefined) untrusted.push(`${s.url}: the generator fell behind at ${limited.rate} requests/s on every try, so the search stopped there${s.knee === null ? '' : ` (the knee is at least ${s.knee} requests/s)`}`);
   }
@@ -28,12 +29,15 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   if (died.length > 0) parts.push(died.join('; '));
   if (untrusted.length > 0) parts.push(`figures not to be trusted: ${untrusted.join('; ')}`);
   if (broken.length > 0) parts.push(`thresholds broken: ${broken.join(', ')}`);
+  // A sweep whose SLO held at no rate it measured failed it at every one.
+  const kneeless = sweeps.filter((s) => s.knee === null && s.steps.length > 0).map((s) => `${s.url}: the SLO held at no rate tried (${s.steps.map((st) => st.rate).join(', ')} requests/s)`);
+  if (kneeless.length > 0) parts.push(kneeless.join('; '));
   if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);
   if (interrupted) return { exitCode: LOAD_EXIT.interrupted, summary: `INTERRUPTED: the report holds what ran before Ctrl-C${parts.length > 0 ? `; ${parts.join('; ')}` : ''}` };
   // Figures that cannot be trusted (the generator fell behind, the node died) come first: a threshold they
   // break may be the generator's doing, and a dead node is the news.
   if (died.length > 0 || untrusted.length > 0) return { exitCode: LOAD_EXIT.untrusted, summary: `NOT TRUSTED: ${parts.join('; ')}` };
-  if (broken.length > 0 || regressions.length > 0) return { exitCode: LOAD_EXIT.thresholds, summary: `FAILED: ${parts.join('; ')}` };
+  if (broken.length > 0 || regressions.length > 0 || kneeless.length > 0) return { exitCode: LOAD_EXIT.thresholds, summary: `FAILED: ${parts.join('; ')}` };
   const kept = runs.reduce((n, r) => n + r.thresholds.length, 0);
   const base = baseline === undefined ? '' : `, no regression against ${baseline.file}`;
   return { exitCode: LOAD_EXIT.ok, summary: `PASSED: ${kept} threshold${kept === 1 ? '' : 's'} kept${base}${knees.length > 0 ? `; ${knees.join('; ')}` : ''}` };

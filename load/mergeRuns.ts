@@ -56,6 +56,16 @@ function joinTimelines(parts: readonly LoadRun[]): TimelinePoint[] {
   return out;
 }
 
+/** The model the parts ran together: an open model's stages as long as all the parts' (each part ran a slice of each). */
+function joinModels(parts: readonly LoadRun[]): LoadRun['model'] {
+  const [first] = parts;
+  if (first === undefined || first.model.kind === 'closed') return first?.model ?? { kind: 'closed', connections: 1 };
+  const { stages } = first.model;
+  const same = parts.every((p) => p.model.kind === 'open' && p.model.stages.length === stages.length);
+  if (!same) return first.model;
+  return { ...first.model, stages: stages.map((st, i) => ({ ...st, durationMs: parts.reduce((n, p) => n + (p.model.kind === 'open' ? (p.model.stages[i]?.durationMs ?? 0) : 0), 0) })) };
+}
+
 /** Merges parts of one run (same URL and scenario), in time order. */
 export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
   const [first] = parts;
@@ -69,6 +79,7 @@ export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
   const target = first.schedule.targetRate === null ? null : parts.reduce((n, p) => n + (p.schedule.targetRate ?? 0) * (p.durationMs / 1000), 0) / seconds;
   return {
     ...first,
+    model: joinModels(parts),
     endedAt: last.endedAt,
     durationMs,
     valid: parts.every((p) => p.valid),

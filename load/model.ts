@@ -242,6 +242,8 @@ export interface SweepResult {
   steps: SweepStep[];
   /** The highest rate at which the SLO held; null when it held at none. */
   knee: number | null;
+  /** Why the search ended before it was done (the node stopped answering between steps); absent when it was done. */
+  stopped?: string;
 }
 
 /** One figure compared with the baseline report's. */

@@ -52,4 +52,23 @@ describe('built-in scenarios against the reference node', () => {
     expect(r.methods.map((m) => m.method)).toContain('chain_sendRawTransaction');
     expect(r.inclusion?.ratio).toBe(1);
   }, 90_000);
+
+  it('send-raw-tx against a node that drops every second transaction it answers: the inclusion figures show it', async () => {
+    const faulty = await startTestNode({ faults: ['admitted-tx-dropped'] });
+    try {
+      const [r] = await runLoad({ scenario: loadScenario('send-raw-tx', { ...quick, rate: 20 }), urls: [faulty.url], profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} });
+      const inclusion = r?.inclusion;
+      if (inclusion === undefined) throw new Error('no inclusion figures');
+      expect(inclusion.accepted).toBeGreaterThan(5);
+      expect(inclusion.ratio).toBeLessThan(0.9);
+      expect(inclusion.pending).toBeGreaterThan(0);
+      expect(inclusion.included + inclusion.pending).toBe(inclusion.accepted);
+      // The lanes behind a dropped nonce meet a gap.
+      expect(Object.keys(inclusion.refused)).toContain('-32006');
+      const threshold = r?.thresholds.find((t) => t.name.startsWith('inclusion'));
+      expect(threshold?.ok).toBe(false);
+    } finally {
+      await faulty.stop();
+    }
+  }, 90_000);
 });

@@ -12,13 +12,13 @@ import type { JsonValue } from '../core/json/index.js';
 import type { Profile } from '../suites/profile/Profile.js';
 import { wireMethod } from '../suites/profile/Profile.js';
 import { asInteger } from '../suites/readWire.js';
-import { fundSenders } from './corpus/fundSenders.js';
+import { fundSenders, type Funding } from './corpus/fundSenders.js';
 import { makeCorpus } from './corpus/makeCorpus.js';
 import { runEngine, type EngineResult } from './engine/runEngine.js';
 import type { TrackedOutcome } from './engine/RequestSource.js';
-import { InclusionTracker } from './inclusion/InclusionTracker.js';
+import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
 import { mergeRuns } from './mergeRuns.js';
-import type { ArrivalModel, LoadProgress, LoadRun } from './model.js';
+import type { ArrivalModel, LoadProgress, LoadRun, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
@@ -54,6 +54,10 @@ interface Prepared {
   url: string;
   options: ScenarioSourceOptions;
   tracker?: InclusionTracker;
+  /** Epoch ms that is t = 0 of the tracker's series. */
+  trackerOriginMs?: number;
+  /** Per sender, the nonce after the last transaction sent: the next segment resumes there, sending none twice. */
+  resumeAt: Record<string, number>;
 }
 
 async function tipHeight(client: RpcClient, profile: Profile, url: string): Promise<number> {
@@ -88,7 +92,11 @@ function expectedTransactions(s: ResolvedScenario): number {
   return Math.ceil(rate * seconds * (txWeight / total) * (s.transactions?.batchSize ?? 1) * 1.2) + 16;
 }
 
-async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise<Prepared> {
+/** How senders and accounts get their money: from the profile's key, else the faucet where there is one. */
+const fundingOf = (profile: Profile): Funding =>
+  profile.privateKey !== undefined ? { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') } : profile.faucet ? { kind: 'faucet' } : { kind: 'none' };
+
+async function prepare(url: string, index: number, o: RunLoadOptions, workDir: string): Promise<Prepared> {
   const { scenario: s, profile } = o;
   const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
   try {
@@ -99,10 +107,11 @@ async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise
     if (s.reads.has('chain_getAccount')) {
       accounts = Array.from({ length: s.accounts }, (_, i) => profile.codec.addressOf(keypairFromSeed(`chainrpc-load/account/${s.seed}/${i}`).privateKey));
       o.log(`load: ${url}: funding ${accounts.length} accounts for chain_getAccount`);
-      await fundSenders({ client, profile, addresses: accounts, need: 1n, funding: profile.privateKey === undefined ? (profile.faucet ? { kind: 'faucet' } : { kind: 'none' }) : { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') }, chainId: 0n, timeoutMs: 60_000, concurrency: 8 });
+      await fundSenders({ client, profile, addresses: accounts, need: 1n, funding: fundingOf(profile), chainId: 0n, timeoutMs: 60_000, concurrency: 8 });
     }
     let transactions: ScenarioSourceOptions['transactions'] = null;
     let tracker: InclusionTracker | undefined;
+    let trackerOriginMs: number | undefined;
     if (s.transactions !== undefined) {
       let corpus = s.transactions.corpus;
       if (corpus === undefined) {
@@ -111,8 +120,10 @@ async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise
         o.log(`load: ${url}: signing a corpus of ${s.transactions.senders} senders x ${perSender} transactions (${corpus})`);
         let shown = '';
         await makeCorpus({
-          url, profile, out: corpus, senders: s.transactions.senders, perSender, seed: `chainrpc-load/${s.seed}`,
-          funding: profile.privateKey === undefined ? { kind: 'faucet' } : { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') },
+          url, profile, out: corpus, senders: s.transactions.senders, perSender,
+          // Each node its own senders: nodes of one network would otherwise get the same transactions twice.
+          seed: index === 0 ? `chainrpc-load/${s.seed}` : `chainrpc-load/${s.seed}/${index}`,
+          funding: fundingOf(profile),
           onProgress: (p) => {
             const line = `${p.phase} ${p.done}/${p.total}`;
             if (p.done === p.total && line !== shown) o.log(`load: ${url}: ${(shown = line)}`);
@@ -120,13 +131,15 @@ async function prepare(url: string, o: RunLoadOptions, workDir: string): Promise
         });
       }
       transactions = { corpus, batchSize: s.transactions.batchSize };
-      tracker = await InclusionTracker.start({ url, profile, originMs: Date.now() + s.warmupMs });
+      trackerOriginMs = Date.now();
+      tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs });
     }
     const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));
     return {
       url,
       options: { mix: s.mix, wire, heights: tip >= from ? { from, to: tip } : null, accounts, validate: s.validate, seed: s.seed, profile: o.profilePath, transactions },
-      ...(tracker === undefined ? {} : { tracker }),
+      ...(tracker === undefined || trackerOriginMs === undefined ? {} : { tracker, trackerOriginMs }),
+      resumeAt: {},
     };
   } finally {
     await client.close();
@@ -139,6 +152,10 @@ function segmentModel(model: ArrivalModel, fraction: number): ArrivalModel {
   return { ...model, stages: model.stages.map((s) => ({ ...s, durationMs: Math.round(s.durationMs * fraction) })) };
 }
 
+/** The source's options for the next segment: its transactions resume after those already sent. */
+const withResume = (p: Prepared): ScenarioSourceOptions =>
+  p.options.transactions === null ? p.options : { ...p.options, transactions: { ...p.options.transactions, resumeAt: { ...p.resumeAt } } };
+
 async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number): Promise<EngineResult> {
   const s = o.scenario;
   const endpoint = `${p.url}${o.profile.rpcPath === '/' ? '' : o.profile.rpcPath}`;
@@ -150,7 +167,7 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
     maxInFlight: s.maxInFlight,
     connections: s.connections,
     timeoutMs: s.timeoutMs,
-    source: { module: sourceModule(), options: p.options as unknown as JsonValue },
+    source: { module: sourceModule(), options: withResume(p) as unknown as JsonValue },
     threads: o.threads,
     seed: s.seed,
     ...(o.maxLagP99Us === undefined ? {} : { maxLagP99Us: o.maxLagP99Us }),
@@ -159,7 +176,38 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
       const inclusion = p.tracker?.progress();
       o.onProgress?.({ ...progress, url: p.url, ...(inclusion === undefined ? {} : inclusion) });
     },
-    ...(p.tracker === undefined ? {} : { onTracked: (outcomes: TrackedOutcome[]) => outcomes.forEach((outcome) => p.tracker?.record(outcome)) }),
+    ...(p.tracker === undefined
+      ? {}
+      : {
+          onTracked: (outcomes: TrackedOutcome[]) => {
+            for (const outcome of outcomes) {
+              p.tracker?.record(outcome);
+              const tag = outcome.tag as { sender?: unknown; nonce?: unknown } | null;
+              if (typeof tag?.sender === 'string' && typeof tag.nonce === 'number') p.resumeAt[tag.sender] = Math.max(p.resumeAt[tag.sender] ?? 0, tag.nonce + 1);
+            }
+          },
+        }),
+  });
+}
+
+/**
+ * The tracker's pending and included counts put on the run's timeline. The timeline joins the node's segments
+ * end to end in measured time; the tracker's series runs on the wall clock, through the other nodes' segments
+ * too. Each timeline point is taken back to its wall-clock time through its segment's start.
+ */
+function withInclusion(timeline: readonly TimelinePoint[], segments: readonly LoadRun[], series: readonly InclusionPoint[], originMs: number): TimelinePoint[] {
+  const starts: { fromMs: number; wallMs: number }[] = [];
+  let offset = 0;
+  for (const seg of segments) {
+    starts.push({ fromMs: offset, wallMs: Date.parse(seg.startedAt) + seg.warmupMs });
+    offset += seg.durationMs;
+  }
+  return timeline.map((point) => {
+    const seg = [...starts].reverse().find((st) => point.tMs >= st.fromMs) ?? starts[0];
+    if (seg === undefined) return point;
+    const t = seg.wallMs + (point.tMs - seg.fromMs) - originMs;
+    const at = [...series].reverse().find((q) => q.tMs <= t);
+    return at === undefined ? point : { ...point, pending: at.pending, included: at.included };
   });
 }
 
@@ -168,7 +216,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   const workDir = o.workDir ?? join(tmpdir(), 'chainrpc-load');
   mkdirSync(workDir, { recursive: true });
   const prepared: Prepared[] = [];
-  for (const url of o.urls) prepared.push(await prepare(url, o, workDir));
+  for (const [i, url] of o.urls.entries()) prepared.push(await prepare(url, i, o, workDir));
 
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = o.urls.length > 1 && (s.model.kind === 'closed' || s.model.stages.length === 1) ? ROUNDS : 1;
@@ -176,9 +224,10 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   outer: for (let round = 0; round < rounds; round++) {
     for (const p of prepared) {
       if (o.signal?.aborted === true) break outer;
-      const durationMs = Math.round(s.durationMs / rounds);
+      // Rounded so the rounds add up to the whole duration exactly.
+      const durationMs = Math.round(((round + 1) * s.durationMs) / rounds) - Math.round((round * s.durationMs) / rounds);
       if (rounds > 1) o.log(`load: ${p.url}: round ${round + 1} of ${rounds}`);
-      const result = await runSegment(p, o, segmentModel(s.model, 1 / rounds), durationMs, round === 0 ? s.warmupMs : Math.min(s.warmupMs, 1000));
+      const result = await runSegment(p, o, segmentModel(s.model, durationMs / s.durationMs), durationMs, round === 0 ? s.warmupMs : Math.min(s.warmupMs, 1000));
       parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
       if (result.stop.reason === 'interrupted') break outer;
     }
@@ -192,10 +241,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       // Interrupted: what is known now; else follow the chain a little longer for what is still pending.
       const tracked = o.signal?.aborted === true ? await p.tracker.stop() : await p.tracker.finish();
       run.inclusion = tracked.stats;
-      run.timeline = run.timeline.map((point) => {
-        const at = [...tracked.series].reverse().find((q) => q.tMs <= point.tMs);
-        return at === undefined ? point : { ...point, pending: at.pending, included: at.included };
-      });
+      run.timeline = withInclusion(run.timeline, list, tracked.series, p.trackerOriginMs ?? 0);
     }
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);

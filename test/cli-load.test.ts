@@ -57,6 +57,7 @@ describe('chainrpc load: bad input', () => {
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--threshold', 'p99 < 5%'], /p99 is a time/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--url', 'http://127.0.0.1:10'], /give one --url/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rates', '10,20'], /--rates belongs to chainrpc load sweep/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--baseline', 'report.json'], /--baseline compares runs of chainrpc load/],
   ])('%j: exit 2 and says why', async (args, message) => {
     const r = await runChainrpc(...args);
     expect(r.code).toBe(2);

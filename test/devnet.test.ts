@@ -1,7 +1,8 @@
 /**
  * A real devnet: 3 MN + 2 LN `chainrpc node` processes on loopback (npm test builds dist/ first).
  * A transaction sent to an LN is included; every node returns the same block at every height; killing
- * the leader with SIGKILL elects another MN and the chain goes on, still one chain.
+ * the leader with SIGKILL elects another MN and the chain goes on, still one chain. Every built-in load
+ * scenario runs against it (chainrpc load's harness), with signed transfers sent to an LN all included.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../core/client/index.js';
 import type { RpcClient } from '../core/client/index.js';
 import { createTransactionSigner, generatePrivateKey } from '../core/codec/index.js';
+import { runLoad } from '../load/runLoad.js';
+import { loadScenario } from '../load/scenario/loadScenario.js';
 import { startDevnet } from '../reference-node/devnet/startDevnet.js';
+import { referenceProfile } from '../suites/profile/referenceProfile.js';
 import type { Devnet, DevnetNode } from '../reference-node/devnet/startDevnet.js';
 
 const BLOCK_MS = 300;
@@ -101,6 +105,33 @@ describe('devnet of 3 MN + 2 LN', () => {
     });
     await expectOneChain();
   });
+
+  it('runs every built-in load scenario: reads and batches on an MN, transfers on an LN all included, both compared', async () => {
+    const [mn] = net.nodes.filter((n) => n.kind === 'MN');
+    const ln = net.nodes.find((n) => n.kind === 'LN');
+    if (!mn || !ln) throw new Error('no MN or LN');
+    const quick = { rate: 30, duration: '2s', warmup: '300ms' } as const;
+    const load = async (name: string, urls: string[], extra = {}) => runLoad({ scenario: loadScenario(name, { ...quick, ...extra }), urls, profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} });
+    const ok = (r: Awaited<ReturnType<typeof load>>[number] | undefined): boolean => r !== undefined && r.methods.length > 0 && r.methods.every((m) => m.ok === m.calls);
+    const [reads] = await load('reads', [mn.url]);
+    expect(ok(reads)).toBe(true);
+    const [batch] = await load('batch', [mn.url], { batchSize: 10, rate: 5 });
+    expect(ok(batch)).toBe(true);
+    expect(batch?.batchSizes.map((b) => b.size)).toEqual(['10']);
+    const [sent] = await load('send-raw-tx', [ln.url], { rate: 20 });
+    expect(ok(sent)).toBe(true);
+    expect(sent?.inclusion).toMatchObject({ ratio: 1, pending: 0 });
+    expect(sent?.inclusion?.accepted).toBeGreaterThan(30);
+    // Two nodes, interleaved in time: one run each, side by side.
+    const mixed = await load('mixed', [mn.url, ln.url]);
+    expect(mixed.map((r) => r.url)).toEqual([mn.url, ln.url]);
+    // Three rounds each, merged: the model is the whole run's, 2 s at the rate.
+    for (const r of mixed) expect(r.model).toMatchObject({ kind: 'open', stages: [{ from: 30, to: 30, durationMs: 2000 }] });
+    for (const r of mixed) {
+      expect(ok(r), `${r.url}: ${JSON.stringify(r.methods.map((m) => [m.method, m.calls, m.ok, m.errors, m.unanswered, m.invalid]))} ${JSON.stringify(r.failures)}`).toBe(true);
+      expect(r.inclusion?.ratio, r.url).toBe(1);
+    }
+  }, 180_000);
 
   it('elects another MN when the leader is killed, and the chain goes on without a fork', async () => {
     const leaderId = (await pou(net.nodes[0] as DevnetNode)).leader;

@@ -8,13 +8,13 @@ import { packageVersion } from '../packageVersion.js';
 import { hexToFixedBytes } from '../../core/codec/index.js';
 import { makeCorpus } from '../../load/corpus/makeCorpus.js';
 import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
-import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import type { BaselineComparison, LoadProgress, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
 import { TargetUnreachableError, runLoad } from '../../load/runLoad.js';
 import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { runSweep } from '../../load/sweep/runSweep.js';
-import { loadVerdict } from '../../load/loadVerdict.js';
+import { LOAD_EXIT, loadVerdict } from '../../load/loadVerdict.js';
 import { loadProgress } from '../../reports/load/loadProgress.js';
 import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
@@ -145,6 +145,12 @@ function relativeOrAbsolute(path: string): string {
   return rel === '' || rel.startsWith('..') ? path : rel;
 }
 
+/** The command line as the report records it: words quoted for a shell, a private key never written. */
+export function recordedCommand(command: string, argv: readonly string[]): string {
+  const words = argv.map((word, i) => (argv[i - 1] === '--private-key' ? '<hidden>' : word.replace(/^--private-key=.*/s, '--private-key=<hidden>')));
+  return ['chainrpc', command, ...words.map(shellWord)].join(' ');
+}
+
 const shellWord = (text: string): string => (/^[\w./@%+=:,<>-]+$/.test(text) ? text : shellQuote(text));
 
 async function targetProfile(command: string, values: { profile?: string | undefined; 'rpc-path'?: string | undefined; 'method-prefix'?: string | undefined; 'private-key'?: string | undefined }): Promise<Profile> {
@@ -200,6 +206,7 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   const sweepOnly = (Object.keys(SWEEP) as (keyof typeof SWEEP)[]).filter((k) => values[k] !== undefined);
   if (!sweep && sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
   if (sweep && urls.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
+  if (sweep && values.baseline !== undefined) throw new CliError('load sweep: --baseline compares runs of chainrpc load; a sweep reports its knee (compare knees by eye, or gate a run at the rate you need)');
   const overrides: ScenarioOverrides = {
     ...(values.rate === undefined ? {} : { rate: Number(values.rate) }),
     ...(values.duration === undefined ? {} : { duration: values.duration }),
@@ -253,17 +260,27 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
     }
   } catch (err) {
     if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
+    // Setup could not fund the senders or accounts (no faucet, no key, a refusal): nothing ran.
+    if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
     throw err;
   } finally {
     progress.done();
     stop.dispose();
   }
-  const comparison = baseline === undefined ? undefined : compareBaseline(values.baseline ?? '', baseline, runs, values.regression === undefined ? undefined : Number(values.regression) / 100);
+  let comparison: BaselineComparison | undefined;
+  let baselineProblem: string | undefined;
+  try {
+    comparison = baseline === undefined ? undefined : compareBaseline(values.baseline ?? '', baseline, runs, values.regression === undefined ? undefined : Number(values.regression) / 100);
+  } catch (err) {
+    // The baseline matched nothing that ran (an interrupted run, other URLs): the report of what ran is still written.
+    if (!(err instanceof Error && err.name === 'BaselineError')) throw err;
+    baselineProblem = `${command}: ${err.message}`;
+  }
   const report: LoadReport = {
     format: 'chainrpc-load/1',
     tool: { name: 'chainrpc', version: packageVersion() },
     createdAt: startedAt.toISOString(),
-    command: ['chainrpc', command, ...argv.map(shellWord)].join(' ').replace(/--private-key \S+/, '--private-key <hidden>'),
+    command: recordedCommand(command, argv),
     scenario: { name: scenario.name, definition: scenario.definition },
     profile: profile.name,
     runs,
@@ -273,6 +290,7 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   };
   const written = await writeLoadReports(report, { dir: values['report-dir'] ?? DEFAULT_REPORT_DIR });
   process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
+  if (baselineProblem !== undefined && report.verdict.exitCode !== LOAD_EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
   return report.verdict.exitCode;
 }
 

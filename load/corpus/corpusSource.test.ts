@@ -129,6 +129,22 @@ describe('corpus source', () => {
     expect(source.next()).toBeUndefined();
   });
 
+  it('resumes each lane after the nonces sent before (an interleaved run\'s next segment), never sending one twice', async () => {
+    const path = corpusFile('resume.json', 3, 4, 7);
+    const sender = (i: number): string => i.toString(16).padStart(64, '0');
+    // Sender 0 sent nonces 7 and 8, sender 1 all four, sender 2 nothing yet.
+    const source = await createSource({ corpus: path, batchSize: 1, resumeAt: { [sender(0)]: 9, [sender(1)]: 11 } }, { index: 0, count: 1 });
+    const sent: TxTag[] = [];
+    for (let r = source.next(); r !== undefined; r = source.next()) {
+      if (r === null) throw new Error('every lane busy with none in flight');
+      sent.push(...tags(r));
+      source.onEnded?.(r);
+    }
+    expect(sent.filter((t) => t.sender === sender(0)).map((t) => t.nonce)).toEqual([9, 10]);
+    expect(sent.filter((t) => t.sender === sender(1))).toEqual([]);
+    expect(sent.filter((t) => t.sender === sender(2)).map((t) => t.nonce)).toEqual([7, 8, 9, 10]);
+  });
+
   it('refuses bad options with what to fix', async () => {
     await expect(Promise.resolve().then(() => createSource({ corpus: corpusFile('e.json', 1, 1), batchSize: 0 }, { index: 0, count: 1 }))).rejects.toThrow(/batchSize must be a positive integer/);
     await expect(Promise.resolve().then(() => createSource({ batchSize: 1 }, { index: 0, count: 1 }))).rejects.toThrow(/`corpus` must name the corpus file/);

@@ -18,6 +18,11 @@ export interface CorpusSourceOptions {
   batchSize: number;
   /** The submitting method's wire name; default the corpus's `method`. */
   method?: string;
+  /**
+   * Per sender address, the nonce to resume from: transactions below it were sent before (an earlier segment
+   * of an interleaved run) and are skipped, never sent twice.
+   */
+  resumeAt?: Record<string, number>;
 }
 
 /** What a tracked call carries to the inclusion tracker (PlannedCall.track). */
@@ -41,11 +46,14 @@ const isRecord = (v: JsonValue): v is { [key: string]: JsonValue } => typeof v =
 /** Checks the source's JSON options; throws CorpusError naming what is wrong. */
 export function corpusSourceOptions(options: JsonValue): CorpusSourceOptions {
   if (!isRecord(options)) throw new CorpusError('corpus source options must be an object { corpus, batchSize, method? }');
-  const { corpus, batchSize = 1, method } = options;
+  const { corpus, batchSize = 1, method, resumeAt } = options;
   if (typeof corpus !== 'string' || corpus === '') throw new CorpusError('corpus source: `corpus` must name the corpus file');
   if (typeof batchSize !== 'number' || !Number.isSafeInteger(batchSize) || batchSize < 1) throw new CorpusError(`corpus source: batchSize must be a positive integer; got ${JSON.stringify(batchSize)}`);
   if (method !== undefined && (typeof method !== 'string' || method === '')) throw new CorpusError('corpus source: `method` must be a method name');
-  return { corpus, batchSize, ...(method === undefined ? {} : { method }) };
+  if (resumeAt !== undefined && (!isRecord(resumeAt) || !Object.values(resumeAt).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0))) {
+    throw new CorpusError('corpus source: resumeAt must map sender addresses to nonces');
+  }
+  return { corpus, batchSize, ...(method === undefined ? {} : { method }), ...(resumeAt === undefined ? {} : { resumeAt: resumeAt as Record<string, number> }) };
 }
 
 /**
@@ -67,8 +75,15 @@ export class CorpusSource implements RequestSource {
     lanes: readonly CorpusLane[],
     private readonly method: string,
     private readonly batchSize: number,
+    resumeAt: Readonly<Record<string, number>> = {},
   ) {
-    this.lanes = lanes.filter((l) => l.txs.length > 0).map((l) => ({ address: l.address, txs: l.txs, next: 0, busy: false }));
+    const first = (l: CorpusLane): number => {
+      const from = resumeAt[l.address];
+      if (from === undefined) return 0;
+      const at = l.txs.findIndex((t) => t.nonce >= from);
+      return at === -1 ? l.txs.length : at;
+    };
+    this.lanes = lanes.map((l) => ({ address: l.address, txs: l.txs, next: first(l), busy: false })).filter((l) => l.next < l.txs.length);
     this.ready = [...this.lanes];
     this.unfinished = this.lanes.length;
   }
@@ -119,7 +134,7 @@ export const createSource: CreateSource = (options: JsonValue, share: SourceShar
   const o = corpusSourceOptions(options);
   const corpus = readCorpus(o.corpus);
   const lanes = corpus.senders.filter((_, i) => i % share.count === share.index);
-  return new CorpusSource(lanes, o.method ?? corpus.method, o.batchSize);
+  return new CorpusSource(lanes, o.method ?? corpus.method, o.batchSize, o.resumeAt);
 };
 
 /** This module's URL, for a SourceSpec (`{ module: CORPUS_SOURCE_MODULE, options }`): the engine's threads load it. */

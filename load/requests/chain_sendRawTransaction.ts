@@ -12,7 +12,7 @@ export interface TransactionLanes {
   close(): void | Promise<void>;
 }
 
-export async function createTransactionLanes(options: { corpus: string; batchSize: number; method: string }, share: SourceShare): Promise<TransactionLanes> {
+export async function createTransactionLanes(options: { corpus: string; batchSize: number; method: string; resumeAt?: Record<string, number> }, share: SourceShare): Promise<TransactionLanes> {
   // The corpus's own source, as created in any thread (synchronous today; awaited so it may not be).
   const source = await createSource(options, share);
   return {

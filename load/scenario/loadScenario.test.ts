@@ -59,6 +59,12 @@ describe('overrides', () => {
     expect(e.message).toMatch(/--connections/);
   });
 
+  it('--batch-size on a mix with neither batches nor transactions is refused, not ignored', () => {
+    const e = errorOf(() => resolveScenario(minimal, { batchSize: 10 }));
+    expect(e.pointer).toBe('/mix');
+    expect(e.message).toMatch(/--batch-size .* this scenario has neither/);
+  });
+
   it('thresholds given on the command line are added', () => {
     const s = resolveScenario(minimal, { thresholds: ['p50 < 5ms'] });
     expect(s.thresholds.map((t) => t.text)).toEqual(['p50 < 5ms']);
@@ -78,6 +84,7 @@ describe('bad scenarios name the JSON pointer and the rule', () => {
     [{ ...minimal, thresholds: ['chain_getAccount:p99 < 5ms'] }, '/thresholds/0', 'threshold-method'],
     [{ ...minimal, thresholds: ['inclusion >= 99%'] }, '/thresholds/0', 'threshold-inclusion'],
     [{ ...minimal, arrivals: { model: 'closed', connections: 2 }, thresholds: ['achieved >= 99%'] }, '/thresholds/0', 'threshold-achieved'],
+    [{ ...minimal, arrivals: { model: 'closed', connections: 2 }, thresholds: ['lag-p99 < 1ms'] }, '/thresholds/0', 'threshold-lag'],
     [{ ...minimal, mix: [{ method: 'chain_sendRawTransaction', params: ['00'] }] }, '/mix/0', ''],
     [{ ...minimal, transactions: { senders: 2 } }, '/transactions', 'transactions-unused'],
   ])('%j -> %s', (raw, pointer, rule) => {

@@ -139,9 +139,12 @@ function applyOverrides(raw: JsonValue, o: ScenarioOverrides, where: string): Js
   if (o.maxInFlight !== undefined) def.maxInFlight = o.maxInFlight;
   if (o.seed !== undefined) def.seed = o.seed;
   if (o.batchSize !== undefined && Array.isArray(def.mix)) {
-    for (const entry of def.mix) if (isObject(entry) && isObject(entry.batch)) entry.batch.size = o.batchSize;
+    const batches = def.mix.filter((e) => isObject(e) && isObject(e.batch));
+    const sends = def.mix.some((e) => isObject(e) && e.method === 'chain_sendRawTransaction');
+    if (batches.length === 0 && !sends) throw new ScenarioError(`${where}: --batch-size sets the size of the mix's batches and transactions per request; this scenario has neither`, '/mix', 'override');
+    for (const entry of batches) if (isObject(entry) && isObject(entry.batch)) entry.batch.size = o.batchSize;
     if (isObject(def.transactions)) def.transactions.batchSize = o.batchSize;
-    else if (def.mix.some((e) => isObject(e) && e.method === 'chain_sendRawTransaction')) def.transactions = { batchSize: o.batchSize };
+    else if (sends) def.transactions = { batchSize: o.batchSize };
   }
   if (o.corpus !== undefined) def.transactions = { ...(isObject(def.transactions) ? def.transactions : {}), corpus: o.corpus };
   if (o.thresholds !== undefined && o.thresholds.length > 0) def.thresholds = [...(Array.isArray(def.thresholds) ? def.thresholds : []), ...o.thresholds];
@@ -226,6 +229,7 @@ export function resolveScenario(raw: JsonValue, overrides: ScenarioOverrides = {
     const at = `/thresholds/${i}`;
     if (t.method !== undefined && !reads.has(t.method as Method) && !(t.method === 'chain_sendRawTransaction' && sendsTransactions)) fail(at, 'threshold-method', `names ${t.method}, which the mix never calls`);
     if (t.metric === 'achieved' && model.kind === 'closed') fail(at, 'threshold-achieved', 'achieved compares with a target rate: the closed model has none');
+    if (t.metric === 'lag-p99' && model.kind === 'closed') fail(at, 'threshold-lag', 'lag-p99 is the lag behind a schedule: the closed model has none');
     if ((t.metric === 'inclusion' || t.metric.startsWith('tti-')) && !sendsTransactions) fail(at, 'threshold-inclusion', `${t.metric} needs transactions in the mix`);
   });
 

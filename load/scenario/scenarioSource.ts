@@ -29,7 +29,7 @@ export interface ScenarioSourceOptions {
   /** The profile file, or null for the reference profile (results are validated against its choices). */
   profile: string | null;
   /** The corpus to send chain_sendRawTransaction from, when the mix sends transactions. */
-  transactions: { corpus: string; batchSize: number } | null;
+  transactions: { corpus: string; batchSize: number; resumeAt?: Record<string, number> } | null;
 }
 
 /** Picks an index by weight. */

@@ -8,7 +8,7 @@
  * `generatorLimited`, never counted against the node, and the search stops there.
  */
 import type { LoadRun, SweepResult, SweepStep } from '../model.js';
-import { runLoad, type RunLoadOptions } from '../runLoad.js';
+import { runLoad, TargetUnreachableError, type RunLoadOptions } from '../runLoad.js';
 import { isGeneratorReason } from '../engine/runEngine.js';
 import type { ResolvedScenario } from '../scenario/loadScenario.js';
 import { parseDuration } from '../scenario/parseDuration.js';
@@ -60,12 +60,22 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const steps: SweepStep[] = [];
   /** The outcome of each rate run: held, broken, or unknown (the generator fell behind on every try). */
   const tried = new Map<number, boolean | undefined>();
+  let stopped: string | undefined;
   const step = async (rate: number): Promise<boolean | undefined> => {
     if (tried.has(rate)) return tried.get(rate);
     let run: LoadRun | undefined;
     for (let attempt = 1; attempt <= GENERATOR_TRIES && !aborted(); attempt++) {
       o.log(`sweep: ${rate} requests/s for ${durationMs / 1000} s${attempt > 1 ? ` (try ${attempt} of ${GENERATOR_TRIES}: the generator fell behind)` : ''}`);
-      [run] = await runLoad({ ...o, urls: [o.url], scenario: atRate(o.scenario, rate, durationMs) });
+      try {
+        [run] = await runLoad({ ...o, urls: [o.url], scenario: atRate(o.scenario, rate, durationMs) });
+      } catch (error) {
+        // Before the first step, nothing was measured: the command says the node is not there. Later, the
+        // steps so far are kept and the search ends.
+        if (!(error instanceof TargetUnreachableError) || steps.length === 0) throw error;
+        stopped = `the node stopped answering before the step at ${rate} requests/s: ${error.message}`;
+        o.log(`sweep: ${stopped}`);
+        return undefined;
+      }
       if (run === undefined || !generatorOnly(run)) break;
     }
     if (run === undefined) return false;
@@ -78,7 +88,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     tried.set(rate, outcome);
     return outcome;
   };
-  const aborted = (): boolean => o.signal?.aborted === true;
+  const aborted = (): boolean => o.signal?.aborted === true || stopped !== undefined;
 
   if (o.rates !== undefined) {
     for (const rate of o.rates) {
@@ -116,5 +126,5 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     }
   }
   const held = steps.filter((s) => s.sloHeld).map((s) => s.rate);
-  return { url: o.url, scenario: o.scenario.name, search: o.rates === undefined ? 'ramp-bisect' : 'given', steps: [...steps].sort((a, b) => a.rate - b.rate), knee: held.length === 0 ? null : Math.max(...held) };
+  return { url: o.url, scenario: o.scenario.name, search: o.rates === undefined ? 'ramp-bisect' : 'given', steps: [...steps].sort((a, b) => a.rate - b.rate), knee: held.length === 0 ? null : Math.max(...held), ...(stopped === undefined ? {} : { stopped }) };
 }

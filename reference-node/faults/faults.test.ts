@@ -443,6 +443,13 @@ const PROBES: Record<Exclude<FaultName, 'two-leaders' | 'peers-empty' | 'no-rela
     await waitHeight(n, n.node.chain.height() + 3n);
     return obj(await result(n.url, 'chain_getAccount', [address])).balance === '0';
   },
+  'admitted-tx-dropped': async (n) => {
+    // The first next-nonce transaction is queued, the second answered and dropped: sent again, it is not a duplicate.
+    await sendRaw(n.url, tx(freshSigner(), 0n, 0n).wire);
+    const b = tx(freshSigner(), 0n, 0n);
+    await sendRaw(n.url, b.wire);
+    return (await sendRaw(n.url, b.wire)).result === b.hash;
+  },
   'wrong-chain-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 0n, 0n, 0n, 2n).wire)).result === 'string',
 
   // pou

@@ -1,6 +1,7 @@
 /**
  * State faults: admission and execution of transactions, the faucet. They bend the chain rules (chain/ChainRules.ts) or the node's admission hook (node/NodeVariant.ts). TEST-ONLY: each fault makes a reference node deliberately wrong (docs/faults.md).
  */
+import { decodeTransaction, verifyTransaction } from '../../core/codec/index.js';
 import { DEFAULT_FAUCET_AMOUNT, isChainError } from '../chain/index.js';
 import type { ChainErrorName } from '../chain/index.js';
 import { toJsonInt } from '../methods/rpcError.js';
@@ -162,6 +163,32 @@ export const STATE_FAULTS = [
       node: nodeHooks((_hooks, node) => {
         let claims = 0;
         return { claimFaucet: (address) => Promise.resolve({ transaction_hash: phantomClaimHash(address, ++claims), amount: (node.chain.faucetAmount ?? DEFAULT_FAUCET_AMOUNT).toString() }) };
+      }),
+    },
+  },
+  {
+    name: 'admitted-tx-dropped',
+    category: 'state',
+    description: 'Every second client transaction that would be admitted (it decodes, its signature verifies, its nonce is the sender\'s next) is answered with its hash and never queued: it is never included, and the sender\'s later nonces meet a gap.',
+    rule: 'A transaction the node answered with its hash takes effect: it is included in a block (what a transfer, and every check that waits for one, relies on).',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: {
+      node: nodeHooks((hooks, node) => {
+        let candidates = 0;
+        return {
+          admitTransaction: async (hex) => {
+            let tx;
+            try {
+              tx = decodeTransaction(hex);
+            } catch {
+              return hooks.admitTransaction(hex);
+            }
+            const next = tx.nonce === node.chain.pendingNonce(tx.sender) && verifyTransaction(tx).ok;
+            if (next && ++candidates % 2 === 0) return { hash: tx.hash, wire: null };
+            return hooks.admitTransaction(hex);
+          },
+        };
       }),
     },
   },

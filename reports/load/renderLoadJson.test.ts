@@ -117,7 +117,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
       schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, thresholds: [], stop,
     } satisfies Required<LoadRun>;
     const step = { rate: 0, run, sloHeld: true, reasons: [], generatorLimited: false } satisfies Required<SweepStep>;
-    const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null } satisfies Required<SweepResult>;
+    const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null, stopped: '' } satisfies Required<SweepResult>;
     const delta = { metric: '', unit: '%', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
     const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
     const report = {

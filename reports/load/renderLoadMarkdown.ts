@@ -80,6 +80,7 @@ function sweepLines(sweep: SweepResult): string[] {
   return [
     `### Sweep on ${markdownCode(sweep.url)}: ${knee}`,
     '',
+    ...(sweep.stopped === undefined ? [] : [`⚠️ The search ended early: ${markdownText(sweep.stopped)}.`, '']),
     row(['Target req/s', 'Achieved', 'Dropped', 'p50', 'p99', 'Failed calls', 'SLO']),
     row(['--:', '--:', '--:', '--:', '--:', '--:', '---']),
     ...capped(

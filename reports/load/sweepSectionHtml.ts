@@ -36,6 +36,7 @@ export function sweepSectionHtml(sweep: SweepResult, index: number): string {
     `<h2>Sweep ${index}: <span class="url">${h(sweep.url)}</span></h2>`,
     `<p class="note">${h(sweep.scenario)} · ${h(search)} · ${steps.length} step(s)</p>`,
     knee,
+    sweep.stopped === undefined ? '' : `<div class="callout warn" data-testid="sweep-stopped"><strong>The search ended early:</strong> ${h(sweep.stopped)}.</div>`,
     steps.length === 0
       ? '<p class="note">No step ran.</p>'
       : `<div class="charts">${sweepLatencyChart(`${id}-latency`, sweep)}${sweepThroughputChart(`${id}-throughput`, sweep)}${sweepErrorsChart(`${id}-errors`, sweep)}</div>`,
