@@ -75,7 +75,8 @@ Options (run and sweep):
 Options (corpus):
   --url, --profile, --rpc-path, --method-prefix as above
   --out <file>             where the corpus goes (JSON, written whole or not at all)
-  --senders <n>            lanes (default 32)       --per-sender <n>   transactions each (default 64)
+  --senders <n>            lanes, one per sender (default 32)
+  --per-sender <n>         transactions each sender signs, in nonce order (default 64)
   --fund <how>             faucet (default), key (--private-key pays), or none (already funded)
   --private-key <hex>      the funded key for --fund key
   --seed <text>            derives the sender keys (default chainrpc-load)
