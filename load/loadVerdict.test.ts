@@ -88,4 +88,12 @@ describe('loadVerdict', () => {
     expect(w.exitCode).toBe(1);
     expect(w.summary).toContain(`the node stopped answering before the step at 4000 requests/s: x (the knee is at least ${sweep.knee ?? ''} requests/s)`);
   });
+
+  it('does not call the top of a sweep whose SLO held everywhere its knee', () => {
+    const sweep = structuredClone(loadReportFixture('sweep').sweeps[0]) as SweepResult;
+    const held = { ...sweep, knee: 4000, steps: sweep.steps.map((s) => ({ ...s, sloHeld: true, reasons: [] })) };
+    const v = loadVerdict([], [held], undefined, false);
+    expect(v.exitCode).toBe(0);
+    expect(v.summary).toBe(`PASSED: ${sweep.url}: the SLO held at every rate tried, up to 4000 requests/s (the knee lies above: raise --max-rate or the --rates)`);
+  });
 });

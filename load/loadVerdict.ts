@@ -17,7 +17,13 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
     return reasons.length === 0 ? [] : [`${r.url}: ${reasons.join('; ')}`];
   });
   const died = runs.filter((r) => r.stop.reason === 'target-unreachable').map((r) => `${r.url} stopped answering ${(r.stop.atMs / 1000).toFixed(1)} s into the run${r.stop.message === undefined ? '' : `: ${r.stop.message}`}`);
-  const knees = sweeps.map((s) => (s.knee === null ? `${s.url}: the SLO held at no rate tried` : `${s.url}: knee at ${s.knee} requests/s`));
+  const knees = sweeps.map((s) =>
+    s.knee === null
+      ? `${s.url}: the SLO held at no rate tried`
+      : s.steps.every((step) => step.sloHeld)
+        ? `${s.url}: the SLO held at every rate tried, up to ${s.knee} requests/s (the knee lies above: raise --max-rate or the --rates)`
+        : `${s.url}: knee at ${s.knee} requests/s`,
+  );
   // A sweep whose search stopped where the generator fell behind found a lower bound at best.
   for (const s of sweeps) {
     if (s.stopped !== undefined) untrusted.push(`${s.url}: ${s.stopped}${s.knee === null ? '' : ` (the knee is at least ${s.knee} requests/s)`}`);
@@ -40,5 +46,6 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   if (broken.length > 0 || regressions.length > 0 || kneeless.length > 0) return { exitCode: LOAD_EXIT.thresholds, summary: `FAILED: ${parts.join('; ')}` };
   const kept = runs.reduce((n, r) => n + r.thresholds.length, 0);
   const base = baseline === undefined ? '' : `, no regression against ${baseline.file}`;
-  return { exitCode: LOAD_EXIT.ok, summary: `PASSED: ${kept} threshold${kept === 1 ? '' : 's'} kept${base}${knees.length > 0 ? `; ${knees.join('; ')}` : ''}` };
+  const passed = runs.length === 0 ? knees : [`${kept} threshold${kept === 1 ? '' : 's'} kept${base}`, ...knees];
+  return { exitCode: LOAD_EXIT.ok, summary: `PASSED: ${passed.join('; ')}` };
 }

@@ -83,11 +83,17 @@ async function reachable(client: RpcClient, profile: Profile, url: string): Prom
   }
 }
 
-/** Requests the run will send, a bound used to size a corpus it makes (with a margin). */
-function expectedTransactions(s: ResolvedScenario): number {
+/** The segments a node's run is cut into: 3 rounds when several nodes share a fixed rate, else 1. */
+const roundsOf = (o: RunLoadOptions): number => (o.urls.length > 1 && (o.scenario.model.kind === 'closed' || o.scenario.model.stages.length === 1) ? ROUNDS : 1);
+
+/** A later round's warm-up: the scenario's, at most 1 s. */
+const laterWarmupMs = (s: ResolvedScenario): number => Math.min(s.warmupMs, 1000);
+
+/** Requests the run will send (every round's warm-up included), a bound used to size a corpus it makes (with a margin). */
+function expectedTransactions(s: ResolvedScenario, rounds: number): number {
   const total = s.mix.reduce((n, e) => n + (e.kind === 'call' ? e.call.weight : e.weight), 0);
   const txWeight = s.mix.reduce((n, e) => n + (e.kind === 'transactions' ? e.weight : 0), 0);
-  const seconds = (s.durationMs + s.warmupMs) / 1000;
+  const seconds = (s.durationMs + s.warmupMs + (rounds - 1) * laterWarmupMs(s)) / 1000;
   const rate = s.model.kind === 'open' ? Math.max(...s.model.stages.map((st) => Math.max(st.from, st.to))) : s.connections * 200;
   return Math.ceil(rate * seconds * (txWeight / total) * (s.transactions?.batchSize ?? 1) * 1.2) + 16;
 }
@@ -115,7 +121,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
     if (s.transactions !== undefined) {
       let corpus = s.transactions.corpus;
       if (corpus === undefined) {
-        const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s) / s.transactions.senders);
+        const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s, roundsOf(o)) / s.transactions.senders);
         corpus = join(workDir, `corpus-${new URL(url).port || 'default'}-${Date.now()}.json`);
         o.log(`load: ${url}: signing a corpus of ${s.transactions.senders} senders x ${perSender} transactions (${corpus})`);
         let shown = '';
@@ -219,7 +225,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   for (const [i, url] of o.urls.entries()) prepared.push(await prepare(url, i, o, workDir));
 
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
-  const rounds = o.urls.length > 1 && (s.model.kind === 'closed' || s.model.stages.length === 1) ? ROUNDS : 1;
+  const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
   outer: for (let round = 0; round < rounds; round++) {
     for (const p of prepared) {
@@ -227,7 +233,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       // Rounded so the rounds add up to the whole duration exactly.
       const durationMs = Math.round(((round + 1) * s.durationMs) / rounds) - Math.round((round * s.durationMs) / rounds);
       if (rounds > 1) o.log(`load: ${p.url}: round ${round + 1} of ${rounds}`);
-      const result = await runSegment(p, o, segmentModel(s.model, durationMs / s.durationMs), durationMs, round === 0 ? s.warmupMs : Math.min(s.warmupMs, 1000));
+      const result = await runSegment(p, o, segmentModel(s.model, durationMs / s.durationMs), durationMs, round === 0 ? s.warmupMs : laterWarmupMs(s));
       parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
       if (result.stop.reason === 'interrupted') break outer;
     }

@@ -127,6 +127,8 @@ describe('devnet of 3 MN + 2 LN', () => {
     expect(mixed.map((r) => r.url)).toEqual([mn.url, ln.url]);
     // Three rounds each, merged: the model is the whole run's, 2 s at the rate.
     for (const r of mixed) expect(r.model).toMatchObject({ kind: 'open', stages: [{ from: 30, to: 30, durationMs: 2000 }] });
+    // The corpus made for each node lasts through every round's warm-up and window: no run ends early.
+    for (const r of mixed) expect([r.stop.reason, r.durationMs]).toEqual(['completed', 2000]);
     for (const r of mixed) {
       expect(ok(r), `${r.url}: ${JSON.stringify(r.methods.map((m) => [m.method, m.calls, m.ok, m.errors, m.unanswered, m.invalid]))} ${JSON.stringify(r.failures)}`).toBe(true);
       expect(r.inclusion?.ratio, r.url).toBe(1);

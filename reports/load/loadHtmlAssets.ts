@@ -34,7 +34,7 @@ span.badge.ok { background: var(--pass); color: #fff; } span.badge.bad { backgro
 .card-label { font-size: 11px; font-weight: 600; color: var(--muted); text-transform: uppercase; }
 .card-value { font-size: 22px; font-weight: 700; font-variant-numeric: tabular-nums; }
 .card-note { font-size: 12px; color: var(--muted); }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px 24px; margin: 8px 0 12px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 16px 24px; margin: 8px 0 12px; }
 @media (max-width: 700px) { .charts { grid-template-columns: 1fr; } }
 .callout { border: 1px solid var(--line); border-left: 4px solid var(--error); border-radius: 4px; background: var(--panel); padding: 8px 14px; margin: 8px 0; overflow-wrap: anywhere; }
 .callout.bad { border-left-color: var(--fail); }

@@ -61,7 +61,13 @@ export function verdictFacts(report: LoadReport): string[] {
     facts.push(`Regression: ${d.metric} ${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')}).`);
   }
   for (const sweep of report.sweeps) {
-    facts.push(sweep.knee === null ? `Sweep on ${sweep.url}: the SLO held at no rate.` : `Sweep on ${sweep.url}: knee at ${formatRate(sweep.knee)} req/s (the highest rate where the SLO held).`);
+    facts.push(
+      sweep.knee === null
+        ? `Sweep on ${sweep.url}: the SLO held at no rate.`
+        : sweep.steps.every((s) => s.sloHeld)
+          ? `Sweep on ${sweep.url}: the SLO held at every rate tried, up to ${formatRate(sweep.knee)} req/s; the knee lies above.`
+          : `Sweep on ${sweep.url}: knee at ${formatRate(sweep.knee)} req/s (the highest rate where the SLO held).`,
+    );
   }
   return facts;
 }

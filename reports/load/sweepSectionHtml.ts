@@ -15,7 +15,9 @@ export function sweepSectionHtml(sweep: SweepResult, index: number): string {
   const knee =
     sweep.knee === null
       ? '<p class="knee bad" data-testid="knee">No knee: the SLO held at no rate tried.</p>'
-      : `<p class="knee" data-testid="knee">Knee: <strong>${h(formatRate(sweep.knee))} req/s</strong>, the highest rate where the SLO held</p>`;
+      : sweep.steps.every((s) => s.sloHeld)
+        ? `<p class="knee" data-testid="knee">Knee: above <strong>${h(formatRate(sweep.knee))} req/s</strong>: the SLO held at every rate tried, the highest included</p>`
+        : `<p class="knee" data-testid="knee">Knee: <strong>${h(formatRate(sweep.knee))} req/s</strong>, the highest rate where the SLO held</p>`;
   const search = sweep.search === 'given' ? 'rates given by the user' : `rates searched: a ramp, then a bisection (in the order run: ${sweep.steps.map((s) => formatRate(s.rate)).join(', ')})`;
   const table = htmlTable(
     `${id}-steps`,
