@@ -82,10 +82,12 @@ Options (corpus):
   --seed <text>            derives the sender keys (default chainrpc-load)
   --threads <n>            signing threads (default: the machine's cores)
 
-Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken or a regression
-beyond the noise; 1 a run's figures cannot be trusted (the generator fell behind its schedule) or a
-node stopped answering mid-run (1 comes before 99: thresholds then say little); 2 usage or configuration error (an invalid scenario names the JSON
-pointer and the rule); 3 no target answered at the start; 130 interrupted (Ctrl-C): the report of
+Exit codes: 0 every threshold kept (and no regression), a sweep's knee found; 99 a threshold
+broken, a regression beyond the noise, or a sweep whose SLO held at no rate; 1 a run's figures
+cannot be trusted (the generator fell behind its schedule), a node stopped answering mid-run, or
+setup could not fund its senders (1 comes before 99: thresholds then say little); 2 usage or
+configuration error (an invalid scenario names the JSON pointer and the rule); 3 no target
+answered at the start; 130 interrupted (Ctrl-C): the report of
 what ran is written first.`;
 
 const positive = (text: string): string | undefined => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : `must be a positive number; got "${text}"`);
