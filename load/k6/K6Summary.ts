@@ -1,0 +1,65 @@
+/**
+ * What one k6 instance of a chainrpc scenario writes at its end (`handleSummary` of the generated script,
+ * load/k6/chainrpc.k6.js): its counts and its latency histograms in a mergeable form, so `chainrpc load merge`
+ * adds any number of instances (execution segments, k6-operator pods) up exactly and turns them into one
+ * LoadRun of the load harness (load/model.ts), with the same reports and baseline comparison.
+ *
+ * Histograms are counters per logarithmic bucket: bucket i holds the values v (in µs) with
+ * floor(log2(v) * K6_BUCKETS_PER_OCTAVE) = i, clamped to [K6_BUCKET_MIN, K6_BUCKET_MAX]. A bucket spans a
+ * factor 2^(1/8) (9.05%); a merged percentile is the bucket's geometric middle, within 4.4% of the truth.
+ * Counts add across instances exactly, so the merge is exact to the bucket resolution.
+ */
+import type { ArrivalModel } from '../model.js';
+
+export const K6_SUMMARY_FORMAT = 'chainrpc-k6-summary/1';
+export const K6_BUCKETS_PER_OCTAVE = 8;
+/** The lowest bucket: 2^(26/8) µs = 9.5 µs (anything faster counts here). */
+export const K6_BUCKET_MIN = 26;
+/** The highest bucket: 2^(213/8) µs = 101 s (anything slower counts here). */
+export const K6_BUCKET_MAX = 213;
+
+/** Counts per bucket index (as a string key); absent buckets hold 0. */
+export type K6Buckets = Record<string, number>;
+
+export interface K6MethodCounts {
+  /** Calls of the method (each element of a batch is a call). */
+  calls: number;
+  /** Calls answered with a JSON-RPC result. */
+  ok: number;
+  /** Calls answered with a JSON-RPC error, by code ("-32602": 3). */
+  errors: Record<string, number>;
+  /** Calls with no answer: the request failed, timed out, or its batch answer lacked the id. */
+  unanswered: number;
+  /** Latency of the requests that carried the method's calls, µs buckets. */
+  latency: K6Buckets;
+}
+
+export interface K6Summary {
+  format: typeof K6_SUMMARY_FORMAT;
+  tool: { name: 'chainrpc'; version: string };
+  /** The scenario as it ran (its name and the definition after overrides: the thresholds come from it). */
+  scenario: { name: string; definition: unknown };
+  /** The node's base URL. */
+  url: string;
+  /** k6's --execution-segment of this instance ("0:1/3"), or null for a whole run. */
+  segment: string | null;
+  /** When handleSummary ran (the end), ISO 8601. */
+  endedAt: string;
+  /** The measured window and the warm-up before it, as the scenario gives them (ms). */
+  durationMs: number;
+  warmupMs: number;
+  /** The arrival model of the whole test (not of this segment). */
+  model: ArrivalModel;
+  /** Iterations k6 started in the measured window, and those it dropped there (no free VU): scheduled = started + dropped. */
+  schedule: { started: number; dropped: number };
+  /** Requests sent in the measured window and their latency (k6's http_req_duration: from the write to the whole answer), µs buckets. */
+  requests: { count: number; latency: K6Buckets };
+  /** Per wire method name. */
+  methods: Record<string, K6MethodCounts>;
+  /** Per batch size ("1" for single calls): requests and their latency. */
+  batchSizes: Record<string, { requests: number; latency: K6Buckets }>;
+  /** Whole exchanges that went wrong. */
+  failures: { timeouts: number; transport: number; httpStatus: Record<string, number>; malformed: number; extraElements: number; missingElements: number };
+  /** Thresholds as k6 judged them for this instance (name -> kept); the merge judges again on the merged figures. */
+  thresholds: Record<string, boolean>;
+}
