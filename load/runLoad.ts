@@ -102,7 +102,7 @@ function expectedTransactions(s: ResolvedScenario, rounds: number): number {
 const fundingOf = (profile: Profile): Funding =>
   profile.privateKey !== undefined ? { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') } : profile.faucet ? { kind: 'faucet' } : { kind: 'none' };
 
-async function prepare(url: string, index: number, o: RunLoadOptions, workDir: string): Promise<Prepared> {
+async function prepare(url: string, index: number, o: RunLoadOptions, workDir: string, track = true): Promise<Prepared> {
   const { scenario: s, profile } = o;
   const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
   try {
@@ -137,8 +137,10 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
         });
       }
       transactions = { corpus, batchSize: s.transactions.batchSize };
-      trackerOriginMs = Date.now();
-      tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs });
+      if (track) {
+        trackerOriginMs = Date.now();
+        tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs });
+      }
     }
     const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));
     return {
@@ -215,6 +217,15 @@ function withInclusion(timeline: readonly TimelinePoint[], segments: readonly Lo
     const at = [...series].reverse().find((q) => q.tMs <= t);
     return at === undefined ? point : { ...point, pending: at.pending, included: at.included };
   });
+}
+
+/**
+ * A node made ready for a scenario without running it (what `chainrpc load k6` needs to write k6's data): its
+ * recent heights, the accounts funded for it, and for transactions a corpus signed for its senders.
+ */
+export async function prepareTarget(url: string, o: Omit<RunLoadOptions, 'urls' | 'threads'>, workDir: string): Promise<ScenarioSourceOptions> {
+  mkdirSync(workDir, { recursive: true });
+  return (await prepare(url, 0, { ...o, urls: [url], threads: 1 }, workDir, false)).options;
 }
 
 export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {

@@ -1,0 +1,309 @@
+// @ts-check
+/**
+ * The k6 runtime of a chainrpc scenario (issue 12): the same request mix, params and JSON-RPC-aware accounting
+ * as the Node engine, in plain ES-module JavaScript for k6 0.48 and later. `chainrpc load k6` copies this file
+ * beside the generated script.js and its data.json (and corpus.json when the mix sends transactions); the
+ * script is three lines around `chainrpc(data, lanes)`. Type-checked against @types/k6 (tsconfig.k6.json).
+ *
+ * What it records, for `chainrpc load merge` (load/k6/K6Summary.ts): counters only, so instances add up
+ * exactly. Latency goes into counters per logarithmic bucket (8 per octave of µs); calls by method, outcome
+ * and error code; requests by batch size; failed exchanges by kind. What it gives k6 to judge: the scenario's
+ * thresholds over a Trend (`chainrpc_latency`, ms, tagged by method) and a Rate (`chainrpc_call_failed`,
+ * tagged by method), so a broken SLO makes k6 exit 99.
+ *
+ * Senders: a VU owns the lane of corpus sender `exec.vu.idInTest - 1` (VU ids are unique across every
+ * instance of a distributed run), sends its transactions one at a time in nonce order, and nothing else of
+ * that sender is ever sent by another VU. maxVUs never exceeds the senders, so every VU has a lane.
+ */
+import http from 'k6/http';
+import exec from 'k6/execution';
+import { Counter, Rate, Trend } from 'k6/metrics';
+
+/** @typedef {{ kind: 'call', weight: number, method: number, params: unknown[] | null, draw: 'height' | 'account' | 'none' }} CallEntry */
+/** @typedef {{ kind: 'batch', weight: number, size: number, mix: CallEntry[] }} BatchEntry */
+/** @typedef {{ kind: 'transactions', weight: number }} TxEntry */
+/** @typedef {CallEntry | BatchEntry | TxEntry} MixEntry */
+/**
+ * @typedef {object} K6Data
+ * @property {string} format
+ * @property {{ name: string, version: string }} tool
+ * @property {{ name: string, definition: unknown }} scenario
+ * @property {string} url the node's base URL
+ * @property {string} endpoint where requests go
+ * @property {number} timeoutMs
+ * @property {number} durationMs
+ * @property {number} warmupMs
+ * @property {unknown} model the arrival model (load/model.ts ArrivalModel)
+ * @property {Record<string, object>} scenarios k6's scenarios option, made by the generator
+ * @property {Record<string, string[]>} thresholds k6's thresholds option, made by the generator
+ * @property {string[]} methods wire method names; metric names use their index
+ * @property {number} sendMethod index of chain_sendRawTransaction's wire name, or -1
+ * @property {MixEntry[]} mix
+ * @property {{ from: number, to: number } | null} heights
+ * @property {string[]} accounts
+ * @property {number[]} batchSizes request sizes (1: single calls); metric names use their index
+ * @property {number[]} codes JSON-RPC error codes counted one by one; others count as "other"
+ * @property {number[]} statuses HTTP statuses counted one by one; others count as "other"
+ * @property {{ perOctave: number, min: number, max: number }} buckets
+ */
+
+const TIMEOUT_ERROR = 1050;
+
+// Written for the JavaScript k6 0.48 compiles: no `??`, no `?.`, no catch without a binding.
+
+/** Adds 1 to a counter that may be absent (an index out of range). @param {Counter | undefined} c */
+const add = (c) => {
+  if (c !== undefined) c.add(1);
+};
+
+/**
+ * @param {K6Data} data
+ * @param {{ address: string, txs: string[] }[]} lanes
+ */
+export function chainrpc(data, lanes) {
+  const { perOctave, min, max } = data.buckets;
+  /** @param {string} name */
+  const counter = (name) => new Counter(name);
+  /** @param {string} prefix */
+  const bucketCounters = (prefix) => {
+    /** @type {Counter[]} */
+    const out = [];
+    for (let i = min; i <= max; i++) out.push(counter(`${prefix}_${i}`));
+    return out;
+  };
+  const bucketOf = (/** @type {number} */ us) => Math.min(max, Math.max(min, Math.floor(Math.log2(Math.max(us, 1)) * perOctave)));
+
+  // Every metric is made here, in the init context, as k6 requires.
+  const started = counter('chainrpc_started');
+  const requests = counter('chainrpc_requests');
+  const requestLatency = bucketCounters('chainrpc_lat_r');
+  const methods = data.methods.map((_, m) => ({
+    calls: counter(`chainrpc_calls_${m}`),
+    ok: counter(`chainrpc_ok_${m}`),
+    unanswered: counter(`chainrpc_unanswered_${m}`),
+    errors: [...data.codes.map((_c, k) => counter(`chainrpc_err_${m}_${k}`)), counter(`chainrpc_err_${m}_other`)],
+    latency: bucketCounters(`chainrpc_lat_m${m}`),
+  }));
+  const sizes = data.batchSizes.map((_, b) => ({ requests: counter(`chainrpc_size_${b}`), latency: bucketCounters(`chainrpc_lat_b${b}`) }));
+  const failures = {
+    timeouts: counter('chainrpc_f_timeouts'),
+    transport: counter('chainrpc_f_transport'),
+    malformed: counter('chainrpc_f_malformed'),
+    extra: counter('chainrpc_f_extra'),
+    missing: counter('chainrpc_f_missing'),
+    http: [...data.statuses.map((s) => counter(`chainrpc_f_http_${s}`)), counter('chainrpc_f_http_other')],
+  };
+  const latencyTrend = new Trend('chainrpc_latency', true);
+  const callFailed = new Rate('chainrpc_call_failed');
+
+  let nextId = 1;
+  /** This VU's lane (its next transaction's index lives in this VU's memory). */
+  let laneNext = 0;
+
+  /** @template {{ weight: number }} T @param {T[]} items @returns {T} */
+  const weighted = (items) => {
+    const total = items.reduce((n, i) => n + i.weight, 0);
+    let x = Math.random() * total;
+    for (const item of items) {
+      x -= item.weight;
+      if (x < 0) return item;
+    }
+    return /** @type {T} */ (items[items.length - 1]);
+  };
+
+  /** @param {CallEntry} c @returns {unknown[]} */
+  const paramsOf = (c) => {
+    if (c.params !== null) return c.params;
+    if (c.draw === 'height') return data.heights === null ? [0] : [data.heights.from + Math.floor(Math.random() * (data.heights.to - data.heights.from + 1))];
+    if (c.draw === 'account') return [data.accounts.length === 0 ? '0'.repeat(64) : data.accounts[Math.floor(Math.random() * data.accounts.length)]];
+    return [];
+  };
+
+  /**
+   * One request of `calls` (method indexes, ids), measured when `measuring`.
+   * @param {string} body @param {{ id: number, method: number }[]} calls @param {boolean} batch @param {boolean} measuring
+   */
+  const send = (body, calls, batch, measuring) => {
+    const res = http.post(data.endpoint, body, { headers: { 'content-type': 'application/json' }, timeout: `${data.timeoutMs}ms`, tags: { name: 'chainrpc' } });
+    if (!measuring) return;
+    const us = res.timings.duration * 1000;
+    const bucket = bucketOf(us) - min;
+    requests.add(1);
+    add(requestLatency[bucket]);
+    const size = sizes[data.batchSizes.indexOf(batch ? calls.length : 1)];
+    if (size !== undefined) {
+      size.requests.add(1);
+      add(size.latency[bucket]);
+    }
+    /** @type {Map<number, { result?: unknown, error?: { code?: unknown } }>} */
+    const answers = new Map();
+    let exchangeFailed = false;
+    if (res.status === 0) {
+      (res.error_code === TIMEOUT_ERROR ? failures.timeouts : failures.transport).add(1);
+      exchangeFailed = true;
+    } else if (res.status !== 200) {
+      const at = data.statuses.indexOf(res.status);
+      add(failures.http[at === -1 ? failures.http.length - 1 : at]);
+      exchangeFailed = true;
+    } else {
+      let parsed;
+      try {
+        parsed = JSON.parse(typeof res.body === 'string' ? res.body : '');
+      } catch (_error) {
+        parsed = undefined;
+      }
+      const elements = batch ? (Array.isArray(parsed) ? parsed : undefined) : parsed !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? [parsed] : undefined;
+      if (elements === undefined) {
+        failures.malformed.add(1);
+        exchangeFailed = true;
+      } else {
+        const ids = new Set(calls.map((c) => c.id));
+        for (const e of elements) {
+          const id = e !== null && typeof e === 'object' ? e.id : undefined;
+          if (typeof id === 'number' && ids.has(id) && !answers.has(id)) answers.set(id, e);
+          else failures.extra.add(1);
+        }
+        if (answers.size < calls.length) failures.missing.add(1);
+      }
+    }
+    for (const c of calls) {
+      const m = methods[c.method];
+      if (m === undefined) continue;
+      m.calls.add(1);
+      add(m.latency[bucket]);
+      const methodTag = { method: data.methods[c.method] || '' };
+      latencyTrend.add(res.timings.duration, methodTag);
+      const answer = exchangeFailed ? undefined : answers.get(c.id);
+      if (answer !== undefined && 'result' in answer && !('error' in answer)) {
+        m.ok.add(1);
+        callFailed.add(false, methodTag);
+      } else if (answer !== undefined && answer.error !== null && typeof answer.error === 'object' && typeof answer.error.code === 'number') {
+        const at = data.codes.indexOf(answer.error.code);
+        add(m.errors[at === -1 ? m.errors.length - 1 : at]);
+        callFailed.add(true, methodTag);
+      } else {
+        m.unanswered.add(1);
+        callFailed.add(true, methodTag);
+      }
+    }
+  };
+
+  /** One iteration: one request of the mix, as the Node engine draws it. */
+  const iteration = () => {
+    const measuring = Date.now() - exec.scenario.startTime >= data.warmupMs;
+    if (measuring) started.add(1);
+    const entry = weighted(data.mix);
+    if (entry.kind === 'transactions') {
+      const lane = lanes[exec.vu.idInTest - 1];
+      const tx = lane === undefined ? undefined : lane.txs[laneNext];
+      // A VU without a lane, or whose lane is spent, sends nothing: counted as started, never as sent.
+      if (lane === undefined || tx === undefined) return;
+      laneNext++;
+      const id = nextId++;
+      send(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(data.methods[data.sendMethod])},"params":[${JSON.stringify(tx)}]}`, [{ id, method: data.sendMethod }], false, measuring);
+      return;
+    }
+    const picked = entry.kind === 'call' ? [entry] : Array.from({ length: entry.size }, () => weighted(entry.mix));
+    const calls = picked.map((c) => ({ id: nextId++, method: c.method, params: paramsOf(c) }));
+    const texts = calls.map((c) => `{"jsonrpc":"2.0","id":${c.id},"method":${JSON.stringify(data.methods[c.method])},"params":${JSON.stringify(c.params)}}`);
+    const batch = entry.kind === 'batch';
+    send(batch ? `[${texts.join(',')}]` : texts[0] || '', calls, batch, measuring);
+  };
+
+  /**
+   * The instance's K6Summary (load/k6/K6Summary.ts) from k6's end-of-test data, written to
+   * $CHAINRPC_SUMMARY_DIR (default: the working directory) as chainrpc-summary[-<segment>].json.
+   * @param {{ metrics: Record<string, { values: Record<string, number> }>, root_group?: unknown, state?: unknown }} end
+   */
+  const summary = (end) => {
+    /** @param {string} name */
+    const count = (name) => {
+      const m = end.metrics[name];
+      return m === undefined || typeof m.values.count !== 'number' ? 0 : m.values.count;
+    };
+    /** @param {string} prefix */
+    const buckets = (prefix) => {
+      /** @type {Record<string, number>} */
+      const out = {};
+      for (let i = min; i <= max; i++) {
+        const n = count(`${prefix}_${i}`);
+        if (n > 0) out[String(i)] = n;
+      }
+      return out;
+    };
+    /** @type {Record<string, unknown>} */
+    const methodCounts = {};
+    data.methods.forEach((name, m) => {
+      const calls = count(`chainrpc_calls_${m}`);
+      if (calls === 0) return;
+      /** @type {Record<string, number>} */
+      const errors = {};
+      data.codes.forEach((code, k) => {
+        const n = count(`chainrpc_err_${m}_${k}`);
+        if (n > 0) errors[String(code)] = n;
+      });
+      const other = count(`chainrpc_err_${m}_other`);
+      if (other > 0) errors.other = other;
+      methodCounts[name] = { calls, ok: count(`chainrpc_ok_${m}`), errors, unanswered: count(`chainrpc_unanswered_${m}`), latency: buckets(`chainrpc_lat_m${m}`) };
+    });
+    /** @type {Record<string, unknown>} */
+    const sizeCounts = {};
+    data.batchSizes.forEach((size, b) => {
+      const n = count(`chainrpc_size_${b}`);
+      if (n > 0) sizeCounts[String(size)] = { requests: n, latency: buckets(`chainrpc_lat_b${b}`) };
+    });
+    /** @type {Record<string, number>} */
+    const httpStatus = {};
+    data.statuses.forEach((s) => {
+      const n = count(`chainrpc_f_http_${s}`);
+      if (n > 0) httpStatus[String(s)] = n;
+    });
+    if (count('chainrpc_f_http_other') > 0) httpStatus.other = count('chainrpc_f_http_other');
+    /** @type {Record<string, boolean>} */
+    const thresholds = {};
+    for (const [name, m] of Object.entries(end.metrics)) {
+      const t = /** @type {{ thresholds?: Record<string, { ok: boolean }> }} */ (m).thresholds;
+      if (t !== undefined) for (const [expr, r] of Object.entries(t)) thresholds[`${name}: ${expr}`] = r.ok;
+    }
+    // k6's --execution-segment of this instance (set by k6-operator on each runner too); null for a whole run.
+    /** @type {string | null} */
+    let segment = null;
+    try {
+      const given = /** @type {unknown} */ (exec.test.options.executionSegment);
+      if (given !== undefined && given !== null && String(given) !== '') segment = String(given);
+    } catch (_error) {
+      segment = null;
+    }
+    const result = {
+      format: 'chainrpc-k6-summary/1',
+      tool: data.tool,
+      scenario: data.scenario,
+      url: data.url,
+      segment,
+      endedAt: new Date().toISOString(),
+      durationMs: data.durationMs,
+      warmupMs: data.warmupMs,
+      model: data.model,
+      schedule: { started: count('chainrpc_started'), dropped: count('dropped_iterations') },
+      requests: { count: count('chainrpc_requests'), latency: buckets('chainrpc_lat_r') },
+      methods: methodCounts,
+      batchSizes: sizeCounts,
+      failures: {
+        timeouts: count('chainrpc_f_timeouts'),
+        transport: count('chainrpc_f_transport'),
+        httpStatus,
+        malformed: count('chainrpc_f_malformed'),
+        extraElements: count('chainrpc_f_extra'),
+        missingElements: count('chainrpc_f_missing'),
+      },
+      thresholds,
+    };
+    const dir = __ENV.CHAINRPC_SUMMARY_DIR || '.';
+    const file = `${dir}/chainrpc-summary${segment === null ? '' : `-${segment.replace(/[^0-9a-zA-Z.]+/g, '_')}`}.json`;
+    const broken = Object.entries(thresholds).filter(([, ok]) => !ok).map(([name]) => name);
+    const line = `chainrpc: ${result.requests.count} requests measured; ${broken.length === 0 ? 'every threshold kept' : `thresholds broken: ${broken.join(', ')}`}; summary: ${file}\n`;
+    return { [file]: JSON.stringify(result, null, 1), stdout: line };
+  };
+
+  return { options: { scenarios: data.scenarios, thresholds: data.thresholds, summaryTrendStats: ['p(50)', 'p(99)', 'max'], discardResponseBodies: false }, iteration, summary };
+}

@@ -1,0 +1,230 @@
+/**
+ * `chainrpc load k6`: a scenario of the load harness as a runnable k6 test. The folder holds script.js (a
+ * few generated lines), chainrpc.k6.js (the runtime, copied as it is), data.json (the mix with wire names,
+ * the params' sources, k6's scenarios and thresholds) and, when the mix sends transactions, corpus.json (the
+ * pre-signed lanes, read into a SharedArray). What k6 cannot express is refused with the feature named
+ * (K6Unsupported); what only the Node engine measures (inclusion, schedule lag, result validation) is left
+ * out of k6's thresholds and listed in `notJudged`.
+ */
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringifyJson, type JsonValue } from '../../core/json/index.js';
+import { packageRoot } from '../../core/paths.js';
+import type { Profile } from '../../suites/profile/Profile.js';
+import { wireMethod } from '../../suites/profile/Profile.js';
+import type { ArrivalModel } from '../model.js';
+import type { ResolvedCall, ResolvedScenario } from '../scenario/loadScenario.js';
+import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
+import type { Threshold } from '../scenario/Threshold.js';
+import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE } from './K6Summary.js';
+
+export const K6_DATA_FORMAT = 'chainrpc-k6-data/1';
+/** The k6 runtime, a plain JavaScript file of the package (the build does not touch it). */
+export const K6_RUNTIME = join(packageRoot, 'load', 'k6', 'chainrpc.k6.js');
+
+/** A scenario k6 cannot run as written: names the feature and what to do. */
+export class K6Unsupported extends Error {
+  override readonly name = 'K6Unsupported';
+}
+
+/** JSON-RPC error codes counted one by one (the standard ones and the profile range); others count as "other". */
+const CODES = [-32700, -32600, -32601, -32602, -32603, ...Array.from({ length: 21 }, (_, i) => -32000 - i)];
+const STATUSES = [400, 401, 403, 404, 405, 408, 411, 413, 414, 415, 429, 431, 500, 501, 502, 503, 504];
+
+/** Thresholds only the Node engine measures: k6 sees no schedule, no chain and validates no result. */
+const NODE_ONLY = new Set(['lag-p99', 'invalid', 'inclusion', 'tti-p50', 'tti-p99']);
+
+const TREND_STAT: Record<string, string> = { p50: 'p(50)', p90: 'p(90)', p99: 'p(99)', p999: 'p(99.9)', max: 'max', mean: 'avg', 'service-p50': 'p(50)', 'service-p99': 'p(99)' };
+
+const ms = (n: number): string => `${Math.round(n)}ms`;
+
+/** k6's rate and timeUnit for `perSecond` (k6 rates are integers per time unit). */
+function rateOf(perSecond: number): { rate: number; timeUnit: string } {
+  if (Number.isInteger(perSecond)) return { rate: perSecond, timeUnit: '1s' };
+  return { rate: Math.round(perSecond * 1000), timeUnit: '1000s' };
+}
+
+/** k6's scenarios option: one scenario, warm-up and measured window together (the runtime tells them apart by time). */
+export function k6Scenarios(s: ResolvedScenario, maxVUs: number): Record<string, JsonValue> {
+  const total = s.warmupMs + s.durationMs;
+  const model: ArrivalModel = s.model;
+  if (model.kind === 'closed') return { chainrpc: { executor: 'constant-vus', vus: model.connections, duration: ms(total), gracefulStop: '5s' } };
+  if (model.distribution === 'poisson') {
+    throw new K6Unsupported('Poisson arrivals: k6\'s arrival-rate executors start iterations evenly spaced; give the scenario "distribution": "uniform" to run it under k6, or run it with the Node engine (chainrpc load)');
+  }
+  const preAllocatedVUs = Math.min(maxVUs, 100);
+  const [first] = model.stages;
+  if (first === undefined) throw new K6Unsupported('a scenario without stages');
+  if (model.stages.length === 1 && first.from === first.to) {
+    return { chainrpc: { executor: 'constant-arrival-rate', ...rateOf(first.from), duration: ms(total), preAllocatedVUs, maxVUs, gracefulStop: '5s' } };
+  }
+  if (model.stages.some((st) => !Number.isInteger(st.from) || !Number.isInteger(st.to))) throw new K6Unsupported('fractional rates in stages: k6\'s ramping-arrival-rate takes whole targets per second');
+  const stages: JsonValue[] = [];
+  if (s.warmupMs > 0) stages.push({ target: first.from, duration: ms(s.warmupMs) });
+  let at = first.from;
+  for (const st of model.stages) {
+    if (st.from !== at) stages.push({ target: st.from, duration: '0s' });
+    stages.push({ target: st.to, duration: ms(st.durationMs) });
+    at = st.to;
+  }
+  return { chainrpc: { executor: 'ramping-arrival-rate', startRate: first.from, timeUnit: '1s', stages, preAllocatedVUs, maxVUs, gracefulStop: '5s' } };
+}
+
+const K6_OP: Record<string, string> = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '==' };
+
+/** The scenario's thresholds as k6 thresholds; those only the Node engine measures are returned apart. */
+export function k6Thresholds(s: ResolvedScenario, profile: Profile): { thresholds: Record<string, string[]>; notJudged: string[] } {
+  const thresholds: Record<string, string[]> = {};
+  const notJudged: string[] = [];
+  const add = (metric: string, expr: string): void => {
+    (thresholds[metric] ??= []).push(expr);
+  };
+  const scoped = (base: string, t: Threshold): string => (t.method === undefined ? base : `${base}{method:${wireMethod(profile, t.method)}}`);
+  const total = (s.warmupMs + s.durationMs) / 1000;
+  const expected = s.model.kind === 'open' ? s.model.stages.reduce((n, st) => n + ((st.from + st.to) / 2) * (st.durationMs / 1000), 0) * (total / (s.durationMs / 1000)) : 0;
+  for (const t of s.thresholds) {
+    const op = K6_OP[t.op] ?? t.op;
+    if (NODE_ONLY.has(t.metric)) {
+      notJudged.push(t.text);
+      continue;
+    }
+    const stat = TREND_STAT[t.metric];
+    if (stat !== undefined) add(scoped('chainrpc_latency', t), `${stat}${op}${t.limit}`);
+    else if (t.metric === 'errors') add(scoped('chainrpc_call_failed', t), `rate${op}${t.limit / 100}`);
+    else if (t.metric === 'dropped' && t.unit === 'count') add('dropped_iterations', `count${op}${t.limit}`);
+    else if (t.metric === 'achieved' && (t.op === '>=' || t.op === '>') && s.model.kind === 'open') {
+      // achieved >= X% of the target: no more than (100 - X)% of the iterations dropped (k6 counts drops over the whole test).
+      add('dropped_iterations', `count<=${Math.floor(((100 - t.limit) / 100) * expected)}`);
+    } else throw new K6Unsupported(`threshold "${t.text}": k6 has no figure for it (${t.metric}${t.unit === '%' ? ' as a percentage' : ''}); run it with the Node engine (chainrpc load)`);
+  }
+  return { thresholds, notJudged };
+}
+
+export interface K6ScriptOptions {
+  scenario: ResolvedScenario;
+  url: string;
+  profile: Profile;
+  /** What the node's setup gave (load/runLoad.ts prepareTarget): heights, funded accounts, the corpus. */
+  prepared: ScenarioSourceOptions;
+  out: string;
+  version: string;
+}
+
+export interface WrittenK6Script {
+  dir: string;
+  files: string[];
+  /** Thresholds of the scenario that k6 does not judge (the Node engine's only). */
+  notJudged: string[];
+  /** The most VUs the test uses: the senders, when the mix sends transactions. */
+  maxVUs: number;
+}
+
+/** Writes the k6 test of a prepared scenario into `out` (created if needed). */
+export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
+  const { scenario: s, profile, prepared } = o;
+  const sends = s.transactions !== undefined;
+  if (sends && (prepared.transactions?.batchSize ?? 1) > 1) {
+    throw new K6Unsupported('transactions in batches (transactions.batchSize > 1): a k6 VU owns one sender\'s lane and sends its transactions one at a time; give --batch-size 1');
+  }
+  const senders = sends ? (s.transactions?.senders ?? 0) : 0;
+  // One in-flight request per VU: the in-flight cap is the VU cap, and with transactions no more VUs than lanes.
+  const maxVUs = sends ? Math.min(s.maxInFlight, senders) : s.maxInFlight;
+  if (sends && s.model.kind === 'closed' && s.model.connections > senders) {
+    throw new K6Unsupported(`a closed model of ${s.model.connections} connections over ${senders} senders: each k6 VU owns one sender; give at most ${senders} connections`);
+  }
+  const scenarios = k6Scenarios(s, maxVUs);
+  const { thresholds, notJudged } = k6Thresholds(s, profile);
+  const methods: string[] = [];
+  const methodIndex = (spec: string): number => {
+    const wire = wireMethod(profile, spec);
+    const at = methods.indexOf(wire);
+    return at === -1 ? methods.push(wire) - 1 : at;
+  };
+  const callEntry = (c: ResolvedCall): JsonValue => ({
+    kind: 'call',
+    weight: c.weight,
+    method: methodIndex(c.method),
+    params: c.params ?? null,
+    draw: c.params !== undefined ? 'none' : c.method === 'chain_getBlockByHeight' ? 'height' : c.method === 'chain_getAccount' ? 'account' : 'none',
+  });
+  const batchSizes = new Set<number>();
+  const mix = s.mix.map((e): JsonValue => {
+    if (e.kind === 'call') {
+      batchSizes.add(1);
+      return callEntry(e.call);
+    }
+    if (e.kind === 'batch') {
+      batchSizes.add(e.size);
+      return { kind: 'batch', weight: e.weight, size: e.size, mix: e.mix.map(callEntry) };
+    }
+    batchSizes.add(1);
+    return { kind: 'transactions', weight: e.weight };
+  });
+  const sendMethod = sends ? methodIndex('chain_sendRawTransaction') : -1;
+  const endpoint = `${o.url}${profile.rpcPath === '/' ? '' : profile.rpcPath}`;
+  const data = {
+    format: K6_DATA_FORMAT,
+    tool: { name: 'chainrpc', version: o.version },
+    scenario: { name: s.name, definition: s.definition },
+    url: o.url,
+    endpoint,
+    timeoutMs: s.timeoutMs,
+    durationMs: s.durationMs,
+    warmupMs: s.warmupMs,
+    model: s.model,
+    scenarios,
+    thresholds,
+    methods,
+    sendMethod,
+    mix,
+    heights: prepared.heights,
+    accounts: prepared.accounts,
+    batchSizes: [...batchSizes].sort((a, b) => a - b),
+    codes: CODES,
+    statuses: STATUSES,
+    buckets: { perOctave: K6_BUCKETS_PER_OCTAVE, min: K6_BUCKET_MIN, max: K6_BUCKET_MAX },
+    notJudged,
+  };
+  mkdirSync(o.out, { recursive: true });
+  const files: string[] = [];
+  const write = (name: string, text: string): void => {
+    writeFileSync(join(o.out, name), text);
+    files.push(name);
+  };
+  write('data.json', `${stringifyJson(data as unknown as JsonValue)}\n`);
+  copyFileSync(K6_RUNTIME, join(o.out, 'chainrpc.k6.js'));
+  files.push('chainrpc.k6.js');
+  if (sends) {
+    const corpus = prepared.transactions?.corpus;
+    if (corpus === undefined) throw new Error('writeK6Script: the mix sends transactions but the node was prepared without a corpus');
+    copyFileSync(corpus, join(o.out, 'corpus.json'));
+    files.push('corpus.json');
+  }
+  write('script.js', scriptText(s.name, sends, notJudged));
+  return { dir: o.out, files, notJudged, maxVUs };
+}
+
+function scriptText(name: string, sends: boolean, notJudged: readonly string[]): string {
+  return [
+    `// k6 test of the chainrpc scenario "${name.replace(/[^\x20-\x7e]/g, '?')}", generated by chainrpc load k6: do not edit; make it again.`,
+    '// Run: K6_NO_USAGE_REPORT=true k6 run script.js   then: chainrpc load merge chainrpc-summary*.json',
+    ...(notJudged.length === 0 ? [] : [`// Not judged by k6 (the Node engine measures them): ${notJudged.join('; ')}`]),
+    "import { SharedArray } from 'k6/data';",
+    "import { chainrpc } from './chainrpc.k6.js';",
+    '',
+    "const data = JSON.parse(open('./data.json'));",
+    sends
+      ? "const lanes = new SharedArray('chainrpc lanes', () => JSON.parse(open('./corpus.json')).senders.map((s) => ({ address: s.address, txs: s.txs.map((t) => t.tx) })));"
+      : 'const lanes = [];',
+    'const run = chainrpc(data, lanes);',
+    '',
+    'export const options = run.options;',
+    'export default function () {',
+    '  run.iteration();',
+    '}',
+    'export function handleSummary(end) {',
+    '  return run.summary(end);',
+    '}',
+    '',
+  ].join('\n');
+}
