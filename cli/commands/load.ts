@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
@@ -9,7 +10,9 @@ import { hexToFixedBytes } from '../../core/codec/index.js';
 import { makeCorpus } from '../../load/corpus/makeCorpus.js';
 import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
 import type { BaselineComparison, LoadProgress, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
-import { TargetUnreachableError, runLoad } from '../../load/runLoad.js';
+import { K6Unsupported, k6Scenarios, k6Thresholds, writeK6Script } from '../../load/k6/writeK6Script.js';
+import { operatorManifest } from '../../load/k6/operatorManifest.js';
+import { TargetUnreachableError, prepareTarget, runLoad } from '../../load/runLoad.js';
 import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
@@ -21,11 +24,17 @@ import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import type { Profile } from '../../suites/profile/Profile.js';
 import { shellQuote } from '../../suites/runner/shellQuote.js';
+import { mergeCommand, mergeLine } from './loadMerge.js';
+
+/** Where `chainrpc load k6` writes a scenario's k6 test unless told (git-ignored, like the reports). */
+const DEFAULT_K6_DIR = '.chainrpc/k6';
 
 const HELP = `Usage: chainrpc load <scenario> --url <base-url> [--url <base-url> ...] [options]
        chainrpc load sweep <scenario> --url <base-url> [--rates <r1,r2,...>] [options]
        chainrpc load corpus --url <base-url> --out <file> [--senders <n>] [--per-sender <n>] [options]
        chainrpc load list
+       chainrpc load k6 <scenario> --url <base-url> [--out <dir>] [--segments <n>] [--operator <name>]
+       chainrpc load merge <chainrpc-summary.json> [...] [--report-dir <dir>] [--baseline <report.json>]
 
 Measures how fast and how robust a node is through its JSON-RPC interface, and gates CI on it.
 <scenario> is a built-in (chainrpc load list: reads, batch, send-raw-tx, mixed) or a scenario file
@@ -71,6 +80,21 @@ Options (run and sweep):
   --max-rate <n>           sweep: the search never goes above it (default 100000)
   --step <d>               sweep: each step's measured window (default 10s)
   -h, --help
+
+k6 writes the scenario as a k6 test (script.js, its runtime and data, the corpus) for k6 0.48 or
+later, drawing params from --url's chain as the Node engine does; each k6 instance writes a
+chainrpc-summary*.json that merge adds up exactly into one report like chainrpc load's (docs/load.md,
+"Running distributed").
+
+Options (k6): the scenario and target options above (--url, --profile, --rpc-path, --method-prefix,
+--rate, --duration, --warmup, --connections, --max-in-flight, --batch-size, --corpus, --threshold,
+--seed, --private-key), and:
+  --out <dir>              where the test goes (default .chainrpc/k6/<scenario>)
+  --segments <n>           print the k6 commands of an n-way split (execution segments)
+  --operator <name>        also write testrun.yaml: a ConfigMap and a k6-operator TestRun of n runners
+  --summary-claim <pvc>    the TestRun's runners write their summaries to this PersistentVolumeClaim
+
+Options (merge): --report-dir, --baseline, --regression as above.
 
 Options (corpus):
   --url, --profile, --rpc-path, --method-prefix as above
@@ -141,6 +165,23 @@ const corpusLine = new CommandLine('load corpus', {
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64 },
 } as const);
 const listLine = new CommandLine('load list', {});
+const k6Line = new CommandLine('load k6', {
+  ...TARGET,
+  rate: RUN.rate,
+  duration: RUN.duration,
+  warmup: RUN.warmup,
+  connections: RUN.connections,
+  'max-in-flight': RUN['max-in-flight'],
+  'batch-size': RUN['batch-size'],
+  corpus: RUN.corpus,
+  threshold: RUN.threshold,
+  seed: RUN.seed,
+  'private-key': privateKey,
+  out: { kind: 'text', value: '<dir>' },
+  segments: { kind: 'integer', value: '<n>', min: 1, max: 1000 },
+  operator: { kind: 'text', value: '<name>', check: (t: string) => (/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(t) ? undefined : 'must be a Kubernetes name: lower-case letters, digits and -, at most 52') },
+  'summary-claim': { kind: 'text', value: '<pvc>' },
+} as const);
 
 /** A path relative to the working directory when it lies below it, else absolute: what a user pastes. */
 function relativeOrAbsolute(path: string): string {
@@ -199,6 +240,84 @@ function interruptible(): { signal: AbortSignal; interrupted: () => boolean; dis
   };
 }
 
+/** The scenario overrides given on the command line. */
+function overridesOf(values: { rate?: string | undefined; duration?: string | undefined; warmup?: string | undefined; connections?: number | undefined; 'max-in-flight'?: number | undefined; 'batch-size'?: number | undefined; corpus?: string | undefined; seed?: number | undefined; threshold: string[] }): ScenarioOverrides {
+  return {
+    ...(values.rate === undefined ? {} : { rate: Number(values.rate) }),
+    ...(values.duration === undefined ? {} : { duration: values.duration }),
+    ...(values.warmup === undefined ? {} : { warmup: values.warmup }),
+    ...(values.connections === undefined ? {} : { connections: values.connections }),
+    ...(values['max-in-flight'] === undefined ? {} : { maxInFlight: values['max-in-flight'] }),
+    ...(values['batch-size'] === undefined ? {} : { batchSize: values['batch-size'] }),
+    ...(values.corpus === undefined ? {} : { corpus: values.corpus }),
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
+    thresholds: values.threshold,
+  };
+}
+
+/** A scenario by name or file, with the overrides; a bad one is a usage error naming the pointer and rule. */
+function scenarioOf(command: string, name: string, overrides: ScenarioOverrides): ReturnType<typeof loadScenario> {
+  try {
+    return loadScenario(name, overrides);
+  } catch (err) {
+    if (err instanceof ScenarioError) throw new CliError(`${command}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The k6 commands of an N-way split: one k6 process per execution segment. */
+export function segmentCommands(n: number, script = 'script.js'): string[] {
+  const at = (i: number): string => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
+  const sequence = Array.from({ length: n + 1 }, (_, i) => at(i)).join(',');
+  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence} ${script}`);
+}
+
+async function k6(argv: string[]): Promise<number> {
+  const command = 'load k6';
+  const { values, positionals } = k6Line.parse(argv);
+  const name = positionals[0];
+  if (positionals.length > 1) throw new CliError(`${command}: one scenario at a time; got ${positionals.join(' ')}`);
+  if (name === undefined) throw new CliError(`${command}: name a scenario (${builtInScenarios().join(', ')}) or a scenario file`);
+  const [url] = urlsOf(command, values.url);
+  if (values.url.length > 1 || url === undefined) throw new CliError(`${command}: give one --url (the node whose chain the data is drawn from; run the script once per node)`);
+  const scenario = scenarioOf(command, name, overridesOf(values));
+  const profile = await targetProfile(command, values);
+  const out = values.out ?? join(DEFAULT_K6_DIR, scenario.name);
+  // What k6 cannot express is refused before the node is touched.
+  try {
+    k6Scenarios(scenario, scenario.maxInFlight);
+    k6Thresholds(scenario, profile);
+  } catch (err) {
+    if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
+    throw err;
+  }
+  let written;
+  try {
+    const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
+    written = writeK6Script({ scenario, url, profile, prepared, out, version: packageVersion() });
+  } catch (err) {
+    if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
+    if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
+    if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
+    throw err;
+  }
+  const dir = relativeOrAbsolute(written.dir);
+  const lines = [`k6 test of ${scenario.name} written to ${dir}: ${written.files.join(', ')}`];
+  if (written.notJudged.length > 0) lines.push(`not judged by k6 (only the Node engine measures them): ${written.notJudged.join('; ')}`);
+  const segments = values.segments ?? 1;
+  if (segments === 1) lines.push('run it:', `  cd ${shellWord(dir)} && K6_NO_USAGE_REPORT=true k6 run script.js`);
+  else lines.push(`run it as ${segments} k6 processes (any machines, each with this folder), at the same time:`, ...segmentCommands(segments).map((c) => `  cd ${shellWord(dir)} && ${c}`));
+  if (values.operator !== undefined) {
+    const files = Object.fromEntries(written.files.map((f) => [f, readFileSync(join(written.dir, f), 'utf8')]));
+    const manifest = operatorManifest({ name: values.operator, parallelism: segments, files, script: 'script.js', ...(values['summary-claim'] === undefined ? {} : { summaryClaim: values['summary-claim'] }) });
+    writeFileSync(join(written.dir, 'testrun.yaml'), manifest);
+    lines.push(`k6-operator: ${join(dir, 'testrun.yaml')} (a ConfigMap and a TestRun of parallelism ${segments}): kubectl apply -f it`);
+  }
+  lines.push(`then merge what the instances wrote (chainrpc-summary*.json) into one report:`, `  chainrpc load merge ${shellWord(dir)}/chainrpc-summary*.json`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
 async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   const command = sweep ? 'load sweep' : 'load';
   const { values, positionals } = (sweep ? sweepLine : runLine).parse(argv);
@@ -210,17 +329,7 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   if (!sweep && sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
   if (sweep && urls.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
   if (sweep && values.baseline !== undefined) throw new CliError('load sweep: --baseline compares runs of chainrpc load; a sweep reports its knee (compare knees by eye, or gate a run at the rate you need)');
-  const overrides: ScenarioOverrides = {
-    ...(values.rate === undefined ? {} : { rate: Number(values.rate) }),
-    ...(values.duration === undefined ? {} : { duration: values.duration }),
-    ...(values.warmup === undefined ? {} : { warmup: values.warmup }),
-    ...(values.connections === undefined ? {} : { connections: values.connections }),
-    ...(values['max-in-flight'] === undefined ? {} : { maxInFlight: values['max-in-flight'] }),
-    ...(values['batch-size'] === undefined ? {} : { batchSize: values['batch-size'] }),
-    ...(values.corpus === undefined ? {} : { corpus: values.corpus }),
-    ...(values.seed === undefined ? {} : { seed: values.seed }),
-    thresholds: values.threshold,
-  };
+  const overrides = overridesOf(values);
   let scenario;
   let baseline;
   try {
@@ -330,7 +439,7 @@ export const load: Command = {
   name: 'load',
   summary: 'Load-test nodes: open-model scenarios, batches, signed transactions, the knee, a CI gate',
   help: HELP,
-  commandLines: [runLine, sweepLine, corpusLine, listLine],
+  commandLines: [runLine, sweepLine, corpusLine, listLine, k6Line, mergeLine],
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === 'list') {
@@ -342,6 +451,8 @@ export const load: Command = {
       return 0;
     }
     if (sub === 'corpus') return corpus(rest);
+    if (sub === 'k6') return k6(rest);
+    if (sub === 'merge') return mergeCommand(rest);
     if (sub === 'sweep') return runOrSweep(rest, true);
     return runOrSweep(argv, false);
   },

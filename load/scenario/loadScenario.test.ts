@@ -48,7 +48,7 @@ describe('built-in scenarios', () => {
 
 describe('overrides', () => {
   it('--rate replaces the rate and keeps the distribution; --duration and --warmup the times', () => {
-    const s = loadScenario('mixed', { rate: 40, duration: '2s', warmup: '500ms' });
+    const s = resolveScenario({ ...minimal, arrivals: { model: 'open', rate: 10, distribution: 'poisson' } }, { rate: 40, duration: '2s', warmup: '500ms' });
     expect(s.model).toEqual({ kind: 'open', distribution: 'poisson', stages: [{ from: 40, to: 40, durationMs: 2000 }] });
     expect(s.warmupMs).toBe(500);
   });

@@ -1,0 +1,155 @@
+/**
+ * Generated k6 tests under the real k6 (test/support/k6.ts finds it; without it these skip, saying so):
+ * every built-in scenario against a reference node on loopback keeps its thresholds; faults break the
+ * matching threshold and k6 exits 99; a split into execution segments sends what one process sends, keeps
+ * every sender's nonces in order, and merges into the same counts.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../core/client/index.js';
+import { parseJson } from '../../core/json/index.js';
+import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { findK6, K6_SKIP_NOTE, runK6 } from '../../test/support/k6.js';
+import { startTestNode, type TestNode } from '../../test/support/suites.js';
+import { prepareTarget } from '../runLoad.js';
+import { loadScenario, type ScenarioOverrides } from '../scenario/loadScenario.js';
+import type { K6Summary } from './K6Summary.js';
+import { mergeK6Summaries } from './mergeK6Summaries.js';
+import { writeK6Script } from './writeK6Script.js';
+
+const k6 = findK6();
+if (k6 === undefined) console.warn(`load/k6/k6.test.ts ${K6_SKIP_NOTE}`);
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-k6-'));
+let node: TestNode;
+beforeAll(async () => {
+  if (k6 !== undefined) node = await startTestNode();
+});
+afterAll(async () => {
+  await node?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let tests = 0;
+/** A scenario's k6 test for `url`, in a folder of its own. */
+async function generate(name: string, overrides: ScenarioOverrides, url = node.url): Promise<string> {
+  const out = join(dir, `${name}-${++tests}`);
+  const scenario = loadScenario(name, overrides);
+  const profile = referenceProfile();
+  const prepared = await prepareTarget(url, { scenario, profile, profilePath: null, log: () => {} }, join(out, '.work'));
+  writeK6Script({ scenario, url, profile, prepared, out, version: 'test' });
+  return out;
+}
+
+const summariesIn = (folder: string): K6Summary[] =>
+  readdirSync(folder)
+    .filter((f) => /^chainrpc-summary.*\.json$/.test(f))
+    .map((f) => parseJson(readFileSync(join(folder, f), 'utf8')) as unknown as K6Summary);
+
+const calls = (s: K6Summary): { calls: number; ok: number } =>
+  Object.values(s.methods).reduce((n, m) => ({ calls: n.calls + m.calls, ok: n.ok + m.ok }), { calls: 0, ok: 0 });
+
+const quick = { rate: 20, duration: '2s', warmup: '500ms' } as const;
+
+describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
+  const bin = k6 ?? 'k6';
+
+  it.each(['reads', 'batch', 'send-raw-tx', 'mixed'])('%s: runs, every call answered with a result, its thresholds kept (exit 0)', async (name) => {
+    const out = await generate(name, name === 'batch' ? { ...quick, batchSize: 5, rate: 10 } : quick);
+    const run = await runK6(bin, ['script.js'], out);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/every threshold kept/);
+    const [summary] = summariesIn(out);
+    if (summary === undefined) throw new Error('no summary written');
+    expect(summary.segment).toBeNull();
+    const rate = name === 'batch' ? 10 : 20;
+    expect(summary.schedule.started).toBeGreaterThanOrEqual(rate * 2 - 1);
+    expect(summary.schedule.started).toBeLessThanOrEqual(rate * 2 + 1);
+    expect(summary.requests.count).toBe(summary.schedule.started);
+    const { calls: n, ok } = calls(summary);
+    expect(ok).toBe(n);
+    if (name === 'batch') expect(Object.keys(summary.batchSizes)).toEqual(['5']);
+    expect(Object.values(summary.thresholds).every(Boolean)).toBe(true);
+  }, 60_000);
+
+  it('errors inside batches (a node that reverses and truncates batch answers) break errors < 1%: k6 exits 99', async () => {
+    const faulty = await startTestNode({ faults: ['batch-reversed-and-truncated'] });
+    try {
+      const out = await generate('batch', { ...quick, rate: 10, batchSize: 5 }, faulty.url);
+      const run = await runK6(bin, ['script.js'], out);
+      expect(run.code).toBe(99);
+      const [summary] = summariesIn(out);
+      expect(summary?.failures.missingElements).toBeGreaterThan(0);
+      expect(summary?.thresholds['chainrpc_call_failed: rate<0.01']).toBe(false);
+    } finally {
+      await faulty.stop();
+    }
+  }, 60_000);
+
+  it('transactions refused (a node that drops every second one, so the lanes meet gaps) break errors < 1%: k6 exits 99', async () => {
+    const faulty = await startTestNode({ faults: ['admitted-tx-dropped'] });
+    try {
+      const out = await generate('send-raw-tx', quick, faulty.url);
+      const run = await runK6(bin, ['script.js'], out);
+      expect(run.code).toBe(99);
+      const [summary] = summariesIn(out);
+      expect(summary?.methods.chain_sendRawTransaction?.errors['-32006']).toBeGreaterThan(0);
+    } finally {
+      await faulty.stop();
+    }
+  }, 60_000);
+
+  it('split into 2 and into 3 execution segments: the same total as one process, nonces in order, merged counts exact', async () => {
+    const client = createClient({ baseUrl: node.url });
+    try {
+      const results: { parts: number; merged: ReturnType<typeof mergeK6Summaries>; summaries: K6Summary[] }[] = [];
+      for (const [i, parts] of [1, 2, 3].entries()) {
+        // Fresh senders for each run (their own seed), so each run starts every lane at its account's nonce.
+        const out = await generate('send-raw-tx', { rate: 30, duration: '3s', warmup: '500ms', seed: 100 + i });
+        const at = (k: number): string => (k === 0 ? '0' : k === parts ? '1' : `${k}/${parts}`);
+        const sequence = Array.from({ length: parts + 1 }, (_, k) => at(k)).join(',');
+        const runs = await Promise.all(
+          Array.from({ length: parts }, (_, k) => runK6(bin, parts === 1 ? ['script.js'] : ['--execution-segment', `${at(k)}:${at(k + 1)}`, '--execution-segment-sequence', sequence, 'script.js'], out)),
+        );
+        for (const r of runs) expect(r.code, r.stderr).toBe(0);
+        const summaries = summariesIn(out);
+        expect(summaries).toHaveLength(parts);
+        for (const s of summaries) {
+          // No nonce-gap refusal anywhere: each sender's lane stayed in order across the instances.
+          const sent = s.methods.chain_sendRawTransaction;
+          expect(sent?.errors ?? {}).toEqual({});
+          expect(sent?.ok).toBe(sent?.calls);
+        }
+        results.push({ parts, merged: mergeK6Summaries(summaries), summaries });
+        // Inclusion 100%: every sender's nonce on the chain reaches what its lane sent.
+        const corpus = parseJson(readFileSync(join(out, 'corpus.json'), 'utf8')) as unknown as { senders: { address: string; txs: { nonce: number }[] }[] };
+        const sentTotal = summaries.reduce((n, s) => n + (s.methods.chain_sendRawTransaction?.ok ?? 0), 0);
+        const firstNonces = corpus.senders.map((l) => l.txs[0]?.nonce ?? 0);
+        const deadline = Date.now() + 15_000;
+        let included = 0;
+        while (Date.now() < deadline) {
+          const accounts = await Promise.all(corpus.senders.map((l) => client.call<{ nonce: number }>('chain_getAccount', [l.address])));
+          included = accounts.reduce((n, a, k) => n + Number(a.nonce) - (firstNonces[k] ?? 0), 0);
+          if (included >= sentTotal) break;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(included).toBe(sentTotal);
+      }
+      const [one, two, three] = results;
+      if (one === undefined || two === undefined || three === undefined) throw new Error('runs missing');
+      // The same schedule split exactly: started (and dropped) add up to one process's, to within one
+      // iteration per instance at the edge of the warm-up.
+      for (const split of [two, three]) {
+        expect(Math.abs(split.merged.schedule.scheduled - one.merged.schedule.scheduled)).toBeLessThanOrEqual(split.parts);
+        const total = split.summaries.reduce((n, s) => n + s.requests.count, 0);
+        expect(split.merged.schedule.sent).toBe(total);
+        expect(split.merged.methods.reduce((n, m) => n + m.calls, 0)).toBe(split.summaries.reduce((n, s) => n + calls(s).calls, 0));
+        expect(split.merged.latency.count).toBe(total);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
