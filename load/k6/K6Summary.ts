@@ -62,4 +62,11 @@ export interface K6Summary {
   failures: { timeouts: number; transport: number; httpStatus: Record<string, number>; malformed: number; extraElements: number; missingElements: number };
   /** Thresholds as k6 judged them for this instance (name -> kept); the merge judges again on the merged figures. */
   thresholds: Record<string, boolean>;
+  /**
+   * Optional (added for the merge): the profile the script was made with. `name` goes into the report; `wire`
+   * maps each spec method of the mix to the name it was sent as (the profile's prefix and renames), so a
+   * method-scoped threshold ("chain_getAccount:p99 < 50ms") finds its method among `methods`. Absent: the
+   * reference profile, whose wire names are the spec's.
+   */
+  profile?: { name: string; wire: Record<string, string> };
 }

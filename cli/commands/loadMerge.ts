@@ -1,0 +1,120 @@
+/**
+ * `chainrpc load merge <summary.json>...`: the summaries of the k6 instances of one chainrpc scenario
+ * (load/k6/K6Summary.ts) added up into one run, judged, compared with a baseline and reported exactly as
+ * `chainrpc load` reports its own runs. cli/commands/load.ts dispatches `load merge` here (MERGE_HELP,
+ * mergeLine, mergeCommand).
+ *
+ * This module does not import load.ts (load.ts imports it), so its two small helpers (the recorded command,
+ * a path to print) are its own.
+ */
+import { relative } from 'node:path';
+import { CliError } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
+import { packageVersion } from '../packageVersion.js';
+import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
+import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../load/k6/mergeK6Summaries.js';
+import type { K6Summary } from '../../load/k6/K6Summary.js';
+import { loadVerdict } from '../../load/loadVerdict.js';
+import type { BaselineComparison, LoadReport, LoadRun } from '../../load/model.js';
+import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
+import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
+import { shellQuote } from '../../suites/runner/shellQuote.js';
+
+export const MERGE_HELP = `Usage: chainrpc load merge <summary.json> [<summary.json> ...] [options]
+
+Adds up the summaries that the k6 instances of one chainrpc scenario wrote (the handleSummary of a
+script made by chainrpc load k6: one file per --execution-segment, or per k6-operator pod) into one
+run, judges the scenario's thresholds on it, compares it with --baseline, and writes the same
+reports as chainrpc load (report.json, report.html, summary.md, junit.xml), in a folder whose path
+is printed.
+
+The summaries must be of one scenario against one node, their segments together the whole test
+(0:1/3, 1/3:2/3 and 2/3:1, each once); a whole run's summary (no segment) stands alone. Counts add
+up exactly; latency percentiles are exact to the summaries' buckets (within 4.4%). k6 times each
+request from its write, not from a scheduled time, and reports no send lag, no result validation
+and no timeline: thresholds on lag-p99, invalid, inclusion or tti- find nothing measured and break.
+
+Options:
+  --report-dir <dir>       where reports go (default ${DEFAULT_REPORT_DIR}/load-<time>; <dir>/latest)
+  --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
+  --regression <pct>       the change allowed before noise is added (default 10)
+  -h, --help
+
+Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken or a regression
+beyond the noise; 1 the figures cannot be trusted (the instances did not run together); 2 usage
+error, a file that is not a chainrpc k6 summary, or summaries that are not the parts of one test
+(the message names the file, the field or the missing segment).`;
+
+const positive = (text: string): string | undefined => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : `must be a positive number; got "${text}"`);
+
+/** `load merge`'s options (cli/commands/load.ts lists it among its command lines). */
+export const mergeLine = new CommandLine(
+  'load merge',
+  {
+    'report-dir': { kind: 'text', value: '<dir>' },
+    baseline: { kind: 'text', value: '<report.json>' },
+    regression: { kind: 'text', value: '<pct>', check: positive },
+  },
+  true,
+);
+
+const shellWord = (text: string): string => (/^[\w./@%+=:,<>-]+$/.test(text) ? text : shellQuote(text));
+
+/** A path relative to the working directory when it lies below it, else as it is: what a user pastes. */
+function relativeOrAbsolute(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+}
+
+/** Runs `chainrpc load merge` with the words after `merge`; resolves to the verdict's exit code. */
+export async function mergeCommand(argv: string[]): Promise<number> {
+  const command = 'load merge';
+  const { values, positionals: files } = mergeLine.parse(argv);
+  if (files.length === 0) throw new CliError(`${command}: give the summary files, one per k6 instance (what the handleSummary of a script made by chainrpc load k6 wrote)`);
+  if (new Set(files).size !== files.length) throw new CliError(`${command}: the same file is given twice: ${files.find((f, i) => files.indexOf(f) !== i) ?? ''}`);
+
+  let summaries: K6Summary[];
+  let run: LoadRun;
+  let baseline: LoadReport | undefined;
+  try {
+    summaries = files.map((f) => readK6Summary(f));
+    run = mergeK6Summaries(summaries, files);
+    baseline = values.baseline === undefined ? undefined : readBaselineReport(values.baseline);
+  } catch (err) {
+    if (err instanceof K6SummaryError) throw new CliError(`${command}: ${err.message}`);
+    if (err instanceof Error && err.name === 'BaselineError') throw new CliError(`${command}: ${err.message}`);
+    throw err;
+  }
+  const [first] = summaries as [K6Summary];
+  if (baseline !== undefined && !baseline.runs.some((r) => r.scenario === run.scenario)) {
+    throw new CliError(`${command}: --baseline ${values.baseline ?? ''} has no run of scenario ${run.scenario} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
+  }
+  const segments = summaries.map((s) => s.segment).filter((s) => s !== null);
+  process.stdout.write(`${command}: ${run.scenario} against ${run.url}: ${summaries.length === 1 && segments.length === 0 ? 'one whole k6 run' : `${summaries.length} k6 instances (segments ${segments.join(', ')})`}\n`);
+
+  let comparison: BaselineComparison | undefined;
+  let baselineProblem: string | undefined;
+  try {
+    comparison = baseline === undefined ? undefined : compareBaseline(values.baseline ?? '', baseline, [run], values.regression === undefined ? undefined : Number(values.regression) / 100);
+  } catch (err) {
+    if (!(err instanceof Error && err.name === 'BaselineError')) throw err;
+    baselineProblem = `${command}: ${err.message}`;
+  }
+  const report: LoadReport = {
+    format: 'chainrpc-load/1',
+    tool: { name: 'chainrpc', version: packageVersion() },
+    createdAt: new Date().toISOString(),
+    command: ['chainrpc', command, ...argv.map(shellWord)].join(' '),
+    scenario: { name: first.scenario.name, definition: first.scenario.definition },
+    // The profile the script was made with (the summaries name it; none named: the reference profile).
+    profile: first.profile?.name ?? 'reference',
+    runs: [run],
+    sweeps: [],
+    ...(comparison === undefined ? {} : { baseline: comparison }),
+    verdict: loadVerdict([run], [], comparison, false),
+  };
+  const written = await writeLoadReports(report, { dir: values['report-dir'] ?? DEFAULT_REPORT_DIR });
+  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
+  if (baselineProblem !== undefined) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
+  return report.verdict.exitCode;
+}
