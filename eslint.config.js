@@ -26,5 +26,11 @@ export default tseslint.config(
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // The k6 runtime runs inside k6, whose globals these are (type-checked against @types/k6: tsconfig.k6.json).
+    files: ['load/k6/*.k6.js'],
+    languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly', open: 'readonly' } },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
+  },
   ...layerRules(),
 );

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
@@ -181,7 +181,7 @@ const k6Line = new CommandLine('load k6', {
   segments: { kind: 'integer', value: '<n>', min: 1, max: 1000 },
   operator: { kind: 'text', value: '<name>', check: (t: string) => (/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(t) ? undefined : 'must be a Kubernetes name: lower-case letters, digits and -, at most 52') },
   'summary-claim': { kind: 'text', value: '<pvc>' },
-} as const);
+} as const, true);
 
 /** A path relative to the working directory when it lies below it, else absolute: what a user pastes. */
 function relativeOrAbsolute(path: string): string {
@@ -269,7 +269,8 @@ function scenarioOf(command: string, name: string, overrides: ScenarioOverrides)
 export function segmentCommands(n: number, script = 'script.js'): string[] {
   const at = (i: number): string => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
   const sequence = Array.from({ length: n + 1 }, (_, i) => at(i)).join(',');
-  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence} ${script}`);
+  // --address 127.0.0.1:0: each instance's REST API on a port of its own, so several can share a machine.
+  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence} ${script}`);
 }
 
 async function k6(argv: string[]): Promise<number> {
@@ -295,6 +296,8 @@ async function k6(argv: string[]): Promise<number> {
   try {
     const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
     written = writeK6Script({ scenario, url, profile, prepared, out, version: packageVersion() });
+    // The corpus was copied beside the script; the setup's own copy is not part of the test.
+    rmSync(join(out, '.work'), { recursive: true, force: true });
   } catch (err) {
     if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
     if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
@@ -314,6 +317,7 @@ async function k6(argv: string[]): Promise<number> {
     lines.push(`k6-operator: ${join(dir, 'testrun.yaml')} (a ConfigMap and a TestRun of parallelism ${segments}): kubectl apply -f it`);
   }
   lines.push(`then merge what the instances wrote (chainrpc-summary*.json) into one report:`, `  chainrpc load merge ${shellWord(dir)}/chainrpc-summary*.json`);
+  if (scenario.transactions !== undefined) lines.push('the corpus is spent by one run (its nonces are used): make the test again before the next run');
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -28,6 +28,7 @@ import { Counter, Rate, Trend } from 'k6/metrics';
  * @property {string} format
  * @property {{ name: string, version: string }} tool
  * @property {{ name: string, definition: unknown }} scenario
+ * @property {{ name: string, wire: Record<string, string> }} profile the profile's name and its wire names of the spec's methods
  * @property {string} url the node's base URL
  * @property {string} endpoint where requests go
  * @property {number} timeoutMs
@@ -278,6 +279,7 @@ export function chainrpc(data, lanes) {
       format: 'chainrpc-k6-summary/1',
       tool: data.tool,
       scenario: data.scenario,
+      profile: data.profile,
       url: data.url,
       segment,
       endedAt: new Date().toISOString(),

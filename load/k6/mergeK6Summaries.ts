@@ -447,7 +447,8 @@ export function mergeK6Summaries(summaries: readonly K6Summary[], sources?: read
     for (const k of ['durationMs', 'warmupMs', 'model'] as const) {
       if (firstDifference(resolved[k], first[k]) !== null) throw new K6SummaryError(`${name(0)}: ${k} is ${show(first[k])}, but the scenario definition it carries gives ${show(resolved[k])}`);
     }
-    thresholds = resolved.thresholds;
+    // What only the Node engine measures was never measured here: left out, not broken (chainrpc load k6 says so).
+    thresholds = resolved.thresholds.filter((t) => !K6_UNMEASURED_METRICS.has(t.metric));
   } catch (error) {
     if (error instanceof ScenarioError) throw new K6SummaryError(`${error.message} (the definition a summary carries is the scenario as it ran)`);
     throw error;

@@ -69,7 +69,7 @@ describe('operatorManifest', () => {
     const [configMap, testRun] = parse(operatorManifest(plain));
     expect(configMap?.metadata).toEqual({ name: 'chainrpc-reads' });
     expect(testRun?.metadata).toEqual({ name: 'chainrpc-reads' });
-    expect(testRun?.spec.runner).toEqual({ env: [{ name: 'K6_NO_USAGE_REPORT', value: 'true' }, { name: 'CHAINRPC_SUMMARY_DIR', value: '/summaries' }] });
+    expect(testRun?.spec.runner).toEqual({ env: [{ name: 'K6_NO_USAGE_REPORT', value: 'true' }] });
   });
 
   it('keeps every file byte for byte, and no value turns into a boolean, a number or null under YAML 1.1 either', () => {

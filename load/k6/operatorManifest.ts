@@ -207,10 +207,8 @@ export function operatorManifest(o: OperatorManifestOptions): string {
       script: { configMap: { name: o.name, file: o.script } },
       arguments: '--no-usage-report',
       runner: {
-        env: [
-          { name: 'K6_NO_USAGE_REPORT', value: 'true' },
-          { name: 'CHAINRPC_SUMMARY_DIR', value: SUMMARY_DIR },
-        ],
+        // Without a claim the summaries stay in each runner's working directory (and its log line names them).
+        env: [{ name: 'K6_NO_USAGE_REPORT', value: 'true' }, ...(o.summaryClaim === undefined ? [] : [{ name: 'CHAINRPC_SUMMARY_DIR', value: SUMMARY_DIR }])],
         ...(o.summaryClaim === undefined
           ? {}
           : {

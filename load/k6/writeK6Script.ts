@@ -161,11 +161,13 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
     return { kind: 'transactions', weight: e.weight };
   });
   const sendMethod = sends ? methodIndex('chain_sendRawTransaction') : -1;
+  const specMethods = [...s.reads, ...(sends ? ['chain_sendRawTransaction'] : [])];
   const endpoint = `${o.url}${profile.rpcPath === '/' ? '' : profile.rpcPath}`;
   const data = {
     format: K6_DATA_FORMAT,
     tool: { name: 'chainrpc', version: o.version },
     scenario: { name: s.name, definition: s.definition },
+    profile: { name: profile.name, wire: Object.fromEntries(specMethods.map((m) => [m, wireMethod(profile, m)])) },
     url: o.url,
     endpoint,
     timeoutMs: s.timeoutMs,
@@ -191,7 +193,7 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
     writeFileSync(join(o.out, name), text);
     files.push(name);
   };
-  write('data.json', `${stringifyJson(data as unknown as JsonValue)}\n`);
+  write('data.json', `${stringifyJson(data)}\n`);
   copyFileSync(K6_RUNTIME, join(o.out, 'chainrpc.k6.js'));
   files.push('chainrpc.k6.js');
   if (sends) {
