@@ -5,7 +5,7 @@
  * and how (exit 1).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { parseJson } from '../core/json/index.js';
 import type { LoadReport } from '../load/model.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
 import { CHAINRPC_BIN, runChainrpc } from './runChainrpc.js';
+import { findK6, K6_SKIP_NOTE, runK6 } from './support/k6.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-load-'));
 const started: ChildProcess[] = [];
@@ -128,3 +129,58 @@ describe('chainrpc load: runs that end early still report', () => {
     expect(readFileSync(join(dir, 'reports-dies', 'latest', 'report.html'), 'utf8')).toContain('stopped: the node could not be reached');
   }, 60_000);
 });
+
+const k6 = findK6();
+if (k6 === undefined) console.warn(`test/cli-load.test.ts (k6 recipes) ${K6_SKIP_NOTE}`);
+
+describe('chainrpc load k6 and load merge', () => {
+  it('a scenario k6 cannot express is refused before any node is touched, naming the feature (exit 2)', async () => {
+    const file = join(dir, 'poisson.json');
+    writeFileSync(file, JSON.stringify({ name: 'p', arrivals: { model: 'open', rate: 10, distribution: 'poisson' }, duration: '5s', mix: [{ method: 'chain_blockNumber' }] }));
+    const r = await runChainrpc('load', 'k6', file, '--url', 'http://127.0.0.1:9', '--out', join(dir, 'k6-poisson'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/k6 cannot run this scenario: Poisson arrivals/);
+    expect(existsSync(join(dir, 'k6-poisson'))).toBe(false);
+  });
+
+  it('a summary from another tool or version is refused by merge with what it is and what is expected (exit 2)', async () => {
+    const k6Export = join(dir, 'k6-export.json');
+    writeFileSync(k6Export, JSON.stringify({ root_group: {}, metrics: { http_reqs: { count: 10, rate: 5 } } }));
+    const other = await runChainrpc('load', 'merge', k6Export, '--report-dir', join(dir, 'reports-merge'));
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/chainrpc k6 summary/);
+    const newer = join(dir, 'newer.json');
+    writeFileSync(newer, JSON.stringify({ format: 'chainrpc-k6-summary/2' }));
+    const r = await runChainrpc('load', 'merge', newer, '--report-dir', join(dir, 'reports-merge'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/chainrpc-k6-summary\/2/);
+    expect(existsSync(join(dir, 'reports-merge'))).toBe(false);
+  });
+
+  it.skipIf(k6 === undefined)('the recipe as printed: write the test, run the 2 segment commands, merge into one report (exit 0)', async () => {
+    const n = await node('k6-recipe');
+    const out = join(dir, 'k6-recipe');
+    const made = await runChainrpc('load', 'k6', 'reads', '--url', n.url, '--out', out, '--rate', '20', '--duration', '2s', '--warmup', '500ms', '--segments', '2', '--operator', 'reads-test');
+    expect(made.code, made.stderr).toBe(0);
+    expect(existsSync(join(out, 'testrun.yaml'))).toBe(true);
+    const commands = made.stdout.split('\n').filter((l) => l.includes(' k6 run '));
+    expect(commands).toHaveLength(2);
+    const runs = await Promise.all(
+      commands.map((line) => {
+        const args = line.slice(line.indexOf(' k6 run ') + ' k6 run '.length).trim().split(/\s+/);
+        return runK6(k6 ?? 'k6', args, out);
+      }),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const summaries = readdirSync(out).filter((f) => f.startsWith('chainrpc-summary')).map((f) => join(out, f));
+    expect(summaries).toHaveLength(2);
+    const merged = await runChainrpc('load', 'merge', ...summaries, '--report-dir', join(dir, 'reports-k6'));
+    expect(merged.code, merged.stderr).toBe(0);
+    const report = reportOf(merged.stdout);
+    const [run] = report.runs;
+    expect(run?.schedule.sent).toBeGreaterThanOrEqual(38);
+    expect(run?.methods.every((m) => m.ok === m.calls)).toBe(true);
+    expect(report.verdict.exitCode).toBe(0);
+  }, 60_000);
+});
+
