@@ -312,7 +312,14 @@ async function k6(argv: string[]): Promise<number> {
   else lines.push(`run it as ${segments} k6 processes (any machines, each with this folder), at the same time:`, ...segmentCommands(segments).map((c) => `  cd ${shellWord(dir)} && ${c}`));
   if (values.operator !== undefined) {
     const files = Object.fromEntries(written.files.map((f) => [f, readFileSync(join(written.dir, f), 'utf8')]));
-    const manifest = operatorManifest({ name: values.operator, parallelism: segments, files, script: 'script.js', ...(values['summary-claim'] === undefined ? {} : { summaryClaim: values['summary-claim'] }) });
+    let manifest: string;
+    try {
+      manifest = operatorManifest({ name: values.operator, parallelism: segments, files, script: 'script.js', ...(values['summary-claim'] === undefined ? {} : { summaryClaim: values['summary-claim'] }) });
+    } catch (err) {
+      // Too large for a ConfigMap, a name Kubernetes refuses: the test itself is written, the manifest is not.
+      if (err instanceof Error && err.name === 'OperatorManifestError') throw new CliError(`${command}: the test is in ${dir}, but no testrun.yaml: ${err.message}`);
+      throw err;
+    }
     writeFileSync(join(written.dir, 'testrun.yaml'), manifest);
     lines.push(`k6-operator: ${join(dir, 'testrun.yaml')} (a ConfigMap and a TestRun of parallelism ${segments}): kubectl apply -f it`);
   }
