@@ -157,14 +157,17 @@ describe('chainrpc load k6 and load merge', () => {
     expect(existsSync(join(dir, 'reports-merge'))).toBe(false);
   });
 
-  it.skipIf(k6 === undefined)('the recipe as printed: write the test, run the 2 segment commands, merge into one report (exit 0)', async () => {
+  it.skipIf(k6 === undefined)('the recipe as printed: write a send-raw-tx test, run the 2 segment commands, merge into one report (exit 0)', async () => {
     const n = await node('k6-recipe');
     const out = join(dir, 'k6-recipe');
-    const made = await runChainrpc('load', 'k6', 'reads', '--url', n.url, '--out', out, '--rate', '20', '--duration', '2s', '--warmup', '500ms', '--segments', '2', '--operator', 'reads-test');
+    const made = await runChainrpc('load', 'k6', 'send-raw-tx', '--url', n.url, '--out', out, '--rate', '20', '--duration', '2s', '--warmup', '500ms', '--segments', '2', '--operator', 'tx-test');
     expect(made.code, made.stderr).toBe(0);
     expect(existsSync(join(out, 'testrun.yaml'))).toBe(true);
+    expect(made.stdout).toContain('not judged by k6 (only the Node engine measures them): inclusion >= 99%');
     const commands = made.stdout.split('\n').filter((l) => l.includes(' k6 run '));
     expect(commands).toHaveLength(2);
+    // Each instance reads only its share of the senders.
+    expect(commands.map((c) => /CHAINRPC_CORPUS=(\S+)/.exec(c)?.[1])).toEqual(['corpus-0-of-2.json', 'corpus-1-of-2.json']);
     const runs = await Promise.all(
       commands.map((line) => {
         const args = line.slice(line.indexOf(' k6 run ') + ' k6 run '.length).trim().split(/\s+/);

@@ -266,11 +266,13 @@ function scenarioOf(command: string, name: string, overrides: ScenarioOverrides)
 }
 
 /** The k6 commands of an N-way split: one k6 process per execution segment. */
-export function segmentCommands(n: number, script = 'script.js'): string[] {
+export function segmentCommands(n: number, sendsTransactions = false, script = 'script.js'): string[] {
   const at = (i: number): string => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
   const sequence = Array.from({ length: n + 1 }, (_, i) => at(i)).join(',');
   // --address 127.0.0.1:0: each instance's REST API on a port of its own, so several can share a machine.
-  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence} ${script}`);
+  // With transactions, each instance reads only its own senders' lanes (-e CHAINRPC_CORPUS).
+  const corpus = (i: number): string => (sendsTransactions ? ` -e CHAINRPC_CORPUS=corpus-${i}-of-${n}.json` : '');
+  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence}${corpus(i)} ${script}`);
 }
 
 async function k6(argv: string[]): Promise<number> {
@@ -295,7 +297,7 @@ async function k6(argv: string[]): Promise<number> {
   let written;
   try {
     const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
-    written = writeK6Script({ scenario, url, profile, prepared, out, version: packageVersion() });
+    written = writeK6Script({ scenario, url, profile, prepared, out, version: packageVersion(), ...(values.segments === undefined ? {} : { segments: values.segments }) });
     // The corpus was copied beside the script; the setup's own copy is not part of the test.
     rmSync(join(out, '.work'), { recursive: true, force: true });
   } catch (err) {
@@ -309,9 +311,10 @@ async function k6(argv: string[]): Promise<number> {
   if (written.notJudged.length > 0) lines.push(`not judged by k6 (only the Node engine measures them): ${written.notJudged.join('; ')}`);
   const segments = values.segments ?? 1;
   if (segments === 1) lines.push('run it:', `  cd ${shellWord(dir)} && K6_NO_USAGE_REPORT=true k6 run script.js`);
-  else lines.push(`run it as ${segments} k6 processes (any machines, each with this folder), at the same time:`, ...segmentCommands(segments).map((c) => `  cd ${shellWord(dir)} && ${c}`));
+  else lines.push(`run it as ${segments} k6 processes (any machines, each with this folder), at the same time:`, ...segmentCommands(segments, scenario.transactions !== undefined).map((c) => `  cd ${shellWord(dir)} && ${c}`));
   if (values.operator !== undefined) {
-    const files = Object.fromEntries(written.files.map((f) => [f, readFileSync(join(written.dir, f), 'utf8')]));
+    // The runners of a TestRun get no instance of their own to pick a corpus share by: they read the whole corpus.
+    const files = Object.fromEntries(written.files.filter((f) => !/^corpus-\d+-of-\d+\.json$/.test(f)).map((f) => [f, readFileSync(join(written.dir, f), 'utf8')]));
     let manifest: string;
     try {
       manifest = operatorManifest({ name: values.operator, parallelism: segments, files, script: 'script.js', ...(values['summary-claim'] === undefined ? {} : { summaryClaim: values['summary-claim'] }) });

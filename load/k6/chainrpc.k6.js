@@ -59,9 +59,12 @@ const add = (c) => {
 
 /**
  * @param {K6Data} data
- * @param {{ address: string, txs: string[] }[]} lanes
+ * @param {{ address: string, txs: string[] }[]} lanes the corpus's lanes, or one segment's share of them
+ * @param {{ index: number, of: number }} [share] which share `lanes` is (corpus-<index>-of-<of>.json): lanes
+ *   k with k % of = index, in order. k6 stripes VU ids over equal segments, so segment i's VUs are exactly
+ *   those whose idInTest - 1 is i modulo the segments.
  */
-export function chainrpc(data, lanes) {
+export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
   const { perOctave, min, max } = data.buckets;
   /** @param {string} name */
   const counter = (name) => new Counter(name);
@@ -195,7 +198,8 @@ export function chainrpc(data, lanes) {
     if (measuring) started.add(1);
     const entry = weighted(data.mix);
     if (entry.kind === 'transactions') {
-      const lane = lanes[exec.vu.idInTest - 1];
+      const k = exec.vu.idInTest - 1;
+      const lane = k % share.of === share.index ? lanes[Math.floor(k / share.of)] : undefined;
       const tx = lane === undefined ? undefined : lane.txs[laneNext];
       // A VU without a lane, or whose lane is spent, sends nothing: counted as started, never as sent.
       if (lane === undefined || tx === undefined) return;

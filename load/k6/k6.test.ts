@@ -34,12 +34,12 @@ afterAll(async () => {
 
 let tests = 0;
 /** A scenario's k6 test for `url`, in a folder of its own. */
-async function generate(name: string, overrides: ScenarioOverrides, url = node.url): Promise<string> {
+async function generate(name: string, overrides: ScenarioOverrides, url = node.url, segments = 1): Promise<string> {
   const out = join(dir, `${name}-${++tests}`);
   const scenario = loadScenario(name, overrides);
   const profile = referenceProfile();
   const prepared = await prepareTarget(url, { scenario, profile, profilePath: null, log: () => {} }, join(out, '.work'));
-  writeK6Script({ scenario, url, profile, prepared, out, version: 'test' });
+  writeK6Script({ scenario, url, profile, prepared, out, version: 'test', segments });
   return out;
 }
 
@@ -107,15 +107,23 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
       const results: { parts: number; merged: ReturnType<typeof mergeK6Summaries>; summaries: K6Summary[] }[] = [];
       for (const [i, parts] of [1, 2, 3].entries()) {
         // Fresh senders for each run (their own seed), so each run starts every lane at its account's nonce.
-        const out = await generate('send-raw-tx', { rate: 30, duration: '3s', warmup: '500ms', seed: 100 + i });
+        const out = await generate('send-raw-tx', { rate: 30, duration: '3s', warmup: '500ms', seed: 100 + i }, node.url, parts);
         const at = (k: number): string => (k === 0 ? '0' : k === parts ? '1' : `${k}/${parts}`);
         const sequence = Array.from({ length: parts + 1 }, (_, k) => at(k)).join(',');
         const runs = await Promise.all(
-          Array.from({ length: parts }, (_, k) => runK6(bin, parts === 1 ? ['script.js'] : ['--address', '127.0.0.1:0', '--execution-segment', `${at(k)}:${at(k + 1)}`, '--execution-segment-sequence', sequence, 'script.js'], out)),
+          Array.from({ length: parts }, (_, k) => runK6(
+              bin,
+              // Each instance reads only its own senders' lanes (k % parts = its index).
+              parts === 1 ? ['script.js'] : ['--address', '127.0.0.1:0', '--execution-segment', `${at(k)}:${at(k + 1)}`, '--execution-segment-sequence', sequence, '-e', `CHAINRPC_CORPUS=corpus-${k}-of-${parts}.json`, 'script.js'],
+              out,
+            ),
+          ),
         );
         for (const r of runs) expect(r.code, r.stderr).toBe(0);
         const summaries = summariesIn(out);
         expect(summaries).toHaveLength(parts);
+        // Every sender sent: each instance found a lane for each of its VUs in its share of the corpus.
+        for (const s of summaries) expect(s.requests.count).toBe(s.schedule.started);
         for (const s of summaries) {
           // No nonce-gap refusal anywhere: each sender's lane stayed in order across the instances.
           const sent = s.methods.chain_sendRawTransaction;

@@ -6,7 +6,7 @@
  * (K6Unsupported); what only the Node engine measures (inclusion, schedule lag, result validation) is left
  * out of k6's thresholds and listed in `notJudged`.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringifyJson, type JsonValue } from '../../core/json/index.js';
 import { packageRoot } from '../../core/paths.js';
@@ -108,6 +108,8 @@ export interface K6ScriptOptions {
   prepared: ScenarioSourceOptions;
   out: string;
   version: string;
+  /** An n-way split (execution segments): also writes each segment's share of the corpus. */
+  segments?: number;
 }
 
 export interface WrittenK6Script {
@@ -201,6 +203,14 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
     if (corpus === undefined) throw new Error('writeK6Script: the mix sends transactions but the node was prepared without a corpus');
     copyFileSync(corpus, join(o.out, 'corpus.json'));
     files.push('corpus.json');
+    const segments = o.segments ?? 1;
+    if (segments > 1) {
+      // Each instance of an n-way split needs only its own senders' lanes (k % n = i).
+      const whole = JSON.parse(readFileSync(corpus, 'utf8')) as { senders: unknown[] };
+      for (let i = 0; i < segments; i++) {
+        write(`corpus-${i}-of-${segments}.json`, JSON.stringify({ ...whole, senders: whole.senders.filter((_, k) => k % segments === i) }));
+      }
+    }
   }
   write('script.js', scriptText(s.name, sends, notJudged));
   return { dir: o.out, files, notJudged, maxVUs };
@@ -216,9 +226,15 @@ function scriptText(name: string, sends: boolean, notJudged: readonly string[]):
     '',
     "const data = JSON.parse(open('./data.json'));",
     sends
-      ? "const lanes = new SharedArray('chainrpc lanes', () => JSON.parse(open('./corpus.json')).senders.map((s) => ({ address: s.address, txs: s.txs.map((t) => t.tx) })));"
-      : 'const lanes = [];',
-    'const run = chainrpc(data, lanes);',
+      ? [
+          '// CHAINRPC_CORPUS=corpus-<i>-of-<n>.json: an instance of an n-way split reads only its own senders\' lanes.',
+          "const corpusFile = __ENV.CHAINRPC_CORPUS || 'corpus.json';",
+          'const part = /^corpus-(\\d+)-of-(\\d+)\\.json$/.exec(corpusFile);',
+          'const share = part === null ? { index: 0, of: 1 } : { index: Number(part[1]), of: Number(part[2]) };',
+          "const lanes = new SharedArray('chainrpc lanes', () => JSON.parse(open(`./${corpusFile}`)).senders.map((s) => ({ address: s.address, txs: s.txs.map((t) => t.tx) })));",
+        ].join('\n')
+      : 'const lanes = [];\nconst share = { index: 0, of: 1 };',
+    'const run = chainrpc(data, lanes, share);',
     '',
     'export const options = run.options;',
     'export default function () {',
