@@ -12,9 +12,10 @@ import { createClient } from '../../core/client/index.js';
 import { parseJson } from '../../core/json/index.js';
 import { referenceProfile } from '../../suites/profile/referenceProfile.js';
 import { findK6, K6_SKIP_NOTE, runK6 } from '../../test/support/k6.js';
+import { startDelayServer } from '../../test/support/loadServers.js';
 import { startTestNode, type TestNode } from '../../test/support/suites.js';
 import { prepareTarget, runLoad } from '../runLoad.js';
-import { loadScenario, type ScenarioOverrides } from '../scenario/loadScenario.js';
+import { loadScenario, resolveScenario, type ScenarioOverrides } from '../scenario/loadScenario.js';
 import type { K6Summary } from './K6Summary.js';
 import { mergeK6Summaries } from './mergeK6Summaries.js';
 import { writeK6Script } from './writeK6Script.js';
@@ -186,4 +187,43 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
     expect(ratio).toBeGreaterThan(1 / 4);
     expect(ratio).toBeLessThan(4);
   }, 60_000);
+
+  it('merged percentiles of a split run fall within the bucket resolution of the single run\'s (a server whose latency is known)', async () => {
+    // Every answer after 50 ms: the true latency is one value, so whatever the split, p50, p90 and p99 of the
+    // merged instances must land in the single run's bucket or the next (a bucket spans 9.05%).
+    const server = await startDelayServer({ delayMs: 50 });
+    try {
+      const scenario = resolveScenario({ name: 'delay', arrivals: { model: 'open', rate: 40 }, duration: '3s', warmup: '500ms', maxInFlight: 40, validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['p99 < 1s'] });
+      const profile = referenceProfile();
+      const merged: { parts: number; run: ReturnType<typeof mergeK6Summaries> }[] = [];
+      for (const parts of [1, 2, 3]) {
+        const out = join(dir, `delay-${parts}`);
+        const prepared = await prepareTarget(server.url, { scenario, profile, profilePath: null, log: () => {} }, join(out, '.work'));
+        writeK6Script({ scenario, url: server.url, profile, prepared, out, version: 'test', segments: parts });
+        const at = (k: number): string => (k === 0 ? '0' : k === parts ? '1' : `${k}/${parts}`);
+        const sequence = Array.from({ length: parts + 1 }, (_, k) => at(k)).join(',');
+        const runs = await Promise.all(
+          Array.from({ length: parts }, (_, k) =>
+            runK6(bin, parts === 1 ? ['script.js'] : ['--address', '127.0.0.1:0', '--execution-segment', `${at(k)}:${at(k + 1)}`, '--execution-segment-sequence', sequence, 'script.js'], out),
+          ),
+        );
+        for (const r of runs) expect(r.code, r.stderr).toBe(0);
+        merged.push({ parts, run: mergeK6Summaries(summariesIn(out)) });
+      }
+      const [single, ...splits] = merged;
+      if (single === undefined) throw new Error('no single run');
+      for (const p of ['p50', 'p90', 'p99'] as const) {
+        // The true value (50 ms plus the loopback's fraction of a ms) sits in the single run's bucket.
+        expect(single.run.latency[p]).toBeGreaterThan(45_000);
+        expect(single.run.latency[p]).toBeLessThan(60_000);
+        for (const split of splits) {
+          const ratio = split.run.latency[p] / single.run.latency[p];
+          expect(Math.abs(Math.log2(ratio)), `${p} of ${split.parts} instances: ${split.run.latency[p]} µs against ${single.run.latency[p]} µs`).toBeLessThanOrEqual(1 / 8 + 1e-9);
+        }
+      }
+      for (const split of splits) expect(split.run.latency.count).toBe(split.run.schedule.sent);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

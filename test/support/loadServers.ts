@@ -78,6 +78,28 @@ function answerAll(parsed: Call[] | Call | undefined): unknown {
   return ok(parsed?.id ?? null);
 }
 
+/**
+ * Answers every request (single or batch, with a result per call) after exactly `delayMs`: a latency whose true
+ * distribution is one value, so two runs measured apart must put their percentiles in the same bucket.
+ */
+export async function startDelayServer(options: { delayMs: number }): Promise<LoadServer> {
+  const timers = new Set<NodeJS.Timeout>();
+  const server = await startRpcServer((parsed, res) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      send(res, answerAll(parsed));
+    }, options.delayMs);
+    timers.add(timer);
+  });
+  return {
+    ...server,
+    stop: async () => {
+      for (const t of timers) clearTimeout(t);
+      await server.stop();
+    },
+  };
+}
+
 export interface StallServer extends LoadServer {
   periodMs: number;
   stallMs: number;
