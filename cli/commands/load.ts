@@ -1,5 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
@@ -23,7 +23,7 @@ import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import type { Profile } from '../../suites/profile/Profile.js';
-import { shellQuote } from '../../suites/runner/shellQuote.js';
+import { recordedCommand, relativeOrAbsolute, shellWord } from './commandText.js';
 import { mergeCommand, mergeLine } from './loadMerge.js';
 
 /** Where `chainrpc load k6` writes a scenario's k6 test unless told (git-ignored, like the reports). */
@@ -183,19 +183,8 @@ const k6Line = new CommandLine('load k6', {
   'summary-claim': { kind: 'text', value: '<pvc>' },
 } as const, true);
 
-/** A path relative to the working directory when it lies below it, else absolute: what a user pastes. */
-function relativeOrAbsolute(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel === '' || rel.startsWith('..') ? path : rel;
-}
 
-/** The command line as the report records it: words quoted for a shell, a private key never written. */
-export function recordedCommand(command: string, argv: readonly string[]): string {
-  const words = argv.map((word, i) => (argv[i - 1] === '--private-key' ? '<hidden>' : word.replace(/^--private-key=.*/s, '--private-key=<hidden>')));
-  return ['chainrpc', command, ...words.map(shellWord)].join(' ');
-}
 
-const shellWord = (text: string): string => (/^[\w./@%+=:,<>-]+$/.test(text) ? text : shellQuote(text));
 
 async function targetProfile(command: string, values: { profile?: string | undefined; 'rpc-path'?: string | undefined; 'method-prefix'?: string | undefined; 'private-key'?: string | undefined }): Promise<Profile> {
   let profile: Profile;

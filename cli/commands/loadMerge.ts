@@ -7,7 +7,6 @@
  * This module does not import load.ts (load.ts imports it), so its two small helpers (the recorded command,
  * a path to print) are its own.
  */
-import { relative } from 'node:path';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { packageVersion } from '../packageVersion.js';
@@ -18,7 +17,7 @@ import { loadVerdict } from '../../load/loadVerdict.js';
 import type { BaselineComparison, LoadReport, LoadRun } from '../../load/model.js';
 import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
-import { shellQuote } from '../../suites/runner/shellQuote.js';
+import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 
 export const MERGE_HELP = `Usage: chainrpc load merge <summary.json> [<summary.json> ...] [options]
 
@@ -58,13 +57,7 @@ export const mergeLine = new CommandLine(
   true,
 );
 
-const shellWord = (text: string): string => (/^[\w./@%+=:,<>-]+$/.test(text) ? text : shellQuote(text));
 
-/** A path relative to the working directory when it lies below it, else as it is: what a user pastes. */
-function relativeOrAbsolute(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel === '' || rel.startsWith('..') ? path : rel;
-}
 
 /** Runs `chainrpc load merge` with the words after `merge`; resolves to the verdict's exit code. */
 export async function mergeCommand(argv: string[]): Promise<number> {
@@ -104,7 +97,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     format: 'chainrpc-load/1',
     tool: { name: 'chainrpc', version: packageVersion() },
     createdAt: new Date().toISOString(),
-    command: ['chainrpc', command, ...argv.map(shellWord)].join(' '),
+    command: recordedCommand(command, argv),
     scenario: { name: first.scenario.name, definition: first.scenario.definition },
     // The profile the script was made with (the summaries name it; none named: the reference profile).
     profile: first.profile?.name ?? 'reference',

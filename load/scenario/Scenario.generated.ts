@@ -150,7 +150,7 @@ export interface LoadScenario {
      */
     senders?: number;
     /**
-     * Transactions per sender (default 64).
+     * Transactions per sender (default: enough for the run: rate x (duration + warm-up) x the share of sends, with a margin, spread over the senders).
      */
     perSender?: number;
     /**

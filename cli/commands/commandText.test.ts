@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordedCommand } from './load.js';
+import { recordedCommand } from './commandText.js';
 
 describe('the command a load report records', () => {
   it('never writes a private key, in either form of the option', () => {
