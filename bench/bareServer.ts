@@ -46,3 +46,16 @@ export function startServerProcess(args: readonly string[], launcher: readonly s
 export function startBare(launcher: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
   return startServerProcess(['-e', BARE_SERVER_SOURCE], launcher);
 }
+
+/** The stall server of test/support/loadServers.ts (stalls `stallMs` at the start of every `periodMs`), as its own process. */
+export function startStallProcess(periodMs: number, stallMs: number): Promise<{ url: string; child: ChildProcess }> {
+  return startServerProcess([
+    '--import',
+    'tsx',
+    '--input-type=module',
+    '-e',
+    `const { startStallServer } = await import(${JSON.stringify(new URL('../test/support/loadServers.ts', import.meta.url).href)});
+     const s = await startStallServer({ periodMs: ${periodMs}, stallMs: ${stallMs} });
+     console.log(s.url);`,
+  ]);
+}

@@ -18,7 +18,7 @@ import { prepareTarget, runLoad } from '../load/runLoad.js';
 import { resolveScenario } from '../load/scenario/loadScenario.js';
 import { referenceProfile } from '../suites/profile/referenceProfile.js';
 import { findK6, runK6 } from '../test/support/k6.js';
-import { startServerProcess } from './bareServer.js';
+import { startStallProcess } from './bareServer.js';
 
 const k6 = findK6();
 if (k6 === undefined) throw new Error('bench:engines needs k6: set K6_BIN to a k6 binary (v0.48 or later) or put k6 on the PATH');
@@ -29,15 +29,7 @@ const PERIOD_MS = 1_000;
 const STALL_MS = 200;
 const truth = (p: number): number => Math.max(0, STALL_MS - PERIOD_MS * (1 - p));
 
-const stall = await startServerProcess([
-  '--import',
-  'tsx',
-  '--input-type=module',
-  '-e',
-  `const { startStallServer } = await import(${JSON.stringify(new URL('../test/support/loadServers.ts', import.meta.url).href)});
-   const s = await startStallServer({ periodMs: ${PERIOD_MS}, stallMs: ${STALL_MS} });
-   console.log(s.url);`,
-]);
+const stall = await startStallProcess(PERIOD_MS, STALL_MS);
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-engines-'));
 try {
   const profile = referenceProfile();

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runEngine, type EngineResult } from '../load/engine/index.js';
 import { fixedCallsSpec } from '../test/support/fixedCallsSource.js';
-import { startBare, startServerProcess } from './bareServer.js';
+import { startBare, startStallProcess } from './bareServer.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);
@@ -112,15 +112,7 @@ try {
 const PERIOD_MS = 1_000;
 const STALL_MS = 200;
 const RATE = 500;
-const stall = await startServerProcess([
-  '--import',
-  'tsx',
-  '--input-type=module',
-  '-e',
-  `const { startStallServer } = await import(${JSON.stringify(new URL('../test/support/loadServers.ts', import.meta.url).href)});
-   const s = await startStallServer({ periodMs: ${PERIOD_MS}, stallMs: ${STALL_MS} });
-   console.log(s.url);`,
-]);
+const stall = await startStallProcess(PERIOD_MS, STALL_MS);
 try {
   const url = `${stall.url}/rpc`;
   const seconds = Math.max(SECONDS, 5);

@@ -211,10 +211,10 @@ function withInclusion(timeline: readonly TimelinePoint[], segments: readonly Lo
     offset += seg.durationMs;
   }
   return timeline.map((point) => {
-    const seg = [...starts].reverse().find((st) => point.tMs >= st.fromMs) ?? starts[0];
+    const seg = starts.findLast((st) => point.tMs >= st.fromMs) ?? starts[0];
     if (seg === undefined) return point;
     const t = seg.wallMs + (point.tMs - seg.fromMs) - originMs;
-    const at = [...series].reverse().find((q) => q.tMs <= t);
+    const at = series.findLast((q) => q.tMs <= t);
     return at === undefined ? point : { ...point, pending: at.pending, included: at.included };
   });
 }

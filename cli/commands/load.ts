@@ -8,8 +8,7 @@ import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
 import { packageVersion } from '../packageVersion.js';
 import { hexToFixedBytes } from '../../core/codec/index.js';
 import { makeCorpus } from '../../load/corpus/makeCorpus.js';
-import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
-import type { BaselineComparison, LoadProgress, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import type { LoadProgress, LoadRun, SweepResult } from '../../load/model.js';
 import { K6Unsupported, k6Scenarios, k6Thresholds, writeK6Script } from '../../load/k6/writeK6Script.js';
 import { operatorManifest } from '../../load/k6/operatorManifest.js';
 import { TargetUnreachableError, prepareTarget, runLoad } from '../../load/runLoad.js';
@@ -17,14 +16,13 @@ import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../lo
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { runSweep } from '../../load/sweep/runSweep.js';
-import { LOAD_EXIT, loadVerdict } from '../../load/loadVerdict.js';
 import { loadProgress } from '../../reports/load/loadProgress.js';
-import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import type { Profile } from '../../suites/profile/Profile.js';
-import { recordedCommand, relativeOrAbsolute, shellWord } from './commandText.js';
+import { relativeOrAbsolute, shellWord } from './commandText.js';
 import { mergeCommand, mergeLine } from './loadMerge.js';
+import { baselineFor, publishLoadReport } from './publishLoadReport.js';
 
 /** Where `chainrpc load k6` writes a scenario's k6 test unless told (git-ignored, like the reports). */
 const DEFAULT_K6_DIR = '.chainrpc/k6';
@@ -332,20 +330,8 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   if (!sweep && sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
   if (sweep && urls.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
   if (sweep && values.baseline !== undefined) throw new CliError('load sweep: --baseline compares runs of chainrpc load; a sweep reports its knee (compare knees by eye, or gate a run at the rate you need)');
-  const overrides = overridesOf(values);
-  let scenario;
-  let baseline;
-  try {
-    scenario = loadScenario(name, overrides);
-    baseline = values.baseline === undefined ? undefined : readBaselineReport(values.baseline);
-  } catch (err) {
-    if (err instanceof ScenarioError) throw new CliError(`${command}: ${err.message}`);
-    if (err instanceof Error && err.name === 'BaselineError') throw new CliError(`${command}: ${err.message}`);
-    throw err;
-  }
-  if (baseline !== undefined && !baseline.runs.some((r) => r.scenario === scenario.name)) {
-    throw new CliError(`${command}: --baseline ${values.baseline ?? ''} has no run of scenario ${scenario.name} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
-  }
+  const scenario = scenarioOf(command, name, overridesOf(values));
+  const baseline = baselineFor(command, values.baseline, scenario.name);
   if (sweep && scenario.model.kind === 'closed') throw new CliError('load sweep: the scenario is closed-model; a sweep runs open-model rates (give a rate-based scenario)');
   const profile = await targetProfile(command, values);
   const progress = loadProgress({ stream: process.env.CI === undefined ? process.stdout : { write: (text: string) => process.stdout.write(text) } });
@@ -382,31 +368,19 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
     progress.done();
     stop.dispose();
   }
-  let comparison: BaselineComparison | undefined;
-  let baselineProblem: string | undefined;
-  try {
-    comparison = baseline === undefined ? undefined : compareBaseline(values.baseline ?? '', baseline, runs, values.regression === undefined ? undefined : Number(values.regression) / 100);
-  } catch (err) {
-    // The baseline matched nothing that ran (an interrupted run, other URLs): the report of what ran is still written.
-    if (!(err instanceof Error && err.name === 'BaselineError')) throw err;
-    baselineProblem = `${command}: ${err.message}`;
-  }
-  const report: LoadReport = {
-    format: 'chainrpc-load/1',
-    tool: { name: 'chainrpc', version: packageVersion() },
-    createdAt: startedAt.toISOString(),
-    command: recordedCommand(command, argv),
+  return publishLoadReport({
+    command,
+    argv,
+    createdAt: startedAt,
     scenario: { name: scenario.name, definition: scenario.definition },
     profile: profile.name,
     runs,
     sweeps,
-    ...(comparison === undefined ? {} : { baseline: comparison }),
-    verdict: loadVerdict(runs, sweeps, comparison, stop.interrupted()),
-  };
-  const written = await writeLoadReports(report, { dir: values['report-dir'] ?? DEFAULT_REPORT_DIR });
-  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
-  if (baselineProblem !== undefined && report.verdict.exitCode !== LOAD_EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
-  return report.verdict.exitCode;
+    interrupted: stop.interrupted(),
+    baseline: baseline === undefined ? undefined : { path: values.baseline ?? '', report: baseline },
+    regression: values.regression,
+    reportDir: values['report-dir'],
+  });
 }
 
 async function corpus(argv: string[]): Promise<number> {

@@ -3,21 +3,14 @@
  * (load/k6/K6Summary.ts) added up into one run, judged, compared with a baseline and reported exactly as
  * `chainrpc load` reports its own runs. cli/commands/load.ts dispatches `load merge` here (MERGE_HELP,
  * mergeLine, mergeCommand).
- *
- * This module does not import load.ts (load.ts imports it), so its two small helpers (the recorded command,
- * a path to print) are its own.
  */
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { packageVersion } from '../packageVersion.js';
-import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
 import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../load/k6/mergeK6Summaries.js';
 import type { K6Summary } from '../../load/k6/K6Summary.js';
-import { loadVerdict } from '../../load/loadVerdict.js';
-import type { BaselineComparison, LoadReport, LoadRun } from '../../load/model.js';
-import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
+import type { LoadRun } from '../../load/model.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
-import { recordedCommand, relativeOrAbsolute } from './commandText.js';
+import { baselineFor, publishLoadReport } from './publishLoadReport.js';
 
 export const MERGE_HELP = `Usage: chainrpc load merge <summary.json> [<summary.json> ...] [options]
 
@@ -68,46 +61,29 @@ export async function mergeCommand(argv: string[]): Promise<number> {
 
   let summaries: K6Summary[];
   let run: LoadRun;
-  let baseline: LoadReport | undefined;
   try {
     summaries = files.map((f) => readK6Summary(f));
     run = mergeK6Summaries(summaries, files);
-    baseline = values.baseline === undefined ? undefined : readBaselineReport(values.baseline);
   } catch (err) {
     if (err instanceof K6SummaryError) throw new CliError(`${command}: ${err.message}`);
-    if (err instanceof Error && err.name === 'BaselineError') throw new CliError(`${command}: ${err.message}`);
     throw err;
   }
   const [first] = summaries as [K6Summary];
-  if (baseline !== undefined && !baseline.runs.some((r) => r.scenario === run.scenario)) {
-    throw new CliError(`${command}: --baseline ${values.baseline ?? ''} has no run of scenario ${run.scenario} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
-  }
+  const baseline = baselineFor(command, values.baseline, run.scenario);
   const segments = summaries.map((s) => s.segment).filter((s) => s !== null);
   process.stdout.write(`${command}: ${run.scenario} against ${run.url}: ${summaries.length === 1 && segments.length === 0 ? 'one whole k6 run' : `${summaries.length} k6 instances (segments ${segments.join(', ')})`}\n`);
-
-  let comparison: BaselineComparison | undefined;
-  let baselineProblem: string | undefined;
-  try {
-    comparison = baseline === undefined ? undefined : compareBaseline(values.baseline ?? '', baseline, [run], values.regression === undefined ? undefined : Number(values.regression) / 100);
-  } catch (err) {
-    if (!(err instanceof Error && err.name === 'BaselineError')) throw err;
-    baselineProblem = `${command}: ${err.message}`;
-  }
-  const report: LoadReport = {
-    format: 'chainrpc-load/1',
-    tool: { name: 'chainrpc', version: packageVersion() },
-    createdAt: new Date().toISOString(),
-    command: recordedCommand(command, argv),
+  return publishLoadReport({
+    command,
+    argv,
+    createdAt: new Date(),
     scenario: { name: first.scenario.name, definition: first.scenario.definition },
     // The profile the script was made with (the summaries name it; none named: the reference profile).
     profile: first.profile?.name ?? 'reference',
     runs: [run],
     sweeps: [],
-    ...(comparison === undefined ? {} : { baseline: comparison }),
-    verdict: loadVerdict([run], [], comparison, false),
-  };
-  const written = await writeLoadReports(report, { dir: values['report-dir'] ?? DEFAULT_REPORT_DIR });
-  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
-  if (baselineProblem !== undefined) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
-  return report.verdict.exitCode;
+    interrupted: false,
+    baseline: baseline === undefined ? undefined : { path: values.baseline ?? '', report: baseline },
+    regression: values.regression,
+    reportDir: values['report-dir'],
+  });
 }

@@ -4,7 +4,7 @@
  * tick of the timeline (warm-up included). Recorders of several threads merge exactly: counters add, and
  * histograms add bucket by bucket.
  */
-import type { BatchSizeStats, HistogramData, MethodStats, RequestFailures, ScheduleStats } from '../model.js';
+import type { BatchSizeStats, HistogramData, MethodStats, RequestFailures, ScheduleStats, TimelinePoint } from '../model.js';
 import type { PlannedCall, PlannedRequest } from '../engine/RequestSource.js';
 import type { CallOutcome, Classification } from './classifyExchange.js';
 import { Histogram } from './Histogram.js';
@@ -30,14 +30,8 @@ export interface RecordedFigures {
 }
 
 /** One tick of the timeline as one thread saw it; `index` counts ticks from the start of measurement (negative in warm-up). */
-export interface TickReport {
+export interface TickReport extends Pick<TimelinePoint, 'sent' | 'completed' | 'okCalls' | 'failedCalls' | 'dropped' | 'inFlight'> {
   index: number;
-  sent: number;
-  completed: number;
-  okCalls: number;
-  failedCalls: number;
-  dropped: number;
-  inFlight: number;
   /** Latency (from the scheduled time) of the requests that ended in the tick. */
   latency: Histogram;
 }

@@ -4,58 +4,16 @@
  * response body neither runs nor is hidden. Needs the devDependency playwright-core and Debian's chromium
  * at /usr/bin/chromium; where either is missing the test is skipped with a message saying which.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadChromium, type Browser, type Locator, type Page } from '../../test/support/chromium.js';
 import { HOSTILE_MESSAGE, NODE_A, U128_MAX, fixtureRun } from '../../test/support/fixtureRun.js';
 import { renderHtml } from './renderHtml.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
-// The part of playwright-core's API this test uses. The module is imported by a name held in a variable, so
-// the type check and every other test still work where the package is not installed (the test skips then).
-interface Locator {
-  count(): Promise<number>;
-  first(): Locator;
-  locator(selector: string): Locator;
-  isVisible(): Promise<boolean>;
-  textContent(): Promise<string | null>;
-  innerText(): Promise<string>;
-  check(): Promise<void>;
-  uncheck(): Promise<void>;
-  fill(value: string): Promise<void>;
-  click(): Promise<void>;
-}
-interface Page {
-  goto(url: string): Promise<unknown>;
-  locator(selector: string): Locator;
-  /** The project has no DOM types, so page code is passed as an expression string. */
-  evaluate<R>(expression: string): Promise<R>;
-  on(event: 'pageerror', listener: (error: Error) => void): void;
-  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
-}
-interface Browser {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Playwright {
-  chromium: { launch(options: { executablePath: string; args: string[]; headless?: boolean }): Promise<Browser> };
-}
-
-const PLAYWRIGHT = 'playwright-core';
-async function loadPlaywright(): Promise<Playwright | string> {
-  if (!existsSync(CHROMIUM)) return `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-  try {
-    return (await import(PLAYWRIGHT)) as Playwright;
-  } catch (error) {
-    return `skipped: ${PLAYWRIGHT} cannot be imported (add it as a devDependency): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
-  }
-}
-const loaded = await loadPlaywright();
+const loaded = await loadChromium();
 const skipNote = typeof loaded === 'string' ? loaded : undefined;
 if (skipNote !== undefined) console.warn(`renderHtml.browser.test.ts ${skipNote}`);
 
@@ -72,11 +30,10 @@ describe.skipIf(skipNote !== undefined)(`report.html in Chromium${skipNote === u
   const run = fixtureRun();
 
   beforeAll(async () => {
-    const pw = loaded as Playwright;
     dir = await mkdtemp(join(tmpdir(), 'chainrpc-report-'));
     const file = join(dir, 'report.html');
     await writeFile(file, renderHtml(run), 'utf8');
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true });
+    browser = await (loaded as Exclude<typeof loaded, string>).launch();
     page = await browser.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     // A Content-Security-Policy violation (a hash that does not match, say) is reported as a console error.

@@ -7,56 +7,17 @@
  * playwright-core and Debian's chromium at /usr/bin/chromium; where either is missing the test is skipped
  * with a message saying which.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadChromium, type Browser, type Page } from '../../test/support/chromium.js';
 import type { LoadFixtureKind } from '../../test/support/loadReportFixture.js';
 import { LOAD_FIXTURE_KINDS, LOAD_NODE_A, loadReportFixture } from '../../test/support/loadReportFixture.js';
 import { renderLoadHtml } from './renderLoadHtml.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
-// The part of playwright-core's API this test uses. The module is imported by a name held in a variable, so
-// the type check and every other test still work where the package is not installed (the test skips then).
-interface Locator {
-  count(): Promise<number>;
-  first(): Locator;
-  isVisible(): Promise<boolean>;
-  innerText(): Promise<string>;
-}
-interface Page {
-  goto(url: string): Promise<unknown>;
-  locator(selector: string): Locator;
-  /** The project has no DOM types, so page code is passed as an expression string. */
-  evaluate<R>(expression: string): Promise<R>;
-  screenshot(options: { path: string; fullPage: boolean }): Promise<unknown>;
-  emulateMedia(options: { colorScheme: 'light' | 'dark' }): Promise<void>;
-  on(event: 'pageerror', listener: (error: Error) => void): void;
-  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
-  close(): Promise<void>;
-}
-interface Browser {
-  newPage(options?: { viewport: { width: number; height: number } }): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Playwright {
-  chromium: { launch(options: { executablePath: string; args: string[]; headless?: boolean }): Promise<Browser> };
-}
-
-const PLAYWRIGHT = 'playwright-core';
-async function loadPlaywright(): Promise<Playwright | string> {
-  if (!existsSync(CHROMIUM)) return `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-  try {
-    return (await import(PLAYWRIGHT)) as Playwright;
-  } catch (error) {
-    return `skipped: ${PLAYWRIGHT} cannot be imported (add it as a devDependency): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
-  }
-}
-const loaded = await loadPlaywright();
+const loaded = await loadChromium();
 const skipNote = typeof loaded === 'string' ? loaded : undefined;
 if (skipNote !== undefined) console.warn(`renderLoadHtml.browser.test.ts ${skipNote}`);
 
@@ -99,9 +60,8 @@ describe.skipIf(skipNote !== undefined)(`load report.html in Chromium${skipNote 
   };
 
   beforeAll(async () => {
-    const pw = loaded as Playwright;
     dir = await mkdtemp(join(tmpdir(), 'chainrpc-load-report-'));
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true });
+    browser = await (loaded as Exclude<typeof loaded, string>).launch();
     for (const kind of LOAD_FIXTURE_KINDS) pages.set(kind, await open(kind));
   });
 

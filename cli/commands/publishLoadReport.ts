@@ -1,0 +1,73 @@
+/**
+ * The end of every load command that reports (`chainrpc load`, `load sweep`, `load merge`): the previous
+ * report to compare with, then the comparison, the verdict, the four reports written, and the lines that say
+ * where they are. One place, so every load report is made and judged alike.
+ */
+import { CliError } from '../CliError.js';
+import { packageVersion } from '../packageVersion.js';
+import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
+import { LOAD_EXIT, loadVerdict } from '../../load/loadVerdict.js';
+import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
+import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
+import { recordedCommand, relativeOrAbsolute } from './commandText.js';
+
+/** The --baseline report, read before anything runs: a usage error when it is no load report or ran another scenario. */
+export function baselineFor(command: string, path: string | undefined, scenario: string): LoadReport | undefined {
+  if (path === undefined) return undefined;
+  let baseline: LoadReport;
+  try {
+    baseline = readBaselineReport(path);
+  } catch (err) {
+    if (err instanceof Error && err.name === 'BaselineError') throw new CliError(`${command}: ${err.message}`);
+    throw err;
+  }
+  if (!baseline.runs.some((r) => r.scenario === scenario)) {
+    throw new CliError(`${command}: --baseline ${path} has no run of scenario ${scenario} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
+  }
+  return baseline;
+}
+
+export interface LoadReportParts {
+  command: string;
+  argv: readonly string[];
+  createdAt: Date;
+  scenario: LoadReport['scenario'];
+  profile: string;
+  runs: LoadRun[];
+  sweeps: SweepResult[];
+  interrupted: boolean;
+  baseline?: { path: string; report: LoadReport } | undefined;
+  /** --regression, percent. */
+  regression?: string | undefined;
+  reportDir?: string | undefined;
+}
+
+/** Compares, judges, writes and announces the report; resolves with the verdict's exit code. */
+export async function publishLoadReport(o: LoadReportParts): Promise<number> {
+  let comparison: BaselineComparison | undefined;
+  let baselineProblem: string | undefined;
+  try {
+    comparison = o.baseline === undefined ? undefined : compareBaseline(o.baseline.path, o.baseline.report, o.runs, o.regression === undefined ? undefined : Number(o.regression) / 100);
+  } catch (err) {
+    // The baseline matched nothing that ran (an interrupted run, other URLs): the report of what ran is still written.
+    if (!(err instanceof Error && err.name === 'BaselineError')) throw err;
+    baselineProblem = `${o.command}: ${err.message}`;
+  }
+  const report: LoadReport = {
+    format: 'chainrpc-load/1',
+    tool: { name: 'chainrpc', version: packageVersion() },
+    createdAt: o.createdAt.toISOString(),
+    command: recordedCommand(o.command, o.argv),
+    scenario: o.scenario,
+    profile: o.profile,
+    runs: o.runs,
+    sweeps: o.sweeps,
+    ...(comparison === undefined ? {} : { baseline: comparison }),
+    verdict: loadVerdict(o.runs, o.sweeps, comparison, o.interrupted),
+  };
+  const written = await writeLoadReports(report, { dir: o.reportDir ?? DEFAULT_REPORT_DIR });
+  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
+  if (baselineProblem !== undefined && report.verdict.exitCode !== LOAD_EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
+  return report.verdict.exitCode;
+}
