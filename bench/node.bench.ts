@@ -61,7 +61,7 @@ const row = (label: string, value: string): void => {
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-bench-'));
 const bare = await startBare();
 const { url, process: node } = await spawnNode(
-  ['--port', '0', '--data-dir', dir, '--block-time', '200', '--max-block-txs', '5000', '--faucet-limit', '1', '--max-pending', '200000'],
+  ['--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '200', '--max-block-txs', '5000', '--faucet-limit', '1', '--max-pending', '200000'],
   join(dir, 'node.log'),
 );
 console.log(`reference node benchmark: ${SECONDS} s per load run (load engine, closed model), ${CONNECTIONS} connections; node v${process.versions.node}, ${new Date().toISOString()}\n`);

@@ -146,7 +146,7 @@ try {
   // One node process per workload: a node warmed up on one workload and counted on another recompiles
   // inside the counted window, which would add the optimizing compiler's work to the count.
   const node = (name: string, work: Workload): Promise<number> =>
-    count(name, (launcher) => startServerProcess([...NODE_FLAGS, CLI_PATH, 'node', '--port', '0', '--data-dir', join(dir, `${name}-data`), '--block-time', '600000'], launcher), work);
+    count(name, (launcher) => startServerProcess([...NODE_FLAGS, CLI_PATH, 'node', '--port', '0', '--p2p-port', '0', '--data-dir', join(dir, `${name}-data`), '--block-time', '600000'], launcher), work);
   const blockNumber = await node('node-blockNumber', BLOCK_NUMBER);
   const single = await node('node-getAccount', GET_ACCOUNT);
   const batched = await node('node-getAccount-batch', GET_ACCOUNT_BATCH);

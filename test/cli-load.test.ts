@@ -20,7 +20,7 @@ const started: ChildProcess[] = [];
 
 /** A reference node in its own process (what `chainrpc node` starts), with fast blocks. */
 async function node(name: string): Promise<{ url: string; process: ChildProcess }> {
-  const n = await spawnNode(['--port', '0', '--data-dir', join(dir, name), '--block-time', '100'], join(dir, `${name}.log`));
+  const n = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', join(dir, name), '--block-time', '100'], join(dir, `${name}.log`));
   started.push(n.process);
   return n;
 }

@@ -128,16 +128,17 @@ describe('chainrpc', () => {
 });
 
 /** Starts a long-running chainrpc command; resolves with the process and a reader for its stdout lines. */
-function startLong(args: string[]): { child: ReturnType<typeof spawn>; lines: () => string[]; waitFor: (re: RegExp, ms?: number) => Promise<string> } {
+function startLong(args: string[]): { child: ReturnType<typeof spawn>; lines: () => string[]; waitFor: (re: RegExp, ms?: number, skip?: number) => Promise<string> } {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', () => undefined);
   const lines = (): string[] => out.split('\n').filter((l) => l !== '');
-  const waitFor = async (re: RegExp, ms = 30_000): Promise<string> => {
+  /** The first line matching `re` after `skip` earlier matches. */
+  const waitFor = async (re: RegExp, ms = 30_000, skip = 0): Promise<string> => {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      const hit = lines().find((l) => re.test(l));
+      const hit = lines().filter((l) => re.test(l))[skip];
       if (hit !== undefined) return hit;
       if (child.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 50));
@@ -157,12 +158,17 @@ const isRunning = (pid: number): boolean => {
 };
 
 describe('chainrpc node and devnet', () => {
-  it('node prints its base URL first, serves, and stops cleanly on SIGTERM', async () => {
+  it('node prints its JSON-RPC URL, then its peer URL, serves, and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-node-'));
     try {
-      const run = startLong(['node', '--port', '0', '--data-dir', dir, '--block-time', '100']);
+      const run = startLong(['node', '--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '100']);
       const url = await run.waitFor(/^http:/);
       expect(run.lines()[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const p2p = await run.waitFor(/^http:/, 10_000, 1);
+      expect(p2p).not.toBe(url);
+      // The peer protocol is on its own port; the JSON-RPC port does not serve it.
+      expect((await fetch(`${url}/p2p/blocks?from=0`)).status).toBe(404);
+      expect((await fetch(`${p2p}/p2p/blocks?from=0`)).status).toBe(200);
       const health = await chainrpc('call', '--url', url, 'chain_health');
       expect(JSON.parse(health.stdout)).toEqual({ status: 'ok', mode: 'MN', chain_id: 1 });
       run.child.kill('SIGTERM');
@@ -176,13 +182,13 @@ describe('chainrpc node and devnet', () => {
   it('node refuses bad settings, a busy port and a locked store with exit 2 and a clear message', async () => {
     expect((await chainrpc('node', '--kind', 'XN')).code).toBe(2);
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-busy-'));
-    const run = startLong(['node', '--port', '0', '--data-dir', dir, '--block-time', '100']);
+    const run = startLong(['node', '--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '100']);
     try {
       const url = await run.waitFor(/^http:/);
-      const busy = await chainrpc('node', '--port', new URL(url).port, '--data-dir', join(dir, 'other'));
+      const busy = await chainrpc('node', '--port', new URL(url).port, '--p2p-port', '0', '--data-dir', join(dir, 'other'));
       expect(busy.code).toBe(2);
       expect(busy.stderr).toContain('pick another --port');
-      const locked = await chainrpc('node', '--port', '0', '--data-dir', dir);
+      const locked = await chainrpc('node', '--port', '0', '--p2p-port', '0', '--data-dir', dir);
       expect(locked.code).toBe(2);
       expect(locked.stderr).toMatch(/in use|lock/i);
     } finally {
@@ -208,8 +214,11 @@ describe('chainrpc node and devnet', () => {
       await run.waitFor(/^devnet ready/, 60_000);
       const rows = run.lines().filter((l) => /^(mn|ln)\d+ /.test(l)).map((l) => l.split(/\s+/));
       expect(rows.map((r) => r[1])).toEqual(['MN', 'MN', 'LN']);
-      expect(rows.map((r) => r[4])).toEqual(['-', '-', 'peer-count-off']);
-      const pids = rows.map((r) => Number(r[3]));
+      expect(rows.map((r) => r[5])).toEqual(['-', '-', 'peer-count-off']);
+      // Every node has a peer URL of its own, apart from its JSON-RPC URL.
+      for (const r of rows) expect(r[3]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      for (const r of rows) expect(r[3]).not.toBe(r[2]);
+      const pids = rows.map((r) => Number(r[4]));
       for (const pid of pids) expect(isRunning(pid)).toBe(true);
       const peerCounts = await Promise.all(rows.map((r) => chainrpc('call', '--url', r[2] ?? '', 'net_peerCount')));
       expect(peerCounts.map((c) => c.stdout.trim())).toEqual(['2', '2', '3']);
@@ -225,7 +234,7 @@ describe('chainrpc node and devnet', () => {
 describe('chainrpc test and replay against a faulty node', () => {
   it('exits 1 with the failing check and a curl command; a baseline excuses it (exit 0); replay shows the answer now', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-test-'));
-    const run = startLong(['node', '--port', '0', '--data-dir', join(dir, 'node'), '--block-time', '100', '--fault', 'empty-batch-array']);
+    const run = startLong(['node', '--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'node'), '--block-time', '100', '--fault', 'empty-batch-array']);
     try {
       const url = await run.waitFor(/^http:/);
       const reports = join(dir, 'reports');

@@ -30,7 +30,7 @@ const random = (): number => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function start(): Promise<{ client: RpcClient; kill: () => Promise<void> }> {
-  const { url, process: child } = await spawnNode(['--port', '0', '--data-dir', dir, '--block-time', String(BLOCK_MS)], join(dir, 'node.log'));
+  const { url, process: child } = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', String(BLOCK_MS)], join(dir, 'node.log'));
   const client = createClient({ baseUrl: url, timeoutMs: 2_000 });
   return {
     client,

@@ -7,18 +7,21 @@ import { UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js
 
 const HELP = `Usage: chainrpc devnet [--mn 3] [--ln 2] [options]
 
-Starts a local devnet: each node a separate \`chainrpc node\` process on a free loopback port. The
-MNs elect a leader that proposes a block every --block-time; LNs follow the chain, serve reads and
-pass transactions on. Prints a table of the nodes (name, kind, base URL, pid) once every node sees
-every other, and runs until Ctrl-C (or SIGTERM), which stops every node.
+Starts a local devnet: each node a separate \`chainrpc node\` process with a JSON-RPC port and a
+peer port, both free loopback ports. The MNs' keys are made first and are the network's members,
+named in its genesis (genesis.json in --data-dir, given to every node): only they can be elected
+and propose blocks. The leader proposes a block every --block-time; LNs follow the chain, serve
+reads and pass transactions on. Prints a table of the nodes (name, kind, JSON-RPC URL, peer URL,
+pid) once every node sees every other, and runs until Ctrl-C (or SIGTERM), which stops every node.
 
 Options:
   --mn <n>            MN nodes, at least 1 (default 3)
   --ln <n>            LN nodes (default 2)
   --block-time <ms>   time between blocks (default 1000)
   --chain-id <n>      network id (default 1)
-  --data-dir <dir>    one folder per node, with its store and node.log (default .chainrpc/devnet)
-  --keep-data         resume the chain in --data-dir instead of starting fresh
+  --data-dir <dir>    the genesis, and one folder per node with its key, store and node.log
+                      (default .chainrpc/devnet)
+  --keep-data         resume the chain, keys and genesis in --data-dir instead of starting fresh
   -h, --help
 
 Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-faults):
@@ -57,14 +60,16 @@ export const devnet: Command = {
       net = await startDevnet({ mn, ln, blockTimeMs, chainId, dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
     } catch (err) {
       // Fault and node names are checked before any process starts.
-      if (err instanceof UnknownFaultError || err instanceof DevnetPlanError) throw new CliError(`devnet: --fault: ${err.message}`);
+      if (err instanceof UnknownFaultError) throw new CliError(`devnet: --fault: ${err.message}`);
+      if (err instanceof DevnetPlanError) throw new CliError(`devnet: ${err.message}`);
       throw err;
     }
     const width = Math.max(...net.nodes.map((n) => n.url.length));
+    const p2pWidth = Math.max(...net.nodes.map((n) => n.p2pUrl.length));
     const withFaults = net.nodes.some((n) => n.faults.length > 0);
-    console.log(`${'name'.padEnd(6)}${'kind'.padEnd(6)}${'url'.padEnd(width + 2)}pid${withFaults ? '      faults (TEST-ONLY)' : ''}`);
-    for (const n of net.nodes) console.log(`${n.name.padEnd(6)}${n.kind.padEnd(6)}${n.url.padEnd(width + 2)}${withFaults ? `${String(n.pid).padEnd(9)}${n.faults.join(',') || '-'}` : n.pid}`);
-    console.log(`devnet ready: ${net.nodes.length} nodes. Ctrl-C stops every node; logs in ${dataDir}/<name>/node.log`);
+    console.log(`${'name'.padEnd(6)}${'kind'.padEnd(6)}${'url'.padEnd(width + 2)}${'p2p'.padEnd(p2pWidth + 2)}pid${withFaults ? '      faults (TEST-ONLY)' : ''}`);
+    for (const n of net.nodes) console.log(`${n.name.padEnd(6)}${n.kind.padEnd(6)}${n.url.padEnd(width + 2)}${n.p2pUrl.padEnd(p2pWidth + 2)}${withFaults ? `${String(n.pid).padEnd(9)}${n.faults.join(',') || '-'}` : n.pid}`);
+    console.log(`devnet ready: ${net.nodes.length} nodes. Ctrl-C stops every node; genesis in ${net.genesisFile}; logs in ${dataDir}/<name>/node.log`);
     for (const n of net.nodes) {
       n.process.once('exit', (code, signal) => process.stderr.write(`devnet: ${n.name} (pid ${n.pid}) exited (${signal ?? `code ${String(code)}`})\n`));
     }

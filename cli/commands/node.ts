@@ -6,24 +6,36 @@ import { parseAmount } from '../parseAmount.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
-import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
+import { readNetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import { NodeConfigError, ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 
 const HELP = `Usage: chainrpc node [options]
 
 Runs one reference node: every method of the reference profile on POST {base}/rpc, blocks every
---block-time while it leads, peers over /p2p/ on the same port. Prints one line with its base URL
-(http://HOST:PORT) on stdout once it serves; logs go to stderr. SIGINT or SIGTERM stop it cleanly.
+--block-time while it leads, and the peer protocol (/p2p/) on a listener of its own, so exposing
+the JSON-RPC port exposes only JSON-RPC. Prints two lines on stdout once it serves: its JSON-RPC
+base URL (http://HOST:PORT), then its peer URL. Logs go to stderr. SIGINT or SIGTERM stop it cleanly.
+
+A node belongs to one network, fixed by its genesis: the chain id and the members, the MN keys
+that may lead and propose. Without --genesis a node uses the genesis.json in its data dir; an MN
+without one starts a one-member network of its own and writes it there, for others to join.
 
 Options:
-  --port <n>              port to listen on; 0 picks a free one (default ${NODE_DEFAULTS.port})
-  --host <addr>           address to bind (default ${NODE_DEFAULTS.host})
-  --kind <MN|LN>          MN: elects a leader and proposes blocks; LN: follows the chain, serves reads,
-                          passes transactions on (default MN)
-  --data-dir <dir>        node key and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it
+  --port <n>              JSON-RPC port; 0 picks a free one (default ${NODE_DEFAULTS.port})
+  --host <addr>           JSON-RPC address to bind (default ${NODE_DEFAULTS.host})
+  --p2p-port <n>          peer port; 0 picks a free one (default ${NODE_DEFAULTS.p2pPort})
+  --p2p-host <addr>       peer address to bind (default ${NODE_DEFAULTS.p2pHost}: loopback only)
+  --p2p-url <url>         the peer URL to announce, when peers reach this node by another address
+                          (default: http://P2P-HOST:P2P-PORT)
+  --kind <MN|LN>          MN: may be elected and propose blocks when it is a member; LN: follows the
+                          chain, serves reads, passes transactions on (default MN)
+  --data-dir <dir>        node key, genesis and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it
+  --genesis <file>        the network's genesis (chainrpc devnet writes one); required for an LN
   --block-time <ms>       time between blocks (default ${NODE_DEFAULTS.blockTimeMs})
-  --peers <url,...>       base URLs of other nodes to join; the rest are learned from them
-  --chain-id <n>          network id transactions are signed for (default ${NODE_DEFAULTS.chainId})
+  --peers <url,...>       peer URLs of other nodes to join; the rest are learned from the members
+  --chain-id <n>          chain id of a new network of its own (default ${NODE_DEFAULTS.chainId}; a genesis fixes its own)
   --faucet-amount <amt>   amount per faucet claim, base units or "<n>token" (default 10token)
   --faucet-limit <n>      faucet claims per address (default ${NODE_DEFAULTS.faucetLimit})
   --no-faucet             answer chain_faucetClaim with FaucetUnavailable
@@ -47,6 +59,10 @@ to hold value.`;
 const commandLine = new CommandLine('node', {
   port: { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.port },
   host: { kind: 'text', value: '<addr>', default: NODE_DEFAULTS.host },
+  'p2p-port': { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.p2pPort },
+  'p2p-host': { kind: 'text', value: '<addr>', default: NODE_DEFAULTS.p2pHost },
+  'p2p-url': { kind: 'text', value: '<url>' },
+  genesis: { kind: 'text', value: '<file>' },
   kind: { kind: 'choice', value: '<MN|LN>', choices: ['MN', 'LN'], default: 'MN' },
   'data-dir': { kind: 'text', value: '<dir>', default: NODE_DEFAULTS.dataDir },
   'block-time': { kind: 'integer', value: '<ms>', min: 10, default: NODE_DEFAULTS.blockTimeMs },
@@ -87,16 +103,33 @@ export const node: Command = {
     const kind = values.kind;
     const chainId = values['chain-id'];
     const peers = (values.peers ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
-    for (const p of peers) if (!/^https?:\/\/[^/\s]+\/?$/.test(p)) throw new CliError(`node: --peers takes base URLs such as http://127.0.0.1:8546; got "${p}"`);
+    for (const p of peers) if (!/^https?:\/\/[^/\s]+\/?$/.test(p)) throw new CliError(`node: --peers takes peer base URLs such as http://127.0.0.1:${NODE_DEFAULTS.p2pPort}; got "${p}"`);
+    const p2pUrl = values['p2p-url'];
+    if (p2pUrl !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(p2pUrl)) throw new CliError(`node: --p2p-url takes a base URL such as http://10.0.0.5:${NODE_DEFAULTS.p2pPort}; got "${p2pUrl}"`);
+    let genesis: NetworkGenesis | undefined;
+    if (values.genesis !== undefined) {
+      try {
+        genesis = readNetworkGenesis(resolve(values.genesis));
+      } catch (err) {
+        throw new CliError(`node: --genesis: ${(err as Error).message}`);
+      }
+      if (argv.some((a) => a === '--chain-id' || a.startsWith('--chain-id=')) && genesis.chainId !== chainId) {
+        throw new CliError(`node: --chain-id ${chainId} disagrees with the genesis (${values.genesis}: chain id ${genesis.chainId}); leave --chain-id out`);
+      }
+    }
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
     const started = await ReferenceNode.start(withFaults({
       host: values.host,
       port: values.port,
+      p2pHost: values['p2p-host'],
+      p2pPort: values['p2p-port'],
+      p2pUrl,
+      genesis,
       kind,
       dataDir: resolve(values['data-dir']),
       blockTimeMs: values['block-time'],
       peers,
-      chainId,
+      chainId: genesis?.chainId ?? chainId,
       faucet: values['no-faucet'] ? false : { amount: parseAmount(values['faucet-amount'], 'faucet amount'), limit: values['faucet-limit'] },
       maxBodyBytes: values['max-body-bytes'],
       maxBatch: values['max-batch'],
@@ -109,12 +142,14 @@ export const node: Command = {
     }, faults)).catch((err: unknown) => {
       // What a user can fix (a busy port, a damaged or locked store) is a config error, not a crash.
       const code = (err as { code?: unknown }).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`node: cannot listen: ${(err as Error).message}; pick another --port (0 picks a free one)`);
-      if (err instanceof StoreDamagedError || err instanceof StoreLockedError || err instanceof GenesisMismatchError) throw new CliError(`node: ${err.message}`);
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`node: cannot listen: ${(err as Error).message}; pick another --port or --p2p-port (0 picks a free one)`);
+      if (err instanceof StoreDamagedError || err instanceof StoreLockedError || err instanceof GenesisMismatchError || err instanceof NodeConfigError) throw new CliError(`node: ${err.message}`);
       throw err;
     });
     console.log(started.url);
-    log(`node ${kind} ${started.id} serving ${started.url}/rpc (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
+    console.log(started.p2pUrl);
+    const role = started.network.members.includes(started.id) ? `one of ${started.network.members.length} members` : 'not a member';
+    log(`node ${kind} ${started.id} (${role}) serving ${started.url}/rpc, peers at ${started.p2pUrl} (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
     await new Promise<void>((done) => {
       let signals = 0;
       const stop = (signal: string): void => {

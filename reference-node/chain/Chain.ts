@@ -33,6 +33,7 @@ import type {
   GenesisConfig,
   ImportResult,
   ProduceOptions,
+  ProposalRule,
   ResolvedLimits,
   SubmitOutcome,
   SubmitSource,
@@ -75,6 +76,8 @@ export interface ChainOpenOptions {
   readonly now?: () => number;
   /** Signature, chain id and fee rules. Default: REFERENCE_CHAIN_RULES; anything else is a deliberate variant. */
   readonly rules?: ChainRules;
+  /** Who may propose on a parent (ProposalRule); applied to every imported and produced block. */
+  readonly proposals?: ProposalRule;
 }
 
 export interface FaucetClaimOptions {
@@ -97,6 +100,19 @@ function resolveLimits(limits: ChainLimits | undefined): ResolvedLimits {
     resolved[key] = value;
   }
   return resolved;
+}
+
+/** A PoU snapshot checked and in id order; throws TypeError on an entry that is not id -> u64. */
+function snapshotOf(given: Readonly<Record<string, bigint>>): Record<string, bigint> {
+  const pou: Record<string, bigint> = {};
+  for (const id of Object.keys(given).sort()) {
+    const score = given[id];
+    if (!isHex64(id) || typeof score !== 'bigint' || score < 0n || score > U64_MAX) {
+      throw new TypeError(`pou entry ${JSON.stringify(id)} must map a 64-hex node id to a u64 bigint score`);
+    }
+    pou[id] = score;
+  }
+  return pou;
 }
 
 /** The result of a synchronous step as a promise; a throw becomes a rejection (the Promise executor catches it). */
@@ -142,6 +158,7 @@ export class Chain {
     private readonly mempool: Mempool,
     private readonly faucet: Faucet | undefined,
     private readonly rules: ChainRules,
+    private readonly proposals: ProposalRule | undefined,
     info: { chainId: bigint; genesisHash: string; faucetAddress: string; genesisSupply: bigint; limits: ResolvedLimits },
   ) {
     this.chainId = info.chainId;
@@ -178,7 +195,7 @@ export class Chain {
     try {
       const loaded = await loadChainState(store, genesis, RECENT_BLOCKS);
       const mempool = new Mempool({ limits, faucetAddress: genesis.faucetAddress, now: options.now ?? Date.now });
-      return new Chain(store, loaded.state, loaded.tip, loaded.recent, mempool, faucet, options.rules ?? REFERENCE_CHAIN_RULES, {
+      return new Chain(store, loaded.state, loaded.tip, loaded.recent, mempool, faucet, options.rules ?? REFERENCE_CHAIN_RULES, options.proposals, {
         chainId: genesis.chainId,
         genesisHash: genesis.block.hash,
         faucetAddress: genesis.faucetAddress,
@@ -382,17 +399,10 @@ export class Chain {
     const { proposer, sign, timestamp } = options;
     if (!isHex64(proposer)) return Promise.reject(new TypeError('proposer must be 64 lower-case hex characters (the node id)'));
     if (typeof timestamp !== 'bigint' || timestamp < 0n || timestamp > U64_MAX) return Promise.reject(new TypeError('timestamp must be a u64 bigint (ms)'));
-    const pou: Record<string, bigint> = {};
-    for (const id of Object.keys(options.pou).sort()) {
-      const score = options.pou[id];
-      if (!isHex64(id) || typeof score !== 'bigint' || score < 0n || score > U64_MAX) {
-        return Promise.reject(new TypeError(`pou entry ${JSON.stringify(id)} must map a 64-hex node id to a u64 bigint score`));
-      }
-      pou[id] = score;
-    }
     return this.mutex.run(async () => {
       this.checkWritable();
       const parent = this.tipBlock;
+      const pou = snapshotOf(typeof options.pou === 'function' ? options.pou(parent) : options.pou);
       const draft = this.state.draft();
       const included: SignedTransaction[] = [];
       const skipped = new Set<string>();
@@ -419,6 +429,8 @@ export class Chain {
       const check = verifyBlockSignature(block);
       // Peers would refuse it; better to fail here than to commit a block nobody accepts.
       if (!check.ok) throw new Error(`the sign function does not sign for proposer ${proposer}: ${check.reason}`);
+      const refused = this.proposals?.(block, parent);
+      if (refused) throw new Error(`this block would be refused by the network: ${refused}`);
       await this.commit(block, draft.changes());
       return block;
     });
@@ -452,6 +464,8 @@ export class Chain {
       if (block.timestamp < tip.timestamp) reject(`its timestamp ${block.timestamp} is below its parent's ${tip.timestamp}`);
       const signature = verifyBlockSignature(block);
       if (!signature.ok) reject(signature.reason);
+      const refused = this.proposals?.(block, tip);
+      if (refused) reject(refused);
 
       const draft = this.state.draft();
       const transactions: SignedTransaction[] = [];

@@ -1,7 +1,7 @@
 import { BASE_UNITS_PER_TOKEN, keypairFromSeed, parseAddress, U128_MAX, U64_MAX } from '../../core/codec/index.js';
 import type { Keypair } from '../../core/codec/index.js';
 import { blockHash } from './blockHash.js';
-import { toHex, ZERO_HASH, ZERO_SIGNATURE } from './bytes.js';
+import { isHex64, toHex, ZERO_HASH, ZERO_SIGNATURE } from './bytes.js';
 import { WorldState } from './WorldState.js';
 import type { Block, GenesisConfig } from './types.js';
 
@@ -49,6 +49,12 @@ export function resolveGenesis(config: GenesisConfig): ResolvedGenesis {
     totalSupply += entry.balance;
     state.setAccount(address, { balance: entry.balance, nonce: 0n });
   }
+  const pou: Record<string, bigint> = {};
+  for (const [i, id] of (config.members ?? []).entries()) {
+    if (!isHex64(id)) throw new RangeError(`genesis members[${i}] must be a node id, 64 lower-case hex characters`);
+    if (id in pou) throw new RangeError(`genesis members lists ${id} twice`);
+    pou[id] = 0n;
+  }
   // Supply is conserved, so if the total fits in u128 no credit can ever overflow in practice.
   if (totalSupply > U128_MAX) throw new RangeError(`genesis allocation totals ${totalSupply}, above the u128 maximum`);
   const header = {
@@ -59,7 +65,7 @@ export function resolveGenesis(config: GenesisConfig): ResolvedGenesis {
     proposer: ZERO_HASH,
     transactions: [],
     stateRoot: state.stateRoot,
-    pou: {},
+    pou,
   };
   const block: Block = { ...header, signature: ZERO_SIGNATURE, hash: blockHash(header) };
   return { chainId: config.chainId, faucetAddress, state, block, totalSupply };

@@ -28,6 +28,7 @@ export type {
   GenesisConfig,
   ImportResult,
   ProduceOptions,
+  ProposalRule,
   ResolvedLimits,
   RpcBlock,
   SubmitOutcome,

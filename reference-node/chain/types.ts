@@ -24,6 +24,12 @@ export interface GenesisConfig {
    * network must agree). Default: the devnet faucet address, devnetFaucetKeypair().address.
    */
   readonly faucetAddress?: string;
+  /**
+   * The network's members: the node ids (64-hex public keys) that may propose blocks. The genesis
+   * block's PoU snapshot lists each with score 0, so the genesis hash commits to the member set.
+   * Absent or empty: a snapshot of no one (chain-level tests; docs/chain.md pins that genesis hash).
+   */
+  readonly members?: readonly string[];
 }
 
 /** The fields the block hash covers (docs/chain.md, "Block hash"). */
@@ -119,9 +125,17 @@ export interface ProduceOptions {
   readonly sign: (hash: Uint8Array) => Uint8Array;
   /** Wall-clock ms; the block gets max(parent timestamp, this). */
   readonly timestamp: bigint;
-  /** PoU snapshot: node id -> score. */
-  readonly pou: Readonly<Record<string, bigint>>;
+  /** PoU snapshot: node id -> score; or a function of the parent block (the tip when the block is built). */
+  readonly pou: Readonly<Record<string, bigint>> | ((parent: Block) => Readonly<Record<string, bigint>>);
 }
+
+/**
+ * The network's rules for who may propose a block on a parent (membership, the PoU snapshot, the
+ * leader): a reason to refuse, or null. The chain applies it to every block it imports or produces,
+ * after the hash and the proposer's signature are checked. A chain opened without one takes any
+ * correctly signed proposer (chain-level tests; the node always gives one).
+ */
+export type ProposalRule = (block: Block, parent: Block) => string | null;
 
 export type TransactionStatus =
   | { readonly status: 'pending' }

@@ -7,6 +7,8 @@ import { createClient } from '../../core/client/index.js';
 import type { RpcClient } from '../../core/client/index.js';
 import { packageRoot } from '../../core/paths.js';
 import { FaultSet } from '../faults/faultCatalogue.js';
+import { formatNetworkGenesis, GENESIS_FILE, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from '../node/NetworkGenesis.js';
+import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
 
 export interface DevnetOptions {
   mn: number;
@@ -34,7 +36,10 @@ export interface DevnetNode {
   kind: 'MN' | 'LN';
   /** The faults this node runs with (TEST-ONLY); empty for an honest node. */
   faults: string[];
+  /** Its JSON-RPC base URL. */
   url: string;
+  /** Its peer (p2p) base URL. */
+  p2pUrl: string;
   pid: number;
   dataDir: string;
   logFile: string;
@@ -43,6 +48,8 @@ export interface DevnetNode {
 
 export interface Devnet {
   nodes: DevnetNode[];
+  /** The network's genesis file (chain id, members: the MNs' ids). */
+  genesisFile: string;
   /** SIGTERM to every node still running, SIGKILL after a grace period; resolves when all have exited. */
   stop(): Promise<void>;
 }
@@ -54,8 +61,8 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }
 
-/** Starts one `chainrpc node` process and resolves with its base URL, the first line it prints. */
-export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): Promise<{ url: string; process: ChildProcess }> {
+/** Starts one `chainrpc node` process and resolves with its JSON-RPC and peer URLs, the two lines it prints. */
+export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): Promise<{ url: string; p2pUrl: string; process: ChildProcess }> {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run npm run build first`);
   const child = spawn(process.execPath, [CLI_PATH, 'node', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -66,9 +73,12 @@ export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): 
       reject(new Error(`node did not print its URL within ${timeoutMs} ms (log: ${logFile})`));
     }, timeoutMs);
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.once('line', (line) => {
+    const printed: string[] = [];
+    lines.on('line', (line) => {
+      printed.push(line.trim());
+      if (printed.length !== 2) return;
       clearTimeout(timer);
-      resolvePromise({ url: line.trim(), process: child });
+      resolvePromise({ url: printed[0] ?? '', p2pUrl: printed[1] ?? '', process: child });
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -83,9 +93,11 @@ export class DevnetPlanError extends Error {
 }
 
 /**
- * A devnet: `mn` MN and `ln` LN nodes, each a separate `chainrpc node` process on a loopback port.
- * The first MN starts alone; every other node is given its URL and learns the rest by peer exchange.
- * Resolves once every node lists every other as a live peer.
+ * A devnet: `mn` MN and `ln` LN nodes, each a separate `chainrpc node` process with a JSON-RPC and a
+ * peer port on loopback. The MNs' keys are made first and named as the members in the network's
+ * genesis (genesis.json in the data dir), which every node is given. The first MN starts alone;
+ * every other node is given its peer URL and learns the rest from the members. Resolves once every
+ * node lists every other as a live peer.
  */
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const plan = [
@@ -93,10 +105,20 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     ...Array.from({ length: options.ln }, (_, i) => ({ name: `ln${i + 1}`, kind: 'LN' as const })),
   ].map((n) => ({ ...n, faults: devnetFaults(options.faults, n.name) }));
   const unknownNodes = Object.keys(options.faults?.byNode ?? {}).filter((name) => !plan.some((n) => n.name === name));
-  if (unknownNodes.length > 0) throw new DevnetPlanError(`a fault names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
+  if (unknownNodes.length > 0) throw new DevnetPlanError(`--fault: a fault names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
   const dataDir = resolve(options.dataDir);
   if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
+  const genesisFile = join(dataDir, GENESIS_FILE);
+  // The MNs' identities first: they are the network's members. A kept devnet keeps its keys and genesis.
+  const members = plan.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(join(dataDir, n.name)).id);
+  const genesis = networkGenesis(options.chainId, members);
+  if (existsSync(genesisFile)) {
+    const kept = readNetworkGenesis(genesisFile);
+    if (formatNetworkGenesis(kept) !== formatNetworkGenesis(genesis)) throw new DevnetPlanError(`${dataDir} holds another network (${genesisFile}: chain id ${kept.chainId}, ${kept.members.length} members); start without --keep-data for a new one`);
+  } else {
+    writeNetworkGenesis(genesisFile, genesis);
+  }
   const nodes: DevnetNode[] = [];
   const stop = async (): Promise<void> => {
     for (const n of nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGTERM');
@@ -113,24 +135,24 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       const logFile = join(nodeDir, 'node.log');
       const first = nodes[0];
       const args = [
-        '--kind', kind, '--port', '0', '--data-dir', nodeDir,
-        '--block-time', String(options.blockTimeMs), '--chain-id', options.chainId.toString(),
-        ...(first ? ['--peers', first.url] : []),
+        '--kind', kind, '--port', '0', '--p2p-port', '0', '--data-dir', nodeDir, '--genesis', genesisFile,
+        '--block-time', String(options.blockTimeMs),
+        ...(first ? ['--peers', first.p2pUrl] : []),
         ...(faults.length > 0 ? ['--fault', faults.join(',')] : []),
         ...(options.nodeArgs ?? []),
       ];
-      const { url, process: child } = await spawnNode(args, logFile);
+      const { url, p2pUrl, process: child } = await spawnNode(args, logFile);
       if (child.pid === undefined) throw new Error(`${name} has no pid`);
-      nodes.push({ name, kind, faults, url, pid: child.pid, dataDir: nodeDir, logFile, process: child });
+      nodes.push({ name, kind, faults, url, p2pUrl, pid: child.pid, dataDir: nodeDir, logFile, process: child });
       options.log?.(`${name} ${kind} ${url} pid ${child.pid}${faults.length > 0 ? ` FAULTS (test-only): ${faults.join(', ')}` : ''}`);
     }
     await waitForMesh(nodes, options.readyTimeoutMs ?? 30_000);
-    writeFileSync(join(dataDir, 'devnet.json'), JSON.stringify(nodes.map(({ name, kind, faults, url, pid, dataDir: d, logFile }) => ({ name, kind, url, pid, dataDir: d, logFile, ...(faults.length > 0 ? { faults } : {}) })), null, 2) + '\n');
+    writeFileSync(join(dataDir, 'devnet.json'), JSON.stringify(nodes.map(({ name, kind, faults, url, p2pUrl, pid, dataDir: d, logFile }) => ({ name, kind, url, p2pUrl, pid, dataDir: d, logFile, ...(faults.length > 0 ? { faults } : {}) })), null, 2) + '\n');
   } catch (err) {
     await stop();
     throw err;
   }
-  return { nodes, stop };
+  return { nodes, genesisFile, stop };
 }
 
 /**

@@ -1,18 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { schemasDir } from '../../core/paths.js';
 import type { NodeKind } from '../../core/schema/types.generated.js';
-import { Chain, devnetFaucetKeypair, devnetGenesis, encodeBlockWire, REFERENCE_CHAIN_RULES } from '../chain/index.js';
+import { Chain, devnetFaucetKeypair, encodeBlockWire, REFERENCE_CHAIN_RULES } from '../chain/index.js';
 import type { Block, ChainLimits } from '../chain/index.js';
 import { createMethodTable } from '../methods/createMethodTable.js';
 import type { NodeContext } from '../methods/NodeContext.js';
 import { toRpc } from '../methods/rpcError.js';
-import { encodeHello, parseHello } from '../p2p/hello.js';
-import type { Hello } from '../p2p/hello.js';
+import { encodeHello, parseHello, verifyHello } from '../p2p/hello.js';
 import { PeerLink } from '../p2p/PeerLink.js';
-import { servePeer } from '../p2p/PeerServer.js';
+import { PeerRefusal } from '../p2p/PeerRefusal.js';
+import { createPeerServer } from '../p2p/PeerServer.js';
+import type { PeerHost, PeerServer } from '../p2p/PeerServer.js';
 import { PeerSet } from '../p2p/PeerSet.js';
 import { createRpcServer } from '../rpc/createRpcServer.js';
 import type { RpcServer } from '../rpc/createRpcServer.js';
@@ -23,18 +24,33 @@ import { electLeader } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import type { NodeIdentity } from './NodeIdentity.js';
+import { GENESIS_FILE, genesisConfig, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
+import type { NetworkGenesis } from './NetworkGenesis.js';
 import type { NodeHooks, NodeVariant } from './NodeVariant.js';
+import { buildSnapshot, proposalRule } from './proposalRules.js';
+import { RefusalLog } from './RefusalLog.js';
 import { UsageMeter } from './UsageMeter.js';
 
 export interface NodeOptions {
+  /** The JSON-RPC listener. 0 picks a free port. */
   host: string;
-  /** 0 picks a free port. */
   port: number;
+  /** The peer listener (/p2p/), apart from JSON-RPC. 0 picks a free port. */
+  p2pHost: string;
+  p2pPort: number;
+  /** The peer URL this node announces (default: the one it listens on); set it when peers reach it through another address. */
+  p2pUrl?: string | undefined;
   kind: NodeKind;
   dataDir: string;
   blockTimeMs: number;
-  /** Base URLs of peers to greet; more are learned from them. */
+  /** Peer (p2p) base URLs to greet; more are learned from members. */
   peers: string[];
+  /**
+   * The network: chain id and members (NetworkGenesis). Absent: the genesis kept in the data dir
+   * (genesis.json), else, for an MN, a one-member network of its own, written there.
+   */
+  genesis?: NetworkGenesis | undefined;
+  /** The chain id of a network of its own (ignored when a genesis is given or kept). */
   chainId: bigint;
   /** Faucet amount and claims per address; false for a node without a faucet. */
   faucet: { amount: bigint; limit: number } | false;
@@ -50,41 +66,81 @@ export interface NodeOptions {
   variant?: NodeVariant;
 }
 
+/** Thrown when a node cannot start from its settings (no network for an LN, a data dir of another network). */
+export class NodeConfigError extends Error {
+  override readonly name = 'NodeConfigError';
+}
+
 /**
- * A running reference node: the chain (state, mempool, store), the JSON-RPC server, its peers, block
- * production and sync. This class is the wiring and the lifecycle; each part lives in a file of its
- * own: the RPC server (rpc/), the method handlers (methods/), the peer protocol's two sides
- * (p2p/PeerServer.ts, p2p/PeerLink.ts), BlockSync, BlockProducer, FaucetForwarder.
+ * The network a node runs in: the genesis it was given, else the one kept in its data dir, else
+ * (an MN) a one-member network of its own, written to the data dir so that others can join it.
+ */
+function networkOf(options: NodeOptions, id: string): NetworkGenesis {
+  if (options.genesis) return options.genesis;
+  const kept = join(options.dataDir, GENESIS_FILE);
+  if (existsSync(kept)) {
+    let genesis: NetworkGenesis;
+    try {
+      genesis = readNetworkGenesis(kept);
+    } catch (err) {
+      throw new NodeConfigError((err as Error).message, { cause: err });
+    }
+    if (genesis.chainId !== options.chainId) throw new NodeConfigError(`${options.dataDir} holds a network of chain id ${genesis.chainId} (${kept}), not ${options.chainId}; use another data dir to start another network`);
+    return genesis;
+  }
+  if (options.kind !== 'MN') throw new NodeConfigError(`an LN follows a network and needs its genesis: give it the network's genesis file (a devnet writes genesis.json in its data dir; a lone MN writes ${GENESIS_FILE} in its own)`);
+  const genesis = networkGenesis(options.chainId, [id]);
+  writeNetworkGenesis(kept, genesis);
+  return genesis;
+}
+
+/**
+ * A running reference node: the chain (state, mempool, store), the JSON-RPC server, the peer
+ * server and its peers, block production and sync. This class is the wiring and the lifecycle;
+ * each part lives in a file of its own: the RPC server (rpc/), the method handlers (methods/), the
+ * peer protocol's two sides (p2p/PeerServer.ts, p2p/PeerLink.ts), the network's rules
+ * (NetworkGenesis, proposalRules, electLeader), BlockSync, BlockProducer, FaucetForwarder.
  */
 export class ReferenceNode {
   readonly id: string;
+  /** The JSON-RPC base URL. */
   readonly url: string;
+  /** The peer base URL this node announces. */
+  readonly p2pUrl: string;
   readonly chain: Chain;
   readonly peers: PeerSet;
+  readonly network: NetworkGenesis;
   readonly meter = new UsageMeter();
   private readonly links = new Map<string, PeerLink>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly sync: BlockSync;
   private readonly producer: BlockProducer;
   private readonly faucet: FaucetForwarder;
+  private readonly refusals: RefusalLog;
   private hooks: NodeHooks;
   private greeted = false;
   private stopping = false;
+  private lastHello = 0n;
   private openrpcDoc: JsonValue | undefined;
 
   private constructor(
     private readonly options: NodeOptions,
-    identity: NodeIdentity,
+    private readonly identity: NodeIdentity,
+    network: NetworkGenesis,
     chain: Chain,
     private readonly server: RpcServer,
-    url: string,
+    private readonly peerServer: PeerServer,
+    urls: { url: string; p2pUrl: string },
   ) {
     this.id = identity.id;
+    this.network = network;
     this.chain = chain;
-    this.url = url;
-    this.peers = new PeerSet(this.id, url, Math.max(4 * options.blockTimeMs, 2_000));
-    for (const p of options.peers) this.peers.addUrl(p);
+    this.url = urls.url;
+    this.p2pUrl = urls.p2pUrl;
     const log = options.log;
+    this.refusals = new RefusalLog(log);
+    this.peers = new PeerSet(this.id, this.p2pUrl, livenessMs(options.blockTimeMs), new Set(network.members));
+    for (const p of options.peers) this.peers.addUrl(p);
     const stopping = (): boolean => this.stopping;
     const link = (u: string): PeerLink => this.link(u);
     this.sync = new BlockSync(chain, link, log, stopping);
@@ -111,10 +167,10 @@ export class ReferenceNode {
       chain,
       identity,
       meter: this.meter,
-      peers: this.peers,
       log,
       mayPropose: () => !this.stopping && options.kind === 'MN' && this.greeted && this.leader() === this.id && !this.isBehind(0n) && !this.sync.syncing,
       proposes: () => this.hooks.proposes(),
+      snapshot: (parent) => buildSnapshot(network.members, parent, this.id, this.meter.score(), (m) => this.peers.get(m)?.score),
       broadcast: (block) => this.broadcastBlock(block),
     });
   }
@@ -122,27 +178,39 @@ export class ReferenceNode {
   static async start(options: NodeOptions): Promise<ReferenceNode> {
     const variant = options.variant ?? {};
     const identity = loadOrCreateIdentity(options.dataDir);
+    const network = networkOf(options, identity.id);
+    if (options.kind === 'MN' && !network.members.includes(identity.id)) {
+      options.log(`warning: this MN (${identity.id}) is not a member of its network; it follows like an LN and is never elected`);
+    }
     const faucet = options.faucet === false || options.kind !== 'MN' ? undefined : { keypair: devnetFaucetKeypair(), amount: options.faucet.amount, limit: options.faucet.limit };
     const rules = variant.chain ? variant.chain(REFERENCE_CHAIN_RULES) : REFERENCE_CHAIN_RULES;
-    const chain = await Chain.open({ dataDir: join(options.dataDir, 'chain'), genesis: devnetGenesis(options.chainId), limits: options.chain, rules, ...(faucet ? { faucet } : {}) });
     const holder: { node?: ReferenceNode } = {};
+    // The network's rules see the node once it exists; a block cannot arrive before the peer server listens.
+    const proposals = proposalRule(network.members, {
+      livenessMs: livenessMs(options.blockTimeMs),
+      live: (id) => holder.node?.isLiveCandidate(id, true) ?? false,
+    });
+    const chain = await Chain.open({ dataDir: join(options.dataDir, 'chain'), genesis: genesisConfig(network), limits: options.chain, rules, proposals, ...(faucet ? { faucet } : {}) });
     const server = createRpcServer({
       methods: {},
       maxBodyBytes: options.maxBodyBytes,
       maxBatch: options.maxBatch,
       requestTimeoutMs: options.requestTimeoutMs,
       onCall: () => holder.node?.meter.recordServed(),
-      routes: (req, res) => (holder.node ? servePeer(holder.node.peerHost(), req, res) : false),
       ...(variant.transport ? { rules: variant.transport(REFERENCE_TRANSPORT_RULES) } : {}),
     });
-    let url: string;
+    const peerServer = createPeerServer(() => holder.node?.peerHost());
+    let urls: { url: string; p2pUrl: string };
     try {
-      ({ url } = await server.listen(options.port, options.host));
+      const { url } = await server.listen(options.port, options.host);
+      const { url: bound } = await peerServer.listen(options.p2pPort, options.p2pHost);
+      urls = { url, p2pUrl: (options.p2pUrl ?? bound).replace(/\/+$/, '') };
     } catch (err) {
+      await Promise.all([server.close(), peerServer.close()]);
       await chain.close();
       throw err;
     }
-    const node = new ReferenceNode(options, identity, chain, server, url);
+    const node = new ReferenceNode(options, identity, network, chain, server, peerServer, urls);
     holder.node = node;
     const context = node.context();
     if (variant.node) node.hooks = variant.node(node.hooks, context);
@@ -167,17 +235,18 @@ export class ReferenceNode {
     };
   }
 
-  private peerHost(): Parameters<typeof servePeer>[0] {
+  private peerHost(): PeerHost {
     return {
       id: this.id,
       chain: this.chain,
       peers: this.peers,
       hello: () => this.hello(),
-      acceptHello: (h) => this.acceptHello(h),
+      acceptHello: (message) => this.acceptHello(message),
       syncFrom: (u) => void this.sync.syncFrom(u),
       reportFork: (u) => this.sync.reportFork(u),
       leader: () => this.leader(),
       claimFaucetHere: (address) => this.faucet.claimHere(address),
+      refused: (line) => this.refusals.write(line),
     };
   }
 
@@ -188,30 +257,48 @@ export class ReferenceNode {
     void this.greetAll();
   }
 
-  /** The leader: the live MN ranked first by the latest block's score snapshot (electLeader). */
-  leader(): string | null {
-    const now = Date.now();
-    const candidates = this.options.kind === 'MN' ? [{ id: this.id, live: true }] : [];
-    for (const peer of this.peers.all()) if (peer.kind === 'MN') candidates.push({ id: peer.id, live: this.peers.isLive(peer, now) });
-    return electLeader(candidates, this.chain.tip().pou);
+  /**
+   * Whether a member can lead now: an MN member heard within the liveness window (itself: when it
+   * runs as an MN; for judging others' blocks, only once it has greeted its peers and is not
+   * catching up, so that a node back from a stop takes the blocks made while it was away).
+   */
+  private isLiveCandidate(id: string, judging = false): boolean {
+    if (!this.peers.isMember(id)) return false;
+    if (id === this.id) return this.options.kind === 'MN' && (!judging || (this.greeted && !this.sync.syncing));
+    const peer = this.peers.get(id);
+    return peer !== undefined && peer.kind === 'MN' && this.peers.isLive(peer);
   }
 
+  /** The leader: the live member ranked first by the latest block's PoU snapshot (electLeader). */
+  leader(): string | null {
+    const tip = this.chain.tip();
+    return electLeader(this.network.members, tip.pou, tip.proposer, (id) => this.isLiveCandidate(id));
+  }
+
+  /** Whether a live member reports a chain more than `margin` blocks higher than ours. */
   private isBehind(margin: bigint): boolean {
     const height = this.chain.height();
-    return this.peers.live().some((p) => p.height > height + margin);
+    return this.peers.live().some((p) => p.member && p.height > height + margin);
   }
 
-  private hello(): Hello {
-    return {
-      id: this.id,
-      kind: this.options.kind,
-      url: this.url,
-      score: this.meter.score(),
-      height: this.chain.height(),
-      chainId: this.chain.chainId,
-      genesisHash: this.chain.genesisHash,
-      peers: this.peers.knownUrls(),
-    };
+  /** This node's hello, signed, its timestamp strictly above the last one's. */
+  private hello(): JsonValue {
+    const now = BigInt(Date.now());
+    this.lastHello = now > this.lastHello ? now : this.lastHello + 1n;
+    return encodeHello(
+      {
+        id: this.id,
+        kind: this.options.kind,
+        url: this.p2pUrl,
+        score: this.meter.score(),
+        height: this.chain.height(),
+        chainId: this.chain.chainId,
+        genesisHash: this.chain.genesisHash,
+        peers: this.peers.knownUrls().slice(0, 256),
+        timestamp: this.lastHello,
+      },
+      (message) => this.identity.sign(message),
+    );
   }
 
   private link(url: string): PeerLink {
@@ -223,24 +310,27 @@ export class ReferenceNode {
     return link;
   }
 
-  /** Accepts a hello (ours answered or theirs received); false when the peer is on another chain. */
-  private acceptHello(h: Hello): boolean {
-    if (h.chainId !== this.chain.chainId || h.genesisHash !== this.chain.genesisHash) return false;
-    this.peers.upsert({ id: h.id, kind: h.kind, url: h.url, score: h.score, height: h.height });
-    for (const url of h.peers) this.peers.addUrl(url);
-    if (h.height > this.chain.height()) void this.sync.syncFrom(h.url);
-    return true;
+  /** Takes a hello (received, or the answer to ours): parsed, signature checked, same network, fresh. Throws PeerRefusal. */
+  private acceptHello(message: JsonValue): void {
+    const signed = parseHello(message);
+    const h = verifyHello(signed);
+    if (h.chainId !== this.chain.chainId || h.genesisHash !== this.chain.genesisHash) {
+      throw new PeerRefusal(409, `hello refused: another network (chain id ${h.chainId}, genesis ${h.genesisHash}; this node: chain id ${this.chain.chainId}, genesis ${this.chain.genesisHash})`);
+    }
+    const newer = this.peers.accept(h, signed.signature);
+    // Only a member is followed up to a higher chain: anyone else could claim any height.
+    if (newer && this.peers.isMember(h.id) && h.height > this.chain.height()) void this.sync.syncFrom(h.url);
   }
 
   private async greetAll(): Promise<void> {
     if (this.stopping) return;
-    const body = encodeHello(this.hello());
+    const body = this.hello();
     await Promise.all(
       this.peers.knownUrls().map(async (url) => {
         try {
-          this.acceptHello(parseHello(await this.link(url).request('/p2p/hello', body)));
+          this.acceptHello(await this.link(url).request('/p2p/hello', body));
         } catch {
-          // Unreachable or not a node: it stops counting as live once its liveness window passes.
+          // Unreachable, not a node, or refused: it stops counting as live once its liveness window passes.
         }
       }),
     );
@@ -275,10 +365,16 @@ export class ReferenceNode {
     if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
-    await this.server.close();
+    await Promise.all([this.server.close(), this.peerServer.close()]);
     await Promise.all([...this.links.values()].map((l) => l.close()));
     // Wait for a block being produced to finish committing before the store closes.
     while (this.producer.producing) await new Promise((r) => setTimeout(r, 10));
+    this.refusals.flush();
     await this.chain.close();
   }
+}
+
+/** A peer is live while heard from within max(4 block times, 2 s). */
+function livenessMs(blockTimeMs: number): number {
+  return Math.max(4 * blockTimeMs, 2_000);
 }

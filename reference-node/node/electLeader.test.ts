@@ -1,39 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { electLeader, rankCandidates } from './electLeader.js';
+import { electLeader, rankMembers } from './electLeader.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 const C = 'c'.repeat(64);
+const NONE = '0'.repeat(64);
+const all = (): boolean => true;
 
 describe('electLeader', () => {
-  it('picks the live MN with the highest snapshot score', () => {
-    expect(electLeader([{ id: A, live: true }, { id: B, live: true }, { id: C, live: true }], { [A]: 5n, [B]: 9n, [C]: 7n })).toBe(B);
+  it('picks the live member with the highest snapshot score', () => {
+    expect(electLeader([A, B, C], { [A]: 5n, [B]: 9n, [C]: 7n }, NONE, all)).toBe(B);
   });
 
   it('skips a dead leader for the next in rank', () => {
-    expect(electLeader([{ id: A, live: true }, { id: B, live: false }, { id: C, live: true }], { [A]: 5n, [B]: 9n, [C]: 7n })).toBe(C);
+    expect(electLeader([A, B, C], { [A]: 5n, [B]: 9n, [C]: 7n }, NONE, (id) => id !== B)).toBe(C);
   });
 
-  it('breaks ties by the lowest identifier; MNs missing from the snapshot score 0', () => {
-    expect(electLeader([{ id: C, live: true }, { id: B, live: true }], {})).toBe(B);
-    expect(electLeader([{ id: C, live: true }, { id: A, live: true }], { [C]: 1n })).toBe(C);
+  it('breaks ties for the incumbent (the last block\'s proposer), then the lowest identifier', () => {
+    expect(electLeader([C, B], { [B]: 3n, [C]: 3n }, NONE, all)).toBe(B);
+    expect(electLeader([C, B], { [B]: 3n, [C]: 3n }, C, all)).toBe(C);
+    expect(electLeader([A, C], { [C]: 1n }, NONE, all)).toBe(C);
   });
 
-  it('is null when no MN is live', () => {
-    expect(electLeader([{ id: A, live: false }], {})).toBeNull();
-    expect(electLeader([], {})).toBeNull();
+  it('is null when no member is live', () => {
+    expect(electLeader([A], {}, NONE, () => false)).toBeNull();
+    expect(electLeader([], {}, NONE, all)).toBeNull();
   });
 
-  it('does not depend on the order nodes list their candidates (every node elects alike)', () => {
+  it('does not depend on the order members are listed in (every node elects alike)', () => {
     const id = fc.stringMatching(/^[0-9a-f]{64}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(fc.record({ id, live: fc.boolean(), score: fc.bigInt({ min: 0n, max: 5n }) }), { selector: (c) => c.id, maxLength: 8 }), (cands) => {
-        const snapshot = Object.fromEntries(cands.map((c) => [c.id, c.score]));
-        const forward = electLeader(cands, snapshot);
-        const backward = electLeader([...cands].reverse(), snapshot);
-        expect(forward).toBe(backward);
-        expect(rankCandidates(cands, snapshot).map((c) => c.id)).toEqual(rankCandidates([...cands].reverse(), snapshot).map((c) => c.id));
+      fc.property(fc.uniqueArray(fc.record({ id, live: fc.boolean(), score: fc.bigInt({ min: 0n, max: 5n }) }), { selector: (c) => c.id, maxLength: 8 }), fc.nat(8), (members, pick) => {
+        const snapshot = Object.fromEntries(members.map((m) => [m.id, m.score]));
+        const ids = members.map((m) => m.id);
+        const incumbent = ids[pick] ?? NONE;
+        const live = (x: string): boolean => members.find((m) => m.id === x)?.live === true;
+        expect(electLeader(ids, snapshot, incumbent, live)).toBe(electLeader([...ids].reverse(), snapshot, incumbent, live));
+        expect(rankMembers(ids, snapshot, incumbent)).toEqual(rankMembers([...ids].reverse(), snapshot, incumbent));
       }),
     );
   });

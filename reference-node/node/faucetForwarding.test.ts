@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createClient, JsonRpcError } from '../../core/client/index.js';
 import { createTransactionSigner, generatePrivateKey } from '../../core/codec/index.js';
+import { networkGenesis } from './NetworkGenesis.js';
+import { loadOrCreateIdentity } from './NodeIdentity.js';
 import { ReferenceNode } from './ReferenceNode.js';
 import { testNodeOptions } from '../../test/support/nodeOptions.js';
 
@@ -42,7 +44,9 @@ function freePort(): Promise<number> {
 
 it('a claim made on an LN before it knows any leader is forwarded once the MN is up', async () => {
   const mnPort = await freePort();
-  const ln = await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'LN', faucet: false, blockTimeMs: BLOCK_MS, peers: [`http://127.0.0.1:${mnPort}`] }));
+  const mnDir = tempDir();
+  const genesis = networkGenesis(1n, [loadOrCreateIdentity(mnDir).id]);
+  const ln = await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'LN', faucet: false, blockTimeMs: BLOCK_MS, genesis, peers: [`http://127.0.0.1:${mnPort}`] }));
   started.push(ln);
   const client = createClient({ baseUrl: ln.url, timeoutMs: 10_000 });
   try {
@@ -50,7 +54,7 @@ it('a claim made on an LN before it knows any leader is forwarded once the MN is
     // The LN's only peer is not running yet: the LN knows no leader when the claim arrives.
     const claim = client.call<{ transaction_hash: string; amount: string }>('chain_faucetClaim', [address]);
     await new Promise((r) => setTimeout(r, 200));
-    started.push(await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'MN', port: mnPort, blockTimeMs: BLOCK_MS })));
+    started.push(await ReferenceNode.start(testNodeOptions(mnDir, { kind: 'MN', p2pPort: mnPort, genesis, blockTimeMs: BLOCK_MS })));
     const result = await claim;
     expect(result.transaction_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(result.amount).toBe((10n ** 19n).toString());
@@ -60,7 +64,9 @@ it('a claim made on an LN before it knows any leader is forwarded once the MN is
 });
 
 it('with no leader at all, the claim fails with -32014 after a few block times, not at once and not never', async () => {
-  const ln = await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'LN', faucet: false, blockTimeMs: 300, peers: [`http://127.0.0.1:${await freePort()}`] }));
+  // The network's one member never starts.
+  const genesis = networkGenesis(1n, [loadOrCreateIdentity(tempDir()).id]);
+  const ln = await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'LN', faucet: false, blockTimeMs: 300, genesis, peers: [`http://127.0.0.1:${await freePort()}`] }));
   started.push(ln);
   const client = createClient({ baseUrl: ln.url, timeoutMs: 10_000 });
   try {

@@ -5,6 +5,8 @@ export const NODE_DEFAULTS = {
   ...REFERENCE_SETTINGS,
   port: 8545,
   host: '127.0.0.1',
+  p2pPort: 30545,
+  p2pHost: '127.0.0.1',
   dataDir: '.chainrpc/node',
   chainId: 1n,
   maxBlockTransactions: 2000,

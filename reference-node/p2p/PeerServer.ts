@@ -1,71 +1,88 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { decodeBlockWire, encodeBlockWire, isChainError } from '../chain/index.js';
+import { BlockRejectedError, decodeBlockWire, encodeBlockWire, isChainError } from '../chain/index.js';
 import type { Chain } from '../chain/index.js';
-import { encodeHello, parseHello } from './hello.js';
-import type { Hello } from './hello.js';
+import { urlHost } from '../rpc/createRpcServer.js';
+import { PeerRefusal } from './PeerRefusal.js';
 import type { PeerSet } from './PeerSet.js';
 import { readJsonBody } from './readJsonBody.js';
 
-/** Peer messages may carry a batch of full blocks. */
-const P2P_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Most blocks one sync answer carries. */
 export const SYNC_BATCH = 200;
+/** Most bytes each peer message may carry: a hello is small, a block can hold many transactions. */
+export const P2P_BODY_LIMITS = {
+  '/p2p/hello': 64 * 1024,
+  '/p2p/txs': 8 * 1024 * 1024,
+  '/p2p/block': 64 * 1024 * 1024,
+  '/p2p/faucet': 4 * 1024,
+} as const;
+/** Most transactions one relay message may carry. */
+export const MAX_RELAY_TRANSACTIONS = 10_000;
 
 /** What the peer endpoints use of their node. */
 export interface PeerHost {
+  readonly id: string;
   readonly chain: Chain;
   readonly peers: PeerSet;
-  /** This node's hello. */
-  hello(): Hello;
-  /** Takes a peer's hello; false when the peer is on another chain. */
-  acceptHello(hello: Hello): boolean;
+  /** This node's hello, signed, with a fresh timestamp. */
+  hello(): JsonValue;
+  /** Takes a peer's hello (parsed, verified, checked); throws PeerRefusal when refused. */
+  acceptHello(message: JsonValue): void;
   /** Starts catching up from a peer that is ahead (no-op while a sync runs). */
   syncFrom(url: string): void;
   /** A peer's block conflicts with ours. */
   reportFork(url: string): void;
   leader(): string | null;
-  readonly id: string;
   /** Runs a faucet claim on this node (the leader); throws ChainError when refused. */
   claimFaucetHere(address: string): Promise<{ transaction_hash: string; amount: string }>;
+  /** A refused peer message, one line (rate-limited by the caller's log). */
+  refused(line: string): void;
 }
 
 /**
- * The inbound side of the peer protocol: plain HTTP under /p2p/ on the node's port (PeerLink is the
- * outbound side). hello (identity, kind, score, height, known peers), txs (relayed transactions),
- * block (a new block), blocks (sync) and faucet (a claim run by the leader). Blocks are signed by
- * their proposer and re-executed by every node; the endpoints themselves are unauthenticated, for
- * devnets on trusted networks. Returns false for any other path (the RPC server answers 404).
+ * The inbound side of the peer protocol, on its own listener (never the JSON-RPC port): plain HTTP
+ * under /p2p/. hello (signed: identity, kind, score, height, known peers), txs (relayed
+ * transactions, each signed by its sender), block (a new block, signed by its proposer and checked
+ * against the network's rules by Chain.importBlock), blocks (sync) and faucet (a claim run by the
+ * leader). A refused message gets its status and reason (PeerRefusal) and a log line; nothing a
+ * peer sends changes state unless it passes every check.
  */
-export async function servePeer(host: PeerHost, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export async function servePeer(host: PeerHost, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://node');
-  if (!url.pathname.startsWith('/p2p/')) return false;
   const send = (status: number, body: JsonValue): void => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(stringifyJson(body));
+    if (!res.headersSent && !res.destroyed) res.writeHead(status, { 'content-type': 'application/json' }).end(stringifyJson(body));
   };
+  const from = req.socket.remoteAddress ?? 'unknown';
   try {
-    if (req.method === 'GET' && url.pathname === '/p2p/blocks') {
-      const from = BigInt(/^\d{1,20}$/.test(url.searchParams.get('from') ?? '') ? (url.searchParams.get('from') as string) : '0');
+    if (url.pathname === '/p2p/blocks') {
+      if (req.method !== 'GET') throw new PeerRefusal(405, 'use GET for /p2p/blocks');
+      const fromHeight = BigInt(/^\d{1,20}$/.test(url.searchParams.get('from') ?? '') ? (url.searchParams.get('from') as string) : '0');
       const max = Math.min(SYNC_BATCH, Math.max(1, Number(url.searchParams.get('max') ?? SYNC_BATCH) || SYNC_BATCH));
-      send(200, { blocks: host.chain.blocksFrom(from, max).map(encodeBlockWire) });
-      return true;
+      send(200, { blocks: host.chain.blocksFrom(fromHeight, max).map(encodeBlockWire) });
+      return;
     }
-    if (req.method !== 'POST') {
-      send(405, { error: 'use POST' });
-      return true;
+    const limit = (P2P_BODY_LIMITS as Record<string, number>)[url.pathname];
+    if (limit === undefined) throw new PeerRefusal(404, `no peer endpoint ${url.pathname.slice(0, 100)}`);
+    if (req.method !== 'POST') throw new PeerRefusal(405, `use POST for ${url.pathname}`);
+    let body: JsonValue;
+    try {
+      body = await readJsonBody(req, limit);
+    } catch (err) {
+      throw new PeerRefusal(/over the/.test((err as Error).message) ? 413 : 400, (err as Error).message);
     }
-    const body = await readJsonBody(req, P2P_MAX_BODY_BYTES);
     const msg = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
     switch (url.pathname) {
       case '/p2p/hello': {
-        const accepted = host.acceptHello(parseHello(body));
-        send(accepted ? 200 : 409, accepted ? encodeHello(host.hello()) : { error: 'another chain (chain id or genesis differs)' });
-        return true;
+        host.acceptHello(body);
+        send(200, host.hello());
+        return;
       }
       case '/p2p/txs': {
-        if (typeof msg.from === 'string') host.peers.touch(msg.from);
         const txs = Array.isArray(msg.txs) ? msg.txs : [];
+        if (txs.length > MAX_RELAY_TRANSACTIONS) throw new PeerRefusal(413, `a relay carries at most ${MAX_RELAY_TRANSACTIONS} transactions; this one has ${txs.length}`);
         let accepted = 0;
         for (const tx of txs) {
           if (typeof tx !== 'string') continue;
@@ -77,22 +94,28 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
           }
         }
         send(200, { accepted });
-        return true;
+        return;
       }
       case '/p2p/block': {
-        if (typeof msg.from === 'string') host.peers.touch(msg.from);
-        const block = decodeBlockWire(msg.block ?? null);
-        const outcome = await host.chain.importBlock(block);
+        let outcome;
+        try {
+          outcome = await host.chain.importBlock(decodeBlockWire(msg.block ?? null));
+        } catch (err) {
+          if (err instanceof BlockRejectedError) throw new PeerRefusal(400, `block refused: ${err.message}`);
+          throw err;
+        }
+        // Only a member is asked for the blocks in between: anyone else could stall this node.
         const sender = typeof msg.from === 'string' ? host.peers.get(msg.from) : undefined;
-        if (outcome === 'gap' && sender) host.syncFrom(sender.url);
-        if (outcome === 'conflict') host.reportFork(sender?.url ?? 'a peer');
+        const member = sender?.member === true ? sender : undefined;
+        if (outcome === 'gap' && member) host.syncFrom(member.url);
+        if (outcome === 'conflict') host.reportFork(member?.url ?? `a peer at ${from}`);
         send(200, { status: outcome });
-        return true;
+        return;
       }
-      case '/p2p/faucet': {
+      default: {
         if (host.leader() !== host.id) {
           send(200, { ok: false, error: { name: 'NodeUnavailable', data: { reason: 'this node is not the leader' } } });
-          return true;
+          return;
         }
         const address = typeof msg.address === 'string' ? msg.address : '';
         try {
@@ -101,14 +124,60 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
           if (!isChainError(err)) throw err;
           send(200, { ok: false, error: { name: err.name, data: err.data } });
         }
-        return true;
       }
-      default:
-        send(404, { error: `no peer endpoint ${url.pathname}` });
-        return true;
     }
   } catch (err) {
-    if (!res.headersSent) send(400, { error: (err as Error).message });
-    return true;
+    if (err instanceof PeerRefusal) {
+      host.refused(`p2p: refused ${req.method ?? '?'} ${url.pathname.slice(0, 100)} from ${from}: HTTP ${err.status}: ${err.message}`);
+      send(err.status, { error: err.message });
+      return;
+    }
+    host.refused(`p2p: ${req.method ?? '?'} ${url.pathname.slice(0, 100)} from ${from} failed: ${(err as Error).message}`);
+    send(500, { error: 'the node failed while handling this message' });
   }
+}
+
+export interface PeerServer {
+  readonly server: Server;
+  listen(port: number, host: string): Promise<{ url: string }>;
+  /** Stops accepting, lets messages in flight finish for up to 2 s, then cuts the rest. */
+  close(): Promise<void>;
+}
+
+/** The peer listener: node:http with its own timeouts, serving only /p2p/ (servePeer). */
+export function createPeerServer(host: () => PeerHost | undefined): PeerServer {
+  const server = createServer({ requestTimeout: 15_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+    const node = host();
+    if (!node) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
+      return;
+    }
+    void servePeer(node, req, res);
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    listen(port, hostName) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, host: hostName }, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          resolve({ url: `http://${urlHost(address)}:${address.port}` });
+        });
+      });
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), 2_000);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
 }

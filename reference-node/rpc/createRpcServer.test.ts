@@ -19,17 +19,7 @@ const LIMIT = 1024;
 let server: TestRpcServer;
 
 beforeAll(async () => {
-  server = await startRpcServer({
-    maxBodyBytes: LIMIT,
-    routes: (req, res) => {
-      if (req.url === '/p2p/ping') {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
-        return true;
-      }
-      if (req.url === '/p2p/broken') return Promise.reject(new Error('route bug'));
-      return false;
-    },
-  });
+  server = await startRpcServer({ maxBodyBytes: LIMIT });
 });
 afterAll(async () => {
   await server.close();
@@ -105,22 +95,11 @@ describe('HTTP status policy', () => {
     expectInvalidRequest(answer, /POST \/rpc/);
   });
 
-  it('Expect: 100-continue on a routes path: 100 Continue, so the hook can read the body', async () => {
-    const answer = await rawExchange(server.port, 'POST /p2p/ping HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
-    expect(answer.text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK')).toBe(true);
-  });
-
-  it('the routes hook answers other paths first', async () => {
-    const answer = await httpRequest(server.url, { method: 'GET', path: '/p2p/ping' });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toBe('pong');
-  });
-
-  it('a routes hook that fails: 500, logged, and the server still serves', async () => {
-    const answer = await httpRequest(server.url, { method: 'GET', path: '/p2p/broken' });
-    expect(answer.status).toBe(500);
-    expect(answer.body).not.toMatch(/route bug/);
-    expect(server.logged.at(-1)).toMatch(/route bug/);
+  it('the peer protocol is not served on the JSON-RPC port: /p2p/* is 404 for every method', async () => {
+    for (const [method, path] of [['POST', '/p2p/hello'], ['POST', '/p2p/block'], ['GET', '/p2p/blocks?from=0'], ['POST', '/p2p/txs'], ['POST', '/p2p/faucet']] as const) {
+      const answer = await httpRequest(server.url, { method, path, ...(method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}) });
+      expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+    }
     await stillServes();
   });
 });
@@ -350,14 +329,15 @@ describe('memory', () => {
   const SERVER = `
     const { createRpcServer } = await import(${JSON.stringify(pathToFileURL(join(packageRoot, 'dist/reference-node/rpc/createRpcServer.js')).href)});
     const s = createRpcServer({
-      methods: { test_size: (params) => String(params[0]).length },
-      maxBodyBytes: 2 * 1024 * 1024,
-      routes: (req, res) => {
-        if (req.url !== '/memory') return false;
-        globalThis.gc(); globalThis.gc();
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(process.memoryUsage()));
-        return true;
+      methods: {
+        test_size: (params) => String(params[0]).length,
+        test_memory: () => {
+          globalThis.gc(); globalThis.gc();
+          const { arrayBuffers, heapUsed } = process.memoryUsage();
+          return { arrayBuffers, heapUsed };
+        },
       },
+      maxBodyBytes: 2 * 1024 * 1024,
     });
     console.log((await s.listen(0)).url);`;
 
@@ -386,7 +366,8 @@ describe('memory', () => {
         socket.write(`POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
         expect(rawStatus(await answered)).toBe(200);
       }
-      const memory = (await (await fetch(`${url}/memory`)).json()) as { arrayBuffers: number; heapUsed: number };
+      const answer = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"test_memory","params":[],"id":1}' });
+      const { result: memory } = (await answer.json()) as { result: { arrayBuffers: number; heapUsed: number } };
       // Holding the bodies would be 40 MiB of buffers (and 40 MiB of strings in the heap).
       expect(memory.arrayBuffers).toBeLessThan(12 * MIB);
       expect(memory.heapUsed).toBeLessThan(40 * MIB);

@@ -26,8 +26,6 @@ export interface RpcServerOptions {
   readonly closeGraceMs?: number;
   /** Called once per dispatched call (see handleRpcBody). */
   readonly onCall?: OnCall;
-  /** Tried first for every path other than /rpc (the node's /p2p/ endpoints); true when it answered. */
-  readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /** Where failures are logged, one line each. Default: stderr. */
   readonly logError?: (line: string) => void;
   /** The transport's choices (docs/transport.md). Default: REFERENCE_TRANSPORT_RULES; anything else is a deliberate variant. */
@@ -123,7 +121,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     try {
       const path = pathOf(req.url);
       if (path === RPC_PATH) serveRpc(req, res, expectsContinue);
-      else serveOther(req, res, expectsContinue).catch((error: unknown) => failed(res, error));
+      // Only JSON-RPC is served here: the peer protocol (/p2p/) has a listener of its own.
+      else refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
     } catch (error) {
       failed(res, error);
     }
@@ -134,15 +133,6 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     logError(`rpc: request handling failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`.replace(/\s+/g, ' '));
     if (!res.headersSent && !res.destroyed) sendJson(res, 500, standardError('internalError', null, 'the node failed while handling this request'), true);
     else res.destroy();
-  };
-
-  const serveOther = async (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> => {
-    if (options.routes) {
-      // The hook reads its own bodies; a client waiting on Expect: 100-continue must be told to send.
-      if (expectsContinue) res.writeContinue();
-      if (await options.routes(req, res)) return;
-    }
-    refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
   };
 
   // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
@@ -348,7 +338,8 @@ function pathOf(url: string | undefined): string {
   }
 }
 
-function urlHost(address: AddressInfo): string {
+/** The host part of a base URL for a bound address (a wildcard address is reached on loopback). */
+export function urlHost(address: AddressInfo): string {
   if (address.address === '0.0.0.0' || address.address === '::') return '127.0.0.1';
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }

@@ -10,6 +10,8 @@ export function testNodeOptions(dataDir: string, overrides: Partial<NodeOptions>
   return {
     host: '127.0.0.1',
     port: 0,
+    p2pHost: '127.0.0.1',
+    p2pPort: 0,
     kind: 'MN',
     dataDir,
     blockTimeMs: 100,

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
+import { networkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import { loadOrCreateIdentity } from '../../reference-node/node/NodeIdentity.js';
 import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import type { NodeOptions } from '../../reference-node/node/ReferenceNode.js';
 import type { Check } from '../../suites/Check.js';
@@ -31,7 +33,7 @@ export type TestNodeOptions = Partial<NodeOptions> & { faults?: readonly string[
 
 /** A reference node with a short block time; extra options pass through, faults through the fault layer. */
 export async function startTestNode(extra: TestNodeOptions = {}): Promise<TestNode> {
-  const dir = mkdtempSync(join(tmpdir(), 'chainrpc-suite-'));
+  const dir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'chainrpc-suite-'));
   const { faults = [], ...options } = extra;
   const node = await ReferenceNode.start(withFaults(testNodeOptions(dir, { blockTimeMs: TEST_BLOCK_MS, ...options }), faults));
   return {
@@ -44,12 +46,18 @@ export async function startTestNode(extra: TestNodeOptions = {}): Promise<TestNo
   };
 }
 
-/** Several in-process reference nodes that peer with each other (kinds in order, e.g. MN, MN, LN). */
+/**
+ * Several in-process reference nodes of one network (kinds in order, e.g. MN, MN, LN): the MNs'
+ * keys are made first and are the genesis members, as `chainrpc devnet` does; every other node
+ * greets the first one's peer URL.
+ */
 export async function startTestNetwork(kinds: ('MN' | 'LN')[], extra: (index: number) => TestNodeOptions = () => ({})): Promise<{ nodes: TestNode[]; urls: string[]; stop(): Promise<void> }> {
+  const plan = kinds.map((kind) => ({ kind, dataDir: mkdtempSync(join(tmpdir(), 'chainrpc-suite-')) }));
+  const genesis = networkGenesis(1n, plan.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(n.dataDir).id));
   const nodes: TestNode[] = [];
-  for (const [i, kind] of kinds.entries()) {
+  for (const [i, { kind, dataDir }] of plan.entries()) {
     const first = nodes[0];
-    nodes.push(await startTestNode({ kind, peers: first ? [first.url] : [], ...extra(i) }));
+    nodes.push(await startTestNode({ kind, dataDir, genesis, peers: first ? [first.node.p2pUrl] : [], ...extra(i) }));
   }
   const urls = nodes.map((n) => n.url);
   // Wait until every node sees every other (hellos every heartbeat).

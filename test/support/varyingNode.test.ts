@@ -121,7 +121,7 @@ const freshAddress = (): string => generateKeypair().address;
 
 beforeAll(async () => {
   node = await startTestNode();
-  peer = await startTestNode({ kind: 'LN', peers: [node.url] });
+  peer = await startTestNode({ kind: 'LN', peers: [node.node.p2pUrl], genesis: node.node.network });
   await eventually('the LN and the MN to see each other', () => Promise.resolve(node.node.peers.live().length === 1 && peer.node.peers.live().length === 1 ? true : undefined));
   // A funded key for transfers; the block its faucet transfer lands in is one with a transaction.
   funded = generateKeypair();
