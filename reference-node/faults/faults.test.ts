@@ -30,6 +30,8 @@ import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { packageRoot } from '../../core/paths.js';
 import { startDevnet } from '../devnet/startDevnet.js';
+import { networkGenesis } from '../node/NetworkGenesis.js';
+import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
 import { ReferenceNode } from '../node/ReferenceNode.js';
 import type { NodeOptions } from '../node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
@@ -56,8 +58,7 @@ interface Started {
   stop(): Promise<void>;
 }
 
-async function startNode(faults: readonly string[], extra: Partial<NodeOptions> = {}): Promise<Started> {
-  const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-'));
+async function startNode(faults: readonly string[], extra: Partial<NodeOptions> = {}, dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-'))): Promise<Started> {
   const logged: string[] = [];
   const node = await ReferenceNode.start(
     withFaults(testNodeOptions(dir, { faucet: { amount: 10n * TOKEN, limit: 1 }, maxBodyBytes: MAX_BODY, maxBatch: MAX_BATCH, log: (line) => logged.push(line), ...extra }), faults),
@@ -738,10 +739,13 @@ interface Net {
 
 async function startNet(faults: string[]): Promise<Net> {
   const nodes: Started[] = [];
+  // The MNs' keys first: they are the network's members.
+  const plan = (['MN', 'MN', 'LN'] as const).map((kind) => ({ kind, dir: mkdtempSync(join(tmpdir(), 'chainrpc-fault-')) }));
+  const genesis = networkGenesis(1n, plan.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(n.dir).id));
   try {
-    for (const kind of ['MN', 'MN', 'LN'] as const) {
+    for (const { kind, dir } of plan) {
       const first = nodes[0];
-      nodes.push(await startNode(faults, { kind, peers: first ? [first.url] : [], maxBatch: NODE_DEFAULTS.maxBatch, maxBodyBytes: NODE_DEFAULTS.maxBodyBytes }));
+      nodes.push(await startNode(faults, { kind, genesis, peers: first ? [first.node.p2pUrl] : [], maxBatch: NODE_DEFAULTS.maxBatch, maxBodyBytes: NODE_DEFAULTS.maxBodyBytes }, dir));
     }
     await waitFor('the network to form', () => (nodes.every((n) => n.node.peers.live().length === nodes.length - 1) ? true : undefined), 10_000);
   } catch (err) {

@@ -70,7 +70,11 @@ describe('network genesis file', () => {
   });
 
   it('refuses a member listed twice', () => {
-    refused(doc({ members: [A, B, A] }), /a member is listed twice/);
+    refused(doc({ members: [A, B, A] }), new RegExp(`member ${A} is listed twice`));
+  });
+
+  it('refuses a field it does not know (a misspelt one would be silently ignored)', () => {
+    refused(doc({ member: [A] }), /unknown field "member"/);
   });
 
   it('refuses a network of no members', () => {

@@ -33,8 +33,9 @@ export function networkGenesis(chainId: bigint, members: readonly string[]): Net
   if (members.length === 0) throw new Error('a network needs at least one member');
   if (members.length > MAX_MEMBERS) throw new Error(`a network has at most ${MAX_MEMBERS} members; got ${members.length}`);
   for (const m of members) if (!/^[0-9a-f]{64}$/.test(m)) throw new Error(`member ${JSON.stringify(m.slice(0, 80))} is not a node id (64 lower-case hex characters)`);
-  const sorted = [...new Set(members)].sort();
-  if (sorted.length !== members.length) throw new Error('a member is listed twice');
+  const sorted = [...members].sort();
+  const twice = sorted.find((m, i) => sorted[i + 1] === m);
+  if (twice !== undefined) throw new Error(`member ${twice} is listed twice`);
   return { chainId, members: sorted };
 }
 
@@ -55,6 +56,8 @@ export function readNetworkGenesis(path: string): NetworkGenesis {
     return fail(`not JSON (${(err as Error).message})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('not a JSON object');
+  const unknown = Object.keys(value).find((k) => !['format', 'chain_id', 'members'].includes(k));
+  if (unknown !== undefined) fail(`unknown field ${JSON.stringify(unknown.slice(0, 40))} (the fields are format, chain_id and members)`);
   const { format, chain_id: chainId, members } = value as Record<string, unknown>;
   if (format !== GENESIS_FORMAT) fail(`format must be "${GENESIS_FORMAT}"`);
   if (typeof chainId !== 'string' || !/^(0|[1-9][0-9]{0,19})$/.test(chainId) || BigInt(chainId) > 0xffff_ffff_ffff_ffffn) fail('chain_id must be a decimal string of a u64');

@@ -20,14 +20,14 @@ import type { RpcServer } from '../rpc/createRpcServer.js';
 import { REFERENCE_TRANSPORT_RULES } from '../rpc/TransportRules.js';
 import { BlockProducer } from './BlockProducer.js';
 import { BlockSync } from './BlockSync.js';
-import { electLeader } from './electLeader.js';
+import { electLeader, rankMembers } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import type { NodeIdentity } from './NodeIdentity.js';
 import { GENESIS_FILE, genesisConfig, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
 import type { NetworkGenesis } from './NetworkGenesis.js';
 import type { NodeHooks, NodeVariant } from './NodeVariant.js';
-import { buildSnapshot, proposalRule } from './proposalRules.js';
+import { buildSnapshot, proposalRule, slotDelay } from './proposalRules.js';
 import { RefusalLog } from './RefusalLog.js';
 import { UsageMeter } from './UsageMeter.js';
 
@@ -168,7 +168,7 @@ export class ReferenceNode {
       identity,
       meter: this.meter,
       log,
-      mayPropose: () => !this.stopping && options.kind === 'MN' && this.greeted && this.leader() === this.id && !this.isBehind(0n) && !this.sync.syncing,
+      mayPropose: () => !this.stopping && options.kind === 'MN' && this.greeted && this.leader() === this.id && this.slotOpen() && !this.isBehind(0n) && !this.sync.syncing,
       proposes: () => this.hooks.proposes(),
       snapshot: (parent) => buildSnapshot(network.members, parent, this.id, this.meter.score(), (m) => this.peers.get(m)?.score),
       broadcast: (block) => this.broadcastBlock(block),
@@ -275,6 +275,13 @@ export class ReferenceNode {
     return electLeader(this.network.members, tip.pou, tip.proposer, (id) => this.isLiveCandidate(id));
   }
 
+  /** Whether this node's slot on the tip has come (proposalRules.slotDelay): at once for the first in rank. */
+  private slotOpen(): boolean {
+    const tip = this.chain.tip();
+    const wait = slotDelay(rankMembers(this.network.members, tip.pou, tip.proposer), this.id, this.peers.livenessMs);
+    return BigInt(Date.now()) >= tip.timestamp + BigInt(wait);
+  }
+
   /** Whether a live member reports a chain more than `margin` blocks higher than ours. */
   private isBehind(margin: bigint): boolean {
     const height = this.chain.height();
@@ -288,7 +295,8 @@ export class ReferenceNode {
     return encodeHello(
       {
         id: this.id,
-        kind: this.options.kind,
+        // A node that is not a member can only follow: it says so.
+        kind: this.network.members.includes(this.id) ? this.options.kind : 'LN',
         url: this.p2pUrl,
         score: this.meter.score(),
         height: this.chain.height(),
@@ -317,6 +325,9 @@ export class ReferenceNode {
     if (h.chainId !== this.chain.chainId || h.genesisHash !== this.chain.genesisHash) {
       throw new PeerRefusal(409, `hello refused: another network (chain id ${h.chainId}, genesis ${h.genesisHash}; this node: chain id ${this.chain.chainId}, genesis ${this.chain.genesisHash})`);
     }
+    if (h.kind === 'MN' && !this.peers.isMember(h.id)) {
+      throw new PeerRefusal(403, `hello refused: ${h.id} greets as an MN but is not a member of this network (the genesis names its members); a node that is not a member greets as an LN`);
+    }
     const newer = this.peers.accept(h, signed.signature);
     // Only a member is followed up to a higher chain: anyone else could claim any height.
     if (newer && this.peers.isMember(h.id) && h.height > this.chain.height()) void this.sync.syncFrom(h.url);
@@ -324,6 +335,7 @@ export class ReferenceNode {
 
   private async greetAll(): Promise<void> {
     if (this.stopping) return;
+    this.refusals.tick();
     const body = this.hello();
     await Promise.all(
       this.peers.knownUrls().map(async (url) => {

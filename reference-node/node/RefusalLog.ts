@@ -1,6 +1,6 @@
 /**
  * The log of refused peer messages, bounded: at most `burst` lines per `windowMs`, the rest counted
- * and reported in one line when the window ends, so that a peer sending garbage cannot flood the
+ * and reported in one line once the window is over (at the next refusal or tick()), so that a peer sending garbage cannot flood the
  * log (or the disk under it).
  */
 export class RefusalLog {
@@ -28,6 +28,11 @@ export class RefusalLog {
     } else {
       this.suppressed++;
     }
+  }
+
+  /** Called regularly (every heartbeat): reports what a finished window suppressed, even if no refusal followed. */
+  tick(): void {
+    if (this.suppressed > 0 && this.now() - this.windowStart >= this.windowMs) this.flush();
   }
 
   /** Reports the refusals counted but not written. */

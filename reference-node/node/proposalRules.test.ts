@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { U64_MAX } from '../../core/codec/index.js';
 import type { Block } from '../chain/index.js';
-import { electLeader } from './electLeader.js';
-import { buildSnapshot, MAX_BLOCK_AHEAD_MS, proposalRule, snapshotProblem } from './proposalRules.js';
+import { electLeader, rankMembers } from './electLeader.js';
+import { buildSnapshot, MAX_BLOCK_AHEAD_MS, proposalRule, slotDelay, snapshotProblem } from './proposalRules.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
@@ -130,48 +130,63 @@ describe('buildSnapshot', () => {
 describe('proposalRule', () => {
   const NOW = 1_700_000_000_000;
   const LIVENESS_MS = 2_000;
+  // Old enough that every member's slot is open for the blocks below (C ranks 3rd: 2 windows).
+  const P = { ...PARENT, timestamp: BigInt(NOW - 10 * LIVENESS_MS) };
   const rule = (live: readonly string[]) => proposalRule(MEMBERS, { livenessMs: LIVENESS_MS, live: (m) => live.includes(m), now: () => NOW });
-  /** A block on PARENT by `proposer`, rising by 1 (a snapshot that keeps the rules). */
+  /** A block on P by `proposer`, rising by 1 (a snapshot that keeps the rules). */
   const by = (proposer: string, timestamp: number): Block => {
-    const pou = { ...PARENT.pou, [proposer]: (PARENT.pou[proposer] ?? 0n) + 1n };
+    const pou = { ...P.pou, [proposer]: (P.pou[proposer] ?? 0n) + 1n };
     return block({ height: 11n, proposer, timestamp: BigInt(timestamp), pou });
   };
 
   it('takes a fresh block from the leader', () => {
-    expect(rule(MEMBERS)(by(A, NOW), PARENT)).toBeNull();
+    expect(rule(MEMBERS)(by(A, NOW), P)).toBeNull();
   });
 
   it('refuses a fresh block from a member ranked below a live one, naming that member', () => {
-    expect(rule(MEMBERS)(by(C, NOW - 100), PARENT)).toMatch(new RegExp(`its proposer ${C} is not the leader for height 11: ${A} ranks above it and is live`));
-    expect(rule([B, C])(by(C, NOW - 100), PARENT)).toMatch(new RegExp(`${B} ranks above it and is live`));
+    expect(rule(MEMBERS)(by(C, NOW - 100), P)).toMatch(new RegExp(`its proposer ${C} is not the leader for height 11: ${A} ranks above it and is live`));
+    expect(rule([B, C])(by(C, NOW - 100), P)).toMatch(new RegExp(`${B} ranks above it and is live`));
     // The edge of the window is still fresh.
-    expect(rule(MEMBERS)(by(C, NOW - LIVENESS_MS), PARENT)).toMatch(/is not the leader/);
+    expect(rule(MEMBERS)(by(C, NOW - LIVENESS_MS), P)).toMatch(/is not the leader/);
   });
 
   it('takes the same block when no member ranked above it is live', () => {
-    expect(rule([C])(by(C, NOW - 100), PARENT)).toBeNull();
-    expect(rule([])(by(C, NOW - 100), PARENT)).toBeNull();
+    expect(rule([C])(by(C, NOW - 100), P)).toBeNull();
+    expect(rule([])(by(C, NOW - 100), P)).toBeNull();
   });
 
   it('takes a block from a member ranked above the leader this node elects (a contested slot)', () => {
     // This node sees A dead and elects B; A's block shows A is alive.
-    expect(electLeader(MEMBERS, PARENT.pou, PARENT.proposer, (m) => [B, C].includes(m))).toBe(B);
-    expect(rule([B, C])(by(A, NOW), PARENT)).toBeNull();
+    expect(electLeader(MEMBERS, P.pou, P.proposer, (m) => [B, C].includes(m))).toBe(B);
+    expect(rule([B, C])(by(A, NOW), P)).toBeNull();
   });
 
   it('judges a block older than the liveness window by the deterministic rules only', () => {
-    expect(rule(MEMBERS)(by(C, NOW - LIVENESS_MS - 1), PARENT)).toBeNull();
+    expect(rule(MEMBERS)(by(C, NOW - LIVENESS_MS - 1), P)).toBeNull();
+  });
+
+  it('gives each member its slot: the r-th in rank may propose r liveness windows after the parent, never sooner, even dated back', () => {
+    expect(slotDelay(rankMembers(MEMBERS, P.pou, P.proposer), C, LIVENESS_MS)).toBe(2 * LIVENESS_MS);
+    const at = (proposer: string, delay: number): Block => by(proposer, Number(P.timestamp) + delay);
+    const judge = (b: Block): string | null => proposalRule(MEMBERS, { livenessMs: LIVENESS_MS, live: () => false, now: () => Number(b.timestamp) })(b, P);
+    expect(judge(at(A, 0))).toBeNull();
+    expect(judge(at(B, LIVENESS_MS - 1))).toMatch(new RegExp(`its proposer ${B} ranks 2 for height 11 and may propose only ${LIVENESS_MS} ms after the parent block; this block is dated ${LIVENESS_MS - 1} ms after it`));
+    expect(judge(at(B, LIVENESS_MS))).toBeNull();
+    expect(judge(at(C, 2 * LIVENESS_MS - 1))).toMatch(/ranks 3 for height 11 and may propose only 4000 ms after/);
+    expect(judge(at(C, 2 * LIVENESS_MS))).toBeNull();
+    // Dated back to its parent, a block is history to a node that sees it late, and still out of turn.
+    expect(rule([])(at(C, 0), P)).toMatch(/ranks 3 for height 11/);
   });
 
   it(`refuses a block more than ${MAX_BLOCK_AHEAD_MS} ms in the future`, () => {
-    expect(rule(MEMBERS)(by(A, NOW + MAX_BLOCK_AHEAD_MS + 1), PARENT)).toMatch(new RegExp(`its timestamp is ${MAX_BLOCK_AHEAD_MS + 1} ms ahead of this node's clock`));
-    expect(rule(MEMBERS)(by(A, NOW + MAX_BLOCK_AHEAD_MS), PARENT)).toBeNull();
+    expect(rule(MEMBERS)(by(A, NOW + MAX_BLOCK_AHEAD_MS + 1), P)).toMatch(new RegExp(`its timestamp is ${MAX_BLOCK_AHEAD_MS + 1} ms ahead of this node's clock`));
+    expect(rule(MEMBERS)(by(A, NOW + MAX_BLOCK_AHEAD_MS), P)).toBeNull();
   });
 
   it('refuses a deterministic problem even in an old block', () => {
-    const old = block({ height: 11n, proposer: X, timestamp: BigInt(NOW - 60_000), pou: PARENT.pou });
-    expect(rule(MEMBERS)(old, PARENT)).toMatch(new RegExp(`its proposer ${X} is not a member`));
-    const lowered = block({ height: 11n, proposer: C, timestamp: BigInt(NOW - 60_000), pou: { ...PARENT.pou, [A]: 0n } });
-    expect(rule([])(lowered, PARENT)).toMatch(/recorded scores never fall/);
+    const old = block({ height: 11n, proposer: X, timestamp: BigInt(NOW - 60_000), pou: P.pou });
+    expect(rule(MEMBERS)(old, P)).toMatch(new RegExp(`its proposer ${X} is not a member`));
+    const lowered = block({ height: 11n, proposer: C, timestamp: BigInt(NOW - 60_000), pou: { ...P.pou, [A]: 0n } });
+    expect(rule([])(lowered, P)).toMatch(/recorded scores never fall/);
   });
 });

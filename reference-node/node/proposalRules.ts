@@ -14,11 +14,19 @@ import { rankMembers } from './electLeader.js';
  * A member can therefore never climb past the leader in the snapshot, whatever it claims about
  * itself; with ties going to the incumbent, a live leader is never outranked by a lie.
  *
- * Depending on this node's view, for a fresh block (timestamped within the liveness window):
+ * - the slot: the member ranked r-th (from 0) on the parent's snapshot may propose only r liveness
+ *   windows after the parent (its timestamp at least parent + r x livenessMs): the first in rank at
+ *   once, the next only once the first has been silent long enough to be dead everywhere. No
+ *   member can step ahead of one ranked above it by dating its block back.
+ *
+ * Depending on this node's view:
  * - it is not from the future (more than MAX_BLOCK_AHEAD_MS ahead of our clock);
- * - its proposer is the leader this node elects for its height, or a member ranked above that
- *   leader (a contested slot: the block shows that member is alive). Older blocks are history,
- *   taken while catching up, and checked by the deterministic rules only.
+ * - for a fresh block (timestamped within the liveness window), its proposer is the leader this
+ *   node elects for its height, or a member ranked above that leader (a contested slot: the block
+ *   shows that member is alive). Older blocks are history, taken while catching up, and checked by
+ *   the rules above only.
+ * The slot depends on the liveness window, max(4 block times, 2 s): the nodes of one network run
+ * the same block time (a devnet does).
  */
 
 /** How far a block's timestamp may be ahead of this node's clock. */
@@ -71,17 +79,27 @@ export interface LeaderView {
   readonly now?: () => number;
 }
 
+/** How long after the parent block a member may propose: its place in rank (from 0) times the liveness window. */
+export function slotDelay(ranked: readonly string[], proposer: string, livenessMs: number): number {
+  return Math.max(0, ranked.indexOf(proposer)) * livenessMs;
+}
+
 /** The whole rule for a node: the deterministic part, then the leader check for fresh blocks. */
 export function proposalRule(members: readonly string[], view: LeaderView): ProposalRule {
   const now = view.now ?? Date.now;
   return (block, parent) => {
     const problem = snapshotProblem(members, block, parent);
     if (problem) return problem;
+    const ranked = rankMembers(members, parent.pou, parent.proposer);
+    const wait = slotDelay(ranked, block.proposer, view.livenessMs);
+    if (block.timestamp < parent.timestamp + BigInt(wait)) {
+      return `its proposer ${block.proposer} ranks ${wait / view.livenessMs + 1} for height ${block.height} and may propose only ${wait} ms after the parent block; this block is dated ${block.timestamp - parent.timestamp} ms after it`;
+    }
     const t = now();
     const ts = Number(block.timestamp);
     if (ts > t + MAX_BLOCK_AHEAD_MS) return `its timestamp is ${ts - t} ms ahead of this node's clock (at most ${MAX_BLOCK_AHEAD_MS} ms)`;
     if (ts < t - view.livenessMs) return null;
-    for (const id of rankMembers(members, parent.pou, parent.proposer)) {
+    for (const id of ranked) {
       if (id === block.proposer) return null;
       if (view.live(id)) return `its proposer ${block.proposer} is not the leader for height ${block.height}: ${id} ranks above it and is live`;
     }

@@ -40,7 +40,11 @@ interface Entry extends PeerInfo {
  */
 export class PeerSet {
   private readonly byId = new Map<string, Entry>();
-  /** URLs to greet: the --peers list, members' peer lists, followers' own URLs. */
+  /**
+   * URLs to greet besides the followers' own: the --peers list and what members announce. Only a
+   * member's change of its own URL removes one; a follower's URL lives with its entry, so no key
+   * that is not a member can remove an address this node greets.
+   */
   private readonly urls = new Set<string>();
 
   constructor(
@@ -55,8 +59,11 @@ export class PeerSet {
     if (normalized !== this.selfUrl && this.urls.size < MAX_URLS) this.urls.add(normalized);
   }
 
+  /** Every URL this node greets: configured, announced by members, and its followers' own. */
   knownUrls(): string[] {
-    return [...this.urls];
+    const all = new Set(this.urls);
+    for (const p of this.byId.values()) if (!p.member && p.url !== this.selfUrl) all.add(p.url);
+    return [...all];
   }
 
   isMember(id: string): boolean {
@@ -85,12 +92,14 @@ export class PeerSet {
     for (const [sig, at] of entry.seen) if (Number(at) < now - HELLO_MAX_AGE_MS) entry.seen.delete(sig);
     entry.seen.set(signature, h.timestamp);
     if (h.timestamp < entry.newest) return false;
-    // One identifier, one entry: a peer restarted on another port replaces its old URL.
-    if (entry.url !== h.url) this.urls.delete(entry.url);
+    // One identifier, one entry: a member restarted on another port replaces its old URL.
+    if (member && entry.url !== h.url) this.urls.delete(entry.url);
     Object.assign(entry, { kind: h.kind, url: h.url, score: h.score, height: h.height, lastSeen: Math.min(now, ts), newest: h.timestamp });
-    this.addUrl(h.url);
-    // Only members' lists are followed: anyone else could point this node at any address.
-    if (member) for (const url of h.peers) this.addUrl(url);
+    // Only members' URLs and lists are kept: anyone else could point this node at any address.
+    if (member) {
+      this.addUrl(h.url);
+      for (const url of h.peers) this.addUrl(url);
+    }
     return true;
   }
 
@@ -100,7 +109,6 @@ export class PeerSet {
     const gone = followers.find((p) => !this.isLive(p, now));
     if (!gone) throw new PeerRefusal(429, `hello refused: this node already follows ${MAX_FOLLOWERS} live peers that are not members`);
     this.byId.delete(gone.id);
-    this.urls.delete(gone.url);
   }
 
   isLive(peer: PeerInfo, now = Date.now()): boolean {
