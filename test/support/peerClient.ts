@@ -22,9 +22,13 @@ export interface PeerAnswer {
   text: string;
 }
 
+function isRaw(body: JsonValue | { raw: string }): body is { raw: string } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.raw === 'string' && Object.keys(body).length === 1;
+}
+
 /** POSTs a peer message (a JSON value, or raw text sent as is). */
 export async function postPeer(baseUrl: string, path: string, body: JsonValue | { raw: string }): Promise<PeerAnswer> {
-  const text = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.raw === 'string' ? body.raw : stringifyJson(body as JsonValue);
+  const text = isRaw(body) ? body.raw : stringifyJson(body);
   const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
   const answer = await res.text();
   let json: JsonValue | undefined;
