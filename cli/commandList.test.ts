@@ -20,7 +20,7 @@ describe('cli/commandList', () => {
   it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its help lists exactly the options it parses', async (_name, entry) => {
     const command = await entry.load();
     // Option lines of the help: "  --url <base-url>   what it is", "  -h, --help".
-    const documented = [...command.help.matchAll(/^ +(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
+    const documented = [...command.help.matchAll(/^ +(?:-h, )?--([a-z][a-z0-9-]*)/gm)].map((m) => m[1]);
     const parsed = command.commandLines.flatMap((line) => Object.keys(line.options));
     expect(new Set(documented)).toEqual(new Set([...parsed, 'help']));
   });

@@ -15,6 +15,7 @@ import { createTransactionSigner, keypairFromSeed } from '../core/codec/index.js
 import type { TransactionSigner } from '../core/codec/index.js';
 import { Chain, devnetFaucetKeypair, devnetGenesis } from '../reference-node/chain/index.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
+import { GENESIS_FILE, genesisConfig, readNetworkGenesis } from '../reference-node/node/NetworkGenesis.js';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 5);
 const BLOCK_MS = 100;
@@ -105,7 +106,8 @@ describe(`kill -9 at random moments (${KILLS} times)`, () => {
     await node.kill();
 
     // The store after the last SIGKILL: it opens (integrity checks pass) and its state is a replay of its blocks.
-    const chain = await Chain.open({ dataDir: join(dir, 'chain'), genesis: devnetGenesis(1n) });
+    // The node's own network: a one-member genesis it wrote to its data dir.
+    const chain = await Chain.open({ dataDir: join(dir, 'chain'), genesis: genesisConfig(readNetworkGenesis(join(dir, GENESIS_FILE))) });
     try {
       const balances = new Map<string, bigint>(devnetGenesis(1n).alloc.map((a) => [a.address, a.balance]));
       const nonces = new Map<string, bigint>();

@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
+import { createMessageSigner, generatePrivateKey } from '../../core/codec/index.js';
 import { networkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../../reference-node/node/NodeIdentity.js';
 import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import type { NodeOptions } from '../../reference-node/node/ReferenceNode.js';
@@ -44,6 +46,11 @@ export async function startTestNode(extra: TestNodeOptions = {}): Promise<TestNo
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A network (chain id 1) whose one member never runs: an LN given it follows a chain that never grows. */
+export function absentMemberNetwork(): NetworkGenesis {
+  return networkGenesis(1n, [createMessageSigner(generatePrivateKey()).address]);
 }
 
 /**
