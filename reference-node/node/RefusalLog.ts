@@ -10,7 +10,7 @@ export class RefusalLog {
 
   constructor(
     private readonly log: (line: string) => void,
-    private readonly burst = 20,
+    private readonly burst = 50,
     private readonly windowMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}

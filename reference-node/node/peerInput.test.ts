@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageSigner } from '../../core/codec/index.js';
 import type { JsonValue } from '../../core/json/index.js';
@@ -152,6 +153,20 @@ describe('the peer listener refuses bad input, logs it, and changes nothing', ()
 
   it('a block from the future: 400', async () => {
     await expectBlockRefused(() => forgeBlock(node.p2pUrl, network, y, { timestamp: BigInt(Date.now() + 60_000) }), /ms ahead of this node's clock/);
+  });
+
+  it('random JSON to every peer endpoint: always a 200 or a 4xx with a reason, never a 500, never a crash', async () => {
+    const failures = logged.length;
+    const paths = ['/p2p/hello', '/p2p/block', '/p2p/txs', '/p2p/faucet'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue({ maxDepth: 4 }), async (path, value) => {
+        const answer = await postPeer(node.p2pUrl, path, { raw: JSON.stringify(value) ?? 'null' });
+        expect(answer.status === 200 || (answer.status >= 400 && answer.status < 500 && refusal(answer).length > 0), `${path}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    // A handler that failed would say so ("… failed: …"); refusals are all the log has.
+    expect(logged.slice(failures).filter((l) => !l.startsWith('p2p: refused ') && !/more refused peer messages not logged/.test(l))).toEqual([]);
   });
 
   it('after all of it the node still leads and produces blocks', async () => {

@@ -117,7 +117,8 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
           send(200, { ok: false, error: { name: 'NodeUnavailable', data: { reason: 'this node is not the leader' } } });
           return;
         }
-        const address = typeof msg.address === 'string' ? msg.address : '';
+        const address = msg.address;
+        if (typeof address !== 'string' || !/^[0-9a-fA-F]{64}$/.test(address)) throw new PeerRefusal(400, 'a forwarded faucet claim needs an address: 64 hex characters');
         try {
           send(200, { ok: true, ...(await host.claimFaucetHere(address)) });
         } catch (err) {
