@@ -31,7 +31,7 @@ let loadCode: number;
 let certified: string;
 let loaded: string;
 try {
-  for (const n of net.nodes) console.log(`  ${n.name}  ${n.kind}  ${n.url}  pid ${n.pid}`);
+  for (const n of net.nodes) console.log(`  ${n.name}  ${n.kind}  ${n.url}  peers ${n.p2pUrl}  pid ${n.pid}`);
   testCode = chainrpc(['test', ...net.nodes.flatMap((n) => ['--url', n.url]), '--level', 'profile', '--block-time', String(BLOCK_MS), '--report-dir', reportDir]);
   certified = latestFolder();
   const [first] = net.nodes;

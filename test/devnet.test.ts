@@ -14,6 +14,8 @@ import { createTransactionSigner, generatePrivateKey } from '../core/codec/index
 import { runLoad } from '../load/runLoad.js';
 import { loadScenario } from '../load/scenario/loadScenario.js';
 import { startDevnet } from '../reference-node/devnet/startDevnet.js';
+import { readNetworkGenesis } from '../reference-node/node/NetworkGenesis.js';
+import { loadOrCreateIdentity } from '../reference-node/node/NodeIdentity.js';
 import { referenceProfile } from '../suites/profile/referenceProfile.js';
 import type { Devnet, DevnetNode } from '../reference-node/devnet/startDevnet.js';
 
@@ -159,6 +161,13 @@ describe('devnet of 3 MN + 2 LN', () => {
       const hs = await Promise.all(alive().map(height));
       return hs.every((h) => h >= before + 3) ? true : undefined;
     });
-    await expectOneChain();
+    const top = await expectOneChain();
+    // Only the genesis members, the devnet's MNs, are ever elected and ever propose.
+    const members = readNetworkGenesis(net.genesisFile).members;
+    expect([...members].sort()).toEqual(net.nodes.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(n.dataDir).id).sort());
+    expect(members).toContain(leaderId);
+    expect(members).toContain(next);
+    const survivor = alive()[0] as DevnetNode;
+    for (let h = 1; h <= top; h++) expect(members).toContain((await clientOf(survivor).call<{ proposer: string }>('chain_getBlockByHeight', [h])).proposer);
   });
 });

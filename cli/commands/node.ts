@@ -148,7 +148,8 @@ export const node: Command = {
     });
     console.log(started.url);
     console.log(started.p2pUrl);
-    const role = started.network.members.includes(started.id) ? `one of ${started.network.members.length} members` : 'not a member';
+    const members = started.network.members.length;
+    const role = !started.network.members.includes(started.id) ? 'not a member' : members === 1 ? 'the only member' : `one of ${members} members`;
     log(`node ${kind} ${started.id} (${role}) serving ${started.url}/rpc, peers at ${started.p2pUrl} (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
     await new Promise<void>((done) => {
       let signals = 0;

@@ -88,7 +88,7 @@ function networkOf(options: NodeOptions, id: string): NetworkGenesis {
     if (genesis.chainId !== options.chainId) throw new NodeConfigError(`${options.dataDir} holds a network of chain id ${genesis.chainId} (${kept}), not ${options.chainId}; use another data dir to start another network`);
     return genesis;
   }
-  if (options.kind !== 'MN') throw new NodeConfigError(`an LN follows a network and needs its genesis: give it the network's genesis file (a devnet writes genesis.json in its data dir; a lone MN writes ${GENESIS_FILE} in its own)`);
+  if (options.kind !== 'MN') throw new NodeConfigError(`an LN follows a network and needs its genesis: give it the network's genesis file (chainrpc node --genesis FILE; a devnet writes ${GENESIS_FILE} in its data dir, a lone MN in its own)`);
   const genesis = networkGenesis(options.chainId, [id]);
   writeNetworkGenesis(kept, genesis);
   return genesis;
