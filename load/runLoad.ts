@@ -89,6 +89,9 @@ const roundsOf = (o: RunLoadOptions): number => (o.urls.length > 1 && (o.scenari
 /** A later round's warm-up: the scenario's, at most 1 s. */
 const laterWarmupMs = (s: ResolvedScenario): number => Math.min(s.warmupMs, 1000);
 
+/** Transactions each sender's lane holds beyond its even share of the run. */
+const PER_SENDER_MARGIN = 8;
+
 /** Requests the run will send (every round's warm-up included), a bound used to size a corpus it makes (with a margin). */
 function expectedTransactions(s: ResolvedScenario, rounds: number): number {
   const total = s.mix.reduce((n, e) => n + (e.kind === 'call' ? e.call.weight : e.weight), 0);
@@ -121,7 +124,8 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
     if (s.transactions !== undefined) {
       let corpus = s.transactions.corpus;
       if (corpus === undefined) {
-        const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s, roundsOf(o)) / s.transactions.senders);
+        // A margin per sender too: k6 gives each VU one lane, and k6 does not spread iterations evenly over VUs.
+        const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s, roundsOf(o)) / s.transactions.senders) + PER_SENDER_MARGIN;
         corpus = join(workDir, `corpus-${new URL(url).port || 'default'}-${Date.now()}.json`);
         o.log(`load: ${url}: signing a corpus of ${s.transactions.senders} senders x ${perSender} transactions (${corpus})`);
         let shown = '';

@@ -3,7 +3,7 @@
  * talking to a real loopback HTTP server where it talks to a node.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +174,23 @@ describe('chainrpc node and devnet', () => {
       run.child.kill('SIGTERM');
       const code = await new Promise((r) => run.child.once('exit', r));
       expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('node --show-id prints the node id (making the key once), what a genesis names; an LN without a genesis is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-id-'));
+    try {
+      const first = await chainrpc('node', '--show-id', '--data-dir', dir);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+      expect((await chainrpc('node', '--show-id', '--data-dir', dir)).stdout).toBe(first.stdout);
+      expect(statSync(join(dir, 'node-key')).mode & 0o777).toBe(0o600);
+      const ln = await chainrpc('node', '--kind', 'LN', '--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'ln'));
+      expect(ln.code).toBe(2);
+      expect(ln.stderr).toContain('an LN follows a network and needs its genesis');
+      expect(ln.stderr).toContain('--genesis FILE');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 import { readNetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import { loadOrCreateIdentity } from '../../reference-node/node/NodeIdentity.js';
 import { NodeConfigError, ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 
@@ -33,6 +34,8 @@ Options:
                           chain, serves reads, passes transactions on (default MN)
   --data-dir <dir>        node key, genesis and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it
   --genesis <file>        the network's genesis (chainrpc devnet writes one); required for an LN
+  --show-id               print this node's id (its public key; the key is made if the data dir has
+                          none) and exit: what a network's genesis names as a member
   --block-time <ms>       time between blocks (default ${NODE_DEFAULTS.blockTimeMs})
   --peers <url,...>       peer URLs of other nodes to join; the rest are learned from the members
   --chain-id <n>          chain id of a new network of its own (default ${NODE_DEFAULTS.chainId}; a genesis fixes its own)
@@ -63,6 +66,7 @@ const commandLine = new CommandLine('node', {
   'p2p-host': { kind: 'text', value: '<addr>', default: NODE_DEFAULTS.p2pHost },
   'p2p-url': { kind: 'text', value: '<url>' },
   genesis: { kind: 'text', value: '<file>' },
+  'show-id': { kind: 'flag' },
   kind: { kind: 'choice', value: '<MN|LN>', choices: ['MN', 'LN'], default: 'MN' },
   'data-dir': { kind: 'text', value: '<dir>', default: NODE_DEFAULTS.dataDir },
   'block-time': { kind: 'integer', value: '<ms>', min: 10, default: NODE_DEFAULTS.blockTimeMs },
@@ -91,6 +95,10 @@ export const node: Command = {
       const width = Math.max(...FAULT_CATALOGUE.map((f) => f.name.length));
       console.log('Fault injection, TEST-ONLY: each fault makes the node deliberately wrong (docs/faults.md).\n');
       for (const f of FAULT_CATALOGUE) console.log(`${f.name.padEnd(width)}  ${f.category.padEnd(9)}  ${f.scope.padEnd(7)}  ${f.level.padEnd(7)}  ${f.description}`);
+      return 0;
+    }
+    if (values['show-id']) {
+      console.log(loadOrCreateIdentity(resolve(values['data-dir'])).id);
       return 0;
     }
     let faults: FaultSet;

@@ -150,7 +150,7 @@ export interface LoadScenario {
      */
     senders?: number;
     /**
-     * Transactions per sender (default: enough for the run: rate x (duration + warm-up) x the share of sends, with a margin, spread over the senders).
+     * Transactions per sender (default: enough for the run: rate x (duration + warm-up) x the share of sends, with a margin, spread over the senders, plus 8 per sender).
      */
     perSender?: number;
     /**
