@@ -296,7 +296,7 @@ export class ReferenceNode {
       {
         id: this.id,
         // A node that is not a member can only follow: it says so.
-        kind: this.network.members.includes(this.id) ? this.options.kind : 'LN',
+        kind: this.peers.isMember(this.id) ? this.options.kind : 'LN',
         url: this.p2pUrl,
         score: this.meter.score(),
         height: this.chain.height(),

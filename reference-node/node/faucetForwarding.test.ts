@@ -14,6 +14,7 @@ import { networkGenesis } from './NetworkGenesis.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import { ReferenceNode } from './ReferenceNode.js';
 import { testNodeOptions } from '../../test/support/nodeOptions.js';
+import { absentMemberNetwork } from '../../test/support/suites.js';
 
 const BLOCK_MS = 1_000;
 const started: ReferenceNode[] = [];
@@ -64,9 +65,7 @@ it('a claim made on an LN before it knows any leader is forwarded once the MN is
 });
 
 it('with no leader at all, the claim fails with -32014 after a few block times, not at once and not never', async () => {
-  // The network's one member never starts.
-  const genesis = networkGenesis(1n, [loadOrCreateIdentity(tempDir()).id]);
-  const ln = await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'LN', faucet: false, blockTimeMs: 300, genesis, peers: [`http://127.0.0.1:${await freePort()}`] }));
+  const ln = await ReferenceNode.start(testNodeOptions(tempDir(), { kind: 'LN', faucet: false, blockTimeMs: 300, genesis: absentMemberNetwork(), peers: [`http://127.0.0.1:${await freePort()}`] }));
   started.push(ln);
   const client = createClient({ baseUrl: ln.url, timeoutMs: 10_000 });
   try {

@@ -67,12 +67,7 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
     const limit = (P2P_BODY_LIMITS as Record<string, number>)[url.pathname];
     if (limit === undefined) throw new PeerRefusal(404, `no peer endpoint ${url.pathname.slice(0, 100)}`);
     if (req.method !== 'POST') throw new PeerRefusal(405, `use POST for ${url.pathname}`);
-    let body: JsonValue;
-    try {
-      body = await readJsonBody(req, limit);
-    } catch (err) {
-      throw new PeerRefusal(/over the/.test((err as Error).message) ? 413 : 400, (err as Error).message);
-    }
+    const body = await readJsonBody(req, limit);
     const msg = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
     switch (url.pathname) {
       case '/p2p/hello': {
@@ -112,7 +107,7 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
         send(200, { status: outcome });
         return;
       }
-      default: {
+      case '/p2p/faucet': {
         if (host.leader() !== host.id) {
           send(200, { ok: false, error: { name: 'NodeUnavailable', data: { reason: 'this node is not the leader' } } });
           return;
@@ -125,7 +120,11 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
           if (!isChainError(err)) throw err;
           send(200, { ok: false, error: { name: err.name, data: err.data } });
         }
+        return;
       }
+      default:
+        // P2P_BODY_LIMITS names every POST endpoint: any other path was refused above.
+        throw new PeerRefusal(404, `no peer endpoint ${url.pathname.slice(0, 100)}`);
     }
   } catch (err) {
     if (err instanceof PeerRefusal) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Hello } from './hello.js';
 import { HELLO_MAX_AGE_MS, HELLO_MAX_AHEAD_MS, MAX_FOLLOWERS, PeerSet } from './PeerSet.js';
-import { PeerRefusal } from './PeerRefusal.js';
+import { thrownRefusal } from '../../test/support/peerClient.js';
 
 const SELF = 'f'.repeat(64);
 const SELF_URL = 'http://127.0.0.1:30000';
@@ -26,20 +26,11 @@ function peerSet(): PeerSet {
   return new PeerSet(SELF, SELF_URL, LIVENESS_MS, new Set([M1, M2]));
 }
 
-function refusal(fn: () => unknown): PeerRefusal {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(PeerRefusal);
-    return err as PeerRefusal;
-  }
-  throw new Error('expected a PeerRefusal, nothing was thrown');
-}
 
 describe('PeerSet.accept', () => {
   it('refuses (409) a hello carrying this node\'s own id', () => {
     const peers = peerSet();
-    const err = refusal(() => peers.accept(hello(SELF, NOW), freshSig(), NOW));
+    const err = thrownRefusal(() => peers.accept(hello(SELF, NOW), freshSig(), NOW));
     expect(err.status).toBe(409);
     expect(err.message).toMatch(/own identity/);
     expect(peers.all()).toEqual([]);
@@ -47,10 +38,10 @@ describe('PeerSet.accept', () => {
 
   it('refuses (409) a stale hello and one from the future, adding no peer', () => {
     const peers = peerSet();
-    const stale = refusal(() => peers.accept(hello(M1, NOW - HELLO_MAX_AGE_MS - 1), freshSig(), NOW));
+    const stale = thrownRefusal(() => peers.accept(hello(M1, NOW - HELLO_MAX_AGE_MS - 1), freshSig(), NOW));
     expect(stale.status).toBe(409);
     expect(stale.message).toMatch(new RegExp(`stale \\(signed ${HELLO_MAX_AGE_MS + 1} ms ago`));
-    const ahead = refusal(() => peers.accept(hello(M1, NOW + HELLO_MAX_AHEAD_MS + 1), freshSig(), NOW));
+    const ahead = thrownRefusal(() => peers.accept(hello(M1, NOW + HELLO_MAX_AHEAD_MS + 1), freshSig(), NOW));
     expect(ahead.status).toBe(409);
     expect(ahead.message).toMatch(new RegExp(`from the future \\(signed ${HELLO_MAX_AHEAD_MS + 1} ms ahead`));
     expect(peers.all()).toEqual([]);
@@ -64,12 +55,12 @@ describe('PeerSet.accept', () => {
     const peers = peerSet();
     const sig = freshSig();
     expect(peers.accept(hello(M1, NOW), sig, NOW)).toBe(true);
-    const err = refusal(() => peers.accept(hello(M1, NOW), sig, NOW + 100));
+    const err = thrownRefusal(() => peers.accept(hello(M1, NOW), sig, NOW + 100));
     expect(err.status).toBe(409);
     expect(err.message).toMatch(new RegExp(`a replay of a hello already taken from ${M1}`));
     // Also after a newer hello was taken.
     expect(peers.accept(hello(M1, NOW + 200), freshSig(), NOW + 200)).toBe(true);
-    expect(refusal(() => peers.accept(hello(M1, NOW), sig, NOW + 300)).status).toBe(409);
+    expect(thrownRefusal(() => peers.accept(hello(M1, NOW), sig, NOW + 300)).status).toBe(409);
   });
 
   it('takes an older hello not seen before (hellos cross on the wire) without changing anything', () => {
@@ -124,7 +115,7 @@ describe('PeerSet.accept', () => {
   it(`refuses (429) a new follower once ${MAX_FOLLOWERS} live ones are known, but still takes a member`, () => {
     const peers = peerSet();
     for (let i = 1; i <= MAX_FOLLOWERS; i++) expect(peers.accept(hello(follower(i), NOW, { kind: 'LN', url: urlOf(i) }), freshSig(), NOW)).toBe(true);
-    const err = refusal(() => peers.accept(hello(follower(MAX_FOLLOWERS + 1), NOW, { kind: 'LN' }), freshSig(), NOW));
+    const err = thrownRefusal(() => peers.accept(hello(follower(MAX_FOLLOWERS + 1), NOW, { kind: 'LN' }), freshSig(), NOW));
     expect(err.status).toBe(429);
     expect(err.message).toMatch(new RegExp(`already follows ${MAX_FOLLOWERS} live peers that are not members`));
     expect(peers.get(follower(MAX_FOLLOWERS + 1))).toBeUndefined();

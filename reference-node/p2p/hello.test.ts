@@ -8,7 +8,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
 import { encodeHello, MAX_HELLO_PEERS, parseHello, verifyHello } from './hello.js';
 import type { Hello } from './hello.js';
-import { PeerRefusal } from './PeerRefusal.js';
+import { thrownRefusal } from '../../test/support/peerClient.js';
 
 type Wire = { [key: string]: JsonValue };
 
@@ -37,19 +37,9 @@ function wire(h: Hello, signer: MessageSigner = alice): Wire {
   return v;
 }
 
-/** The PeerRefusal `fn` throws (fails the test if it throws anything else, or nothing). */
-function refusal(fn: () => unknown): PeerRefusal {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(PeerRefusal);
-    return err as PeerRefusal;
-  }
-  throw new Error('expected a PeerRefusal, nothing was thrown');
-}
 
 function malformed(v: JsonValue, reason: RegExp): void {
-  const err = refusal(() => parseHello(v));
+  const err = thrownRefusal(() => parseHello(v));
   expect(err.status).toBe(400);
   expect(err.message).toMatch(/^malformed hello: /);
   expect(err.message).toMatch(reason);
@@ -98,7 +88,7 @@ describe('signed hellos', () => {
       const w = wire(helloOf(alice));
       bend(w);
       const signed = parseHello(w);
-      const err = refusal(() => verifyHello(signed));
+      const err = thrownRefusal(() => verifyHello(signed));
       expect(err.status).toBe(401);
       expect(err.message).toMatch(new RegExp(`signature does not verify for ${alice.address}`));
     });
@@ -106,7 +96,7 @@ describe('signed hellos', () => {
 
   it('refuses (401) a hello carrying a victim\'s id but signed by another key', () => {
     const forged = wire(helloOf(alice), mallory);
-    const err = refusal(() => verifyHello(parseHello(forged)));
+    const err = thrownRefusal(() => verifyHello(parseHello(forged)));
     expect(err.status).toBe(401);
     expect(err.message).toMatch(new RegExp(`signature does not verify for ${alice.address}`));
     // The same hello under the signer's own id is fine: the key, not the content, was wrong.

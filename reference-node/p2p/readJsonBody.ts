@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
+import { PeerRefusal } from './PeerRefusal.js';
 
-/** Reads a peer message body, refusing more than `limit` bytes without buffering the rest. */
+/** Reads a peer message body; refuses (PeerRefusal) more than `limit` bytes (413, without buffering the rest) and what is not JSON (400). */
 export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonValue> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');
     if (declared > limit) {
-      reject(new Error(`peer message of ${declared} bytes is over the ${limit}-byte limit`));
+      reject(new PeerRefusal(413, `peer message of ${declared} bytes is over the ${limit}-byte limit`));
       return;
     }
     const chunks: Buffer[] = [];
@@ -17,7 +18,7 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonV
       if (size > limit) {
         chunks.length = 0;
         req.destroy();
-        reject(new Error(`peer message is over the ${limit}-byte limit`));
+        reject(new PeerRefusal(413, `peer message is over the ${limit}-byte limit`));
         return;
       }
       chunks.push(chunk);
@@ -30,7 +31,7 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonV
       try {
         resolve(parseJson(text));
       } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
+        reject(new PeerRefusal(400, err instanceof Error ? err.message : String(err)));
       }
     });
   });

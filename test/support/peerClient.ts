@@ -13,7 +13,9 @@ import { blockHash, Chain, decodeBlockWire, encodeBlockWire } from '../../refere
 import type { Block } from '../../reference-node/chain/index.js';
 import { genesisConfig } from '../../reference-node/node/NetworkGenesis.js';
 import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import { expect } from 'vitest';
 import { encodeHello } from '../../reference-node/p2p/hello.js';
+import { PeerRefusal } from '../../reference-node/p2p/PeerRefusal.js';
 import type { Hello } from '../../reference-node/p2p/hello.js';
 
 export interface PeerAnswer {
@@ -44,6 +46,17 @@ export async function postPeer(baseUrl: string, path: string, body: JsonValue | 
 export function refusal(answer: PeerAnswer): string {
   const json = answer.json;
   return typeof json === 'object' && json !== null && !Array.isArray(json) && typeof json.error === 'string' ? json.error : answer.text;
+}
+
+/** The PeerRefusal `fn` throws (fails the test if it throws anything else, or nothing). */
+export function thrownRefusal(fn: () => unknown): PeerRefusal {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(PeerRefusal);
+    return err as PeerRefusal;
+  }
+  throw new Error('expected a PeerRefusal, nothing was thrown');
 }
 
 /** A key of nobody's network. */

@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
-import { createMessageSigner, generatePrivateKey } from '../../core/codec/index.js';
 import { networkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../../reference-node/node/NodeIdentity.js';
@@ -21,6 +20,7 @@ import type { Profile } from '../../suites/profile/Profile.js';
 import { referenceProfile } from '../../suites/profile/referenceProfile.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
 import { testNodeOptions } from './nodeOptions.js';
+import { freshKey } from './peerClient.js';
 
 export const TEST_BLOCK_MS = 100;
 
@@ -50,7 +50,7 @@ export async function startTestNode(extra: TestNodeOptions = {}): Promise<TestNo
 
 /** A network (chain id 1) whose one member never runs: an LN given it follows a chain that never grows. */
 export function absentMemberNetwork(): NetworkGenesis {
-  return networkGenesis(1n, [createMessageSigner(generatePrivateKey()).address]);
+  return networkGenesis(1n, [freshKey().address]);
 }
 
 /**
