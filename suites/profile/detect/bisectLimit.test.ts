@@ -75,6 +75,15 @@ describe('decideBlockTime', () => {
     expect(decideBlockTime(samples([0, 2000, 4000]), []).value).toBe(2000);
   });
 
+  it('the span of the rises times a block, each rise seen up to one read late: within a read over the blocks spanned', () => {
+    // 100 ms blocks, read every ~50 ms (stretched to 90 ms on a busy machine): each rise is seen 0 to 90 ms late.
+    const late = [0, 90, 10, 80, 45, 5, 70, 30];
+    const f = decideBlockTime(samples(late.map((d, i) => 100 * i + d)), []);
+    expect(Math.abs(Number(f.value) - 100)).toBeLessThanOrEqual(90 / 7);
+    expect(f.evidence).toMatch(/8 rise\(s\), 104 ms per block/);
+    // Consecutive intervals would carry each delay whole: their median here is 65 ms.
+  });
+
   it('no rise: timestamps alone, else the default with low confidence', () => {
     expect(decideBlockTime(samples([]), [12_000, 12_000, 12_000]).value).toBe(12_000);
     const none = decideBlockTime(samples([]), []);

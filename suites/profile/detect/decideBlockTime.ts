@@ -14,38 +14,36 @@ export function median(values: readonly number[]): number | undefined {
 /** Rounded to two significant digits (1234 -> 1200, 101 -> 100, 8 -> 8), at least 1. */
 export const twoDigits = (ms: number): number => Math.max(1, Number(ms.toPrecision(2)));
 
-/** Per block, between consecutive rises (a rise of 2 blocks counts as two intervals' worth). */
-export function riseIntervals(samples: HeightSamples): number[] {
-  const out: number[] = [];
-  for (let i = 1; i < samples.rises.length; i++) {
-    const a = samples.rises[i - 1];
-    const b = samples.rises[i];
-    if (a === undefined || b === undefined) continue;
-    const blocks = Number(b.height - a.height);
-    if (blocks > 0) out.push((b.atMs - a.atMs) / blocks);
-  }
-  return out;
+/**
+ * Time per block across the rises sampled: from the first rise to the last, over the blocks between.
+ * Each rise is seen up to one read late, so the error is at most a read's period over that many blocks
+ * (consecutive intervals would each carry it whole). undefined below two rises.
+ */
+export function blockTimeOfRises(samples: HeightSamples): number | undefined {
+  const first = samples.rises[0];
+  const last = samples.rises[samples.rises.length - 1];
+  if (first === undefined || last === undefined || last.height <= first.height) return undefined;
+  return (last.atMs - first.atMs) / Number(last.height - first.height);
 }
 
 /**
- * blockTimeMs: the median time per block between the height rises sampled (polling resolution ~50 ms),
+ * blockTimeMs: the time per block across the height rises sampled (polling resolution ~50 ms, spread over the span),
  * refined by the median difference of recent blocks' own timestamps when those agree (they are the
  * proposer's clock, exact to the millisecond); rounded to two significant digits. No rise and no
  * timestamps: the reference default, low confidence.
  */
 export function decideBlockTime(samples: HeightSamples, stampDeltas: readonly number[]): Finding {
   if (samples.polls === 0 && stampDeltas.length === 0) return fallback('blockTimeMs', referenceProfile().blockTimeMs, 'the height was not read (chain_blockNumber not served); set blockTimeMs by hand');
-  const intervals = riseIntervals(samples);
-  const sampled = median(intervals);
+  const sampled = blockTimeOfRises(samples);
   const stamps = stampDeltas.length >= 3 && stampDeltas.every((d) => d > 0) ? median(stampDeltas) : undefined;
-  const sampleText = `${samples.polls} reads of the height over ${(samples.spentMs / 1000).toFixed(1)} s: ${samples.rises.length} rise(s)${sampled === undefined ? '' : `, median ${Math.round(sampled)} ms per block`}`;
+  const sampleText = `${samples.polls} reads of the height over ${(samples.spentMs / 1000).toFixed(1)} s: ${samples.rises.length} rise(s)${sampled === undefined ? '' : `, ${Math.round(sampled)} ms per block`}`;
   const stampText = stamps === undefined ? '' : `; ${stampDeltas.length} timestamp gaps of recent blocks, median ${Math.round(stamps)} ms`;
   if (sampled !== undefined && stamps !== undefined) {
     // The polled value is within a poll period or so of the truth; timestamps outside that are another clock's story.
     if (Math.abs(stamps - sampled) <= Math.max(75, sampled * 0.5)) return probed('blockTimeMs', twoDigits(stamps), 'high', sampleText + stampText);
     return probed('blockTimeMs', twoDigits(sampled), 'medium', `${sampleText}${stampText} (the timestamps disagree; the sampled value is kept)`);
   }
-  if (sampled !== undefined) return probed('blockTimeMs', twoDigits(sampled), intervals.length >= 2 && sampled >= 500 ? 'high' : 'medium', sampleText);
+  if (sampled !== undefined) return probed('blockTimeMs', twoDigits(sampled), samples.rises.length >= 3 && sampled >= 500 ? 'high' : 'medium', sampleText);
   if (stamps !== undefined) return probed('blockTimeMs', twoDigits(stamps), 'medium', `${sampleText}${stampText} (from the timestamps alone)`);
   return fallback('blockTimeMs', referenceProfile().blockTimeMs, `${sampleText}: the height did not rise enough to time a block; set blockTimeMs by hand`);
 }

@@ -2,10 +2,15 @@ import type { MethodsDetected } from './detectMethods.js';
 import { integerOf } from './integerOf.js';
 import type { Prober } from './Prober.js';
 
-/** How often the height is read, and for how long at most (or until RISES rises). */
+/**
+ * How often the height is read, and for how long at most: until RISES rises that span at least
+ * RISES_SPAN_MS (each rise is seen up to one read late, so the span bounds the error per block), or
+ * SAMPLE_FOR_MS.
+ */
 export const SAMPLE_EVERY_MS = 50;
 export const SAMPLE_FOR_MS = 5_000;
 export const RISES = 3;
+export const RISES_SPAN_MS = 500;
 
 export interface HeightSamples {
   /** Each time the height was seen higher than before: when (ms since the first read) and the new height. */
@@ -16,8 +21,8 @@ export interface HeightSamples {
 }
 
 /**
- * Reads chain_blockNumber every ~50 ms until the height has risen 3 times or 5 s have passed: the
- * block time as the node shows it to clients (the spec's examples poll the height too).
+ * Reads chain_blockNumber every ~50 ms until the height has risen 3 times over at least 500 ms, or 5 s
+ * have passed: the block time as the node shows it to clients (the spec's examples poll the height too).
  */
 export async function sampleHeights(prober: Prober, methods: MethodsDetected): Promise<HeightSamples> {
   const method = methods.wire('chain_blockNumber');
@@ -26,7 +31,8 @@ export async function sampleHeights(prober: Prober, methods: MethodsDetected): P
   let first: bigint | undefined;
   let last: bigint | undefined;
   let polls = 0;
-  while (rises.length < RISES && Date.now() - started < SAMPLE_FOR_MS) {
+  const enough = (): boolean => rises.length >= RISES && (rises[rises.length - 1]?.atMs ?? 0) - (rises[0]?.atMs ?? 0) >= RISES_SPAN_MS;
+  while (!enough() && Date.now() - started < SAMPLE_FOR_MS) {
     const before = Date.now();
     const outcome = await prober.call(method, []);
     polls++;
