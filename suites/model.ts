@@ -104,7 +104,10 @@ export interface RunSummary {
   gating: number;
   /** True when the run passes at the gate level. */
   passed: boolean;
-  /** Certified: passed with the gate at MUST or stricter, and no error left MUST checks without a verdict. */
+  /**
+   * Certified: passed, and every MUST requirement seen to hold: every MUST result a pass (none skipped,
+   * none excused by a baseline) and no MUST check left out by --only / --skip. Any gate.
+   */
   certified: boolean;
   /** The process exit code: 0 passed, 1 failures, 3 target unreachable. */
   exitCode: 0 | 1 | 3;
@@ -114,7 +117,7 @@ export interface RunSummary {
 
 export interface RunResult {
   /** Version of the report format (reports/conformance/report.schema.json). */
-  format: 'chainrpc-report/2';
+  format: 'chainrpc-report/3';
   tool: { name: 'chainrpc'; version: string };
   startedAt: string;
   finishedAt: string;

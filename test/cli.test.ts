@@ -11,7 +11,7 @@ import { startTestServer } from './support/startTestServer.js';
 import type { TestServer } from './support/startTestServer.js';
 import { parseJson } from '../core/json/index.js';
 import { packageRoot } from '../core/paths.js';
-import { runChainrpc } from './runChainrpc.js';
+import { runChainrpc, runChainrpcIn } from './runChainrpc.js';
 import { startTestNode } from './support/suites.js';
 import { startVaryingNode } from './support/varyingNode.js';
 
@@ -355,7 +355,8 @@ describe('chainrpc test guides a first run', () => {
     const node = await startTestNode({ faults: ['batch-reversed-and-truncated'] });
     const run = async (line: string | undefined): Promise<Awaited<ReturnType<typeof chainrpc>>> => {
       const words = (line ?? '').trim().replace(/^reproduce: chainrpc /, '').split(/\s+/).map((w) => w.replace(/^'(.*)'$/, '$1'));
-      return chainrpc(...words);
+      // Run where a user would, in a folder of their own: a command without --report-dir writes under ./.chainrpc.
+      return runChainrpcIn(dir, words);
     };
     try {
       const reports = join(dir, 'elsewhere');

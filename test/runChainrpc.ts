@@ -13,8 +13,13 @@ export interface ChainrpcRun {
 
 /** Runs `chainrpc ...args` to its end; resolves with the exit code and both streams. */
 export function runChainrpc(...args: string[]): Promise<ChainrpcRun> {
+  return runChainrpcIn(process.cwd(), args);
+}
+
+/** As runChainrpc, in the folder `cwd`: for a command as printed, whose reports go under ./.chainrpc. */
+export function runChainrpcIn(cwd: string, args: readonly string[]): Promise<ChainrpcRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHAINRPC_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHAINRPC_BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

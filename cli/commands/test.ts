@@ -55,9 +55,12 @@ Options:
 Levels: MUST is stated by the spec or JSON-RPC 2.0; SHOULD is what any sound node does where the
 spec is silent; PROFILE is the profile's exact choice.
 
-Exit codes: 0 passed at the chosen level (certified when it is must); 1 failures (or checks
-without a verdict) at or above the chosen level; 2 usage or configuration error; 3 no target
-answered JSON-RPC.`;
+Verdict: PASSED when nothing failed or lacked a verdict at the chosen level or above; CERTIFIED
+when, besides, every MUST check ran and passed: none skipped, none excused by --baseline, none
+left out by --only/--skip.
+
+Exit codes: 0 passed (certified or not); 1 failures (or checks without a verdict) at or above
+the chosen level; 2 usage or configuration error; 3 no target answered JSON-RPC.`;
 
 const commandLine = new CommandLine('test', {
   url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
@@ -95,7 +98,8 @@ export const test: Command = {
   async run(argv) {
     const { values } = commandLine.parse(argv);
     const { only, skip } = values;
-    const checks = selectChecks(catalogue(), only, skip);
+    const all = catalogue();
+    const checks = selectChecks(all, only, skip);
     if (values.list) {
       for (const c of checks) console.log(`${c.level.padEnd(8)}${c.id.padEnd(52)}${c.title}`);
       console.log(`${checks.length} checks`);
@@ -128,6 +132,7 @@ export const test: Command = {
       checks,
       only,
       skip,
+      mustLeftOut: all.filter((c) => c.level === 'MUST' && !checks.includes(c)).length,
       gate,
       ...(baseline ? { baseline } : {}),
       ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),

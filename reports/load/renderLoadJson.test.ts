@@ -76,7 +76,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
   });
 
   it.each<[string, (r: LoadReport & Record<string, unknown>) => void]>([
-    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-report/2')],
+    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-report/3')],
     ['a missing verdict', (r) => delete (r as Partial<LoadReport>).verdict],
     ['a run without its latency histogram', (r) => delete (firstRun(r) as Partial<LoadRun>).latency],
     ['a histogram without its encoding', (r) => delete (firstRun(r).latency as Partial<HistogramData>).encoded],

@@ -38,7 +38,7 @@ describe('writeLoadReports', () => {
   });
 
   it('sits beside conformance runs in the same report folder, and latest follows the newest run of either kind', async () => {
-    await publishReportFolder(base, '2026-12-01T09:00:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-report/2"}' } });
+    await publishReportFolder(base, '2026-12-01T09:00:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-report/3"}' } });
     await writeLoadReports(loadReportFixture('plain'), { dir: base });
     expect((await readdir(base)).sort()).toEqual(['2026-12-01T09-00-00-000Z', 'latest', 'load-2026-12-01T10-00-00-000Z']);
     expect(await readlink(join(base, 'latest'))).toBe('load-2026-12-01T10-00-00-000Z');

@@ -15,15 +15,17 @@ export interface RunFacts {
   /** No target answered JSON-RPC: nothing was verified (exit code 3). */
   noTarget: boolean;
   hints: string[];
+  /** MUST checks of the catalogue that --only / --skip left out of the run (none: 0): a run without them certifies nothing. */
+  mustLeftOut?: number;
 }
 
 /**
- * The RunResult of a run (format chainrpc-report/2, reports/conformance/report.schema.json), its summary
+ * The RunResult of a run (format chainrpc-report/3, reports/conformance/report.schema.json), its summary
  * summed by the verdict rules (verdict.ts). The runner makes every RunResult here, and so do test fixtures.
  */
 export function runResult(facts: RunFacts): RunResult {
   return {
-    format: 'chainrpc-report/2',
+    format: 'chainrpc-report/3',
     tool: { name: 'chainrpc', version: facts.version },
     startedAt: new Date(facts.startedMs).toISOString(),
     finishedAt: new Date(facts.finishedMs).toISOString(),
@@ -33,7 +35,7 @@ export function runResult(facts: RunFacts): RunResult {
     gate: facts.gate,
     options: facts.options,
     results: facts.results,
-    summary: summarize(facts.results, facts.gate, facts.noTarget),
+    summary: summarize(facts.results, facts.gate, facts.noTarget, facts.mustLeftOut ?? 0),
     hints: facts.hints,
   };
 }

@@ -20,6 +20,8 @@ export interface SuiteOptions {
   checks: Check[];
   only?: string[];
   skip?: string[];
+  /** How many MUST checks of the catalogue --only / --skip left out (default 0): the run cannot certify without them. */
+  mustLeftOut?: number;
   gate: Level;
   baseline?: Baseline;
   /** Checks (or flows) running at once. Default 8. */
@@ -259,6 +261,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
       },
       results,
       noTarget: reachable.length === 0,
+      mustLeftOut: options.mustLeftOut ?? 0,
       hints: runHints({ targets: options.targets, profile, results, transcript }),
     }),
     transcript,

@@ -59,11 +59,9 @@ describe('summarize: the gate and the exit code', () => {
   });
 
   it('certifies a passing run at any gate, and says what failed otherwise', () => {
-    const passing = [result('a/x', 'pass'), result('b/x', 'pass', 'SHOULD')];
+    const passing = [result('a/x', 'pass'), result('b/x', 'pass', 'SHOULD'), result('c/x', 'skip', 'SHOULD')];
     expect(summarize(passing, 'MUST', false)).toMatchObject({ certified: true, verdict: 'no failure at MUST level' });
     expect(summarize(passing, 'PROFILE', false)).toMatchObject({ certified: true, verdict: 'no failure at PROFILE level or above' });
-    // A baseline that excuses a MUST failure or error keeps the run certified (the excused result is shown as expected).
-    expect(summarize([...passing, result('a/y', 'error', 'MUST', 'expected-fail')], 'MUST', false)).toMatchObject({ passed: true, certified: true });
     // An expired entry excuses nothing.
     expect(summarize([...passing, result('a/y', 'fail', 'MUST', 'expired')], 'SHOULD', false)).toMatchObject({
       passed: false,
@@ -72,6 +70,24 @@ describe('summarize: the gate and the exit code', () => {
       verdict: '1 check result(s) at SHOULD level or above failed or could not be verified',
     });
     expect(summarize(passing, 'MUST', true)).toMatchObject({ passed: false, certified: false, verdict: 'no target answered JSON-RPC, nothing was verified' });
+  });
+
+  it('passes without certifying when a MUST requirement was not seen to hold: skipped, excused by the baseline, or left out', () => {
+    const passing = [result('a/x', 'pass'), result('b/x', 'pass', 'SHOULD')];
+    const cases: Array<[CheckResult[], number, string]> = [
+      [[...passing, result('n/x', 'skip')], 0, '1 MUST check result(s) skipped'],
+      [[...passing, result('a/y', 'error', 'MUST', 'expected-fail')], 0, '1 MUST check result(s) excused by the baseline'],
+      [[...passing, result('a/y', 'fail', 'MUST', 'expected-fail')], 0, '1 MUST check result(s) excused by the baseline'],
+      [passing, 4, '4 MUST check(s) left out by --only/--skip'],
+      [[...passing, result('n/x', 'skip'), result('n/y', 'skip'), result('a/y', 'fail', 'MUST', 'expected-fail')], 2, '2 MUST check result(s) skipped, 1 MUST check result(s) excused by the baseline, 2 MUST check(s) left out by --only/--skip'],
+    ];
+    for (const [results, leftOut, why] of cases) {
+      for (const gate of ['MUST', 'PROFILE'] as const) {
+        expect(summarize(results, gate, false, leftOut)).toMatchObject({ passed: true, certified: false, exitCode: 0, verdict: `no failure at ${gate === 'MUST' ? 'MUST level' : 'PROFILE level or above'}; not certified: ${why}` });
+      }
+    }
+    // What is not MUST never stands in the way: a skipped SHOULD check, a left-out count of 0.
+    expect(summarize([...passing, result('s/x', 'skip', 'SHOULD'), result('p/x', 'fail', 'PROFILE', 'expected-fail')], 'PROFILE', false, 0)).toMatchObject({ passed: true, certified: true });
   });
 });
 

@@ -24,29 +24,37 @@ export function isGating(result: CheckResult, gate: Level): boolean {
 
 /**
  * Counts per level and status, the gating results, and the verdict: passed when nothing gates and some
- * target answered; certified when passed and no error (that a baseline does not excuse) left a MUST check
- * without a verdict; exit code 0 passed, 1 not, 3 when no target answered JSON-RPC.
+ * target answered; certified when it passed and every MUST requirement was seen to hold, whatever the
+ * gate: every MUST result a pass (none skipped, none excused by a baseline) and no MUST check left out
+ * of the run (`mustLeftOut`, by --only / --skip). Exit code 0 passed, 1 not, 3 when no target answered
+ * JSON-RPC: certification is a claim the reports make, never a different exit code.
  */
-export function summarize(results: readonly CheckResult[], gate: Level, noTarget: boolean): RunSummary {
+export function summarize(results: readonly CheckResult[], gate: Level, noTarget: boolean, mustLeftOut = 0): RunSummary {
   const counts = Object.fromEntries(LEVELS.map((l) => [l, { pass: 0, fail: 0, error: 0, skip: 0 }])) as RunSummary['counts'];
   let gating = 0;
-  let mustErrors = 0;
+  let excused = 0;
   for (const r of results) {
     counts[r.level][r.status]++;
     if (isGating(r, gate)) gating++;
-    if (r.level === 'MUST' && r.status === 'error' && !isExpectedFailure(r)) mustErrors++;
+    if (r.level === 'MUST' && isExpectedFailure(r)) excused++;
   }
   const passed = gating === 0 && !noTarget;
-  const certified = passed && mustErrors === 0;
+  const skipped = counts.MUST.skip;
+  const certified = passed && skipped === 0 && excused === 0 && mustLeftOut === 0 && counts.MUST.fail + counts.MUST.error === 0;
   const exitCode = noTarget ? 3 : passed ? 0 : 1;
   // The detail after the verdict word (verdictHeadline puts CERTIFIED / PASSED / FAILED first).
   const scope = `${gate} level${gate === 'MUST' ? '' : ' or above'}`;
+  const unseen = [
+    skipped > 0 ? `${skipped} MUST check result(s) skipped` : '',
+    excused > 0 ? `${excused} MUST check result(s) excused by the baseline` : '',
+    mustLeftOut > 0 ? `${mustLeftOut} MUST check(s) left out by --only/--skip` : '',
+  ].filter((t) => t !== '');
   const verdict = noTarget
     ? 'no target answered JSON-RPC, nothing was verified'
     : passed
       ? certified
         ? `no failure at ${scope}`
-        : `no failure at ${scope}, but some MUST checks had no verdict`
+        : `no failure at ${scope}; not certified: ${unseen.join(', ')}`
       : `${gating} check result(s) at ${scope} failed or could not be verified`;
   return { counts, gating, passed, certified, exitCode, verdict };
 }
