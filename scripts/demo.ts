@@ -3,10 +3,11 @@
  * (separate processes on loopback), certify it with `chainrpc test` against all five base URLs, then load it
  * briefly with `chainrpc load mixed` (reads and signed transfers, inclusion tracked) against the first
  * node, stop the devnet, and print where both HTML reports are. Exits with the first non-zero exit code of
- * the two commands (0 when the devnet is certified and the load's thresholds were kept).
+ * the two commands (0 when the devnet passed and the load's thresholds were kept). A load whose figures
+ * cannot be trusted because this machine was too busy to keep the schedule is run once more, saying so.
  */
 import { spawnSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../core/paths.js';
 import { CLI_PATH, startDevnet } from '../reference-node/devnet/startDevnet.js';
@@ -24,6 +25,16 @@ function chainrpc(args: string[]): number {
 /** The folder `<reportDir>/latest` points at now (each command repoints it). */
 const latestFolder = (): string => join(reportDir, readlinkSync(join(reportDir, 'latest')));
 
+/** The verdict line of the load report in `folder` ("PASSED: ...", "NOT TRUSTED: ..."), or '' without one. */
+function loadVerdict(folder: string): string {
+  try {
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { verdict?: { summary?: unknown } };
+    return typeof report.verdict?.summary === 'string' ? report.verdict.summary : '';
+  } catch {
+    return '';
+  }
+}
+
 console.log(`demo: starting a devnet of 3 MN + 2 LN reference nodes (block time ${BLOCK_MS} ms)...`);
 const net = await startDevnet({ mn: 3, ln: 2, blockTimeMs: BLOCK_MS, chainId: 1n, dataDir: join(packageRoot, '.chainrpc', 'demo-devnet'), keepData: false });
 let testCode: number;
@@ -37,8 +48,16 @@ try {
   const [first] = net.nodes;
   if (first === undefined) throw new Error('the devnet has no node');
   // Short and light, so it runs anywhere: 5 s at 50 requests/s, one in five a signed transfer.
-  loadCode = chainrpc(['load', 'mixed', '--url', first.url, '--rate', '50', '--duration', '5s', '--warmup', '1s', '--report-dir', reportDir]);
+  const load = ['load', 'mixed', '--url', first.url, '--rate', '50', '--duration', '5s', '--warmup', '1s', '--report-dir', reportDir];
+  loadCode = chainrpc(load);
   loaded = latestFolder();
+  // NOT TRUSTED judges the generator, not the node: on a machine busy with other work it may lag its own
+  // schedule. Once more, then the verdict stands.
+  if (loadCode === 1 && loadVerdict(loaded).startsWith('NOT TRUSTED')) {
+    console.log('\ndemo: the load\'s figures were not trusted (see above); running it once more.');
+    loadCode = chainrpc(load);
+    loaded = latestFolder();
+  }
 } finally {
   await net.stop();
   console.log('\ndemo: devnet stopped.');
