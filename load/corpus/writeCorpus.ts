@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { TxCodec } from '../../suites/profile/TxCodec.js';
-import { AtomicFile } from './AtomicFile.js';
+import { AtomicFile } from '../../core/files/AtomicFile.js';
 import type { Corpus } from './Corpus.js';
 import { laneSigner, signLane } from './signLanes.js';
 import type { SignedLane, SignJob } from './signLanes.js';

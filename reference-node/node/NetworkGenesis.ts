@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { devnetGenesis } from '../chain/index.js';
 import type { GenesisConfig } from '../chain/index.js';
 
@@ -70,5 +71,5 @@ export function readNetworkGenesis(path: string): NetworkGenesis {
 }
 
 export function writeNetworkGenesis(path: string, genesis: NetworkGenesis): void {
-  writeFileSync(path, formatNetworkGenesis(genesis));
+  writeFileAtomically(path, formatNetworkGenesis(genesis));
 }

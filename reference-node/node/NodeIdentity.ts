@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { bytesToHex, createMessageSigner, generatePrivateKey, hexToFixedBytes } from '../../core/codec/index.js';
 
 /**
@@ -28,8 +29,8 @@ export function loadOrCreateIdentity(dataDir: string): NodeIdentity {
     }
   } else {
     privateKey = generatePrivateKey();
-    writeFileSync(path, bytesToHex(privateKey) + '\n', { mode: 0o600 });
-    chmodSync(path, 0o600);
+    // Whole or not at all: a crash here must not leave a node an empty key file it cannot start with.
+    writeFileAtomically(path, bytesToHex(privateKey) + '\n', 0o600);
   }
   const signer = createMessageSigner(privateKey);
   return { id: signer.address, publicKey: signer.publicKey, sign: (message) => signer.sign(message) };

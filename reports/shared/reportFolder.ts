@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 
 /** Where a command writes its reports unless told otherwise (git-ignored): a folder per run, and `latest`. */
 export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
@@ -15,18 +16,6 @@ export interface WrittenFolder<K extends string> {
   files: Record<K, string>;
 }
 
-/** Writes a file whole or not at all: a reader (a CI step, a browser) never sees half a report. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, 'utf8');
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
-
 /**
  * Writes rendered report files into `dir` (created if needed). Each file is written to a temporary name
  * and renamed, so an existing report is replaced in one step. Render before calling: a renderer that
@@ -37,7 +26,8 @@ export async function writeReportFolder<K extends string>(dir: string, files: Re
   await mkdir(root, { recursive: true });
   const kinds = Object.keys(files) as K[];
   const paths = Object.fromEntries(kinds.map((kind) => [kind, join(root, files[kind].name)])) as Record<K, string>;
-  await Promise.all(kinds.map((kind) => writeAtomically(paths[kind], files[kind].text)));
+  // Each file whole or not at all: a reader (a CI step, a browser) never sees half a report.
+  for (const kind of kinds) writeFileAtomically(paths[kind], files[kind].text);
   return { dir: root, files: paths };
 }
 
@@ -54,11 +44,14 @@ export async function publishReportFolder<K extends string>(root: string, starte
   const base = resolve(root);
   const written = await writeReportFolder(join(base, name), files);
   const latest = join(base, 'latest');
-  await rm(latest, { force: true, recursive: false });
+  // Made beside it and renamed over it: `latest` always points at a whole report, the old one or the new.
+  const temp = `${latest}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await symlink(name, latest);
+    await symlink(name, temp);
+    await rename(temp, latest);
   } catch {
     // A file system without symlinks: the printed path is enough.
+    await rm(temp, { force: true });
   }
   return written;
 }
