@@ -3,3 +3,4 @@ export { JsonParseError } from './JsonParseError.js';
 export { parseJson } from './parseJson.js';
 export { parseJsonLossless, DEFAULT_MAX_DEPTH, type ParseJsonOptions } from './parseJsonLossless.js';
 export { stringifyJson } from './stringifyJson.js';
+export { jsonInteger } from './jsonInteger.js';

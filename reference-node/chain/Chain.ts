@@ -12,7 +12,8 @@ import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCo
 import { ChainStore } from './ChainStore.js';
 import { BlockRejectedError } from './BlockRejectedError.js';
 import { blockHash, blockHashBytes } from './blockHash.js';
-import { isHex64, toHex, u64Json } from './bytes.js';
+import { jsonInteger } from '../../core/json/index.js';
+import { isHex64, toHex } from './bytes.js';
 import { ChainError } from './ChainError.js';
 import { REFERENCE_CHAIN_RULES } from './ChainRules.js';
 import type { ChainRules } from './ChainRules.js';
@@ -330,8 +331,8 @@ export class Chain {
     if (!this.rules.acceptsChainId(tx.chainId, this.chainId)) {
       throw new ChainError('TxWrongChain', {
         reason: `the transaction is signed for chain id ${tx.chainId}; this network's chain id is ${this.chainId}`,
-        expected: u64Json(this.chainId),
-        actual: u64Json(tx.chainId),
+        expected: jsonInteger(this.chainId),
+        actual: jsonInteger(tx.chainId),
       });
     }
     const verified = this.rules.verify(tx);

@@ -9,7 +9,7 @@
  */
 import { formatU128, U128_MAX } from '../../core/codec/index.js';
 import type { SignedTransaction } from '../../core/codec/index.js';
-import { u64Json } from './bytes.js';
+import { jsonInteger } from '../../core/json/index.js';
 import { ChainError } from './ChainError.js';
 import type { ResolvedLimits, SubmitSource } from './types.js';
 import type { StateReader } from './WorldState.js';
@@ -93,16 +93,16 @@ export class Mempool {
     if (tx.nonce < expected) {
       throw new ChainError('NonceTooLow', {
         reason: `nonce ${tx.nonce} was already used: the sender's next nonce, counting queued transactions, is ${expected}`,
-        expected: u64Json(expected),
-        actual: u64Json(tx.nonce),
+        expected: jsonInteger(expected),
+        actual: jsonInteger(tx.nonce),
       });
     }
     if (tx.nonce > expected) {
       if (source === 'client') {
         throw new ChainError('NonceGap', {
           reason: `nonce ${tx.nonce} is ahead of the sender's next nonce ${expected}; submit the transactions in between first (the node does not hold future transactions)`,
-          expected: u64Json(expected),
-          actual: u64Json(tx.nonce),
+          expected: jsonInteger(expected),
+          actual: jsonInteger(tx.nonce),
         });
       }
       this.hold(tx, expected);
@@ -163,8 +163,8 @@ export class Mempool {
     if (bySender?.has(tx.nonce)) {
       throw new ChainError('NonceGap', {
         reason: `another transaction with nonce ${tx.nonce} from this sender is already held, waiting for nonce ${expected}`,
-        expected: u64Json(expected),
-        actual: u64Json(tx.nonce),
+        expected: jsonInteger(expected),
+        actual: jsonInteger(tx.nonce),
       });
     }
     if ((bySender?.size ?? 0) >= maxHeldPerSender) {

@@ -132,8 +132,3 @@ export class ByteReader {
     }
   }
 }
-
-/** A u64 for JSON output: a number when exact, else a bigint (the project's JSON writer prints it exactly). */
-export function u64Json(value: bigint): number | bigint {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}

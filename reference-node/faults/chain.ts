@@ -1,7 +1,7 @@
 /**
  * Chain faults: heights and blocks as the methods show them, chain id acceptance, block production. TEST-ONLY: each fault makes a reference node deliberately wrong (docs/faults.md).
  */
-import { toJsonInt } from '../methods/rpcError.js';
+import { jsonInteger } from '../../core/json/index.js';
 import { mapResult, nodeHooks, wrapMethod } from './bends.js';
 import type { Fault } from './bends.js';
 
@@ -13,7 +13,7 @@ export const CHAIN_FAULTS = [
     rule: 'When the height rises, a block exists for the new height (spec: Methods, rule 1).',
     level: 'MUST',
     scope: 'node',
-    bend: { methods: mapResult<number | bigint>('chain_blockNumber', (h) => toJsonInt(BigInt(h) + 1n)) },
+    bend: { methods: mapResult<number | bigint>('chain_blockNumber', (h) => jsonInteger(BigInt(h) + 1n)) },
   },
   {
     name: 'height-regresses',
@@ -28,7 +28,7 @@ export const CHAIN_FAULTS = [
         let calls = 0;
         return (params, call) => {
           const height = BigInt(next(params, call) as number | bigint);
-          return toJsonInt(++calls % 3 === 0 ? (height > 2n ? height - 2n : 0n) : height);
+          return jsonInteger(++calls % 3 === 0 ? (height > 2n ? height - 2n : 0n) : height);
         };
       }),
     },

@@ -4,7 +4,8 @@
 import type { JsonValue } from '../../core/json/index.js';
 import { validators } from '../../core/schema/validators.js';
 import { DEFAULT_FAUCET_AMOUNT, toRpcBlock } from '../chain/index.js';
-import { rpcError, toJsonInt } from '../methods/rpcError.js';
+import { jsonInteger } from '../../core/json/index.js';
+import { rpcError } from '../methods/rpcError.js';
 import { RpcMethodError } from '../rpc/RpcMethodError.js';
 import { lenientParams, mapResult, onRefusal, rules, wrapMethod, text } from './bends.js';
 import { bodyHash, flooredHeight, isAddress, isHexPairs, lenientAddress, lenientFaucetAddress, lenientHeightParam, lenientTxParam, madeUpTxHash, phantomFaucetClaim, skipsParamValidation } from './deviations.js';
@@ -21,7 +22,7 @@ export const METHODS_FAULTS = [
     rule: 'Account balance is a decimal string parsable as a u128 (spec: Resources > Account).',
     level: 'MUST',
     scope: 'node',
-    bend: { methods: mapResult('chain_getAccount', (r) => ({ ...r, balance: toJsonInt(BigInt(text(r.balance))) })) },
+    bend: { methods: mapResult('chain_getAccount', (r) => ({ ...r, balance: jsonInteger(BigInt(text(r.balance))) })) },
   },
   {
     name: 'balance-padded',

@@ -1,7 +1,7 @@
 /**
  * Network faults: visible only by comparing the nodes of one network. TEST-ONLY: each fault makes a reference node deliberately wrong (docs/faults.md).
  */
-import { toJsonInt } from '../methods/rpcError.js';
+import { jsonInteger } from '../../core/json/index.js';
 import { mapResult, nodeHooks, text } from './bends.js';
 import { forkHash } from './deviations.js';
 import type { Fault } from './bends.js';
@@ -49,6 +49,6 @@ export const NETWORK_FAULTS = [
     rule: 'The nodes of a network are within a few blocks of each other, and a block exists for the height reported (spec rule 1).',
     level: 'SHOULD',
     scope: 'network',
-    bend: { methods: mapResult<number | bigint>('chain_blockNumber', (h) => toJsonInt(BigInt(h) + 1000n)) },
+    bend: { methods: mapResult<number | bigint>('chain_blockNumber', (h) => jsonInteger(BigInt(h) + 1000n)) },
   },
 ] as const satisfies readonly Fault[];

@@ -1,7 +1,7 @@
 /**
  * Proof-of-usage faults: scores, leaders and peers as the methods show them. TEST-ONLY: each fault makes a reference node deliberately wrong (docs/faults.md).
  */
-import { toJsonInt } from '../methods/rpcError.js';
+import { jsonInteger } from '../../core/json/index.js';
 import { isObject, mapResult, text } from './bends.js';
 import type { Fault } from './bends.js';
 
@@ -49,7 +49,7 @@ export const POU_FAULTS = [
     rule: 'local_score is a non-negative integer (profile: Results the spec leaves unshown).',
     level: 'PROFILE',
     scope: 'node',
-    bend: { methods: mapResult('chain_pouLocal', (r) => ({ ...r, local_score: toJsonInt(-BigInt(r.local_score as number | bigint) - 1n) })) },
+    bend: { methods: mapResult('chain_pouLocal', (r) => ({ ...r, local_score: jsonInteger(-BigInt(r.local_score as number | bigint) - 1n) })) },
   },
   {
     name: 'pou-flag-string',

@@ -4,7 +4,7 @@
 import { decodeTransaction, verifyTransaction } from '../../core/codec/index.js';
 import { DEFAULT_FAUCET_AMOUNT, isChainError } from '../chain/index.js';
 import type { ChainErrorName } from '../chain/index.js';
-import { toJsonInt } from '../methods/rpcError.js';
+import { jsonInteger } from '../../core/json/index.js';
 import { chainRules, eachError, mapResult, nodeHooks } from './bends.js';
 import { phantomClaimHash, verifyLenient, wireHash } from './deviations.js';
 import type { Fault } from './bends.js';
@@ -30,7 +30,7 @@ export const STATE_FAULTS = [
     rule: 'nonce is the nonce the account\'s next transaction must carry (spec: Resources > Account, Transaction).',
     level: 'MUST',
     scope: 'node',
-    bend: { methods: mapResult('chain_getAccount', (r) => { const nonce = BigInt(r.nonce as number | bigint); return nonce > 0n ? { ...r, nonce: toJsonInt(nonce - 1n) } : r; }) },
+    bend: { methods: mapResult('chain_getAccount', (r) => { const nonce = BigInt(r.nonce as number | bigint); return nonce > 0n ? { ...r, nonce: jsonInteger(nonce - 1n) } : r; }) },
   },
   {
     name: 'fee-not-charged',

@@ -33,14 +33,6 @@ export function rpcError(name: string, data: { reason: string } & Record<string,
   return new RpcMethodError(entry.code, entry.message, data);
 }
 
-// Made once: toJsonInt runs for every nonce and height a node answers with.
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A u64 for the wire: a JSON number while exact, a bigint (written as an exact integer) beyond 2^53-1. */
-export function toJsonInt(value: bigint): number | bigint {
-  return value <= MAX_SAFE ? Number(value) : value;
-}
-
 /** A chain refusal (ChainError) as the profile's JSON-RPC error; anything else passes as it is (a bug: internal error). */
 export function toRpc(err: unknown): unknown {
   // isChainError, not instanceof: instanceof on the generic class would type the data as any.

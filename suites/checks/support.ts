@@ -1,6 +1,6 @@
 import type { CallParams, CheckContext } from '../CheckContext.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { stringifyJson } from '../../core/json/index.js';
+import { jsonInteger, stringifyJson } from '../../core/json/index.js';
 import { errorCode } from '../profile/Profile.js';
 import type { Leniency, Profile } from '../profile/Profile.js';
 import { asU64, isObject } from '../readWire.js';
@@ -32,7 +32,7 @@ export function unusedAddress(ctx: CheckContext): string {
 
 /** A height as a JSON param: a number while exact, a bigint (written as a bare integer) beyond 2^53-1. */
 export function heightParam(height: bigint): JsonValue {
-  return height <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(height) : height;
+  return jsonInteger(height);
 }
 
 /**

@@ -16,8 +16,7 @@ export function integerOf(value: JsonValue | undefined): bigint | undefined {
   return undefined;
 }
 
-/** A bigint as JSON writes it best: a number when exact, a bigint beyond 2^53 - 1. */
-export const jsonInteger = (value: bigint): number | bigint => (value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value);
+export { jsonInteger } from '../../core/json/index.js';
 
 /** A copy of `object` without `key`. Spread copies keys as own data properties, so "__proto__" stays a plain key. */
 export function without(object: JsonObject, key: string): JsonObject {

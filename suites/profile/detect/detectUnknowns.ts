@@ -1,3 +1,4 @@
+import { jsonInteger } from '../../../core/json/index.js';
 import { referenceProfile } from '../referenceProfile.js';
 import { describeCall, describeOutcome } from './describe.js';
 import type { MethodsDetected } from './detectMethods.js';
@@ -27,7 +28,7 @@ export async function detectUnknowns(prober: Prober, methods: MethodsDetected, o
     findings.push(fallback('unknownHeight', reference.unknownHeight, 'chain_getBlockByHeight or the tip height is not available'));
   } else {
     const height = observed.tipHeight + UNKNOWN_HEIGHT_AHEAD;
-    const params = [height <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(height) : height];
+    const params = [jsonInteger(height)];
     const method = methods.wire('chain_getBlockByHeight');
     const outcome = await prober.call(method, params);
     const evidence = `${describeCall(method, params)} (tip ${observed.tipHeight} + ${UNKNOWN_HEIGHT_AHEAD}) -> ${describeOutcome(outcome)}`;

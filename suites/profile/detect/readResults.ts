@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../../core/json/index.js';
+import { jsonInteger } from '../../../core/json/index.js';
 import { describeCall, describeOutcome } from './describe.js';
 import type { MethodsDetected } from './detectMethods.js';
 import { integerOf } from './integerOf.js';
@@ -74,7 +75,7 @@ export async function readResults(prober: Prober, methods: MethodsDetected, fres
       }
     }
     observed.genesisEvidence = lookups.join('; ');
-    if (tip !== undefined) store('tip', await read('chain_getBlockByHeight', [tip <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(tip) : tip]));
+    if (tip !== undefined) store('tip', await read('chain_getBlockByHeight', [jsonInteger(tip)]));
   }
   const account = await read('chain_getAccount', [freshAddress]);
   if (account !== undefined) observed.account = { ...account, address: freshAddress };
