@@ -105,6 +105,8 @@ function expectedTransactions(s: ResolvedScenario, rounds: number): number {
 const fundingOf = (profile: Profile): Funding =>
   profile.privateKey !== undefined ? { kind: 'key', privateKey: Buffer.from(profile.privateKey, 'hex') } : profile.faucet ? { kind: 'faucet' } : { kind: 'none' };
 
+const signalOf = (o: { signal?: AbortSignal }): { signal?: AbortSignal } => (o.signal === undefined ? {} : { signal: o.signal });
+
 async function prepare(url: string, index: number, o: RunLoadOptions, workDir: string, track = true): Promise<Prepared> {
   const { scenario: s, profile } = o;
   const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
@@ -116,7 +118,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
     if (s.reads.has('chain_getAccount')) {
       accounts = Array.from({ length: s.accounts }, (_, i) => profile.codec.addressOf(keypairFromSeed(`chainrpc-load/account/${s.seed}/${i}`).privateKey));
       o.log(`load: ${url}: funding ${accounts.length} accounts for chain_getAccount`);
-      await fundSenders({ client, profile, addresses: accounts, need: 1n, funding: fundingOf(profile), chainId: 0n, timeoutMs: 60_000, concurrency: 8 });
+      await fundSenders({ client, profile, addresses: accounts, need: 1n, funding: fundingOf(profile), chainId: 0n, timeoutMs: 60_000, concurrency: 8, ...signalOf(o) });
     }
     let transactions: ScenarioSourceOptions['transactions'] = null;
     let tracker: InclusionTracker | undefined;
@@ -134,6 +136,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
           // Each node its own senders: nodes of one network would otherwise get the same transactions twice.
           seed: index === 0 ? `chainrpc-load/${s.seed}` : `chainrpc-load/${s.seed}/${index}`,
           funding: fundingOf(profile),
+          ...signalOf(o),
           onProgress: (p) => {
             const line = `${p.phase} ${p.done}/${p.total}`;
             if (p.done === p.total && line !== shown) o.log(`load: ${url}: ${(shown = line)}`);
@@ -237,7 +240,17 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   const workDir = o.workDir ?? join(tmpdir(), 'chainrpc-load');
   mkdirSync(workDir, { recursive: true });
   const prepared: Prepared[] = [];
-  for (const [i, url] of o.urls.entries()) prepared.push(await prepare(url, i, o, workDir));
+  try {
+    for (const [i, url] of o.urls.entries()) {
+      o.signal?.throwIfAborted();
+      prepared.push(await prepare(url, i, o, workDir));
+    }
+  } catch (error) {
+    // Interrupted during setup (funding waits for blocks): nothing was sent, so no run; the trackers started stop.
+    await Promise.all(prepared.map((p) => p.tracker?.stop()));
+    if (o.signal?.aborted === true) return [];
+    throw error;
+  }
 
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
@@ -256,7 +269,11 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   const runs: LoadRun[] = [];
   for (const p of prepared) {
     const list = parts.get(p.url) ?? [];
-    if (list.length === 0) continue;
+    if (list.length === 0) {
+      // Interrupted before this node's turn: its tracker has nothing to follow.
+      await p.tracker?.stop();
+      continue;
+    }
     const run = mergeRuns(list);
     if (p.tracker !== undefined) {
       // Interrupted: what is known now; else follow the chain a little longer for what is still pending.

@@ -102,6 +102,37 @@ describe('chainrpc load: runs that end early still report', () => {
     expect(run?.methods.reduce((k, m) => k + m.ok, 0)).toBeGreaterThan(20);
   }, 60_000);
 
+  it('Ctrl-C during setup (senders funded on a slow chain) stops the wait at once: exit 130, a report with no run', async () => {
+    // Blocks every 30 s: the senders' funding waits for one, far longer than the test.
+    const n = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'slow'), '--block-time', '30000'], join(dir, 'slow.log'));
+    started.push(n.process);
+    const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'send-raw-tx', '--url', n.url, '--rate', '10', '--duration', '5s', '--report-dir', join(dir, 'reports-setup')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const funding = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (/signing a corpus/.test(stdout)) resolve();
+      });
+    });
+    await funding;
+    // Into the wait for a block that is 30 s away.
+    await new Promise((r) => setTimeout(r, 500));
+    const sentAt = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(5_000);
+    const report = reportOf(stdout);
+    expect(report.verdict.exitCode).toBe(130);
+    expect(report.runs).toEqual([]);
+    // It was stopped in the wait, not after it: the block the funding waits for has not come.
+    const height = await runChainrpc('call', '--url', n.url, 'chain_blockNumber');
+    expect(Number(height.stdout.trim())).toBe(0);
+  }, 60_000);
+
   it('a node that dies mid-run: the report says when and how, exit 1, and the figures before it are kept', async () => {
     const n = await node('dies');
     const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-dies')], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { JsonRpcError } from '../../core/client/index.js';
 import type { RpcClient } from '../../core/client/index.js';
 import type { JsonValue } from '../../core/json/index.js';
@@ -27,10 +28,13 @@ export interface FundSendersOptions {
   concurrency: number;
   /** Called as balances show: senders funded so far, of all. */
   onProgress?: (funded: number, total: number) => void;
+  /** Stops the funding at its next step (a claim, a transfer, a wait): rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
 }
 
 const short = (address: string): string => `${address.slice(0, 12)}…`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or rejects at once with the signal's reason when it is aborted. */
+const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> => delay(ms, undefined, signal === undefined ? undefined : { signal });
 
 /** Reads an account; an account the node does not know (profile: unknownAccount "error") is empty. */
 export async function readAccountState(client: RpcClient, profile: Profile, address: string): Promise<AccountState> {
@@ -61,6 +65,7 @@ function claimAmount(profile: Profile, result: JsonValue): bigint | undefined {
  */
 export async function fundSenders(options: FundSendersOptions): Promise<{ accounts: AccountState[]; funded: number }> {
   const { client, profile, addresses, need, funding } = options;
+  options.signal?.throwIfAborted();
   const accounts: AccountState[] = new Array<AccountState>(addresses.length);
   await forEachLimit(addresses, options.concurrency, async (address, i) => {
     accounts[i] = await readAccountState(client, profile, address);
@@ -85,7 +90,7 @@ export async function fundSenders(options: FundSendersOptions): Promise<{ accoun
         `${waiting.length} of ${addresses.length} senders still hold less than ${need} base units after ${options.timeoutMs} ms (sender ${first}, ${short(addresses[first] ?? '')}, holds ${accounts[first]?.balance ?? 0n}); is the chain producing blocks? Raise the funding timeout on a slow network`,
       );
     }
-    await sleep(pollMs);
+    await sleep(pollMs, options.signal);
     await forEachLimit(waiting, options.concurrency, async (i) => {
       accounts[i] = await readAccountState(client, profile, addresses[i] ?? '');
     });
@@ -103,6 +108,7 @@ async function claimAll(options: FundSendersOptions, senders: Deficit[]): Promis
   if (!profile.faucet) throw new CorpusError(`the profile "${profile.name}" says the network has no faucet; fund the senders from a funded key instead`);
   const method = wireMethod(profile, 'chain_faucetClaim');
   const claim = async (address: string): Promise<bigint | undefined> => {
+    options.signal?.throwIfAborted();
     try {
       return claimAmount(profile, await client.call<JsonValue>(method, [address]));
     } catch (err) {
@@ -146,6 +152,7 @@ async function transferAll(options: FundSendersOptions, privateKey: Uint8Array, 
   const method = wireMethod(profile, 'chain_sendRawTransaction');
   let nonce = master.nonce;
   for (const s of senders) {
+    options.signal?.throwIfAborted();
     const { wire } = profile.codec.sign(privateKey, { chainId: options.chainId, to: s.address, value: s.deficit, nonce, fee: profile.fee });
     try {
       await client.call(method, [wire]);
@@ -163,6 +170,6 @@ async function waitForNonce(options: FundSendersOptions, address: string, nonce:
   const deadline = Date.now() + options.timeoutMs;
   while ((await readAccountState(options.client, options.profile, address)).nonce < nonce) {
     if (Date.now() > deadline) throw new CorpusError(`the funded key's transfer with nonce ${nonce - 1n} was not included within ${options.timeoutMs} ms`);
-    await sleep(Math.max(50, Math.floor(options.profile.blockTimeMs / 4)));
+    await sleep(Math.max(50, Math.floor(options.profile.blockTimeMs / 4)), options.signal);
   }
 }

@@ -63,6 +63,8 @@ export interface MakeCorpusOptions {
   /** Calls at once while funding. */
   concurrency?: number;
   onProgress?: (progress: CorpusProgress) => void;
+  /** Stops the funding wait and skips the signing once aborted: rejects with the signal's reason (an AbortError); no file is written. */
+  signal?: AbortSignal;
 }
 
 export interface CorpusProgress {
@@ -144,7 +146,9 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
       timeoutMs: options.fundingTimeoutMs ?? Math.max(30_000, 50 * profile.blockTimeMs),
       concurrency: options.concurrency ?? CORPUS_DEFAULTS.concurrency,
       onProgress: (done, total) => options.onProgress?.({ phase: 'funding', done, total }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    options.signal?.throwIfAborted();
     const firstNonces = accounts.map((a, i) => {
       if (a.nonce + BigInt(perSender) > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorpusError(`sender ${i}'s nonce ${a.nonce} is too high for a corpus (nonces are kept below 2^53)`);
       return Number(a.nonce);
