@@ -247,7 +247,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     }
   } catch (error) {
     // Interrupted during setup (funding waits for blocks): nothing was sent, so no run; the trackers started stop.
-    await Promise.all(prepared.map((p) => p.tracker?.stop()));
+    await Promise.all(prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])));
     if (o.signal?.aborted === true) return [];
     throw error;
   }

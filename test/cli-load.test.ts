@@ -32,6 +32,34 @@ function reportOf(stdout: string): LoadReport {
   return parseJson(readFileSync(join(folder.startsWith('/') ? folder : join(process.cwd(), folder), 'report.json'), 'utf8')) as unknown as LoadReport;
 }
 
+/** `chainrpc load ...args` in its own process: its output as it comes, a wait for a line of it, its end. */
+function startLoad(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; waitFor: (pattern: RegExp) => Promise<void>; exit: () => Promise<number | null> } {
+  const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  let stdout = '';
+  let stderr = '';
+  const waiting: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    for (const w of waiting.filter((x) => x.pattern.test(stdout))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor: (pattern) => (pattern.test(stdout) ? Promise.resolve() : new Promise((resolve) => waiting.push({ pattern, resolve }))),
+    exit: () => closed,
+  };
+}
+
+/** A progress line of the measured window, a second in: enough ran to be reported. */
+const A_SECOND_IN = / [1-9]\.\d s \/ 60\.0 s /;
+
 beforeAll(() => {
   if (!existsSync(CHAINRPC_BIN)) throw new Error(`${CHAINRPC_BIN} is missing: run npm run build (npm test does it first)`);
 });
@@ -75,26 +103,15 @@ describe('chainrpc load: bad input', () => {
 describe('chainrpc load: runs that end early still report', () => {
   it('Ctrl-C stops sending and writes the report of what ran: exit 130, the run marked interrupted', async () => {
     const n = await node('interrupted');
-    const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-int')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    started.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const measuring = new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        // A progress line of the measured window, a second in: enough ran to be reported.
-        if (/ [1-9]\.\d s \/ 60\.0 s /.test(stdout)) resolve();
-      });
-    });
-    await measuring;
+    const load = startLoad(['reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-int')]);
+    await load.waitFor(A_SECOND_IN);
     const sentAt = Date.now();
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    load.child.kill('SIGINT');
+    const code = await load.exit();
     expect(code).toBe(130);
     expect(Date.now() - sentAt).toBeLessThan(10_000);
-    expect(stderr).toContain('interrupted: stopping, then writing the report of what ran');
-    const report = reportOf(stdout);
+    expect(load.stderr()).toContain('interrupted: stopping, then writing the report of what ran');
+    const report = reportOf(load.stdout());
     expect(report.verdict.exitCode).toBe(130);
     const [run] = report.runs;
     expect(run?.stop.reason).toBe('interrupted');
@@ -106,26 +123,15 @@ describe('chainrpc load: runs that end early still report', () => {
     // Blocks every 30 s: the senders' funding waits for one, far longer than the test.
     const n = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'slow'), '--block-time', '30000'], join(dir, 'slow.log'));
     started.push(n.process);
-    const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'send-raw-tx', '--url', n.url, '--rate', '10', '--duration', '5s', '--report-dir', join(dir, 'reports-setup')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    started.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const funding = new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        if (/signing a corpus/.test(stdout)) resolve();
-      });
-    });
-    await funding;
+    const load = startLoad(['send-raw-tx', '--url', n.url, '--rate', '10', '--duration', '5s', '--report-dir', join(dir, 'reports-setup')]);
+    await load.waitFor(/signing a corpus/);
     // Into the wait for a block that is 30 s away.
     await new Promise((r) => setTimeout(r, 500));
     const sentAt = Date.now();
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code, stderr).toBe(130);
+    load.child.kill('SIGINT');
+    expect(await load.exit(), load.stderr()).toBe(130);
     expect(Date.now() - sentAt).toBeLessThan(5_000);
-    const report = reportOf(stdout);
+    const report = reportOf(load.stdout());
     expect(report.verdict.exitCode).toBe(130);
     expect(report.runs).toEqual([]);
     // It was stopped in the wait, not after it: the block the funding waits for has not come.
@@ -135,20 +141,11 @@ describe('chainrpc load: runs that end early still report', () => {
 
   it('a node that dies mid-run: the report says when and how, exit 1, and the figures before it are kept', async () => {
     const n = await node('dies');
-    const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', 'reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-dies')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    started.push(child);
-    let stdout = '';
-    const measuring = new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        if (/ [1-9]\.\d s \/ 60\.0 s /.test(stdout)) resolve();
-      });
-    });
-    await measuring;
+    const load = startLoad(['reads', '--url', n.url, '--rate', '40', '--duration', '60s', '--warmup', '200ms', '--report-dir', join(dir, 'reports-dies')]);
+    await load.waitFor(A_SECOND_IN);
     n.process.kill('SIGKILL');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(1);
-    const report = reportOf(stdout);
+    expect(await load.exit()).toBe(1);
+    const report = reportOf(load.stdout());
     const [run] = report.runs;
     expect(run?.stop.reason).toBe('target-unreachable');
     expect(run?.stop.atMs).toBeGreaterThan(900);
