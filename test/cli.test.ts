@@ -196,6 +196,51 @@ describe('chainrpc node and devnet', () => {
     }
   });
 
+  it('a genesis fixes its network\'s block time: a node started without --block-time runs at it, one given another is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-blocktime-'));
+    const stop = async (run: ReturnType<typeof startLong>): Promise<void> => {
+      run.child.kill('SIGTERM');
+      await new Promise((r) => run.child.once('exit', r));
+    };
+    try {
+      // A lone MN with 100 ms blocks: its own network, whose genesis (with the block time) it writes to its data dir.
+      const first = startLong(['node', '--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '100']);
+      await first.waitFor(/^http:/);
+      await stop(first);
+      const genesis = join(dir, 'genesis.json');
+      expect(JSON.parse(readFileSync(genesis, 'utf8'))).toMatchObject({ format: 'chainrpc-genesis/2', block_time_ms: 100 });
+      // Started again without --block-time: blocks 100 ms apart, not the default 1000.
+      const again = startLong(['node', '--port', '0', '--p2p-port', '0', '--data-dir', dir]);
+      try {
+        const url = await again.waitFor(/^http:/);
+        const at = async (height: number): Promise<number> => {
+          for (let tries = 0; tries < 100; tries++) {
+            const r = await chainrpc('call', '--url', url, 'chain_getBlockByHeight', String(height));
+            if (r.code === 0) return Number((JSON.parse(r.stdout) as { timestamp: number }).timestamp);
+            await new Promise((w) => setTimeout(w, 100));
+          }
+          throw new Error(`no block ${height}`);
+        };
+        const height = Number((await chainrpc('call', '--url', url, 'chain_blockNumber')).stdout);
+        const gap = (await at(height + 3)) - (await at(height + 2));
+        expect(gap).toBeGreaterThanOrEqual(50);
+        expect(gap).toBeLessThan(500);
+      } finally {
+        await stop(again);
+      }
+      // Given another block time: refused, naming the network's; so is an LN given the genesis with another.
+      const other = await chainrpc('node', '--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '250');
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain("the network's block time is 100 ms");
+      expect(other.stderr).toContain('give --block-time 100, or leave --block-time out');
+      const ln = await chainrpc('node', '--kind', 'LN', '--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'ln'), '--genesis', genesis, '--block-time', '1000');
+      expect(ln.code).toBe(2);
+      expect(ln.stderr).toContain("the network's block time is 100 ms (its genesis)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('node refuses bad settings, a busy port and a locked store with exit 2 and a clear message', async () => {
     expect((await chainrpc('node', '--kind', 'XN')).code).toBe(2);
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-busy-'));

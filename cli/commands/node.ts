@@ -6,7 +6,7 @@ import { parseAmount } from '../parseAmount.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
-import { readNetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
+import { keptNetworkGenesis, readNetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../../reference-node/node/NodeIdentity.js';
 import { NodeConfigError, ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
@@ -19,9 +19,10 @@ Runs one reference node: every method of the reference profile on POST {base}/rp
 the JSON-RPC port exposes only JSON-RPC. Prints two lines on stdout once it serves: its JSON-RPC
 base URL (http://HOST:PORT), then its peer URL. Logs go to stderr. SIGINT or SIGTERM stop it cleanly.
 
-A node belongs to one network, fixed by its genesis: the chain id and the members, the MN keys
-that may lead and propose. Without --genesis a node uses the genesis.json in its data dir; an MN
-without one starts a one-member network of its own and writes it there, for others to join.
+A node belongs to one network, fixed by its genesis: the chain id, the block time and the members,
+the MN keys that may lead and propose. Without --genesis a node uses the genesis.json in its data
+dir; an MN without one starts a one-member network of its own and writes it there, for others to
+join.
 
 Options:
   --port <n>              JSON-RPC port; 0 picks a free one (default ${NODE_DEFAULTS.port})
@@ -36,7 +37,8 @@ Options:
   --genesis <file>        the network's genesis (chainrpc devnet writes one); required for an LN
   --show-id               print this node's id (its public key; the key is made if the data dir has
                           none) and exit: what a network's genesis names as a member
-  --block-time <ms>       time between blocks (default ${NODE_DEFAULTS.blockTimeMs})
+  --block-time <ms>       time between blocks; a genesis fixes its network's (default: the
+                          genesis's, else ${NODE_DEFAULTS.blockTimeMs})
   --peers <url,...>       peer URLs of other nodes to join; the rest are learned from the members
   --chain-id <n>          chain id of a new network of its own (default ${NODE_DEFAULTS.chainId}; a genesis fixes its own)
   --faucet-amount <amt>   amount per faucet claim, base units or "<n>token" (default 10token)
@@ -125,6 +127,17 @@ export const node: Command = {
         throw new CliError(`node: --chain-id ${chainId} disagrees with the genesis (${values.genesis}: chain id ${genesis.chainId}); leave --chain-id out`);
       }
     }
+    // The block time: as given, else the network's (its genesis, given or kept in the data dir), else the default.
+    let network = genesis;
+    if (network === undefined) {
+      try {
+        network = keptNetworkGenesis(resolve(values['data-dir']));
+      } catch (err) {
+        throw new CliError(`node: ${(err as Error).message}`);
+      }
+    }
+    const givenBlockTime = argv.some((a) => a === '--block-time' || a.startsWith('--block-time='));
+    const blockTimeMs = givenBlockTime ? values['block-time'] : (network?.blockTimeMs ?? values['block-time']);
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
     const started = await ReferenceNode.start(withFaults({
       host: values.host,
@@ -135,7 +148,7 @@ export const node: Command = {
       genesis,
       kind,
       dataDir: resolve(values['data-dir']),
-      blockTimeMs: values['block-time'],
+      blockTimeMs,
       peers,
       chainId: genesis?.chainId ?? chainId,
       faucet: values['no-faucet'] ? false : { amount: parseAmount(values['faucet-amount'], 'faucet amount'), limit: values['faucet-limit'] },
@@ -158,7 +171,7 @@ export const node: Command = {
     console.log(started.p2pUrl);
     const members = started.network.members.length;
     const role = !started.network.members.includes(started.id) ? 'not a member' : members === 1 ? 'the only member' : `one of ${members} members`;
-    log(`node ${kind} ${started.id} (${role}) serving ${started.url}/rpc, peers at ${started.p2pUrl} (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
+    log(`node ${kind} ${started.id} (${role}) serving ${started.url}/rpc, peers at ${started.p2pUrl}, blocks every ${blockTimeMs} ms (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
     await new Promise<void>((done) => {
       let signals = 0;
       const stop = (signal: string): void => {

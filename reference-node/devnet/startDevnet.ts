@@ -112,10 +112,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const genesisFile = join(dataDir, GENESIS_FILE);
   // The MNs' identities first: they are the network's members. A kept devnet keeps its keys and genesis.
   const members = plan.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(join(dataDir, n.name)).id);
-  const genesis = networkGenesis(options.chainId, members);
+  const genesis = networkGenesis(options.chainId, members, options.blockTimeMs);
   if (existsSync(genesisFile)) {
     const kept = readNetworkGenesis(genesisFile);
-    if (formatNetworkGenesis(kept) !== formatNetworkGenesis(genesis)) throw new DevnetPlanError(`${dataDir} holds another network (${genesisFile}: chain id ${kept.chainId}, ${kept.members.length} members); start without --keep-data for a new one`);
+    if (formatNetworkGenesis(kept) !== formatNetworkGenesis(genesis)) {
+      const blockTime = kept.blockTimeMs === undefined ? 'no block time' : `block time ${kept.blockTimeMs} ms`;
+      throw new DevnetPlanError(`${dataDir} holds another network (${genesisFile}: chain id ${kept.chainId}, ${blockTime}, ${kept.members.length} members); start it as it was, or without --keep-data for a new one`);
+    }
   } else {
     writeNetworkGenesis(genesisFile, genesis);
   }

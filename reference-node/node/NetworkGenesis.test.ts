@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { genesisBlock } from '../chain/index.js';
-import { GENESIS_FILE, GENESIS_FORMAT, genesisConfig, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
+import { GENESIS_FILE, GENESIS_FORMAT, GENESIS_FORMAT_TIMED, genesisConfig, keptNetworkGenesis, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
@@ -54,7 +54,7 @@ describe('network genesis file', () => {
   });
 
   it('refuses another format', () => {
-    refused(doc({ format: 'chainrpc-genesis/2' }), new RegExp(`format must be "${escape(GENESIS_FORMAT)}"`));
+    refused(doc({ format: 'chainrpc-genesis/3' }), new RegExp(`format must be "${escape(GENESIS_FORMAT_TIMED)}" \\(or "${escape(GENESIS_FORMAT)}", without a block time\\)`));
     refused(JSON.stringify({ chain_id: '7', members: [A] }), /format must be/);
   });
 
@@ -75,6 +75,23 @@ describe('network genesis file', () => {
 
   it('refuses a field it does not know (a misspelt one would be silently ignored)', () => {
     refused(doc({ member: [A] }), /unknown field "member"/);
+  });
+
+  it('writes the block time when it has one (format 2), reads it back, and finds a data dir\'s own', () => {
+    const genesis = networkGenesis(7n, [B, A], 250);
+    expect(genesis).toEqual({ chainId: 7n, members: [A, B], blockTimeMs: 250 });
+    writeNetworkGenesis(file, genesis);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ format: GENESIS_FORMAT_TIMED, chain_id: '7', block_time_ms: 250, members: [A, B] });
+    expect(readNetworkGenesis(file)).toEqual(genesis);
+    expect(keptNetworkGenesis(dir)).toEqual(genesis);
+    expect(keptNetworkGenesis(join(dir, 'elsewhere'))).toBeUndefined();
+  });
+
+  it('refuses a block time that is missing, not a whole number of ms, or too short, and one in a format-1 file', () => {
+    const timed = (over: Record<string, unknown>): string => doc({ format: GENESIS_FORMAT_TIMED, block_time_ms: 1000, ...over });
+    for (const t of [undefined, '1000', 10.5, 9, -1, 0]) refused(timed({ block_time_ms: t }), /block_time_ms must be a whole number of ms, at least 10/);
+    refused(doc({ block_time_ms: 1000 }), /unknown field "block_time_ms" \(the fields of chainrpc-genesis\/1 are format, chain_id, members\)/);
+    expect(() => networkGenesis(1n, [A], 5)).toThrow(/at least 10; got 5/);
   });
 
   it('refuses a network of no members', () => {

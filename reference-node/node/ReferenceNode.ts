@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
@@ -24,7 +24,7 @@ import { electLeader, rankMembers } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import type { NodeIdentity } from './NodeIdentity.js';
-import { GENESIS_FILE, genesisConfig, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
+import { GENESIS_FILE, genesisConfig, keptNetworkGenesis, networkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
 import type { NetworkGenesis } from './NetworkGenesis.js';
 import type { NodeHooks, NodeVariant } from './NodeVariant.js';
 import { buildSnapshot, proposalRule, slotDelay } from './proposalRules.js';
@@ -74,23 +74,27 @@ export class NodeConfigError extends Error {
 /**
  * The network a node runs in: the genesis it was given, else the one kept in its data dir, else
  * (an MN) a one-member network of its own, written to the data dir so that others can join it.
+ * A genesis that names a block time must be the node's own (--block-time).
  */
 function networkOf(options: NodeOptions, id: string): NetworkGenesis {
-  if (options.genesis) return options.genesis;
   const kept = join(options.dataDir, GENESIS_FILE);
-  if (existsSync(kept)) {
-    let genesis: NetworkGenesis;
+  let genesis = options.genesis;
+  if (genesis === undefined) {
     try {
-      genesis = readNetworkGenesis(kept);
+      genesis = keptNetworkGenesis(options.dataDir);
     } catch (err) {
       throw new NodeConfigError((err as Error).message, { cause: err });
     }
-    if (genesis.chainId !== options.chainId) throw new NodeConfigError(`${options.dataDir} holds a network of chain id ${genesis.chainId} (${kept}), not ${options.chainId}; use another data dir to start another network`);
-    return genesis;
+    if (genesis !== undefined && genesis.chainId !== options.chainId) throw new NodeConfigError(`${options.dataDir} holds a network of chain id ${genesis.chainId} (${kept}), not ${options.chainId}; use another data dir to start another network`);
   }
-  if (options.kind !== 'MN') throw new NodeConfigError(`an LN follows a network and needs its genesis: give it the network's genesis file (chainrpc node --genesis FILE; a devnet writes ${GENESIS_FILE} in its data dir, a lone MN in its own)`);
-  const genesis = networkGenesis(options.chainId, [id]);
-  writeNetworkGenesis(kept, genesis);
+  if (genesis === undefined) {
+    if (options.kind !== 'MN') throw new NodeConfigError(`an LN follows a network and needs its genesis: give it the network's genesis file (chainrpc node --genesis FILE; a devnet writes ${GENESIS_FILE} in its data dir, a lone MN in its own)`);
+    genesis = networkGenesis(options.chainId, [id], options.blockTimeMs);
+    writeNetworkGenesis(kept, genesis);
+  }
+  if (genesis.blockTimeMs !== undefined && genesis.blockTimeMs !== options.blockTimeMs) {
+    throw new NodeConfigError(`the network's block time is ${genesis.blockTimeMs} ms (its genesis${options.genesis === undefined ? `, ${kept}` : ''}), not ${options.blockTimeMs}: its slots are counted in it; give --block-time ${genesis.blockTimeMs}, or leave --block-time out`);
+  }
   return genesis;
 }
 
