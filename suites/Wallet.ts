@@ -3,6 +3,9 @@ import type { CheckContext } from './CheckContext.js';
 import { CheckError } from './checkOutcomes.js';
 import { asInteger } from './readWire.js';
 
+/** How a check that needs funds says it was skipped, for want of any (runner/runHints.ts reads it). */
+export const NO_FUNDS = 'the network has no faucet and no funded key was given';
+
 export interface Account {
   privateKey: Uint8Array;
   address: string;
@@ -86,7 +89,7 @@ export class Wallet {
         );
       }
     } else {
-      ctx.skip('the network has no faucet and no funded key was given (--private-key)');
+      ctx.skip(`${NO_FUNDS} (--private-key)`);
     }
     await ctx.waitFor(`funds for ${short(account.address)}`, async () => {
       const read = await pollAccount(ctx, account.address, this.node);

@@ -103,6 +103,10 @@ describe('self-conformance', () => {
       expect(skipped.every((x) => /no faucet and no funded key/.test(x.evidence.message))).toBe(true);
       expect(r.report.summary).toMatchObject({ passed: true, certified: false, verdict: `no failure at PROFILE level or above; not certified: ${skipped.length} MUST check result(s) skipped` });
       expect(r.stdout).toContain('PASSED at gate PROFILE');
+      // And what would run them, once.
+      const hint = `${skipped.length} MUST check result(s) were skipped: the network has no faucet and no funded key was given. Give --private-key <hex>`;
+      expect(r.report.hints?.filter((h) => h.startsWith(hint))).toHaveLength(1);
+      expect(r.stdout).toContain(`hint: ${hint}`);
     } finally {
       await node.stop();
     }

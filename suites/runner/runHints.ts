@@ -1,7 +1,7 @@
 /**
  * Hints for a first run that went wrong for a reason the user can fix in one step: the node names its
  * methods another way, the URL already holds the endpoint path, nothing answers JSON-RPC at the path,
- * the state checks could not fund a key. Each is said once, with the fix, instead of as dozens of
+ * the state checks could not fund a key (or were skipped for want of one). Each is said once, with the fix, instead of as dozens of
  * failures that all look alike.
  */
 import { parseJson } from '../../core/json/index.js';
@@ -11,6 +11,7 @@ import type { CheckResult, Exchange } from '../model.js';
 import type { Profile } from '../profile/Profile.js';
 import { SPEC_PREFIX, wireMethod } from '../profile/Profile.js';
 import { isObject } from '../readWire.js';
+import { NO_FUNDS } from '../Wallet.js';
 
 /** Share of the calls under a prefix answered -32601 from which the prefix is called wrong. */
 const NOT_FOUND_SHARE = 0.8;
@@ -96,8 +97,14 @@ export function runHints(options: { targets: string[]; profile: Profile; results
   const funding = results.filter((r) => r.status === 'error' && r.evidence.message.startsWith('setup: funding'));
   if (funding.length >= MIN_SETUP_ERRORS) {
     hints.push(
-      `${funding.length} checks could not fund a fresh key (${(funding[0]?.evidence.message ?? '').replace(/^setup: funding a fresh key failed: /, '').split('; ')[0]}). Where the network has no faucet, give a funded key with --private-key, or a profile that says "faucet": false.`,
+      `${funding.length} checks could not fund a fresh key (${(funding[0]?.evidence.message ?? '').replace(/^setup: funding a fresh key failed: /, '').split('; ')[0]}). Where the network has no faucet, give a funded key with --private-key; a profile that says "faucet": false skips these checks instead, and a run without them is not certified.`,
     );
+  }
+
+  // Passed, but not certified for want of funds: say what would run them.
+  const unfunded = results.filter((r) => r.level === 'MUST' && r.status === 'skip' && r.evidence.message.startsWith(NO_FUNDS));
+  if (unfunded.length > 0) {
+    hints.push(`${unfunded.length} MUST check result(s) were skipped: ${NO_FUNDS}. Give --private-key <hex>, a key that holds funds on this network (its owner pays the checks' fees), to run them: a run is certified only when every MUST check ran.`);
   }
   return hints;
 }
