@@ -7,7 +7,7 @@
  *   3  the target could not be reached (refused, timed out, not JSON-RPC)
  *   4  internal error: a bug in chainrpc itself (the message asks for a report)
  */
-export const EXIT = { ok: 0, nodeError: 1, usage: 2, unreachable: 3, internal: 4 } as const;
+export const EXIT = { ok: 0, nodeError: 1, usage: 2, unreachable: 3, internal: 4, interrupted: 130 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** An error the user can fix; printed without a stack trace, with the exit code it maps to. */

@@ -57,6 +57,13 @@ function startLoad(args: string[]): { child: ChildProcess; stdout: () => string;
   };
 }
 
+/** A reference node with blocks every 30 s: a funding waits for one far longer than any test. */
+async function slowNode(name: string): Promise<{ url: string; process: ChildProcess }> {
+  const n = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', join(dir, name), '--block-time', '30000'], join(dir, `${name}.log`));
+  started.push(n.process);
+  return n;
+}
+
 /** A progress line of the measured window, a second in: enough ran to be reported. */
 const A_SECOND_IN = / [1-9]\.\d s \/ 60\.0 s /;
 
@@ -120,9 +127,7 @@ describe('chainrpc load: runs that end early still report', () => {
   }, 60_000);
 
   it('Ctrl-C during setup (senders funded on a slow chain) stops the wait at once: exit 130, a report with no run', async () => {
-    // Blocks every 30 s: the senders' funding waits for one, far longer than the test.
-    const n = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'slow'), '--block-time', '30000'], join(dir, 'slow.log'));
-    started.push(n.process);
+    const n = await slowNode('slow');
     const load = startLoad(['send-raw-tx', '--url', n.url, '--rate', '10', '--duration', '5s', '--report-dir', join(dir, 'reports-setup')]);
     await load.waitFor(/signing a corpus/);
     // Into the wait for a block that is 30 s away.
@@ -137,6 +142,24 @@ describe('chainrpc load: runs that end early still report', () => {
     // It was stopped in the wait, not after it: the block the funding waits for has not come.
     const height = await runChainrpc('call', '--url', n.url, 'chain_blockNumber');
     expect(Number(height.stdout.trim())).toBe(0);
+  }, 60_000);
+
+  it.each([
+    ['load corpus', (url: string, out: string) => ['corpus', '--url', url, '--out', join(out, 'corpus.json'), '--senders', '4', '--per-sender', '5']],
+    ['load k6', (url: string, out: string) => ['k6', 'send-raw-tx', '--url', url, '--out', join(out, 'k6')]],
+  ])('%s: Ctrl-C in the funding wait stops it at once, exit 130, and leaves no file behind', async (name, args) => {
+    const n = await slowNode(`slow-${name.replace(' ', '-')}`);
+    const out = mkdtempSync(join(dir, 'out-'));
+    const load = startLoad(args(n.url, out));
+    await load.waitFor(/funding|signing a corpus/);
+    await new Promise((r) => setTimeout(r, 500));
+    const sentAt = Date.now();
+    load.child.kill('SIGINT');
+    expect(await load.exit(), load.stderr()).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(5_000);
+    expect(load.stderr()).toContain(`chainrpc: ${name}: interrupted: no`);
+    // Not the corpus, not the k6 folder, not a temporary file.
+    expect(readdirSync(out)).toEqual([]);
   }, 60_000);
 
   it('a node that dies mid-run: the report says when and how, exit 1, and the figures before it are kept', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
@@ -205,14 +205,18 @@ function urlsOf(command: string, given: readonly string[]): string[] {
   return urls;
 }
 
-/** Ctrl-C stops sending and writes the report of what ran; a second Ctrl-C exits at once. */
-function interruptible(): { signal: AbortSignal; interrupted: () => boolean; dispose: () => void } {
+/**
+ * The first Ctrl-C (SIGINT or SIGTERM) aborts the signal, saying `what` happens next; a second exits at once.
+ * A run stops sending and writes the report of what ran; a command that only writes files stops at its next
+ * step (a funding wait ends at once) and writes none.
+ */
+function interruptible(what = 'load: interrupted: stopping, then writing the report of what ran'): { signal: AbortSignal; interrupted: () => boolean; dispose: () => void } {
   const controller = new AbortController();
   let count = 0;
   const onSignal = (): void => {
     count++;
-    if (count > 1) process.exit(130);
-    process.stderr.write('\nload: interrupted: stopping, then writing the report of what ran (Ctrl-C again to quit at once)\n');
+    if (count > 1) process.exit(EXIT.interrupted);
+    process.stderr.write(`\n${what} (Ctrl-C again to quit at once)\n`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -282,16 +286,26 @@ async function k6(argv: string[]): Promise<number> {
     throw err;
   }
   let written;
+  const existed = existsSync(out);
+  const stop = interruptible(`${command}: interrupted: stopping; nothing will be written`);
   try {
-    const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
+    const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, signal: stop.signal, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
+    stop.signal.throwIfAborted();
     written = writeK6Script({ scenario, url, profile, prepared, out, version: packageVersion(), ...(values.segments === undefined ? {} : { segments: values.segments }) });
     // The corpus was copied beside the script; the setup's own copy is not part of the test.
     rmSync(join(out, '.work'), { recursive: true, force: true });
   } catch (err) {
+    if (stop.interrupted()) {
+      // Nothing half made is left: the setup's folder goes, and the test's folder too when this run made it.
+      rmSync(existed ? join(out, '.work') : out, { recursive: true, force: true });
+      throw new CliError(`${command}: interrupted: nothing was written`, EXIT.interrupted);
+    }
     if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
     if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
     if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
     throw err;
+  } finally {
+    stop.dispose();
   }
   const dir = relativeOrAbsolute(written.dir);
   const lines = [`k6 test of ${scenario.name} written to ${dir}: ${written.files.join(', ')}`];
@@ -389,8 +403,10 @@ async function corpus(argv: string[]): Promise<number> {
   if (values.url.length > 1) throw new CliError('load corpus: give one --url (the corpus is signed for its chain)');
   if (values.fund === 'key' && values['private-key'] === undefined) throw new CliError('load corpus: --fund key needs --private-key <hex> (the key that pays)');
   const profile = await targetProfile('load corpus', values);
+  const stop = interruptible('load corpus: interrupted: stopping at the next step');
   try {
     const summary = await makeCorpus({
+      signal: stop.signal,
       url: url ?? '',
       profile,
       out: values.out,
@@ -406,9 +422,12 @@ async function corpus(argv: string[]): Promise<number> {
     process.stdout.write(`corpus: ${relativeOrAbsolute(values.out)}: ${summary.senders} senders x ${summary.perSender} transactions, chain ${summary.chainId}\n`);
     return 0;
   } catch (err) {
+    if (stop.interrupted()) throw new CliError('load corpus: interrupted: no corpus was written', EXIT.interrupted);
     if (err instanceof TargetUnreachableError) throw new CliError(`load corpus: ${err.message}`, EXIT.unreachable);
     if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`load corpus: ${err.message}`, EXIT.nodeError);
     throw err;
+  } finally {
+    stop.dispose();
   }
 }
 
