@@ -115,7 +115,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const genesis = networkGenesis(options.chainId, members, options.blockTimeMs);
   if (existsSync(genesisFile)) {
     const kept = readNetworkGenesis(genesisFile);
-    if (formatNetworkGenesis(kept) !== formatNetworkGenesis(genesis)) {
+    // A genesis kept from before block times were written (chainrpc-genesis/1) is the same network when the rest is.
+    const same = formatNetworkGenesis(kept.blockTimeMs === undefined ? { ...kept, blockTimeMs: options.blockTimeMs } : kept) === formatNetworkGenesis(genesis);
+    if (!same) {
       const blockTime = kept.blockTimeMs === undefined ? 'no block time' : `block time ${kept.blockTimeMs} ms`;
       throw new DevnetPlanError(`${dataDir} holds another network (${genesisFile}: chain id ${kept.chainId}, ${blockTime}, ${kept.members.length} members); start it as it was, or without --keep-data for a new one`);
     }
