@@ -23,8 +23,9 @@ export class BlockSync {
     return this.running;
   }
 
-  async syncFrom(url: string): Promise<void> {
-    if (this.running || this.stopping()) return;
+  /** Catches up from the peer at `url`; false when it did not run (another sync was running, or the node is stopping). */
+  async syncFrom(url: string): Promise<boolean> {
+    if (this.running || this.stopping()) return false;
     this.running = true;
     try {
       for (;;) {
@@ -36,7 +37,7 @@ export class BlockSync {
           const outcome = await this.chain.importBlock(decodeBlockWire(wire));
           if (outcome === 'conflict') {
             this.reportFork(url);
-            return;
+            return true;
           }
         }
         if (blocks.length < SYNC_BATCH) break;
@@ -46,6 +47,7 @@ export class BlockSync {
     } finally {
       this.running = false;
     }
+    return true;
   }
 
   reportFork(url: string): void {

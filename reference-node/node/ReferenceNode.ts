@@ -118,6 +118,13 @@ export class ReferenceNode {
   private readonly links = new Map<string, PeerLink>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly sync: BlockSync;
+  /**
+   * Members that claimed a height and could not serve it: not believed ahead (isBehind) and not synced
+   * from until `until`, a wait that doubles with each claim they fail (from one liveness window up to a
+   * minute). Without it, a member announcing a height it does not have (or serving it slowly) would hold
+   * the leader in "behind" for as long as it kept saying so; with it, for one sync in each wait.
+   */
+  private readonly unserved = new Map<string, { failures: number; until: number }>();
   private readonly producer: BlockProducer;
   private readonly faucet: FaucetForwarder;
   private readonly refusals: RefusalLog;
@@ -289,7 +296,7 @@ export class ReferenceNode {
   /** Whether a live member reports a chain more than `margin` blocks higher than ours. */
   private isBehind(margin: bigint): boolean {
     const height = this.chain.height();
-    return this.peers.live().some((p) => p.member && p.height > height + margin);
+    return this.peers.live().some((p) => p.member && p.height > height + margin && !this.distrusted(p.id));
   }
 
   /** This node's hello, signed, its timestamp strictly above the last one's. */
@@ -334,7 +341,26 @@ export class ReferenceNode {
     }
     const newer = this.peers.accept(h, signed.signature);
     // Only a member is followed up to a higher chain: anyone else could claim any height.
-    if (newer && this.peers.isMember(h.id) && h.height > this.chain.height()) void this.sync.syncFrom(h.url);
+    if (newer && this.peers.isMember(h.id) && h.height > this.chain.height() && !this.distrusted(h.id)) void this.catchUp(h.id, h.url, h.height);
+  }
+
+  /** Whether a member's claims of height are set aside for now: it failed to serve one lately. */
+  private distrusted(id: string): boolean {
+    return (this.unserved.get(id)?.until ?? 0) > Date.now();
+  }
+
+  /** Syncs from a member that claims `claimed`. A claim it does not serve sets its claims aside for a while, twice as long each time. */
+  private async catchUp(id: string, url: string, claimed: bigint): Promise<void> {
+    if (!(await this.sync.syncFrom(url)) || this.stopping) return;
+    const height = this.chain.height();
+    if (height >= claimed) {
+      this.unserved.delete(id);
+      return;
+    }
+    const failures = (this.unserved.get(id)?.failures ?? 0) + 1;
+    const waitMs = Math.min(60_000, livenessMs(this.options.blockTimeMs) * 2 ** Math.min(failures - 1, 10));
+    this.unserved.set(id, { failures, until: Date.now() + waitMs });
+    this.refusals.write(`member ${id} claimed height ${claimed} but served up to ${height}: its height is not believed for ${waitMs} ms`);
   }
 
   private async greetAll(): Promise<void> {
