@@ -797,8 +797,10 @@ const NET_PROBES: Record<'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view
   'height-far-ahead': async (net) => {
     const n = net.nodes[0];
     if (!n) return false;
+    // The height before the call: a block committed while the answer travels must not hide the deviation.
+    const before = Number(n.node.chain.height());
     const reported = await result(n.url, 'chain_blockNumber');
-    return typeof reported === 'number' && reported >= Number(n.node.chain.height()) + 1000;
+    return typeof reported === 'number' && reported >= before + 1000;
   },
   'fork-view': async (net) => {
     await waitFor('height 2 everywhere', () => (net.nodes.every((n) => n.node.chain.height() >= 2n) ? true : undefined));
