@@ -358,7 +358,7 @@ export class ReferenceNode {
       return;
     }
     const failures = (this.unserved.get(id)?.failures ?? 0) + 1;
-    const waitMs = Math.min(60_000, livenessMs(this.options.blockTimeMs) * 2 ** Math.min(failures - 1, 10));
+    const waitMs = Math.min(60_000, this.peers.livenessMs * 2 ** Math.min(failures - 1, 10));
     this.unserved.set(id, { failures, until: Date.now() + waitMs });
     this.refusals.write(`member ${id} claimed height ${claimed} but served up to ${height}: its height is not believed for ${waitMs} ms`);
   }

@@ -1,7 +1,7 @@
 /**
  * The log of refused peer messages, bounded: at most `burst` lines per `windowMs`, the rest counted
- * and reported in one line once the window is over (at the next refusal or tick()), so that a peer sending garbage cannot flood the
- * log (or the disk under it).
+ * and reported in one line once the window is over (at the next refusal or tick()), so that a peer
+ * sending garbage cannot flood the log (or the disk under it).
  */
 export class RefusalLog {
   private windowStart = 0;

@@ -1,8 +1,8 @@
 /**
  * Hints for a first run that went wrong for a reason the user can fix in one step: the node names its
  * methods another way, the URL already holds the endpoint path, nothing answers JSON-RPC at the path,
- * the state checks could not fund a key (or were skipped for want of one). Each is said once, with the fix, instead of as dozens of
- * failures that all look alike.
+ * the state checks could not fund a key (or were skipped for want of one). Each is said once, with the
+ * fix, instead of as dozens of failures that all look alike.
  */
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
