@@ -117,6 +117,10 @@ export class ReferenceNode {
   readonly meter = new UsageMeter();
   private readonly links = new Map<string, PeerLink>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** The heartbeat's next greeting round (a timer re-armed each round, with jitter). */
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** When each peer (by id) last greeted this node: a pair needs one greeting per heartbeat, not one each way. */
+  private readonly greetedBy = new Map<string, number>();
   private readonly sync: BlockSync;
   /**
    * Members that claimed a height and could not serve it: not believed ahead (isBehind) and not synced
@@ -252,7 +256,7 @@ export class ReferenceNode {
       chain: this.chain,
       peers: this.peers,
       hello: () => this.hello(),
-      acceptHello: (message) => this.acceptHello(message),
+      acceptHello: (message) => this.acceptHello(message, true),
       syncFrom: (u) => void this.sync.syncFrom(u),
       reportFork: (u) => this.sync.reportFork(u),
       leader: () => this.leader(),
@@ -262,10 +266,21 @@ export class ReferenceNode {
   }
 
   private begin(): void {
-    const heartbeatMs = Math.max(100, Math.min(500, Math.floor(this.options.blockTimeMs / 2)));
-    this.timers.push(setInterval(() => void this.greetAll(), heartbeatMs));
     this.timers.push(setInterval(() => void this.producer.tick(), this.options.blockTimeMs));
     void this.greetAll();
+    this.scheduleHeartbeat();
+  }
+
+  /**
+   * The next greeting round, one heartbeat from now (heartbeatMs), jittered by ±10% so that the nodes of a
+   * network, started together, do not all wake together.
+   */
+  private scheduleHeartbeat(): void {
+    if (this.stopping) return;
+    const ms = heartbeatMs(this.peers.livenessMs) * (0.9 + 0.2 * Math.random());
+    this.heartbeat = setTimeout(() => {
+      void this.greetAll().finally(() => this.scheduleHeartbeat());
+    }, ms);
   }
 
   /**
@@ -329,8 +344,11 @@ export class ReferenceNode {
     return link;
   }
 
-  /** Takes a hello (received, or the answer to ours): parsed, signature checked, same network, fresh. Throws PeerRefusal. */
-  private acceptHello(message: JsonValue): void {
+  /**
+   * Takes a hello (received, or the answer to ours): parsed, signature checked, same network, fresh. Throws
+   * PeerRefusal. `inbound`: the peer greeted this node (so this node need not greet it this heartbeat).
+   */
+  private acceptHello(message: JsonValue, inbound = false): void {
     const signed = parseHello(message);
     const h = verifyHello(signed);
     if (h.chainId !== this.chain.chainId || h.genesisHash !== this.chain.genesisHash) {
@@ -340,6 +358,7 @@ export class ReferenceNode {
       throw new PeerRefusal(403, `hello refused: ${h.id} greets as an MN but is not a member of this network (the genesis names its members); a node that is not a member greets as an LN`);
     }
     const newer = this.peers.accept(h, signed.signature);
+    if (inbound) this.greetedBy.set(h.id, Date.now());
     // Only a member is followed up to a higher chain: anyone else could claim any height.
     if (newer && this.peers.isMember(h.id) && h.height > this.chain.height() && !this.distrusted(h.id)) void this.catchUp(h.id, h.url, h.height);
   }
@@ -363,18 +382,30 @@ export class ReferenceNode {
     this.refusals.write(`member ${id} claimed height ${claimed} but served up to ${height}: its height is not believed for ${waitMs} ms`);
   }
 
+  /**
+   * Greets every known peer URL, but for the peers that greeted this node within the last one and a half
+   * heartbeats: a greeting is answered with the receiver's hello, so one greeting per pair and heartbeat
+   * keeps both sides informed (and, should that peer stop greeting, this node greets it again next round).
+   */
   private async greetAll(): Promise<void> {
     if (this.stopping) return;
     this.refusals.tick();
+    const recent = Date.now() - 1.5 * heartbeatMs(this.peers.livenessMs);
+    for (const [id, at] of this.greetedBy) if (at <= recent) this.greetedBy.delete(id);
+    const heard = new Set<string>();
+    for (const p of this.peers.all()) if (this.greetedBy.has(p.id)) heard.add(p.url);
     const body = this.hello();
     await Promise.all(
-      this.peers.knownUrls().map(async (url) => {
-        try {
-          this.acceptHello(await this.link(url).request('/p2p/hello', body));
-        } catch {
-          // Unreachable, not a node, or refused: it stops counting as live once its liveness window passes.
-        }
-      }),
+      this.peers
+        .knownUrls()
+        .filter((url) => !heard.has(url))
+        .map(async (url) => {
+          try {
+            this.acceptHello(await this.link(url).request('/p2p/hello', body));
+          } catch {
+            // Unreachable, not a node, or refused: it stops counting as live once its liveness window passes.
+          }
+        }),
     );
     this.greeted = true;
   }
@@ -407,6 +438,7 @@ export class ReferenceNode {
     if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.heartbeat);
     await Promise.all([this.server.close(), this.peerServer.close()]);
     await Promise.all([...this.links.values()].map((l) => l.close()));
     // Wait for a block being produced to finish committing before the store closes.
@@ -419,4 +451,13 @@ export class ReferenceNode {
 /** A peer is live while heard from within max(4 block times, 2 s). */
 function livenessMs(blockTimeMs: number): number {
   return Math.max(4 * blockTimeMs, 2_000);
+}
+
+/**
+ * How often a node greets its peers: four times per liveness window (a block time, at least 500 ms), so a
+ * live peer is heard from about four times before it would count as gone, and an idle network exchanges a
+ * few small messages a second rather than several per block (docs/reference-node.md, "Peers").
+ */
+export function heartbeatMs(livenessMs: number): number {
+  return livenessMs / 4;
 }
