@@ -3,7 +3,7 @@
 export { renderJson } from './renderJson.js';
 export { renderJunit } from './renderJunit.js';
 export { renderMarkdown, type MarkdownOptions } from './renderMarkdown.js';
-export { renderHtml } from './renderHtml.js';
+export { renderHtml, type HtmlOptions } from './renderHtml.js';
 export { renderTranscript } from './renderTranscript.js';
 export { evidenceText } from './evidenceText.js';
 export { renderReports, writeReports, REPORT_FILES, type ReportKind, type WrittenReports } from './writeReports.js';

@@ -9,9 +9,11 @@ import { renderHtml } from './renderHtml.js';
 const count = (text: string, part: string): number => text.split(part).length - 1;
 const sha = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
+// The layout of a row per check and node: a run against one node gets it (gridHtml.test.ts checks that it
+// is the default there); fixtureRun's two nodes ask for it, to check it with results from more than one node.
 describe('renderHtml', () => {
   const run = fixtureRun();
-  const html = renderHtml(run);
+  const html = renderHtml(run, { layout: 'rows' });
 
   it('is one self-contained document: no external resource, one script and one stylesheet', () => {
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
@@ -43,7 +45,7 @@ describe('renderHtml', () => {
     expect(box).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(box.match(/<li>/g)).toHaveLength(2);
     expect(html.indexOf('data-testid="hints"')).toBeGreaterThan(html.indexOf('data-testid="verdict"'));
-    expect(renderHtml({ ...run, hints: [] })).not.toContain('data-testid="hints"');
+    expect(renderHtml({ ...run, hints: [] }, { layout: 'rows' })).not.toContain('data-testid="hints"');
   });
 
   it('escapes what the node sent: the hostile body shows as text', () => {
@@ -78,7 +80,7 @@ describe('renderHtml', () => {
   it('stays small and fast with 500 results', () => {
     const big = fixtureRun({ extraPasses: 500 });
     const started = performance.now();
-    const text = renderHtml(big);
+    const text = renderHtml(big, { layout: 'rows' });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(count(text, 'data-testid="check"')).toBe(big.results.length);
     expect(text.length).toBeLessThan(3_000_000);

@@ -1,56 +1,18 @@
 import { LEVELS } from '../../suites/model.js';
-import type { Category, CheckResult, Exchange, RunResult, Status } from '../../suites/model.js';
+import type { Category, CheckResult, RunResult, Status } from '../../suites/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
 import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
-import { REPORT_CSS, REPORT_JS } from './htmlAssets.js';
+import { baselineMark, evidenceParts } from './evidenceHtml.js';
+import { gridColumnsCss, gridMainHtml } from './gridHtml.js';
+import { GRID_CSS, GRID_JS, REPORT_CSS, REPORT_JS } from './htmlAssets.js';
+import { nodeGrid } from './nodeGrid.js';
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
 const CATEGORY_ORDER: readonly Category[] = ['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery'];
 
-/** "k: v" lines of a header record. */
-const headerLines = (headers: Readonly<Record<string, string>>): string =>
-  Object.entries(headers)
-    .map(([k, v]) => `${k}: ${v}`)
-    .join('\n');
-
-const pre = (text: string, testid?: string): string =>
-  `<pre${testid === undefined ? '' : ` data-testid="${testid}"`}>${text === '' ? '<span class="note">(empty)</span>' : h(text)}</pre>`;
-
-function exchangeHtml(exchange: Exchange, index: number, total: number): string {
-  const { request, response } = exchange;
-  const outcome = response ? `HTTP ${response.status}` : 'no response';
-  const head =
-    `<div class="exchange-head"><span class="note">exchange ${index + 1} of ${total}</span> ` +
-    `<code>${h(request.method)} ${h(request.url)}</code> → <strong>${h(outcome)}</strong> ` +
-    `<span class="note">${h(formatDuration(exchange.ms))} · ${h(exchange.startedAt)}</span></div>`;
-  const sent = [`<div class="label">Request headers</div>`, pre(headerLines(request.headers)), `<div class="label">Request body</div>`, pre(request.body, 'request-body')];
-  const received: string[] = [];
-  if (response) {
-    received.push(`<div class="label">Response headers</div>`, pre(headerLines(response.headers)));
-    received.push(`<div class="label">Response body${response.truncated ? ' (first 4 KiB: the node sent more)' : ''}</div>`, pre(response.body, 'response-body'));
-  }
-  if (exchange.failure !== undefined) received.push(`<div class="label">Transport failure</div>`, pre(exchange.failure, 'failure'));
-  if (received.length === 0) received.push(`<div class="note">No response arrived.</div>`);
-  return `<div class="exchange">${head}<div class="sides"><div>${sent.join('')}</div><div>${received.join('')}</div></div></div>`;
-}
-
-function baselineMark(result: CheckResult): string {
-  const mark = result.baseline;
-  if (!mark) return '';
-  const until = mark.expires === undefined ? '' : ` until ${mark.expires}`;
-  const text =
-    mark.state === 'expected-fail'
-      ? `expected failure${until}: ${mark.reason}`
-      : mark.state === 'now-passing'
-        ? `baseline lists it, but it passes now: remove the entry (${mark.reason})`
-        : `baseline entry expired${until === '' ? '' : ` (${mark.expires})`}: gates again (${mark.reason})`;
-  return ` <span class="mark" data-testid="baseline">${h(text)}</span>`;
-}
-
 function checkHtml(result: CheckResult, run: RunResult): string {
-  const { evidence } = result;
   const gating = isGating(result, run.gate);
   // Failures that matter open by default; a failure the baseline expects is known, so it stays closed.
   const open = (result.status === 'fail' || result.status === 'error') && !isExpectedFailure(result);
@@ -60,16 +22,7 @@ function checkHtml(result: CheckResult, run: RunResult): string {
     `<span class="level">${result.level}</span><code class="id">${h(result.id)}</code>` +
     `<span class="title">${h(result.title)}${baselineMark(result)}${belowGate}</span>` +
     `<span class="node">${h(result.node)}</span><span class="spec">${h(result.spec)}</span></summary>`;
-  const body = [`<p class="message" data-testid="message">${h(evidence.message)}</p>`];
-  if (evidence.expected !== undefined || evidence.actual !== undefined) {
-    body.push(
-      `<div class="pair"><div><div class="label">Expected</div>${pre(evidence.expected ?? '')}</div>` +
-        `<div><div class="label">Actual</div>${pre(evidence.actual ?? '')}</div></div>`,
-    );
-  }
-  evidence.exchanges.forEach((exchange, i) => body.push(exchangeHtml(exchange, i, evidence.exchanges.length)));
-  if (result.reproduce !== undefined) body.push(`<div class="label">Reproduce</div>${pre(result.reproduce, 'reproduce')}`);
-  body.push(`<div class="note">${h(result.category)} · ${h(result.scope)} scope · ${h(formatDuration(result.durationMs))}</div>`);
+  const body = evidenceParts(result);
   return (
     `<details class="check s-${result.status}" data-testid="check" data-status="${result.status}" data-id="${h(result.id)}" data-node="${h(result.node)}"${open ? ' open' : ''}>` +
     `${summary}<div class="evidence">${body.join('')}</div></details>`
@@ -127,18 +80,22 @@ function groupByCategory(results: readonly CheckResult[]): Map<string, CheckResu
   return groups;
 }
 
-/**
- * The HTML report (report.html): one self-contained file (inline CSS and script, no external resource,
- * works from file://). It shows the verdict, the counts per level and status, and every check grouped by
- * category with its evidence; failing checks are expanded. A filter by status and by check id needs the
- * script; without it the page is complete, just unfiltered.
- *
- * Everything is rendered here and escaped (a node's response is hostile input); the script carries no
- * data. A Content-Security-Policy allows only this page's own style and script, by hash, so even markup
- * that slipped through could neither run nor load anything.
- */
-export function renderHtml(run: RunResult): string {
-  const headline = verdictHeadline(run);
+export interface HtmlOptions {
+  /**
+   * rows: one row per check and node, grouped by category (the layout of a run against one node). grid:
+   * one row per check and one column per node, checks that fail, error or differ between nodes first, the
+   * rest folded under one line (the layout of a run against several). Default: grid when the run has more
+   * than one target, else rows.
+   */
+  layout?: 'rows' | 'grid';
+}
+
+/** The layout renderHtml draws a run in: the option, else a grid for more than one target. */
+export function htmlLayout(run: RunResult, options: HtmlOptions = {}): 'rows' | 'grid' {
+  return options.layout ?? (run.targets.length > 1 ? 'grid' : 'rows');
+}
+
+function rowsMainHtml(run: RunResult): string {
   const sections: string[] = [];
   for (const [category, results] of groupByCategory(run.results)) {
     if (results.length === 0) continue;
@@ -148,10 +105,29 @@ export function renderHtml(run: RunResult): string {
         `${failing > 0 ? `, ${failing} failing` : ''}</span></h2>\n${results.map((r) => checkHtml(r, run)).join('\n')}</section>`,
     );
   }
+  return sections.length > 0 ? sections.join('\n') : '<p class="note">No checks ran.</p>';
+}
+
+/**
+ * The HTML report (report.html): one self-contained file (inline CSS and script, no external resource,
+ * works from file://). It shows the verdict, the counts per level and status, and every result with its
+ * evidence. Against one node, every check grouped by category, failing checks expanded. Against several,
+ * a grid: a row per check, a column per node, each cell a disclosure of that node's evidence; checks that
+ * fail, error or differ between nodes first, the rest folded under one line (gridHtml.ts). A filter by
+ * status and by check id needs the script; without it the page is complete, just unfiltered.
+ *
+ * Everything is rendered here and escaped (a node's response is hostile input); the script carries no
+ * data. A Content-Security-Policy allows only this page's own style and script, by hash, so even markup
+ * that slipped through could neither run nor load anything.
+ */
+export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
+  const headline = verdictHeadline(run);
+  const grid = htmlLayout(run, options) === 'grid' ? nodeGrid(run) : undefined;
   return htmlPage({
     title: `chainrpc: ${headline.line}`,
-    styles: REPORT_CSS,
-    script: REPORT_JS,
+    // The grid's stylesheet places its columns: it depends on their number, never on a run's text.
+    styles: grid ? `${REPORT_CSS}${GRID_CSS}${gridColumnsCss(grid.columns.length)}` : REPORT_CSS,
+    script: grid ? GRID_JS : REPORT_JS,
     body: [
       '<header>',
       '<h1>chainrpc conformance report</h1>',
@@ -162,7 +138,7 @@ export function renderHtml(run: RunResult): string {
       `<section class="counts">${countsHtml(run)}</section>`,
       toolbarHtml(),
       '<main>',
-      sections.length > 0 ? sections.join('\n') : '<p class="note">No checks ran.</p>',
+      grid ? gridMainHtml(run, grid) : rowsMainHtml(run),
       '</main>',
     ],
   });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../../suites/model.js';
 import { summarize } from '../../suites/runner/verdict.js';
 import { NODE_A, NODE_B, fixtureRun } from '../../test/support/fixtureRun.js';
-import { renderMarkdown } from './renderMarkdown.js';
+import { renderMarkdown as render } from './renderMarkdown.js';
+import type { MarkdownOptions } from './renderMarkdown.js';
+
+// The layout of a run against one node (gridMarkdown.test.ts checks that it is the default there); fixtureRun's
+// two nodes ask for it, to check it with results from more than one node.
+const renderMarkdown = (run: RunResult, options: MarkdownOptions = {}): string => render(run, { layout: 'rows', ...options });
 
 const section = (md: string, heading: string): string => {
   const start = md.indexOf(heading);

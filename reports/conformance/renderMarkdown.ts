@@ -4,10 +4,21 @@ import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
+import { gridMarkdown } from './gridMarkdown.js';
+import { nodeGrid } from './nodeGrid.js';
 
 export interface MarkdownOptions {
-  /** How many failing checks to show in full before "and N more" (default 20). */
+  /** How many failing checks to show in full before "and N more" (default 20; 10 in the grid, whose table already names each one). */
   maxFailures?: number;
+  /**
+   * rows: the failing checks one by one, per node (the layout of a run against one node). grid: a table
+   * with a row per check that fails, errs or differs between nodes and a column per node, a line for the
+   * rest, then the failing checks one block per check. Default: grid when the run has more than one
+   * target, else rows.
+   */
+  layout?: 'rows' | 'grid';
+  /** The grid's rows shown before "and N more" (default 40). */
+  maxRows?: number;
 }
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
@@ -51,11 +62,14 @@ function listCapped(items: readonly string[]): string[] {
 /**
  * A Markdown summary (summary.md) made for CI step summaries such as $GITHUB_STEP_SUMMARY: the verdict
  * first, counts per level and status, the failing checks with their reproduce commands (capped, with
- * "and N more"), then what the baseline needs (entries that pass now, entries that expired).
+ * "and N more"), then what the baseline needs (entries that pass now, entries that expired). Against
+ * several nodes, the failing checks come as a grid first: a row per check that fails or differs, a column
+ * per node (gridMarkdown.ts).
  * Everything a node or a check wrote is escaped or fenced, so it cannot turn into markup.
  */
 export function renderMarkdown(run: RunResult, options: MarkdownOptions = {}): string {
-  const maxFailures = options.maxFailures ?? 20;
+  const grid = (options.layout ?? (run.targets.length > 1 ? 'grid' : 'rows')) === 'grid';
+  const maxFailures = options.maxFailures ?? (grid ? 10 : 20);
   const headline = verdictHeadline(run);
   const out: string[] = [`## ${ICON[headline.word]} chainrpc: ${markdownText(headline.line)}`, ''];
 
@@ -86,14 +100,18 @@ export function renderMarkdown(run: RunResult, options: MarkdownOptions = {}): s
   }
   out.push(`| All | ${STATUSES.map((s) => totals[s]).join(' | ')} | ${STATUSES.reduce((n, s) => n + totals[s], 0)} |`, '');
 
-  // Failing checks: those that gate first, then those below the gate; baseline-excused ones go to the notes.
-  const failing = run.results.filter((r) => (r.status === 'fail' || r.status === 'error') && !isExpectedFailure(r));
-  const ordered = [...failing.filter((r) => isGating(r, run.gate)), ...failing.filter((r) => !isGating(r, run.gate))];
-  if (ordered.length > 0) {
-    out.push(`### Failing checks (${ordered.length})`, '');
-    for (const r of ordered.slice(0, maxFailures)) out.push(failureBlock(r, isGating(r, run.gate)), '');
-    const rest = ordered.length - maxFailures;
-    if (rest > 0) out.push(`…and ${rest} more failing check${rest === 1 ? '' : 's'}: see report.html or junit.xml.`, '');
+  if (grid) {
+    out.push(...gridMarkdown(run, nodeGrid(run), { maxRows: options.maxRows ?? 40, maxFailures, maxCommandChars: MAX_COMMAND_CHARS }));
+  } else {
+    // Failing checks: those that gate first, then those below the gate; baseline-excused ones go to the notes.
+    const failing = run.results.filter((r) => (r.status === 'fail' || r.status === 'error') && !isExpectedFailure(r));
+    const ordered = [...failing.filter((r) => isGating(r, run.gate)), ...failing.filter((r) => !isGating(r, run.gate))];
+    if (ordered.length > 0) {
+      out.push(`### Failing checks (${ordered.length})`, '');
+      for (const r of ordered.slice(0, maxFailures)) out.push(failureBlock(r, isGating(r, run.gate)), '');
+      const rest = ordered.length - maxFailures;
+      if (rest > 0) out.push(`…and ${rest} more failing check${rest === 1 ? '' : 's'}: see report.html or junit.xml.`, '');
+    }
   }
 
   const expected = run.results.filter(isExpectedFailure);

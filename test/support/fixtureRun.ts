@@ -348,6 +348,9 @@ export function fixtureRun(options: FixtureOptions = {}): RunResult {
   });
 }
 
+// The builders, for fixtures of other shapes (test/support/fixtureGrid.ts: runs against several nodes).
+export { exchange as fixtureExchange, result as fixtureResult, rpc as fixtureRpc, ok as fixtureOk, type ExchangeSpec, type ResultSpec };
+
 /** Every exchange of a run, in result order (not in time order), as a runner would hand them to writeReports. */
 export function fixtureTranscript(run: RunResult): Exchange[] {
   return run.results.flatMap((r) => r.evidence.exchanges);
