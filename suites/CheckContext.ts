@@ -9,7 +9,7 @@ import { CheckError, CheckFailure, CheckSkip } from './checkOutcomes.js';
 import type { CheckInfo, Exchange } from './model.js';
 import type { Profile } from './profile/Profile.js';
 import { wireMethod } from './profile/Profile.js';
-import { profileValidators } from './profile/profileSchemas.js';
+import { GENESIS_SCHEMA_REF, profileValidators } from './profile/profileSchemas.js';
 import { isObject, readField, specView } from './readWire.js';
 import type { Wallet } from './Wallet.js';
 
@@ -246,6 +246,15 @@ export class CheckContext {
    */
   problems(method: string, result: JsonValue, level: ResultLevel): Problem[] {
     const v = level === 'spec' ? validators().result(method, specView(this.profile, result), 'spec') : profileValidators(this.profile).result(method, result, 'profile');
+    return v.ok ? [] : v.problems;
+  }
+
+  /**
+   * Schema problems of the genesis block against the profile's exact choices: a block as the profile
+   * writes every block, with the genesis block's own forms (genesisBlock) for parent_hash, proposer and timestamp.
+   */
+  genesisProblems(block: JsonValue): Problem[] {
+    const v = profileValidators(this.profile).validate(GENESIS_SCHEMA_REF, block);
     return v.ok ? [] : v.problems;
   }
 

@@ -17,7 +17,7 @@ import type { Profile } from '../suites/profile/Profile.js';
 import { detectProfile } from '../suites/profile/detect/detectProfile.js';
 import { describeResults, runChecks, startProxy, startTestNode, TEST_BLOCK_MS, testProfile } from './support/suites.js';
 import type { TestNode } from './support/suites.js';
-import { FOREIGN_NODE, VARIATION_PROFILES } from './support/variationProfiles.js';
+import { FOREIGN_NODE, JAYSON_NODE, VARIATION_PROFILES } from './support/variationProfiles.js';
 import { startVaryingNode, VARIATIONS } from './support/varyingNode.js';
 import type { VariationName } from './support/varyingNode.js';
 
@@ -59,6 +59,39 @@ describe('legal variations, each under a profile that describes it: every check 
     const results = await against(FOREIGN_NODE.modes, await describing('foreign', FOREIGN_NODE.profile));
     expect(wrong(results)).toEqual([]);
   }, 60_000);
+
+  it(`the jayson-like node a user found wrong answers on (${JAYSON_NODE.modes.join(', ')})`, async () => {
+    const results = await against(JAYSON_NODE.modes, await describing('jayson', JAYSON_NODE.profile));
+    expect(wrong(results)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a profile file written before genesisBlock and methodIntegers means what it always meant', () => {
+  const genesisCheck = nodeChecks.filter((c) => c.id === 'chain_getBlockByHeight/genesis');
+
+  it('genesisZeros with integers (and no per-method encodings) still describes a node that writes hex quantities', async () => {
+    const results = await against(['hex-quantities'], await describing('old-hex', { genesisZeros: true, integers: 'hex' }));
+    expect(wrong(results)).toEqual([]);
+  }, 60_000);
+
+  it('neither genesisZeros true nor false lets an empty genesis parent hash pass: only genesisBlock says it', async () => {
+    for (const genesisZeros of [true, false]) {
+      const node = await startVaryingNode(upstream.url, ['genesis-parent-empty']);
+      try {
+        const results = await runChecks(genesisCheck, [node.url], { profile: await describing('old', { genesisZeros }) });
+        expect(results.map((r) => [r.id, r.status])).toEqual([['chain_getBlockByHeight/genesis', 'fail']]);
+        expect(results[0]?.evidence.message).toMatch(/the genesis block\) breaks the profile's \(old\) schema: \/parent_hash must be 64 lower-case hexadecimal characters/);
+      } finally {
+        await node.close();
+      }
+    }
+  }, 60_000);
+
+  it('without methodIntegers, net_peerCount as a hex quantity fails the profile\'s one integers, as it always did', async () => {
+    const results = await against(['hex-peer-count'], await describing('old', {}));
+    expect(wrong(results).filter((line) => !line.startsWith('net_peerCount/profile-shape: fail'))).toEqual([]);
+    expect(wrong(results)).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('legal variations with no profile: every MUST and SHOULD check passes where the spec allows the choice', () => {
@@ -72,16 +105,19 @@ describe('legal variations with no profile: every MUST and SHOULD check passes w
 
   it('every choice of the varying node is here, or needs a profile to talk to the node', () => {
     const names = Object.keys(VARIATIONS) as VariationName[];
-    expect(names.filter((n) => !VARIATION_PROFILES[n].specAllows)).toEqual(['method-prefix', 'path-root', 'path-v1', 'renamed-fields']);
+    expect(names.filter((n) => !VARIATION_PROFILES[n].specAllows)).toEqual(['method-prefix', 'path-root', 'path-v1', 'renamed-fields', 'faucet-renamed', 'prefix-unlisted']);
   });
 });
 
 describe('profile detect on each legal variation: its draft, as written, makes the node pass every check', () => {
-  /** Detects the node, loads the draft as `chainrpc test --profile` would, and runs every check with it. */
-  async function detectedAndRun(modes: VariationName[]): Promise<CheckResult[]> {
+  /**
+   * Detects the node (told what it cannot find from outside, as `--method-prefix`), loads the draft as
+   * `chainrpc test --profile` would, and runs every check with it.
+   */
+  async function detectedAndRun(modes: VariationName[], told: { methodPrefix?: string } = {}): Promise<CheckResult[]> {
     const node = await startVaryingNode(upstream.url, modes);
     try {
-      const { profile } = await detectProfile({ url: node.url });
+      const { profile } = await detectProfile({ url: node.url, ...told });
       return await runChecks(nodeChecks, [node.url], { profile: await profileFromJson(profile, 'detected.json') });
     } finally {
       await node.close();
@@ -95,12 +131,16 @@ describe('profile detect on each legal variation: its draft, as written, makes t
 
   for (const name of Object.keys(VARIATIONS) as VariationName[]) {
     it(`${name}: ${VARIATIONS[name].description}`, async () => {
-      expect(wrong(await detectedAndRun([name]))).toEqual([]);
+      expect(wrong(await detectedAndRun([name], VARIATION_PROFILES[name].detect))).toEqual([]);
     }, 60_000);
   }
 
   it('a node written by another team', async () => {
     expect(wrong(await detectedAndRun(FOREIGN_NODE.modes))).toEqual([]);
+  }, 60_000);
+
+  it('the jayson-like node, told its prefix (profile detect --method-prefix nova_)', async () => {
+    expect(wrong(await detectedAndRun(JAYSON_NODE.modes, JAYSON_NODE.detect))).toEqual([]);
   }, 60_000);
 });
 

@@ -34,8 +34,9 @@ Options:
                          without it the JSON goes to stdout and the table to stderr
   --rpc-path <path>      the endpoint's path, when known (default: the first of /rpc, /,
                          /v1/jsonrpc, /jsonrpc, /api, /json-rpc, /rpc/v1 that answers JSON-RPC)
-  --method-prefix <p>    the method prefix, when known (default: matched from rpc.discover, else
-                         the spec's chain_)
+  --method-prefix <p>    the method prefix, when known (default: matched from the node's listing
+                         of its methods, rpc.discover, rpc_methods, system.listMethods or
+                         rpc_modules, else the spec's chain_); a node that lists none needs it
   --chain-id <n>         the chain id to sign transactions for (default: chain_health's chain_id,
                          else 1)
   --codec <module>       the transaction codec module, as a profile's codec key (default: the

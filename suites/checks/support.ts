@@ -13,13 +13,19 @@ export const show = (v: JsonValue | undefined): string => {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
 
-/** Fails with the problems when a result breaks the method's schema at the level (spec: any legal spelling; profile: the profile's exact choices). */
-export function expectSchema(ctx: CheckContext, method: string, result: JsonValue, level: 'spec' | 'profile'): void {
-  const problems = ctx.problems(method, result, level);
+/**
+ * Fails with the problems when a result breaks the method's schema at the level (spec: any legal
+ * spelling; profile: the profile's exact choices; genesis: chain_getBlockByHeight's result at the
+ * genesis height, the profile's block with its genesisBlock forms).
+ */
+export function expectSchema(ctx: CheckContext, method: string, result: JsonValue, level: 'spec' | 'profile' | 'genesis'): void {
+  const problems = level === 'genesis' ? ctx.genesisProblems(result) : ctx.problems(method, result, level);
   if (problems.length > 0) {
     ctx.fail(
-      `${method} result breaks the ${level === 'spec' ? "spec's" : `profile's (${ctx.profile.name})`} schema: ${problems.map((p) => `${p.pointer || '(result)'} ${p.message}`).join('; ')}`,
-      level === 'spec' ? `a result matching what the spec states (schemas/methods/${method}.schema.json, specResult)` : `a result as profile ${ctx.profile.name} describes it (docs/profiles.md)`,
+      `${method} result${level === 'genesis' ? ' (the genesis block)' : ''} breaks the ${level === 'spec' ? "spec's" : `profile's (${ctx.profile.name})`} schema: ${problems.map((p) => `${p.pointer || '(result)'} ${p.message}`).join('; ')}`,
+      level === 'spec'
+        ? `a result matching what the spec states (schemas/methods/${method}.schema.json, specResult)`
+        : `a result as profile ${ctx.profile.name} describes it (docs/profiles.md${level === 'genesis' ? ', genesisBlock' : ''})`,
       show(result),
     );
   }

@@ -3,6 +3,35 @@ import type { TxCodec } from './TxCodec.js';
 /** How a node treats a param form that JSON-RPC 2.0 and the spec do not make it refuse. */
 export type Leniency = 'refused' | 'accepted';
 
+/** How integers are written in results: JSON numbers, or hex quantities ("0x1f", the Ethereum convention). */
+export type IntegerEncoding = 'number' | 'hex';
+
+/**
+ * How the genesis block writes a hash or identifier no earlier block can give it (parent_hash,
+ * proposer): 64 zeros (reference), any value of the field's type as in every other block, an empty
+ * string, null, or no such key.
+ */
+export type GenesisHashForm = 'zeros' | 'any' | 'empty' | 'null' | 'absent';
+
+/** How the genesis block writes its timestamp: 0, the epoch (reference), any timestamp, null, or no such key. */
+export type GenesisTimeForm = 'zero' | 'any' | 'null' | 'absent';
+
+/** The genesis block's own forms, by the spec's field names (docs/profiles.md, genesisBlock). */
+export interface GenesisBlock {
+  parent_hash: GenesisHashForm;
+  proposer: GenesisHashForm;
+  timestamp: GenesisTimeForm;
+}
+
+export const GENESIS_HASH_FORMS: readonly GenesisHashForm[] = ['zeros', 'any', 'empty', 'null', 'absent'];
+export const GENESIS_TIME_FORMS: readonly GenesisTimeForm[] = ['zero', 'any', 'null', 'absent'];
+
+/** What a profile file's `"genesisZeros": true` means (the reference): 64 zeros as parent_hash and proposer, timestamp 0. */
+export const GENESIS_ZEROS: Readonly<GenesisBlock> = Object.freeze({ parent_hash: 'zeros', proposer: 'zeros', timestamp: 'zero' });
+
+/** What `"genesisZeros": false` means: the genesis block's fields are written as any other block's, their values not compared. */
+export const GENESIS_ANY: Readonly<GenesisBlock> = Object.freeze({ parent_hash: 'any', proposer: 'any', timestamp: 'any' });
+
 /**
  * What a network chose where the spec is silent (docs/profiles.md lists every key with an example).
  * MUST and SHOULD checks never depend on it: they accept every legal choice, and use the profile only
@@ -62,14 +91,19 @@ export interface Profile {
   health: { status: string[]; mode: string[] };
   /** The height of the first block: 0 (reference) or 1. */
   genesisHeight: number;
-  /** The genesis block names 64 zeros as parent_hash and proposer, and has timestamp 0 (reference). */
-  genesisZeros: boolean;
+  /**
+   * How the genesis block writes the fields no earlier block can fill (reference: 64 zeros as
+   * parent_hash and proposer, timestamp 0). A profile file's `genesisZeros` (true or false) is read into it.
+   */
+  genesisBlock: GenesisBlock;
   /** Case of hex hashes and identifiers in results: lower (reference), upper, or either. */
   hexCase: 'lower' | 'upper' | 'any';
   /** Block timestamps: milliseconds since the epoch (reference), seconds, or ISO 8601 text. */
   timestamps: 'milliseconds' | 'seconds' | 'iso8601';
   /** Integers in results: JSON numbers (reference) or hex quantities ("0x1f", the Ethereum convention). */
-  integers: 'number' | 'hex';
+  integers: IntegerEncoding;
+  /** Per method (by the spec's name), where it writes its integers otherwise than `integers` says: { "net_peerCount": "hex" }. */
+  methodIntegers: Record<string, IntegerEncoding>;
   /** PoU leader and peer identifiers: 64 hex (reference) or any string of at least 16 characters (spec). */
   identifiers: 'hex' | 'string';
   /** PoU scores: integers (reference) or any number (spec: "an orderable number"). */
@@ -121,6 +155,11 @@ export function wireMethod(profile: Pick<Profile, 'methodNames' | 'methodPrefix'
   const renamed = profile.methodNames[name];
   if (renamed !== undefined) return renamed;
   return name.startsWith(SPEC_PREFIX) ? profile.methodPrefix + name.slice(SPEC_PREFIX.length) : name;
+}
+
+/** How a method (by the spec's name) writes the integers of its result: its own override, else the profile's `integers`. */
+export function integersOf(profile: Pick<Profile, 'integers' | 'methodIntegers'>, method: string): IntegerEncoding {
+  return profile.methodIntegers[method] ?? profile.integers;
 }
 
 /** snake_case to camelCase: transaction_count -> transactionCount. */

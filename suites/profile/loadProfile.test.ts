@@ -5,6 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../core/paths.js';
 import { loadProfile, ProfileError } from './loadProfile.js';
+import { GENESIS_ANY, GENESIS_ZEROS, integersOf } from './Profile.js';
+import type { Profile } from './Profile.js';
+import { referenceProfile } from './referenceProfile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-profile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,10 +84,11 @@ describe('loadProfile', () => {
       params: { extra: 'accepted', byName: 'accepted', hexPrefix: 'accepted', stringIntegers: 'accepted' },
       health: { status: ['healthy'], mode: ['validator', 'full'] },
       genesisHeight: 1,
-      genesisZeros: false,
+      genesisBlock: GENESIS_ANY,
       hexCase: 'upper',
       timestamps: 'iso8601',
       integers: 'hex',
+      methodIntegers: {},
       identifiers: 'string',
       scores: 'number',
       unknownHeight: 'null',
@@ -97,6 +101,32 @@ describe('loadProfile', () => {
       fee: 10n ** 18n,
     });
     expect(p.errorCodes).toMatchObject({ 'InvalidParams/tx-hex': -32002, AccountNotFound: -32040, TxDuplicate: null, InvalidParams: -32602 });
+  });
+
+  it('reads a file written before genesisBlock and methodIntegers (genesisZeros only) as it always meant', async () => {
+    const without = (p: Profile): Omit<Profile, 'name' | 'source' | 'codec'> => {
+      const { name: _n, source: _s, codec: _c, ...rest } = p;
+      return rest;
+    };
+    const named = async (content: Record<string, unknown>): Promise<Profile> => loadProfile(write(`old${Math.random()}.json`, JSON.stringify({ maxBatch: 1000, maxBodyBytes: 1048576, faucetLimit: 1, ...content })));
+    // true: the reference profile, every key; false: the genesis block's fields are not compared beyond their type.
+    expect(without(await named({ genesisZeros: true }))).toEqual(without(referenceProfile()));
+    const off = await named({ genesisZeros: false, integers: 'hex' });
+    expect(without(off)).toEqual(without({ ...referenceProfile(), genesisBlock: { ...GENESIS_ANY }, integers: 'hex' }));
+    expect(off.genesisBlock).toEqual({ parent_hash: 'any', proposer: 'any', timestamp: 'any' });
+    // No per-method encodings: every method writes the one `integers` names.
+    expect(['chain_blockNumber', 'chain_getBlockByHeight', 'net_peerCount'].map((m) => integersOf(off, m))).toEqual(['hex', 'hex', 'hex']);
+    expect((await named({})).genesisBlock).toEqual(GENESIS_ZEROS);
+  });
+
+  it('reads genesisBlock over genesisZeros (or over the reference), and methodIntegers over integers', async () => {
+    const over = await loadProfile(write('genesis-over.json', JSON.stringify({ genesisZeros: false, genesisBlock: { parent_hash: 'empty' } })));
+    expect(over.genesisBlock).toEqual({ parent_hash: 'empty', proposer: 'any', timestamp: 'any' });
+    const alone = await loadProfile(write('genesis-alone.json', JSON.stringify({ genesisBlock: { proposer: 'absent', timestamp: 'null' } })));
+    expect(alone.genesisBlock).toEqual({ parent_hash: 'zeros', proposer: 'absent', timestamp: 'null' });
+    const mixed = await loadProfile(write('integers.json', JSON.stringify({ integers: 'number', methodIntegers: { net_peerCount: 'hex' } })));
+    expect(mixed.methodIntegers).toEqual({ net_peerCount: 'hex' });
+    expect([integersOf(mixed, 'net_peerCount'), integersOf(mixed, 'chain_blockNumber')]).toEqual(['hex', 'number']);
   });
 
   it('loads a codec module named relative to the profile file', async () => {
@@ -120,6 +150,14 @@ describe('loadProfile', () => {
     expect(await bad({ droppedLater: ['TxMalformed'] })).toMatch(/droppedLater must be an array of error names from/);
     expect(await bad({ txResult: 'object', fields: { transaction_hash: null } })).toMatch(/txResult "object" needs the transaction_hash field/);
     expect(await bad({ integers: 'decimal' })).toMatch(/integers must be "number" or "hex"/);
+    expect(await bad({ methodIntegers: { net_peercount: 'hex' } })).toMatch(/methodIntegers\.net_peercount is not a method of the interface/);
+    expect(await bad({ methodIntegers: { 'rpc.discover': 'hex' } })).toMatch(/methodIntegers\.rpc\.discover is not a method/);
+    expect(await bad({ methodIntegers: { net_peerCount: 'decimal' } })).toMatch(/methodIntegers\.net_peerCount must be "number" or "hex"/);
+    expect(await bad({ methodIntegers: 'hex' })).toMatch(/methodIntegers must be an object/);
+    expect(await bad({ genesisZeros: 'yes' })).toMatch(/genesisZeros must be true or false/);
+    expect(await bad({ genesisBlock: { parentHash: 'empty' } })).toMatch(/genesisBlock: unknown key\(s\) parentHash/);
+    expect(await bad({ genesisBlock: { parent_hash: 'zero' } })).toMatch(/genesisBlock\.parent_hash must be "zeros" or "any" or "empty" or "null" or "absent"/);
+    expect(await bad({ genesisBlock: { timestamp: 'empty' } })).toMatch(/genesisBlock\.timestamp must be "zero" or "any" or "null" or "absent"/);
     expect(await bad({ params: { extra: 'ignored' } })).toMatch(/params\.extra must be "refused" or "accepted"/);
     expect(await bad({ http: { errorByCode: { x: 400 } } })).toMatch(/not an error code/);
     expect(await bad({ rpcPath: 'rpc' })).toMatch(/rpcPath must be a path/);

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ERROR_CONDITIONS, EXTRA_ERROR_NAMES } from './errorConditions.js';
-import { DROPPABLE } from './Profile.js';
-import type { Leniency, Profile } from './Profile.js';
+import { METHOD_NAMES } from '../../core/schema/types.generated.js';
+import { DROPPABLE, GENESIS_ANY, GENESIS_HASH_FORMS, GENESIS_TIME_FORMS, GENESIS_ZEROS } from './Profile.js';
+import type { GenesisBlock, IntegerEncoding, Leniency, Profile } from './Profile.js';
 import { referenceErrorCodes, referenceProfile } from './referenceProfile.js';
 import { resultFieldNames } from './resultFields.js';
 import type { TxCodec } from './TxCodec.js';
@@ -32,9 +33,11 @@ export const PROFILE_KEYS = [
   'health',
   'genesisHeight',
   'genesisZeros',
+  'genesisBlock',
   'hexCase',
   'timestamps',
   'integers',
+  'methodIntegers',
   'identifiers',
   'scores',
   'unknownHeight',
@@ -151,6 +154,31 @@ function readFields(v: unknown): Profile['fields'] {
   return out;
 }
 
+const INTEGER_ENCODINGS: readonly IntegerEncoding[] = ['number', 'hex'];
+
+/** Reads `methodIntegers`: the spec's method names (those with a result) to an integer encoding. */
+function readMethodIntegers(v: unknown): Profile['methodIntegers'] {
+  if (!isRecord(v)) throw new ProfileError('methodIntegers must be an object of spec method name -> "number" or "hex"');
+  const methods = METHOD_NAMES.filter((m) => m !== 'rpc.discover');
+  const out: Profile['methodIntegers'] = {};
+  for (const [method, encoding] of Object.entries(v)) {
+    if (!(methods as readonly string[]).includes(method)) throw new ProfileError(`methodIntegers.${method} is not a method of the interface (by the spec's name); known: ${methods.join(', ')}`);
+    out[method] = oneOf(encoding, `methodIntegers.${method}`, INTEGER_ENCODINGS);
+  }
+  return out;
+}
+
+/** Reads `genesisBlock` over `base` (the reference's forms, or what `genesisZeros` said): only the fields it names change. */
+function readGenesisBlock(v: unknown, base: GenesisBlock): GenesisBlock {
+  if (!isRecord(v)) throw new ProfileError('genesisBlock must be an object {parent_hash, proposer, timestamp}');
+  knownKeys(v, 'genesisBlock', Object.keys(base));
+  const out = { ...base };
+  if (v.parent_hash !== undefined) out.parent_hash = oneOf(v.parent_hash, 'genesisBlock.parent_hash', GENESIS_HASH_FORMS);
+  if (v.proposer !== undefined) out.proposer = oneOf(v.proposer, 'genesisBlock.proposer', GENESIS_HASH_FORMS);
+  if (v.timestamp !== undefined) out.timestamp = oneOf(v.timestamp, 'genesisBlock.timestamp', GENESIS_TIME_FORMS);
+  return out;
+}
+
 async function readCodec(v: unknown, path: string): Promise<TxCodec> {
   if (typeof v !== 'string') throw new ProfileError('codec must be a module path');
   const url = pathToFileURL(resolve(dirname(path), v)).href;
@@ -206,15 +234,20 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
     if (raw.genesisHeight !== 0 && raw.genesisHeight !== 1) throw new ProfileError(`genesisHeight must be 0 or 1; got ${show(raw.genesisHeight)}`);
     p.genesisHeight = raw.genesisHeight;
   }
-  for (const key of ['genesisZeros', 'faucet'] as const) {
-    if (has(key)) {
-      if (typeof raw[key] !== 'boolean') throw new ProfileError(`${key} must be true or false`);
-      p[key] = raw[key];
-    }
+  if (has('faucet')) {
+    if (typeof raw.faucet !== 'boolean') throw new ProfileError('faucet must be true or false');
+    p.faucet = raw.faucet;
   }
+  // genesisZeros (the older key) says all three forms at once; genesisBlock then changes the fields it names.
+  if (has('genesisZeros')) {
+    if (typeof raw.genesisZeros !== 'boolean') throw new ProfileError('genesisZeros must be true or false');
+    p.genesisBlock = { ...(raw.genesisZeros ? GENESIS_ZEROS : GENESIS_ANY) };
+  }
+  if (has('genesisBlock')) p.genesisBlock = readGenesisBlock(raw.genesisBlock, p.genesisBlock);
   if (has('hexCase')) p.hexCase = oneOf(raw.hexCase, 'hexCase', ['lower', 'upper', 'any']);
   if (has('timestamps')) p.timestamps = oneOf(raw.timestamps, 'timestamps', ['milliseconds', 'seconds', 'iso8601']);
-  if (has('integers')) p.integers = oneOf(raw.integers, 'integers', ['number', 'hex']);
+  if (has('integers')) p.integers = oneOf(raw.integers, 'integers', INTEGER_ENCODINGS);
+  if (has('methodIntegers')) p.methodIntegers = readMethodIntegers(raw.methodIntegers);
   if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string']);
   if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number']);
   if (has('unknownHeight')) p.unknownHeight = oneOf(raw.unknownHeight, 'unknownHeight', ['error', 'null']);

@@ -1,6 +1,7 @@
 import { REFERENCE_SETTINGS } from '../../core/referenceSettings.js';
 import { schemaCatalog } from '../../core/schema/schemaCatalog.js';
 import type { Profile } from './Profile.js';
+import { GENESIS_ZEROS } from './Profile.js';
 import { referenceCodec } from './referenceCodec.js';
 
 /** Error name -> code, from schemas/errors.schema.json (the single source of the profile's codes). */
@@ -29,10 +30,11 @@ export function referenceProfile(): Profile {
     params: { extra: 'refused', byName: 'refused', hexPrefix: 'refused', stringIntegers: 'refused' },
     health: { status: ['ok', 'syncing'], mode: ['MN', 'LN'] },
     genesisHeight: 0,
-    genesisZeros: true,
+    genesisBlock: { ...GENESIS_ZEROS },
     hexCase: 'lower',
     timestamps: 'milliseconds',
     integers: 'number',
+    methodIntegers: {},
     identifiers: 'hex',
     scores: 'integer',
     unknownHeight: 'error',

@@ -29,17 +29,27 @@ const parse = (text: string | undefined): JsonValue | undefined => {
   }
 };
 
-/** The methods a request body calls, with the error code each call got (undefined: answered otherwise or not at all). */
-function callsOf(exchange: Exchange): { method: string; code: number | undefined }[] {
+/** OpenRPC service discovery, which the suite's discovery checks call. */
+const DISCOVER = 'rpc.discover';
+/** The listings `chainrpc profile detect` reads method names from (suites/profile/detect/methodListings.ts). */
+const DISCOVERY_METHODS = ['rpc.discover', 'rpc_methods', 'system.listMethods', 'rpc_modules'];
+
+/**
+ * The methods a request body calls, with the error code each call got (undefined: answered otherwise
+ * or not at all) and whether it got a result.
+ */
+function callsOf(exchange: Exchange): { method: string; code: number | undefined; answered: boolean }[] {
   const request = parse(exchange.request.body);
   const response = parse(exchange.response?.body);
   const requests = Array.isArray(request) ? request : [request];
   const responses = Array.isArray(response) ? response : [response];
-  const codeFor = (id: JsonValue | undefined): number | undefined => {
-    const r = responses.find((x) => isObject(x) && x.id === id);
-    return isObject(r) && isObject(r.error) && typeof r.error.code === 'number' ? r.error.code : undefined;
-  };
-  return requests.flatMap((r) => (isObject(r) && typeof r.method === 'string' && r.id !== undefined ? [{ method: r.method, code: codeFor(r.id) }] : []));
+  const responseTo = (id: JsonValue | undefined): JsonValue | undefined => responses.find((x) => isObject(x) && x.id === id);
+  const codeFor = (r: JsonValue | undefined): number | undefined => (isObject(r) && isObject(r.error) && typeof r.error.code === 'number' ? r.error.code : undefined);
+  return requests.flatMap((r) => {
+    if (!isObject(r) || typeof r.method !== 'string' || r.id === undefined) return [];
+    const response = responseTo(r.id);
+    return [{ method: r.method, code: codeFor(response), answered: isObject(response) && Object.hasOwn(response, 'result') }];
+  });
 }
 
 /**
@@ -89,8 +99,15 @@ export function runHints(options: { targets: string[]; profile: Profile; results
   }
   if (calls >= MIN_CALLS && notFound / calls >= NOT_FOUND_SHARE) {
     const prefix = profile.methodPrefix === '' ? 'the spec\'s method names' : `the spec's methods under the prefix "${profile.methodPrefix}"`;
+    const url = targets[0] ?? '<url>';
+    // profile detect finds names only where the node lists them: say which case this node is, from what the run saw of rpc.discover.
+    const discover = transcript.flatMap(callsOf).filter((c) => c.method === DISCOVER);
+    const detect =
+      discover.some((c) => c.answered)
+        ? `the node lists its methods (${DISCOVER}), so \`chainrpc profile detect --url ${url}\` finds the names and writes a draft profile.`
+        : `\`chainrpc profile detect --url ${url}\` finds the names only where the node lists them (${DISCOVERY_METHODS.join(', ')})${discover.length > 0 ? `, and this node answered ${DISCOVER} with -32601` : ''}; otherwise give it the prefix: \`chainrpc profile detect --url ${url} --method-prefix <prefix>\` checks each method under it (and looks for the faucet under the names nodes give it) and writes a draft profile.`;
     hints.push(
-      `Most calls of ${prefix} (${notFound} of ${calls}) got -32601 Method not found${othersAnswered ? ', while other calls were answered' : ''}: the node probably names its methods another way. Give --method-prefix <prefix> (or methodPrefix / methodNames in a profile); \`chainrpc profile detect --url ${targets[0] ?? '<url>'}\` finds the names and writes a draft profile.`,
+      `Most calls of ${prefix} (${notFound} of ${calls}) got -32601 Method not found${othersAnswered ? ', while other calls were answered' : ''}: the node probably names its methods another way. Give --method-prefix <prefix> (or methodPrefix / methodNames in a profile); ${detect}`,
     );
   }
 

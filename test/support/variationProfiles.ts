@@ -11,6 +11,11 @@ export interface VariationProfile {
   profile: Record<string, unknown>;
   /** With no profile, every MUST and SHOULD check still passes: the spec leaves the choice open. */
   specAllows: boolean;
+  /**
+   * What `chainrpc profile detect` must be told about such a node (it cannot find it from outside): a
+   * method prefix that no listing shows (--method-prefix).
+   */
+  detect?: { methodPrefix: string };
 }
 
 export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
@@ -41,6 +46,10 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'text-plain-served': { profile: { http: { wrongContentType: 200 } }, specAllows: true },
   'small-limits': { profile: { maxBatch: 50, maxBodyBytes: 65_536, errorCodes: { BatchTooLarge: -32600 } }, specAllows: true },
   'no-discover': { profile: {}, specAllows: true },
+  'genesis-parent-empty': { profile: { genesisBlock: { parent_hash: 'empty' } }, specAllows: true },
+  'hex-peer-count': { profile: { methodIntegers: { net_peerCount: 'hex' } }, specAllows: true },
+  'faucet-renamed': { profile: { methodNames: { chain_faucetClaim: 'chain_faucet' } }, specAllows: false },
+  'prefix-unlisted': { profile: { methodPrefix: 'nova_' }, specAllows: false, detect: { methodPrefix: 'nova_' } },
 };
 
 /**
@@ -64,4 +73,21 @@ export const FOREIGN_NODE: { modes: VariationName[]; profile: Record<string, unk
     txResult: 'object',
     http: { errorByCode: { '-32700': 400, '-32600': 400, '-32601': 404, '-32603': 500 } },
   },
+};
+
+/**
+ * The node a user found wrong answers on (built on jayson and express, with its own method prefix): no
+ * listing of its methods, the faucet as <prefix>faucet, a genesis block whose parent_hash is an empty
+ * string, and net_peerCount as a hex quantity while every other integer is a JSON number. detect needs
+ * its prefix (--method-prefix) and finds the rest.
+ */
+export const JAYSON_NODE: { modes: VariationName[]; profile: Record<string, unknown>; detect: { methodPrefix: string } } = {
+  modes: ['prefix-unlisted', 'faucet-renamed', 'genesis-parent-empty', 'hex-peer-count'],
+  profile: {
+    methodPrefix: 'nova_',
+    methodNames: { chain_faucetClaim: 'nova_faucet' },
+    genesisBlock: { parent_hash: 'empty' },
+    methodIntegers: { net_peerCount: 'hex' },
+  },
+  detect: { methodPrefix: 'nova_' },
 };

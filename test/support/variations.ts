@@ -32,7 +32,11 @@ export type VariationName =
   | 'error-statuses'
   | 'text-plain-served'
   | 'small-limits'
-  | 'no-discover';
+  | 'no-discover'
+  | 'genesis-parent-empty'
+  | 'hex-peer-count'
+  | 'faucet-renamed'
+  | 'prefix-unlisted';
 
 // A Record over the union: adding a name without a description (or the reverse) does not compile.
 export const VARIATIONS: Record<VariationName, { description: string }> = {
@@ -63,7 +67,14 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'text-plain-served': { description: 'a POST sent as text/plain or with no content type is served like JSON' },
   'small-limits': { description: 'batches over 50 calls and bodies over 64 KiB are refused' },
   'no-discover': { description: 'rpc.discover is not offered (Method not found)' },
+  'genesis-parent-empty': { description: "the genesis block's parent_hash is an empty string instead of 64 zeros" },
+  'hex-peer-count': { description: 'net_peerCount answers a hex quantity ("0x3") while every other integer is a JSON number' },
+  'faucet-renamed': { description: 'the faucet is <prefix>faucet (chain_faucet) and <prefix>faucetClaim is not a method; rpc.discover lists it so' },
+  'prefix-unlisted': { description: 'methods are named nova_* (net_peerCount keeps its name) and nothing lists them: no rpc.discover, as a jayson server with its own names' },
 };
+
+/** Variations that cannot be made at once (each names the methods its own way). */
+export const EXCLUSIVE_VARIATIONS: readonly (readonly VariationName[])[] = [['method-prefix', 'prefix-unlisted']];
 
 /** Whether a string names a variation (the modes list may come from outside the type system). */
 export const isVariationName = (name: string): name is VariationName => Object.hasOwn(VARIATIONS, name);

@@ -609,6 +609,68 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('genesis-parent-empty', async () => {
+    await withVarying(['genesis-parent-empty'], async (url) => {
+      const genesis = asObject(await direct('chain_getBlockByHeight', [0]), 'genesis');
+      expect(await result(url, 'chain_getBlockByHeight', [0])).toEqual({ ...genesis, parent_hash: '' });
+      // Every other block keeps its parent's hash.
+      expect(await result(url, 'chain_getBlockByHeight', [txHeight])).toEqual(await direct('chain_getBlockByHeight', [txHeight]));
+    });
+    // With camelCase keys too: the key is found in its spelling.
+    await withVarying(['genesis-parent-empty', 'camel-keys'], async (url) => {
+      expect(asObject(await result(url, 'chain_getBlockByHeight', [0]), 'genesis').parentHash).toBe('');
+    });
+  });
+
+  modeTest('hex-peer-count', async () => {
+    await withVarying(['hex-peer-count'], async (url) => {
+      expect(await result(url, 'net_peerCount')).toBe('0x1');
+      expect(await result(url, 'chain_blockNumber')).toEqual(expect.any(Number));
+      expect(asObject(await result(url, 'chain_getAccount', [freshAddress()]), 'account').nonce).toBe(0);
+      const batch = await rpc(url, [request('net_peerCount', [], 'p'), request('chain_blockNumber', [], 'n')]);
+      const byId = new Map((batch.body as JsonObject[]).map((a) => [a.id, a]));
+      expect([byId.get('p')?.result, typeof byId.get('n')?.result]).toEqual(['0x1', 'number']);
+    });
+  });
+
+  modeTest('faucet-renamed', async () => {
+    await withVarying(['faucet-renamed'], async (url) => {
+      const claim = asObject(await result(url, 'chain_faucet', [freshAddress()]), 'claim');
+      expect(claim.amount).toBe(FAUCET_AMOUNT);
+      expect((await errorOf(url, 'chain_faucetClaim', [freshAddress()], 'f-1')).code).toBe(-32601);
+      const names = (asObject(await result(url, 'rpc.discover'), 'OpenRPC document').methods as JsonObject[]).map((m) => m.name);
+      expect(names).toContain('chain_faucet');
+      expect(names).not.toContain('chain_faucetClaim');
+    });
+    // Under method-prefix's names: acme_faucet.
+    await withVarying(['faucet-renamed', 'method-prefix'], async (url) => {
+      expect(asObject(await result(url, 'acme_faucet', [freshAddress()]), 'claim').amount).toBe(FAUCET_AMOUNT);
+      expect((await errorOf(url, 'acme_faucetClaim', [freshAddress()])).code).toBe(-32601);
+    });
+  });
+
+  modeTest('prefix-unlisted', async () => {
+    await withVarying(['prefix-unlisted'], async (url) => {
+      const address = freshAddress();
+      expect(await result(url, 'nova_getAccount', [address])).toEqual(await direct('chain_getAccount', [address]));
+      expect(await result(url, 'net_peerCount')).toBe(1);
+      for (const [method, id] of [['chain_getAccount', 'u-1'], ['rpc.discover', 'u-2'], ['acme_getAccount', 'u-3'], ['nova_nothing', 'u-4']] as const) {
+        const refused = await errorOf(url, method, [], id);
+        expect([method, refused.code]).toEqual([method, -32601]);
+      }
+      // A batch: the refused call answered here, the rest by upstream, a notification for a name it lacks gets nothing.
+      const batch = await rpc(url, [request('nova_blockNumber', [], 1), request('chain_blockNumber', [], 2), notification('chain_health')]);
+      const byId = new Map((batch.body as JsonObject[]).map((a) => [a.id, a]));
+      expect([byId.size, typeof byId.get(1)?.result, asObject(byId.get(2)?.error, 'error').code]).toEqual([2, 'number', -32601]);
+      const all = await rpc(url, [request('chain_blockNumber', [], 1)]);
+      // Every call of a batch refused here: the answer is still an array.
+      const [only, ...rest] = all.body as JsonObject[];
+      expect([rest.length, only?.id, asObject(only?.error, 'error').code]).toEqual([0, 1, -32601]);
+      expect((await rpc(url, notification('rpc.discover'))).status).toBe(204);
+    });
+    await expect(startVaryingNode(node.url, ['prefix-unlisted', 'method-prefix'])).rejects.toThrow(/method-prefix and prefix-unlisted cannot be made at once/);
+  });
+
   it('every variation has a test', () => {
     expect([...tested].sort()).toEqual(Object.keys(VARIATIONS).sort());
   });

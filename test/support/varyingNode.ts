@@ -3,9 +3,11 @@
  * named mode (./variations.ts), what the interface spec allows nodes to choose differently. The
  * conformance suite is run against it to prove that legal choices are not failed.
  *
- * Modes compose, in a fixed order. Request side: routing, content type (here), then param leniency,
- * param encodings, height shift, method names (./rewriteCalls.ts). Response side: shape changes, height
- * shift, value encodings, key names, error data (./rewriteAnswers.ts), then HTTP statuses (here).
+ * Modes compose, in a fixed order. Request side: routing, content type (here), then the later method
+ * names (./renameMethods.ts: prefix-unlisted, faucet-renamed), then param leniency, param encodings,
+ * height shift, method names (./rewriteCalls.ts). Response side: shape changes, height shift, value
+ * encodings, key names, error data (./rewriteAnswers.ts), then the later results (./rewriteResults.ts:
+ * genesis-parent-empty, hex-peer-count, faucet-renamed's listing), then HTTP statuses (here).
  *
  * Everything is bounded: request bodies (4 MiB, or 64 KiB with small-limits, decided on the declared
  * length before a byte is read), upstream answers (32 MiB), time (30 s per upstream exchange, node:http's
@@ -20,7 +22,9 @@ import { rewriteAnswers } from './rewriteAnswers.js';
 import { rewriteCalls } from './rewriteCalls.js';
 import type { CallPlan } from './rewriteCalls.js';
 import { CallBook } from './callBook.js';
-import { isVariationName, VARIATIONS } from './variations.js';
+import { LATER_VARIATIONS, renameMethods } from './renameMethods.js';
+import { rewriteResults } from './rewriteResults.js';
+import { EXCLUSIVE_VARIATIONS, isVariationName, VARIATIONS } from './variations.js';
 import type { VariationName } from './variations.js';
 
 export { VARIATIONS };
@@ -69,6 +73,9 @@ class UpstreamError extends Error {}
 export async function startVaryingNode(upstream: string, modes: VariationName[]): Promise<VaryingNode> {
   for (const mode of modes) if (!isVariationName(mode)) throw new Error(`startVaryingNode: unknown variation ${JSON.stringify(mode)}; known: ${Object.keys(VARIATIONS).join(', ')}`);
   const active: ReadonlySet<VariationName> = new Set(modes);
+  for (const group of EXCLUSIVE_VARIATIONS) if (group.every((m) => active.has(m))) throw new Error(`startVaryingNode: ${group.join(' and ')} cannot be made at once (each names the methods its own way)`);
+  // The later variations' response side (rewriteResults.ts) runs only where one of them is on: the other modes pay nothing.
+  const laterResults = LATER_VARIATIONS.some((m) => active.has(m));
   // Paths are appended as text: new URL(path, base) would let '//host/x' or an absolute-form target leave upstream.
   const base = upstream.replace(/\/+$/, '');
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_SOCKETS });
@@ -124,18 +131,21 @@ export async function startVaryingNode(upstream: string, modes: VariationName[])
     } catch {
       return answerWith(req, res, await exchange(UPSTREAM_PATH, 'POST', jsonHeaders(bytes), bytes), emptyPlan());
     }
-    const plan = rewriteCalls(text, active);
-    if (plan.upstreamBody === undefined) return answerWith(req, res, { status: 204, headers: {}, body: '' }, plan);
-    return answerWith(req, res, await exchange(UPSTREAM_PATH, 'POST', jsonHeaders(plan.upstreamBody), plan.upstreamBody), plan);
+    // Method names of the later variations first (renameMethods.ts), then rewriteCalls' steps.
+    const renamed = renameMethods(text, active);
+    const planned: CallPlan = renamed.text === undefined ? { ...emptyPlan(), batch: renamed.batch } : rewriteCalls(renamed.text, active);
+    const plan: CallPlan = renamed.own.length === 0 ? planned : { ...planned, ownAnswers: [...planned.ownAnswers, ...renamed.own], batch: planned.batch || renamed.batch };
+    if (plan.upstreamBody === undefined) return answerWith(req, res, { status: 204, headers: {}, body: '' }, plan, renamed.book);
+    return answerWith(req, res, await exchange(UPSTREAM_PATH, 'POST', jsonHeaders(plan.upstreamBody), plan.upstreamBody), plan, renamed.book);
   };
 
-  /** The response side: the body rewritten, then the HTTP status policy. */
-  const answerWith = (req: IncomingMessage, res: ServerResponse, answer: UpstreamAnswer, plan: CallPlan): void => {
+  /** The response side: the body rewritten (rewriteAnswers, then rewriteResults by `book`), then the HTTP status policy. */
+  const answerWith = (req: IncomingMessage, res: ServerResponse, answer: UpstreamAnswer, plan: CallPlan, book?: CallBook): void => {
     const { status } = answer;
     // 204: nothing from upstream (notifications only), which the varying node's own answers may fill.
     const rpcAnswer = status === 200 || status === 204;
     const rewritten = rewriteAnswers(status === 204 ? null : answer.body, rpcAnswer ? plan : { ...plan, ownAnswers: [] }, active);
-    let body = rewritten.body ?? '';
+    let body = (laterResults && rpcAnswer && book !== undefined ? rewriteResults(rewritten.body, book, active) : rewritten.body) ?? '';
     let outStatus = status === 204 && rewritten.body !== null ? 200 : status;
     const headers: OutgoingHttpHeaders = { ...answer.headers };
     if (outStatus === 204 && active.has('notifications-200')) outStatus = 200;

@@ -25,8 +25,8 @@ export const chain_blockNumber = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'the height is written in the profile\'s integers (a JSON number in the reference profile)',
-    spec: 'profile: docs/reference-profile.md#wire-names-and-encodings ("u64 integers ... are JSON numbers"); docs/profiles.md (integers)',
+    title: 'the height is written in the profile\'s integers for it (methodIntegers, else integers: a JSON number in the reference profile)',
+    spec: 'profile: docs/reference-profile.md#wire-names-and-encodings ("u64 integers ... are JSON numbers"); docs/profiles.md (integers, methodIntegers)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'profile');

@@ -28,6 +28,9 @@ function expectTimestampUnit(ctx: CheckContext, value: JsonValue | undefined, he
   ctx.expect(unit === ctx.profile.timestamps, `block ${height}'s timestamp looks like ${unit}, not ${ctx.profile.timestamps}`, `a timestamp in ${ctx.profile.timestamps} since the epoch`, value);
 }
 
+/** A field's value for evidence, "(absent)" when the block has no such key. */
+const present = (value: JsonValue | undefined): JsonValue => (value === undefined ? '(absent)' : value);
+
 /** Pause between polls: a quarter block time, 50..500 ms. */
 const pollPause = (ctx: CheckContext): number => Math.max(50, Math.min(500, Math.floor(ctx.profile.blockTimeMs / 4)));
 
@@ -57,7 +60,8 @@ export const chain_getBlockByHeight = [
     async run(ctx: CheckContext) {
       const height = await readHeight(ctx);
       const block = await readBlock(ctx, height, 'although chain_blockNumber reported this height');
-      expectSchema(ctx, M, block, 'profile');
+      // A chain still at its first block: the genesis block's own forms apply (genesisBlock).
+      expectSchema(ctx, M, block, height === BigInt(ctx.profile.genesisHeight) ? 'genesis' : 'profile');
       const h = ctx.field(block, 'height');
       if (ctx.profile.fields.height !== null) ctx.expect(asU64(h) === height, `the block asked for at height ${height} says it is at another height`, String(height), h);
       if (height > BigInt(ctx.profile.genesisHeight)) expectTimestampUnit(ctx, ctx.field(block, 'timestamp'), height);
@@ -129,26 +133,40 @@ export const chain_getBlockByHeight = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'the first block is at the profile\'s genesis height (0 in the reference profile) and none is below it; in the reference profile it names 64 zeros as parent_hash and proposer, with timestamp 0',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("The genesis block has height 0"; "Genesis: parent_hash and proposer are 64 zeros, timestamp 0"); docs/profiles.md (genesisHeight, genesisZeros)',
+    title: 'the first block is at the profile\'s genesis height (0 in the reference profile) and none is below it; its parent_hash, proposer and timestamp are as the profile says (reference: 64 zeros, 64 zeros, 0)',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("The genesis block has height 0"; "Genesis: parent_hash and proposer are 64 zeros, timestamp 0"); docs/profiles.md (genesisHeight, genesisBlock, genesisZeros)',
     async run(ctx: CheckContext) {
       const genesis = BigInt(ctx.profile.genesisHeight);
       const block = await readBlock(ctx, genesis, `for the genesis block (the profile's genesisHeight is ${genesis})`);
-      expectSchema(ctx, M, block, 'profile');
+      expectSchema(ctx, M, block, 'genesis');
       const height = ctx.field(block, 'height');
       if (ctx.profile.fields.height !== null) ctx.expect(asU64(height) === genesis, `the genesis block does not say it is at height ${genesis}`, String(genesis), height);
       if (genesis > 0n) {
         const below = await ctx.call(M, [heightParam(genesis - 1n)]);
         if (below.ok && below.result !== null) ctx.fail(`height ${genesis - 1n}, below the profile's genesis height ${genesis}, was answered with a block`, 'null or an error: no block below the genesis block', show(below.result));
       }
-      if (ctx.profile.genesisZeros) {
-        const parent = ctx.field(block, 'parent_hash');
-        const proposer = ctx.field(block, 'proposer');
-        if (ctx.profile.fields.parent_hash !== null) ctx.expect(parent === ZEROS, "the genesis block's parent_hash is not 64 zeros", ZEROS, parent);
-        ctx.expect(proposer === ZEROS, "the genesis block's proposer is not 64 zeros", ZEROS, proposer);
-        if (ctx.profile.fields.timestamp !== null) ctx.expect(timestampMs(ctx, ctx.field(block, 'timestamp')) === 0, "the genesis block's timestamp is not 0", '0 (the epoch)', ctx.field(block, 'timestamp'));
+      // The schema judged the types (an empty string, null); the exact values and absent keys are judged here.
+      const forms = ctx.profile.genesisBlock;
+      const judged: string[] = [];
+      for (const name of ['parent_hash', 'proposer'] as const) {
+        if (ctx.profile.fields[name] === null) continue;
+        const value = ctx.field(block, name);
+        const form = forms[name];
+        if (form === 'zeros') ctx.expect(value === ZEROS, `the genesis block's ${name} is not 64 zeros`, `${ZEROS} (genesisBlock.${name}: zeros)`, present(value));
+        if (form === 'empty') ctx.expect(value === '', `the genesis block's ${name} is not an empty string`, `"" (genesisBlock.${name}: empty)`, present(value));
+        if (form === 'null') ctx.expect(value === null, `the genesis block's ${name} is not null`, `null (genesisBlock.${name}: null)`, present(value));
+        if (form === 'absent') ctx.expect(value === undefined, `the genesis block has a ${name}`, `no ${name} (genesisBlock.${name}: absent)`, value);
+        judged.push(`${name} ${form}`);
       }
-      return `genesis at height ${genesis}`;
+      if (ctx.profile.fields.timestamp !== null) {
+        const time = ctx.field(block, 'timestamp');
+        const form = forms.timestamp;
+        if (form === 'zero') ctx.expect(timestampMs(ctx, time) === 0, "the genesis block's timestamp is not 0", '0 (the epoch; genesisBlock.timestamp: zero)', present(time));
+        if (form === 'null') ctx.expect(time === null, "the genesis block's timestamp is not null", 'null (genesisBlock.timestamp: null)', present(time));
+        if (form === 'absent') ctx.expect(time === undefined, 'the genesis block has a timestamp', 'no timestamp (genesisBlock.timestamp: absent)', time);
+        judged.push(`timestamp ${form}`);
+      }
+      return `genesis at height ${genesis}: ${judged.join(', ')}`;
     },
   }),
   defineCheck({

@@ -25,8 +25,8 @@ export const net_peerCount = [
     level: 'PROFILE',
     category: 'pou',
     scope: 'node',
-    title: 'the peer count is written in the profile\'s integers (a JSON number in the reference profile)',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (net_peerCount: "A u64"); docs/profiles.md (integers)',
+    title: 'the peer count is written in the profile\'s integers for it (methodIntegers, else integers: a JSON number in the reference profile)',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (net_peerCount: "A u64"); docs/profiles.md (integers, methodIntegers)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
       expectSchema(ctx, M, result, 'profile');

@@ -5,39 +5,41 @@ import { showJson } from './describe.js';
 import { fallback, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
 import { fieldOf, RESULT_FIELDS } from './findKeys.js';
+import { decideGenesisBlock } from './decideGenesisBlock.js';
+import { decideIntegers } from './decideIntegers.js';
+import type { IntegerSample } from './decideIntegers.js';
 import { integerOf } from './integerOf.js';
-import type { IntegerForm } from './integerOf.js';
 import { isObject } from './Prober.js';
 import { readText, resultOf } from './readResults.js';
 import type { Observed } from './readResults.js';
 
-const ZEROS_64 = /^(0x)?0{64}$/;
 const HEX_64 = /^(0x)?[0-9a-fA-F]{64}$/;
 
 const blockField = (block: JsonValue | undefined, name: string): JsonValue | undefined => fieldOf(block, RESULT_FIELDS.block, name);
 
-/** integers: chain_blockNumber's result decides; the other integers seen confirm or weaken it. */
-function integers(o: Observed): Finding {
-  const others: Array<{ where: string; form: IntegerForm }> = [];
-  const note = (where: string, v: JsonValue | undefined): void => {
+/**
+ * integers and methodIntegers: every integer the plain reads showed, by the method that wrote it
+ * (decideIntegers: the encoding most methods share, and the methods that write the other one).
+ */
+function integers(o: Observed): Finding[] {
+  const samples: IntegerSample[] = [];
+  const note = (method: string, where: string, v: JsonValue | undefined): void => {
     const i = integerOf(v);
-    if (i !== undefined) others.push({ where, form: i.form });
+    if (i !== undefined) samples.push({ method, where, form: i.form });
   };
+  note('chain_blockNumber', 'the height', o.blockNumber?.outcome.kind === 'result' ? o.blockNumber.outcome.result : undefined);
   const tip = resultOf(o.tip);
-  note('block height', blockField(tip, 'height'));
-  note('transaction_count', blockField(tip, 'transaction_count'));
-  note('block timestamp', blockField(tip, 'timestamp'));
-  note('account nonce', fieldOf(resultOf(o.account), RESULT_FIELDS.account, 'nonce'));
-  note('local_score', fieldOf(resultOf(o.pouLocal), RESULT_FIELDS.pouLocal, 'local_score'));
-  note('net_peerCount', resultOf(o.peerCount));
-  const head = o.blockNumber?.outcome.kind === 'result' ? integerOf(o.blockNumber.outcome.result) : undefined;
-  const form = head?.form ?? (others.length > 0 ? (others.filter((x) => x.form === 'hex').length * 2 > others.length ? 'hex' : 'number') : undefined);
-  if (form === undefined) return fallback('integers', referenceProfile().integers, o.blockNumber ? `${readText(o.blockNumber)}: not an integer in either form` : 'chain_blockNumber not read');
-  const disagree = others.filter((x) => x.form !== form).map((x) => x.where);
-  const agree = others.length - disagree.length;
-  const headText = o.blockNumber && head ? `${readText(o.blockNumber)} (${form === 'hex' ? 'a hex quantity' : 'a JSON number'})` : 'chain_blockNumber gave no integer';
-  const tail = disagree.length > 0 ? `; but written otherwise: ${disagree.join(', ')}` : others.length > 0 ? `; ${agree} other integer(s) agree` : '';
-  return probed('integers', form, head !== undefined && disagree.length === 0 ? 'high' : 'medium', headText + tail);
+  note('chain_getBlockByHeight', 'block height', blockField(tip, 'height'));
+  note('chain_getBlockByHeight', 'transaction_count', blockField(tip, 'transaction_count'));
+  note('chain_getBlockByHeight', 'block timestamp', blockField(tip, 'timestamp'));
+  note('chain_getAccount', 'account nonce', fieldOf(resultOf(o.account), RESULT_FIELDS.account, 'nonce'));
+  note('chain_health', 'chain_id', fieldOf(resultOf(o.health), RESULT_FIELDS.health, 'chain_id'));
+  note('chain_pouLocal', 'local_score', fieldOf(resultOf(o.pouLocal), RESULT_FIELDS.pouLocal, 'local_score'));
+  const peers = fieldOf(resultOf(o.pouPeers), RESULT_FIELDS.pouPeers, 'peers');
+  if (isObject(peers)) for (const score of Object.values(peers).slice(0, 5)) note('chain_pouPeers', 'a peer score', score);
+  note('net_peerCount', 'the peer count', resultOf(o.peerCount));
+  const head = o.blockNumber === undefined ? undefined : `${readText(o.blockNumber)}${samples[0]?.method === 'chain_blockNumber' ? ` (${samples[0].form === 'hex' ? 'a hex quantity' : 'a JSON number'})` : ''}`;
+  return decideIntegers(samples, head);
 }
 
 /** identifiers: the leader and the peers' keys are 64 hex (the profile's hex) or any other string. */
@@ -88,26 +90,11 @@ function genesisHeight(o: Observed): Finding {
   return probed('genesisHeight', o.genesisHeight, 'high', o.genesisEvidence);
 }
 
-/** genesisZeros: the first block names 64 zeros as parent_hash and proposer, and has timestamp 0. */
-function genesisZeros(o: Observed): Finding {
-  const block = resultOf(o.genesis);
-  if (!isObject(block)) return fallback('genesisZeros', referenceProfile().genesisZeros, 'no genesis block was read');
-  const parent = blockField(block, 'parent_hash');
-  const proposer = blockField(block, 'proposer');
-  const time = blockField(block, 'timestamp');
-  const checks: Array<{ what: string; ok: boolean }> = [];
-  if (parent !== undefined) checks.push({ what: `parent_hash ${showJson(parent, 24)}`, ok: typeof parent === 'string' && ZEROS_64.test(parent) });
-  if (proposer !== undefined) checks.push({ what: `proposer ${showJson(proposer, 24)}`, ok: typeof proposer === 'string' && ZEROS_64.test(proposer) });
-  if (time !== undefined) checks.push({ what: `timestamp ${showJson(time, 30)}`, ok: integerOf(time)?.value === 0n || (typeof time === 'string' && Date.parse(time) === 0) });
-  if (checks.length === 0) return fallback('genesisZeros', referenceProfile().genesisZeros, 'the genesis block has none of parent_hash, proposer and timestamp');
-  const ok = checks.every((c) => c.ok);
-  return probed('genesisZeros', ok, checks.length === 3 ? 'high' : 'medium', `genesis block ${o.genesisHeight}: ${checks.map((c) => c.what).join(', ')}`);
-}
-
 /**
  * The encodings the spec leaves open, decided from the plain reads alone (no request of its own):
- * integers, identifiers, scores, timestamps, genesisHeight and genesisZeros.
+ * integers and methodIntegers, identifiers, scores, timestamps, genesisHeight and genesisBlock.
  */
 export function detectEncodings(observed: Observed, nowMs = Date.now()): Finding[] {
-  return [integers(observed), identifiers(observed), scores(observed), timestamps(observed, nowMs), genesisHeight(observed), genesisZeros(observed)];
+  const genesis = decideGenesisBlock(resultOf(observed.genesis), `genesis block ${observed.genesisHeight ?? '?'}`);
+  return [...integers(observed), identifiers(observed), scores(observed), timestamps(observed, nowMs), genesisHeight(observed), genesis];
 }

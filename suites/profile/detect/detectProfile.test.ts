@@ -45,8 +45,10 @@ describe('detectProfile against a reference node', () => {
   it('writes every detected key explicitly, names the node, and keeps the evidence in $detect', () => {
     const json = detected.profile;
     expect(json.name).toBe(`detected ${new URL(node.url).host}`);
-    // codec (the reference codec is the default), privateKey (none) and chainId (read from chain_health) stay out.
-    expect(Object.keys(json).filter((k) => !k.startsWith('$')).sort()).toEqual(PROFILE_KEYS.filter((k) => !['codec', 'privateKey', 'chainId'].includes(k)).sort());
+    // codec (the reference codec is the default), privateKey (none), chainId (read from chain_health) and
+    // genesisZeros (older files' key: genesisBlock says it field by field) stay out.
+    expect(Object.keys(json).filter((k) => !k.startsWith('$')).sort()).toEqual(PROFILE_KEYS.filter((k) => !['codec', 'privateKey', 'chainId', 'genesisZeros'].includes(k)).sort());
+    expect([json.genesisBlock, json.methodIntegers]).toEqual([{ parent_hash: 'zeros', proposer: 'zeros', timestamp: 'zero' }, {}]);
     expect(json.$detect.url).toBe(node.url);
     expect(json.$detect.tool).toMatch(/^chainrpc \d+\.\d+\.\d+/);
     expect(Number.isNaN(Date.parse(json.$detect.at))).toBe(false);

@@ -100,7 +100,9 @@ function defaults(): Array<[string, JsonValue, boolean]> {
     ['health.status', r.health.status, true],
     ['health.mode', r.health.mode, true],
   ];
-  for (const key of ['genesisHeight', 'genesisZeros', 'hexCase', 'timestamps', 'integers', 'identifiers', 'scores', 'unknownHeight', 'unknownAccount', 'txResult', 'faucet', 'faucetCredit'] as const) out.push([key, r[key], true]);
+  out.push(['genesisHeight', r.genesisHeight, true], ['genesisBlock', { ...r.genesisBlock }, true], ['hexCase', r.hexCase, true], ['timestamps', r.timestamps, true]);
+  out.push(['integers', r.integers, true], ['methodIntegers', r.methodIntegers, true]);
+  for (const key of ['identifiers', 'scores', 'unknownHeight', 'unknownAccount', 'txResult', 'faucet', 'faucetCredit'] as const) out.push([key, r[key], true]);
   // The node's own settings: unknown (null) unless found; another network's limits are no reason to assume the reference's.
   out.push(['faucetLimit', null, true], ['nonceGap', r.nonceGap, true], ['sequentialNonces', r.sequentialNonces, true], ['fee', r.fee.toString(), true], ['privateKey', null, false]);
   out.push(['blockTimeMs', REFERENCE_SETTINGS.blockTimeMs, true], ['chainId', null, false], ['maxBatch', null, true], ['maxBodyBytes', null, true]);

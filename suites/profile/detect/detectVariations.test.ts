@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTransaction } from '../../../core/codec/index.js';
 import { parseJson, stringifyJson } from '../../../core/json/index.js';
-import { FOREIGN_NODE, VARIATION_PROFILES } from '../../../test/support/variationProfiles.js';
+import { FOREIGN_NODE, JAYSON_NODE, VARIATION_PROFILES } from '../../../test/support/variationProfiles.js';
 import { startVaryingNode } from '../../../test/support/varyingNode.js';
 import type { VariationName } from '../../../test/support/varyingNode.js';
 import { profileFromJson } from '../loadProfile.js';
@@ -36,8 +36,8 @@ async function expected(profile: Record<string, unknown>): Promise<Profile> {
 }
 
 /** Detects the node behind `url` and compares with `want`, allowing only what cannot be seen from outside. */
-async function detectAndCompare(url: string, want: Profile, unseen: { bodyLimit?: boolean } = {}): Promise<void> {
-  const r = await detectProfile({ url });
+async function detectAndCompare(url: string, want: Profile, unseen: { bodyLimit?: boolean } = {}, told: { methodPrefix?: string } = {}): Promise<void> {
+  const r = await detectProfile({ url, ...told });
   const got = await profileFromJson(r.profile, 'detected.json');
   // One chain_health answer shows one value of each set: it must be in the set.
   expect(want.health.status).toContain(got.health.status[0]);
@@ -60,8 +60,10 @@ describe('detectProfile against the varying node', () => {
     const varying = await startVaryingNode(node.url, [mode]);
     try {
       // method-prefix re-serializes every request, padding included, so the varying node's own 4 MiB
-      // body limit is the one a client meets there, not the reference node's 1 MiB behind it.
-      await detectAndCompare(varying.url, await expected(VARIATION_PROFILES[mode].profile), { bodyLimit: mode === 'method-prefix' });
+      // body limit is the one a client meets there, not the reference node's 1 MiB behind it;
+      // prefix-unlisted renames every call the same way (renameMethods.ts).
+      const reserialized = mode === 'method-prefix' || mode === 'prefix-unlisted';
+      await detectAndCompare(varying.url, await expected(VARIATION_PROFILES[mode].profile), { bodyLimit: reserialized }, VARIATION_PROFILES[mode].detect);
     } finally {
       await varying.close();
     }
@@ -77,7 +79,79 @@ describe('detectProfile against the varying node', () => {
   }, 30_000);
 });
 
+describe('detectProfile on the node a user found wrong answers on (JAYSON_NODE)', () => {
+  it('given its prefix, finds the faucet under <prefix>faucet, the empty genesis parent hash and the hex peer count', async () => {
+    const varying = await startVaryingNode(node.url, JAYSON_NODE.modes);
+    try {
+      await detectAndCompare(varying.url, await expected(JAYSON_NODE.profile), { bodyLimit: true }, JAYSON_NODE.detect);
+    } finally {
+      await varying.close();
+    }
+  }, 30_000);
+});
+
 describe('detectProfile and method names', () => {
+  it('a faucet under another name and no listing: found by trying the names nodes give a faucet', async () => {
+    const varying = await startVaryingNode(node.url, ['faucet-renamed', 'no-discover']);
+    try {
+      const r = await detectProfile({ url: varying.url, limits: false, transactions: false });
+      const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));
+      expect([f.methodNames?.value, f.methodNames?.confidence, f.faucet?.value, f.faucetLimit?.value]).toEqual([{ chain_faucetClaim: 'chain_faucet' }, 'medium', true, 1]);
+      expect(f.methodNames?.evidence).toMatch(/chain_faucetClaim -> chain_faucet \(chain_faucetClaim is not served; chain_faucet \[\] -> error -32602/);
+      expect(r.warnings).toEqual([]);
+    } finally {
+      await varying.close();
+    }
+  }, 30_000);
+
+  it('a node without a faucet: the names tried are bounded, and it is said to have none', async () => {
+    // chain_faucetClaim and every name tried for a faucet are unknown here.
+    const noFaucet = await startProxy(node.url, (res) => res, undefined, (body) => body.replace(/"(chain_faucetClaim)"/g, '"unknown_$1"'));
+    try {
+      const r = await detectProfile({ url: noFaucet.url, limits: false, transactions: false });
+      const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));
+      expect([f.faucet?.value, f.methodNames?.value]).toEqual([false, {}]);
+      expect(r.requests).toBeLessThan(80);
+    } finally {
+      await noFaucet.close();
+    }
+  }, 30_000);
+
+  it('a node that lists its methods with rpc_methods (Substrate, jsonrpsee) instead of rpc.discover: its prefix is found', async () => {
+    const names = ['acme_health', 'acme_blockNumber', 'acme_getBlockByHeight', 'acme_getAccount', 'acme_sendRawTransaction', 'acme_faucetClaim', 'acme_pouLocal', 'acme_pouPeers', 'net_peerCount', 'rpc_methods'];
+    const listing = await startProxy(
+      node.url,
+      (res) => ({ ...res, body: res.body.replace(/"chain_(?!id")/g, '"acme_') }),
+      (req) => (req.body.includes('"rpc_methods"') ? { status: 200, headers: { 'content-type': 'application/json' }, body: stringifyJson({ jsonrpc: '2.0', id: (parseJson(req.body) as { id: number }).id, result: { version: 1, methods: names } }) } : undefined),
+      (body) => body.replace(/"(chain_|rpc\.discover)/g, '"unknown_$1').replace(/"acme_/g, '"chain_'),
+    );
+    try {
+      const r = await detectProfile({ url: listing.url, limits: false, transactions: false, faucet: false });
+      const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));
+      expect([f.methodPrefix?.value, f.methodPrefix?.confidence, f.methodNames?.value]).toEqual(['acme_', 'high', {}]);
+      expect(f.methodPrefix?.evidence).toMatch(/^rpc_methods lists 10 method\(s\); 9 of 9 spec methods matched by name; 9 of 9 answered/);
+    } finally {
+      await listing.close();
+    }
+  }, 30_000);
+
+  it('a node built on go-ethereum\'s rpc package lists its namespaces (rpc_modules): the one serving this interface is the prefix', async () => {
+    const modules = await startProxy(
+      node.url,
+      (res) => ({ ...res, body: res.body.replace(/"chain_(?!id")/g, '"acme_') }),
+      (req) => (req.body.includes('"rpc_modules"') ? { status: 200, headers: { 'content-type': 'application/json' }, body: stringifyJson({ jsonrpc: '2.0', id: (parseJson(req.body) as { id: number }).id, result: { eth: '1.0', net: '1.0', acme: '1.0' } }) } : undefined),
+      (body) => body.replace(/"(chain_|rpc\.discover)/g, '"unknown_$1').replace(/"acme_/g, '"chain_'),
+    );
+    try {
+      const r = await detectProfile({ url: modules.url, limits: false, transactions: false, faucet: false });
+      const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));
+      expect([f.methodPrefix?.value, f.methodPrefix?.confidence]).toEqual(['acme_', 'high']);
+      expect(f.methodPrefix?.evidence).toMatch(/^rpc_modules lists the namespaces eth, acme; acme_getBlockByHeight and acme_health are served/);
+    } finally {
+      await modules.close();
+    }
+  }, 30_000);
+
   it('a node with other names and no rpc.discover: not found, with the advice; found with --method-prefix', async () => {
     // acme_* on the wire (chain_* names are unknown there), and no rpc.discover to list them.
     const hidden = await startProxy(

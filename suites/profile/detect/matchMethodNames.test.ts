@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wireMethod } from '../Profile.js';
-import { matchMethodNames, prefixBefore, SPEC_METHODS } from './matchMethodNames.js';
+import { faucetCandidates, matchMethodNames, prefixBefore, SPEC_METHODS } from './matchMethodNames.js';
 
 const REFERENCE = [...SPEC_METHODS, 'rpc.discover'];
 
@@ -61,7 +61,31 @@ describe('matchMethodNames', () => {
     expect(m.methodNames).toEqual({ chain_health: 'acme-health', chain_blockNumber: 'acme-blockNumber' });
   });
 
+  it('finds a faucet listed under another name nodes give it, under the prefix or in a namespace of its own', () => {
+    const acme = ['acme_health', 'acme_blockNumber', 'acme_getBlockByHeight', 'acme_getAccount', 'acme_faucet', 'net_peerCount'];
+    const m = matchMethodNames(acme);
+    expect([m.methodPrefix, m.methodNames]).toEqual(['acme_', { chain_faucetClaim: 'acme_faucet' }]);
+    expect(wireMethod(m, 'chain_faucetClaim')).toBe('acme_faucet');
+    expect(matchMethodNames(['acme_health', 'acme_blockNumber', 'acme.request_funds']).methodNames).toEqual({ chain_faucetClaim: 'acme.request_funds' });
+    expect(matchMethodNames(['acme_health', 'acme_blockNumber', 'faucet_claim']).methodNames).toEqual({ chain_faucetClaim: 'faucet_claim' });
+    // The spec's own suffix wins over an alias; a method named like no faucet is no faucet.
+    expect(matchMethodNames([...acme, 'acme_faucetClaim']).methodNames).toEqual({});
+    expect(matchMethodNames(['acme_health', 'acme_faucets', 'acme_refund']).wire.chain_faucetClaim).toBeUndefined();
+  });
+
   it('an empty list matches nothing', () => {
     expect(matchMethodNames([])).toEqual({ methodPrefix: 'chain_', methodNames: {}, wire: {}, candidates: {} });
+  });
+});
+
+describe('faucetCandidates', () => {
+  it('the names nodes give a faucet under the prefix, then in a namespace of their own, each once', () => {
+    const names = faucetCandidates('acme_');
+    expect(names.slice(0, 3)).toEqual(['acme_faucet', 'acme_requestFunds', 'acme_fundAddress']);
+    expect(names).toContain('faucet_claim');
+    expect(names).toContain('requestAirdrop');
+    expect(names).not.toContain('acme_faucetClaim');
+    expect(new Set(names).size).toBe(names.length);
+    expect(faucetCandidates('').filter((n) => n === 'faucet')).toHaveLength(1);
   });
 });

@@ -14,6 +14,22 @@ export const SPEC_METHODS = [
 ] as const;
 export type SpecMethod = (typeof SPEC_METHODS)[number];
 
+/**
+ * What nodes call their faucet besides the spec's faucetClaim, after their own method prefix: tempo's
+ * tempo_fundAddress, Solana's requestAirdrop, gno's drip, and the plain words devnets use.
+ */
+export const FAUCET_SUFFIXES = ['faucet', 'requestFunds', 'fundAddress', 'fund', 'requestAirdrop', 'airdrop', 'drip'] as const;
+/** Faucet names in a namespace of their own, whatever the node's prefix. */
+export const FAUCET_NAMES = ['faucet_claim', 'faucet_request', 'faucet_fund', 'faucet', 'requestAirdrop', 'drip'] as const;
+
+/**
+ * The names a detection looks for a faucet under when the spec's (under the node's prefix) is not
+ * served, in order: the prefix with each of FAUCET_SUFFIXES, then FAUCET_NAMES.
+ */
+export function faucetCandidates(methodPrefix: string): string[] {
+  return [...new Set([...FAUCET_SUFFIXES.map((s) => methodPrefix + s), ...FAUCET_NAMES])];
+}
+
 /** What a profile file accepts as a methodPrefix (suites/profile/loadProfile.ts). */
 const PREFIX_SYNTAX = /^[A-Za-z0-9_.]*$/;
 
@@ -58,12 +74,13 @@ export function prefixBefore(listed: string, suffix: string): string | undefined
 }
 
 /**
- * Matches the spec's methods to the names a node lists (rpc.discover, OpenRPC service discovery) by
- * their suffix after `chain_`, case- and separator-insensitively. The prefix most chain_ methods share
+ * Matches the spec's methods to the names a node lists (rpc.discover, OpenRPC service discovery, or
+ * another listing: methodListings.ts) by their suffix after `chain_`, case- and separator-insensitively. The prefix most chain_ methods share
  * becomes methodPrefix (net_peerCount keeps its own name under any prefix, as Profile.wireMethod does);
  * a method whose name the prefix does not produce exactly goes to methodNames. A prefix a profile file
  * cannot hold (other characters than letters, digits, _ and .) leaves methodPrefix at `chain_` and
- * names every method explicitly.
+ * names every method explicitly. A faucet not listed as faucetClaim is looked for under the names nodes
+ * give it (faucetCandidates).
  */
 export function matchMethodNames(listed: readonly string[]): MethodNameMatch {
   const names = [...new Set(listed)];
@@ -103,6 +120,16 @@ export function matchMethodNames(listed: readonly string[]): MethodNameMatch {
   for (const spec of SPEC_METHODS) {
     const found = candidates[spec];
     if (found !== undefined) shown[spec] = found.map((c) => c.name);
+  }
+  // A faucet listed under another name nodes give it (acme_faucet, acme.request_funds, faucet_claim).
+  if (wire.chain_faucetClaim === undefined) {
+    const byLoose = new Map(names.map((n) => [loose(n), n]));
+    const hit = faucetCandidates(methodPrefix).map((c) => byLoose.get(loose(c))).find((n) => n !== undefined);
+    if (hit !== undefined) {
+      wire.chain_faucetClaim = hit;
+      methodNames.chain_faucetClaim = hit;
+      shown.chain_faucetClaim = [hit];
+    }
   }
   return { methodPrefix, methodNames, wire, candidates: shown };
 }
