@@ -184,6 +184,8 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
     timeoutMs: s.timeoutMs,
     source: { module: sourceModule(), options: withResume(p) as unknown as JsonValue },
     threads: o.threads,
+    // The generator on a thread of its own: the tracker and the progress stay here, off its schedule.
+    worker: true,
     seed: s.seed,
     ...(o.maxLagP99Us === undefined ? {} : { maxLagP99Us: o.maxLagP99Us }),
     ...(o.signal === undefined ? {} : { signal: o.signal }),

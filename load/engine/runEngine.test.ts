@@ -1,5 +1,6 @@
 // The engine against a server of known capacity on loopback: the open and closed models, drops, waiting for
 // connections, threads splitting a Poisson schedule, tracked calls, sampled validation.
+import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCapacityServer, startStallServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { testSourceSpec } from '../../test/support/loadTestSource.js';
@@ -98,6 +99,16 @@ describe('runEngine: tracked calls and sampled validation', () => {
     expect(first?.outcome).toEqual({ kind: 'result', result: 'ok' });
     expect(first?.endedAtMs).toBeGreaterThan(first?.scheduledAtMs ?? Infinity);
     expect(Math.abs((first?.scheduledAtMs ?? 0) - Date.parse(run.startedAt))).toBeLessThan(50);
+  });
+
+  it('worker: true sends from a worker thread even when there is one thread, and its tracked calls still reach this one', async () => {
+    const outcomes: TrackedOutcome[] = [];
+    const run = await runEngine(base({ model: open(200, 500), durationMs: 500, worker: true, source: testSourceSpec({ track: true, stampThread: true }), onTracked: (o) => outcomes.push(...o) }));
+    const methods = run.methods.map((m) => m.method);
+    expect(methods).toHaveLength(1);
+    expect(methods[0]).toMatch(/^t[1-9][0-9]*:m$/);
+    expect(methods[0]).not.toBe(`t${threadId}:m`);
+    expect(outcomes.length).toBe(run.schedule.sent);
   });
 
   it('validates sampled results: invalid calls are counted and not ok', async () => {

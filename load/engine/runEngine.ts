@@ -28,8 +28,14 @@ export interface EngineOptions {
   /** A request not answered in this time is a timeout (its socket is destroyed). */
   timeoutMs: number;
   source: SourceSpec;
-  /** Worker threads to split the work between (default 1: this thread). */
+  /** Threads to split the work between (default 1). */
   threads?: number;
+  /**
+   * Send from worker threads even when there is one (default false: one thread's work runs in this one). A
+   * worker's event loop and heap are its own, so the sends never wait on this thread's work (an inclusion
+   * tracker, progress output, its garbage collection): `chainrpc load` always runs its generator there.
+   */
+  worker?: boolean;
   /** Seeds the Poisson arrivals (default 1). */
   seed?: number;
   /** The timeline's and the progress's tick (default 1000). */
@@ -98,7 +104,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   };
   const onTracked = (outcomes: TrackedOutcome[]): void => options.onTracked?.(outcomes);
 
-  const handles = plans.length === 1 && (options.threads ?? 1) === 1 ? [await localThread(plans[0] as ThreadPlan, onTick, onTracked)] : await workerThreads(plans, onTick, onTracked);
+  const inline = plans.length === 1 && (options.threads ?? 1) === 1 && options.worker !== true;
+  const handles = inline ? [await localThread(plans[0] as ThreadPlan, onTick, onTracked)] : await workerThreads(plans, onTick, onTracked);
   const stopAll = (stop: ThreadStop, graceMs: number): void => handles.forEach((h) => h.stop(stop, graceMs));
   for (const h of handles) h.onStopping = (stop) => stopAll(stop, Math.min(options.timeoutMs, 1_000));
   const onAbort = (): void => {
