@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcClient } from '../../core/client/index.js';
@@ -7,7 +7,7 @@ import { decodeTransaction, generateKeypair, verifyTransaction } from '../../cor
 import { startTestNode, testProfile } from '../../test/support/suites.js';
 import type { TestNode } from '../../test/support/suites.js';
 import { CORPUS_FORMAT } from './Corpus.js';
-import { makeCorpus } from './makeCorpus.js';
+import { makeCorpus, SIGNING_THREAD_SHARE } from './makeCorpus.js';
 import { readCorpus } from './readCorpus.js';
 
 describe('makeCorpus / readCorpus against a reference node', () => {
@@ -55,6 +55,16 @@ describe('makeCorpus / readCorpus against a reference node', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('sizes its signing threads to the corpus: a small one in this thread, one thread per 2,000 transactions up to every core', async () => {
+    const small = await makeCorpus({ url: node.url, out: join(dir, 'small.json'), senders: 2, perSender: 10, profile: testProfile(), seed: 'corpus-test-small' });
+    expect(small.signing.threads).toBe(1);
+    const large = await makeCorpus({ url: node.url, out: join(dir, 'large.json'), senders: 2, perSender: SIGNING_THREAD_SHARE / 2 + 1, profile: testProfile(), seed: 'corpus-test-large' });
+    expect(large.transactions).toBe(SIGNING_THREAD_SHARE + 2);
+    expect(large.signing.threads).toBe(Math.min(2, availableParallelism()));
+    rmSync(join(dir, 'small.json'));
+    rmSync(join(dir, 'large.json'));
   });
 
   it('funds from a funded key, and the same seed again finds its senders funded', async () => {

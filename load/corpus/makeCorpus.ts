@@ -52,7 +52,7 @@ export interface MakeCorpusOptions {
   fee?: bigint;
   /** Recipient addresses derived from the seed; default 16. */
   recipients?: number;
-  /** Signing threads; default every core (os.availableParallelism()). */
+  /** Signing threads; default one per SIGNING_THREAD_SHARE transactions up to every core (os.availableParallelism()), and none (this thread) for fewer. */
   threads?: number;
   /** The codec module the profile names, so worker threads can load it; without it another codec signs in this thread. */
   codecModule?: string;
@@ -109,6 +109,12 @@ const WARNING =
   'TEST MONEY ONLY. Every sender key of this corpus follows from a seed (keys.derivation); whoever knows the seed can spend what the senders hold, and the default seed is public. The file holds no key and no seed: it can be shared, but the transactions in it are valid until sent.';
 
 /**
+ * Transactions worth a signing thread of their own: a thread takes longer to start (tens of ms) than this
+ * thread takes to sign fewer (about 15,000 a second, docs/benchmarks.md), so a small corpus is signed here.
+ */
+export const SIGNING_THREAD_SHARE = 2_000;
+
+/**
  * `chainrpc load corpus`: derives N sender keys from the seed, funds the senders that need it (faucet or a
  * funded key) and waits for their balances, reads each sender's nonce, pre-signs M transfers per sender on
  * every core, and writes the corpus file atomically (docs/load-transactions.md).
@@ -118,7 +124,8 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
   const senders = positiveInteger(options.senders, 'senders');
   const perSender = positiveInteger(options.perSender, 'transactions per sender');
   const recipientCount = positiveInteger(options.recipients ?? CORPUS_DEFAULTS.recipients, 'recipients');
-  const threads = positiveInteger(options.threads ?? availableParallelism(), 'threads');
+  // By default one thread per SIGNING_THREAD_SHARE transactions, up to every core; one signs in this thread.
+  const threads = options.threads === undefined ? Math.min(availableParallelism(), Math.ceil((senders * perSender) / SIGNING_THREAD_SHARE)) : positiveInteger(options.threads, 'threads');
   const seed = options.seed ?? CORPUS_DEFAULTS.seed;
   if (seed.length === 0) throw new CorpusError('the seed is empty; give a non-empty string (or none for the default)');
   const value = options.value ?? CORPUS_DEFAULTS.value;
@@ -129,7 +136,7 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
   const client = new RpcClient({ baseUrl: options.url, rpcPath: profile.rpcPath, connections: options.concurrency ?? CORPUS_DEFAULTS.concurrency });
   // Signing threads start now and load while the senders are funded (which waits for blocks).
   const spec = codecSpec(profile, options.codecModule);
-  const pool = spec === undefined ? undefined : SigningPool.start(spec, threads);
+  const pool = spec === undefined || (options.threads === undefined && threads === 1) ? undefined : SigningPool.start(spec, threads);
   try {
     const chainId = await chainIdOf(client, profile, options.chainId);
     const addresses = Array.from({ length: senders }, (_, i) => profile.codec.addressOf(deriveKey(seed, 'sender', i)).toLowerCase());
