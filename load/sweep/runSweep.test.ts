@@ -15,7 +15,7 @@ afterAll(async () => server.stop());
 describe('chainrpc load sweep', () => {
   it('finds the knee of a known-capacity server within 5%', async () => {
     const scenario = resolveScenario({ name: 'capacity', arrivals: { model: 'open', rate: 50 }, duration: '2s', warmup: '300ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
-    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profilePath: null, threads: 1, log: () => {}, startRate: 30, step: '2s', resolution: 0.03 });
+    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profilePath: null, threads: 1, log: () => {}, startRate: 100, step: '2s', resolution: 0.03 });
     expect(result.knee).not.toBeNull();
     expect(result.knee ?? 0).toBeGreaterThanOrEqual(114);
     expect(result.knee ?? 0).toBeLessThanOrEqual(126);

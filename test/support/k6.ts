@@ -4,6 +4,14 @@
  * usage report, on loopback only.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJson } from '../../core/json/index.js';
+import type { K6Summary } from '../../load/k6/K6Summary.js';
+import { writeK6Script } from '../../load/k6/writeK6Script.js';
+import { prepareTarget } from '../../load/runLoad.js';
+import { loadScenario, type ResolvedScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
+import { referenceProfile } from '../../suites/profile/referenceProfile.js';
 
 /** The k6 to run, or undefined (the tests then skip, saying why). */
 export function findK6(): string | undefined {
@@ -36,3 +44,36 @@ export function runK6(bin: string, args: readonly string[], cwd: string, timeout
     });
   });
 }
+
+/** A built-in scenario's (or a resolved scenario's) k6 test for `url`, prepared against it (corpus, funding) and written into `out`. */
+export async function writeTestK6(scenario: string | ResolvedScenario, overrides: ScenarioOverrides, url: string, out: string, segments = 1): Promise<string> {
+  const resolved = typeof scenario === 'string' ? loadScenario(scenario, overrides) : scenario;
+  const profile = referenceProfile();
+  const prepared = await prepareTarget(url, { scenario: resolved, profile, profilePath: null, log: () => {} }, join(out, '.work'));
+  writeK6Script({ scenario: resolved, url, profile, prepared, out, version: 'test', segments });
+  return out;
+}
+
+/**
+ * Runs the k6 test in `out` as `parts` instances side by side, each its own execution segment (one
+ * instance: the whole test); `extra(k)` adds arguments for instance k (its corpus share).
+ */
+export function runK6Segments(bin: string, out: string, parts: number, extra: (k: number) => string[] = () => []): Promise<K6Run[]> {
+  const at = (k: number): string => (k === 0 ? '0' : k === parts ? '1' : `${k}/${parts}`);
+  const sequence = Array.from({ length: parts + 1 }, (_, k) => at(k)).join(',');
+  return Promise.all(
+    Array.from({ length: parts }, (_, k) =>
+      runK6(bin, parts === 1 ? ['script.js'] : ['--address', '127.0.0.1:0', '--execution-segment', `${at(k)}:${at(k + 1)}`, '--execution-segment-sequence', sequence, ...extra(k), 'script.js'], out),
+    ),
+  );
+}
+
+/** The chainrpc summaries the k6 instances wrote into `folder`. */
+export const summariesIn = (folder: string): K6Summary[] =>
+  readdirSync(folder)
+    .filter((f) => /^chainrpc-summary.*\.json$/.test(f))
+    .map((f) => parseJson(readFileSync(join(folder, f), 'utf8')) as unknown as K6Summary);
+
+/** A summary's calls and those answered with a result, over every method. */
+export const callCounts = (s: K6Summary): { calls: number; ok: number } =>
+  Object.values(s.methods).reduce((n, m) => ({ calls: n.calls + m.calls, ok: n.ok + m.ok }), { calls: 0, ok: 0 });

@@ -1,9 +1,9 @@
 // Property-based fuzzing of the real server (see runRpcFuzz.ts). FUZZ_RUNS sets the number of cases
-// (default 10,000, as CI runs it); `npx tsx test/support/fuzzLong.ts` runs the same property longer.
+// (default 5,000, as CI runs it, with a new seed each run); `npm run test:fuzz-long` runs the same property longer.
 import { describe, expect, it } from 'vitest';
 import { runRpcFuzz } from './runRpcFuzz.js';
 
-const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
+const runs = Number(process.env.FUZZ_RUNS ?? 5_000);
 
 describe('fuzz: the server survives and answers by the rules', () => {
   it(`${runs} random cases over HTTP`, async () => {
