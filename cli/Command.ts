@@ -21,6 +21,11 @@ export interface Command {
 export interface CommandEntry {
   readonly name: string;
   readonly summary: string;
+  /**
+   * Every exit code the command can end with, in order: what `chainrpc --help` lists, what its own help
+   * explains, and what README.md's table shows (test/docs.test.ts and cli/commandList.test.ts hold both to it).
+   */
+  readonly exits: readonly number[];
   /** Imports the command's module; called only when the command runs or prints its own help. */
   load(): Promise<Command>;
 }

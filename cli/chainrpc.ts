@@ -27,10 +27,12 @@ Usage: chainrpc <command> [options]
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
-Run chainrpc <command> --help for a command's options.
+Run chainrpc <command> --help for a command's options and what its exit codes mean.
 
-Exit codes: 0 success; 1 the node answered with an error (or a check failed);
-2 usage or configuration error; 3 target unreachable; 4 internal error (a bug: please report it).`;
+Exit codes: 0 success; 1 the node answered with an error, a check failed, or (load) the figures
+cannot be trusted; 2 usage or configuration error; 3 target unreachable; 4 internal error (a bug:
+please report it); 99 (load) a threshold broken; 130 interrupted. By command:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.exits.join(' ')}`).join('\n')}`;
 }
 
 async function main(argv: string[]): Promise<number> {

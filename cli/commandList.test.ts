@@ -34,8 +34,20 @@ describe('cli/commandList', () => {
     // From the sources through tsx, so the test needs no build and sees this checkout's registry.
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(packageRoot, 'cli', 'chainrpc.ts'), '--help'], { cwd: packageRoot });
     const width = Math.max(...COMMANDS.map((c) => c.name.length));
-    const listed = stdout.split('\n').filter((line) => /^ {2}\S/.test(line));
+    const [, commands = '', exits = ''] = stdout.split(/^Commands:$|^Exit codes:/m);
+    const listed = commands.split('\n').filter((line) => /^ {2}\S/.test(line));
     expect(listed).toEqual(COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`));
+    // And each command's exit codes, from the registry.
+    expect(exits.split('\n').filter((line) => /^ {2}\S/.test(line))).toEqual(COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.exits.join(' ')}`));
+  });
+
+  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its help explains every exit code it can end with, and no other', async (_name, entry) => {
+    const command = await entry.load();
+    const text = command.help.slice(command.help.lastIndexOf('Exit codes:'));
+    expect(text.startsWith('Exit codes:'), `${entry.name} --help has no "Exit codes:" paragraph`).toBe(true);
+    // "0 a result; 1 the node answered ...": each code is a number at the start of the paragraph or after "; ".
+    const explained = [...text.matchAll(/(?:^Exit codes:|;)\s+(\d+) /g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    expect(explained).toEqual([...entry.exits]);
   });
 
   it('the --help path imports no package: the commands and their dependencies load only when used', () => {

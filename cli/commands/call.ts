@@ -20,7 +20,10 @@ as JSON on stderr and exits 1; an unreachable node exits 3.
 Options:
   --url <base-url>   the node's base URL (required; the endpoint is {base-url}/rpc)
   --timeout <ms>     give up after this long (default 10000)
-  -h, --help`;
+  -h, --help
+
+Exit codes: 0 a result (printed); 1 the node answered with an error (printed on stderr); 2 usage
+error; 3 the node is unreachable; 4 internal error (a bug in chainrpc).`;
 
 function param(text: string): JsonValue {
   try {

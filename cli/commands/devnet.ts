@@ -30,7 +30,10 @@ Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-f
                       node:name to one node (mn1, ln2, ...); repeatable or comma-separated. The
                       table shows each node's faults. Never use it but to prove the suite.
 
-Stop a node with kill <pid> to watch another MN take over as leader.`;
+Stop a node with kill <pid> to watch another MN take over as leader.
+
+Exit codes: 0 stopped by SIGINT or SIGTERM (every node stopped); 2 usage or configuration error;
+4 internal error (a bug in chainrpc).`;
 
 const commandLine = new CommandLine('devnet', {
   mn: { kind: 'integer', value: '<n>', min: 1, max: 32, default: 3 },

@@ -15,7 +15,9 @@ public key, the spec's 64-character account address).
 Options:
   --seed <text>   derive the key from a seed (reproducible; for tests and devnets only,
                   never for keys that hold value)
-  -h, --help`,
+  -h, --help
+
+Exit codes: 0 a key pair printed; 2 usage error; 4 internal error (a bug in chainrpc).`,
   commandLines: [commandLine],
   run(argv) {
     const { values } = commandLine.parse(argv);

@@ -109,8 +109,8 @@ broken, a regression beyond the noise, or a sweep whose SLO held at no rate; 1 a
 cannot be trusted (the generator fell behind its schedule), a node stopped answering mid-run, or
 setup could not fund its senders (1 comes before 99: thresholds then say little); 2 usage or
 configuration error (an invalid scenario names the JSON pointer and the rule); 3 no target
-answered at the start; 130 interrupted (Ctrl-C): the report of
-what ran is written first.`;
+answered at the start; 4 internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): the
+report of what ran is written first.`;
 
 const positive = (text: string): string | undefined => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : `must be a positive number; got "${text}"`);
 const duration = (text: string): string | undefined => (/^\d+(\.\d{1,3})?(ms|s|m)$/.test(text) ? undefined : `must be a duration such as 500ms, 30s or 2m; got "${text}"`);

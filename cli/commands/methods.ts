@@ -14,7 +14,9 @@ may answer with, read from schemas/methods/*.schema.json.
 
 Options:
   --json    print the list as JSON
-  -h, --help`,
+  -h, --help
+
+Exit codes: 0 listed; 2 usage error; 4 internal error (a bug in chainrpc).`,
   commandLines: [commandLine],
   run(argv) {
     const { values } = commandLine.parse(argv);

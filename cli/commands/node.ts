@@ -59,7 +59,11 @@ Fault injection (TEST-ONLY):
   --list-faults           print every fault (name, category, scope, what it breaks) and exit
 
 The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
-to hold value.`;
+to hold value.
+
+Exit codes: 0 stopped by SIGINT or SIGTERM; 2 usage or configuration error (a busy port, a data dir
+of another network, a damaged or locked store); 4 internal error (a bug in chainrpc); 130 a second
+signal while stopping (it exits at once).`;
 
 const commandLine = new CommandLine('node', {
   port: { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.port },

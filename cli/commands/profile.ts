@@ -49,7 +49,8 @@ Options:
   -h, --help
 
 Progress goes to stderr. Exit codes: 0 a draft was written (warnings, if any, are printed with
-it); 2 usage error; 3 no JSON-RPC endpoint answered at the URL (what each path answered is listed).`;
+it); 2 usage error; 3 no JSON-RPC endpoint answered at the URL (what each path answered is listed);
+4 internal error (a bug in chainrpc).`;
 
 /** A base URL probes can be sent below: http or https, and nothing after the path. */
 function bareUrlProblem(text: string): string | undefined {

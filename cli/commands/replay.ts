@@ -19,7 +19,10 @@ Options:
   --node <base-url>  which node's result to replay when the check ran on several (default: the
                      first that failed), or another node to send the same bytes to
   --all              replay every exchange of the check, not only the last
-  -h, --help`;
+  -h, --help
+
+Exit codes: 0 the request was sent again and the answer is shown (whatever it says); 2 usage error
+(no such report or check); 3 the node is unreachable; 4 internal error (a bug in chainrpc).`;
 
 const commandLine = new CommandLine(
   'replay',

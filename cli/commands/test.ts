@@ -60,7 +60,8 @@ when, besides, every MUST check ran and passed: none skipped, none excused by --
 left out by --only/--skip.
 
 Exit codes: 0 passed (certified or not); 1 failures (or checks without a verdict) at or above
-the chosen level; 2 usage or configuration error; 3 no target answered JSON-RPC.`;
+the chosen level; 2 usage or configuration error; 3 no target answered JSON-RPC; 4 internal error
+(a bug in chainrpc: please report it).`;
 
 const commandLine = new CommandLine('test', {
   url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },

@@ -25,7 +25,10 @@ Options (sign):
   --nonce <n>        the sender's current nonce (chain_getAccount)
   --fee <amount>     fee (default 0.001token)
   --chain-id <n>     the network's chain id (chain_health; default 1)
-  -h, --help`;
+  -h, --help
+
+Exit codes: 0 signed, or decoded and verified; 1 the signature does not verify (decode); 2 usage
+error or malformed input; 4 internal error (a bug in chainrpc).`;
 
 
 function toJson(tx: SignedTransaction): Record<string, string> {
