@@ -94,13 +94,19 @@ it('forged, self-signed and replayed hellos and a forged block change no leader,
     expect([replay.status, refusal(replay)]).toEqual([409, expect.stringMatching(/replay/)]);
     expect((await postPeer(mn2.p2pUrl, '/p2p/hello', memberHello)).status).toBe(409);
 
-    // A block that extends the tip, hashed and signed correctly, by a key that is not a member.
-    const { block, wire } = await forgeBlock(mn1.p2pUrl, network, freshKey());
-    forged.push({ height: block.height, hash: block.hash });
-    const answers = await Promise.all(net.nodes.map((n) => postPeer(n.p2pUrl, '/p2p/block', { from: block.proposer, block: wire })));
-    // Refused outright, or (the chain moved on meanwhile) a conflict at a height already taken: never imported.
-    for (const a of answers) expect(a.status === 400 ? refusal(a) : text(a.json ?? null, 'status')).toMatch(/is not a member|conflict/);
-    expect(answers.some((a) => a.status === 400 && /is not a member of this network/.test(refusal(a)))).toBe(true);
+    // A block that extends the tip, hashed and signed correctly, by a key that is not a member. Refused
+    // outright, or (the chain moved on meanwhile) a conflict at a height already taken: never imported. A node
+    // must be seen refusing it for what it is: on a busy machine every node may have moved on before the block
+    // arrives, so it is forged again on the new tip (a few tries) until one judges it.
+    let judged = false;
+    for (let attempt = 0; attempt < 5 && !judged; attempt++) {
+      const { block, wire } = await forgeBlock(mn1.p2pUrl, network, freshKey());
+      forged.push({ height: block.height, hash: block.hash });
+      const answers = await Promise.all(net.nodes.map((n) => postPeer(n.p2pUrl, '/p2p/block', { from: block.proposer, block: wire })));
+      for (const a of answers) expect(a.status === 400 ? refusal(a) : text(a.json ?? null, 'status')).toMatch(/is not a member|conflict/);
+      judged = answers.some((a) => a.status === 400 && /is not a member of this network/.test(refusal(a)));
+    }
+    expect(judged, 'a node refused the forged block as not a member\'s (in 5 tries, each on the tip of the moment)').toBe(true);
 
     expect(await agreedLeader()).toBe(leader);
     await new Promise((r) => setTimeout(r, BLOCK_MS));

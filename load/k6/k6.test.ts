@@ -34,7 +34,8 @@ let tests = 0;
 /** A scenario's k6 test for `url`, in a folder of its own. */
 const generate = (name: string, overrides: ScenarioOverrides, url = node.url, segments = 1): Promise<string> => writeTestK6(name, overrides, url, join(dir, `${name}-${++tests}`), segments);
 
-const quick = { rate: 20, duration: '2s', warmup: '500ms' } as const;
+// Light: 20 requests/s, and 8 VUs (k6 initializes every VU it may use; 8 hold 20 requests/s many times over).
+const quick = { rate: 20, duration: '2s', warmup: '500ms', maxInFlight: 8 } as const;
 
 describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
   const bin = k6 ?? 'k6';
@@ -72,7 +73,7 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
     try {
       // The three runs side by side, each with its own senders (its own seed): each starts every lane at its account's nonce.
       const runOnce = async (parts: number, i: number): Promise<{ parts: number; merged: ReturnType<typeof mergeK6Summaries>; summaries: K6Summary[] }> => {
-        const out = await generate('send-raw-tx', { rate: 30, duration: '3s', warmup: '500ms', seed: 100 + i }, node.url, parts);
+        const out = await generate('send-raw-tx', { rate: 30, duration: '3s', warmup: '500ms', maxInFlight: 12, seed: 100 + i }, node.url, parts);
         // Each instance reads only its own senders' lanes (k % parts = its index).
         const runs = await runK6Segments(bin, out, parts, (k) => ['-e', `CHAINRPC_CORPUS=corpus-${k}-of-${parts}.json`]);
         for (const r of runs) expect(r.code, r.stderr).toBe(0);

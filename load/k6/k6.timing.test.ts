@@ -39,7 +39,8 @@ function bucketQuantileUs(buckets: Record<string, number>, q: number): number {
   throw new Error('no samples in the buckets');
 }
 
-const quick = { rate: 20, duration: '2s', warmup: '500ms' } as const;
+// Light: 20 requests/s, and 8 VUs (k6 initializes every VU it may use; 8 hold 20 requests/s many times over).
+const quick = { rate: 20, duration: '2s', warmup: '500ms', maxInFlight: 8 } as const;
 
 describe.skipIf(k6 === undefined)('generated k6 tests under real k6, judged against time', () => {
   const bin = k6 ?? 'k6';
@@ -67,7 +68,7 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6, judged agai
 
 
   it('the Node engine and k6 give the same answer for a scenario both can hold: requests, achieved rate, latency', async () => {
-    const overrides = { rate: 50, duration: '3s', warmup: '500ms' } as const;
+    const overrides = { rate: 50, duration: '3s', warmup: '500ms', maxInFlight: 8 } as const;
     const out = await writeTestK6('reads', overrides, node.url, join(dir, 'reads-and-the-engine'));
     // Both at once, each light (50 requests/s): the same node, the same moment.
     const [run, [fromNode]] = await Promise.all([
@@ -96,7 +97,7 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6, judged agai
     // the quantiles of its parts: a merge that shifts, drops or double-counts buckets falls outside.
     const server = await startDelayServer({ delayMs: 50 });
     try {
-      const scenario = resolveScenario({ name: 'delay', arrivals: { model: 'open', rate: 40 }, duration: '3s', warmup: '500ms', maxInFlight: 40, validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['p99 < 1s'] });
+      const scenario = resolveScenario({ name: 'delay', arrivals: { model: 'open', rate: 40 }, duration: '3s', warmup: '500ms', maxInFlight: 8, validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['p99 < 1s'] });
       // The single run and the splits side by side: each instance is light (40 requests/s in all), and all
       // of them meet the same machine.
       const merged: { parts: number; run: ReturnType<typeof mergeK6Summaries>; instances: K6Summary[] }[] = await Promise.all(
@@ -118,7 +119,10 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6, judged agai
         expect(single.run.latency[p]).toBeLessThan(60_000);
         for (const split of splits) {
           const ratio = split.run.latency[p] / single.run.latency[p];
-          expect(Math.abs(Math.log2(ratio)), `${p} of ${split.parts} instances: ${split.run.latency[p]} µs against ${single.run.latency[p]} µs`).toBeLessThanOrEqual(1 / 8 + 1e-9);
+          // One bucket (2^(1/8)), plus what the merged run's HDR histogram adds to each of the two values it
+          // reports (3 significant digits: 0.1%): two runs whose true value sits on a bucket's edge land in
+          // neighbouring buckets, and their reported ratio may then pass 2^(1/8) by that rounding.
+          expect(Math.abs(Math.log2(ratio)), `${p} of ${split.parts} instances: ${split.run.latency[p]} µs against ${single.run.latency[p]} µs`).toBeLessThanOrEqual(1 / 8 + 2 * Math.log2(1.001));
         }
       }
       for (const { parts, run, instances } of merged) {
