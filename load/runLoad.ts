@@ -257,16 +257,23 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
-  outer: for (let round = 0; round < rounds; round++) {
-    for (const p of prepared) {
-      if (o.signal?.aborted === true) break outer;
-      // Rounded so the rounds add up to the whole duration exactly.
-      const durationMs = Math.round(((round + 1) * s.durationMs) / rounds) - Math.round((round * s.durationMs) / rounds);
-      if (rounds > 1) o.log(`load: ${p.url}: round ${round + 1} of ${rounds}`);
-      const result = await runSegment(p, o, segmentModel(s.model, durationMs / s.durationMs), durationMs, round === 0 ? s.warmupMs : laterWarmupMs(s));
-      parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
-      if (result.stop.reason === 'interrupted') break outer;
+  try {
+    outer: for (let round = 0; round < rounds; round++) {
+      for (const p of prepared) {
+        if (o.signal?.aborted === true) break outer;
+        // Rounded so the rounds add up to the whole duration exactly.
+        const durationMs = Math.round(((round + 1) * s.durationMs) / rounds) - Math.round((round * s.durationMs) / rounds);
+        if (rounds > 1) o.log(`load: ${p.url}: round ${round + 1} of ${rounds}`);
+        const result = await runSegment(p, o, segmentModel(s.model, durationMs / s.durationMs), durationMs, round === 0 ? s.warmupMs : laterWarmupMs(s));
+        parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
+        if (result.stop.reason === 'interrupted') break outer;
+      }
     }
+  } catch (error) {
+    // The engine failed (a source that throws, a thread that cannot start): the trackers stop with it, or
+    // their polling would keep the process alive after the error is reported.
+    await Promise.all(prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])));
+    throw error;
   }
   const runs: LoadRun[] = [];
   for (const p of prepared) {

@@ -32,9 +32,9 @@ function reportOf(stdout: string): LoadReport {
   return parseJson(readFileSync(join(folder.startsWith('/') ? folder : join(process.cwd(), folder), 'report.json'), 'utf8')) as unknown as LoadReport;
 }
 
-/** `chainrpc load ...args` in its own process: its output as it comes, a wait for a line of it, its end. */
-function startLoad(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; waitFor: (pattern: RegExp) => Promise<void>; exit: () => Promise<number | null> } {
-  const child = spawn(process.execPath, [CHAINRPC_BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `chainrpc load ...args` in its own process (node started with `nodeOptions`): its output as it comes, a wait for a line of it, its end. */
+function startLoad(args: string[], nodeOptions: string[] = []): { child: ChildProcess; stdout: () => string; stderr: () => string; waitFor: (pattern: RegExp) => Promise<void>; exit: () => Promise<number | null> } {
+  const child = spawn(process.execPath, [...nodeOptions, CHAINRPC_BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(child);
   let stdout = '';
   let stderr = '';
@@ -178,6 +178,26 @@ describe('chainrpc load: runs that end early still report', () => {
     expect(run?.methods.reduce((k, m) => k + m.ok, 0)).toBeGreaterThan(20);
     expect(report.verdict.summary).toMatch(/stopped answering \d+\.\d s into the run/);
     expect(readFileSync(join(dir, 'reports-dies', 'latest', 'report.html'), 'utf8')).toContain('stopped: the node could not be reached');
+  }, 60_000);
+});
+
+describe('chainrpc load: the generator thread', () => {
+  it('starts under node options a worker thread refuses (V8\'s, as given for long runs): exit 0', async () => {
+    const n = await node('v8-options');
+    const load = startLoad(['reads', '--url', n.url, '--rate', '20', '--duration', '1s', '--warmup', '0s', '--report-dir', join(dir, 'reports-v8')], ['--max-old-space-size=512', '--stack-size=2000']);
+    expect(await load.exit(), load.stderr()).toBe(0);
+    expect(reportOf(load.stdout()).runs[0]?.schedule.sent).toBe(20);
+  }, 60_000);
+
+  it('one that cannot start ends the command with its error, and nothing (the inclusion tracker) keeps the process alive', async () => {
+    const n = await node('no-thread');
+    // An --import that fails in worker threads only: setup (funding, the corpus, the tracker) runs, the generator cannot.
+    const hook = `data:text/javascript,${encodeURIComponent("import { isMainThread } from 'node:worker_threads'; if (!isMainThread) throw new Error('no thread for you');")}`;
+    const load = startLoad(['send-raw-tx', '--url', n.url, '--rate', '20', '--duration', '1s', '--warmup', '0s', '--report-dir', join(dir, 'reports-no-thread')], ['--import', hook]);
+    const ended = await Promise.race([load.exit(), new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
+    expect(ended, `still running 30 s later; stderr: ${load.stderr()}`).not.toBe('hung');
+    expect(ended).toBe(4);
+    expect(load.stderr()).toMatch(/no thread for you|worker thread exited/);
   }, 60_000);
 });
 

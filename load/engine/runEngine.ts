@@ -277,21 +277,10 @@ async function localThread(plan: ThreadPlan, tick: (r: TickReport) => void, trac
 /** The worker's entry: compiled JavaScript beside this file, or the TypeScript source (run through tsx). */
 const workerEntry = (): string => new URL(`./engineWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
-/** The process's node options for a worker, less those a worker refuses (`--input-type`, from `node -e`). */
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const a = process.execArgv[i] as string;
-    if (a === '--input-type') i++;
-    else if (!a.startsWith('--input-type=')) out.push(a);
-  }
-  return out;
-}
-
 async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void, tracked: (o: TrackedOutcome[]) => void): Promise<ThreadHandle[]> {
   const entry = workerEntry();
   const handles = plans.map((plan) => {
-    const worker = startWorker(entry, { workerData: plan, execArgv: workerExecArgv() });
+    const worker = startWorker(entry, { workerData: plan });
     let settle!: { resolve: (r: ThreadResult) => void; reject: (e: unknown) => void };
     const result = new Promise<ThreadResult>((resolve, reject) => (settle = { resolve, reject }));
     // Awaited later, or never when another worker failed first: never an unhandled rejection.

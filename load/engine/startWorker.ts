@@ -11,11 +11,35 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * a one-line boot script registers tsx's ESM loader in the worker (development only: tsx is a
  * devDependency), then imports the module; the sources it imports by URL later load through tsx too.
  */
-export function startWorker(moduleUrl: string, options: Pick<WorkerOptions, 'workerData' | 'execArgv'> = {}): Worker {
-  if (!moduleUrl.endsWith('.ts')) return new Worker(new URL(moduleUrl), options);
+export function startWorker(moduleUrl: string, options: Pick<WorkerOptions, 'workerData'> = {}): Worker {
+  const execArgv = workerExecArgv();
+  if (!moduleUrl.endsWith('.ts')) return new Worker(new URL(moduleUrl), { ...options, execArgv });
   const api = pathToFileURL(tsxEsmApi(moduleUrl)).href;
   const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(moduleUrl)}); })`;
-  return new Worker(boot, { ...options, eval: true });
+  return new Worker(boot, { ...options, execArgv, eval: true });
+}
+
+/** Node options a worker thread takes and that change how it loads or reports (`--flag value` or `--flag=value`). */
+const WITH_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C']);
+const PER_THREAD = /^--(no-)?(experimental-|enable-source-maps$|warnings$|deprecation$|trace-warnings$|trace-deprecation$|throw-deprecation$|pending-deprecation$|cpu-prof|heap-prof)/;
+
+/**
+ * The parent's node options that a worker thread takes: how modules load (--import, --require, --loader,
+ * --conditions, --experimental-*), warnings, source maps and profiling. A worker refuses V8 options and options
+ * of the whole process (`node --max-old-space-size=4096 chainrpc load ...` would fail to start it:
+ * ERR_WORKER_INVALID_EXEC_ARGV), and needs neither: they already apply to every thread of the process.
+ */
+export function workerExecArgv(parent: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < parent.length; i++) {
+    const a = parent[i] as string;
+    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (WITH_VALUE.has(name)) {
+      out.push(a);
+      if (!a.includes('=') && i + 1 < parent.length) out.push(parent[++i] as string);
+    } else if (PER_THREAD.test(a)) out.push(a);
+  }
+  return out;
 }
 
 /** tsx's ESM API as an import resolves it (require.resolve would give its CommonJS build, which cannot import the ESM half). */
