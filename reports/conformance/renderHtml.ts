@@ -1,5 +1,5 @@
 import { LEVELS } from '../../suites/model.js';
-import type { Category, CheckResult, RunResult, Status } from '../../suites/model.js';
+import type { CheckResult, RunResult } from '../../suites/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
@@ -7,10 +7,8 @@ import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../
 import { baselineMark, evidenceParts } from './evidenceHtml.js';
 import { gridColumnsCss, gridMainHtml } from './gridHtml.js';
 import { GRID_CSS, GRID_JS, REPORT_CSS, REPORT_JS } from './htmlAssets.js';
-import { nodeGrid } from './nodeGrid.js';
+import { CATEGORY_ORDER, nodeGrid, STATUSES } from './nodeGrid.js';
 
-const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
-const CATEGORY_ORDER: readonly Category[] = ['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery'];
 
 function checkHtml(result: CheckResult, run: RunResult): string {
   const gating = isGating(result, run.gate);

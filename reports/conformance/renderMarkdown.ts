@@ -5,7 +5,7 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { gridMarkdown } from './gridMarkdown.js';
-import { nodeGrid } from './nodeGrid.js';
+import { nodeGrid, STATUSES } from './nodeGrid.js';
 
 export interface MarkdownOptions {
   /** How many failing checks to show in full before "and N more" (default 20; 10 in the grid, whose table already names each one). */
@@ -21,7 +21,6 @@ export interface MarkdownOptions {
   maxRows?: number;
 }
 
-const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'skip'];
 const ICON = { CERTIFIED: '✅', PASSED: '✅', FAILED: '❌' } as const;
 // A reproduce command longer than this is left to report.html: a step summary is for scanning.
 const MAX_COMMAND_CHARS = 2000;
