@@ -182,10 +182,12 @@ describe('chainrpc load: runs that end early still report', () => {
 });
 
 describe('chainrpc load: the generator thread', () => {
-  it('starts under node options a worker thread refuses (V8\'s, as given for long runs): exit 0', async () => {
+  it('starts under node options a worker thread refuses (V8\'s, as given for long runs): the run is made and reported', async () => {
     const n = await node('v8-options');
     const load = startLoad(['reads', '--url', n.url, '--rate', '20', '--duration', '1s', '--warmup', '0s', '--report-dir', join(dir, 'reports-v8')], ['--max-old-space-size=512', '--stack-size=2000']);
-    expect(await load.exit(), load.stderr()).toBe(0);
+    // 0, or 1 when this lane's busy cores made the generator late (NOT TRUSTED): what matters is that it ran.
+    expect([0, 1], load.stderr()).toContain(await load.exit());
+    expect(load.stderr()).not.toMatch(/ERR_WORKER_INVALID_EXEC_ARGV|internal error/);
     expect(reportOf(load.stdout()).runs[0]?.schedule.sent).toBe(20);
   }, 60_000);
 

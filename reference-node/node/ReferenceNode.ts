@@ -119,8 +119,12 @@ export class ReferenceNode {
   private readonly timers: NodeJS.Timeout[] = [];
   /** The heartbeat's next greeting round (a timer re-armed each round, with jitter). */
   private heartbeat: NodeJS.Timeout | undefined;
-  /** When each peer (by id) last greeted this node: a pair needs one greeting per heartbeat, not one each way. */
-  private readonly greetedBy = new Map<string, number>();
+  /**
+   * When each peer (by id) last gave this node a hello of its own accord (a greeting, or the answer to a block
+   * this node proposed): a pair needs one exchange of hellos per heartbeat, not one each way, and none while
+   * the blocks between them carry them.
+   */
+  private readonly heardFrom = new Map<string, number>();
   private readonly sync: BlockSync;
   /**
    * Members that claimed a height and could not serve it: not believed ahead (isBehind) and not synced
@@ -358,7 +362,7 @@ export class ReferenceNode {
       throw new PeerRefusal(403, `hello refused: ${h.id} greets as an MN but is not a member of this network (the genesis names its members); a node that is not a member greets as an LN`);
     }
     const newer = this.peers.accept(h, signed.signature);
-    if (inbound) this.greetedBy.set(h.id, Date.now());
+    if (inbound) this.heardFrom.set(h.id, Date.now());
     // Only a member is followed up to a higher chain: anyone else could claim any height.
     if (newer && this.peers.isMember(h.id) && h.height > this.chain.height() && !this.distrusted(h.id)) void this.catchUp(h.id, h.url, h.height);
   }
@@ -383,17 +387,18 @@ export class ReferenceNode {
   }
 
   /**
-   * Greets every known peer URL, but for the peers that greeted this node within the last one and a half
-   * heartbeats: a greeting is answered with the receiver's hello, so one greeting per pair and heartbeat
-   * keeps both sides informed (and, should that peer stop greeting, this node greets it again next round).
+   * Greets every known peer URL, but for the peers heard from within the last one and a half heartbeats (they
+   * greeted this node, or answered a block it proposed with their hello): a greeting is answered with the
+   * receiver's hello, so one exchange per pair and heartbeat keeps both sides informed (and, should that peer
+   * fall silent, this node greets it again next round).
    */
   private async greetAll(): Promise<void> {
     if (this.stopping) return;
     this.refusals.tick();
     const recent = Date.now() - 1.5 * heartbeatMs(this.peers.livenessMs);
-    for (const [id, at] of this.greetedBy) if (at <= recent) this.greetedBy.delete(id);
+    for (const [id, at] of this.heardFrom) if (at <= recent) this.heardFrom.delete(id);
     const heard = new Set<string>();
-    for (const p of this.peers.all()) if (this.greetedBy.has(p.id)) heard.add(p.url);
+    for (const p of this.peers.all()) if (this.heardFrom.has(p.id)) heard.add(p.url);
     const body = this.hello();
     await Promise.all(
       this.peers
@@ -410,9 +415,24 @@ export class ReferenceNode {
     this.greeted = true;
   }
 
+  /**
+   * Sends a block this node proposed to every peer, with this node's signed hello (one for all: each peer sees
+   * it once); each peer answers with its own, which counts as hearing from it. So while blocks flow, the
+   * proposer and its peers exchange hellos through them and greet each other no more (greetAll).
+   */
   private broadcastBlock(block: Block): void {
-    const body = { from: this.id, block: encodeBlockWire(block) };
-    for (const url of this.peers.knownUrls()) this.link(url).send('/p2p/block', body);
+    const body = { from: this.id, block: encodeBlockWire(block), hello: this.hello() };
+    for (const url of this.peers.knownUrls()) {
+      this.link(url).send('/p2p/block', body, (answer) => {
+        const hello = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer.hello : undefined;
+        if (hello === undefined) return;
+        try {
+          this.acceptHello(hello, true);
+        } catch {
+          // A hello this node refuses counts for nothing: that peer is greeted as before.
+        }
+      });
+    }
   }
 
   /** chain_sendRawTransaction: admission (NodeHooks), then the relay to peers; a refusal is the profile's error. */

@@ -14,7 +14,7 @@ export const P2P_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 export class PeerLink {
   private readonly client: RpcClient;
-  private readonly queue: { path: string; body: JsonValue }[] = [];
+  private readonly queue: { path: string; body: JsonValue; onAnswer?: ((answer: JsonValue) => void) | undefined }[] = [];
   private pendingTxs: string[] = [];
   private sending = false;
   private closed = false;
@@ -47,11 +47,11 @@ export class PeerLink {
     this.pump();
   }
 
-  /** Queues a message after everything queued before it. */
-  send(path: string, body: JsonValue): void {
+  /** Queues a message after everything queued before it; `onAnswer` hears the peer's answer, if one comes. */
+  send(path: string, body: JsonValue, onAnswer?: (answer: JsonValue) => void): void {
     if (this.closed) return;
     this.flushTxs();
-    this.queue.push({ path, body });
+    this.queue.push({ path, body, onAnswer });
     this.pump();
   }
 
@@ -69,6 +69,9 @@ export class PeerLink {
     if (!next) return;
     this.sending = true;
     this.request(next.path, next.body)
+      .then((answer) => {
+        if (!this.closed) next.onAnswer?.(answer);
+      })
       .catch(() => undefined)
       .finally(() => {
         this.sending = false;

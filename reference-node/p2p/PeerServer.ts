@@ -29,7 +29,7 @@ export interface PeerHost {
   readonly peers: PeerSet;
   /** This node's hello, signed, with a fresh timestamp. */
   hello(): JsonValue;
-  /** Takes a peer's hello (parsed, verified, checked); throws PeerRefusal when refused. */
+  /** Takes a peer's hello, sent to this node (parsed, verified, checked); throws PeerRefusal when refused. */
   acceptHello(message: JsonValue): void;
   /** Starts catching up from a peer that is ahead (no-op while a sync runs). */
   syncFrom(url: string): void;
@@ -104,7 +104,21 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
         const member = sender?.member === true ? sender : undefined;
         if (outcome === 'gap' && member) host.syncFrom(member.url);
         if (outcome === 'conflict') host.reportFork(member?.url ?? `a peer at ${from}`);
-        send(200, { status: outcome });
+        // A block may carry its sender's signed hello (the proposer's, ReferenceNode.broadcastBlock): taken as a
+        // greeting once the block is in (so its height is no news), and answered with this node's own, so that a
+        // proposer and its peers need no greetings of their own while blocks flow. A refused hello changes
+        // nothing, is logged, and gets no hello back; the block is judged on its own either way.
+        let greeted = false;
+        if (msg.hello !== undefined) {
+          try {
+            host.acceptHello(msg.hello);
+            greeted = true;
+          } catch (err) {
+            if (!(err instanceof PeerRefusal)) throw err;
+            host.refused(`p2p: refused the hello of a block from ${from}: HTTP ${err.status}: ${err.message}`);
+          }
+        }
+        send(200, greeted ? { status: outcome, hello: host.hello() } : { status: outcome });
         return;
       }
       case '/p2p/faucet': {
