@@ -140,6 +140,8 @@ export class ReferenceNode {
   private greeted = false;
   private stopping = false;
   private lastHello = 0n;
+  /** When a block this node proposed last carried its hello (Date.now()). */
+  private lastBlockHello = 0;
   private openrpcDoc: JsonValue | undefined;
 
   private constructor(
@@ -417,11 +419,17 @@ export class ReferenceNode {
 
   /**
    * Sends a block this node proposed to every peer, with this node's signed hello (one for all: each peer sees
-   * it once); each peer answers with its own, which counts as hearing from it. So while blocks flow, the
-   * proposer and its peers exchange hellos through them and greet each other no more (greetAll).
+   * it once) at most every three quarters of a heartbeat; each peer answers a hello with its own, which counts
+   * as hearing from it. So while blocks flow, the proposer and its peers exchange hellos through them and greet
+   * each other no more (greetAll).
    */
   private broadcastBlock(block: Block): void {
-    const body = { from: this.id, block: encodeBlockWire(block), hello: this.hello() };
+    // At block times shorter than a heartbeat, every other block or so carries one: enough to be heard from
+    // within a heartbeat and a half (greetAll), without a signature and four verifications on every block.
+    const now = Date.now();
+    const withHello = now - this.lastBlockHello >= 0.75 * heartbeatMs(this.peers.livenessMs);
+    if (withHello) this.lastBlockHello = now;
+    const body = { from: this.id, block: encodeBlockWire(block), ...(withHello ? { hello: this.hello() } : {}) };
     for (const url of this.peers.knownUrls()) {
       this.link(url).send('/p2p/block', body, (answer) => {
         const hello = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer.hello : undefined;
