@@ -7,7 +7,7 @@
  * node pays. Goal: under 1% of a core per node at the default block time (docs/benchmarks.md).
  *
  * It reports and never fails on a slow run: a shared machine is noisy, and the baseline says how noisy.
- * Options: --window <s> (measured window, default 60), --settle <s> (before it, default 20: a node's start-up
+ * Options: --window <s> (measured window, default 60), --settle <s> (before it, default 40: a node's start-up
  * and V8's first idle-time collection stay out), --block-times <ms,...> (default 1000,300).
  */
 import { spawn } from 'node:child_process';
@@ -29,7 +29,7 @@ function seconds(text: string | undefined, fallback: number): number {
   return n;
 }
 const WINDOW_S = seconds(values.window, 60);
-const SETTLE_S = seconds(values.settle, 20);
+const SETTLE_S = seconds(values.settle, 40);
 const BLOCK_TIMES = (values['block-times'] ?? `${REFERENCE_SETTINGS.blockTimeMs},300`).split(',').map((t) => seconds(t, 0));
 
 const TICKS_PER_S = 100; // USER_HZ: /proc reports CPU time in clock ticks of 10 ms.
