@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../suites/model.js';
 import { fixtureRun, HOSTILE_MESSAGE } from '../../test/support/fixtureRun.js';
-import { GRID_NODES, gridRun, oneNodeRun } from '../../test/support/fixtureGrid.js';
+import { GRID_NODES, gridRun, oneNodeRun, GRID_FAILING_IDS } from '../../test/support/fixtureGrid.js';
 import { escapeHtml } from '../shared/escapeHtml.js';
 import { renderHtml } from './renderHtml.js';
 
@@ -95,15 +95,7 @@ describe('renderHtml, several nodes: the grid', () => {
 
   it('puts the checks that fail or err first, then those that differ, then the rest folded under one line', () => {
     const rows = rowsOf(html);
-    expect(rows.filter((r) => r.part === 'failing').map((r) => r.id)).toEqual([
-      'transport/empty-batch',
-      'chain_getAccount/balance-is-u128-string',
-      'chain_getBlockByHeight/unknown-height-error',
-      'chain_sendRawTransaction/rejects-bad-signature',
-      'chain_getBlockByHeight/head-height-monotonic',
-      'chain_getBlockByHeight/genesis-height-zero',
-      'network/tx-propagation',
-    ]);
+    expect(rows.filter((r) => r.part === 'failing').map((r) => r.id)).toEqual(GRID_FAILING_IDS);
     expect(rows.filter((r) => r.part === 'differ').map((r) => r.id)).toEqual(['chain_faucetClaim/grants-funds', 'discovery/rpc-discover-openrpc']);
     const order = rows.map((r) => ['failing', 'differ', 'same'].indexOf(r.part));
     expect(order).toEqual([...order].sort((a, b) => a - b));

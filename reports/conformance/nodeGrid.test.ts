@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../../suites/model.js';
-import { GRID_NODES, gridRun } from '../../test/support/fixtureGrid.js';
+import { GRID_NODES, gridRun, GRID_FAILING_IDS } from '../../test/support/fixtureGrid.js';
 import { nodeGrid, rowResults, sameLine, shortUrl } from './nodeGrid.js';
 
-const FAILING = [
-  'transport/empty-batch',
-  'chain_getAccount/balance-is-u128-string',
-  'chain_getBlockByHeight/unknown-height-error',
-  'chain_sendRawTransaction/rejects-bad-signature',
-  'chain_getBlockByHeight/head-height-monotonic',
-  'chain_getBlockByHeight/genesis-height-zero',
-  'network/tx-propagation',
-];
+const FAILING = GRID_FAILING_IDS;
 
 const ids = (run: RunResult, part: string): string[] =>
   nodeGrid(run)

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChromium, type Browser, type Locator, type Page } from '../../test/support/chromium.js';
 import { HOSTILE_MESSAGE, NODE_A, U128_MAX, fixtureRun } from '../../test/support/fixtureRun.js';
-import { GRID_NODES, gridRun } from '../../test/support/fixtureGrid.js';
+import { GRID_NODES, gridRun, GRID_FAILING_IDS } from '../../test/support/fixtureGrid.js';
 import type { RunResult, Status } from '../../suites/model.js';
 import { renderHtml } from './renderHtml.js';
 
@@ -162,15 +162,7 @@ const geometry = (page: Page, selector: string, column: number): Promise<OpenCel
 /** Check ids of a run whose results include one of the given statuses. */
 const idsWith = (run: RunResult, statuses: readonly Status[]): string[] => [...new Set(run.results.filter((r) => statuses.includes(r.status)).map((r) => r.id))];
 
-const FAILING = [
-  'transport/empty-batch',
-  'chain_getAccount/balance-is-u128-string',
-  'chain_getBlockByHeight/unknown-height-error',
-  'chain_sendRawTransaction/rejects-bad-signature',
-  'chain_getBlockByHeight/head-height-monotonic',
-  'chain_getBlockByHeight/genesis-height-zero',
-  'network/tx-propagation',
-];
+const FAILING = GRID_FAILING_IDS;
 
 describe.skipIf(skipNote !== undefined)(`report.html of several nodes (the grid) in Chromium${skipNote === undefined ? '' : ` (${skipNote})`}`, () => {
   let browser: Browser;
