@@ -4,11 +4,24 @@ import type { CommandLine, OptionTable } from './CommandLine.js';
 export interface Command {
   name: string;
   summary: string;
+  /** `chainrpc <name> --help`: its usage, options and exit codes; where it has subcommands, it lists them. */
   help: string;
-  /** What it parses its arguments with (one per subcommand: tx sign, tx decode); the help names every option in them. */
+  /** What the words after the name are parsed with, where no subcommand is named; the help names every option in them. */
   commandLines: readonly CommandLine<OptionTable>[];
+  /** Its subcommands (load k6, tx sign, profile detect), each with a help of its own. */
+  subcommands?: readonly Subcommand[];
   /** Runs with the arguments after the subcommand name; resolves to the exit code. */
   run(argv: string[]): Promise<number>;
+}
+
+/** A command's subcommand: `chainrpc <command> <name> --help` prints its own help, not the command's page. */
+export interface Subcommand {
+  /** The word after the command's name: "k6" in `chainrpc load k6`. */
+  readonly name: string;
+  /** Only its usage, what it does, its options and its exit codes (a subset of the command's). */
+  readonly help: string;
+  /** What it parses its arguments with; the help names every option in it. */
+  readonly commandLine: CommandLine<OptionTable>;
 }
 
 /**

@@ -44,7 +44,8 @@ describe('CommandLine', () => {
   it('refuses an unknown option, naming it and the help to read', () => {
     expect(refusal(() => line.parse(['--bogus']))).toBe("demo: Unknown option '--bogus' (see chainrpc demo --help)");
     expect(refusal(() => line.parse(['-x']))).toBe("demo: Unknown option '-x' (see chainrpc demo --help)");
-    expect(refusal(() => withWords.parse(['--need', 'v', '--bogus=1']))).toBe("demo sub: Unknown option '--bogus' (see chainrpc demo --help)");
+    // A subcommand's refusal names the subcommand's own help.
+    expect(refusal(() => withWords.parse(['--need', 'v', '--bogus=1']))).toBe("demo sub: Unknown option '--bogus' (see chainrpc demo sub --help)");
   });
 
   it('refuses an option without its value, also where the next word is an option', () => {
@@ -74,7 +75,7 @@ describe('CommandLine', () => {
   it('takes words besides options only where the command does, and insists on required options', () => {
     expect(refusal(() => line.parse(['stray']))).toBe('demo: unexpected argument "stray": demo takes only options (see chainrpc demo --help)');
     expect(withWords.parse(['a', '--need', 'v', 'b', '--', '--c'])).toEqual({ values: { need: 'v' }, positionals: ['a', 'b', '--c'] });
-    expect(refusal(() => withWords.parse(['a']))).toBe('demo sub: --need is required: --need <v> (see chainrpc demo --help)');
+    expect(refusal(() => withWords.parse(['a']))).toBe('demo sub: --need is required: --need <v> (see chainrpc demo sub --help)');
   });
 });
 

@@ -121,7 +121,7 @@ export class CommandLine<const T extends OptionTable> {
     const { tokens } = parseArgs({ args: [...argv], options: config, strict: false, allowPositionals: true, tokens: true });
     const given = new Map<string, string[]>();
     const positionals: string[] = [];
-    const help = `see chainrpc ${this.name.split(' ')[0] ?? this.name} --help`;
+    const help = `see chainrpc ${this.name} --help`;
     for (const token of tokens) {
       if (token.kind === 'option-terminator') continue;
       if (token.kind === 'positional') {
@@ -158,7 +158,7 @@ export class CommandLine<const T extends OptionTable> {
     }
     const text = texts?.[texts.length - 1];
     if (text === undefined) {
-      if ((spec.kind === 'text' || spec.kind === 'uint') && spec.required === true) throw this.usage(`${flag} is required: ${flag} ${spec.value} (see chainrpc ${this.name.split(' ')[0] ?? this.name} --help)`);
+      if ((spec.kind === 'text' || spec.kind === 'uint') && spec.required === true) throw this.usage(`${flag} is required: ${flag} ${spec.value} (see chainrpc ${this.name} --help)`);
       return spec.default;
     }
     switch (spec.kind) {

@@ -16,6 +16,7 @@ import { packageVersion as version } from './packageVersion.js';
 import { JsonRpcError } from '../core/client/JsonRpcError.js';
 import { TransportError } from '../core/client/TransportError.js';
 import { isCodecError } from '../core/codec/CodecError.js';
+import { NotOursError } from '../core/files/ownedFolder.js';
 import { stringifyJson } from '../core/json/stringifyJson.js';
 
 function mainHelp(): string {
@@ -49,10 +50,18 @@ async function main(argv: string[]): Promise<number> {
   if (!entry) throw new CliError(`unknown command "${name}"; run chainrpc --help for the list`);
   const command = await entry.load();
   if (wantsHelp(rest)) {
-    console.log(command.help);
+    // A subcommand's own help (chainrpc load k6 --help), else the command's page, which lists its subcommands.
+    const sub = command.subcommands?.find((s) => s.name === rest[0]);
+    console.log((sub ?? command).help);
     return EXIT.ok;
   }
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    // A folder or file of the user's that chainrpc will not write into or remove (core/files/ownedFolder.ts).
+    if (err instanceof NotOursError) throw new CliError(`${name}: ${err.message}`);
+    throw err;
+  }
 }
 
 function exitCodeFor(err: unknown): { code: number; message: string } {

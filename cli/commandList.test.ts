@@ -8,8 +8,28 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import type { Command } from './Command.js';
 import { COMMANDS } from './commandList.js';
 import { packageRoot } from '../core/paths.js';
+
+/** Option names a help page documents: its option lines ("  --url <base-url>   what it is", "  -h, --help"). */
+const documentedOptions = (help: string): string[] => [...help.matchAll(/^ +(?:-h, )?--([a-z][a-z0-9-]*)/gm)].map((m) => m[1] ?? '');
+
+/** The exit codes a help page explains: "0 a result; 1 the node answered ...", each a number at the start of its "Exit codes:" paragraph or after "; ". */
+function explainedExits(help: string): number[] | undefined {
+  const at = help.lastIndexOf('Exit codes:');
+  if (at === -1) return undefined;
+  return [...help.slice(at).matchAll(/(?:^Exit codes:|;)\s+(\d+) /g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+}
+
+/** Every help page of a command: its own ("load") and each subcommand's ("load k6"). */
+const pages = (command: Command): { name: string; help: string; options: string[] }[] => [
+  { name: command.name, help: command.help, options: command.commandLines.flatMap((line) => Object.keys(line.options)) },
+  ...(command.subcommands ?? []).map((s) => ({ name: `${command.name} ${s.name}`, help: s.help, options: Object.keys(s.commandLine.options) })),
+];
+
+/** chainrpc from the sources through tsx, so a test needs no build and sees this checkout. */
+const chainrpcFromSource = (...args: string[]): Promise<{ stdout: string }> => promisify(execFile)(process.execPath, ['--import', 'tsx', join(packageRoot, 'cli', 'chainrpc.ts'), ...args], { cwd: packageRoot });
 
 describe('cli/commandList', () => {
   it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: the module it loads has the same name and summary', async (_name, entry) => {
@@ -17,13 +37,31 @@ describe('cli/commandList', () => {
     expect({ name: command.name, summary: command.summary }).toEqual({ name: entry.name, summary: entry.summary });
   });
 
-  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its help lists exactly the options it parses', async (_name, entry) => {
-    const command = await entry.load();
-    // Option lines of the help: "  --url <base-url>   what it is", "  -h, --help".
-    const documented = [...command.help.matchAll(/^ +(?:-h, )?--([a-z][a-z0-9-]*)/gm)].map((m) => m[1]);
-    const parsed = command.commandLines.flatMap((line) => Object.keys(line.options));
-    expect(new Set(documented)).toEqual(new Set([...parsed, 'help']));
+  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: each help page (its own, each subcommand\'s) lists exactly the options that page parses', async (_name, entry) => {
+    for (const page of pages(await entry.load())) expect(new Set(documentedOptions(page.help)), `chainrpc ${page.name} --help`).toEqual(new Set([...page.options, 'help']));
   });
+
+  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: each subcommand has a help of its own (its usage, options and exit codes), named on the command\'s page', async (_name, entry) => {
+    const command = await entry.load();
+    for (const line of command.commandLines) expect(line.name).toBe(command.name);
+    for (const sub of command.subcommands ?? []) {
+      const name = `${command.name} ${sub.name}`;
+      expect(sub.commandLine.name, 'the subcommand parses under its own name').toBe(name);
+      expect(sub.help.startsWith(`Usage: chainrpc ${name}`), `chainrpc ${name} --help starts with its usage`).toBe(true);
+      expect(sub.help).not.toBe(command.help);
+      // Its own usage only: no other subcommand's.
+      for (const other of (command.subcommands ?? []).filter((o) => o !== sub)) expect(sub.help, `chainrpc ${name} --help`).not.toContain(`Usage: chainrpc ${command.name} ${other.name}`);
+      expect(command.help, `chainrpc ${command.name} --help names ${sub.name}`).toMatch(new RegExp(`^ +${sub.name}\\b`, 'm'));
+    }
+  });
+
+  it('chainrpc <command> <subcommand> --help prints the subcommand\'s own help, and <command> --help the command\'s page', async () => {
+    const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
+    const asked = commands.flatMap((c) => [{ args: [c.name, '--help'], help: c.help }, ...(c.subcommands ?? []).map((s) => ({ args: [c.name, s.name, '--help'], help: s.help }))]);
+    expect(asked.map((a) => a.args.join(' '))).toEqual(expect.arrayContaining(['load k6 --help', 'load merge --help', 'profile detect --help', 'tx sign --help']));
+    const printed = await Promise.all(asked.map(async (a) => ({ args: a.args.join(' '), stdout: (await chainrpcFromSource(...a.args)).stdout })));
+    expect(printed).toEqual(asked.map((a) => ({ args: a.args.join(' '), stdout: `${a.help}\n` })));
+  }, 60_000);
 
   it('names each command once', () => {
     const names = COMMANDS.map((c) => c.name);
@@ -31,8 +69,7 @@ describe('cli/commandList', () => {
   });
 
   it('chainrpc --help lists every command with its summary, in registry order', async () => {
-    // From the sources through tsx, so the test needs no build and sees this checkout's registry.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(packageRoot, 'cli', 'chainrpc.ts'), '--help'], { cwd: packageRoot });
+    const { stdout } = await chainrpcFromSource('--help');
     const width = Math.max(...COMMANDS.map((c) => c.name.length));
     const [, commands = '', exits = ''] = stdout.split(/^Commands:$|^Exit codes:/m);
     const listed = commands.split('\n').filter((line) => /^ {2}\S/.test(line));
@@ -41,13 +78,15 @@ describe('cli/commandList', () => {
     expect(exits.split('\n').filter((line) => /^ {2}\S/.test(line))).toEqual(COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.exits.join(' ')}`));
   });
 
-  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its help explains every exit code it can end with, and no other', async (_name, entry) => {
+  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its help explains every exit code it can end with (the registry\'s), and no other; each subcommand\'s help those it can end with, all of them the command\'s', async (_name, entry) => {
     const command = await entry.load();
-    const text = command.help.slice(command.help.lastIndexOf('Exit codes:'));
-    expect(text.startsWith('Exit codes:'), `${entry.name} --help has no "Exit codes:" paragraph`).toBe(true);
-    // "0 a result; 1 the node answered ...": each code is a number at the start of the paragraph or after "; ".
-    const explained = [...text.matchAll(/(?:^Exit codes:|;)\s+(\d+) /g)].map((m) => Number(m[1])).sort((a, b) => a - b);
-    expect(explained).toEqual([...entry.exits]);
+    expect(explainedExits(command.help), `${entry.name} --help has no "Exit codes:" paragraph`).toEqual([...entry.exits]);
+    for (const sub of command.subcommands ?? []) {
+      const exits = explainedExits(sub.help);
+      expect(exits, `chainrpc ${entry.name} ${sub.name} --help has no "Exit codes:" paragraph`).toBeDefined();
+      expect(exits, `chainrpc ${entry.name} ${sub.name} --help`).toContain(0);
+      expect(exits?.filter((code) => !entry.exits.includes(code)), `chainrpc ${entry.name} ${sub.name} --help explains codes the registry does not list for ${entry.name}`).toEqual([]);
+    }
   });
 
   it('the --help path imports no package: the commands and their dependencies load only when used', () => {

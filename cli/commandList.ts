@@ -40,7 +40,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'devnet',
     summary: 'Start several MN/LN reference nodes as local processes that form one chain',
-    exits: [0, 2, 4],
+    exits: [0, 2, 4, 130],
     load: async () => (await import('./commands/devnet.js')).devnet,
   },
   {

@@ -12,6 +12,19 @@ export function httpUrlProblem(text: string): string | undefined {
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? undefined : `${text} must be http or https`;
 }
 
+/**
+ * What is wrong with a number that must be greater than 0 and, where `max` is given, at most `max`, said in
+ * `unit` ("requests/s", "percent"): the limit itself, not "not a positive number". Decimal digits with an
+ * optional fraction and exponent (2.5, 1e6) are numbers.
+ */
+export function positiveNumberProblem(text: string, unit: string, max?: number): string | undefined {
+  const n = /^\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(n)) return `must be a number of ${unit} (e.g. 10 or 2.5); got "${text}"`;
+  if (n <= 0) return `must be greater than 0 ${unit}; got "${text}"`;
+  if (max !== undefined && n > max) return `must be at most ${max.toLocaleString('en-US')} ${unit}; got "${text}"`;
+  return undefined;
+}
+
 /** The endpoint's path under a base URL (/rpc, /, /v1/jsonrpc): a profile's rpcPath. */
 export const RPC_PATH = {
   kind: 'text',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadReportFixture } from '../test/support/loadReportFixture.js';
 import { LOAD_EXIT, loadVerdict } from './loadVerdict.js';
 import type { LoadRun, SweepResult } from './model.js';
+import { sloReasons } from './sweep/runSweep.js';
 
 const run = (): LoadRun => {
   const r = loadReportFixture('plain').runs[0];
@@ -22,12 +23,32 @@ describe('loadVerdict', () => {
     expect(v.summary).toBe(`PASSED: ${r.thresholds.length} thresholds kept`);
   });
 
-  it('fails with 99 on a broken threshold, naming it and where', () => {
+  it('fails with 99 on a broken threshold, naming it, what was measured (with its unit) and where', () => {
     const r = keptAll();
     r.thresholds[0] = { name: 'p99 < 1ms', metric: 'p99', unit: 'ms', limit: 1, actual: 14, ok: false };
     const v = loadVerdict([r], [], undefined, false);
     expect(v.exitCode).toBe(99);
-    expect(v.summary).toContain(`p99 < 1ms (14 at ${r.url})`);
+    expect(v.summary).toContain(`p99 < 1ms (actual 14.0 ms at ${r.url})`);
+  });
+
+  it('prints every threshold value with its unit: a time, a percentage, a count of requests, nothing measured', () => {
+    const r = keptAll();
+    r.thresholds = [
+      { name: 'p99 < 1us', metric: 'p99', unit: 'ms', limit: 0.001, actual: 5.131, ok: false },
+      { name: 'errors < 0.1%', metric: 'errors', unit: '%', limit: 0.1, actual: 2.5, ok: false },
+      { name: 'dropped < 1', metric: 'dropped', unit: 'count', limit: 1, actual: 3, ok: false },
+      { name: 'chain_getAccount:p50 < 1ms', metric: 'chain_getAccount:p50', unit: 'ms', limit: 1, actual: null, ok: false },
+    ];
+    const { summary } = loadVerdict([r], [], undefined, false);
+    expect(summary).toBe(
+      `FAILED: thresholds broken: p99 < 1us (actual 5.13 ms at ${r.url}), errors < 0.1% (actual 2.50% at ${r.url}), dropped < 1 (actual 3 requests at ${r.url}), chain_getAccount:p50 < 1ms (nothing measured at ${r.url})`,
+    );
+  });
+
+  it('a sweep step says why its SLO broke with the same units', () => {
+    const r = keptAll();
+    r.thresholds = [{ name: 'p99 < 1us', metric: 'p99', unit: 'ms', limit: 0.001, actual: 5.131, ok: false }];
+    expect(sloReasons(r)).toContain('p99 < 1us: actual 5.13 ms');
   });
 
   it('fails with 99 on a regression against the baseline', () => {

@@ -4,12 +4,13 @@
  * the figures cannot be trusted (the generator fell behind) or a node stopped answering mid-run, before 99.
  * 130 when interrupted, before everything.
  */
+import { thresholdActual } from './figures.js';
 import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from './model.js';
 
 export const LOAD_EXIT = { ok: 0, untrusted: 1, thresholds: 99, interrupted: 130 } as const;
 
 export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResult[], baseline: BaselineComparison | undefined, interrupted: boolean): LoadReport['verdict'] {
-  const broken = runs.flatMap((r) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.name} (${t.actual === null ? 'nothing measured' : t.actual} at ${r.url})`));
+  const broken = runs.flatMap((r) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.name} (${t.actual === null ? 'nothing measured' : `actual ${thresholdActual(t)}`} at ${r.url})`));
   const regressions = baseline?.deltas.filter((d) => d.regression) ?? [];
   // A run that died is invalid for that reason alone: said once, as `died`.
   const untrusted = runs.flatMap((r) => {

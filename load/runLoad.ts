@@ -6,7 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonRpcError, createClient, type RpcClient } from '../core/client/index.js';
+import { isUnreachable, unreachableMessage } from '../core/client/baseUrl.js';
+import { JsonRpcError, TransportError, createClient, type RpcClient } from '../core/client/index.js';
 import { keypairFromSeed } from '../core/codec/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import type { Profile } from '../suites/profile/Profile.js';
@@ -26,6 +27,22 @@ import { evaluateThresholds } from './scenario/Threshold.js';
 /** No node answered JSON-RPC at the start (exit 3). */
 export class TargetUnreachableError extends Error {
   override readonly name = 'TargetUnreachableError';
+  constructor(
+    message: string,
+    /** The node's base URL. */
+    readonly url: string,
+    /** Something answered HTTP, but not as a JSON-RPC endpoint: the endpoint path may be the wrong one. */
+    readonly notJsonRpc = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The probe's failure as a TargetUnreachableError: nothing answered (is the node running?), or not JSON-RPC. */
+function probeFailed(url: string, what: string, error: unknown): TargetUnreachableError {
+  if (isUnreachable(error)) return new TargetUnreachableError(unreachableMessage(url, error.message), url);
+  const answeredHttp = error instanceof TransportError && (error.code === 'HTTP_STATUS' || error.code === 'NOT_JSON') && error.response !== undefined;
+  return new TargetUnreachableError(`${url} did not answer ${what}: ${error instanceof Error ? error.message : String(error)}`, url, answeredHttp);
 }
 
 export interface RunLoadOptions {
@@ -65,10 +82,10 @@ async function tipHeight(client: RpcClient, profile: Profile, url: string): Prom
   try {
     result = await client.call<JsonValue>(wireMethod(profile, 'chain_blockNumber'), []);
   } catch (error) {
-    throw new TargetUnreachableError(`${url} did not answer ${wireMethod(profile, 'chain_blockNumber')}: ${error instanceof Error ? error.message : String(error)}`);
+    throw probeFailed(url, wireMethod(profile, 'chain_blockNumber'), error);
   }
   const height = asInteger(result);
-  if (height === undefined) throw new TargetUnreachableError(`${url} answered ${wireMethod(profile, 'chain_blockNumber')} with ${JSON.stringify(result)}, not a height`);
+  if (height === undefined) throw new TargetUnreachableError(`${url} answered ${wireMethod(profile, 'chain_blockNumber')} with ${JSON.stringify(result)}, not a height`, url);
   return Number(height);
 }
 
@@ -79,7 +96,7 @@ async function reachable(client: RpcClient, profile: Profile, url: string): Prom
     return Number(asInteger(result) ?? -1);
   } catch (error) {
     if (error instanceof JsonRpcError) return -1;
-    throw new TargetUnreachableError(`${url} did not answer JSON-RPC: ${error instanceof Error ? error.message : String(error)}`);
+    throw probeFailed(url, 'JSON-RPC', error);
   }
 }
 

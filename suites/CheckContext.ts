@@ -150,7 +150,7 @@ export class CheckContext {
       exchange.ms = Date.now() - startedAt.getTime();
       if (err instanceof TransportError) {
         exchange.failure = `${err.code}: ${err.message}`;
-        throw new CheckError(`${err.code}: ${err.message}`);
+        throw new CheckError(`${err.code}: ${err.message}`, { cause: err });
       }
       throw err;
     } finally {

@@ -94,10 +94,25 @@ describe('chainrpc load: bad input', () => {
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--url', 'http://127.0.0.1:10'], /give one --url/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rates', '10,20'], /--rates belongs to chainrpc load sweep/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--baseline', 'report.json'], /--baseline compares runs of chainrpc load/],
+    // Numeric limits are stated as limits: the scenario schema's bound on a rate.
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rate', '1e9'], /^chainrpc: load: --rate must be at most 1,000,000 requests\/s; got "1e9"\n$/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rate', '0'], /^chainrpc: load: --rate must be greater than 0 requests\/s; got "0"\n$/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--max-rate', '2000000'], /--max-rate must be at most 1,000,000 requests\/s; got "2000000"/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--regression', 'ten'], /--regression must be a number of percent \(e\.g\. 10 or 2\.5\); got "ten"/],
+    // What the user gave, not a field they never wrote (/transactions).
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--corpus', 'corpus.json'], /^chainrpc: load: built-in scenario reads: --corpus corpus\.json: this scenario sends no chain_sendRawTransaction, so it has no use for a corpus/],
   ])('%j: exit 2 and says why', async (args, message) => {
     const r = await runChainrpc(...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('a corpus file that is not one: exit 2 before any node is touched, saying what is wrong with that file', async () => {
+    const file = join(dir, 'not-a-corpus.json');
+    writeFileSync(file, '{}');
+    const r = await runChainrpc('load', 'send-raw-tx', '--url', 'http://127.0.0.1:9', '--corpus', file, '--report-dir', join(dir, 'reports-corpus'));
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`chainrpc: load: ${file} is not a corpus this chainrpc reads: its /format is missing, not "chainrpc-corpus/1" (make one with \`chainrpc load corpus\`)\n`);
   });
 
   it('no node at the URL: exit 3 before any load, and says which URL', async () => {

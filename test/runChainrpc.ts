@@ -1,5 +1,6 @@
 /** Runs the built chainrpc binary (dist/, made by npm test's build step) as a user would. */
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../core/paths.js';
 
@@ -27,4 +28,61 @@ export function runChainrpcIn(cwd: string, args: readonly string[]): Promise<Cha
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export interface LongRun {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** The first line of `stream` matching `re`, after `skip` earlier matches; throws after `ms` or when the process ends. */
+  waitFor: (re: RegExp, options?: { ms?: number; skip?: number; stream?: 'stdout' | 'stderr' }) => Promise<string>;
+}
+
+/**
+ * Starts a long-running `chainrpc ...args` (a node, a devnet) in the background, as the built binary or, with
+ * `npx`, as `npx chainrpc` in the package's folder (npm exec, a shell, then chainrpc: the PID a user's script
+ * holds is npm's).
+ */
+export function startChainrpc(args: readonly string[], options: { npx?: boolean; env?: NodeJS.ProcessEnv } = {}): LongRun {
+  const env = { cwd: packageRoot, ...(options.env === undefined ? {} : { env: options.env }) };
+  return options.npx === true ? startLongProcess('npx', ['--no-install', 'chainrpc', ...args], env) : startLongProcess(process.execPath, [CHAINRPC_BIN, ...args], env);
+}
+
+/** Starts `command ...args` in the background; its output is read as it comes. */
+export function startLongProcess(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): LongRun {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (d: Buffer) => (text.stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (text.stderr += d.toString()));
+  const waitFor: LongRun['waitFor'] = async (re, { ms = 30_000, skip = 0, stream = 'stdout' } = {}) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const hit = text[stream].split('\n').filter((l) => re.test(l))[skip];
+      if (hit !== undefined) return hit;
+      if (child.exitCode !== null || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${stream} line matching ${String(re)} (stdout: ${text.stdout.slice(0, 500)}; stderr: ${text.stderr.slice(0, 1000)})`);
+  };
+  return { child, stdout: () => text.stdout, stderr: () => text.stderr, waitFor };
+}
+
+/** Whether a process runs (signal 0). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until none of `pids` runs; false if one still does after `ms`. */
+export async function allExited(pids: readonly number[], ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (pids.some(isRunning)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
 }

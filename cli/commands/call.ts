@@ -1,13 +1,16 @@
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { createClient } from '../../core/client/index.js';
+import { RPC_PATH } from '../commonOptions.js';
+import { baseUrl, notJsonRpc, unreachable } from '../nodeUrls.js';
+import { DEFAULT_RPC_PATH, isUnreachable } from '../../core/client/baseUrl.js';
+import { TransportError, createClient } from '../../core/client/index.js';
 import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 
-const HELP = `Usage: chainrpc call --url <base-url> <method> [param ...] [--timeout <ms>]
+const HELP = `Usage: chainrpc call --url <base-url> <method> [param ...] [--rpc-path <path>] [--timeout <ms>]
 
-Sends one JSON-RPC 2.0 call to POST {base-url}/rpc and prints the result as JSON.
+Sends one JSON-RPC 2.0 call to POST {base-url}/rpc (or --rpc-path) and prints the result as JSON.
 Each param is read as JSON when it parses (42, "text", [1,2], {"a":1}, null), and as a
 string otherwise, so a bare address needs no quotes:
 
@@ -15,15 +18,19 @@ string otherwise, so a bare address needs no quotes:
   chainrpc call --url http://127.0.0.1:8545 chain_getBlockByHeight 12
 
 Integers beyond 2^53 in the answer are printed exactly. A JSON-RPC error answer is printed
-as JSON on stderr and exits 1; an unreachable node exits 3.
+as JSON on stderr and exits 1; an unreachable node exits 3. A --url that already ends in the
+endpoint path (http://127.0.0.1:8545/rpc) is taken as the endpoint's own URL, and said on stderr.
 
 Options:
   --url <base-url>   the node's base URL (required; the endpoint is {base-url}/rpc)
+  --rpc-path <path>  the endpoint's path under the base URL (default /rpc; / posts to the base
+                     URL itself)
   --timeout <ms>     give up after this long (default 10000)
   -h, --help
 
 Exit codes: 0 a result (printed); 1 the node answered with an error (printed on stderr); 2 usage
-error; 3 the node is unreachable; 4 internal error (a bug in chainrpc).`;
+error; 3 the node is unreachable (nothing answered), or what answered is not a JSON-RPC endpoint;
+4 internal error (a bug in chainrpc).`;
 
 function param(text: string): JsonValue {
   try {
@@ -38,6 +45,7 @@ const commandLine = new CommandLine(
   'call',
   {
     url: { kind: 'text', value: '<base-url>', required: true },
+    'rpc-path': RPC_PATH,
     timeout: { kind: 'integer', value: '<ms>', min: 1, default: 10_000 },
   },
   true,
@@ -53,9 +61,11 @@ export const call: Command = {
     const [method, ...params] = positionals;
     if (method === undefined) throw new CliError('call: name the method to call (see chainrpc methods)');
     const timeoutMs = values.timeout;
+    const rpcPath = values['rpc-path'] ?? DEFAULT_RPC_PATH;
+    const base = baseUrl('call', values.url, rpcPath);
     let client;
     try {
-      client = createClient({ baseUrl: values.url, timeoutMs });
+      client = createClient({ baseUrl: base, rpcPath, timeoutMs });
     } catch (err) {
       throw new CliError(`call: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -63,6 +73,13 @@ export const call: Command = {
       const result = await client.call<JsonValue>(method, params.map(param));
       console.log(stringifyJson(result));
       return 0;
+    } catch (err) {
+      if (isUnreachable(err)) throw unreachable('call', base, err.message);
+      // An answer that is not a JSON-RPC response at all (an HTML 404, an empty 502): the path may be wrong.
+      if (err instanceof TransportError && (err.code === 'HTTP_STATUS' || err.code === 'NOT_JSON') && err.response !== undefined) {
+        throw notJsonRpc('call', base, client.url, `HTTP ${err.response.status}${err.code === 'NOT_JSON' ? ', not JSON' : ''}`);
+      }
+      throw err;
     } finally {
       await client.close();
     }

@@ -1,6 +1,8 @@
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
+import { defaultOnParentExit, ON_PARENT_EXIT, untilStopped } from '../untilStopped.js';
+import { DEFAULT_DEVNET_DIR } from '../../reference-node/devnet/devnetDataDir.js';
 import { DevnetPlanError, startDevnet } from '../../reference-node/devnet/startDevnet.js';
 import type { DevnetOptions } from '../../reference-node/devnet/startDevnet.js';
 import { UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
@@ -11,8 +13,11 @@ Starts a local devnet: each node a separate \`chainrpc node\` process with a JSO
 peer port, both free loopback ports. The MNs' keys are made first and are the network's members,
 named in its genesis (genesis.json in --data-dir, given to every node): only they can be elected
 and propose blocks. The leader proposes a block every --block-time; LNs follow the chain, serve
-reads and pass transactions on. Prints a table of the nodes (name, kind, JSON-RPC URL, peer URL,
-pid) once every node sees every other, and runs until Ctrl-C (or SIGTERM), which stops every node.
+reads and pass transactions on. Prints its own pid first (stderr), then a table of the nodes (name,
+kind, JSON-RPC URL, peer URL, pid) once every node sees every other, and runs until SIGINT (Ctrl-C)
+or SIGTERM to that pid (or, when npm started it, until npm's shell exits: a kill of the pid of
+\`npx chainrpc devnet &\` works too); then it stops every node cleanly. Its nodes stop by themselves
+within a second when the devnet is gone, even killed with SIGKILL.
 
 Options:
   --mn <n>            MN nodes, at least 1 (default 3)
@@ -20,8 +25,14 @@ Options:
   --block-time <ms>   time between blocks (default 1000)
   --chain-id <n>      network id (default 1)
   --data-dir <dir>    the genesis, and one folder per node with its key, store and node.log
-                      (default .chainrpc/devnet)
+                      (default ${DEFAULT_DEVNET_DIR}). Starting fresh empties it first, so it must be
+                      new, empty, or a devnet's data dir holding nothing else (chainrpc marks the
+                      folders it makes with .chainrpc-owned); a folder of your files is refused
   --keep-data         resume the chain, keys and genesis in --data-dir instead of starting fresh
+                      (refused unless --data-dir is new, empty, or a devnet's: nothing is removed)
+  --on-parent-exit <stop|run>
+                      when the process that started it exits: stop every node, or run on
+                      (default: stop when npm started it, as npx does; run when a shell did)
   -h, --help
 
 Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-faults):
@@ -32,17 +43,20 @@ Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-f
 
 Stop a node with kill <pid> to watch another MN take over as leader.
 
-Exit codes: 0 stopped by SIGINT or SIGTERM (every node stopped); 2 usage or configuration error;
-4 internal error (a bug in chainrpc).`;
+Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited (every node stopped); 2 usage or
+configuration error (a data dir of files a devnet did not make, another network's data);
+4 internal error (a bug in chainrpc); 130 a second signal while stopping (the nodes are killed and
+it exits at once).`;
 
 const commandLine = new CommandLine('devnet', {
   mn: { kind: 'integer', value: '<n>', min: 1, max: 32, default: 3 },
   ln: { kind: 'integer', value: '<n>', min: 0, max: 32, default: 2 },
   'block-time': { kind: 'integer', value: '<ms>', min: 10, max: 600_000, default: 1000 },
   'chain-id': { kind: 'uint', value: '<n>', default: 1n },
-  'data-dir': { kind: 'text', value: '<dir>', default: '.chainrpc/devnet' },
+  'data-dir': { kind: 'text', value: '<dir>', default: DEFAULT_DEVNET_DIR },
   'keep-data': { kind: 'flag' },
   fault: { kind: 'list', value: '<[node:]name,...>' },
+  'on-parent-exit': { kind: 'choice', value: '<stop|run>', choices: ON_PARENT_EXIT },
 });
 
 export const devnet: Command = {
@@ -57,7 +71,7 @@ export const devnet: Command = {
     const chainId = values['chain-id'];
     const dataDir = values['data-dir'];
     const faults = parseFaults(values.fault);
-    process.stderr.write(`devnet: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
+    process.stderr.write(`devnet: pid ${process.pid}: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
     let net: Awaited<ReturnType<typeof startDevnet>>;
     try {
       net = await startDevnet({ mn, ln, blockTimeMs, chainId, dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
@@ -72,18 +86,20 @@ export const devnet: Command = {
     const withFaults = net.nodes.some((n) => n.faults.length > 0);
     console.log(`${'name'.padEnd(6)}${'kind'.padEnd(6)}${'url'.padEnd(width + 2)}${'p2p'.padEnd(p2pWidth + 2)}pid${withFaults ? '      faults (TEST-ONLY)' : ''}`);
     for (const n of net.nodes) console.log(`${n.name.padEnd(6)}${n.kind.padEnd(6)}${n.url.padEnd(width + 2)}${n.p2pUrl.padEnd(p2pWidth + 2)}${withFaults ? `${String(n.pid).padEnd(9)}${n.faults.join(',') || '-'}` : n.pid}`);
-    console.log(`devnet ready: ${net.nodes.length} nodes. Ctrl-C stops every node; genesis in ${net.genesisFile}; logs in ${dataDir}/<name>/node.log`);
+    console.log(`devnet ready: ${net.nodes.length} nodes. Ctrl-C or kill ${process.pid} stops every node; genesis in ${net.genesisFile}; logs in ${dataDir}/<name>/node.log`);
     for (const n of net.nodes) {
       n.process.once('exit', (code, signal) => process.stderr.write(`devnet: ${n.name} (pid ${n.pid}) exited (${signal ?? `code ${String(code)}`})\n`));
     }
-    await new Promise<void>((done) => {
-      const stop = (signal: string): void => {
-        process.stderr.write(`devnet: ${signal}: stopping every node\n`);
-        net.stop().then(done, done);
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
+    const reason = await untilStopped({
+      watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
+      onSecondSignal: (signal) => {
+        process.stderr.write(`devnet: ${signal} again: killing every node (SIGKILL) and exiting now\n`);
+        for (const n of net.nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
+        process.exit(130);
+      },
     });
+    process.stderr.write(`devnet: ${reason}: stopping every node\n`);
+    await net.stop();
     return 0;
   },
 };

@@ -1,38 +1,72 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import type { OptionTable } from '../CommandLine.js';
-import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { METHOD_PREFIX, RPC_PATH, httpUrlProblem, positiveNumberProblem } from '../commonOptions.js';
+import { baseUrls, notJsonRpc, pathHint, unreachable } from '../nodeUrls.js';
+import { isUnreachable } from '../../core/client/baseUrl.js';
+import { TransportError } from '../../core/client/TransportError.js';
 import { packageVersion } from '../packageVersion.js';
 import { hexToFixedBytes } from '../../core/codec/index.js';
+import { CorpusError } from '../../load/corpus/CorpusError.js';
 import { makeCorpus } from '../../load/corpus/makeCorpus.js';
+import { readCorpus } from '../../load/corpus/readCorpus.js';
 import type { LoadProgress, LoadRun, SweepResult } from '../../load/model.js';
-import { K6Unsupported, k6Scenarios, k6Thresholds, writeK6Script } from '../../load/k6/writeK6Script.js';
+import { K6_FOLDER, K6Unsupported, k6Scenarios, k6Thresholds, writeK6Script } from '../../load/k6/writeK6Script.js';
+import { claimFolder, removeFolder } from '../../core/files/ownedFolder.js';
 import { operatorManifest } from '../../load/k6/operatorManifest.js';
 import { TargetUnreachableError, prepareTarget, runLoad } from '../../load/runLoad.js';
-import { builtInScenarios, loadScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
+import { builtInScenarios, loadScenario, maxRate, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { runSweep } from '../../load/sweep/runSweep.js';
 import { loadProgress } from '../../reports/load/loadProgress.js';
-import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
+import { LOAD_REPORT_KIND } from '../../reports/load/writeLoadReports.js';
+import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
 import type { Profile } from '../../suites/profile/Profile.js';
 import { relativeOrAbsolute, shellWord } from './commandText.js';
-import { mergeCommand, mergeLine } from './loadMerge.js';
+import { MERGE_HELP, mergeCommand, mergeLine } from './loadMerge.js';
 import { baselineFor, publishLoadReport } from './publishLoadReport.js';
 
 /** Where `chainrpc load k6` writes a scenario's k6 test unless told (git-ignored, like the reports). */
-const DEFAULT_K6_DIR = '.chainrpc/k6';
+export const DEFAULT_K6_DIR = '.chainrpc/k6';
+
+/** The target options' lines, as every load page shows them (`url` says how many nodes the page takes). */
+const targetOptions = (url: string): string => `  --url <base-url>         ${url}
+                           (the endpoint is {base-url}/rpc, or the profile's path)
+  --profile <file>         profile JSON for a network whose choices differ from the reference profile
+  --rpc-path <path>        the endpoint's path under each base URL (default /rpc)
+  --method-prefix <p>      the prefix the node's methods carry in place of chain_`;
+
+/** The scenario overrides' lines (run, sweep, k6). */
+const SCENARIO_OPTIONS = `  --rate <n>               open model at n requests/s, at most ${maxRate().toLocaleString('en-US')} (replaces the
+                           scenario's rate or stages)
+  --duration <d>           the measured window, e.g. 30s, 2m (warm-up excluded)
+  --warmup <d>             sent first and left out of every figure (default: the scenario's, or 2s)
+  --connections <n>        closed model: its connections; open model: the connection pool
+  --max-in-flight <n>      open model: requests waiting at once; one due beyond it is dropped
+  --batch-size <n>         the size of the scenario's batches, and transactions per request
+  --corpus <file>          pre-signed transactions for chain_sendRawTransaction (chainrpc load corpus)
+  --threshold <t>          an SLO threshold added to the scenario's (repeatable): "p99 < 250ms",
+                           "errors < 1%", "achieved >= 99%", "chain_getAccount:p99 < 50ms"
+  --seed <n>               seeds the draws, so a run can be repeated (default: the scenario's, 1)
+  --private-key <hex>      a funded key to fund senders and accounts, where the network has no faucet`;
+
+/** The generator's and the report's lines (run and sweep). */
+const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
+  --max-lag <d>            the generator's send lag p99 above which a run is invalid (default 5ms)
+  --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
+                           <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
+                           that is not chainrpc's link is refused (exit 2), nothing else is touched`;
+
+const URL_RULE = `A --url that already ends in the endpoint path (http://127.0.0.1:8545/rpc) is taken as the
+endpoint's own URL: its base URL is what comes before the path, and a line on stderr says so.`;
 
 const HELP = `Usage: chainrpc load <scenario> --url <base-url> [--url <base-url> ...] [options]
-       chainrpc load sweep <scenario> --url <base-url> [--rates <r1,r2,...>] [options]
-       chainrpc load corpus --url <base-url> --out <file> [--senders <n>] [--per-sender <n>] [options]
-       chainrpc load list
-       chainrpc load k6 <scenario> --url <base-url> [--out <dir>] [--segments <n>] [--operator <name>]
-       chainrpc load merge <chainrpc-summary.json> [...] [--report-dir <dir>] [--baseline <report.json>]
+       chainrpc load <subcommand> ...   (sweep, corpus, list, k6, merge: below)
 
 Measures how fast and how robust a node is through its JSON-RPC interface, and gates CI on it.
 <scenario> is a built-in (chainrpc load list: reads, batch, send-raw-tx, mixed) or a scenario file
@@ -45,74 +79,122 @@ Reports (report.json, report.html, summary.md, junit.xml) go to a folder whose p
 Several --url run the same scenario against each node, interleaved in time (A, B, A, B, ...), so the
 machine's noise hits them alike, side by side in one report.
 
-sweep runs the scenario at rising open-model rates (--rates, or searched: doubled from
---start-rate until the SLO breaks, then bisected) and reports the knee: the highest rate at which
-the SLO holds (achieved >= 99% of target, nothing dropped, every threshold kept).
+${URL_RULE}
 
-corpus pre-signs transfers for --senders x --per-sender (one lane per sender, in nonce order), funded
-through the faucet or from --private-key, into a file k6 can read too (docs/load-transactions.md).
+Subcommands (each with its own --help, e.g. chainrpc load k6 --help):
+  sweep <scenario>         the scenario at rising rates, and the knee: the highest rate whose SLO holds
+  corpus                   pre-signs transfers for chain_sendRawTransaction into a file (k6 reads it)
+  list                     the built-in scenarios
+  k6 <scenario>            writes the scenario as a k6 test (and a k6-operator TestRun)
+  merge <summary.json>...  adds up what the instances of such a k6 test wrote into one report
 
-Options (run and sweep):
-  --url <base-url>         a node (repeatable); the endpoint is {base-url}/rpc or the profile's path
-  --profile <file>         profile JSON for a network whose choices differ from the reference profile
-  --rpc-path <path>        the endpoint's path under each base URL (default /rpc)
-  --method-prefix <p>      the prefix the node's methods carry in place of chain_
-  --rate <n>               open model at n requests/s (replaces the scenario's rate or stages)
-  --duration <d>           the measured window, e.g. 30s, 2m (warm-up excluded)
-  --warmup <d>             sent first and left out of every figure (default: the scenario's, or 2s)
-  --connections <n>        closed model: its connections; open model: the connection pool
-  --max-in-flight <n>      open model: requests waiting at once; one due beyond it is dropped
-  --batch-size <n>         the size of the scenario's batches, and transactions per request
-  --corpus <file>          pre-signed transactions for chain_sendRawTransaction (chainrpc load corpus)
-  --threshold <t>          an SLO threshold added to the scenario's (repeatable): "p99 < 250ms",
-                           "errors < 1%", "achieved >= 99%", "chain_getAccount:p99 < 50ms"
+Options:
+${targetOptions('a node (repeatable)')}
+${SCENARIO_OPTIONS}
   --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
-  --regression <pct>       the change allowed before noise is added (default 10)
-  --threads <n>            generator threads (default 1; the node may share this machine's cores)
-  --max-lag <d>            the generator's send lag p99 above which a run is invalid (default 5ms)
-  --seed <n>               seeds the draws, so a run can be repeated (default: the scenario's, 1)
-  --report-dir <dir>       where reports go (default ${DEFAULT_REPORT_DIR}/load-<time>; <dir>/latest)
-  --private-key <hex>      a funded key to fund senders and accounts, where the network has no faucet
-  --rates <r1,r2,...>      sweep: the rates to run, in order
-  --start-rate <n>         sweep: the first rate of the search (default 50)
-  --max-rate <n>           sweep: the search never goes above it (default 100000)
-  --step <d>               sweep: each step's measured window (default 10s)
+  --regression <pct>       the change allowed before noise is added, in percent (default 10)
+${ENGINE_OPTIONS}
+  --rates <r1,r2,...>      refused: the options of chainrpc load sweep (see its --help)
+  --start-rate <n>         refused: chainrpc load sweep's
+  --max-rate <n>           refused: chainrpc load sweep's
+  --step <d>               refused: chainrpc load sweep's
   -h, --help
 
-k6 writes the scenario as a k6 test (script.js, its runtime and data, the corpus) for k6 0.48 or
-later, drawing params from --url's chain as the Node engine does; each k6 instance writes a
-chainrpc-summary*.json that merge adds up exactly into one report like chainrpc load's (docs/load.md,
-"Running distributed").
+Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken, or a regression
+beyond the noise; 1 a run's figures cannot be trusted (the generator fell behind its schedule), a
+node stopped answering mid-run, or setup could not fund its senders (1 comes before 99: thresholds
+then say little); 2 usage or configuration error (an invalid scenario names the JSON pointer and the
+rule); 3 no target answered at the start (nothing answered: is the node running?); 4 internal
+error (a bug in chainrpc); 130 interrupted (Ctrl-C): the report of what ran is written first.`;
 
-Options (k6): the scenario and target options above (--url, --profile, --rpc-path, --method-prefix,
---rate, --duration, --warmup, --connections, --max-in-flight, --batch-size, --corpus, --threshold,
---seed, --private-key), and:
-  --out <dir>              where the test goes (default .chainrpc/k6/<scenario>)
-  --segments <n>           print the k6 commands of an n-way split (execution segments)
-  --operator <name>        also write testrun.yaml: a ConfigMap and a k6-operator TestRun of n runners
-  --summary-claim <pvc>    the TestRun's runners write their summaries to this PersistentVolumeClaim
+const SWEEP_HELP = `Usage: chainrpc load sweep <scenario> --url <base-url> [--rates <r1,r2,...>] [options]
 
-Options (merge): --report-dir, --baseline, --regression as above.
+Runs an open-model scenario at rising rates (--rates, or searched: doubled from --start-rate until
+the SLO breaks, then bisected) and reports the knee: the highest rate at which the SLO holds
+(achieved >= 99% of target, nothing dropped, every threshold kept). One --url: a sweep finds one
+node's knee. Reports go to a folder whose path is printed, as for chainrpc load.
 
-Options (corpus):
-  --url, --profile, --rpc-path, --method-prefix as above
-  --out <file>             where the corpus goes (JSON, written whole or not at all)
+${URL_RULE}
+
+Options:
+  --rates <r1,r2,...>      the rates to run, in order (each above 0, at most ${maxRate().toLocaleString('en-US')} requests/s)
+  --start-rate <n>         the first rate of the search (default 50)
+  --max-rate <n>           the search never goes above it (default 100000)
+  --step <d>               each step's measured window (default 10s)
+${targetOptions('the node (one)')}
+${SCENARIO_OPTIONS}
+${ENGINE_OPTIONS}
+  --baseline <report.json> refused: a sweep reports its knee; --baseline compares runs of chainrpc load
+  --regression <pct>       refused, with --baseline
+  -h, --help
+
+Exit codes: 0 a knee found; 99 the SLO held at no rate tried; 1 the figures cannot be trusted (the
+generator fell behind at a rate on every try, the node stopped answering); 2 usage or configuration
+error; 3 the node did not answer at the start; 4 internal error (a bug in chainrpc); 130
+interrupted (Ctrl-C): the report of what ran is written first.`;
+
+const CORPUS_HELP = `Usage: chainrpc load corpus --url <base-url> --out <file> [--senders <n>] [--per-sender <n>] [options]
+
+Pre-signs transfers for --senders x --per-sender (one lane per sender, in nonce order), funded
+through the faucet or from --private-key, into a file that chainrpc load --corpus and k6 read
+(docs/load-transactions.md).
+
+${URL_RULE}
+
+Options:
+${targetOptions('the node whose chain the transfers are signed for (one)')}
+  --out <file>             where the corpus goes (JSON, written whole or not at all): a new file or
+                           a corpus chainrpc wrote; any other file is refused (exit 2)
   --senders <n>            lanes, one per sender (default 32)
   --per-sender <n>         transactions each sender signs, in nonce order (default 64)
   --fund <how>             faucet (default), key (--private-key pays), or none (already funded)
   --private-key <hex>      the funded key for --fund key
   --seed <text>            derives the sender keys (default chainrpc-load)
   --threads <n>            signing threads (default: the machine's cores)
+  -h, --help
 
-Exit codes: 0 every threshold kept (and no regression), a sweep's knee found; 99 a threshold
-broken, a regression beyond the noise, or a sweep whose SLO held at no rate; 1 a run's figures
-cannot be trusted (the generator fell behind its schedule), a node stopped answering mid-run, or
-setup could not fund its senders (1 comes before 99: thresholds then say little); 2 usage or
-configuration error (an invalid scenario names the JSON pointer and the rule); 3 no target
-answered at the start; 4 internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): the
-report of what ran is written first.`;
+Exit codes: 0 the corpus written; 1 the senders could not be funded; 2 usage error; 3 the node did
+not answer; 4 internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): nothing is written.`;
 
-const positive = (text: string): string | undefined => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : `must be a positive number; got "${text}"`);
+const LIST_HELP = `Usage: chainrpc load list
+
+Lists the built-in scenarios (load/scenarios/<name>.json), each with the first sentence of its
+description. chainrpc load <name> runs one; a scenario file given by path works the same way.
+
+Options:
+  -h, --help
+
+Exit codes: 0 listed; 2 usage error; 4 internal error (a bug in chainrpc).`;
+
+const K6_HELP = `Usage: chainrpc load k6 <scenario> --url <base-url> [--out <dir>] [--segments <n>]
+                        [--operator <name>] [options]
+
+Writes the scenario as a k6 test (script.js, its runtime and data, the corpus) for k6 0.48 or later,
+drawing params from --url's chain as the Node engine does, and prints the commands that run it. Each
+k6 instance writes a chainrpc-summary*.json that chainrpc load merge adds up exactly into one report
+like chainrpc load's (docs/load.md, "Running distributed"). What k6 cannot express (Poisson arrivals,
+...) is refused before the node is touched.
+
+${URL_RULE}
+
+Options:
+${targetOptions('the node whose chain the data is drawn from (one)')}
+${SCENARIO_OPTIONS}
+  --out <dir>              where the test goes (default ${DEFAULT_K6_DIR}/<scenario>): a new or empty
+                           folder, or one chainrpc load k6 made (its files are replaced, k6's
+                           summaries kept); a folder holding anything else is refused (exit 2)
+  --segments <n>           print the k6 commands of an n-way split (execution segments)
+  --operator <name>        also write testrun.yaml: a ConfigMap and a k6-operator TestRun of n runners
+  --summary-claim <pvc>    the TestRun's runners write their summaries to this PersistentVolumeClaim
+  -h, --help
+
+Exit codes: 0 the test written; 1 setup could not fund its senders; 2 usage error, or a scenario k6
+cannot run; 3 the node did not answer; 4 internal error (a bug in chainrpc); 130 interrupted
+(Ctrl-C): nothing is written.`;
+
+/** An open-model rate, held to the scenario schema's bound (maxRate). */
+const rate = (text: string): string | undefined => positiveNumberProblem(text, 'requests/s', maxRate());
+const percent = (text: string): string | undefined => positiveNumberProblem(text, 'percent');
 const duration = (text: string): string | undefined => (/^\d+(\.\d{1,3})?(ms|s|m)$/.test(text) ? undefined : `must be a duration such as 500ms, 30s or 2m; got "${text}"`);
 const privateKey = { kind: 'text', value: '<hex>', check: (text: string) => (/^[0-9a-fA-F]{64}$/.test(text) ? undefined : 'must be 64 hex characters') } as const;
 
@@ -125,7 +207,7 @@ const TARGET = {
 
 const RUN = {
   ...TARGET,
-  rate: { kind: 'text', value: '<n>', check: positive },
+  rate: { kind: 'text', value: '<n>', check: rate },
   duration: { kind: 'text', value: '<d>', check: duration },
   warmup: { kind: 'text', value: '<d>', check: duration },
   connections: { kind: 'integer', value: '<n>', min: 1, max: 10_000 },
@@ -134,7 +216,7 @@ const RUN = {
   corpus: { kind: 'text', value: '<file>' },
   threshold: { kind: 'list', value: '<t>' },
   baseline: { kind: 'text', value: '<report.json>' },
-  regression: { kind: 'text', value: '<pct>', check: positive },
+  regression: { kind: 'text', value: '<pct>', check: percent },
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
   'max-lag': { kind: 'text', value: '<d>', check: duration },
   seed: { kind: 'integer', value: '<n>', min: 0, max: 4_294_967_295 },
@@ -143,9 +225,16 @@ const RUN = {
 } as const satisfies OptionTable;
 
 const SWEEP = {
-  rates: { kind: 'text', value: '<r1,r2,...>', check: (t: string) => (t.split(',').every((r) => positive(r) === undefined) ? undefined : `must be positive numbers separated by commas; got "${t}"`) },
-  'start-rate': { kind: 'text', value: '<n>', check: positive },
-  'max-rate': { kind: 'text', value: '<n>', check: positive },
+  rates: {
+    kind: 'text',
+    value: '<r1,r2,...>',
+    check: (t: string) => {
+      const problem = t.split(',').map(rate).find((p) => p !== undefined);
+      return problem === undefined ? undefined : `are rates separated by commas; each ${problem}`;
+    },
+  },
+  'start-rate': { kind: 'text', value: '<n>', check: rate },
+  'max-rate': { kind: 'text', value: '<n>', check: rate },
   step: { kind: 'text', value: '<d>', check: duration },
 } as const satisfies OptionTable;
 
@@ -198,11 +287,17 @@ async function targetProfile(command: string, values: { profile?: string | undef
   return profile;
 }
 
-function urlsOf(command: string, given: readonly string[]): string[] {
-  const urls = given.map((u) => u.replace(/\/+$/, ''));
-  if (urls.length === 0) throw new CliError(`${command}: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)`);
-  if (new Set(urls).size !== urls.length) throw new CliError(`${command}: the same --url is given twice`);
-  return urls;
+/** That at least one --url is given (they are read by the one rule once the profile names the endpoint path: baseUrls). */
+function needUrls(command: string, given: readonly string[]): void {
+  if (given.length === 0) throw new CliError(`${command}: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)`);
+}
+
+/** What a command says when its node cannot be talked to at the start (exit 3), or undefined for another error. */
+function targetFailure(command: string, url: string, err: unknown): CliError | undefined {
+  if (err instanceof TargetUnreachableError) return new CliError(`${command}: ${err.message}${err.notJsonRpc ? `. ${pathHint(err.url)}` : ''}`, EXIT.unreachable);
+  if (isUnreachable(err)) return unreachable(command, url, err.message);
+  if (err instanceof TransportError && (err.code === 'HTTP_STATUS' || err.code === 'NOT_JSON') && err.response !== undefined) return notJsonRpc(command, url, err.request.url, `HTTP ${err.response.status}`);
+  return undefined;
 }
 
 /**
@@ -246,14 +341,29 @@ function overridesOf(values: { rate?: string | undefined; duration?: string | un
   };
 }
 
-/** A scenario by name or file, with the overrides; a bad one is a usage error naming the pointer and rule. */
+/**
+ * A scenario by name or file, with the overrides; a bad one is a usage error naming the pointer and rule. A
+ * corpus file it names (--corpus, or its transactions.corpus) is read now, before any node is touched: a bad
+ * one is a usage error too, saying what is wrong with that file.
+ */
 function scenarioOf(command: string, name: string, overrides: ScenarioOverrides): ReturnType<typeof loadScenario> {
+  let scenario;
   try {
-    return loadScenario(name, overrides);
+    scenario = loadScenario(name, overrides);
   } catch (err) {
     if (err instanceof ScenarioError) throw new CliError(`${command}: ${err.message}`);
     throw err;
   }
+  const corpus = scenario.transactions?.corpus;
+  if (corpus !== undefined) {
+    try {
+      readCorpus(corpus);
+    } catch (err) {
+      if (err instanceof CorpusError) throw new CliError(`${command}: ${err.message}`);
+      throw err;
+    }
+  }
+  return scenario;
 }
 
 /** The k6 commands of an N-way split: one k6 process per execution segment. */
@@ -272,10 +382,11 @@ async function k6(argv: string[]): Promise<number> {
   const name = positionals[0];
   if (positionals.length > 1) throw new CliError(`${command}: one scenario at a time; got ${positionals.join(' ')}`);
   if (name === undefined) throw new CliError(`${command}: name a scenario (${builtInScenarios().join(', ')}) or a scenario file`);
-  const [url] = urlsOf(command, values.url);
-  if (values.url.length > 1 || url === undefined) throw new CliError(`${command}: give one --url (the node whose chain the data is drawn from; run the script once per node)`);
+  needUrls(command, values.url);
+  if (values.url.length > 1) throw new CliError(`${command}: give one --url (the node whose chain the data is drawn from; run the script once per node)`);
   const scenario = scenarioOf(command, name, overridesOf(values));
   const profile = await targetProfile(command, values);
+  const [url] = baseUrls(command, values.url, profile.rpcPath) as [string];
   const out = values.out ?? join(DEFAULT_K6_DIR, scenario.name);
   // What k6 cannot express is refused before the node is touched.
   try {
@@ -286,7 +397,8 @@ async function k6(argv: string[]): Promise<number> {
     throw err;
   }
   let written;
-  const existed = existsSync(out);
+  // A folder of the user's is refused before the node is touched (exit 2); a test chainrpc made is made again.
+  const claim = claimFolder(out, K6_FOLDER);
   const stop = interruptible(`${command}: interrupted: stopping; nothing will be written`);
   try {
     const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, signal: stop.signal, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
@@ -297,10 +409,12 @@ async function k6(argv: string[]): Promise<number> {
   } catch (err) {
     if (stop.interrupted()) {
       // Nothing half made is left: the setup's folder goes, and the test's folder too when this run made it.
-      rmSync(existed ? join(out, '.work') : out, { recursive: true, force: true });
+      if (claim === 'made') removeFolder(out, K6_FOLDER);
+      else rmSync(join(out, '.work'), { recursive: true, force: true });
       throw new CliError(`${command}: interrupted: nothing was written`, EXIT.interrupted);
     }
-    if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
+    const failure = targetFailure(command, url, err);
+    if (failure !== undefined) throw failure;
     if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
     if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
     throw err;
@@ -339,15 +453,18 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
   const name = positionals[0];
   if (positionals.length > 1) throw new CliError(`${command}: one scenario at a time; got ${positionals.join(' ')}`);
   if (name === undefined) throw new CliError(`${command}: name a scenario (${builtInScenarios().join(', ')}) or a scenario file`);
-  const urls = urlsOf(command, values.url);
+  needUrls(command, values.url);
   const sweepOnly = (Object.keys(SWEEP) as (keyof typeof SWEEP)[]).filter((k) => values[k] !== undefined);
   if (!sweep && sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
-  if (sweep && urls.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
+  if (sweep && values.url.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
   if (sweep && values.baseline !== undefined) throw new CliError('load sweep: --baseline compares runs of chainrpc load; a sweep reports its knee (compare knees by eye, or gate a run at the rate you need)');
   const scenario = scenarioOf(command, name, overridesOf(values));
   const baseline = baselineFor(command, values.baseline, scenario.name);
   if (sweep && scenario.model.kind === 'closed') throw new CliError('load sweep: the scenario is closed-model; a sweep runs open-model rates (give a rate-based scenario)');
+  // Before the run: a report folder whose `latest` is a user's file or folder is refused (exit 2), not replaced.
+  checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, LOAD_REPORT_KIND);
   const profile = await targetProfile(command, values);
+  const urls = baseUrls(command, values.url, profile.rpcPath);
   const progress = loadProgress({ stream: process.env.CI === undefined ? process.stdout : { write: (text: string) => process.stdout.write(text) } });
   const stop = interruptible();
   const startedAt = new Date();
@@ -374,7 +491,8 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
       runs = await runLoad({ ...common, urls });
     }
   } catch (err) {
-    if (err instanceof TargetUnreachableError) throw new CliError(`${command}: ${err.message}`, EXIT.unreachable);
+    const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
+    if (failure !== undefined) throw failure;
     // Setup could not fund the senders or accounts (no faucet, no key, a refusal): nothing ran.
     if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
     throw err;
@@ -399,15 +517,16 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
 
 async function corpus(argv: string[]): Promise<number> {
   const { values } = corpusLine.parse(argv);
-  const [url] = urlsOf('load corpus', values.url);
+  needUrls('load corpus', values.url);
   if (values.url.length > 1) throw new CliError('load corpus: give one --url (the corpus is signed for its chain)');
   if (values.fund === 'key' && values['private-key'] === undefined) throw new CliError('load corpus: --fund key needs --private-key <hex> (the key that pays)');
   const profile = await targetProfile('load corpus', values);
+  const [url] = baseUrls('load corpus', values.url, profile.rpcPath) as [string];
   const stop = interruptible('load corpus: interrupted: stopping at the next step');
   try {
     const summary = await makeCorpus({
       signal: stop.signal,
-      url: url ?? '',
+      url,
       profile,
       out: values.out,
       senders: values.senders,
@@ -423,7 +542,8 @@ async function corpus(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (stop.interrupted()) throw new CliError('load corpus: interrupted: no corpus was written', EXIT.interrupted);
-    if (err instanceof TargetUnreachableError) throw new CliError(`load corpus: ${err.message}`, EXIT.unreachable);
+    const failure = targetFailure('load corpus', url, err);
+    if (failure !== undefined) throw failure;
     if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`load corpus: ${err.message}`, EXIT.nodeError);
     throw err;
   } finally {
@@ -435,7 +555,14 @@ export const load: Command = {
   name: 'load',
   summary: 'Load-test nodes: open-model scenarios, batches, signed transactions, the knee, a CI gate',
   help: HELP,
-  commandLines: [runLine, sweepLine, corpusLine, listLine, k6Line, mergeLine],
+  commandLines: [runLine],
+  subcommands: [
+    { name: 'sweep', help: SWEEP_HELP, commandLine: sweepLine },
+    { name: 'corpus', help: CORPUS_HELP, commandLine: corpusLine },
+    { name: 'list', help: LIST_HELP, commandLine: listLine },
+    { name: 'k6', help: K6_HELP, commandLine: k6Line },
+    { name: 'merge', help: MERGE_HELP, commandLine: mergeLine },
+  ],
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === 'list') {

@@ -86,7 +86,7 @@ describe('chainrpc load merge', () => {
     expect(await mergeCommand([...paths, '--report-dir', reports])).toBe(99);
     const report = readReport(reports);
     expect(report.verdict.exitCode).toBe(99);
-    expect(report.verdict.summary).toMatch(/^FAILED: thresholds broken: p99 < 1ms \(\d+(\.\d+)? at http:\/\/127\.0\.0\.1:8545\)$/);
+    expect(report.verdict.summary).toMatch(/^FAILED: thresholds broken: p99 < 1ms \(actual [\d,]+(\.\d+)? ms at http:\/\/127\.0\.0\.1:8545\)$/);
     expect(report.runs[0]?.thresholds.map((t) => [t.name, t.ok])).toEqual([['p99 < 1ms', false], ['errors < 5%', true]]);
   });
 
@@ -136,7 +136,7 @@ describe('chainrpc load merge', () => {
     const twice = files([thirds[0] as K6Summary]);
     expect((await refusal([...twice.paths, ...twice.paths])).message).toBe(`load merge: the same file is given twice: ${twice.paths[0]}`);
     expect((await refusal([])).message).toBe('load merge: give the summary files, one per k6 instance (what the handleSummary of a script made by chainrpc load k6 wrote)');
-    expect((await refusal(['--bogus'])).message).toBe("load merge: Unknown option '--bogus' (see chainrpc load --help)");
+    expect((await refusal(['--bogus'])).message).toBe("load merge: Unknown option '--bogus' (see chainrpc load merge --help)");
     expect((await refusal([...gap.paths, '--regression', '-1'])).message).toMatch(/^load merge: --regression needs a value/);
     const missingBaseline = files(thirds);
     expect((await refusal([...missingBaseline.paths, '--baseline', join(dir, 'none.json')])).message).toMatch(/^load merge: --baseline .*none\.json: /);

@@ -6,10 +6,12 @@
  */
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
+import { positiveNumberProblem } from '../commonOptions.js';
 import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../load/k6/mergeK6Summaries.js';
 import type { K6Summary } from '../../load/k6/K6Summary.js';
 import type { LoadRun } from '../../load/model.js';
-import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
+import { LOAD_REPORT_KIND } from '../../reports/load/writeLoadReports.js';
+import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { baselineFor, publishLoadReport } from './publishLoadReport.js';
 
 export const MERGE_HELP = `Usage: chainrpc load merge <summary.json> [<summary.json> ...] [options]
@@ -27,7 +29,9 @@ request from its write, not from a scheduled time, and reports no send lag, no r
 and no timeline: thresholds on lag-p99, invalid, inclusion or tti- find nothing measured and break.
 
 Options:
-  --report-dir <dir>       where reports go (default ${DEFAULT_REPORT_DIR}/load-<time>; <dir>/latest)
+  --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
+                           <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
+                           that is not chainrpc's link is refused (exit 2), nothing else is touched
   --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
   --regression <pct>       the change allowed before noise is added (default 10)
   -h, --help
@@ -35,9 +39,10 @@ Options:
 Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken or a regression
 beyond the noise; 1 the figures cannot be trusted (the instances did not run together); 2 usage
 error, a file that is not a chainrpc k6 summary, or summaries that are not the parts of one test
-(the message names the file, the field or the missing segment).`;
+(the message names the file, the field or the missing segment); 4 internal error (a bug in
+chainrpc).`;
 
-const positive = (text: string): string | undefined => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : `must be a positive number; got "${text}"`);
+const percent = (text: string): string | undefined => positiveNumberProblem(text, 'percent');
 
 /** `load merge`'s options (cli/commands/load.ts lists it among its command lines). */
 export const mergeLine = new CommandLine(
@@ -45,7 +50,7 @@ export const mergeLine = new CommandLine(
   {
     'report-dir': { kind: 'text', value: '<dir>' },
     baseline: { kind: 'text', value: '<report.json>' },
-    regression: { kind: 'text', value: '<pct>', check: positive },
+    regression: { kind: 'text', value: '<pct>', check: percent },
   },
   true,
 );
@@ -58,6 +63,8 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   const { values, positionals: files } = mergeLine.parse(argv);
   if (files.length === 0) throw new CliError(`${command}: give the summary files, one per k6 instance (what the handleSummary of a script made by chainrpc load k6 wrote)`);
   if (new Set(files).size !== files.length) throw new CliError(`${command}: the same file is given twice: ${files.find((f, i) => files.indexOf(f) !== i) ?? ''}`);
+  // A report folder whose `latest` is a user's file or folder is refused (exit 2), not replaced.
+  checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, LOAD_REPORT_KIND);
 
   let summaries: K6Summary[];
   let run: LoadRun;

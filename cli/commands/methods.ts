@@ -1,6 +1,24 @@
 import type { Command } from '../Command.js';
 import { CommandLine } from '../CommandLine.js';
+import { schemaCatalog } from '../../core/schema/schemaCatalog.js';
 import { validators } from '../../core/schema/validators.js';
+
+/** An error of a method's contract: its code and name, read from schemas/errors.schema.json (x-code). */
+interface MethodError {
+  code: number;
+  name: string;
+}
+
+/** The errors a method's schema names (definitions.error.oneOf), with their codes, in the schema's order. */
+function errorsOf(oneOf: readonly { $ref: string }[]): MethodError[] {
+  const definitions = (schemaCatalog().errors.definitions ?? {}) as Record<string, { 'x-code'?: unknown }>;
+  return oneOf.map((r) => {
+    const name = r.$ref.split('/').pop() ?? '';
+    const code = definitions[name]?.['x-code'];
+    if (typeof code !== 'number') throw new Error(`schemas/errors.schema.json gives ${name} no x-code`);
+    return { code, name };
+  });
+}
 
 const commandLine = new CommandLine('methods', { json: { kind: 'flag' } });
 
@@ -9,11 +27,12 @@ export const methods: Command = {
   summary: 'List the interface methods with their params and error codes (from schemas/)',
   help: `Usage: chainrpc methods [--json]
 
-Lists every method of the reference profile: positional params, result and the error codes it
-may answer with, read from schemas/methods/*.schema.json.
+Lists every method of the reference profile: positional params, result and the errors it may
+answer with, each as its code and name (-32602 InvalidParams), read from
+schemas/methods/*.schema.json and schemas/errors.schema.json (docs/error-codes.md).
 
 Options:
-  --json    print the list as JSON
+  --json    print the list as JSON: errors as [{"code": -32602, "name": "InvalidParams"}, ...]
   -h, --help
 
 Exit codes: 0 listed; 2 usage error; 4 internal error (a bug in chainrpc).`,
@@ -25,7 +44,7 @@ Exit codes: 0 listed; 2 usage error; 4 internal error (a bug in chainrpc).`,
       summary: m['x-summary'],
       params: m['x-params'].map((p) => p.name),
       result: m['x-result'].name,
-      errors: ((m.definitions.error.oneOf ?? []) as { $ref: string }[]).map((r) => r.$ref.split('/').pop() ?? ''),
+      errors: errorsOf((m.definitions.error.oneOf ?? []) as { $ref: string }[]),
     }));
     if (values.json) {
       console.log(JSON.stringify(list, null, 2));
@@ -34,7 +53,7 @@ Exit codes: 0 listed; 2 usage error; 4 internal error (a bug in chainrpc).`,
       for (const m of list) {
         const sig = `${m.method}(${m.params.join(', ')})`;
         console.log(`${sig.padEnd(width + 2)}-> ${m.result.padEnd(18)} ${m.summary}`);
-        console.log(`${' '.repeat(width + 2)}   errors: ${m.errors.join(', ')}`);
+        console.log(`${' '.repeat(width + 2)}   errors: ${m.errors.map((e) => `${e.code} ${e.name}`).join(', ')}`);
       }
     }
     return Promise.resolve(0);

@@ -3,6 +3,7 @@ import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { parseAmount } from '../parseAmount.js';
+import { defaultOnParentExit, ON_PARENT_EXIT, untilStopped } from '../untilStopped.js';
 import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
@@ -17,7 +18,11 @@ const HELP = `Usage: chainrpc node [options]
 Runs one reference node: every method of the reference profile on POST {base}/rpc, blocks every
 --block-time while it leads, and the peer protocol (/p2p/) on a listener of its own, so exposing
 the JSON-RPC port exposes only JSON-RPC. Prints two lines on stdout once it serves: its JSON-RPC
-base URL (http://HOST:PORT), then its peer URL. Logs go to stderr. SIGINT or SIGTERM stop it cleanly.
+base URL (http://HOST:PORT), then its peer URL. Logs go to stderr; the line saying it serves names its pid.
+
+It stops cleanly (store closed, ports freed) on SIGINT or SIGTERM to its pid, and, when npm
+started it (npx chainrpc node), when npm's shell exits: a kill of the pid of \`npx chainrpc node &\`
+stops it too. See --on-parent-exit.
 
 A node belongs to one network, fixed by its genesis: the chain id, the block time and the members,
 the MN keys that may lead and propose. Without --genesis a node uses the genesis.json in its data
@@ -33,7 +38,9 @@ Options:
                           (default: http://P2P-HOST:P2P-PORT)
   --kind <MN|LN>          MN: may be elected and propose blocks when it is a member; LN: follows the
                           chain, serves reads, passes transactions on (default MN)
-  --data-dir <dir>        node key, genesis and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it
+  --data-dir <dir>        node key, genesis and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it.
+                          It must be new, empty, chainrpc's (marked .chainrpc-owned) or hold a node's own
+                          files; a folder of your files is refused. A node never removes anything there
   --genesis <file>        the network's genesis (chainrpc devnet writes one); required for an LN
   --show-id               print this node's id (its public key; the key is made if the data dir has
                           none) and exit: what a network's genesis names as a member
@@ -49,6 +56,9 @@ Options:
   --max-block-txs <n>     most transactions in a block (default ${NODE_DEFAULTS.maxBlockTransactions})
   --max-pending <n>       most transactions waiting for a block (default ${NODE_DEFAULTS.maxPending})
   --request-timeout <ms>  a client must send its whole request within this (default ${NODE_DEFAULTS.requestTimeoutMs})
+  --on-parent-exit <stop|run>
+                          when the process that started it exits: stop cleanly, or run on (default:
+                          stop when npm started it, as npx does; run when a shell did, as & does)
   -h, --help
 
 Fault injection (TEST-ONLY):
@@ -61,9 +71,9 @@ Fault injection (TEST-ONLY):
 The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
 to hold value.
 
-Exit codes: 0 stopped by SIGINT or SIGTERM; 2 usage or configuration error (a busy port, a data dir
-of another network, a damaged or locked store); 4 internal error (a bug in chainrpc); 130 a second
-signal while stopping (it exits at once).`;
+Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited; 2 usage or configuration error (a
+busy port, a data dir of another network or of files not a node's, a damaged or locked store); 4 internal error (a bug in
+chainrpc); 130 a second signal while stopping (it exits at once).`;
 
 const commandLine = new CommandLine('node', {
   port: { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.port },
@@ -88,6 +98,7 @@ const commandLine = new CommandLine('node', {
   'request-timeout': { kind: 'integer', value: '<ms>', min: 1, default: NODE_DEFAULTS.requestTimeoutMs },
   fault: { kind: 'list', value: '<name,...>' },
   'list-faults': { kind: 'flag' },
+  'on-parent-exit': { kind: 'choice', value: '<stop|run>', choices: ON_PARENT_EXIT },
 });
 
 export const node: Command = {
@@ -175,24 +186,16 @@ export const node: Command = {
     console.log(started.p2pUrl);
     const members = started.network.members.length;
     const role = !started.network.members.includes(started.id) ? 'not a member' : members === 1 ? 'the only member' : `one of ${members} members`;
-    log(`node ${kind} ${started.id} (${role}) serving ${started.url}/rpc, peers at ${started.p2pUrl}, blocks every ${blockTimeMs} ms (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
-    await new Promise<void>((done) => {
-      let signals = 0;
-      const stop = (signal: string): void => {
-        signals++;
-        if (signals > 1) {
-          log(`${signal} again: exiting now`);
-          process.exit(130);
-        }
-        log(`${signal}: stopping`);
-        started.stop().then(done, (err: unknown) => {
-          log(`stop failed: ${(err as Error).message}`);
-          done();
-        });
-      };
-      process.on('SIGINT', () => stop('SIGINT'));
-      process.on('SIGTERM', () => stop('SIGTERM'));
+    log(`node ${kind} ${started.id} (${role}, pid ${process.pid}) serving ${started.url}/rpc, peers at ${started.p2pUrl}, blocks every ${blockTimeMs} ms (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
+    const reason = await untilStopped({
+      watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
+      onSecondSignal: (signal) => {
+        log(`${signal} again: exiting now`);
+        process.exit(130);
+      },
     });
+    log(`${reason}: stopping`);
+    await started.stop().catch((err: unknown) => log(`stop failed: ${(err as Error).message}`));
     return 0;
   },
 };

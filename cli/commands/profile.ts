@@ -4,14 +4,38 @@ import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { baseUrl, unreachable } from '../nodeUrls.js';
+import { DEFAULT_RPC_PATH } from '../../core/client/baseUrl.js';
+import { claimFile, jsonFileIs } from '../../core/files/ownedFolder.js';
 import { ProfileError } from '../../suites/profile/loadProfile.js';
 import type { TxCodec } from '../../suites/profile/TxCodec.js';
 import { DEFAULT_DEADLINE_MS, detectProfile } from '../../suites/profile/detect/detectProfile.js';
 import { formatFindings } from '../../suites/profile/detect/formatFindings.js';
 import { loadCodecModule } from '../../suites/profile/detect/loadCodecModule.js';
 import { NoRpcEndpointError } from '../../suites/profile/detect/NoRpcEndpointError.js';
+import { MAX_REQUESTS, REQUEST_TIMEOUT_MS } from '../../suites/profile/detect/Prober.js';
+import { RISES, RISES_SPAN_MS, SAMPLE_EVERY_MS, SAMPLE_FOR_MS } from '../../suites/profile/detect/sampleHeights.js';
 
 const HELP = `Usage: chainrpc profile detect --url <base-url> [--out <file>] [options]
+
+Subcommands (each with its own --help):
+  detect    probes a node from outside and writes a DRAFT profile (docs/profiles.md) for it: for
+            every choice the spec leaves open, the value found, its evidence and a confidence
+            (chainrpc profile detect --help)
+
+Options:
+  -h, --help
+
+Exit codes: 0 a draft was written; 2 usage error; 3 nothing answered JSON-RPC at the URL; 4 internal
+error (a bug in chainrpc).`;
+
+/**
+ * The requests a detection makes against a reference node besides the height reads (DetectResult's
+ * requests less heightReads), as measured; test/docs.test.ts measures it again and holds the help to it.
+ */
+export const DETECT_REQUESTS = 100;
+
+const DETECT_HELP = `Usage: chainrpc profile detect --url <base-url> [--out <file>] [options]
 
 Probes a node from outside and writes a DRAFT profile (docs/profiles.md) for it: for every choice
 the spec leaves open (endpoint path, method names, result keys, integer and hex encodings, unknown
@@ -25,13 +49,21 @@ What it sends, besides reads: up to 5 faucet claims for one fresh address (--no-
 transactions from fresh keys: a free transfer (value 0, fee 0), its follow-ups and deliberately bad
 ones (--no-transactions to skip; a node that refuses free transfers gets one funded by the faucet
 claim, with a fee of 10^15 base units); request bodies of up to 16 MiB and batches of up to 4096
-calls to find the limits (--no-limits to skip). About 110 requests against a node that answers at
-once; each request is limited to 10 s and the whole detection to --deadline.
+calls to find the limits (--no-limits to skip).
+
+Against the reference node it sends about ${DETECT_REQUESTS} requests, plus the reads of the height that sample
+the block time: one every ${SAMPLE_EVERY_MS} ms until the height has risen ${RISES} times over at least ${RISES_SPAN_MS} ms, at
+most ${SAMPLE_FOR_MS / 1000} s (about 3 block times: some 60 reads on a chain of 1 s blocks, so about 160 requests in
+all). Never more than ${MAX_REQUESTS} requests; each is limited to ${REQUEST_TIMEOUT_MS / 1000} s and the whole detection to --deadline.
+
+A --url that already ends in the endpoint path (--rpc-path, or /rpc when none is given) is taken as
+the endpoint's own URL: its base URL is what comes before the path, and a line on stderr says so.
 
 Options:
   --url <base-url>       the node's base URL (required)
   --out <file>           write the profile JSON there and print the findings table to stdout;
-                         without it the JSON goes to stdout and the table to stderr
+                         without it the JSON goes to stdout and the table to stderr. A new file,
+                         or a draft chainrpc wrote; any other file is refused before any probe
   --rpc-path <path>      the endpoint's path, when known (default: the first of /rpc, /,
                          /v1/jsonrpc, /jsonrpc, /api, /json-rpc, /rpc/v1 that answers JSON-RPC)
   --method-prefix <p>    the method prefix, when known (default: matched from the node's listing
@@ -49,8 +81,9 @@ Options:
   -h, --help
 
 Progress goes to stderr. Exit codes: 0 a draft was written (warnings, if any, are printed with
-it); 2 usage error; 3 no JSON-RPC endpoint answered at the URL (what each path answered is listed);
-4 internal error (a bug in chainrpc).`;
+it); 2 usage error (an --out file of yours included); 3 nothing answered at the URL (is the node
+running?), or no JSON-RPC endpoint answered under it (what each path answered is listed); 4
+internal error (a bug in chainrpc).`;
 
 /** A base URL probes can be sent below: http or https, and nothing after the path. */
 function bareUrlProblem(text: string): string | undefined {
@@ -81,10 +114,18 @@ function codecKey(module: string, out: string | undefined): string {
   return isAbsolute(rel) ? rel : rel.startsWith('.') ? rel : `./${rel}`;
 }
 
+/** A profile file chainrpc profile detect wrote: its `$detect` member names chainrpc as the tool. */
+const isDetectedProfile = (path: string): boolean =>
+  jsonFileIs(path, (value) => {
+    const detected = value.$detect;
+    return typeof detected === 'object' && detected !== null && String((detected as { tool?: unknown }).tool).startsWith('chainrpc ');
+  });
+
 async function detect(argv: string[]): Promise<number> {
   const { values } = detectLine.parse(argv);
-  const url = values.url.replace(/\/+$/, '');
   const rpcPath = values['rpc-path'];
+  // The one rule for a base URL (core/client/baseUrl.ts), with the spec's /rpc where no --rpc-path is given.
+  const url = baseUrl('profile detect', values.url, rpcPath ?? DEFAULT_RPC_PATH);
   const methodPrefix = values['method-prefix'];
   const chainId = values['chain-id'];
   const deadlineS = values.deadline;
@@ -98,6 +139,8 @@ async function detect(argv: string[]): Promise<number> {
     }
   }
   const out = values.out;
+  // Before ~110 requests: --out may be a new file or a draft chainrpc wrote (its $detect names chainrpc), never a file of the user's.
+  if (out !== undefined) claimFile(out, 'a draft profile', isDetectedProfile, 'give --out a new file, or a draft chainrpc profile detect wrote');
   const live = process.stderr.isTTY && !process.env.CI;
   let result;
   try {
@@ -120,7 +163,11 @@ async function detect(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    if (err instanceof NoRpcEndpointError) throw new CliError(`profile detect: ${err.message}\nPass --rpc-path if the endpoint is at another path.`, EXIT.unreachable);
+    if (err instanceof NoRpcEndpointError) {
+      if (err.unreachable) throw unreachable('profile detect', url, err.answers[0]?.answer.replace(/^no answer \((.*)\)$/, '$1'));
+      const fix = rpcPath === undefined ? 'If the node serves JSON-RPC at another path, give it with --rpc-path.' : `Is --rpc-path ${rpcPath} right? Without it, the usual paths are tried.`;
+      throw new CliError(`profile detect: ${err.message}\n${fix}`, EXIT.unreachable);
+    }
     throw err;
   }
   if (live) process.stderr.write('\r\x1b[K');
@@ -147,7 +194,8 @@ export const profile: Command = {
   name: 'profile',
   summary: 'Detect a node\'s profile from outside: a draft with evidence and confidence per key',
   help: HELP,
-  commandLines: [detectLine],
+  commandLines: [],
+  subcommands: [{ name: 'detect', help: DETECT_HELP, commandLine: detectLine }],
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === 'detect') return detect(rest);

@@ -3,10 +3,11 @@ import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { baseUrls } from '../nodeUrls.js';
 import { packageVersion } from '../packageVersion.js';
 import { ConsoleReporter } from '../../reports/conformance/consoleReporter.js';
-import { renderReports } from '../../reports/conformance/writeReports.js';
-import { DEFAULT_REPORT_DIR, publishReportFolder } from '../../reports/shared/reportFolder.js';
+import { CONFORMANCE_REPORT_KIND, renderReports } from '../../reports/conformance/writeReports.js';
+import { checkReportRoot, DEFAULT_REPORT_DIR, publishReportFolder } from '../../reports/shared/reportFolder.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { Level } from '../../suites/model.js';
 import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
@@ -28,6 +29,9 @@ A node whose choices differ from the reference profile (method names, key names,
 codes, limits, ...) is described by a profile; \`chainrpc profile detect --url <base-url>\` writes a
 draft of one. MUST and SHOULD checks accept every choice the spec leaves open.
 
+A --url that already ends in the endpoint path (http://127.0.0.1:8545/rpc) is taken as the
+endpoint's own URL: its base URL is what comes before the path, and a line on stderr says so.
+
 Options:
   --url <base-url>       a node to test (repeatable); the endpoint is {base-url}/rpc
   --profile <file>       profile JSON for a network whose choices differ from the reference
@@ -42,8 +46,10 @@ Options:
   --level <level>        the lowest level whose failures fail the run: must (default), should, or
                          profile (gates on every level)
   --baseline <file>      expected failures: {"expectedFailures":[{"id","reason","expires"?,"node"?}]}
-  --report-dir <dir>     where reports go (default ${DEFAULT_REPORT_DIR}/<time>; <dir>/latest
-                         points at the newest)
+  --report-dir <dir>     where reports go: a new folder <dir>/<time> per run (default dir
+                         ${DEFAULT_REPORT_DIR}); <dir>/latest (the newest run of any kind) and
+                         <dir>/latest-conformance point at it. Nothing else in <dir> is touched;
+                         a latest or latest-conformance that is not chainrpc's link is refused
   --private-key <hex>    a funded key for the state checks, where the network has no faucet
   --block-time <ms>      the network's block time (default: the profile's, 1000 for the reference)
   --concurrency <n>      checks running at once (default 8)
@@ -106,9 +112,7 @@ export const test: Command = {
       console.log(`${checks.length} checks`);
       return 0;
     }
-    const urls = values.url.map((u) => u.replace(/\/+$/, ''));
-    if (urls.length === 0) throw new CliError('test: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)');
-    if (new Set(urls).size !== urls.length) throw new CliError('test: the same --url is given twice');
+    if (values.url.length === 0) throw new CliError('test: give at least one --url (the base URL of a node; the endpoint is {url}/rpc)');
     if (checks.length === 0) throw new CliError(`test: no check matches --only ${only.join(' ')} ${skip.length ? `--skip ${skip.join(' ')}` : ''} (see chainrpc test --list)`);
     const gate = (values.level ?? 'must').toUpperCase() as Level;
     let profile;
@@ -124,6 +128,12 @@ export const test: Command = {
     if (values['block-time'] !== undefined) profile.blockTimeMs = values['block-time'];
     if (values['rpc-path'] !== undefined) profile.rpcPath = values['rpc-path'];
     if (values['method-prefix'] !== undefined) profile.methodPrefix = values['method-prefix'];
+    // The endpoint path is known now: a --url that already ends in it is the endpoint's own URL (core/client/baseUrl.ts).
+    const urls = baseUrls('test', values.url, profile.rpcPath);
+
+    // Before the run: a report folder whose `latest` is a user's file or folder is refused (exit 2), not replaced.
+    const reportDir = values['report-dir'] ?? DEFAULT_REPORT_DIR;
+    checkReportRoot(reportDir, CONFORMANCE_REPORT_KIND);
 
     const reporter = new ConsoleReporter({ write: (text) => void process.stdout.write(text), live: process.stdout.isTTY && !process.env.CI, targets: urls });
     reporter.announce(checks.length, profile, gate);
@@ -151,7 +161,7 @@ export const test: Command = {
     });
     reporter.endProgress();
 
-    const written = await publishReportFolder(values['report-dir'] ?? DEFAULT_REPORT_DIR, run.startedAt, renderReports(run, transcript));
+    const written = await publishReportFolder(reportDir, run.startedAt, renderReports(run, transcript), CONFORMANCE_REPORT_KIND);
     reporter.summarize(run, {
       folder: relativeOrAbsolute(written.dir),
       html: written.files.html,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../json/index.js';
 import { METHOD_NAMES } from './types.generated.js';
-import { formatProblems, validators } from './validators.js';
+import { formatProblems, validators, validatorsFor } from './validators.js';
 import type { Validation } from './validators.js';
 
 const v = validators();
@@ -162,5 +162,49 @@ describe('problems at a value with alternatives (anyOf, oneOf)', () => {
 
   it('keeps every problem of a value without alternatives', () => {
     expect(problems('chain_getBlockByHeight', { transaction_count: 1.5, proposer: 'x' }, 'spec')).toHaveLength(2);
+  });
+
+  describe('an object that fails every alternative: only those of the alternative its keys point to', () => {
+    // Alternatives behind $refs and inline, nested, told apart by a const key, by the keys they require.
+    const doc = {
+      $id: 'https://chainrpc.dev/schemas/test/alternatives.schema.json',
+      type: 'object',
+      properties: {
+        arrivals: {
+          oneOf: [
+            { type: 'object', additionalProperties: false, required: ['model', 'rate'], properties: { model: { const: 'open' }, rate: { type: 'number', maximum: 100 } } },
+            { type: 'object', additionalProperties: false, required: ['model', 'stages'], properties: { model: { const: 'open' }, stages: { type: 'array', items: { $ref: '#/definitions/Stage' } } } },
+            { type: 'object', additionalProperties: false, required: ['model', 'connections'], properties: { model: { const: 'closed' }, connections: { type: 'integer' } } },
+          ],
+        },
+        mix: { type: 'array', items: { $ref: '#/definitions/Entry' } },
+      },
+      definitions: {
+        Call: { type: 'object', additionalProperties: false, required: ['method'], properties: { method: { type: 'string' }, weight: { type: 'number' } } },
+        Entry: { oneOf: [{ $ref: '#/definitions/Call' }, { type: 'object', additionalProperties: false, required: ['batch'], properties: { weight: { type: 'number' }, batch: { type: 'object' } } }] },
+        Stage: { oneOf: [{ type: 'object', additionalProperties: false, required: ['rate'], properties: { rate: { type: 'number' } } }, { type: 'object', additionalProperties: false, required: ['from', 'to'], properties: { from: { type: 'number' }, to: { type: 'number' } } }] },
+      },
+    };
+    const check = (value: unknown): string[] => {
+      const r = validatorsFor([doc]).validate(doc.$id, value);
+      return r.ok ? [] : r.problems.map((p) => `${p.pointer} ${p.message}`);
+    };
+
+    it.each([
+      // A misspelt key of a call: not, besides, "/mix/0/batch is missing" from the batch alternative.
+      [{ mix: [{ method: 'm', wieght: 2 }] }, ['/mix/0/wieght is not allowed here (unexpected field "wieght")']],
+      // A bound broken: not "stages is missing", "connections is missing", "model must be closed".
+      [{ arrivals: { model: 'open', rate: 200 } }, ['/arrivals/rate must be at most 100; got 200']],
+      // The key that names an alternative ("closed") decides it.
+      [{ arrivals: { model: 'closed', rate: 5 } }, ['/arrivals/rate is not allowed here (unexpected field "rate")', '/arrivals/connections is missing (required field "connections")']],
+      // A misspelt key is said before the key it was meant to be.
+      [{ arrivals: { model: 'open', rat: 5 } }, ['/arrivals/rat is not allowed here (unexpected field "rat")', '/arrivals/rate is missing (required field "rate")']],
+      // Nested: the stages alternative, then the stage's own.
+      [{ arrivals: { model: 'open', stages: [{ rate: 5, to: 3 }] } }, ['/arrivals/stages/0/to is not allowed here (unexpected field "to")']],
+      // Of no alternative's type: one line.
+      [{ arrivals: 5 }, ['/arrivals must be an object; got 5']],
+    ])('%j', (value, expected) => {
+      expect(check(value)).toEqual(expected);
+    });
   });
 });

@@ -189,13 +189,140 @@ function plainMessage(e: ErrorObject): Problem {
 }
 
 /**
- * Drops the noise allErrors produces around a failed oneOf/anyOf. At a value that fails every
- * alternative, the alternative it was meant for is one whose type it has: its problem (a pattern, a
+ * The compiled documents as a graph of schema objects, to tell which alternative of a failed oneOf/anyOf an
+ * error came from: ajv's schemaPath restarts inside every $ref, but with `verbose` each error carries the
+ * schema object it failed at (parentSchema), and each oneOf its alternatives (schema).
+ */
+class SchemaGraph {
+  private readonly rootOf = new WeakMap<object, AnySchemaObject>();
+  private readonly byId = new Map<string, AnySchemaObject>();
+  private readonly reached = new WeakMap<object, Set<object>>();
+
+  add(root: AnySchemaObject): void {
+    if (typeof root.$id === 'string') this.byId.set(root.$id, root);
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null || this.rootOf.has(node)) return;
+      this.rootOf.set(node, root);
+      for (const child of Object.values(node)) walk(child);
+    };
+    walk(root);
+  }
+
+  /** Every schema object `schema` leads to: itself, its subschemas, and what its $refs name, transitively. */
+  reach(schema: object): Set<object> {
+    const cached = this.reached.get(schema);
+    if (cached !== undefined) return cached;
+    const seen = new Set<object>();
+    const visit = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null || seen.has(node)) return;
+      seen.add(node);
+      for (const [key, child] of Object.entries(node)) {
+        if (key === '$ref' && typeof child === 'string') visit(this.resolve(node, child));
+        else visit(child);
+      }
+    };
+    visit(schema);
+    this.reached.set(schema, seen);
+    return seen;
+  }
+
+  /** The schema a $ref names, from the document holding `from`; undefined when it cannot be found. */
+  private resolve(from: object, ref: string): unknown {
+    const root = this.rootOf.get(from);
+    const [address = '', fragment = ''] = ref.split('#');
+    let doc: unknown = root;
+    if (address !== '') {
+      try {
+        doc = this.byId.get(new URL(address, typeof root?.$id === 'string' ? root.$id : undefined).href);
+      } catch {
+        return undefined;
+      }
+    }
+    let node = doc;
+    for (const part of fragment.split('/').filter((p) => p !== '')) {
+      if (typeof node !== 'object' || node === null) return undefined;
+      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return node;
+  }
+}
+
+const isAlternatives = (e: ErrorObject): boolean => e.keyword === 'oneOf' || e.keyword === 'anyOf';
+/** Whether `path` is `at` or a pointer below it. */
+const within = (path: string, at: string): boolean => path === at || path.startsWith(`${at}/`);
+
+/**
+ * How far a failed alternative is from what the value meant, smallest first: a value not of its type at all,
+ * then a key that names another alternative (a const or enum of a direct member: "model": "closed"), then
+ * members it lacks, then the count of its problems.
+ */
+function distance(branch: readonly ErrorObject[], at: string): number[] {
+  const typeAtValue = branch.some((e) => e.keyword === 'type' && e.instancePath === at) ? 1 : 0;
+  const isMember = (path: string): boolean => path.startsWith(`${at}/`) && !path.slice(at.length + 1).includes('/');
+  const discriminators = branch.filter((e) => (e.keyword === 'const' || e.keyword === 'enum') && isMember(e.instancePath)).length;
+  const missing = branch.filter((e) => e.keyword === 'required' && e.instancePath === at).length;
+  return [typeAtValue, discriminators, missing, branch.length];
+}
+
+const closer = (a: readonly number[], b: readonly number[]): boolean => {
+  for (let i = 0; i < a.length; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+  return false;
+};
+
+/**
+ * At a value that fails every alternative of a oneOf/anyOf, only the problems of the alternative it was
+ * meant for are worth saying: the one it comes closest to (see distance), e.g. for a misspelt key of a
+ * call in a load scenario's mix, "…/wieght is not allowed here" and not, besides, "…/batch is missing"
+ * from the batch alternative. Outermost alternatives first; an alternative dropped takes its nested ones
+ * with it. Alternatives that all fail on the value's type alone are left for toProblems to merge.
+ */
+function keepClosestAlternatives(errors: ErrorObject[], graph: SchemaGraph): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  const depth = (p: string): number => p.split('/').length;
+  const alternatives = errors.filter((e) => isAlternatives(e) && Array.isArray(e.schema)).sort((a, b) => depth(a.instancePath) - depth(b.instancePath));
+  for (const failed of alternatives) {
+    if (dropped.has(failed)) continue;
+    const under = errors.filter((e) => e !== failed && !dropped.has(e) && within(e.instancePath, failed.instancePath));
+    const branches = (failed.schema as unknown[]).map((alternative) => {
+      if (typeof alternative !== 'object' || alternative === null) return [];
+      const reach = graph.reach(alternative);
+      return under.filter((e) => {
+        // A keyword of this project's (x-jtype) reports no parentSchema; its own schema object is reached all the same.
+        const at: unknown = e.parentSchema ?? e.schema;
+        return typeof at === 'object' && at !== null && reach.has(at);
+      });
+    });
+    // An alternative that failed with nothing traced to it: the graph cannot tell them apart here, so all are kept.
+    if (branches.some((b) => b.length === 0)) continue;
+    if (branches.every((b) => b.every((e) => e.keyword === 'type' && e.instancePath === failed.instancePath))) continue;
+    let best = 0;
+    branches.forEach((b, i) => {
+      if (closer(distance(b, failed.instancePath), distance(branches[best] ?? [], failed.instancePath))) best = i;
+    });
+    const kept = new Set(branches[best]);
+    for (const b of branches) for (const e of b) if (!kept.has(e)) dropped.add(e);
+  }
+  const kept = dropped.size === 0 ? errors : errors.filter((e) => !dropped.has(e));
+  // Where a member is both unexpected and missing, the unexpected one is most likely the missing one misspelt: said first.
+  const first = new Map<string, number>();
+  kept.forEach((e, i) => first.set(e.instancePath, first.get(e.instancePath) ?? i));
+  const rank = (e: ErrorObject): number => (e.keyword === 'required' ? 1 : 0);
+  return kept
+    .map((e, i) => ({ e, key: [first.get(e.instancePath) ?? i, rank(e), i] }))
+    .sort((a, b) => (closer(a.key, b.key) ? -1 : closer(b.key, a.key) ? 1 : 0))
+    .map(({ e }) => e);
+}
+
+/**
+ * Drops the noise allErrors produces around a failed oneOf/anyOf. With the schema graph, only the closest
+ * alternative's problems are kept (keepClosestAlternatives). At a value that fails every alternative on
+ * its type but one, the alternative it was meant for is one whose type it has: its problem (a pattern, a
  * bound) is kept and the other alternatives' "must be <type>" dropped (never "must be null" for a
  * malformed hash). A value of none of the types gets one line naming them all: "must be a string or null".
  */
-function toProblems(errors: ErrorObject[] | null | undefined): Problem[] {
-  if (!errors || errors.length === 0) return [{ pointer: '', rule: 'unknown', message: 'failed validation' }];
+function toProblems(all: ErrorObject[] | null | undefined, graph?: SchemaGraph): Problem[] {
+  if (!all || all.length === 0) return [{ pointer: '', rule: 'unknown', message: 'failed validation' }];
+  const errors = graph === undefined ? all : keepClosestAlternatives(all, graph);
   const alternativesAt = new Set(errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => e.instancePath));
   const specific = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
   const chosen: ErrorObject[] = [];
@@ -247,8 +374,8 @@ export function formatProblems(problems: Problem[]): string {
 
 const VALID: Validation = Object.freeze({ ok: true });
 
-function run(fn: ValidateFunction, value: unknown): Validation {
-  return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors) };
+function run(fn: ValidateFunction, value: unknown, graph?: SchemaGraph): Validation {
+  return fn(value) ? VALID : { ok: false, problems: toProblems(fn.errors, graph) };
 }
 
 export class Validators {
@@ -257,6 +384,8 @@ export class Validators {
   // Per part, by method name: the hot path (a node validating every call's params) builds no reference string.
   private readonly parts = { params: new Map<string, ValidateFunction>(), result: new Map<string, ValidateFunction>(), specResult: new Map<string, ValidateFunction>(), error: new Map<string, ValidateFunction>() };
   readonly methods: ReadonlyMap<string, MethodSchema>;
+  /** The compiled schemas as objects, to tell a failed oneOf's alternatives apart (keepClosestAlternatives). */
+  private readonly graph = new SchemaGraph();
 
   /** From the schema documents of schemas/ (default), or from documents derived from them (a profile's exact choices). */
   constructor(documents: readonly SchemaDocument[] = schemaCatalog().all) {
@@ -276,7 +405,11 @@ export class Validators {
     });
     ajv.addFormat('u128', { type: 'string', validate: (s: string) => /^(0|[1-9][0-9]{0,38})$/.test(s) && BigInt(s) <= U128_MAX });
     ajv.addFormat('u128-digits', { type: 'string', validate: isU128Digits });
-    for (const doc of documents) ajv.addSchema(toAjvSchema(doc as JsonValue) as AnySchemaObject);
+    for (const doc of documents) {
+      const schema = toAjvSchema(doc as JsonValue) as AnySchemaObject;
+      ajv.addSchema(schema);
+      this.graph.add(schema);
+    }
     this.ajv = ajv;
     const methodDocs = documents.filter((d) => d.$id.startsWith(`${SCHEMA_BASE}methods/`)) as MethodSchema[];
     this.methods = new Map(methodDocs.map((m) => [m.title, m]));
@@ -296,7 +429,7 @@ export class Validators {
 
   /** Validates a value against any schema of the catalogue, by reference relative to schemas/. */
   validate(ref: string, value: unknown): Validation {
-    return run(this.compiled(ref), value);
+    return run(this.compiled(ref), value, this.graph);
   }
 
   private methodPart(method: string, part: 'params' | 'result' | 'specResult' | 'error', value: unknown): Validation {
@@ -307,7 +440,7 @@ export class Validators {
       fn = this.compiled(`${methodSchemaId(method)}#/definitions/${part}`);
       byMethod.set(method, fn);
     }
-    return run(fn, value);
+    return run(fn, value, this.graph);
   }
 
   /** Checks positional params; a node answers a failure with InvalidParams (-32602). */

@@ -131,7 +131,7 @@ describe('readCorpus refuses bad files with the pointer and the rule', () => {
     expect(() => readCorpus(write('gap.json', { ...good, senders: [lane([0, 2])] }))).toThrow(/\/senders\/0\/txs\/1\/nonce is 2, expected 1/);
   });
   it('refuses another format, a file that is not JSON, and a missing file', () => {
-    expect(() => readCorpus(write('v2.json', { ...good, format: 'chainrpc-corpus/2' }))).toThrow(/reads "chainrpc-corpus\/1"/);
+    expect(() => readCorpus(write('v2.json', { ...good, format: 'chainrpc-corpus/2' }))).toThrow(/is "chainrpc-corpus\/2", not "chainrpc-corpus\/1"/);
     expect(() => readCorpus(write('cut.json', JSON.stringify(good).slice(0, 50)))).toThrow(/is not JSON .*cut short/);
     expect(() => readCorpus(join(dir, 'none.json'))).toThrow(/does not exist; make one with `chainrpc load corpus/);
   });

@@ -18,7 +18,7 @@ import { fundSenders } from './fundSenders.js';
 import type { Funding } from './fundSenders.js';
 import type { CodecSpec, SignJob } from './signLanes.js';
 import { SigningPool } from './SigningPool.js';
-import { writeCorpus } from './writeCorpus.js';
+import { claimCorpusFile, writeCorpus } from './writeCorpus.js';
 
 /** The seed when none is given: public, so anyone can derive these keys. Test money only. */
 export const DEFAULT_CORPUS_SEED = 'chainrpc-load';
@@ -128,6 +128,8 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
   const threads = options.threads === undefined ? Math.min(availableParallelism(), Math.ceil((senders * perSender) / SIGNING_THREAD_SHARE)) : positiveInteger(options.threads, 'threads');
   const seed = options.seed ?? CORPUS_DEFAULTS.seed;
   if (seed.length === 0) throw new CorpusError('the seed is empty; give a non-empty string (or none for the default)');
+  // Before any funding or signing: a file of the user's at --out is refused, not replaced (NotOursError).
+  claimCorpusFile(options.out);
   const value = options.value ?? CORPUS_DEFAULTS.value;
   const fee = options.fee ?? profile.fee;
   if (value < 0n || fee < 0n) throw new CorpusError('value and fee must not be negative');

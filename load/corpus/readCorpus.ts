@@ -34,7 +34,7 @@ export function checkCorpus(value: unknown, where: string): Corpus {
   if (!isRecord(value)) throw new CorpusError(`${where}: a corpus is a JSON object (format "${CORPUS_FORMAT}"); got ${Array.isArray(value) ? 'an array' : typeof value}`);
   if (value.format !== CORPUS_FORMAT) {
     throw new CorpusError(
-      `${where}: /format is ${JSON.stringify(value.format) ?? 'missing'}; this chainrpc reads "${CORPUS_FORMAT}" (make the corpus again with \`chainrpc load corpus\`)`,
+      `${where} is not a corpus this chainrpc reads: its /format is ${JSON.stringify(value.format) ?? 'missing'}, not "${CORPUS_FORMAT}" (make one with \`chainrpc load corpus\`)`,
     );
   }
   const checked = corpusValidators().validate(CORPUS_SCHEMA_ID, value);

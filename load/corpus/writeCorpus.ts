@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { TxCodec } from '../../suites/profile/TxCodec.js';
 import { AtomicFile } from '../../core/files/AtomicFile.js';
+import { claimFile, fileHead } from '../../core/files/ownedFolder.js';
+import { CORPUS_FORMAT } from './Corpus.js';
 import type { Corpus } from './Corpus.js';
 import { laneSigner, signLane } from './signLanes.js';
 import type { SignedLane, SignJob } from './signLanes.js';
@@ -25,6 +27,17 @@ export interface WrittenCorpus {
   /** From the first byte written to the file in place (signing threads already started). */
   ms: number;
   bytes: number;
+}
+
+/** Whether the file at `path` is a corpus chainrpc wrote: its first member is `"format": "chainrpc-corpus/1"`. */
+export const isCorpusFile = (path: string): boolean => new RegExp(`^\\{\\s*"format":\\s*"${CORPUS_FORMAT}"`).test(fileHead(path, 256));
+
+/**
+ * Takes `out` for a corpus before anything is signed or funded: a new file, or a corpus chainrpc wrote (it is
+ * replaced whole); any other file, a folder or a link is refused with a NotOursError naming it.
+ */
+export function claimCorpusFile(out: string): void {
+  claimFile(out, 'a corpus', isCorpusFile, 'give --out a new file, or a corpus chainrpc load corpus wrote');
 }
 
 /**

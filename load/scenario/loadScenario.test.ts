@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtInScenarios, loadScenario, resolveScenario } from './loadScenario.js';
+import { schemasDir } from '../../core/paths.js';
+import { builtInScenarios, loadScenario, maxRate, resolveScenario } from './loadScenario.js';
 import { ScenarioError } from './ScenarioError.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-scenario-'));
@@ -65,6 +66,14 @@ describe('overrides', () => {
     expect(e.message).toMatch(/--batch-size .* this scenario has neither/);
   });
 
+  it('--corpus on a scenario that sends no transactions names what the user gave, not the /transactions it would write', () => {
+    const e = errorOf(() => loadScenario('reads', { corpus: 'my-corpus.json' }));
+    expect(e.message).toBe(
+      'built-in scenario reads: --corpus my-corpus.json: this scenario sends no chain_sendRawTransaction, so it has no use for a corpus of signed transactions (give a scenario that sends them, such as send-raw-tx or mixed, or leave --corpus out)',
+    );
+    expect(e.message).not.toContain('/transactions');
+  });
+
   it('thresholds given on the command line are added', () => {
     const s = resolveScenario(minimal, { thresholds: ['p50 < 5ms'] });
     expect(s.thresholds.map((t) => t.text)).toEqual(['p50 < 5ms']);
@@ -92,6 +101,21 @@ describe('bad scenarios name the JSON pointer and the rule', () => {
     expect(e.pointer?.startsWith(pointer)).toBe(true);
     if (rule !== '') expect(e.rule).toBe(rule);
     expect(e.message).toContain(pointer);
+  });
+
+  it.each([
+    // A misspelt key of a call: the one problem, not the batch alternative's "/mix/0/batch is missing" after it.
+    [{ ...minimal, mix: [{ method: 'chain_blockNumber', wieght: 2 }] }, 'scenario: /mix/0/wieght is not allowed here (unexpected field "wieght") [rule: additionalProperties]'],
+    // A rate over the bound: not the other arrival models' "stages is missing", "connections is missing".
+    [{ ...minimal, arrivals: { model: 'open', rate: 2_000_000 } }, 'scenario: /arrivals/rate must be at most 1000000; got 2000000 [rule: maximum]'],
+  ])('the first schema problem alone, without the other alternatives\' noise: %j', (raw, message) => {
+    expect(errorOf(() => resolveScenario(JSON.parse(JSON.stringify(raw)) as never)).message).toBe(message);
+  });
+
+  it('maxRate is the schema\'s bound on an arrival rate (what --rate is held to)', () => {
+    const schema = JSON.parse(readFileSync(join(schemasDir, 'load', 'scenario.schema.json'), 'utf8')) as { properties: { arrivals: { oneOf: { properties: { rate?: { maximum: number } } }[] } } };
+    expect(maxRate()).toBe(schema.properties.arrivals.oneOf[0]?.properties.rate?.maximum);
+    expect(maxRate()).toBe(1_000_000);
   });
 
   it('a file that is not JSON, and a name that is neither built-in nor a file', () => {

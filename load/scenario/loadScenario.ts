@@ -88,13 +88,24 @@ export function builtInScenarios(): string[] {
   return readdirSync(BUILT_IN_DIR).filter((f) => f.endsWith('.json')).map((f) => basename(f, '.json')).sort();
 }
 
+let schema: SchemaDocument | undefined;
+const scenarioSchema = (): SchemaDocument => (schema ??= parseJson(readFileSync(join(schemasDir, 'load', 'scenario.schema.json'), 'utf8')) as SchemaDocument);
+
 let validator: Validators | undefined;
 function scenarioValidator(): Validators {
-  if (!validator) {
-    const doc = parseJson(readFileSync(join(schemasDir, 'load', 'scenario.schema.json'), 'utf8')) as SchemaDocument;
-    validator = validatorsFor([doc]);
-  }
+  validator ??= validatorsFor([scenarioSchema()]);
   return validator;
+}
+
+/**
+ * The highest open-model rate a scenario may ask for, in requests/s: the schema's bound on an arrival rate
+ * (schemas/load/scenario.schema.json, /arrivals rate), which --rate and a sweep's rates are held to too.
+ */
+export function maxRate(): number {
+  const arrivals = (scenarioSchema().properties as { arrivals?: { oneOf?: { properties?: { rate?: { maximum?: unknown } } }[] } } | undefined)?.arrivals;
+  const bound = arrivals?.oneOf?.find((alternative) => alternative.properties?.rate !== undefined)?.properties?.rate?.maximum;
+  if (typeof bound !== 'number') throw new Error('schemas/load/scenario.schema.json gives an arrival rate no maximum');
+  return bound;
 }
 
 /** Reads a built-in scenario by name, or a scenario file by path; overrides applied; throws ScenarioError. */
@@ -146,7 +157,12 @@ function applyOverrides(raw: JsonValue, o: ScenarioOverrides, where: string): Js
     if (isObject(def.transactions)) def.transactions.batchSize = o.batchSize;
     else if (sends) def.transactions = { batchSize: o.batchSize };
   }
-  if (o.corpus !== undefined) def.transactions = { ...(isObject(def.transactions) ? def.transactions : {}), corpus: o.corpus };
+  if (o.corpus !== undefined) {
+    // Said of what the user gave (--corpus and the scenario), not of the /transactions the override would write.
+    const sends = Array.isArray(def.mix) && def.mix.some((e) => isObject(e) && e.method === 'chain_sendRawTransaction');
+    if (Array.isArray(def.mix) && !sends) throw new ScenarioError(`${where}: --corpus ${o.corpus}: this scenario sends no chain_sendRawTransaction, so it has no use for a corpus of signed transactions (give a scenario that sends them, such as send-raw-tx or mixed, or leave --corpus out)`, undefined, 'override');
+    def.transactions = { ...(isObject(def.transactions) ? def.transactions : {}), corpus: o.corpus };
+  }
   if (o.thresholds !== undefined && o.thresholds.length > 0) def.thresholds = [...(Array.isArray(def.thresholds) ? def.thresholds : []), ...o.thresholds];
   return def;
 }

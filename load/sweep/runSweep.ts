@@ -7,6 +7,7 @@
  * run again (up to GENERATOR_TRIES times), and if the generator never keeps up it is kept as
  * `generatorLimited`, never counted against the node, and the search stops there.
  */
+import { thresholdActual } from '../figures.js';
 import type { LoadRun, SweepResult, SweepStep } from '../model.js';
 import { runLoad, TargetUnreachableError, type RunLoadOptions } from '../runLoad.js';
 import { isGeneratorReason } from '../engine/runEngine.js';
@@ -33,7 +34,7 @@ export function sloReasons(run: LoadRun): string[] {
   if (run.schedule.dropped > 0) reasons.push(`${run.schedule.dropped} requests dropped`);
   if (!run.valid) reasons.push(...run.invalid);
   if (run.stop.reason !== 'completed') reasons.push(`stopped early: ${run.stop.reason}`);
-  for (const t of run.thresholds) if (!t.ok) reasons.push(`${t.name}: ${t.actual === null ? 'nothing measured' : t.actual}`);
+  for (const t of run.thresholds) if (!t.ok) reasons.push(`${t.name}: ${t.actual === null ? 'nothing measured' : `actual ${thresholdActual(t)}`}`);
   return reasons;
 }
 

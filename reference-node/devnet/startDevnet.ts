@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from '../../core/client/index.js';
@@ -9,6 +9,8 @@ import { packageRoot } from '../../core/paths.js';
 import { FaultSet } from '../faults/faultCatalogue.js';
 import { formatNetworkGenesis, GENESIS_FILE, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from '../node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
+import { NotOursError } from '../../core/files/ownedFolder.js';
+import { claimDevnetDataDir, claimDevnetNodeFolder } from './devnetDataDir.js';
 
 export interface DevnetOptions {
   mn: number;
@@ -61,12 +63,21 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }
 
-/** Starts one `chainrpc node` process and resolves with its JSON-RPC and peer URLs, the two lines it prints. */
+/**
+ * Starts one `chainrpc node` process and resolves with its JSON-RPC and peer URLs, the two lines it prints.
+ * The node stops by itself when this process exits (--on-parent-exit stop).
+ */
 export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): Promise<{ url: string; p2pUrl: string; process: ChildProcess }> {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [CLI_PATH, 'node', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = createWriteStream(logFile, { flags: 'a' });
-  child.stderr?.pipe(log);
+  // A node started here never outlives this process: killed outright, it leaves no node holding its ports.
+  // Its log goes straight to the file (not through this process), so it is whole even when this process dies.
+  const log = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [CLI_PATH, 'node', '--on-parent-exit', 'stop', ...args], { stdio: ['ignore', 'pipe', log] });
+  } finally {
+    closeSync(log);
+  }
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -87,7 +98,10 @@ export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): 
   });
 }
 
-/** Faults assigned to a node the devnet does not have; thrown before any process starts. */
+/**
+ * A devnet that cannot start as asked, thrown before any process starts: faults assigned to a node it does
+ * not have, a data dir that holds another network, or one that holds files a devnet did not make.
+ */
 export class DevnetPlanError extends Error {
   override readonly name = 'DevnetPlanError';
 }
@@ -107,8 +121,14 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const unknownNodes = Object.keys(options.faults?.byNode ?? {}).filter((name) => !plan.some((n) => n.name === name));
   if (unknownNodes.length > 0) throw new DevnetPlanError(`--fault: a fault names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
   const dataDir = resolve(options.dataDir);
-  if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
+  // chainrpc removes only what it made: a fresh start empties only a folder a devnet made (devnetDataDir.ts).
+  try {
+    claimDevnetDataDir(dataDir, options.keepData);
+    for (const n of plan) claimDevnetNodeFolder(join(dataDir, n.name));
+  } catch (err) {
+    if (err instanceof NotOursError) throw new DevnetPlanError(err.message, { cause: err });
+    throw err;
+  }
   const genesisFile = join(dataDir, GENESIS_FILE);
   // The MNs' identities first: they are the network's members. A kept devnet keeps its keys and genesis.
   const members = plan.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(join(dataDir, n.name)).id);

@@ -1,7 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { bytesToHex, createMessageSigner, generatePrivateKey, hexToFixedBytes } from '../../core/codec/index.js';
+import { claimNodeDataDir, NODE_KEY_FILE } from './nodeDataDir.js';
+
+export { NODE_KEY_FILE };
 
 /**
  * A node's identity: an ed25519 key kept in its data dir (node-key, mode 0600). The identifier is
@@ -14,10 +17,12 @@ export interface NodeIdentity {
   sign(message: Uint8Array): Uint8Array;
 }
 
-export const NODE_KEY_FILE = 'node-key';
-
+/**
+ * The node's identity from its data dir, the key made the first time. The data dir is claimed first
+ * (nodeDataDir.ts): a folder of someone else's files is refused with a NotOursError before anything is written.
+ */
 export function loadOrCreateIdentity(dataDir: string): NodeIdentity {
-  mkdirSync(dataDir, { recursive: true });
+  claimNodeDataDir(dataDir);
   const path = join(dataDir, NODE_KEY_FILE);
   let privateKey: Uint8Array;
   if (existsSync(path)) {

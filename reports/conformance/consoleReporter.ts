@@ -1,6 +1,5 @@
 import { LEVELS } from '../../suites/model.js';
 import type { CheckResult, Level, RunResult, Status } from '../../suites/model.js';
-import { baseBeforeEndpointPath } from '../../suites/runner/runHints.js';
 import { verdictHeadline } from '../../suites/runner/verdict.js';
 
 const SYMBOL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skip: 'SKIP' };
@@ -60,14 +59,10 @@ export class ConsoleReporter {
     return this.options.targets.length > 1 ? ` @ ${r.node}` : '';
   }
 
-  /** What runs against what, and a hint for each --url that already ends in the endpoint path. */
+  /** What runs against what (the targets are base URLs: the CLI has cut an endpoint path a --url ended in). */
   announce(checks: number, profile: { name: string; rpcPath: string }, gate: Level): void {
     const { targets } = this.options;
     this.line(`chainrpc test: ${checks} checks against ${targets.join(', ')} (profile ${profile.name}, gate ${gate})`);
-    for (const u of targets) {
-      const base = baseBeforeEndpointPath(u, profile.rpcPath);
-      if (base !== undefined) this.line(`hint: --url ${u} already ends in ${profile.rpcPath}; the suite posts to ${u}${profile.rpcPath}. Did you mean --url ${base}?`);
-    }
   }
 
   /** The runner's onResult. */

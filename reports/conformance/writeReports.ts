@@ -11,6 +11,9 @@ export type ReportKind = 'json' | 'junit' | 'markdown' | 'html' | 'transcript';
 
 export type WrittenReports = WrittenFolder<ReportKind>;
 
+/** The kind a conformance run publishes as: its own link, `<report-dir>/latest-conformance`, beside `latest` (reports/shared/reportFolder.ts). */
+export const CONFORMANCE_REPORT_KIND = 'conformance';
+
 /** The file name of each report inside the folder. */
 export const REPORT_FILES: Readonly<Record<ReportKind, string>> = {
   json: 'report.json',

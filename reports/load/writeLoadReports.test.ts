@@ -37,11 +37,14 @@ describe('writeLoadReports', () => {
     expect(JSON.parse(await readFile(join(base, 'latest', 'report.json'), 'utf8'))).toMatchObject({ format: 'chainrpc-load/1' });
   });
 
-  it('sits beside conformance runs in the same report folder, and latest follows the newest run of either kind', async () => {
-    await publishReportFolder(base, '2026-12-01T09:00:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-report/3"}' } });
+  it('sits beside conformance runs in the same report folder: latest follows the newest run of either kind, latest-<kind> the newest of its kind', async () => {
+    await publishReportFolder(base, '2026-12-01T09:00:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-report/3"}' } }, 'conformance');
     await writeLoadReports(loadReportFixture('plain'), { dir: base });
-    expect((await readdir(base)).sort()).toEqual(['2026-12-01T09-00-00-000Z', 'latest', 'load-2026-12-01T10-00-00-000Z']);
+    expect((await readdir(base)).sort()).toEqual(['2026-12-01T09-00-00-000Z', 'latest', 'latest-conformance', 'latest-load', 'load-2026-12-01T10-00-00-000Z']);
     expect(await readlink(join(base, 'latest'))).toBe('load-2026-12-01T10-00-00-000Z');
+    expect(await readlink(join(base, 'latest-load'))).toBe('load-2026-12-01T10-00-00-000Z');
+    // A load run leaves the conformance run's own link where it was (chainrpc replay reads it).
+    expect(await readlink(join(base, 'latest-conformance'))).toBe('2026-12-01T09-00-00-000Z');
   });
 
   it('writes nothing when a report cannot be rendered', async () => {

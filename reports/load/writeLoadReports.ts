@@ -21,6 +21,9 @@ export const LOAD_REPORT_FILES: Readonly<Record<LoadReportKind, string>> = {
 /** The prefix of a load run's folder, so load and conformance runs are told apart in one report folder. */
 export const LOAD_FOLDER_PREFIX = 'load-';
 
+/** The kind a load run publishes as: its own link, `<dir>/latest-load`, beside `latest` (reports/shared/reportFolder.ts). */
+export const LOAD_REPORT_KIND = 'load';
+
 /** Every report of a load command, rendered (a renderer that throws throws here, before anything is written). */
 export function renderLoadReports(report: LoadReport): ReportFiles<LoadReportKind> {
   const file = (kind: LoadReportKind, text: string): { name: string; text: string } => ({ name: LOAD_REPORT_FILES[kind], text });
@@ -39,11 +42,11 @@ export interface WriteLoadReportsOptions {
 
 /**
  * Renders every report of a load command and writes them into `<dir>/load-<created at>/` (report.json,
- * report.html, summary.md, junit.xml, each replaced in one step), then points `<dir>/latest` at that
- * folder, like a conformance run's. Resolves with the absolute paths.
+ * report.html, summary.md, junit.xml, each written whole), then points `<dir>/latest` and `<dir>/latest-load`
+ * at that folder, like a conformance run's `latest` and `latest-conformance`. Resolves with the absolute paths.
  */
 export async function writeLoadReports(report: LoadReport, options: WriteLoadReportsOptions = {}): Promise<WrittenLoadReports> {
   // Rendered first, inside the promise: a renderer that throws rejects it and leaves the folder as it was.
   const files = renderLoadReports(report);
-  return await publishReportFolder(options.dir ?? DEFAULT_REPORT_DIR, `${LOAD_FOLDER_PREFIX}${report.createdAt}`, files);
+  return await publishReportFolder(options.dir ?? DEFAULT_REPORT_DIR, `${LOAD_FOLDER_PREFIX}${report.createdAt}`, files, LOAD_REPORT_KIND);
 }

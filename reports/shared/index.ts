@@ -1,6 +1,6 @@
 // What every report kind shares: the report folder and its `latest` link, the JSON envelope, JUnit XML,
 // the HTML page shell, and text made safe for XML, HTML, Markdown and terminals.
-export { DEFAULT_REPORT_DIR, publishReportFolder, runFolderName, writeReportFolder, type ReportFiles, type WrittenFolder } from './reportFolder.js';
+export { DEFAULT_REPORT_DIR, LATEST_LINK, checkReportRoot, latestLinkOf, publishReportFolder, runFolderName, writeReportFolder, type ReportFiles, type WrittenFolder } from './reportFolder.js';
 export { renderJsonReport, type VersionedReport } from './jsonReport.js';
 export { renderJunitXml, type JunitCase, type JunitDocument, type JunitSuite } from './junitXml.js';
 export { PAGE_STYLES, htmlPage, metaListHtml, type HtmlPage } from './htmlPage.js';

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { publishReportFolder, runFolderName, writeReportFolder } from './reportFolder.js';
+import { checkReportRoot, publishReportFolder, runFolderName, writeReportFolder } from './reportFolder.js';
 
 const files = (text: string) => ({ data: { name: 'data.json', text: `{"n":"${text}"}\n` }, page: { name: 'page.html', text: `<p>${text}</p>\n` } }) as const;
 
@@ -36,5 +36,44 @@ describe('report folders', () => {
     // The earlier run stays where it was.
     expect(await readFile(join(first.dir, 'data.json'), 'utf8')).toBe('{"n":"first"}\n');
     expect((await readdir(base)).sort()).toEqual(['2026-11-23T12-00-00-000Z', '2026-11-23T12-05-00-000Z', 'latest']);
+  });
+
+  it("writes a run beside a user's files in the report folder and keeps every one of them", async () => {
+    await mkdir(join(base, 'sub'));
+    await writeFile(join(base, 'thesis.txt'), 'four years of work\n');
+    await writeFile(join(base, 'sub', 'y'), 'y\n');
+    await publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('first'), 'conformance');
+    expect((await readdir(base)).sort()).toEqual(['2026-11-23T12-00-00-000Z', 'latest', 'latest-conformance', 'sub', 'thesis.txt']);
+    expect(await readFile(join(base, 'thesis.txt'), 'utf8')).toBe('four years of work\n');
+    expect(await readFile(join(base, 'sub', 'y'), 'utf8')).toBe('y\n');
+  });
+
+  it("refuses, writing nothing, a report folder whose latest is a user's file or folder (it would be replaced)", async () => {
+    await writeFile(join(base, 'latest'), 'my notes\n');
+    expect(() => checkReportRoot(base)).toThrow(`${base} holds latest, which is not chainrpc's link to the newest report and would be replaced`);
+    await expect(publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('first'), 'load')).rejects.toThrow(/holds latest,/);
+    expect(await readdir(base)).toEqual(['latest']);
+    expect(await readFile(join(base, 'latest'), 'utf8')).toBe('my notes\n');
+    const other = join(base, 'other');
+    await mkdir(join(other, 'latest-load'), { recursive: true });
+    expect(() => checkReportRoot(other, 'conformance')).not.toThrow();
+    expect(() => checkReportRoot(other, 'load')).toThrow(/holds latest-load\/,/);
+    expect(() => checkReportRoot(join(base, 'latest'))).toThrow(/is not a folder/);
+  });
+
+  it('keeps a link per kind: a run of one kind leaves the other kind\'s link where it was', async () => {
+    await publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('conformance'), 'conformance');
+    await publishReportFolder(base, '2026-11-23T12:05:00.000Z', files('load'), 'load');
+    expect(await readlink(join(base, 'latest'))).toBe('2026-11-23T12-05-00-000Z');
+    expect(await readlink(join(base, 'latest-load'))).toBe('2026-11-23T12-05-00-000Z');
+    expect(await readFile(join(base, 'latest-conformance', 'data.json'), 'utf8')).toBe('{"n":"conformance"}\n');
+  });
+
+  it('never writes into a run folder it did not make: a second run of the same millisecond gets a folder of its own', async () => {
+    const first = await publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('first'));
+    const second = await publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('second'));
+    expect(second.dir).toBe(join(base, '2026-11-23T12-00-00-000Z-2'));
+    expect(await readFile(join(first.dir, 'data.json'), 'utf8')).toBe('{"n":"first"}\n');
+    expect(await readlink(join(base, 'latest'))).toBe('2026-11-23T12-00-00-000Z-2');
   });
 });

@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { lstatSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from '../../core/files/AtomicFile.js';
+import { NotOursError } from '../../core/files/ownedFolder.js';
 
-/** Where a command writes its reports unless told otherwise (git-ignored): a folder per run, and `latest`. */
+/** Where a command writes its reports unless told otherwise (git-ignored): a folder per run, and the `latest` links. */
 export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
+
+/** The link to the newest run of any kind in a report folder. */
+export const LATEST_LINK = 'latest';
+
+/** The link to the newest run of one kind (`latest-conformance`, `latest-load`), so runs of two kinds can share a report folder. */
+export const latestLinkOf = (kind: string): string => `${LATEST_LINK}-${kind}`;
 
 /** The rendered files of one report kind: for each file, its name in the folder and its text. */
 export type ReportFiles<K extends string> = Readonly<Record<K, { readonly name: string; readonly text: string }>>;
@@ -34,24 +42,79 @@ export async function writeReportFolder<K extends string>(dir: string, files: Re
 /** The folder name of a run that started at an ISO time: the time with ':' and '.' as '-' (2026-11-23T12-33-13-004Z). */
 export const runFolderName = (startedAt: string): string => startedAt.replace(/[:.]/g, '-');
 
-/**
- * Writes a run's report files into `<root>/<start time>/` and points `<root>/latest` at that folder (a
- * relative symbolic link, where the file system has them), so a CI step and `chainrpc replay` find the
- * newest report at one path whatever kind of run wrote it.
- */
-export async function publishReportFolder<K extends string>(root: string, startedAt: string, files: ReportFiles<K>): Promise<WrittenFolder<K>> {
-  const name = runFolderName(startedAt);
-  const base = resolve(root);
-  const written = await writeReportFolder(join(base, name), files);
-  const latest = join(base, 'latest');
-  // Made beside it and renamed over it: `latest` always points at a whole report, the old one or the new.
-  const temp = `${latest}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+/** The links a run of `kind` moves: `latest`, and `latest-<kind>` when the kind is named. */
+const linksOf = (kind: string | undefined): string[] => (kind === undefined ? [LATEST_LINK] : [LATEST_LINK, latestLinkOf(kind)]);
+
+const lstatOrUndefined = (path: string): ReturnType<typeof lstatSync> | undefined => {
   try {
-    await symlink(name, temp);
-    await rename(temp, latest);
+    return lstatSync(path);
   } catch {
-    // A file system without symlinks: the printed path is enough.
-    await rm(temp, { force: true });
+    return undefined;
+  }
+};
+
+/**
+ * Refuses (NotOursError, naming the folder) a report folder chainrpc would damage: one that is not a folder,
+ * or that holds a `latest` (or `latest-<kind>`) that is not a link, which moving the link would replace. A
+ * folder of a user's other files is fine: a run only adds a folder of its own. Call it before a run, so a
+ * long run is not made for a report that cannot be written.
+ */
+export function checkReportRoot(root: string, kind?: string): void {
+  const base = resolve(root);
+  try {
+    if (!statSync(base).isDirectory()) throw new NotOursError(base, `${base} is not a folder: reports go into a folder (give --report-dir a folder)`);
+  } catch (err) {
+    if (err instanceof NotOursError || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if (lstatOrUndefined(base) !== undefined) throw new NotOursError(base, `${base} is a link to nothing: give --report-dir a folder`);
+    return;
+  }
+  for (const link of linksOf(kind)) {
+    const stats = lstatOrUndefined(join(base, link));
+    if (stats !== undefined && !stats.isSymbolicLink()) {
+      throw new NotOursError(base, `${base} holds ${link}${stats.isDirectory() ? '/' : ''}, which is not chainrpc's link to the newest report and would be replaced: move it, or give --report-dir another folder`);
+    }
+  }
+}
+
+/** Makes a new folder `<base>/<name>` (or `<name>-2`, ... when a run of the same millisecond has one): a run never writes into a folder it did not make. */
+async function newRunFolder(base: string, name: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    try {
+      await mkdir(join(base, candidate));
+      return candidate;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw err;
+    }
+  }
+}
+
+/**
+ * Writes a run's report files into a new folder `<root>/<start time>/` and points `<root>/latest`, and with
+ * `kind` also `<root>/latest-<kind>`, at it (relative symbolic links, where the file system has them), so a CI
+ * step finds the newest report at one path, and `chainrpc replay` the newest conformance report whatever ran
+ * after it. Nothing in the report folder but these links is replaced: `checkReportRoot` refuses a `latest`
+ * that is not a link before anything is written.
+ */
+export async function publishReportFolder<K extends string>(root: string, startedAt: string, files: ReportFiles<K>, kind?: string): Promise<WrittenFolder<K>> {
+  const base = resolve(root);
+  checkReportRoot(base, kind);
+  await mkdir(base, { recursive: true });
+  const name = await newRunFolder(base, runFolderName(startedAt));
+  const written = await writeReportFolder(join(base, name), files);
+  for (const link of linksOf(kind)) {
+    const latest = join(base, link);
+    // Made beside it and renamed over it: the link always points at a whole report, the old one or the new.
+    const temp = `${latest}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      // Renamed only over a link (or nothing): a file or folder of the user's of that name appeared since the check.
+      if (lstatOrUndefined(latest)?.isSymbolicLink() === false) continue;
+      await symlink(name, temp);
+      await rename(temp, latest);
+    } catch {
+      // A file system without symlinks: the printed path is enough.
+      await rm(temp, { force: true });
+    }
   }
   return written;
 }

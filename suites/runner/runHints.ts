@@ -1,9 +1,11 @@
 /**
- * Hints for a first run that went wrong for a reason the user can fix in one step: the node names its
- * methods another way, the URL already holds the endpoint path, nothing answers JSON-RPC at the path,
- * the state checks could not fund a key (or were skipped for want of one). Each is said once, with the
- * fix, instead of as dozens of failures that all look alike.
+ * Hints for a first run that went wrong for a reason the user can fix in one step: nothing answers at a
+ * URL, the node names its methods another way, something answers HTTP but not JSON-RPC at the path, the
+ * state checks could not fund a key (or were skipped for want of one). Each is said once, with the fix,
+ * instead of as dozens of failures that all look alike. (A --url that already ends in the endpoint path
+ * needs no hint: the CLI takes it as the endpoint's own URL, core/client/baseUrl.ts.)
  */
+import { saysUnreachable, unreachableMessage } from '../../core/client/baseUrl.js';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { METHOD_NAMES } from '../../core/schema/types.generated.js';
@@ -52,34 +54,25 @@ function callsOf(exchange: Exchange): { method: string; code: number | undefined
   });
 }
 
-/**
- * For a --url that already ends in the endpoint path (http://host/rpc with rpcPath /rpc), the base URL
- * the user probably meant; undefined otherwise.
- */
-export function baseBeforeEndpointPath(url: string, rpcPath: string): string | undefined {
-  if (rpcPath === '/' || !new URL(url).pathname.replace(/\/+$/, '').endsWith(rpcPath)) return undefined;
-  return url.replace(/\/+$/, '').slice(0, -rpcPath.length);
-}
-
 export function runHints(options: { targets: string[]; profile: Profile; results: CheckResult[]; transcript: Exchange[] }): string[] {
   const { targets, profile, results, transcript } = options;
   const hints: string[] = [];
   const rpcPath = profile.rpcPath;
 
+  // A target where nothing answered at all: no word about paths, the node is not there.
   for (const url of targets) {
-    const base = baseBeforeEndpointPath(url, rpcPath);
-    if (base !== undefined) {
-      hints.push(`--url ${url} already ends in ${rpcPath}, and the suite posts to {url}${rpcPath} = ${url}${rpcPath}. Give the node's base URL (--url ${base}), or --rpc-path / to post to the URL as given.`);
+    if (results.some((r) => r.node === url && r.status === 'error' && saysUnreachable(r.evidence.message, url))) {
+      hints.push(`${unreachableMessage(url)} Start it, or give the --url it serves at.`);
     }
   }
 
-  // A target that answered nothing JSON at the endpoint: every check of it errs with the same message.
+  // A target that answered HTTP, but nothing JSON-RPC at the endpoint: every check of it errs with the same message.
   for (const url of targets) {
     const down = results.find((r) => r.node === url && r.status === 'error' && r.evidence.message.includes('not a JSON-RPC endpoint'));
     if (down !== undefined) {
       const status = down.evidence.exchanges[0]?.response?.status;
       hints.push(
-        `Nothing answered JSON-RPC at ${url}${rpcPath === '/' ? '' : rpcPath}${status === undefined ? '' : ` (HTTP ${status})`}. If the node serves JSON-RPC at another path, give --rpc-path (e.g. --rpc-path / or --rpc-path /v1/jsonrpc); \`chainrpc profile detect --url ${url}\` finds it.`,
+        `${url}${rpcPath === '/' ? '' : rpcPath} answered${status === undefined ? '' : ` (HTTP ${status})`}, but not as a JSON-RPC endpoint. If the node serves JSON-RPC at another path, give --rpc-path (e.g. --rpc-path / or --rpc-path /v1/jsonrpc); \`chainrpc profile detect --url ${url}\` looks for it under the usual paths and writes a draft profile that names it.`,
       );
     }
   }

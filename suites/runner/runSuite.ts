@@ -1,3 +1,4 @@
+import { isUnreachable, unreachableMessage } from '../../core/client/baseUrl.js';
 import { createClient } from '../../core/client/index.js';
 import type { RpcClient } from '../../core/client/index.js';
 import type { Check } from '../Check.js';
@@ -132,7 +133,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
           unreachable.set(node, { message: `${endpoint} does not answer JSON-RPC calls (HTTP ${res.status}: ${got}): not a JSON-RPC endpoint`, exchanges: ctx.exchanges });
         }
       } catch (err) {
-        unreachable.set(node, { message: `${node} is unreachable: ${(err as Error).message}`, exchanges: ctx.exchanges });
+        // Nothing answered at all (refused, no such host, no answer in time): the node is not running there.
+        const cause = (err as Error).cause;
+        const message = isUnreachable(cause) ? unreachableMessage(node, `${cause.code}: ${cause.message}`) : `${node} is unreachable: ${(err as Error).message}`;
+        unreachable.set(node, { message, exchanges: ctx.exchanges });
       }
     }),
   );

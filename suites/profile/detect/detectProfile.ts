@@ -76,6 +76,11 @@ export interface DetectResult {
   warnings: string[];
   /** HTTP exchanges made. */
   requests: number;
+  /**
+   * Of them, the reads of the height that sample the block time (every SAMPLE_EVERY_MS until the height has
+   * risen RISES times, at most SAMPLE_FOR_MS): the part of `requests` that grows with the node's block time.
+   */
+  heightReads: number;
   elapsedMs: number;
 }
 
@@ -137,6 +142,7 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
     for (const f of fs) found.set(f.key, f);
   };
   const warnings: string[] = [];
+  let heightReads = 0;
   let stopped = false;
   const step = async (name: string, run: () => Promise<void>): Promise<void> => {
     if (stopped) return;
@@ -188,6 +194,7 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
     let samples: HeightSamples = { rises: [], first: undefined, polls: 0, spentMs: 0 };
     await step('block time (sampling the height)', async () => {
       if (m.served('chain_blockNumber')) samples = await sampleHeights(prober, m);
+      heightReads = samples.polls;
     });
 
     let observed: Observed = { genesisEvidence: '' };
@@ -314,5 +321,5 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
   findings.push(...found.values());
   const host = new URL(options.url).host;
   const profile = buildProfileJson(`detected ${host}`, findings, { url: options.url, at: new Date(started).toISOString(), tool: `chainrpc ${version()}` });
-  return { profile, findings, warnings, requests: prober.requests, elapsedMs: Date.now() - started };
+  return { profile, findings, warnings, requests: prober.requests, heightReads, elapsedMs: Date.now() - started };
 }

@@ -23,6 +23,8 @@ export const UNKNOWN_METHOD = 'chainrpc_detect_no_such_method';
 export async function detectRpcPath(prober: Prober, givenPath: string | undefined): Promise<{ finding: Finding; unknownMethod: ReturnType<typeof readResponse> | undefined }> {
   const paths = givenPath === undefined ? RPC_PATH_CANDIDATES : [givenPath];
   const answers: Array<{ path: string; answer: string }> = [];
+  // Whether anything answered at all, HTTP or not (a TLS or protocol error is an answer of sorts).
+  let answered = false;
   for (const path of paths) {
     const id = prober.id();
     const body = stringifyJson({ jsonrpc: '2.0', method: UNKNOWN_METHOD, params: [], id });
@@ -35,10 +37,12 @@ export async function detectRpcPath(prober: Prober, givenPath: string | undefine
     }
     if (answer.kind === 'failed') {
       answers.push({ path, answer: describeAnswer(answer) });
+      if (!/^(REFUSED|TIMEOUT)\b/.test(answer.reason)) answered = true;
       // Nothing listens at all: other paths of the same server will not answer either.
       if (/^REFUSED/.test(answer.reason)) break;
       continue;
     }
+    answered = true;
     const outcome = readResponse(answer.json, answer.status, answer.text);
     // JSON-RPC 2.0 §5: the answer to a call carries its id. A server that answers every path with one
     // id-null refusal (the reference node's 404 for other paths) is not serving calls there.
@@ -56,7 +60,6 @@ export async function detectRpcPath(prober: Prober, givenPath: string | undefine
     const confidence = outcome.kind === 'error' && outcome.code === -32601 ? 'high' : 'medium';
     return { finding: probed('rpcPath', path, confidence, `${evidence}${tried}`), unknownMethod: outcome };
   }
-  const base = new URL(prober.url).pathname.replace(/\/+$/, '');
-  const hint = RPC_PATH_CANDIDATES.some((p) => p !== '/' && base.endsWith(p)) ? `the base URL already ends in ${base}; give the URL without the endpoint path, or pass --rpc-path` : givenPath === undefined ? 'pass --rpc-path if the endpoint is elsewhere' : '';
-  throw new NoRpcEndpointError(prober.url, answers, hint);
+  // Nothing answered at all: no word about paths (the CLI asks whether the node runs there).
+  throw new NoRpcEndpointError(prober.url, answers, answered && givenPath === undefined ? `none of ${paths.length} usual paths answered JSON-RPC` : '', !answered);
 }

@@ -98,7 +98,19 @@ describe('chainrpc profile detect', () => {
     expect((error as CliError).message).toMatch(/POST \/nothing: HTTP 404/);
   });
 
-  it('--help says what it sends and how to avoid it', () => {
-    for (const flag of ['--no-transactions', '--no-faucet', '--no-limits', '--deadline', '--out', '--codec']) expect(profile.help).toContain(flag);
+  it('detect --help says what it sends and how to avoid it', () => {
+    const help = profile.subcommands?.find((s) => s.name === 'detect')?.help ?? '';
+    for (const flag of ['--no-transactions', '--no-faucet', '--no-limits', '--deadline', '--out', '--codec']) expect(help).toContain(flag);
+  });
+
+  it('a --url that ends in /rpc is the endpoint\'s own URL (said on stderr); a port nobody listens on asks whether the node runs there, with no word about paths', async () => {
+    const r = await run(['detect', '--url', `${node.url}/rpc`, '--no-limits', '--no-transactions', '--no-faucet']);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stderr).toContain(`profile detect: --url ${node.url}/rpc ends in the endpoint path /rpc: using base URL ${node.url}\n`);
+    expect((JSON.parse(r.stdout) as { rpcPath: string }).rpcPath).toBe('/rpc');
+    const error = await run(['detect', '--url', 'http://127.0.0.1:9/api']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(EXIT.unreachable);
+    expect((error as CliError).message).toMatch(/^profile detect: nothing answered at http:\/\/127\.0\.0\.1:9\/api \(REFUSED: .*\): is the node running at http:\/\/127\.0\.0\.1:9\/api\?$/);
   });
 });
