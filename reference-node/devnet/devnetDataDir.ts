@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { claimFolder, cleanFolder } from '../../core/files/ownedFolder.js';
+import { claimFolder, cleanFolder, OWNED_MARKER } from '../../core/files/ownedFolder.js';
 import type { Claim, EntryKind, FolderRules } from '../../core/files/ownedFolder.js';
 import { GENESIS_FILE } from '../node/NetworkGenesis.js';
 import { isNodeEntry, isTemporaryFile, NODE_DATA_DIR } from '../node/nodeDataDir.js';
@@ -35,14 +35,19 @@ const isKind = (path: string, kind: 'file' | 'folder'): boolean => {
   }
 };
 
-const rules = (keepData: boolean): FolderRules => ({
+/** A devnet's data dir from before chainrpc marked its folders: its genesis and its first MN's folder. */
+const recognise = (dir: string): boolean => isKind(join(dir, GENESIS_FILE), 'file') && isKind(join(dir, 'mn1'), 'folder');
+
+const rules = (dataDir: string, keepData: boolean): FolderRules => ({
   madeBy: 'chainrpc devnet',
   entry: isDevnetEntry,
-  // A devnet's data dir from before chainrpc marked its folders: its genesis and its first MN's folder.
-  recognise: (dir) => isKind(join(dir, GENESIS_FILE), 'file') && isKind(join(dir, 'mn1'), 'folder'),
+  recognise,
+  // --keep-data is suggested only for a folder it would take: a devnet's (marked, or recognised).
   advice: keepData
     ? '--keep-data resumes the devnet kept in a folder a chainrpc devnet made: give --data-dir that folder, or a new or empty one'
-    : 'a devnet starts fresh by emptying its data dir, and empties only a folder a chainrpc devnet made that holds nothing else: give --data-dir a new or empty folder, or --keep-data to resume the devnet kept there',
+    : isKind(join(dataDir, OWNED_MARKER), 'file') || recognise(dataDir)
+      ? 'a devnet starts fresh by emptying its data dir, and empties only a folder that holds nothing but a devnet\'s files: move the others out, give --data-dir a new or empty folder, or --keep-data to resume the devnet kept there as it is'
+      : 'a devnet starts fresh by emptying its data dir, and empties only a folder a chainrpc devnet made: give --data-dir a new or empty folder',
 });
 
 /**
@@ -52,7 +57,7 @@ const rules = (keepData: boolean): FolderRules => ({
  * with a NotOursError naming the folder, and nothing is written or removed.
  */
 export function claimDevnetDataDir(dataDir: string, keepData: boolean): Claim {
-  return keepData ? claimFolder(dataDir, rules(keepData)) : cleanFolder(dataDir, rules(keepData));
+  return keepData ? claimFolder(dataDir, rules(dataDir, keepData)) : cleanFolder(dataDir, rules(dataDir, keepData));
 }
 
 /** A node's folder inside a claimed devnet data dir (made and marked, or taken as it is). */

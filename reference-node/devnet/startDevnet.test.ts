@@ -72,7 +72,8 @@ describe('startDevnet removes only what a devnet made', () => {
       const err = await outcome(startDevnet({ mn: 1, ln: 0, blockTimeMs: 200, chainId: 1n, dataDir: dir, keepData }));
       expect(err, `keepData ${keepData}`).toBeInstanceOf(DevnetPlanError);
       expect((err as Error).message).toContain(`${dir} is not empty and was not made by chainrpc devnet (it holds sub/, thesis.txt)`);
-      expect((err as Error).message).toContain(keepData ? 'give --data-dir that folder, or a new or empty one' : 'give --data-dir a new or empty folder, or --keep-data');
+      expect((err as Error).message).toContain(keepData ? 'give --data-dir that folder, or a new or empty one' : 'give --data-dir a new or empty folder');
+      if (!keepData) expect((err as Error).message).not.toContain('--keep-data');
       expect(readdirSync(dir).sort()).toEqual(['sub', 'thesis.txt']);
       expectUserFiles(dir);
     }
@@ -85,6 +86,8 @@ describe('startDevnet removes only what a devnet made', () => {
     const err = await outcome(startDevnet({ mn: 1, ln: 0, blockTimeMs: 200, chainId: 1n, dataDir: dir, keepData: false }));
     expect(err).toBeInstanceOf(DevnetPlanError);
     expect((err as Error).message).toContain(`${dir} holds what chainrpc devnet did not make (sub/, thesis.txt), so it will not empty it`);
+    // Here --keep-data would work, and is suggested.
+    expect((err as Error).message).toContain('or --keep-data to resume the devnet kept there as it is');
     expect(existsSync(join(dir, 'mn1', 'node-key'))).toBe(true);
     expectUserFiles(dir);
     const net = await startDevnet({ mn: 1, ln: 0, blockTimeMs: 200, chainId: 1n, dataDir: dir, keepData: true });
