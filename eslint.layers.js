@@ -1,7 +1,9 @@
 // The dependency rule (ARCHITECTURE.md, "Layers"), enforced: each folder lists what it must not import.
-// Lower layers never import higher ones; the checker (suites/) never imports what it checks
-// (reference-node/); nothing but tests imports test helpers (test/). A wrong-way import fails `npm run lint`
-// (test/layers.test.ts proves it by linting one).
+// Lower layers never import higher ones; the description of a node (profile/) sits on core/ alone, for
+// every user of it (suites/, load/, cli/, reports/, ...); the checker (suites/) never imports what it checks
+// (reference-node/); load/ never leans sideways on suites/; nothing but tests imports test helpers (test/).
+// A wrong-way import fails `npm run lint` (test/layers.test.ts proves it by linting one). The rule reads
+// static imports only: test/layers.test.ts judges each dynamic `import('…')` of product code by this table.
 
 /**
  * An import of a folder of the repository, as a regular expression over the import's text: `../../suites/x.js`
@@ -14,12 +16,13 @@ const at = (folders) => {
 
 /** [files, forbidden folders, why] for product code (tests may import across layers). */
 export const LAYERS = [
-  ['core/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'core/ is the bottom layer: it imports no other folder of the project'],
+  ['core/**', ['profile', 'reference-node', 'suites', 'reports', 'load', 'cli'], 'core/ is the bottom layer: it imports no other folder of the project'],
+  ['profile/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'profile/ describes a node for all its users (suites/, load/, cli/, reports/, ...): it imports core/ only'],
   ['suites/**', ['reference-node', 'reports', 'load', 'cli'], 'the suite checks nodes from outside: it never imports the reference node (what it checks), nor the layers above it'],
-  ['reports/**', ['reference-node', 'cli'], 'reports render results; they import core/ and the result models of the suite and of load/ only'],
-  ['load/**', ['reference-node', 'reports', 'cli'], 'load scenarios drive nodes from outside, like the suite; the CLI hands their results to reports/'],
+  ['reports/**', ['reference-node', 'cli'], 'reports render results; they import core/, profile/ and the result models of the suite and of load/ only'],
+  ['load/**', ['reference-node', 'suites', 'reports', 'cli'], 'load scenarios drive nodes from outside, like the suite, and read a node\'s description from profile/, never from suites/; the CLI hands their results to reports/'],
   ['load/metrics/**', [], 'load/metrics/ is the harness\'s accounting'],
-  ['reference-node/**', ['suites', 'reports', 'load', 'cli'], 'the reference node is checked by the suite and must not lean on it'],
+  ['reference-node/**', ['profile', 'suites', 'reports', 'load', 'cli'], 'the reference node is checked by the suite and must not lean on it, nor on the profile its checkers read (what both share is in core/)'],
   ['reference-node/store/**', ['reference-node/chain', 'reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'store/ is the generic key-value store under the chain'],
   ['reference-node/chain/**', ['reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'chain/ is state and blocks; it knows nothing of the network or of JSON-RPC'],
   ['reference-node/rpc/**', ['reference-node/store', 'reference-node/chain', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'rpc/ is JSON-RPC over HTTP for any method table'],

@@ -38,7 +38,7 @@ const PROCESS = [
   'reference-node/node/heightClaims.test.ts',
   'reference-node/node/peerInput.test.ts',
   'reference-node/node/faucetForwarding.test.ts',
-  'suites/profile/detect/detectVariations.test.ts',
+  'profile/detect/detectVariations.test.ts',
   'suites/checks/chain.test.ts',
   'load/runLoad.test.ts',
 ];

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { CORPUS_FORMAT } from '../load/corpus/Corpus.js';
 import type { Corpus } from '../load/corpus/Corpus.js';
 import { readCorpus } from '../load/corpus/readCorpus.js';
-import { referenceCodec } from '../suites/profile/referenceCodec.js';
+import { referenceCodec } from '../profile/referenceCodec.js';
 import { deriveKey, KEY_DERIVATION } from '../load/corpus/deriveKey.js';
 import type { SignJob } from '../load/corpus/signLanes.js';
 import type * as PoolModule from '../load/corpus/SigningPool.js';

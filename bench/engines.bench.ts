@@ -16,7 +16,7 @@ import { writeK6Script } from '../load/k6/writeK6Script.js';
 import type { LoadRun } from '../load/model.js';
 import { prepareTarget, runLoad } from '../load/runLoad.js';
 import { resolveScenario } from '../load/scenario/loadScenario.js';
-import { referenceProfile } from '../suites/profile/referenceProfile.js';
+import { referenceProfile } from '../profile/referenceProfile.js';
 import { findK6, runK6 } from '../test/support/k6.js';
 import { startStallProcess } from './bareServer.js';
 

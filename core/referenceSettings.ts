@@ -1,7 +1,7 @@
 /**
  * The reference profile's node settings (docs/reference-profile.md#limits): what the reference node
  * starts with (reference-node/node/nodeDefaults.ts) and what the suite assumes of a node whose profile
- * names no settings (suites/profile/referenceProfile.ts). They live below both, so the checker never
+ * names no settings (profile/referenceProfile.ts). They live below both, so the checker never
  * imports what it checks.
  */
 export const REFERENCE_SETTINGS = {

@@ -1,7 +1,7 @@
 // Every built-in scenario runs against a real reference node on loopback, through the real engine, with
 // JSON-RPC-aware accounting and, for transactions, inclusion tracking (ratio 100% on an honest node).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceProfile } from '../suites/profile/referenceProfile.js';
+import { referenceProfile } from '../profile/referenceProfile.js';
 import { startTestNode, type TestNode } from '../test/support/suites.js';
 import { runLoad } from './runLoad.js';
 import { loadScenario } from './scenario/loadScenario.js';

@@ -7,10 +7,10 @@ import { validators } from '../core/schema/validators.js';
 import type { Problem, ResultLevel } from '../core/schema/validators.js';
 import { CheckError, CheckFailure, CheckSkip } from './checkOutcomes.js';
 import type { CheckInfo, Exchange } from './model.js';
-import type { Profile } from './profile/Profile.js';
-import { wireMethod } from './profile/Profile.js';
-import { GENESIS_SCHEMA_REF, profileValidators } from './profile/profileSchemas.js';
-import { isObject, readField, specView } from './readWire.js';
+import type { Profile } from '../profile/Profile.js';
+import { wireMethod } from '../profile/Profile.js';
+import { GENESIS_SCHEMA_REF, profileValidators } from '../profile/profileSchemas.js';
+import { isObject, readField, specView } from '../profile/readWire.js';
 import type { Wallet } from './Wallet.js';
 
 /** A call's params: by position, or by name (JSON-RPC 2.0 §4.2 allows both; the spec's are positional). */
@@ -84,7 +84,7 @@ export class CheckContext {
     return wireMethod(this.profile, name);
   }
 
-  /** A result field by the spec's name: the profile's key, else the spec's name in any spelling (suites/readWire.ts). */
+  /** A result field by the spec's name: the profile's key, else the spec's name in any spelling (profile/readWire.ts). */
   field(value: JsonValue | undefined, name: string): JsonValue | undefined {
     return readField(this.profile, value, name);
   }

@@ -1,7 +1,7 @@
 import { hexToFixedBytes } from '../core/codec/index.js';
 import type { CheckContext } from './CheckContext.js';
 import { CheckError } from './checkOutcomes.js';
-import { asInteger } from './readWire.js';
+import { asInteger } from '../profile/readWire.js';
 
 /** How a check that needs funds says it was skipped, for want of any (runner/runHints.ts reads it). */
 export const NO_FUNDS = 'the network has no faucet and no funded key was given';

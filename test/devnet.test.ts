@@ -16,7 +16,7 @@ import { loadScenario } from '../load/scenario/loadScenario.js';
 import { startDevnet } from '../reference-node/devnet/startDevnet.js';
 import { readNetworkGenesis } from '../reference-node/node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../reference-node/node/NodeIdentity.js';
-import { referenceProfile } from '../suites/profile/referenceProfile.js';
+import { referenceProfile } from '../profile/referenceProfile.js';
 import type { Devnet, DevnetNode } from '../reference-node/devnet/startDevnet.js';
 
 const BLOCK_MS = 300;

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../cli/commandList.js';
 import { DETECT_REQUESTS, profile } from '../cli/commands/profile.js';
 import { packageRoot } from '../core/paths.js';
-import { detectProfile } from '../suites/profile/detect/detectProfile.js';
-import { MAX_REQUESTS } from '../suites/profile/detect/Prober.js';
+import { detectProfile } from '../profile/detect/detectProfile.js';
+import { MAX_REQUESTS } from '../profile/detect/Prober.js';
 import { startTestNode } from './support/suites.js';
 
 const read = (file: string): string => readFileSync(join(packageRoot, file), 'utf8');

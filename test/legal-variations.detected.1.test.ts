@@ -6,8 +6,8 @@
  * node pass every check. The choices and the varying node: legal-variations.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { profileFromJson } from '../suites/profile/loadProfile.js';
-import { detectProfile } from '../suites/profile/detect/detectProfile.js';
+import { profileFromJson } from '../profile/loadProfile.js';
+import { detectProfile } from '../profile/detect/detectProfile.js';
 import { detectedAndRun, expectedProfile, nodeChecks, useUpstream, wrong } from './support/legalVariations.js';
 import { runChecks } from './support/suites.js';
 import { VARIATION_PROFILES } from './support/variationProfiles.js';

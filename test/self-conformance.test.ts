@@ -14,7 +14,7 @@ import { startDevnet } from '../reference-node/devnet/startDevnet.js';
 import { catalogue } from '../suites/catalogue.js';
 import type { Devnet } from '../reference-node/devnet/startDevnet.js';
 import type { RunResult } from '../suites/model.js';
-import { REFERENCE_SETTINGS } from '../suites/profile/referenceProfile.js';
+import { REFERENCE_SETTINGS } from '../profile/referenceProfile.js';
 import { startTestNode, TEST_BLOCK_MS } from './support/suites.js';
 
 const BIN = join(packageRoot, 'dist', 'cli', 'chainrpc.js');

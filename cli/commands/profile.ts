@@ -7,14 +7,14 @@ import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
 import { baseUrl, unreachable } from '../nodeUrls.js';
 import { DEFAULT_RPC_PATH } from '../../core/client/baseUrl.js';
 import { claimFile, jsonFileIs } from '../../core/files/ownedFolder.js';
-import { ProfileError } from '../../suites/profile/loadProfile.js';
-import type { TxCodec } from '../../suites/profile/TxCodec.js';
-import { DEFAULT_DEADLINE_MS, detectProfile } from '../../suites/profile/detect/detectProfile.js';
-import { formatFindings } from '../../suites/profile/detect/formatFindings.js';
-import { loadCodecModule } from '../../suites/profile/detect/loadCodecModule.js';
-import { NoRpcEndpointError } from '../../suites/profile/detect/NoRpcEndpointError.js';
-import { MAX_REQUESTS, REQUEST_TIMEOUT_MS } from '../../suites/profile/detect/Prober.js';
-import { RISES, RISES_SPAN_MS, SAMPLE_EVERY_MS, SAMPLE_FOR_MS } from '../../suites/profile/detect/sampleHeights.js';
+import { ProfileError } from '../../profile/loadProfile.js';
+import type { TxCodec } from '../../profile/TxCodec.js';
+import { DEFAULT_DEADLINE_MS, detectProfile } from '../../profile/detect/detectProfile.js';
+import { formatFindings } from '../../profile/detect/formatFindings.js';
+import { loadCodecModule } from '../../profile/detect/loadCodecModule.js';
+import { NoRpcEndpointError } from '../../profile/detect/NoRpcEndpointError.js';
+import { MAX_REQUESTS, REQUEST_TIMEOUT_MS } from '../../profile/detect/Prober.js';
+import { RISES, RISES_SPAN_MS, SAMPLE_EVERY_MS, SAMPLE_FOR_MS } from '../../profile/detect/sampleHeights.js';
 
 const HELP = `Usage: chainrpc profile detect --url <base-url> [--out <file>] [options]
 

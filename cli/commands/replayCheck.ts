@@ -11,7 +11,7 @@ import { CONFORMANCE_REPORT_KIND } from '../../reports/conformance/writeReports.
 import { LATEST_LINK, latestLinkOf } from '../../reports/shared/reportFolder.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { RunResult, Status } from '../../suites/model.js';
-import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
+import { loadProfile, ProfileError } from '../../profile/loadProfile.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
 
 /** Whether the JSON file at `path` is the report of a chainrpc test run (format chainrpc-report/...). */

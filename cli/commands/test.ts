@@ -10,7 +10,7 @@ import { CONFORMANCE_REPORT_KIND, renderReports } from '../../reports/conformanc
 import { checkReportRoot, DEFAULT_REPORT_DIR, publishReportFolder } from '../../reports/shared/reportFolder.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { Level } from '../../suites/model.js';
-import { loadProfile, ProfileError } from '../../suites/profile/loadProfile.js';
+import { loadProfile, ProfileError } from '../../profile/loadProfile.js';
 import { Baseline, BaselineError } from '../../suites/runner/Baseline.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
 import { selectChecks } from '../../suites/runner/selectChecks.js';

@@ -1,5 +1,5 @@
 import { createTransactionSigner } from '../../core/codec/index.js';
-import type { Transfer, TxCodec } from '../../suites/profile/TxCodec.js';
+import type { Transfer, TxCodec } from '../../profile/TxCodec.js';
 import { deriveKey } from './deriveKey.js';
 
 /** Which codec signs: the reference codec's fast signer, or a profile's codec module (loadable in any thread). */
@@ -47,7 +47,7 @@ export async function laneSigner(codec: CodecSpec | TxCodec): Promise<LaneSigner
     };
   }
   // Loaded only for another codec: the reference path keeps a signing thread's imports (and start) small.
-  const txCodec = 'kind' in codec ? await (await import('../../suites/profile/detect/loadCodecModule.js')).loadCodecModule(codec.path) : codec;
+  const txCodec = 'kind' in codec ? await (await import('../../profile/detect/loadCodecModule.js')).loadCodecModule(codec.path) : codec;
   return (privateKey) => ({
     address: txCodec.addressOf(privateKey),
     sign: (tx) => {

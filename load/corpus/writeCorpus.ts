@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { TxCodec } from '../../suites/profile/TxCodec.js';
+import type { TxCodec } from '../../profile/TxCodec.js';
 import { AtomicFile } from '../../core/files/AtomicFile.js';
 import { claimFile, fileHead } from '../../core/files/ownedFolder.js';
 import { CORPUS_FORMAT } from './Corpus.js';

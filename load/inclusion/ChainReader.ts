@@ -1,8 +1,8 @@
 import { JsonRpcError, RpcClient } from '../../core/client/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import type { Profile } from '../../suites/profile/Profile.js';
-import { wireMethod } from '../../suites/profile/Profile.js';
-import { asInteger } from '../../suites/readWire.js';
+import type { Profile } from '../../profile/Profile.js';
+import { wireMethod } from '../../profile/Profile.js';
+import { asInteger } from '../../profile/readWire.js';
 import { forEachLimit } from '../corpus/forEachLimit.js';
 import { parseAccount } from './parseAccount.js';
 import type { AccountState } from './parseAccount.js';

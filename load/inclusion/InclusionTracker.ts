@@ -11,9 +11,9 @@
  *   included. Any conforming node serves it. Only senders with transactions outstanding are polled.
  */
 import type { JsonValue } from '../../core/json/index.js';
-import type { Profile } from '../../suites/profile/Profile.js';
-import { referenceProfile } from '../../suites/profile/referenceProfile.js';
-import { isObject, readField } from '../../suites/readWire.js';
+import type { Profile } from '../../profile/Profile.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
+import { isObject, readField } from '../../profile/readWire.js';
 import type { TrackedOutcome } from '../engine/RequestSource.js';
 import { Histogram } from '../metrics/Histogram.js';
 import type { InclusionStats } from '../model.js';

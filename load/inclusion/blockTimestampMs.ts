@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../core/json/index.js';
-import type { Profile } from '../../suites/profile/Profile.js';
-import { asInteger, readField } from '../../suites/readWire.js';
+import type { Profile } from '../../profile/Profile.js';
+import { asInteger, readField } from '../../profile/readWire.js';
 
 /** A block's timestamp as epoch milliseconds, in the profile's encoding (ms, seconds or ISO 8601); undefined if unreadable. */
 export function blockTimestampMs(profile: Profile, block: JsonValue): number | undefined {

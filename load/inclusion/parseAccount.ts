@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../core/json/index.js';
-import type { Profile } from '../../suites/profile/Profile.js';
-import { asInteger, readField } from '../../suites/readWire.js';
+import type { Profile } from '../../profile/Profile.js';
+import { asInteger, readField } from '../../profile/readWire.js';
 
 /** An account as the load tools need it. */
 export interface AccountState {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
 import { callCounts as calls, findK6, K6_SKIP_NOTE, runK6, runK6Segments, summariesIn, writeTestK6 } from '../../test/support/k6.js';
 import { startDelayServer } from '../../test/support/loadServers.js';
 import { startTestNode, type TestNode } from '../../test/support/suites.js';

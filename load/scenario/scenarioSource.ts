@@ -6,8 +6,8 @@
 import { stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { Validators } from '../../core/schema/validators.js';
-import { loadProfile } from '../../suites/profile/loadProfile.js';
-import { profileValidators } from '../../suites/profile/profileSchemas.js';
+import { loadProfile } from '../../profile/loadProfile.js';
+import { profileValidators } from '../../profile/profileSchemas.js';
 import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
 import { DRAW_PARAMS } from '../requests/drawParams.js';
 import { createTransactionLanes, type TransactionLanes } from '../requests/chain_sendRawTransaction.js';

@@ -1,7 +1,7 @@
 // The knee found on a server whose capacity is known exactly (test/support/loadServers.ts: serial service of
 // a fixed cost, in virtual time) lies within 5% of that capacity: the sweep proves its own number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
 import { startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
 import { GENERATOR_TRIES, runSweep } from './runSweep.js';

@@ -1,6 +1,6 @@
 import { defineCheck } from '../Check.js';
 import type { CheckContext } from '../CheckContext.js';
-import { sameHex } from '../readWire.js';
+import { sameHex } from '../../profile/readWire.js';
 import { readBlock, readHeight, show } from './support.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

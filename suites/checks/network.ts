@@ -2,7 +2,7 @@ import { defineCheck } from '../Check.js';
 import type { Check } from '../Check.js';
 import type { CheckContext } from '../CheckContext.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { asU64, isObject } from '../readWire.js';
+import { asU64, isObject } from '../../profile/readWire.js';
 import { pollAccount } from '../Wallet.js';
 import { heightParam, show } from './support.js';
 

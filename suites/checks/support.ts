@@ -1,10 +1,10 @@
 import type { CallParams, CheckContext } from '../CheckContext.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { jsonInteger, stringifyJson } from '../../core/json/index.js';
-import { errorCode } from '../profile/Profile.js';
-import type { Leniency, Profile } from '../profile/Profile.js';
-import { asU64, isObject } from '../readWire.js';
-import type { JsonObject } from '../readWire.js';
+import { errorCode } from '../../profile/Profile.js';
+import type { Leniency, Profile } from '../../profile/Profile.js';
+import { asU64, isObject } from '../../profile/readWire.js';
+import type { JsonObject } from '../../profile/readWire.js';
 
 /** A JSON value as a short string for evidence. */
 export const show = (v: JsonValue | undefined): string => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { Exchange } from '../model.js';
-import { referenceProfile } from '../profile/referenceProfile.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
 import { runHints } from './runHints.js';
 
 const URL = 'http://127.0.0.1:8545';

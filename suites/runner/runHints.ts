@@ -10,9 +10,9 @@ import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { METHOD_NAMES } from '../../core/schema/types.generated.js';
 import type { CheckResult, Exchange } from '../model.js';
-import type { Profile } from '../profile/Profile.js';
-import { SPEC_PREFIX, wireMethod } from '../profile/Profile.js';
-import { isObject } from '../readWire.js';
+import type { Profile } from '../../profile/Profile.js';
+import { SPEC_PREFIX, wireMethod } from '../../profile/Profile.js';
+import { isObject } from '../../profile/readWire.js';
 import { NO_FUNDS } from '../Wallet.js';
 
 /** Share of the calls under a prefix answered -32601 from which the prefix is called wrong. */
@@ -33,7 +33,7 @@ const parse = (text: string | undefined): JsonValue | undefined => {
 
 /** OpenRPC service discovery, which the suite's discovery checks call. */
 const DISCOVER = 'rpc.discover';
-/** The listings `chainrpc profile detect` reads method names from (suites/profile/detect/methodListings.ts). */
+/** The listings `chainrpc profile detect` reads method names from (profile/detect/methodListings.ts). */
 const DISCOVERY_METHODS = ['rpc.discover', 'rpc_methods', 'system.listMethods', 'rpc_modules'];
 
 /**

@@ -11,7 +11,7 @@ import type { K6Summary } from '../../load/k6/K6Summary.js';
 import { writeK6Script } from '../../load/k6/writeK6Script.js';
 import { prepareTarget } from '../../load/runLoad.js';
 import { loadScenario, type ResolvedScenario, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
-import { referenceProfile } from '../../suites/profile/referenceProfile.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
 
 /** The k6 to run, or undefined (the tests then skip, saying why). */
 export function findK6(): string | undefined {

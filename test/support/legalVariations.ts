@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { catalogue } from '../../suites/catalogue.js';
 import type { CheckResult } from '../../suites/model.js';
-import { profileFromJson } from '../../suites/profile/loadProfile.js';
-import type { Profile } from '../../suites/profile/Profile.js';
-import { detectProfile } from '../../suites/profile/detect/detectProfile.js';
-import { REFERENCE_SETTINGS } from '../../suites/profile/referenceProfile.js';
+import { profileFromJson } from '../../profile/loadProfile.js';
+import type { Profile } from '../../profile/Profile.js';
+import { detectProfile } from '../../profile/detect/detectProfile.js';
+import { REFERENCE_SETTINGS } from '../../profile/referenceProfile.js';
 import { describeResults, runChecks, startTestNode, TEST_BLOCK_MS } from './suites.js';
 import type { TestNode } from './suites.js';
 import { startVaryingNode } from './varyingNode.js';

@@ -10,7 +10,7 @@ import { faultInfo } from '../../reference-node/faults/faultCatalogue.js';
 import type { FaultName } from '../../reference-node/faults/faultCatalogue.js';
 import type { Check } from '../../suites/Check.js';
 import type { CheckResult } from '../../suites/model.js';
-import type { Profile } from '../../suites/profile/Profile.js';
+import type { Profile } from '../../profile/Profile.js';
 import { describeResults, runChecks, startTestNode } from './suites.js';
 import type { TestNode } from './suites.js';
 

@@ -1,7 +1,7 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { asInteger } from '../../readWire.js';
+import { asInteger } from '../../../profile/readWire.js';
 import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, requireServed, show, unusedAddress } from '../support.js';
 
 const M = 'chain_getAccount';

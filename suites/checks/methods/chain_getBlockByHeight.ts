@@ -1,7 +1,7 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { asU64, isObject, sameHex } from '../../readWire.js';
+import { asU64, isObject, sameHex } from '../../../profile/readWire.js';
 import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, readBlock, readHeight, show, unusedAddress } from '../support.js';
 
 const M = 'chain_getBlockByHeight';

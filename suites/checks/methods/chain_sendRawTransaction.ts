@@ -1,7 +1,7 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { sameHex } from '../../readWire.js';
+import { sameHex } from '../../../profile/readWire.js';
 import { expectParamForm, expectProfileError, expectRefused, expectSchema, freeTransfer, show } from '../support.js';
 
 const M = 'chain_sendRawTransaction';

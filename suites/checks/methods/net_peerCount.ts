@@ -1,6 +1,6 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
-import { asInteger, isObject } from '../../readWire.js';
+import { asInteger, isObject } from '../../../profile/readWire.js';
 import { expectSchema, show } from '../support.js';
 
 const M = 'net_peerCount';

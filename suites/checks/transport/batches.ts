@@ -3,7 +3,7 @@ import type { JsonValue } from '../../../core/json/index.js';
 import { defineCheck } from '../../Check.js';
 import type { Check } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
-import { errorCode } from '../../profile/Profile.js';
+import { errorCode } from '../../../profile/Profile.js';
 import { show } from '../support.js';
 import type { JsonObject } from './wire.js';
 import { answerText, batchResponses, codeText, expectErrorMember, expectErrorResponse, idText, isObject, requestText, singleResponse, UNKNOWN_METHOD } from './wire.js';

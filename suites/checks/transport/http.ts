@@ -2,7 +2,7 @@ import type { RawResponse } from '../../../core/client/index.js';
 import { defineCheck } from '../../Check.js';
 import type { Check } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
-import { errorStatus } from '../../profile/Profile.js';
+import { errorStatus } from '../../../profile/Profile.js';
 import { answerText, isObject, mediaType, requestText, sameId, singleResponse, UNKNOWN_METHOD } from './wire.js';
 
 const STATUS_POLICY = 'profile: docs/reference-profile.md#transport, docs/transport.md (HTTP status policy)';

@@ -7,8 +7,8 @@ import type { JsonValue } from '../../../core/json/index.js';
 import type { CheckContext } from '../../CheckContext.js';
 import { show } from '../support.js';
 
-import { isObject } from '../../readWire.js';
-import type { JsonObject } from '../../readWire.js';
+import { isObject } from '../../../profile/readWire.js';
+import type { JsonObject } from '../../../profile/readWire.js';
 
 export { isObject };
 export type { JsonObject };

@@ -1,0 +1,96 @@
+import type { JsonValue } from '../../core/json/index.js';
+import { referenceProfile } from '../referenceProfile.js';
+import { ERROR_CONDITIONS } from '../errorConditions.js';
+import { describeCall, describeOutcome } from './describe.js';
+import type { MethodsDetected } from './detectMethods.js';
+import type { SpecMethod } from './matchMethodNames.js';
+import { fallback, probed } from './Finding.js';
+import type { Finding } from './Finding.js';
+import type { CallOutcome, Prober } from './Prober.js';
+
+interface Probe {
+  readonly method: SpecMethod;
+  readonly params: JsonValue;
+}
+
+interface Ran {
+  readonly outcome: CallOutcome;
+  readonly text: string;
+}
+
+/** Two answers alike: both results, or both errors with one code (the node treated the two forms the same). */
+const alike = (a: CallOutcome, b: CallOutcome): boolean => (a.kind === 'result' && b.kind === 'result') || (a.kind === 'error' && b.kind === 'error' && a.code === b.code);
+
+/**
+ * Param forms the spec does not show (it shows positional arrays of plain values): each accepted or
+ * refused. JSON-RPC 2.0 §4.2 lets a server take by-name params; the rest are conventions of other
+ * nodes (Ethereum's 0x and string quantities). A form is accepted when the node answers it as it
+ * answers the plain form (a node whose unknown accounts are errors answers both with that error), and
+ * refused when it answers with another error. Also the InvalidParams code, from a param of the wrong
+ * JSON type, and each condition's code where it differs from that one
+ * (errorCodes["InvalidParams/<condition>"], profile/errorConditions.ts).
+ */
+export async function detectParams(prober: Prober, methods: MethodsDetected, address: string, genesisHeight: number): Promise<Finding[]> {
+  const reference = referenceProfile();
+  const findings: Finding[] = [];
+  const run = async (p: Probe): Promise<Ran | undefined> => {
+    if (!methods.served(p.method)) return undefined;
+    const method = methods.wire(p.method);
+    const outcome = await prober.call(method, p.params);
+    return { outcome, text: `${describeCall(method, p.params)} -> ${describeOutcome(outcome)}` };
+  };
+
+  // The InvalidParams code: a number where the address goes (condition "type").
+  let base = await run({ method: 'chain_getAccount', params: [12345] });
+  if (base?.outcome.kind !== 'error') base = (await run({ method: 'chain_getBlockByHeight', params: ['word'] })) ?? base;
+  const baseCode = base?.outcome.kind === 'error' ? base.outcome.code : undefined;
+  if (base === undefined || baseCode === undefined) findings.push(fallback('errorCodes.InvalidParams', reference.errorCodes.InvalidParams ?? -32602, base === undefined ? 'chain_getAccount and chain_getBlockByHeight not served' : `${base.text}: no error`));
+  else findings.push(probed('errorCodes.InvalidParams', baseCode, baseCode === -32602 ? 'high' : 'medium', `${base.text} (a param of the wrong JSON type)${baseCode === -32602 ? '' : ' (JSON-RPC 2.0 §5.1 says -32602)'}`));
+
+  /** A condition's code: written only where it differs from the base code. */
+  const condition = (name: string, r: Ran | undefined): void => {
+    const key = `InvalidParams/${name}`;
+    if (ERROR_CONDITIONS[key] === undefined || r === undefined || r.outcome.kind !== 'error' || baseCode === undefined) return;
+    const differs = r.outcome.code !== baseCode;
+    findings.push(probed(`errorCodes.${key}`, r.outcome.code, 'high', `${r.text}${differs ? ` (not the InvalidParams code ${baseCode})` : ' (the InvalidParams code)'}`, differs));
+  };
+
+  const leniency: Array<{ key: keyof typeof reference.params; condition: string; plain: Probe; variant: Probe; what: string }> = [
+    { key: 'extra', condition: 'count', plain: { method: 'chain_blockNumber', params: [] }, variant: { method: 'chain_blockNumber', params: [1] }, what: 'a param beyond the method\'s list' },
+    { key: 'byName', condition: 'by-name', plain: { method: 'chain_getAccount', params: [address] }, variant: { method: 'chain_getAccount', params: { address } }, what: 'by-name params (JSON-RPC 2.0 §4.2)' },
+    { key: 'hexPrefix', condition: 'hex-prefix', plain: { method: 'chain_getAccount', params: [address] }, variant: { method: 'chain_getAccount', params: [`0x${address}`] }, what: 'a 0x before the address' },
+    {
+      key: 'stringIntegers',
+      condition: 'string-integer',
+      plain: { method: 'chain_getBlockByHeight', params: [genesisHeight] },
+      variant: { method: 'chain_getBlockByHeight', params: [String(genesisHeight)] },
+      what: 'the height as a string',
+    },
+  ];
+  const plainAnswers = new Map<string, Ran | undefined>();
+  const counted: Ran[] = [];
+  for (const l of leniency) {
+    const plainKey = JSON.stringify(l.plain);
+    if (!plainAnswers.has(plainKey)) plainAnswers.set(plainKey, await run(l.plain));
+    const plain = plainAnswers.get(plainKey);
+    const r = await run(l.variant);
+    if (r === undefined || plain === undefined) {
+      findings.push(fallback(`params.${l.key}`, reference.params[l.key], `${l.variant.method} not served`));
+      continue;
+    }
+    const evidence = `${l.what}: ${r.text}; plain: ${plain.text.replace(/^.* -> /, '')}`;
+    if (alike(r.outcome, plain.outcome)) findings.push(probed(`params.${l.key}`, 'accepted', plain.outcome.kind === 'result' ? 'high' : 'medium', `${evidence} (answered alike)`));
+    else if (r.outcome.kind === 'error') {
+      findings.push(probed(`params.${l.key}`, 'refused', 'high', evidence));
+      if (l.condition === 'count') counted.push(r);
+      else condition(l.condition, r);
+    } else findings.push(fallback(`params.${l.key}`, reference.params[l.key], `${evidence}: answered neither alike nor with an error`));
+  }
+  // "count": a required param missing decides; one too many (above) only when nothing else answers.
+  const missing = await run({ method: 'chain_getAccount', params: [] });
+  condition('count', missing?.outcome.kind === 'error' ? missing : counted[0]);
+  condition('address', await run({ method: 'chain_getAccount', params: [address.slice(1)] }));
+  condition('height', await run({ method: 'chain_getBlockByHeight', params: [-1] }));
+  condition('tx-hex', await run({ method: 'chain_sendRawTransaction', params: ['xyz'] }));
+  return findings;
+}

@@ -1,0 +1,112 @@
+/**
+ * The acceptance test: detecting a reference node reproduces the reference profile (the test profile:
+ * block time 100 ms) in every key. And the detection's bounds: a deadline cuts it short with a
+ * loadable draft, a URL with no JSON-RPC behind it is refused with what each path answered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_KEYS, profileFromJson } from '../loadProfile.js';
+import type { Profile } from '../Profile.js';
+import { startProxy, startTestNode, testProfile } from '../../test/support/suites.js';
+import type { TestNode } from '../../test/support/suites.js';
+import { detectProfile } from './detectProfile.js';
+import type { DetectResult } from './detectProfile.js';
+import { NoRpcEndpointError } from './NoRpcEndpointError.js';
+import { RPC_PATH_CANDIDATES } from './detectRpcPath.js';
+
+let node: TestNode;
+let detected: DetectResult;
+const progress: string[] = [];
+
+/** A profile without what may differ: its name and source, the codec object (compared by name), the block time (compared with a tolerance). */
+function comparable(p: Profile): Omit<Profile, 'name' | 'source' | 'codec' | 'blockTimeMs'> {
+  const { name: _n, source: _s, codec: _c, blockTimeMs: _b, ...rest } = p;
+  return rest;
+}
+
+beforeAll(async () => {
+  node = await startTestNode();
+  detected = await detectProfile({ url: node.url, onProgress: (line) => progress.push(line) });
+}, 60_000);
+
+afterAll(async () => {
+  await node.stop();
+});
+
+describe('detectProfile against a reference node', () => {
+  it('reproduces the reference profile', async () => {
+    expect(detected.warnings).toEqual([]);
+    const loaded = await profileFromJson(detected.profile, 'detected.json');
+    const want = testProfile();
+    expect(comparable(loaded)).toEqual(comparable(want));
+    expect(loaded.codec.name).toBe(want.codec.name);
+    expect(Math.abs(loaded.blockTimeMs - want.blockTimeMs)).toBeLessThanOrEqual(30);
+  });
+
+  it('writes every detected key explicitly, names the node, and keeps the evidence in $detect', () => {
+    const json = detected.profile;
+    expect(json.name).toBe(`detected ${new URL(node.url).host}`);
+    // codec (the reference codec is the default), privateKey (none), chainId (read from chain_health) and
+    // genesisZeros (older files' key: genesisBlock says it field by field) stay out.
+    expect(Object.keys(json).filter((k) => !k.startsWith('$')).sort()).toEqual(PROFILE_KEYS.filter((k) => !['codec', 'privateKey', 'chainId', 'genesisZeros'].includes(k)).sort());
+    expect([json.genesisBlock, json.methodIntegers]).toEqual([{ parent_hash: 'zeros', proposer: 'zeros', timestamp: 'zero' }, {}]);
+    expect(json.$detect.url).toBe(node.url);
+    expect(json.$detect.tool).toMatch(/^chainrpc \d+\.\d+\.\d+/);
+    expect(Number.isNaN(Date.parse(json.$detect.at))).toBe(false);
+    for (const [key, f] of Object.entries(json.$detect.findings)) {
+      expect(['high', 'medium', 'low'], key).toContain(f.confidence);
+      expect(f.evidence.length, key).toBeGreaterThan(5);
+      expect(f.evidence, key).not.toMatch(/\n/);
+    }
+    // Decided by the node's answers, not left to defaults: everything but what cannot be seen from outside.
+    const defaulted = detected.findings.filter((f) => f.basis === 'default').map((f) => f.key);
+    expect(defaulted.sort()).toEqual(['errorCodes.FaucetUnavailable', 'errorCodes.InternalError', 'errorCodes.MempoolFull', 'errorCodes.NodeUnavailable', 'fee', 'privateKey']);
+  });
+
+  it('stays within its bounds and reports progress', () => {
+    expect(detected.requests).toBeLessThan(200);
+    expect(detected.elapsedMs).toBeLessThan(20_000);
+    expect(progress.some((l) => l.startsWith('maxBatch: 1001 calls -> refused'))).toBe(true);
+    expect(progress.some((l) => l.startsWith('maxBodyBytes: 1048577 bytes -> refused, HTTP 413'))).toBe(true);
+  });
+
+  it('a deadline cuts the detection short with a loadable draft that says what it did not probe', async () => {
+    const started = Date.now();
+    const r = await detectProfile({ url: node.url, deadlineMs: 400 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(r.warnings.some((w) => /deadline/.test(w))).toBe(true);
+    const loaded = await profileFromJson(r.profile, 'cut.json');
+    expect(loaded.rpcPath).toBe('/rpc');
+    expect(r.findings.some((f) => f.basis === 'default' && /deadline/.test(f.evidence))).toBe(true);
+  });
+
+  it('--no-transactions, --no-faucet, --no-limits: nothing is sent for them, their keys keep defaults', async () => {
+    const r = await detectProfile({ url: node.url, transactions: false, faucet: false, limits: false });
+    const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));
+    expect([f.txResult?.basis, f.faucet?.basis, f.maxBatch?.value, f.maxBodyBytes?.value]).toEqual(['default', 'default', null, null]);
+    expect(r.requests).toBeLessThan(80);
+  });
+});
+
+describe('detectProfile without a JSON-RPC endpoint', () => {
+  it('lists what each candidate path answered', async () => {
+    const web = await startProxy(node.url, (res) => res, () => ({ status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>Not here</h1>' }));
+    try {
+      const error = await detectProfile({ url: web.url }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(NoRpcEndpointError);
+      const answers = (error as NoRpcEndpointError).answers;
+      expect(answers.map((a) => a.path)).toEqual(RPC_PATH_CANDIDATES);
+      expect(answers.every((a) => a.answer.startsWith('HTTP 404'))).toBe(true);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('a port nobody listens on is refused at once', async () => {
+    const error = await detectProfile({ url: 'http://127.0.0.1:9' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoRpcEndpointError);
+    expect((error as NoRpcEndpointError).answers).toHaveLength(1);
+  });
+});

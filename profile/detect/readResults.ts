@@ -1,0 +1,86 @@
+import type { JsonValue } from '../../core/json/index.js';
+import { jsonInteger } from '../../core/json/index.js';
+import { describeCall, describeOutcome } from './describe.js';
+import type { MethodsDetected } from './detectMethods.js';
+import { integerOf } from './integerOf.js';
+import { isObject } from './Prober.js';
+import type { CallOutcome, Prober } from './Prober.js';
+
+/** One call and its answer. */
+export interface Read {
+  /** The call as sent, for evidence. */
+  readonly call: string;
+  readonly outcome: CallOutcome;
+}
+
+/** The plain reads every later decision works from. */
+export interface Observed {
+  health?: Read;
+  blockNumber?: Read;
+  /** The height chain_blockNumber answered, however encoded. */
+  tipHeight?: bigint;
+  /** The block at the tip. */
+  tip?: Read;
+  genesis?: Read;
+  /** 0 or 1: where the first block was found; undefined when neither answered a block. */
+  genesisHeight?: 0 | 1;
+  /** What the genesis lookups sent and got. */
+  genesisEvidence: string;
+  /** A fresh random address's account. */
+  account?: Read & { readonly address: string };
+  pouLocal?: Read;
+  pouPeers?: Read;
+  peerCount?: Read;
+}
+
+/** "call -> answer", the evidence line of a read. */
+export const readText = (r: Read): string => `${r.call} -> ${describeOutcome(r.outcome)}`;
+
+/** The result of a read when it is one. */
+export const resultOf = (r: Read | undefined): JsonValue | undefined => (r?.outcome.kind === 'result' ? r.outcome.result : undefined);
+
+/** A block result: a JSON object (a null result or an error is no block). */
+const isBlock = (o: CallOutcome): boolean => o.kind === 'result' && isObject(o.result);
+
+/**
+ * Reads what every result-shape decision needs: chain_health, chain_blockNumber, the block at the tip
+ * and the first block (height 0, else 1: spec rule 1 shows no genesis height), a fresh address's
+ * account, chain_pouLocal, chain_pouPeers and net_peerCount. Methods the node does not serve are
+ * skipped.
+ */
+export async function readResults(prober: Prober, methods: MethodsDetected, freshAddress: string): Promise<Observed> {
+  const observed: Observed = { genesisEvidence: '' };
+  const read = async (spec: Parameters<MethodsDetected['wire']>[0], params: JsonValue[]): Promise<Read | undefined> => {
+    if (!methods.served(spec)) return undefined;
+    const method = methods.wire(spec);
+    return { call: describeCall(method, params), outcome: await prober.call(method, params) };
+  };
+  const store = <K extends 'health' | 'blockNumber' | 'tip' | 'genesis' | 'pouLocal' | 'pouPeers' | 'peerCount'>(key: K, r: Read | undefined): void => {
+    if (r !== undefined) observed[key] = r;
+  };
+  store('health', await read('chain_health', []));
+  store('blockNumber', await read('chain_blockNumber', []));
+  const tip = observed.blockNumber?.outcome.kind === 'result' ? integerOf(observed.blockNumber.outcome.result)?.value : undefined;
+  if (tip !== undefined) observed.tipHeight = tip;
+  if (methods.served('chain_getBlockByHeight')) {
+    const lookups: string[] = [];
+    for (const height of [0, 1] as const) {
+      const r = await read('chain_getBlockByHeight', [height]);
+      if (r === undefined) break;
+      lookups.push(readText(r));
+      if (isBlock(r.outcome)) {
+        observed.genesis = r;
+        observed.genesisHeight = height;
+        break;
+      }
+    }
+    observed.genesisEvidence = lookups.join('; ');
+    if (tip !== undefined) store('tip', await read('chain_getBlockByHeight', [jsonInteger(tip)]));
+  }
+  const account = await read('chain_getAccount', [freshAddress]);
+  if (account !== undefined) observed.account = { ...account, address: freshAddress };
+  store('pouLocal', await read('chain_pouLocal', []));
+  store('pouPeers', await read('chain_pouPeers', []));
+  store('peerCount', await read('net_peerCount', []));
+  return observed;
+}

@@ -1,0 +1,116 @@
+/**
+ * A profile's exact choices as JSON Schema: per-method integer encodings (methodIntegers) beside the
+ * profile's one `integers`, and the genesis block's own forms (genesisBlock); and a profile written
+ * before either (genesisZeros only) gets the very schemas it always got.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../core/json/index.js';
+import { schemaCatalog } from '../core/schema/schemaCatalog.js';
+import { profileFromJson } from './loadProfile.js';
+import type { Profile } from './Profile.js';
+import { GENESIS_SCHEMA_REF, profileDocuments, profileValidators } from './profileSchemas.js';
+
+const load = (content: Record<string, unknown>): Promise<Profile> => profileFromJson(content, 'test.json');
+
+const HASH = 'ab'.repeat(32);
+const ZEROS = '0'.repeat(64);
+/** A block as the reference profile writes it, with some fields changed. */
+const block = (changes: Record<string, JsonValue> = {}): Record<string, JsonValue> => ({
+  height: 5,
+  hash: HASH,
+  parent_hash: HASH,
+  timestamp: 1_795_262_400_000,
+  proposer: HASH,
+  transaction_count: 1,
+  transactions: [HASH],
+  ...changes,
+});
+const genesis = (changes: Record<string, JsonValue> = {}): Record<string, JsonValue> => block({ height: 0, parent_hash: ZEROS, proposer: ZEROS, timestamp: 0, transaction_count: 0, transactions: [], ...changes });
+
+const ok = (p: Profile, method: string, result: JsonValue): boolean => profileValidators(p).result(method, result, 'profile').ok;
+const genesisOk = (p: Profile, value: JsonValue): boolean => profileValidators(p).validate(GENESIS_SCHEMA_REF, value).ok;
+
+/** Each method's result definition in a profile's documents, by method. */
+function results(p: Profile): Record<string, JsonValue | undefined> {
+  return Object.fromEntries(profileDocuments(p).flatMap((d) => (d.$id.includes('/methods/') && d.title !== undefined && typeof d.definitions === 'object' && d.definitions !== null && !Array.isArray(d.definitions) ? [[d.title, d.definitions.result]] : [])));
+}
+
+describe('a profile written before genesisBlock and methodIntegers', () => {
+  it('gets the result schemas of schemas/ unchanged (genesisZeros true or false, either integers)', async () => {
+    const catalog = Object.fromEntries(schemaCatalog().methods.map((m) => [m.title, m.definitions.result as unknown as JsonValue]));
+    for (const content of [{}, { genesisZeros: true }, { genesisZeros: false }, { genesisZeros: false, integers: 'hex' }]) {
+      expect(results(await load(content)), JSON.stringify(content)).toEqual(catalog);
+    }
+  });
+
+  it('judges the genesis block as before: genesisZeros true or false, its fields are hashes and a timestamp of the profile', async () => {
+    for (const p of [await load({ genesisZeros: true }), await load({ genesisZeros: false })]) {
+      expect(genesisOk(p, genesis())).toBe(true);
+      expect(genesisOk(p, genesis({ parent_hash: HASH, timestamp: 12 }))).toBe(true);
+      // An empty parent_hash (the user's node) was never a hash, with either value.
+      expect(genesisOk(p, genesis({ parent_hash: '' }))).toBe(false);
+      expect(genesisOk(p, genesis({ proposer: null }))).toBe(false);
+    }
+  });
+});
+
+describe('methodIntegers', () => {
+  it('one method writes hex quantities while the profile writes numbers', async () => {
+    const p = await load({ methodIntegers: { net_peerCount: 'hex' } });
+    expect([ok(p, 'net_peerCount', '0x3'), ok(p, 'net_peerCount', 3)]).toEqual([true, false]);
+    expect([ok(p, 'chain_blockNumber', 3), ok(p, 'chain_blockNumber', '0x3')]).toEqual([true, false]);
+    expect(ok(p, 'chain_getBlockByHeight', block())).toBe(true);
+  });
+
+  it('one method writes numbers while the profile writes hex quantities', async () => {
+    const p = await load({ integers: 'hex', methodIntegers: { net_peerCount: 'number' } });
+    expect([ok(p, 'net_peerCount', 3), ok(p, 'net_peerCount', '0x3')]).toEqual([true, false]);
+    expect([ok(p, 'chain_blockNumber', '0x3'), ok(p, 'chain_blockNumber', 3)]).toEqual([true, false]);
+  });
+
+  it("reaches the integers inside shared definitions (a block's height, count and timestamp), keeping the profile's other choices", async () => {
+    const p = await load({ keyCase: 'camelCase', hexCase: 'upper', methodIntegers: { chain_getBlockByHeight: 'hex', chain_pouPeers: 'hex' } });
+    const upper = HASH.toUpperCase();
+    const hexBlock = { height: '0x5', hash: upper, parentHash: upper, timestamp: '0x1a1f3b6c000', proposer: upper, transactionCount: '0x1', transactions: [upper] };
+    expect(ok(p, 'chain_getBlockByHeight', hexBlock)).toBe(true);
+    expect(ok(p, 'chain_getBlockByHeight', { ...hexBlock, height: 5 })).toBe(false);
+    expect(ok(p, 'chain_getBlockByHeight', { ...hexBlock, hash: HASH })).toBe(false);
+    const { parentHash: _p, ...snakeParent } = hexBlock;
+    expect(ok(p, 'chain_getBlockByHeight', { ...snakeParent, parent_hash: upper })).toBe(false);
+    expect(ok(p, 'chain_pouPeers', { peers: { [upper]: '0x7' } })).toBe(true);
+    expect(ok(p, 'chain_pouPeers', { peers: { [upper]: 7 } })).toBe(false);
+    // The account is not overridden: its nonce stays a number.
+    expect(ok(p, 'chain_getAccount', { balance: '1', nonce: 2 })).toBe(true);
+  });
+
+  it('profiles that differ only in methodIntegers get their own validators', async () => {
+    const a = await load({});
+    const b = await load({ methodIntegers: { chain_blockNumber: 'hex' } });
+    expect([ok(a, 'chain_blockNumber', '0x1'), ok(b, 'chain_blockNumber', '0x1')]).toEqual([false, true]);
+  });
+});
+
+describe('genesisBlock', () => {
+  it('an empty parent_hash at genesis only; every other block keeps its hash', async () => {
+    const p = await load({ genesisBlock: { parent_hash: 'empty' } });
+    expect(genesisOk(p, genesis({ parent_hash: '' }))).toBe(true);
+    expect(genesisOk(p, genesis())).toBe(false);
+    expect(ok(p, 'chain_getBlockByHeight', block({ parent_hash: '' }))).toBe(false);
+  });
+
+  it('null, absent, and a timestamp of any value, in the profile\'s key names and integers', async () => {
+    const p = await load({ keyCase: 'camelCase', methodIntegers: { chain_getBlockByHeight: 'hex' }, genesisBlock: { parent_hash: 'null', proposer: 'absent', timestamp: 'any' } });
+    const hexGenesis = { height: '0x0', hash: HASH, parentHash: null, timestamp: '0x1a1f3b6c000', transactionCount: '0x0', transactions: [] };
+    expect(genesisOk(p, hexGenesis)).toBe(true);
+    expect(genesisOk(p, { ...hexGenesis, parentHash: ZEROS })).toBe(false);
+    expect(genesisOk(p, { ...hexGenesis, height: 0 })).toBe(false);
+    // "absent" drops the key from what is required; that the key is really absent is the genesis check's to judge.
+    expect(genesisOk(p, { ...hexGenesis, proposer: ZEROS })).toBe(true);
+  });
+
+  it('a field the profile says the node has not at all is left alone', async () => {
+    const p = await load({ fields: { parent_hash: null }, genesisBlock: { parent_hash: 'empty' } });
+    const { parent_hash: _p, ...noParent } = genesis();
+    expect(genesisOk(p, noParent)).toBe(true);
+  });
+});

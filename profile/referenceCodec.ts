@@ -1,0 +1,59 @@
+import {
+  addressOf,
+  bytesToHex,
+  createTransactionSigner,
+  encodeTransactionBody,
+  generatePrivateKey,
+  publicKeyOf,
+  signingMessageForBody,
+} from '../core/codec/index.js';
+import { identityRSignature, withSPlusL } from '../core/codec/craftSignature.js';
+import { createMessageSigner } from '../core/codec/index.js';
+import type { EncodedTransaction, Transfer, TxCodec } from './TxCodec.js';
+
+const U128_MAX = (1n << 128n) - 1n;
+
+/** Body bytes of a transfer, built without the encoder's range checks (for deliberately bad variants). */
+function body(privateKey: Uint8Array, tx: Transfer): Uint8Array {
+  return encodeTransactionBody({ chainId: tx.chainId, sender: addressOf(publicKeyOf(privateKey)), to: tx.to, value: tx.value, nonce: tx.nonce, fee: tx.fee });
+}
+
+const wire = (b: Uint8Array, signature: Uint8Array): string => bytesToHex(b) + bytesToHex(signature);
+
+/** The reference profile's wire format (docs/transaction-codec.md), with every crafted variant. */
+export const referenceCodec: TxCodec = {
+  name: 'chainrpc-tx-v1',
+  newKey() {
+    const privateKey = generatePrivateKey();
+    return { privateKey, address: addressOf(publicKeyOf(privateKey)) };
+  },
+  addressOf: (privateKey) => addressOf(publicKeyOf(privateKey)),
+  sign(privateKey, tx): EncodedTransaction {
+    const signed = createTransactionSigner(privateKey).sign(tx);
+    return { wire: signed.wire, hash: signed.hash };
+  },
+  crafted: {
+    badSignature(privateKey, tx) {
+      const w = createTransactionSigner(privateKey).sign(tx).wire;
+      const i = w.length - 40; // inside S
+      return w.slice(0, i) + (w[i] === '0' ? '1' : '0') + w.slice(i + 1);
+    },
+    nonCanonicalS(privateKey, tx) {
+      const b = body(privateKey, tx);
+      return wire(b, withSPlusL(createMessageSigner(privateKey).sign(signingMessageForBody(b))));
+    },
+    smallOrderR(privateKey, tx) {
+      const b = body(privateKey, tx);
+      return wire(b, identityRSignature(privateKey, publicKeyOf(privateKey), signingMessageForBody(b)));
+    },
+    overflow(privateKey, tx) {
+      // value = 2^128-1 and fee = 1: the encoder refuses the sum, so the fee's last byte is set by hand.
+      const b = body(privateKey, { ...tx, value: U128_MAX, fee: 0n });
+      b[b.length - 1] = 1;
+      return wire(b, createMessageSigner(privateKey).sign(signingMessageForBody(b)));
+    },
+    wrongLength(privateKey, tx) {
+      return createTransactionSigner(privateKey).sign(tx).wire.slice(0, -2);
+    },
+  },
+};
