@@ -1,4 +1,7 @@
-/** `npm run gen:fault-matrix`: runs the suite against every fault and writes docs/fault-matrix.md. */
+/**
+ * `npm run gen:fault-matrix`: runs the suite against every fault and writes docs/fault-matrix.md. It imports
+ * test/computeFaultMatrix.ts on purpose: the page prints the very computation test/fault-matrix.test.ts judges.
+ */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../core/paths.js';

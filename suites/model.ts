@@ -4,13 +4,10 @@
  * form of RunResult.
  */
 
-/**
- * What backs a check. MUST: stated by the interface spec or by JSON-RPC 2.0. SHOULD: what any sound
- * node does where the spec is silent. PROFILE: the exact choice of the profile in use (by default the
- * reference profile). Ordered from the strictest to the most specific.
- */
-export type Level = 'MUST' | 'SHOULD' | 'PROFILE';
-export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'PROFILE'];
+import type { Category, Level } from '../core/ruleKinds.js';
+
+/** A check's level (what backs it) and category (core/ruleKinds.ts: one definition, shared with the faults). */
+export { LEVELS, type Category, type Level } from '../core/ruleKinds.js';
 
 /**
  * pass: the node did what the rule says. fail: the node is wrong (evidence shows how). error: the
@@ -18,8 +15,6 @@ export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'PROFILE'];
  * node hung, reset or flooded the connection). skip: the check does not apply (and says why).
  */
 export type Status = 'pass' | 'fail' | 'error' | 'skip';
-
-export type Category = 'transport' | 'methods' | 'chain' | 'state' | 'pou' | 'network' | 'discovery';
 
 /** One HTTP exchange as evidence: what was sent (exactly) and what came back (capped). */
 export interface Exchange {

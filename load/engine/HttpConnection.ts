@@ -5,6 +5,10 @@
  * closes it, the next request connects again. A request that outlives its timeout is ended by destroying the
  * socket (the engine's sweeper calls `expire`). undici is kept for core/client/: this is the load path, and the
  * measurement in docs/load.md ("The engine") is why.
+ *
+ * Why a parser of its own beside core/client/HttpResponseReader.ts: that one reads any response a node may
+ * send, as evidence for a check (1xx, HEAD, trailers, limits, a truncated body kept and said); this one reads
+ * the next answer on the hot path with the fewest copies, and anything outside its few shapes fails the request.
  */
 import { connect, type Socket } from 'node:net';
 import type { Exchange } from '../metrics/classifyExchange.js';

@@ -22,6 +22,8 @@
  * is ever read as a number, a boolean or null, by a YAML 1.1 or 1.2 parser), file contents as literal block
  * scalars (`|`) where that keeps them byte for byte (chomping and indentation indicators as needed), and as a
  * double-quoted string otherwise (a carriage return, a control character, a line break of YAML 1.1 only).
+ * Why no library: this is the product's only YAML, written and never read, in one known shape; js-yaml stays a
+ * dev dependency, and operatorManifest.test.ts reads every manifest back with it (YAML 1.1 and 1.2, fuzzed).
  */
 
 export class OperatorManifestError extends Error {

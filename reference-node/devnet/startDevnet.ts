@@ -200,17 +200,18 @@ function devnetFaults(faults: DevnetOptions['faults'], name: string): string[] {
   return FaultSet.parse([...(faults?.all ?? []), ...(faults?.byNode?.[name] ?? [])]).names;
 }
 
-/** Waits until every node counts every other as a live peer (net_peerCount = n - 1). */
+/** Waits until every node counts every other as a live peer (net_peerCount n - 1, or more: see below). */
 async function waitForMesh(nodes: DevnetNode[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const clients = nodes.map((n) => createClient({ baseUrl: n.url, timeoutMs: 2_000 }));
-  // A node with the peer-count-off fault (TEST-ONLY) counts one peer too many.
-  const wanted = nodes.map((n) => nodes.length - 1 + (n.faults.includes('peer-count-off') ? 1 : 0));
+  // At least, not exactly: no node of n has more than n - 1 live peers, so a higher count is a node that
+  // miscounts (a TEST-ONLY fault), and it is as formed as its count can tell.
+  const wanted = nodes.length - 1;
   try {
     for (;;) {
       const counts = await Promise.all(clients.map((c) => peerCount(c)));
-      if (counts.every((c, i) => c === wanted[i])) return;
-      if (Date.now() > deadline) throw new Error(`devnet did not form within ${timeoutMs} ms: peer counts ${counts.join(', ')} (want ${wanted.join(', ')})`);
+      if (counts.every((c) => c >= wanted)) return;
+      if (Date.now() > deadline) throw new Error(`devnet did not form within ${timeoutMs} ms: peer counts ${counts.join(', ')} (want ${wanted} each)`);
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {

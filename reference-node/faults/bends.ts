@@ -4,6 +4,7 @@
  * so that each fault in transport.ts, methods.ts, ... is one short declaration.
  */
 import { parseJson, stringifyJson } from '../../core/json/index.js';
+import type { Category, Level } from '../../core/ruleKinds.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { ChainRules } from '../chain/ChainRules.js';
 import type { NodeContext } from '../methods/NodeContext.js';
@@ -12,10 +13,11 @@ import { RpcMethodError } from '../rpc/RpcMethodError.js';
 import type { ParamsVerdict, TransportRules } from '../rpc/TransportRules.js';
 import type { MethodHandler, MethodTable } from '../rpc/types.js';
 
-export type FaultCategory = 'transport' | 'methods' | 'chain' | 'state' | 'pou' | 'network' | 'discovery';
+/** The part of the interface a fault breaks: a check's category (core/ruleKinds.ts). */
+export type FaultCategory = Category;
 
 /** The level of the rule a fault breaks (informative; the checks that catch it carry their own). */
-export type FaultLevel = 'MUST' | 'SHOULD' | 'PROFILE';
+export type FaultLevel = Level;
 
 /** Node settings a fault overrides (a limit it ignores). */
 export interface FaultSettings {
