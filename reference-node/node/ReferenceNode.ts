@@ -9,9 +9,7 @@ import type { Block, ChainLimits } from '../chain/index.js';
 import { createMethodTable } from '../methods/createMethodTable.js';
 import type { NodeContext } from '../methods/NodeContext.js';
 import { toRpc } from '../methods/rpcError.js';
-import { encodeHello, parseHello, verifyHello } from '../p2p/hello.js';
 import { PeerLink } from '../p2p/PeerLink.js';
-import { PeerRefusal } from '../p2p/PeerRefusal.js';
 import { createPeerServer } from '../p2p/PeerServer.js';
 import type { PeerHost, PeerServer } from '../p2p/PeerServer.js';
 import { PeerSet } from '../p2p/PeerSet.js';
@@ -22,6 +20,7 @@ import { BlockProducer } from './BlockProducer.js';
 import { BlockSync } from './BlockSync.js';
 import { electLeader, rankMembers } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
+import { Membership } from './Membership.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import type { NodeIdentity } from './NodeIdentity.js';
 import { GENESIS_FILE, genesisConfig, keptNetworkGenesis, networkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
@@ -30,6 +29,7 @@ import type { NodeHooks, NodeVariant } from './NodeVariant.js';
 import { buildSnapshot, proposalRule, slotDelay } from './proposalRules.js';
 import { RefusalLog } from './RefusalLog.js';
 import { UsageMeter } from './UsageMeter.js';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
 export interface NodeOptions {
   /** The JSON-RPC listener. 0 picks a free port. */
@@ -67,8 +67,9 @@ export interface NodeOptions {
 }
 
 /** Thrown when a node cannot start from its settings (no network for an LN, a data dir of another network). */
-export class NodeConfigError extends Error {
+export class NodeConfigError extends ChainrpcError {
   override readonly name = 'NodeConfigError';
+  readonly kind = 'configuration';
 }
 
 /**
@@ -100,9 +101,11 @@ function networkOf(options: NodeOptions, id: string): NetworkGenesis {
 
 /**
  * A running reference node: the chain (state, mempool, store), the JSON-RPC server, the peer
- * server and its peers, block production and sync. This class is the wiring and the lifecycle;
- * each part lives in a file of its own: the RPC server (rpc/), the method handlers (methods/), the
- * peer protocol's two sides (p2p/PeerServer.ts, p2p/PeerLink.ts), the network's rules
+ * server and its peers, block production and sync. This class is the wiring and the lifecycle, and
+ * the judgements that need several parts at once (who leads, whether this node is behind, whose
+ * height claims it believes); each part lives in a file of its own: the RPC server (rpc/), the method
+ * handlers (methods/), the peer protocol's two sides (p2p/PeerServer.ts, p2p/PeerLink.ts), the
+ * node's membership in its network (Membership: hellos and the heartbeat), the network's rules
  * (NetworkGenesis, proposalRules, electLeader), BlockSync, BlockProducer, FaucetForwarder.
  */
 export class ReferenceNode {
@@ -117,14 +120,7 @@ export class ReferenceNode {
   readonly meter = new UsageMeter();
   private readonly links = new Map<string, PeerLink>();
   private readonly timers: NodeJS.Timeout[] = [];
-  /** The heartbeat's next greeting round (a timer re-armed each round, with jitter). */
-  private heartbeat: NodeJS.Timeout | undefined;
-  /**
-   * When each peer (by id) last gave this node a hello of its own accord (a greeting, or the answer to a block
-   * this node proposed): a pair needs one exchange of hellos per heartbeat, not one each way, and none while
-   * the blocks between them carry them.
-   */
-  private readonly heardFrom = new Map<string, number>();
+  private readonly membership: Membership;
   private readonly sync: BlockSync;
   /**
    * Members that claimed a height and could not serve it: not believed ahead (isBehind) and not synced
@@ -137,16 +133,12 @@ export class ReferenceNode {
   private readonly faucet: FaucetForwarder;
   private readonly refusals: RefusalLog;
   private hooks: NodeHooks;
-  private greeted = false;
   private stopping = false;
-  private lastHello = 0n;
-  /** When a block this node proposed last carried its hello (Date.now()). */
-  private lastBlockHello = 0;
   private openrpcDoc: JsonValue | undefined;
 
   private constructor(
     private readonly options: NodeOptions,
-    private readonly identity: NodeIdentity,
+    identity: NodeIdentity,
     network: NetworkGenesis,
     chain: Chain,
     private readonly server: RpcServer,
@@ -164,6 +156,20 @@ export class ReferenceNode {
     for (const p of options.peers) this.peers.addUrl(p);
     const stopping = (): boolean => this.stopping;
     const link = (u: string): PeerLink => this.link(u);
+    this.membership = new Membership({
+      identity,
+      kind: options.kind,
+      p2pUrl: this.p2pUrl,
+      chain,
+      peers: this.peers,
+      score: () => this.meter.score(),
+      link,
+      refusals: this.refusals,
+      stopping,
+      onMemberAhead: (h) => {
+        if (!this.distrusted(h.id)) void this.catchUp(h.id, h.url, h.height);
+      },
+    });
     this.sync = new BlockSync(chain, link, log, stopping);
     this.faucet = new FaucetForwarder({
       id: this.id,
@@ -189,7 +195,7 @@ export class ReferenceNode {
       identity,
       meter: this.meter,
       log,
-      mayPropose: () => !this.stopping && options.kind === 'MN' && this.greeted && this.leader() === this.id && this.slotOpen() && !this.isBehind(0n) && !this.sync.syncing,
+      mayPropose: () => !this.stopping && options.kind === 'MN' && this.membership.greeted && this.leader() === this.id && this.slotOpen() && !this.isBehind(0n) && !this.sync.syncing,
       proposes: () => this.hooks.proposes(),
       snapshot: (parent) => buildSnapshot(network.members, parent, this.id, this.meter.score(), (m) => this.peers.get(m)?.score),
       broadcast: (block) => this.broadcastBlock(block),
@@ -261,8 +267,8 @@ export class ReferenceNode {
       id: this.id,
       chain: this.chain,
       peers: this.peers,
-      hello: () => this.hello(),
-      acceptHello: (message) => this.acceptHello(message, true),
+      hello: () => this.membership.hello(),
+      acceptHello: (message) => this.membership.acceptHello(message, true),
       syncFrom: (u) => void this.sync.syncFrom(u),
       reportFork: (u) => this.sync.reportFork(u),
       leader: () => this.leader(),
@@ -273,20 +279,7 @@ export class ReferenceNode {
 
   private begin(): void {
     this.timers.push(setInterval(() => void this.producer.tick(), this.options.blockTimeMs));
-    void this.greetAll();
-    this.scheduleHeartbeat();
-  }
-
-  /**
-   * The next greeting round, one heartbeat from now (heartbeatMs), jittered by ±10% so that the nodes of a
-   * network, started together, do not all wake together.
-   */
-  private scheduleHeartbeat(): void {
-    if (this.stopping) return;
-    const ms = heartbeatMs(this.peers.livenessMs) * (0.9 + 0.2 * Math.random());
-    this.heartbeat = setTimeout(() => {
-      void this.greetAll().finally(() => this.scheduleHeartbeat());
-    }, ms);
+    this.membership.start();
   }
 
   /**
@@ -296,7 +289,7 @@ export class ReferenceNode {
    */
   private isLiveCandidate(id: string, judging = false): boolean {
     if (!this.peers.isMember(id)) return false;
-    if (id === this.id) return this.options.kind === 'MN' && (!judging || (this.greeted && !this.sync.syncing));
+    if (id === this.id) return this.options.kind === 'MN' && (!judging || (this.membership.greeted && !this.sync.syncing));
     const peer = this.peers.get(id);
     return peer !== undefined && peer.kind === 'MN' && this.peers.isLive(peer);
   }
@@ -320,27 +313,6 @@ export class ReferenceNode {
     return this.peers.live().some((p) => p.member && p.height > height + margin && !this.distrusted(p.id));
   }
 
-  /** This node's hello, signed, its timestamp strictly above the last one's. */
-  private hello(): JsonValue {
-    const now = BigInt(Date.now());
-    this.lastHello = now > this.lastHello ? now : this.lastHello + 1n;
-    return encodeHello(
-      {
-        id: this.id,
-        // A node that is not a member can only follow: it says so.
-        kind: this.peers.isMember(this.id) ? this.options.kind : 'LN',
-        url: this.p2pUrl,
-        score: this.meter.score(),
-        height: this.chain.height(),
-        chainId: this.chain.chainId,
-        genesisHash: this.chain.genesisHash,
-        peers: this.peers.knownUrls().slice(0, 256),
-        timestamp: this.lastHello,
-      },
-      (message) => this.identity.sign(message),
-    );
-  }
-
   private link(url: string): PeerLink {
     let link = this.links.get(url);
     if (!link) {
@@ -348,25 +320,6 @@ export class ReferenceNode {
       this.links.set(url, link);
     }
     return link;
-  }
-
-  /**
-   * Takes a hello (received, or the answer to ours): parsed, signature checked, same network, fresh. Throws
-   * PeerRefusal. `inbound`: the peer greeted this node (so this node need not greet it this heartbeat).
-   */
-  private acceptHello(message: JsonValue, inbound = false): void {
-    const signed = parseHello(message);
-    const h = verifyHello(signed);
-    if (h.chainId !== this.chain.chainId || h.genesisHash !== this.chain.genesisHash) {
-      throw new PeerRefusal(409, `hello refused: another network (chain id ${h.chainId}, genesis ${h.genesisHash}; this node: chain id ${this.chain.chainId}, genesis ${this.chain.genesisHash})`);
-    }
-    if (h.kind === 'MN' && !this.peers.isMember(h.id)) {
-      throw new PeerRefusal(403, `hello refused: ${h.id} greets as an MN but is not a member of this network (the genesis names its members); a node that is not a member greets as an LN`);
-    }
-    const newer = this.peers.accept(h, signed.signature);
-    if (inbound) this.heardFrom.set(h.id, Date.now());
-    // Only a member is followed up to a higher chain: anyone else could claim any height.
-    if (newer && this.peers.isMember(h.id) && h.height > this.chain.height() && !this.distrusted(h.id)) void this.catchUp(h.id, h.url, h.height);
   }
 
   /** Whether a member's claims of height are set aside for now: it failed to serve one lately. */
@@ -388,59 +341,10 @@ export class ReferenceNode {
     this.refusals.write(`member ${id} claimed height ${claimed} but served up to ${height}: its height is not believed for ${waitMs} ms`);
   }
 
-  /**
-   * Greets every known peer URL, but for the peers heard from within the last one and a half heartbeats (they
-   * greeted this node, or answered a block it proposed with their hello): a greeting is answered with the
-   * receiver's hello, so one exchange per pair and heartbeat keeps both sides informed (and, should that peer
-   * fall silent, this node greets it again next round).
-   */
-  private async greetAll(): Promise<void> {
-    if (this.stopping) return;
-    this.refusals.tick();
-    const recent = Date.now() - 1.5 * heartbeatMs(this.peers.livenessMs);
-    for (const [id, at] of this.heardFrom) if (at <= recent) this.heardFrom.delete(id);
-    const heard = new Set<string>();
-    for (const p of this.peers.all()) if (this.heardFrom.has(p.id)) heard.add(p.url);
-    const body = this.hello();
-    await Promise.all(
-      this.peers
-        .knownUrls()
-        .filter((url) => !heard.has(url))
-        .map(async (url) => {
-          try {
-            this.acceptHello(await this.link(url).request('/p2p/hello', body));
-          } catch {
-            // Unreachable, not a node, or refused: it stops counting as live once its liveness window passes.
-          }
-        }),
-    );
-    this.greeted = true;
-  }
-
-  /**
-   * Sends a block this node proposed to every peer, with this node's signed hello (one for all: each peer sees
-   * it once) at most every three quarters of a heartbeat; each peer answers a hello with its own, which counts
-   * as hearing from it. So while blocks flow, the proposer and its peers exchange hellos through them and greet
-   * each other no more (greetAll).
-   */
+  /** Sends a block this node proposed to every peer (Membership.blockMessage: with its hello now and then). */
   private broadcastBlock(block: Block): void {
-    // At block times shorter than a heartbeat, every other block or so carries one: enough to be heard from
-    // within a heartbeat and a half (greetAll), without a signature and four verifications on every block.
-    const now = Date.now();
-    const withHello = now - this.lastBlockHello >= 0.75 * heartbeatMs(this.peers.livenessMs);
-    if (withHello) this.lastBlockHello = now;
-    const body = { from: this.id, block: encodeBlockWire(block), ...(withHello ? { hello: this.hello() } : {}) };
-    for (const url of this.peers.knownUrls()) {
-      this.link(url).send('/p2p/block', body, (answer) => {
-        const hello = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer.hello : undefined;
-        if (hello === undefined) return;
-        try {
-          this.acceptHello(hello, true);
-        } catch {
-          // A hello this node refuses counts for nothing: that peer is greeted as before.
-        }
-      });
-    }
+    const body = this.membership.blockMessage(encodeBlockWire(block));
+    for (const url of this.peers.knownUrls()) this.link(url).send('/p2p/block', body, (answer) => this.membership.takeBlockAnswer(answer));
   }
 
   /** chain_sendRawTransaction: admission (NodeHooks), then the relay to peers; a refusal is the profile's error. */
@@ -466,7 +370,7 @@ export class ReferenceNode {
     if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
-    clearTimeout(this.heartbeat);
+    this.membership.stop();
     await Promise.all([this.server.close(), this.peerServer.close()]);
     await Promise.all([...this.links.values()].map((l) => l.close()));
     // Wait for a block being produced to finish committing before the store closes.
@@ -481,11 +385,3 @@ function livenessMs(blockTimeMs: number): number {
   return Math.max(4 * blockTimeMs, 2_000);
 }
 
-/**
- * How often a node greets its peers: four times per liveness window (a block time, at least 500 ms), so a
- * live peer is heard from about four times before it would count as gone, and an idle network exchanges a
- * few small messages a second rather than several per block (docs/reference-node.md, "Peers").
- */
-export function heartbeatMs(livenessMs: number): number {
-  return livenessMs / 4;
-}

@@ -24,7 +24,8 @@ import { testNodeOptions } from '../../test/support/nodeOptions.js';
 import { networkGenesis } from './NetworkGenesis.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import { parseHello, verifyHello } from '../p2p/hello.js';
-import { heartbeatMs, ReferenceNode } from './ReferenceNode.js';
+import { heartbeatMs } from './Membership.js';
+import { ReferenceNode } from './ReferenceNode.js';
 
 // 100 ms blocks: a liveness window of 2 s (its floor), so a heartbeat of 500 ms.
 const BLOCK_MS = 100;
