@@ -1,22 +1,23 @@
 /**
- * Exit codes of every chainrpc command. Stable: CI pipelines branch on them.
- *
- *   0  success (for `test`: passed at the chosen level)
- *   1  the node is wrong: a JSON-RPC error answer, or a failed check
- *   2  usage or configuration error: fix the command line or the config file
- *   3  the target could not be reached (refused, timed out, not JSON-RPC)
- *   4  internal error: a bug in chainrpc itself (the message asks for a report)
+ * The CLI's own errors. The exit codes of every command are one table, EXIT in core/errors/exitCodes.ts
+ * (re-exported here for the commands); an error's kind decides its code (core/errors/ChainrpcError.ts).
  */
-export const EXIT = { ok: 0, nodeError: 1, usage: 2, unreachable: 3, internal: 4, interrupted: 130 } as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+import { ChainrpcError, type ChainrpcErrorOptions, type ErrorKind } from '../core/errors/ChainrpcError.js';
 
-/** An error the user can fix; printed without a stack trace, with the exit code it maps to. */
-export class CliError extends Error {
+export { EXIT, type ExitCode } from '../core/errors/exitCodes.js';
+
+/** An error the user can fix, said by a command; printed without a stack trace, exiting as its kind says (usage: 2). */
+export class CliError extends ChainrpcError {
   constructor(
     message: string,
-    readonly exitCode: ExitCode = EXIT.usage,
+    readonly kind: ErrorKind = 'usage',
+    options?: ChainrpcErrorOptions,
   ) {
-    super(message);
-    this.name = 'CliError';
+    super(message, options);
+  }
+
+  /** Another chainrpc error, said in a command's words (`load sweep: <its message>`): the same kind, details and cause. */
+  static within(context: string, err: ChainrpcError): CliError {
+    return new CliError(`${context}: ${err.message}`, err.kind, { details: err.details, cause: err });
   }
 }

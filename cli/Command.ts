@@ -1,4 +1,5 @@
 import type { CommandLine, OptionTable } from './CommandLine.js';
+import type { ExitCode } from '../core/errors/exitCodes.js';
 
 /** One chainrpc subcommand: its name, a one-line summary for `chainrpc --help`, its own help and its run. */
 export interface Command {
@@ -36,9 +37,10 @@ export interface CommandEntry {
   readonly summary: string;
   /**
    * Every exit code the command can end with, in order: what `chainrpc --help` lists, what its own help
-   * explains, and what README.md's table shows (test/docs.test.ts and cli/commandList.test.ts hold both to it).
+   * explains, and what README.md's table shows (test/docs.test.ts and cli/commandList.test.ts hold both to it);
+   * each one of the one table, EXIT in core/errors/exitCodes.ts.
    */
-  readonly exits: readonly number[];
+  readonly exits: readonly ExitCode[];
   /** Imports the command's module; called only when the command runs or prints its own help. */
   load(): Promise<Command>;
 }

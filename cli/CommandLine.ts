@@ -187,8 +187,10 @@ export class CommandLine<const T extends OptionTable> {
   }
 }
 
+const HELP_OPTIONS: ReadonlySet<string> = new Set(['h', 'help']);
+
 /** Whether the words after a command ask for its help: `-h` or `--help` among its options (not after `--`). */
 export function wantsHelp(argv: readonly string[]): boolean {
   const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true });
-  return tokens.some((t) => t.kind === 'option' && (t.name === 'h' || t.name === 'help'));
+  return tokens.some((t) => t.kind === 'option' && HELP_OPTIONS.has(t.name));
 }

@@ -2,22 +2,21 @@
 /**
  * chainrpc: certify and benchmark blockchain nodes through their JSON-RPC 2.0 interface.
  * Each subcommand lives in cli/commands/<name>.ts and is listed in cli/commandList.ts; this file
- * only dispatches and maps errors to the documented exit codes (cli/CliError.ts).
+ * only dispatches and maps errors to the documented exit codes: an error's kind (core/errors/ChainrpcError.ts)
+ * decides its code (core/errors/exitCodes.ts, the one table), here in exitCodeFor and nowhere else.
  *
  * Every import below is light, so that `chainrpc --help` starts about as fast as node itself (goal:
  * under 150 ms, `npm run bench:cli`): a command's module is imported only when it runs or prints its
  * own help, and the error classes come from their own files rather than from the core/codec and
  * core/client indexes, which load noble, undici and ajv.
  */
-import { CliError, EXIT } from './CliError.js';
+import { CliError } from './CliError.js';
 import { wantsHelp } from './CommandLine.js';
 import { COMMANDS } from './commandList.js';
 import { packageVersion as version } from './packageVersion.js';
-import { JsonRpcError } from '../core/client/JsonRpcError.js';
-import { TransportError } from '../core/client/TransportError.js';
-import { isCodecError } from '../core/codec/CodecError.js';
+import { ChainrpcError } from '../core/errors/ChainrpcError.js';
+import { EXIT } from '../core/errors/exitCodes.js';
 import { NotOursError } from '../core/files/ownedFolder.js';
-import { stringifyJson } from '../core/json/stringifyJson.js';
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -36,13 +35,16 @@ please report it); 99 (load) a threshold broken; 130 interrupted. By command:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.exits.join(' ')}`).join('\n')}`;
 }
 
+const HELP_WORDS: ReadonlySet<string> = new Set(['-h', '--help', 'help']);
+const VERSION_WORDS: ReadonlySet<string> = new Set(['-v', '--version']);
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+  if (name === undefined || HELP_WORDS.has(name)) {
     console.log(mainHelp());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (name === '-v' || name === '--version') {
+  if (VERSION_WORDS.has(name)) {
     console.log(version());
     return EXIT.ok;
   }
@@ -59,16 +61,14 @@ async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     // A folder or file of the user's that chainrpc will not write into or remove (core/files/ownedFolder.ts).
-    if (err instanceof NotOursError) throw new CliError(`${name}: ${err.message}`);
+    if (err instanceof NotOursError) throw CliError.within(name, err);
     throw err;
   }
 }
 
+/** The one place an error becomes an exit code: a chainrpc error by its kind, anything else is a bug. */
 function exitCodeFor(err: unknown): { code: number; message: string } {
-  if (err instanceof CliError) return { code: err.exitCode, message: err.message };
-  if (isCodecError(err)) return { code: EXIT.usage, message: err.message };
-  if (err instanceof JsonRpcError) return { code: EXIT.nodeError, message: `${err.message}\n${stringifyJson(err.error)}` };
-  if (err instanceof TransportError) return { code: EXIT.unreachable, message: `${err.message}\n${err.details}` };
+  if (err instanceof ChainrpcError) return { code: err.exitCode, message: err.explain() };
   return { code: EXIT.internal, message: `internal error (a bug in chainrpc; please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` };
 }
 

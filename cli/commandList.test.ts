@@ -85,7 +85,7 @@ describe('cli/commandList', () => {
       const exits = explainedExits(sub.help);
       expect(exits, `chainrpc ${entry.name} ${sub.name} --help has no "Exit codes:" paragraph`).toBeDefined();
       expect(exits, `chainrpc ${entry.name} ${sub.name} --help`).toContain(0);
-      expect(exits?.filter((code) => !entry.exits.includes(code)), `chainrpc ${entry.name} ${sub.name} --help explains codes the registry does not list for ${entry.name}`).toEqual([]);
+      expect(exits?.filter((code) => !(entry.exits as readonly number[]).includes(code)), `chainrpc ${entry.name} ${sub.name} --help explains codes the registry does not list for ${entry.name}`).toEqual([]);
     }
   });
 

@@ -3,7 +3,7 @@
  * a node cannot be talked to: nothing answered (exit 3, "is the node running at <url>?"), or something
  * answered HTTP but not JSON-RPC (exit 3, and only then a word about the endpoint path).
  */
-import { CliError, EXIT } from './CliError.js';
+import { CliError } from './CliError.js';
 import { baseUrlOf, unreachableMessage } from '../core/client/baseUrl.js';
 
 /**
@@ -29,7 +29,7 @@ export function baseUrl(command: string, given: string, rpcPath: string, option 
 
 /** Nothing answered at `base`: exit 3, asking whether the node runs there. */
 export function unreachable(command: string, base: string, why?: string): CliError {
-  return new CliError(`${command}: ${unreachableMessage(base, why)}`, EXIT.unreachable);
+  return new CliError(`${command}: ${unreachableMessage(base, why)}`, 'target');
 }
 
 /**
@@ -37,7 +37,7 @@ export function unreachable(command: string, base: string, why?: string): CliErr
  * another endpoint path (`--rpc-path`, which every command that takes a base URL also takes).
  */
 export function notJsonRpc(command: string, base: string, endpoint: string, answered: string): CliError {
-  return new CliError(`${command}: ${endpoint} answered, but not as a JSON-RPC endpoint (${answered}). ${pathHint(base)}`, EXIT.unreachable);
+  return new CliError(`${command}: ${endpoint} answered, but not as a JSON-RPC endpoint (${answered}). ${pathHint(base)}`, 'target');
 }
 
 /** What to do when something answered HTTP under `base` but not JSON-RPC at the endpoint path. */

@@ -12,9 +12,12 @@
 import { readFileSync } from 'node:fs';
 import { parseJson } from '../core/json/index.js';
 import type { BaselineComparison, BaselineDelta, FigureUnit, LoadReport, LoadRun } from './model.js';
+import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 
-export class BaselineError extends Error {
-  override readonly name = 'BaselineError';
+/** A --baseline load report that cannot be read or compared with (usage: exit 2). */
+export class LoadBaselineError extends ChainrpcError {
+  override readonly name = 'LoadBaselineError';
+  readonly kind = 'usage';
 }
 
 export const DEFAULT_REGRESSION = 0.1;
@@ -25,13 +28,13 @@ export function readBaselineReport(path: string): LoadReport {
   try {
     value = parseJson(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new BaselineError(`--baseline ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LoadBaselineError(`--baseline ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const report = value as Partial<LoadReport> | null;
   if (typeof report !== 'object' || report === null || report.format !== 'chainrpc-load/1' || !Array.isArray(report.runs)) {
-    throw new BaselineError(`--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1)`);
+    throw new LoadBaselineError(`--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1)`);
   }
-  if (report.runs.length === 0) throw new BaselineError(`--baseline ${path} holds no run to compare with (a sweep's report cannot be a baseline)`);
+  if (report.runs.length === 0) throw new LoadBaselineError(`--baseline ${path} holds no run to compare with (a sweep's report cannot be a baseline)`);
   return report as LoadReport;
 }
 
@@ -100,7 +103,7 @@ export function compareBaseline(file: string, baseline: LoadReport, runs: readon
     }
   }
   if (deltas.length === 0 && runs.length > 0) {
-    throw new BaselineError(`--baseline ${file} has no run of scenario ${runs[0]?.scenario ?? ''} to compare with`);
+    throw new LoadBaselineError(`--baseline ${file} has no run of scenario ${runs[0]?.scenario ?? ''} to compare with`);
   }
   return { file, createdAt: baseline.createdAt, deltas };
 }

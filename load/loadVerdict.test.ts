@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadReportFixture } from '../test/support/loadReportFixture.js';
-import { LOAD_EXIT, loadVerdict } from './loadVerdict.js';
+import { LOAD_FIXTURE_KINDS, loadReportFixture } from '../test/support/loadReportFixture.js';
+import { EXIT } from '../core/errors/exitCodes.js';
+import { loadHeadline, loadVerdict, verdictClass } from './loadVerdict.js';
 import type { LoadRun, SweepResult } from './model.js';
 import { sloReasons } from './sweep/runSweep.js';
 
@@ -19,7 +20,7 @@ describe('loadVerdict', () => {
   it('passes when every threshold is kept, and says how many', () => {
     const r = keptAll();
     const v = loadVerdict([r], [], undefined, false);
-    expect(v.exitCode).toBe(LOAD_EXIT.ok);
+    expect(v.exitCode).toBe(EXIT.ok);
     expect(v.summary).toBe(`PASSED: ${r.thresholds.length} thresholds kept`);
   });
 
@@ -116,5 +117,36 @@ describe('loadVerdict', () => {
     const v = loadVerdict([], [held], undefined, false);
     expect(v.exitCode).toBe(0);
     expect(v.summary).toBe(`PASSED: ${sweep.url}: the SLO held at every rate tried, up to 4000 requests/s (the knee lies above: raise --max-rate or the --rates)`);
+  });
+});
+
+describe('loadHeadline', () => {
+  // The fixtures are judged by loadVerdict, as the command judges: each headline is the line the command prints, with its exit code.
+  it.each(LOAD_FIXTURE_KINDS)('%s: the headline is the summary the command prints, with its exit code', (kind) => {
+    const report = loadReportFixture(kind);
+    const { word, exitCode, reasons, summary } = report.verdict;
+    expect(summary).toBe(`${word}: ${reasons.join('; ')}`);
+    const headline = loadHeadline(report);
+    expect(headline.word).toBe(word);
+    expect(headline.line).toBe(`${word} (exit ${exitCode})${reasons.length === 0 ? '' : `: ${reasons.join('; ')}`}`);
+  });
+
+  it.each([
+    ['plain', 'PASSED', 0, 'passed'],
+    ['compared', 'FAILED', 99, 'failed'],
+    ['empty', 'NOT TRUSTED', 1, 'not-trusted'],
+    ['interrupted', 'INTERRUPTED', 130, 'interrupted'],
+    ['sweep', 'PASSED', 0, 'passed'],
+  ] as const)('%s reads %s (exit %s), class verdict-%s', (kind, word, exitCode, css) => {
+    const headline = loadHeadline(loadReportFixture(kind));
+    expect(headline.word).toBe(word);
+    expect(headline.line.startsWith(`${word} (exit ${exitCode})`)).toBe(true);
+    expect(verdictClass(headline.word)).toBe(css);
+  });
+
+  it('a sweep\'s headline is its knee sentence', () => {
+    const report = loadReportFixture('sweep');
+    expect(report.verdict.knees).toEqual(['http://127.0.0.1:8545: knee at 2750 requests/s']);
+    expect(loadHeadline(report).line).toBe('PASSED (exit 0): http://127.0.0.1:8545: knee at 2750 requests/s');
   });
 });

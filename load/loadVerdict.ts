@@ -1,15 +1,19 @@
 /**
- * The verdict of a `chainrpc load` command, in one place: its exit code and the one line that says why.
+ * The verdict of a load run, in one place, as suites/runner/verdict.ts is for a conformance run: reached once
+ * into data (the word, the exit code, the reasons, the knee of each sweep, and the console's line), which the
+ * command prints and returns and every report (reports/load/) only formats, never judging again.
+ *
  * 99 as k6 has it: an SLO threshold broken, or a regression against the baseline beyond the noise. 1 when
  * the figures cannot be trusted (the generator fell behind) or a node stopped answering mid-run, before 99.
- * 130 when interrupted, before everything.
+ * 130 when interrupted, before everything. The codes are the one table's (core/errors/exitCodes.ts).
  */
+import { EXIT } from '../core/errors/exitCodes.js';
 import { thresholdActual } from './figures.js';
-import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from './model.js';
+import type { BaselineComparison, LoadReport, LoadRun, LoadVerdict, LoadVerdictWord, SweepResult } from './model.js';
 
-export const LOAD_EXIT = { ok: 0, untrusted: 1, thresholds: 99, interrupted: 130 } as const;
+export type { LoadVerdict, LoadVerdictWord } from './model.js';
 
-export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResult[], baseline: BaselineComparison | undefined, interrupted: boolean): LoadReport['verdict'] {
+export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResult[], baseline: BaselineComparison | undefined, interrupted: boolean): LoadVerdict {
   const broken = runs.flatMap((r) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.name} (${t.actual === null ? 'nothing measured' : `actual ${thresholdActual(t)}`} at ${r.url})`));
   const regressions = baseline?.deltas.filter((d) => d.regression) ?? [];
   // A run that died is invalid for that reason alone: said once, as `died`.
@@ -40,13 +44,28 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   const kneeless = sweeps.filter((s) => s.knee === null && s.steps.length > 0).map((s) => `${s.url}: the SLO held at no rate tried (${s.steps.map((st) => st.rate).join(', ')} requests/s)`);
   if (kneeless.length > 0) parts.push(kneeless.join('; '));
   if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);
-  if (interrupted) return { exitCode: LOAD_EXIT.interrupted, summary: `INTERRUPTED: the report holds what ran before Ctrl-C${parts.length > 0 ? `; ${parts.join('; ')}` : ''}` };
+  const verdict = (word: LoadVerdictWord, exitCode: LoadVerdict['exitCode'], reasons: string[]): LoadVerdict => ({ word, exitCode, reasons, knees, summary: `${word}: ${reasons.join('; ')}` });
+  if (interrupted) return verdict('INTERRUPTED', EXIT.interrupted, ['the report holds what ran before Ctrl-C', ...parts]);
   // Figures that cannot be trusted (the generator fell behind, the node died) come first: a threshold they
   // break may be the generator's doing, and a dead node is the news.
-  if (died.length > 0 || untrusted.length > 0) return { exitCode: LOAD_EXIT.untrusted, summary: `NOT TRUSTED: ${parts.join('; ')}` };
-  if (broken.length > 0 || regressions.length > 0 || kneeless.length > 0) return { exitCode: LOAD_EXIT.thresholds, summary: `FAILED: ${parts.join('; ')}` };
+  if (died.length > 0 || untrusted.length > 0) return verdict('NOT TRUSTED', EXIT.untrusted, parts);
+  if (broken.length > 0 || regressions.length > 0 || kneeless.length > 0) return verdict('FAILED', EXIT.thresholds, parts);
   const kept = runs.reduce((n, r) => n + r.thresholds.length, 0);
   const base = baseline === undefined ? '' : `, no regression against ${baseline.file}`;
-  const passed = runs.length === 0 ? knees : [`${kept} threshold${kept === 1 ? '' : 's'} kept${base}`, ...knees];
-  return { exitCode: LOAD_EXIT.ok, summary: `PASSED: ${passed.join('; ')}` };
+  return verdict('PASSED', EXIT.ok, runs.length === 0 ? knees : [`${kept} threshold${kept === 1 ? '' : 's'} kept${base}`, ...knees]);
 }
+
+export interface LoadHeadline {
+  word: LoadVerdictWord;
+  /** "FAILED (exit 99): thresholds broken: ...", the first thing every load report says. */
+  line: string;
+}
+
+/** The verdict line every load report leads with, taken from the verdict the command reached (never judged again). */
+export function loadHeadline(report: Pick<LoadReport, 'verdict'>): LoadHeadline {
+  const { word, exitCode, reasons } = report.verdict;
+  return { word, line: `${word} (exit ${exitCode})${reasons.length === 0 ? '' : `: ${reasons.join('; ')}`}` };
+}
+
+/** The verdict word as a CSS class name part: "passed", "not-trusted". */
+export const verdictClass = (word: LoadVerdictWord): string => word.toLowerCase().replace(/ /g, '-');

@@ -284,9 +284,20 @@ export interface LoadReport {
   runs: LoadRun[];
   sweeps: SweepResult[];
   baseline?: BaselineComparison;
-  verdict: {
-    /** 0: every threshold kept and no regression; 99: a threshold broken or a regression; 1: a run invalid. */
-    exitCode: number;
-    summary: string;
-  };
+  verdict: LoadVerdict;
+}
+
+export type LoadVerdictWord = 'PASSED' | 'FAILED' | 'NOT TRUSTED' | 'INTERRUPTED';
+
+/** The verdict of a load command, reached once by load/loadVerdict.ts; the console and every report only say it. */
+export interface LoadVerdict {
+  word: LoadVerdictWord;
+  /** 0 passed; 99 a threshold broken, a regression, a sweep without a knee; 1 the figures cannot be trusted; 130 interrupted. */
+  exitCode: 0 | 1 | 99 | 130;
+  /** What decided it, most serious first (for PASSED: the thresholds kept, then the knees). */
+  reasons: string[];
+  /** One sentence per sweep: its knee, or that it has none. */
+  knees: string[];
+  /** The line the command prints: "FAILED: thresholds broken: ...". */
+  summary: string;
 }

@@ -23,10 +23,12 @@ import type { ArrivalModel, LoadProgress, LoadRun, TimelinePoint } from './model
 import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
+import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 
 /** No node answered JSON-RPC at the start (exit 3). */
-export class TargetUnreachableError extends Error {
+export class TargetUnreachableError extends ChainrpcError {
   override readonly name = 'TargetUnreachableError';
+  readonly kind = 'target';
   constructor(
     message: string,
     /** The node's base URL. */

@@ -8,10 +8,12 @@ import type { GenesisBlock, IntegerEncoding, Leniency, Profile } from './Profile
 import { referenceErrorCodes, referenceProfile } from './referenceProfile.js';
 import { resultFieldNames } from './resultFields.js';
 import type { TxCodec } from './TxCodec.js';
+import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 
 /** A profile problem the user must fix (exit code 2). */
-export class ProfileError extends Error {
+export class ProfileError extends ChainrpcError {
   override readonly name = 'ProfileError';
+  readonly kind = 'configuration';
 }
 
 /**

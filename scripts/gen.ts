@@ -4,7 +4,12 @@
  *   core/schema/types.generated.ts   TypeScript types (json-schema-to-typescript)
  *   schemas/openrpc.json             the OpenRPC 1.3 document (served as rpc.discover)
  *   docs/error-codes.md              the error code table
+ *   schemas/load/scenario.schema.json     its Method and ReadMethod enums, from the methods' x-load (the rest is hand-written)
  *   load/scenario/Scenario.generated.ts   the load scenario's types (schemas/load/scenario.schema.json)
+ *
+ * Lists of methods are generated, never kept by hand: METHOD_NAMES, SPEC_METHOD_NAMES (the spec's methods in
+ * the order of the Methods table of docs/interface.md, which their x-spec cites) and METHOD_PARAM_NAMES in
+ * types.generated.ts, and the scenario schema's method enums.
  *
  * `npm run gen:check` (CI) regenerates in memory and fails, naming the files, when the committed
  * copies differ: generated code is never edited by hand.
@@ -26,6 +31,7 @@ const pascal = (name: string): string =>
 
 async function generateTypes(methods: MethodSchema[]): Promise<string> {
   const names = methods.map((m) => m.title);
+  const spec = specMethodNames(methods);
   const bundle = bundleSchemas('#/definitions/', { bareRefs: true });
   const { definitions, aliases, resolve } = splitAliases(bundle.definitions);
   const part = (m: string, p: string): JSONSchema => ({ $ref: `#/definitions/${resolve(pascal(m) + p)}` });
@@ -76,6 +82,13 @@ async function generateTypes(methods: MethodSchema[]): Promise<string> {
     '/** Wire names of every method, in schema order. */',
     `export const METHOD_NAMES = [${names.map((n) => `'${n}'`).join(', ')}] as const;`,
     'export type MethodName = (typeof METHOD_NAMES)[number];',
+    '/** The spec\'s methods (docs/interface.md#methods), in the order of its Methods table: every method whose x-spec cites it. */',
+    `export const SPEC_METHOD_NAMES = [${spec.map((n) => `'${n}'`).join(', ')}] as const;`,
+    'export type SpecMethodName = (typeof SPEC_METHOD_NAMES)[number];',
+    '/** Each method\'s positional params by name (x-params): empty for a method that takes none. */',
+    'export const METHOD_PARAM_NAMES: { readonly [M in MethodName]: readonly string[] } = {',
+    ...methods.map((m) => `  '${m.title}': [${m['x-params'].map((p) => `'${p.name}'`).join(', ')}],`),
+    '};',
     '/** Positional params of a method. */',
     "export type ParamsOf<M extends MethodName> = RpcMethods[M]['params'];",
     '/** Result of a method under the reference profile. */',
@@ -242,9 +255,55 @@ function generateErrorTable(): string {
   ].join('\n');
 }
 
-/** The load scenario's types, from schemas/load/scenario.schema.json. */
-async function generateScenarioTypes(): Promise<string> {
-  const schema = JSON.parse(readFileSync(join(schemasDir, 'load', 'scenario.schema.json'), 'utf8')) as JSONSchema;
+const SPEC_CITE = 'spec: docs/interface.md#';
+
+/**
+ * The spec's methods, in the order of the Methods table of docs/interface.md: a method is the spec's when its
+ * x-spec cites docs/interface.md, and its place is the table's row that links to the first anchor it cites.
+ * A spec method without a row, or a row without a method schema, stops the generator.
+ */
+function specMethodNames(methods: MethodSchema[]): string[] {
+  const text = readFileSync(join(packageRoot, 'docs', 'interface.md'), 'utf8');
+  const section = text.split(/^## /m).find((s) => s.startsWith('Methods\n')) ?? '';
+  const rows = [...section.matchAll(/^\| \[`([^`]+)`\]\(#([^)]+)\)/gm)].map((r) => ({ name: r[1] ?? '', anchor: r[2] ?? '' }));
+  const spec = methods.filter((m) => m['x-spec'].startsWith(SPEC_CITE));
+  for (const row of rows) {
+    if (!spec.some((m) => m.title === row.name)) throw new Error(`docs/interface.md: the Methods table lists ${row.name}, but no schema in schemas/methods/ is titled ${row.name} and cites docs/interface.md in its x-spec`);
+  }
+  const place = (m: MethodSchema): number => {
+    const anchor = m['x-spec'].slice(SPEC_CITE.length).split(/[;\s]/)[0] ?? '';
+    const at = rows.findIndex((r) => r.anchor === anchor && r.name === m.title);
+    if (at === -1) throw new Error(`${m.title}: its x-spec cites docs/interface.md#${anchor}, but no row of the Methods table of docs/interface.md links \`${m.title}\` there`);
+    return at;
+  };
+  return spec.map((m) => ({ name: m.title, at: place(m) })).sort((a, b) => a.at - b.at).map((m) => m.name);
+}
+
+/**
+ * The scenario schema with its Method and ReadMethod enums written from the methods' x-load: the spec's methods
+ * in the order of its Methods table, then the others by name. Everything else in the file is hand-written.
+ */
+function generateScenarioSchema(methods: MethodSchema[]): string {
+  const path = join(schemasDir, 'load', 'scenario.schema.json');
+  const schema = JSON.parse(readFileSync(path, 'utf8')) as { definitions: Record<string, { description?: string; enum?: string[] }> };
+  const spec = specMethodNames(methods);
+  const ordered = [...spec, ...methods.map((m) => m.title).filter((n) => !spec.includes(n))];
+  const load = (n: string): string | undefined => methods.find((m) => m.title === n)?.['x-load'];
+  const marker = ' Generated by `npm run gen` from the x-load of schemas/methods/: do not edit the enum.';
+  const write = (name: string, what: string, kinds: string[]): void => {
+    const def = schema.definitions[name];
+    if (def === undefined) throw new Error(`schemas/load/scenario.schema.json has no definitions/${name}`);
+    def.description = what + marker;
+    def.enum = ordered.filter((n) => kinds.includes(load(n) ?? ''));
+  };
+  write('Method', 'A method of the interface a scenario may call, by the spec\'s name.', ['read', 'transactions']);
+  write('ReadMethod', 'A method that only reads (what a batch of the mix may hold).', ['read']);
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** The load scenario's types, from schemas/load/scenario.schema.json (as generateScenarioSchema writes it). */
+async function generateScenarioTypes(schemaText: string): Promise<string> {
+  const schema = JSON.parse(schemaText) as JSONSchema;
   return compile(schema, 'LoadScenario', {
     cwd: join(schemasDir, 'load'),
     bannerComment: `/* eslint-disable */\n/**\n * ${GENERATED}\n */`,
@@ -261,11 +320,13 @@ async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
   const methods = schemaCatalog().methods;
+  const scenarioSchema = generateScenarioSchema(methods);
   const outputs: [string, string][] = [
     [join(packageRoot, 'core/schema/types.generated.ts'), await generateTypes(methods)],
     [join(schemasDir, 'openrpc.json'), generateOpenRpc(methods, pkg.version)],
     [join(packageRoot, 'docs/error-codes.md'), generateErrorTable()],
-    [join(packageRoot, 'load/scenario/Scenario.generated.ts'), await generateScenarioTypes()],
+    [join(schemasDir, 'load', 'scenario.schema.json'), scenarioSchema],
+    [join(packageRoot, 'load/scenario/Scenario.generated.ts'), await generateScenarioTypes(scenarioSchema)],
   ];
   const drift: string[] = [];
   for (const [path, content] of outputs) {

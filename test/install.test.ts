@@ -5,7 +5,7 @@
  * in another empty folder outside the clone, certifies that node.
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +53,8 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the build and what it reads at run time, and no sources or tests', async () => {
+    // The build's entry is executable: `npx chainrpc` in the clone runs it as it is (npm chmods only what it installs).
+    expect(statSync(join(packageRoot, 'dist', 'cli', 'chainrpc.js')).mode & 0o111).toBe(0o111);
     expect(existsSync(tarball)).toBe(true);
     const { stdout } = await run('tar', ['tzf', tarball]);
     const entries = stdout.split('\n').filter((e) => e !== '' && !e.endsWith('/'));

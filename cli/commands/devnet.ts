@@ -77,8 +77,8 @@ export const devnet: Command = {
       net = await startDevnet({ mn, ln, blockTimeMs, chainId, dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
     } catch (err) {
       // Fault and node names are checked before any process starts.
-      if (err instanceof UnknownFaultError) throw new CliError(`devnet: --fault: ${err.message}`);
-      if (err instanceof DevnetPlanError) throw new CliError(`devnet: ${err.message}`);
+      if (err instanceof UnknownFaultError) throw CliError.within('devnet: --fault', err);
+      if (err instanceof DevnetPlanError) throw CliError.within('devnet', err);
       throw err;
     }
     const width = Math.max(...net.nodes.map((n) => n.url.length));
@@ -117,7 +117,7 @@ function parseFaults(entries: readonly string[]): NonNullable<DevnetOptions['fau
       } else {
         const node = part.slice(0, colon);
         const name = part.slice(colon + 1);
-        if (node === '' || name === '') throw new CliError(`devnet: --fault: "${part}" is not <name> or <node>:<name> (nodes are mn1, mn2, ..., ln1, ...)`);
+        if (node === '' || name.length === 0) throw new CliError(`devnet: --fault: "${part}" is not <name> or <node>:<name> (nodes are mn1, mn2, ..., ln1, ...)`);
         (byNode[node] ??= []).push(name);
       }
     }

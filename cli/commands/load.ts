@@ -10,13 +10,13 @@ import { isUnreachable } from '../../core/client/baseUrl.js';
 import { TransportError } from '../../core/client/TransportError.js';
 import { packageVersion } from '../packageVersion.js';
 import { hexToFixedBytes } from '../../core/codec/index.js';
-import { CorpusError } from '../../load/corpus/CorpusError.js';
+import { CorpusError, FundingError } from '../../load/corpus/CorpusError.js';
 import { makeCorpus } from '../../load/corpus/makeCorpus.js';
 import { readCorpus } from '../../load/corpus/readCorpus.js';
 import type { LoadProgress, LoadRun, SweepResult } from '../../load/model.js';
 import { K6_FOLDER, K6Unsupported, k6Scenarios, k6Thresholds, writeK6Script } from '../../load/k6/writeK6Script.js';
 import { claimFolder, removeFolder } from '../../core/files/ownedFolder.js';
-import { operatorManifest } from '../../load/k6/operatorManifest.js';
+import { operatorManifest, OperatorManifestError } from '../../load/k6/operatorManifest.js';
 import { TargetUnreachableError, prepareTarget, runLoad } from '../../load/runLoad.js';
 import { builtInScenarios, loadScenario, maxRate, type ScenarioOverrides } from '../../load/scenario/loadScenario.js';
 import { ScenarioError } from '../../load/scenario/ScenarioError.js';
@@ -278,7 +278,7 @@ async function targetProfile(command: string, values: { profile?: string | undef
   try {
     profile = await loadProfile(values.profile);
   } catch (err) {
-    if (err instanceof ProfileError) throw new CliError(`${command}: ${err.message}`);
+    if (err instanceof ProfileError) throw CliError.within(command, err);
     throw err;
   }
   if (values['rpc-path'] !== undefined) profile.rpcPath = values['rpc-path'];
@@ -294,7 +294,7 @@ function needUrls(command: string, given: readonly string[]): void {
 
 /** What a command says when its node cannot be talked to at the start (exit 3), or undefined for another error. */
 function targetFailure(command: string, url: string, err: unknown): CliError | undefined {
-  if (err instanceof TargetUnreachableError) return new CliError(`${command}: ${err.message}${err.notJsonRpc ? `. ${pathHint(err.url)}` : ''}`, EXIT.unreachable);
+  if (err instanceof TargetUnreachableError) return new CliError(`${command}: ${err.message}${err.notJsonRpc ? `. ${pathHint(err.url)}` : ''}`, err.kind, { cause: err });
   if (isUnreachable(err)) return unreachable(command, url, err.message);
   if (err instanceof TransportError && (err.code === 'HTTP_STATUS' || err.code === 'NOT_JSON') && err.response !== undefined) return notJsonRpc(command, url, err.request.url, `HTTP ${err.response.status}`);
   return undefined;
@@ -351,7 +351,7 @@ function scenarioOf(command: string, name: string, overrides: ScenarioOverrides)
   try {
     scenario = loadScenario(name, overrides);
   } catch (err) {
-    if (err instanceof ScenarioError) throw new CliError(`${command}: ${err.message}`);
+    if (err instanceof ScenarioError) throw CliError.within(command, err);
     throw err;
   }
   const corpus = scenario.transactions?.corpus;
@@ -359,7 +359,7 @@ function scenarioOf(command: string, name: string, overrides: ScenarioOverrides)
     try {
       readCorpus(corpus);
     } catch (err) {
-      if (err instanceof CorpusError) throw new CliError(`${command}: ${err.message}`);
+      if (err instanceof CorpusError) throw CliError.within(command, err);
       throw err;
     }
   }
@@ -411,11 +411,11 @@ async function k6(argv: string[]): Promise<number> {
       // Nothing half made is left: the setup's folder goes, and the test's folder too when this run made it.
       if (claim === 'made') removeFolder(out, K6_FOLDER);
       else rmSync(join(out, '.work'), { recursive: true, force: true });
-      throw new CliError(`${command}: interrupted: nothing was written`, EXIT.interrupted);
+      throw new CliError(`${command}: interrupted: nothing was written`, 'interrupted');
     }
     const failure = targetFailure(command, url, err);
     if (failure !== undefined) throw failure;
-    if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
+    if (err instanceof FundingError || err instanceof CorpusError) throw CliError.within(command, err);
     if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
     throw err;
   } finally {
@@ -435,7 +435,7 @@ async function k6(argv: string[]): Promise<number> {
       manifest = operatorManifest({ name: values.operator, parallelism: segments, files, script: 'script.js', ...(values['summary-claim'] === undefined ? {} : { summaryClaim: values['summary-claim'] }) });
     } catch (err) {
       // Too large for a ConfigMap, a name Kubernetes refuses: the test itself is written, the manifest is not.
-      if (err instanceof Error && err.name === 'OperatorManifestError') throw new CliError(`${command}: the test is in ${dir}, but no testrun.yaml: ${err.message}`);
+      if (err instanceof OperatorManifestError) throw CliError.within(`${command}: the test is in ${dir}, but no testrun.yaml`, err);
       throw err;
     }
     writeFileSync(join(written.dir, 'testrun.yaml'), manifest);
@@ -494,7 +494,7 @@ async function runOrSweep(argv: string[], sweep: boolean): Promise<number> {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
     if (failure !== undefined) throw failure;
     // Setup could not fund the senders or accounts (no faucet, no key, a refusal): nothing ran.
-    if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`${command}: ${err.message}`, EXIT.nodeError);
+    if (err instanceof FundingError || err instanceof CorpusError) throw CliError.within(command, err);
     throw err;
   } finally {
     progress.done();
@@ -541,10 +541,10 @@ async function corpus(argv: string[]): Promise<number> {
     process.stdout.write(`corpus: ${relativeOrAbsolute(values.out)}: ${summary.senders} senders x ${summary.perSender} transactions, chain ${summary.chainId}\n`);
     return 0;
   } catch (err) {
-    if (stop.interrupted()) throw new CliError('load corpus: interrupted: no corpus was written', EXIT.interrupted);
+    if (stop.interrupted()) throw new CliError('load corpus: interrupted: no corpus was written', 'interrupted');
     const failure = targetFailure('load corpus', url, err);
     if (failure !== undefined) throw failure;
-    if (err instanceof Error && err.name === 'CorpusError') throw new CliError(`load corpus: ${err.message}`, EXIT.nodeError);
+    if (err instanceof FundingError || err instanceof CorpusError) throw CliError.within('load corpus', err);
     throw err;
   } finally {
     stop.dispose();

@@ -72,7 +72,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     summaries = files.map((f) => readK6Summary(f));
     run = mergeK6Summaries(summaries, files);
   } catch (err) {
-    if (err instanceof K6SummaryError) throw new CliError(`${command}: ${err.message}`);
+    if (err instanceof K6SummaryError) throw CliError.within(command, err);
     throw err;
   }
   const [first] = summaries as [K6Summary];

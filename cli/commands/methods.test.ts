@@ -20,7 +20,7 @@ const codes = new Map(Object.entries((schemaCatalog().errors.definitions ?? {}) 
 
 describe('chainrpc methods', () => {
   it('promises error codes, and shows each error as its code and name', async () => {
-    expect(COMMANDS.find((c) => c.name === 'methods')?.summary).toContain('error codes');
+    expect(COMMANDS.find((c) => 'methods' === c.name)?.summary).toContain('error codes');
     expect(methods.help).toContain('code and name');
     const lines = (await printed([])).split('\n').filter((l) => l.trim().startsWith('errors:'));
     expect(lines.length).toBeGreaterThan(5);

@@ -4,13 +4,13 @@ import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { parseAmount } from '../parseAmount.js';
 import { defaultOnParentExit, ON_PARENT_EXIT, untilStopped } from '../untilStopped.js';
-import { GenesisMismatchError, StoreDamagedError, StoreLockedError } from '../../reference-node/chain/index.js';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 import { keptNetworkGenesis, readNetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import type { NetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../../reference-node/node/NodeIdentity.js';
-import { NodeConfigError, ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
+import { ReferenceNode } from '../../reference-node/node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../../reference-node/node/nodeDefaults.js';
 
 const HELP = `Usage: chainrpc node [options]
@@ -122,7 +122,7 @@ export const node: Command = {
     try {
       faults = FaultSet.parse(values.fault ?? []);
     } catch (err) {
-      if (err instanceof UnknownFaultError) throw new CliError(`node: --fault: ${err.message}`);
+      if (err instanceof UnknownFaultError) throw CliError.within('node: --fault', err);
       throw err;
     }
     const kind = values.kind;
@@ -179,7 +179,8 @@ export const node: Command = {
       // What a user can fix (a busy port, a damaged or locked store) is a config error, not a crash.
       const code = (err as { code?: unknown }).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`node: cannot listen: ${(err as Error).message}; pick another --port or --p2p-port (0 picks a free one)`);
-      if (err instanceof StoreDamagedError || err instanceof StoreLockedError || err instanceof GenesisMismatchError || err instanceof NodeConfigError) throw new CliError(`node: ${err.message}`);
+      // The data directory or the settings do not fit (StoreDamagedError, StoreLockedError, GenesisMismatchError, NodeConfigError).
+      if (err instanceof ChainrpcError && err.kind === 'configuration') throw CliError.within('node', err);
       throw err;
     });
     console.log(started.url);

@@ -99,7 +99,7 @@ describe('chainrpc profile detect', () => {
   });
 
   it('detect --help says what it sends and how to avoid it', () => {
-    const help = profile.subcommands?.find((s) => s.name === 'detect')?.help ?? '';
+    const help = profile.subcommands?.find((s) => 'detect' === s.name)?.help ?? '';
     for (const flag of ['--no-transactions', '--no-faucet', '--no-limits', '--deadline', '--out', '--codec']) expect(help).toContain(flag);
   });
 

@@ -134,7 +134,7 @@ async function detect(argv: string[]): Promise<number> {
     try {
       codec = await loadCodecModule(values.codec);
     } catch (err) {
-      if (err instanceof ProfileError) throw new CliError(`profile detect: ${err.message}`);
+      if (err instanceof ProfileError) throw CliError.within('profile detect', err);
       throw err;
     }
   }
@@ -166,7 +166,7 @@ async function detect(argv: string[]): Promise<number> {
     if (err instanceof NoRpcEndpointError) {
       if (err.unreachable) throw unreachable('profile detect', url, err.answers[0]?.answer.replace(/^no answer \((.*)\)$/, '$1'));
       const fix = rpcPath === undefined ? 'If the node serves JSON-RPC at another path, give it with --rpc-path.' : `Is --rpc-path ${rpcPath} right? Without it, the usual paths are tried.`;
-      throw new CliError(`profile detect: ${err.message}\n${fix}`, EXIT.unreachable);
+      throw new CliError(`profile detect: ${err.message}\n${fix}`, err.kind, { cause: err });
     }
     throw err;
   }

@@ -5,8 +5,9 @@
  */
 import { CliError } from '../CliError.js';
 import { packageVersion } from '../packageVersion.js';
-import { compareBaseline, readBaselineReport } from '../../load/compareBaseline.js';
-import { LOAD_EXIT, loadVerdict } from '../../load/loadVerdict.js';
+import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../load/compareBaseline.js';
+import { EXIT } from '../../core/errors/exitCodes.js';
+import { loadVerdict } from '../../load/loadVerdict.js';
 import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
 import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
@@ -19,7 +20,7 @@ export function baselineFor(command: string, path: string | undefined, scenario:
   try {
     baseline = readBaselineReport(path);
   } catch (err) {
-    if (err instanceof Error && err.name === 'BaselineError') throw new CliError(`${command}: ${err.message}`);
+    if (err instanceof LoadBaselineError) throw CliError.within(command, err);
     throw err;
   }
   if (!baseline.runs.some((r) => r.scenario === scenario)) {
@@ -51,7 +52,7 @@ export async function publishLoadReport(o: LoadReportParts): Promise<number> {
     comparison = o.baseline === undefined ? undefined : compareBaseline(o.baseline.path, o.baseline.report, o.runs, o.regression === undefined ? undefined : Number(o.regression) / 100);
   } catch (err) {
     // The baseline matched nothing that ran (an interrupted run, other URLs): the report of what ran is still written.
-    if (!(err instanceof Error && err.name === 'BaselineError')) throw err;
+    if (!(err instanceof LoadBaselineError)) throw err;
     baselineProblem = `${o.command}: ${err.message}`;
   }
   const report: LoadReport = {
@@ -68,6 +69,6 @@ export async function publishLoadReport(o: LoadReportParts): Promise<number> {
   };
   const written = await writeLoadReports(report, { dir: o.reportDir ?? DEFAULT_REPORT_DIR });
   process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
-  if (baselineProblem !== undefined && report.verdict.exitCode !== LOAD_EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
+  if (baselineProblem !== undefined && report.verdict.exitCode !== EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
   return report.verdict.exitCode;
 }

@@ -121,7 +121,7 @@ export const test: Command = {
       profile = await loadProfile(values.profile);
       baseline = values.baseline === undefined ? undefined : Baseline.load(values.baseline);
     } catch (err) {
-      if (err instanceof ProfileError || err instanceof BaselineError) throw new CliError(`test: ${err.message}`);
+      if (err instanceof ProfileError || err instanceof BaselineError) throw CliError.within('test', err);
       throw err;
     }
     if (values['private-key'] !== undefined) profile.privateKey = values['private-key'];

@@ -1,4 +1,6 @@
+import { ChainrpcError } from '../errors/ChainrpcError.js';
 import type { JsonValue } from '../json/index.js';
+import { stringifyJson } from '../json/stringifyJson.js';
 import type { JsonRpcErrorObject, ResponseEvidence, SentRequest } from './types.js';
 
 export interface JsonRpcErrorParams {
@@ -15,8 +17,9 @@ export interface JsonRpcErrorParams {
  * The node answered with a well-formed JSON-RPC 2.0 error object (JSON-RPC 2.0 §5.1). The
  * exchange worked; the node said no. Transport and protocol failures are TransportError instead.
  */
-export class JsonRpcError extends Error {
+export class JsonRpcError extends ChainrpcError {
   override readonly name = 'JsonRpcError';
+  readonly kind = 'node';
   readonly code: number;
   /** The node's `error.message`. */
   readonly rpcMessage: string;
@@ -26,7 +29,7 @@ export class JsonRpcError extends Error {
   readonly error: JsonRpcErrorObject;
   readonly method: string;
   readonly id: number | null;
-  readonly details: string;
+  override readonly details: string;
   readonly request: SentRequest;
   /** Status, headers and a body excerpt of the answer. */
   readonly response: ResponseEvidence;
@@ -45,6 +48,11 @@ export class JsonRpcError extends Error {
     this.details =
       `The node answered ${params.id === null ? 'the batch' : `request id ${params.id}`} with an error object (HTTP ${params.response.status}): ` +
       clip(params.response.excerpt, 500);
+  }
+
+  /** What the CLI prints: the message and the error object as the node sent it. */
+  override explain(): string {
+    return `${this.message}\n${stringifyJson(this.error)}`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { ChainrpcError } from '../errors/ChainrpcError.js';
 import type { ResponseEvidence, SentRequest } from './types.js';
 
 /**
@@ -43,11 +44,12 @@ export interface TransportErrorParams {
   readonly cause?: unknown;
 }
 
-export class TransportError extends Error {
+export class TransportError extends ChainrpcError {
   override readonly name = 'TransportError';
+  readonly kind = 'target';
   readonly code: TransportErrorCode;
   /** The longer explanation: what exactly was wrong and, where it helps, how to fix it. */
-  readonly details: string;
+  override readonly details: string;
   /** The HTTP request that was sent. */
   readonly request: SentRequest;
   /** What came back, when anything did. */
@@ -55,7 +57,7 @@ export class TransportError extends Error {
   readonly batchIds: BatchIdProblems | undefined;
 
   constructor(params: TransportErrorParams) {
-    super(params.message, params.cause === undefined ? undefined : { cause: params.cause });
+    super(params.message, { cause: params.cause, details: params.details });
     this.code = params.code;
     this.details = params.details;
     this.request = params.request;

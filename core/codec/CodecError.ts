@@ -2,6 +2,7 @@
  * The one error type of the transaction codec. `code` is stable (tests, callers and the reference
  * node switch on it); `message` says what is wrong and how to fix it, and may change wording.
  */
+import { ChainrpcError } from '../errors/ChainrpcError.js';
 export type CodecErrorCode =
   | 'INPUT_TYPE' // a value of the wrong JavaScript type (e.g. a number where a bigint is required)
   | 'EMPTY_INPUT'
@@ -18,12 +19,14 @@ export type CodecErrorCode =
   | 'AMOUNT_OVERFLOW'
   | 'SENDER_MISMATCH';
 
-export class CodecError extends Error {
+/** A transaction, address or amount that cannot be encoded or decoded as given (usage: exit 2). */
+export class CodecError extends ChainrpcError {
   override readonly name = 'CodecError';
+  readonly kind = 'usage';
   readonly code: CodecErrorCode;
 
   constructor(code: CodecErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(message, { cause: options?.cause });
     this.code = code;
   }
 }

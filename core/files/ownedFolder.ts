@@ -2,6 +2,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import type { Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from './AtomicFile.js';
+import { ChainrpcError } from '../errors/ChainrpcError.js';
 
 /**
  * chainrpc removes only what it made. A folder chainrpc makes on a user's behalf (a devnet's data dir, a
@@ -38,8 +39,9 @@ export interface FolderRules {
 }
 
 /** A folder or file chainrpc will not write into, clean or remove: it holds a user's files. */
-export class NotOursError extends Error {
+export class NotOursError extends ChainrpcError {
   override readonly name = 'NotOursError';
+  readonly kind = 'usage';
   constructor(
     /** The folder or file, as an absolute path. */
     readonly path: string,

@@ -23,6 +23,12 @@ interface MethodSchemaFields {
   description: string;
   'x-summary': string;
   'x-spec': string;
+  /**
+   * Whether a load scenario may call it: `read` (alone or in a batch; params drawn by load/requests/drawParams.ts
+   * when it takes any), `transactions` (sent from a corpus of signed transactions), `none` (never under load).
+   * `npm run gen` writes the scenario schema's Method and ReadMethod enums from it.
+   */
+  'x-load': 'read' | 'transactions' | 'none';
   'x-params': { name: string; description: string }[];
   'x-result': { name: string; description: string };
   'x-examples': MethodExample[];

@@ -941,6 +941,22 @@ export type NetPeerCountResult = U64;
 /** Wire names of every method, in schema order. */
 export const METHOD_NAMES = ['chain_blockNumber', 'chain_faucetClaim', 'chain_getAccount', 'chain_getBlockByHeight', 'chain_health', 'chain_pouLocal', 'chain_pouPeers', 'chain_sendRawTransaction', 'net_peerCount', 'rpc.discover'] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
+/** The spec's methods (docs/interface.md#methods), in the order of its Methods table: every method whose x-spec cites it. */
+export const SPEC_METHOD_NAMES = ['chain_health', 'chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount', 'chain_sendRawTransaction', 'chain_faucetClaim', 'chain_pouLocal', 'chain_pouPeers', 'net_peerCount'] as const;
+export type SpecMethodName = (typeof SPEC_METHOD_NAMES)[number];
+/** Each method's positional params by name (x-params): empty for a method that takes none. */
+export const METHOD_PARAM_NAMES: { readonly [M in MethodName]: readonly string[] } = {
+  'chain_blockNumber': [],
+  'chain_faucetClaim': ['address'],
+  'chain_getAccount': ['address'],
+  'chain_getBlockByHeight': ['height'],
+  'chain_health': [],
+  'chain_pouLocal': [],
+  'chain_pouPeers': [],
+  'chain_sendRawTransaction': ['signed_transaction'],
+  'net_peerCount': [],
+  'rpc.discover': [],
+};
 /** Positional params of a method. */
 export type ParamsOf<M extends MethodName> = RpcMethods[M]['params'];
 /** Result of a method under the reference profile. */

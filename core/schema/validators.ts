@@ -34,7 +34,7 @@ export type Validation = { ok: true } | { ok: false; problems: Problem[] };
 export type ResultLevel = 'spec' | 'profile';
 
 const U128_MAX = (1n << 128n) - 1n;
-const ANNOTATIONS = ['tsType', 'x-expect', 'x-summary', 'x-spec', 'x-params', 'x-result', 'x-examples', 'x-code', 'x-message', 'x-origin'];
+const ANNOTATIONS = ['tsType', 'x-expect', 'x-summary', 'x-spec', 'x-load', 'x-params', 'x-result', 'x-examples', 'x-code', 'x-message', 'x-origin'];
 
 type JType = 'integer' | 'number' | 'string' | 'boolean' | 'null' | 'array' | 'object';
 interface JTypeSpec {

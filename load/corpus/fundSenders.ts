@@ -7,7 +7,7 @@ import { errorCode, wireMethod } from '../../profile/Profile.js';
 import { asInteger, readField } from '../../profile/readWire.js';
 import { parseAccount } from '../inclusion/parseAccount.js';
 import type { AccountState } from '../inclusion/parseAccount.js';
-import { CorpusError } from './CorpusError.js';
+import { FundingError } from './CorpusError.js';
 import { forEachLimit } from './forEachLimit.js';
 
 /** How senders get their money: faucet claims, transfers from a funded key, or not at all (already funded). */
@@ -47,7 +47,7 @@ export async function readAccountState(client: RpcClient, profile: Profile, addr
   }
   const account = parseAccount(profile, result);
   if (account === undefined) {
-    throw new CorpusError(`${wireMethod(profile, 'chain_getAccount')} for ${short(address)} answered ${JSON.stringify(result, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}, which has no readable balance and nonce; check the profile's field names`);
+    throw new FundingError(`${wireMethod(profile, 'chain_getAccount')} for ${short(address)} answered ${JSON.stringify(result, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}, which has no readable balance and nonce; check the profile's field names`);
   }
   return account;
 }
@@ -61,7 +61,7 @@ function claimAmount(profile: Profile, result: JsonValue): bigint | undefined {
 /**
  * Funds every sender holding less than `need` (faucet claims, or transfers from a funded key, in nonce
  * order), then waits until each balance shows. Returns each sender's account once funded (the nonce its
- * lane starts at). Throws CorpusError with what to change when the funding cannot be done.
+ * lane starts at). Throws FundingError with what to change when the funding cannot be done.
  */
 export async function fundSenders(options: FundSendersOptions): Promise<{ accounts: AccountState[]; funded: number }> {
   const { client, profile, addresses, need, funding } = options;
@@ -73,7 +73,7 @@ export async function fundSenders(options: FundSendersOptions): Promise<{ accoun
   const underfunded = addresses.flatMap((address, i) => ((accounts[i]?.balance ?? 0n) < need ? [{ address, i, deficit: need - (accounts[i]?.balance ?? 0n) }] : []));
   if (underfunded.length > 0) {
     if (funding.kind === 'none') {
-      throw new CorpusError(`${underfunded.length} of ${addresses.length} senders hold less than the ${need} base units their lane needs, and no funding was asked for; fund them through the faucet or from a funded key`);
+      throw new FundingError(`${underfunded.length} of ${addresses.length} senders hold less than the ${need} base units their lane needs, and no funding was asked for; fund them through the faucet or from a funded key`);
     }
     if (funding.kind === 'faucet') await claimAll(options, underfunded);
     else await transferAll(options, funding.privateKey, underfunded);
@@ -86,7 +86,7 @@ export async function fundSenders(options: FundSendersOptions): Promise<{ accoun
   while (waiting.length > 0) {
     if (Date.now() > deadline) {
       const first = waiting[0] ?? 0;
-      throw new CorpusError(
+      throw new FundingError(
         `${waiting.length} of ${addresses.length} senders still hold less than ${need} base units after ${options.timeoutMs} ms (sender ${first}, ${short(addresses[first] ?? '')}, holds ${accounts[first]?.balance ?? 0n}); is the chain producing blocks? Raise the funding timeout on a slow network`,
       );
     }
@@ -105,7 +105,7 @@ type Deficit = { address: string; i: number; deficit: bigint };
 /** Faucet claims: one first (its answer names the amount), then as many per sender as its deficit needs. */
 async function claimAll(options: FundSendersOptions, senders: Deficit[]): Promise<void> {
   const { client, profile } = options;
-  if (!profile.faucet) throw new CorpusError(`the profile "${profile.name}" says the network has no faucet; fund the senders from a funded key instead`);
+  if (!profile.faucet) throw new FundingError(`the profile "${profile.name}" says the network has no faucet; fund the senders from a funded key instead`);
   const method = wireMethod(profile, 'chain_faucetClaim');
   const claim = async (address: string): Promise<bigint | undefined> => {
     options.signal?.throwIfAborted();
@@ -114,7 +114,7 @@ async function claimAll(options: FundSendersOptions, senders: Deficit[]): Promis
     } catch (err) {
       if (!(err instanceof JsonRpcError)) throw err;
       const limit = err.code === errorCode(profile, 'FaucetLimit');
-      throw new CorpusError(
+      throw new FundingError(
         `the faucet (${method}) refused ${short(address)} with ${err.code} (${err.rpcMessage})${
           limit ? `: this sender has used its claims (a sender made from the same seed was funded before); use another seed, fewer transactions per sender, or fund from a funded key` : ''
         }${err.code === -32601 ? `; the node has no method ${method} (fund from a funded key)` : ''}`,
@@ -132,7 +132,7 @@ async function claimAll(options: FundSendersOptions, senders: Deficit[]): Promis
   const claimsFor = (deficit: bigint): number => Number((deficit + amount - 1n) / amount);
   const most = Math.max(...senders.map((s) => claimsFor(s.deficit)));
   if (profile.faucetLimit !== undefined && most > profile.faucetLimit) {
-    throw new CorpusError(
+    throw new FundingError(
       `a sender needs ${options.need} base units (its transactions' value + fee); the faucet gives ${amount} a claim and ${profile.faucetLimit} claim(s) an address, at most ${amount * BigInt(profile.faucetLimit)}; use fewer transactions per sender, a smaller fee or value, or fund from a funded key`,
     );
   }
@@ -147,7 +147,7 @@ async function transferAll(options: FundSendersOptions, privateKey: Uint8Array, 
   const master = await readAccountState(client, profile, from);
   const total = senders.reduce((sum, s) => sum + s.deficit + profile.fee, 0n);
   if (master.balance < total) {
-    throw new CorpusError(`the funded key's account ${short(from)} holds ${master.balance} base units; funding ${senders.length} senders takes ${total} (their deficits and a fee each); top it up or make a smaller corpus`);
+    throw new FundingError(`the funded key's account ${short(from)} holds ${master.balance} base units; funding ${senders.length} senders takes ${total} (their deficits and a fee each); top it up or make a smaller corpus`);
   }
   const method = wireMethod(profile, 'chain_sendRawTransaction');
   let nonce = master.nonce;
@@ -158,7 +158,7 @@ async function transferAll(options: FundSendersOptions, privateKey: Uint8Array, 
       await client.call(method, [wire]);
     } catch (err) {
       if (!(err instanceof JsonRpcError)) throw err;
-      throw new CorpusError(`funding ${short(s.address)} from ${short(from)} (nonce ${nonce}): the node refused the transfer with ${err.code} (${err.rpcMessage}); is another client using that key at the same time?`);
+      throw new FundingError(`funding ${short(s.address)} from ${short(from)} (nonce ${nonce}): the node refused the transfer with ${err.code} (${err.rpcMessage}); is another client using that key at the same time?`);
     }
     nonce++;
     if (profile.sequentialNonces === 'refused') await waitForNonce(options, from, nonce);
@@ -169,7 +169,7 @@ async function transferAll(options: FundSendersOptions, privateKey: Uint8Array, 
 async function waitForNonce(options: FundSendersOptions, address: string, nonce: bigint): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   while ((await readAccountState(options.client, options.profile, address)).nonce < nonce) {
-    if (Date.now() > deadline) throw new CorpusError(`the funded key's transfer with nonce ${nonce - 1n} was not included within ${options.timeoutMs} ms`);
+    if (Date.now() > deadline) throw new FundingError(`the funded key's transfer with nonce ${nonce - 1n} was not included within ${options.timeoutMs} ms`);
     await sleep(Math.max(50, Math.floor(options.profile.blockTimeMs / 4)), options.signal);
   }
 }

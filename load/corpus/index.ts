@@ -1,7 +1,7 @@
 // Public API of pre-signed transaction corpora (docs/load-transactions.md).
 export { CORPUS_FORMAT } from './Corpus.js';
 export type { Corpus, CorpusLane, CorpusTx } from './Corpus.js';
-export { CorpusError } from './CorpusError.js';
+export { CorpusError, FundingError } from './CorpusError.js';
 export { CORPUS_DEFAULTS, DEFAULT_CORPUS_SEED, makeCorpus } from './makeCorpus.js';
 export type { CorpusProgress, CorpusSummary, MakeCorpusOptions } from './makeCorpus.js';
 export type { Funding } from './fundSenders.js';

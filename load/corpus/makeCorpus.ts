@@ -12,7 +12,7 @@ import { referenceProfile } from '../../profile/referenceProfile.js';
 import { asU64, readField } from '../../profile/readWire.js';
 import { CORPUS_FORMAT } from './Corpus.js';
 import type { Corpus } from './Corpus.js';
-import { CorpusError } from './CorpusError.js';
+import { CorpusError, FundingError } from './CorpusError.js';
 import { deriveKey, KEY_DERIVATION } from './deriveKey.js';
 import { fundSenders } from './fundSenders.js';
 import type { Funding } from './fundSenders.js';
@@ -159,7 +159,7 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
     });
     options.signal?.throwIfAborted();
     const firstNonces = accounts.map((a, i) => {
-      if (a.nonce + BigInt(perSender) > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorpusError(`sender ${i}'s nonce ${a.nonce} is too high for a corpus (nonces are kept below 2^53)`);
+      if (a.nonce + BigInt(perSender) > BigInt(Number.MAX_SAFE_INTEGER)) throw new FundingError(`sender ${i}'s nonce ${a.nonce} is too high for a corpus (nonces are kept below 2^53)`);
       return Number(a.nonce);
     });
 

@@ -10,8 +10,16 @@
  * Counts add across instances exactly, so the merge is exact to the bucket resolution.
  */
 import type { ArrivalModel } from '../model.js';
+import type { ThresholdMetric } from '../scenario/Threshold.js';
 
 export const K6_SUMMARY_FORMAT = 'chainrpc-k6-summary/1';
+
+/**
+ * Threshold metrics k6 does not measure (only the Node engine does): no schedule lag, no result validation,
+ * no inclusion tracking. The one list: `chainrpc load k6` leaves them out of k6's thresholds (writeK6Script.ts,
+ * `notJudged`), and `chainrpc load merge` leaves them out of the merged run's (mergeK6Summaries.ts).
+ */
+export const K6_UNMEASURED_METRICS: ReadonlySet<ThresholdMetric> = new Set<ThresholdMetric>(['lag-p99', 'invalid', 'inclusion', 'tti-p50', 'tti-p99']);
 export const K6_BUCKETS_PER_OCTAVE = 8;
 /** The lowest bucket: 2^(26/8) µs = 9.5 µs (anything faster counts here). */
 export const K6_BUCKET_MIN = 26;

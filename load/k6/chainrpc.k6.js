@@ -19,6 +19,7 @@ import http from 'k6/http';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 
+// A call's `draw` names one of paramsOf's draws below: writeK6Script.ts reads it from load/requests/drawParams.ts (K6Draw).
 /** @typedef {{ kind: 'call', weight: number, method: number, params: unknown[] | null, draw: 'height' | 'account' | 'none' }} CallEntry */
 /** @typedef {{ kind: 'batch', weight: number, size: number, mix: CallEntry[] }} BatchEntry */
 /** @typedef {{ kind: 'transactions', weight: number }} TxEntry */

@@ -22,11 +22,13 @@ import { Histogram } from '../metrics/Histogram.js';
 import type { ArrivalModel, BatchSizeStats, HistogramData, LoadRun, MethodStats, RequestFailures } from '../model.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
-import { evaluateThresholds, type Threshold, type ThresholdMetric } from '../scenario/Threshold.js';
-import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { evaluateThresholds, type Threshold } from '../scenario/Threshold.js';
+import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, K6_UNMEASURED_METRICS, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
 /** A summary that cannot be read or merged; the message says which file, which field and what is expected. */
-export class K6SummaryError extends Error {
+export class K6SummaryError extends ChainrpcError {
+  readonly kind = 'usage';
   override readonly name = 'K6SummaryError';
 }
 
@@ -35,9 +37,6 @@ export class K6SummaryError extends Error {
  * did not run together: the node never took the whole scenario's rate, and the merged figures say otherwise.
  */
 export const K6_MAX_END_SPREAD_MS = 5000;
-
-/** Threshold metrics k6 does not measure: no schedule lag, no result validation, no inclusion tracking. A merged run breaks them ("nothing measured"). */
-export const K6_UNMEASURED_METRICS: ReadonlySet<ThresholdMetric> = new Set<ThresholdMetric>(['lag-p99', 'invalid', 'inclusion', 'tti-p50', 'tti-p99']);
 
 /** The thresholds of a scenario that a k6 run cannot keep, because k6 does not measure their metric. */
 export function k6UnmeasuredThresholds(thresholds: readonly Threshold[]): Threshold[] {

@@ -25,9 +25,11 @@
  * Why no library: this is the product's only YAML, written and never read, in one known shape; js-yaml stays a
  * dev dependency, and operatorManifest.test.ts reads every manifest back with it (YAML 1.1 and 1.2, fuzzed).
  */
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
-export class OperatorManifestError extends Error {
+export class OperatorManifestError extends ChainrpcError {
   override readonly name = 'OperatorManifestError';
+  readonly kind = 'usage';
 }
 
 export interface OperatorManifestOptions {

@@ -15,10 +15,11 @@ import { packageRoot } from '../../core/paths.js';
 import type { Profile } from '../../profile/Profile.js';
 import { wireMethod } from '../../profile/Profile.js';
 import type { ArrivalModel } from '../model.js';
+import { drawOf, paramNamesOf, type K6Draw, type ParamsDraw } from '../requests/drawParams.js';
 import type { ResolvedCall, ResolvedScenario } from '../scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
 import type { Threshold } from '../scenario/Threshold.js';
-import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE } from './K6Summary.js';
+import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS } from './K6Summary.js';
 
 export const K6_DATA_FORMAT = 'chainrpc-k6-data/1';
 /** The k6 runtime, a plain JavaScript file of the package (the build does not touch it). */
@@ -50,8 +51,23 @@ export class K6Unsupported extends Error {
 const CODES = [-32700, -32600, -32601, -32602, -32603, ...Array.from({ length: 21 }, (_, i) => -32000 - i)];
 const STATUSES = [400, 401, 403, 404, 405, 408, 411, 413, 414, 415, 429, 431, 500, 501, 502, 503, 504];
 
-/** Thresholds only the Node engine measures: k6 sees no schedule, no chain and validates no result. */
-const NODE_ONLY = new Set(['lag-p99', 'invalid', 'inclusion', 'tti-p50', 'tti-p99']);
+/**
+ * The k6 runtime's draw of a call's params (load/k6/chainrpc.k6.js `paramsOf`), read from the table the Node
+ * engine draws from (load/requests/drawParams.ts): `none` for a method that takes no params. A method that
+ * takes params the runtime cannot draw is refused, never sent `[]`.
+ */
+export function k6DrawOf(method: string, table?: Readonly<Record<string, ParamsDraw>>): K6Draw | 'none' {
+  const draw = drawOf(method, table);
+  if (draw === 'none') return 'none';
+  const params = paramNamesOf(method).join(', ');
+  if (draw === undefined) {
+    throw new K6Unsupported(`${method} under k6: it takes params (${params}) and load/requests/drawParams.ts has no draw for them; give its call fixed "params" in the scenario`);
+  }
+  if (draw.k6 === undefined) {
+    throw new K6Unsupported(`${method} under k6: it takes params (${params}), which only the Node engine draws (load/requests/drawParams.ts gives no k6 draw); give its call fixed "params", or run it with the Node engine (chainrpc load)`);
+  }
+  return draw.k6;
+}
 
 const TREND_STAT: Record<string, string> = { p50: 'p(50)', p90: 'p(90)', p99: 'p(99)', p999: 'p(99.9)', max: 'max', mean: 'avg', 'service-p50': 'p(50)', 'service-p99': 'p(99)' };
 
@@ -103,7 +119,7 @@ export function k6Thresholds(s: ResolvedScenario, profile: Profile): { threshold
   const expected = s.model.kind === 'open' ? s.model.stages.reduce((n, st) => n + ((st.from + st.to) / 2) * (st.durationMs / 1000), 0) * (total / (s.durationMs / 1000)) : 0;
   for (const t of s.thresholds) {
     const op = K6_OP[t.op] ?? t.op;
-    if (NODE_ONLY.has(t.metric)) {
+    if (K6_UNMEASURED_METRICS.has(t.metric)) {
       notJudged.push(t.text);
       continue;
     }
@@ -166,7 +182,7 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
     weight: c.weight,
     method: methodIndex(c.method),
     params: c.params ?? null,
-    draw: c.params !== undefined ? 'none' : c.method === 'chain_getBlockByHeight' ? 'height' : c.method === 'chain_getAccount' ? 'account' : 'none',
+    draw: c.params !== undefined ? 'none' : k6DrawOf(c.method),
   });
   const batchSizes = new Set<number>();
   const mix = s.mix.map((e): JsonValue => {

@@ -3,8 +3,10 @@
  * schemas/load/scenario.schema.json or of docs/load.md. The message names the JSON pointer and the rule,
  * and the CLI exits 2 with it.
  */
-export class ScenarioError extends Error {
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+export class ScenarioError extends ChainrpcError {
   override readonly name = 'ScenarioError';
+  readonly kind = 'usage';
   constructor(
     message: string,
     /** The JSON pointer of the offending value ("" for the whole scenario), when there is one. */

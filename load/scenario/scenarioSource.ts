@@ -9,7 +9,7 @@ import type { Validators } from '../../core/schema/validators.js';
 import { loadProfile } from '../../profile/loadProfile.js';
 import { profileValidators } from '../../profile/profileSchemas.js';
 import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
-import { DRAW_PARAMS } from '../requests/drawParams.js';
+import { drawParams } from '../requests/drawParams.js';
 import { createTransactionLanes, type TransactionLanes } from '../requests/chain_sendRawTransaction.js';
 import type { DrawContext } from '../requests/DrawContext.js';
 import type { ResolvedCall, ResolvedEntry } from './loadScenario.js';
@@ -60,7 +60,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const call = (c: ResolvedCall): { text: string; planned: PlannedCall } => {
     const id = nextId++;
     const method = wire(c.method);
-    const params = c.params ?? DRAW_PARAMS[c.method as ReadMethod](ctx);
+    const params = c.params ?? drawParams(c.method as ReadMethod, ctx);
     const validate = validators !== undefined && random() < options.validate;
     return {
       text: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${stringifyJson(params)}}`,

@@ -3,8 +3,10 @@
  * to exit code 3 (the target could not be reached as JSON-RPC); `answers` says what each path did, and
  * `unreachable` whether nothing answered at all (then the paths are not the question: the node is).
  */
-export class NoRpcEndpointError extends Error {
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+export class NoRpcEndpointError extends ChainrpcError {
   override readonly name = 'NoRpcEndpointError';
+  readonly kind = 'target';
 
   constructor(
     readonly url: string,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wireMethod } from '../Profile.js';
-import { faucetCandidates, matchMethodNames, prefixBefore, SPEC_METHODS } from './matchMethodNames.js';
+import { faucetCandidates, matchMethodNames, prefixBefore, SPEC_METHODS, specSuffix } from './matchMethodNames.js';
 
 const REFERENCE = [...SPEC_METHODS, 'rpc.discover'];
 
@@ -29,21 +29,24 @@ describe('matchMethodNames', () => {
   });
 
   it('takes the most common prefix; net_peerCount keeps its own name', () => {
-    const m = matchMethodNames(['acme_health', 'acme_blockNumber', 'acme_getBlockByHeight', 'acme_getAccount', 'acme_sendRawTransaction', 'acme_faucetClaim', 'acme_pouLocal', 'acme_pouPeers', 'net_peerCount', 'rpc.discover']);
+    // Every spec method under acme_ (net_peerCount is not under chain_: it keeps its name).
+    const m = matchMethodNames([...SPEC_METHODS.map((s) => (s.startsWith('chain_') ? `acme_${specSuffix(s)}` : s)), 'rpc.discover']);
     expect(m.methodPrefix).toBe('acme_');
     expect(m.methodNames).toEqual({});
     for (const spec of SPEC_METHODS) expect(wireMethod(m, spec)).toBe(m.wire[spec]);
   });
 
   it('names the methods the prefix does not produce exactly (other separators, other case, odd ones out)', () => {
-    const m = matchMethodNames(['acme.health', 'acme.block_number', 'acme.get_block_by_height', 'acme.get_account', 'acme.sendRawTransaction', 'acme.faucetClaim', 'acme.pouLocal', 'acme.pouPeers', 'acme.peer_count']);
-    expect(m.methodPrefix).toBe('acme.');
-    expect(m.methodNames).toEqual({
+    const odd: Record<string, string> = {
       chain_blockNumber: 'acme.block_number',
       chain_getBlockByHeight: 'acme.get_block_by_height',
       chain_getAccount: 'acme.get_account',
       net_peerCount: 'acme.peer_count',
-    });
+    };
+    // Every spec method: the odd ones as above, the others under acme. as the spec spells them.
+    const m = matchMethodNames(SPEC_METHODS.map((s) => odd[s] ?? `acme.${specSuffix(s)}`));
+    expect(m.methodPrefix).toBe('acme.');
+    expect(m.methodNames).toEqual(odd);
     for (const spec of SPEC_METHODS) expect(wireMethod(m, spec)).toBe(m.wire[spec]);
   });
 

@@ -1,18 +1,10 @@
+import { SPEC_METHOD_NAMES } from '../../core/schema/types.generated.js';
+import type { SpecMethodName } from '../../core/schema/types.generated.js';
 import { SPEC_PREFIX } from '../Profile.js';
 
-/** The spec's methods (docs/interface.md#methods), by the spec's names. */
-export const SPEC_METHODS = [
-  'chain_health',
-  'chain_blockNumber',
-  'chain_getBlockByHeight',
-  'chain_getAccount',
-  'chain_sendRawTransaction',
-  'chain_faucetClaim',
-  'chain_pouLocal',
-  'chain_pouPeers',
-  'net_peerCount',
-] as const;
-export type SpecMethod = (typeof SPEC_METHODS)[number];
+/** The spec's methods (docs/interface.md#methods), by the spec's names: generated from schemas/methods/ (`npm run gen`). */
+export const SPEC_METHODS = SPEC_METHOD_NAMES;
+export type SpecMethod = SpecMethodName;
 
 /**
  * What nodes call their faucet besides the spec's faucetClaim, after their own method prefix: tempo's

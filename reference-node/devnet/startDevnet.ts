@@ -11,6 +11,7 @@ import { formatNetworkGenesis, GENESIS_FILE, networkGenesis, readNetworkGenesis,
 import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
 import { NotOursError } from '../../core/files/ownedFolder.js';
 import { claimDevnetDataDir, claimDevnetNodeFolder } from './devnetDataDir.js';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
 export interface DevnetOptions {
   mn: number;
@@ -102,8 +103,9 @@ export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): 
  * A devnet that cannot start as asked, thrown before any process starts: faults assigned to a node it does
  * not have, a data dir that holds another network, or one that holds files a devnet did not make.
  */
-export class DevnetPlanError extends Error {
+export class DevnetPlanError extends ChainrpcError {
   override readonly name = 'DevnetPlanError';
+  readonly kind = 'usage';
 }
 
 /**

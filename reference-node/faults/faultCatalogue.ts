@@ -17,6 +17,7 @@ import { POU_FAULTS } from './pou.js';
 import { STATE_FAULTS } from './state.js';
 import { TRANSPORT_FAULTS } from './transport.js';
 import type { Fault } from './bends.js';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
 export type { Fault, FaultCategory, FaultInfo, FaultLevel } from './bends.js';
 
@@ -31,7 +32,8 @@ export const FAULT_CATALOGUE: readonly Fault[] = CATALOGUE;
 export const FAULT_NAMES: readonly FaultName[] = CATALOGUE.map((f) => f.name);
 
 /** A fault name that is not in the catalogue; the message lists every known one. */
-export class UnknownFaultError extends Error {
+export class UnknownFaultError extends ChainrpcError {
+  readonly kind = 'usage';
   constructor(readonly unknown: readonly string[]) {
     super(
       `unknown fault${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => JSON.stringify(n)).join(', ')}; known faults: ${FAULT_NAMES.join(', ')} (see docs/faults.md)`,

@@ -1,6 +1,8 @@
 /** The data directory holds another chain than the one this node is configured for. */
-export class GenesisMismatchError extends Error {
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+export class GenesisMismatchError extends ChainrpcError {
   override readonly name = 'GenesisMismatchError';
+  readonly kind = 'configuration';
 
   constructor(
     readonly dataDir: string,

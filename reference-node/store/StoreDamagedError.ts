@@ -2,8 +2,10 @@
  * The data directory's contents are not a chain this node can trust. Never serve from it: the
  * message names the problem and the directory and says how to recover.
  */
-export class StoreDamagedError extends Error {
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+export class StoreDamagedError extends ChainrpcError {
   override readonly name = 'StoreDamagedError';
+  readonly kind = 'configuration';
 
   constructor(
     readonly dataDir: string,

@@ -1,6 +1,8 @@
 /** Another process (or another open store in this process) holds the data directory's LevelDB lock. */
-export class StoreLockedError extends Error {
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+export class StoreLockedError extends ChainrpcError {
   override readonly name = 'StoreLockedError';
+  readonly kind = 'configuration';
 
   constructor(readonly dataDir: string, options?: ErrorOptions) {
     super(

@@ -14,4 +14,5 @@ export {
   type WrittenLoadReports,
 } from './writeLoadReports.js';
 export { loadProgress, progressLine, type LoadProgressOptions, type LoadProgressPrinter, type ProgressStream } from './loadProgress.js';
-export { loadHeadline, verdictFacts, type LoadHeadline, type LoadVerdictWord } from './loadVerdict.js';
+export { loadHeadline, type LoadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
+export { verdictFacts } from './loadFacts.js';

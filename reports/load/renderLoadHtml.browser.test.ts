@@ -82,8 +82,8 @@ describe.skipIf(skipNote !== undefined)(`load report.html in Chromium${skipNote 
   it('shows the verdict first, in the colour of its outcome', async () => {
     const verdict = page('plain').locator('[data-testid="verdict"]');
     expect(await verdict.isVisible()).toBe(true);
-    expect(await verdict.innerText()).toBe('PASSED (exit 0): every threshold kept on 1 run(s)');
-    expect(await page('compared').locator('[data-testid="verdict"]').innerText()).toMatch(/^FAILED \(exit 99\): 1 threshold\(s\) broken: p99 < 50ms on /);
+    expect(await verdict.innerText()).toBe('PASSED (exit 0): 3 thresholds kept');
+    expect(await page('compared').locator('[data-testid="verdict"]').innerText()).toMatch(/^FAILED \(exit 99\): thresholds broken: p99 < 50ms \(actual [\d,]+ ms at /);
     const colours = await page('compared').evaluate<string[]>(`[getComputedStyle(document.querySelector('[data-testid="verdict"]')).color, getComputedStyle(document.querySelector('.ok')).color]`);
     expect(colours[0]).not.toBe(colours[1]);
   });

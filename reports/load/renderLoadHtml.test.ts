@@ -31,7 +31,7 @@ describe('renderLoadHtml', () => {
 
   it('leads with the verdict and what stands behind it, then the run\'s parameters', () => {
     const html = renderLoadHtml(loadReportFixture('inclusion'));
-    expect(byTestId(html, 'verdict')).toBe('FAILED (exit 99): 2 threshold(s) broken: inclusion >= 99% on http://127.0.0.1:8545, tti-p99 < 5s on http://127.0.0.1:8545');
+    expect(byTestId(html, 'verdict')).toBe('FAILED (exit 99): thresholds broken: inclusion >= 99% (actual 97.6% at http://127.0.0.1:8545), tti-p99 < 5s (actual 5,531 ms at http://127.0.0.1:8545)');
     expect(html).toContain('class="verdict verdict-failed"');
     const facts = byTestId(html, 'verdict-facts');
     expect(facts).toContain('Threshold broken: inclusion >= 99% (actual 97.6%, limit 99.0%).');
@@ -100,7 +100,7 @@ describe('renderLoadHtml', () => {
 
   it('stays readable for a run that measured nothing', () => {
     const html = renderLoadHtml(loadReportFixture('empty'));
-    expect(byTestId(html, 'verdict')).toBe('NOT TRUSTED (exit 1): 1 run(s) invalid: no request was answered: the node could not be reached');
+    expect(byTestId(html, 'verdict')).toBe('NOT TRUSTED (exit 1): http://127.0.0.1:9 stopped answering 0.0 s into the run: connect ECONNREFUSED 127.0.0.1:9; figures not to be trusted: http://127.0.0.1:9: no request was answered: the node could not be reached');
     expect(byTestId(html, 'no-timeline')).toBe('No tick was recorded: there is nothing to draw over time.');
     expect(card(html, 'p99')).toContain(' — ');
     expect(byTestId(html, 'stop')).toContain('the node could not be reached before measurement began (connect ECONNREFUSED 127.0.0.1:9)');

@@ -7,7 +7,8 @@ import { describeModel } from './describeModel.js';
 import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
 import { htmlTable, num, text } from './htmlTable.js';
 import { LOAD_REPORT_CSS } from './loadHtmlAssets.js';
-import { loadHeadline, verdictClass, verdictFacts } from './loadVerdict.js';
+import { loadHeadline, verdictClass } from '../../load/loadVerdict.js';
+import { verdictFacts } from './loadFacts.js';
 import { runSectionHtml } from './runSectionHtml.js';
 import { sweepSectionHtml } from './sweepSectionHtml.js';
 

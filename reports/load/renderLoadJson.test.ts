@@ -122,7 +122,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
     const report = {
       format: 'chainrpc-load/1', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',
-      runs: [], sweeps: [], baseline, verdict: { exitCode: 0, summary: '' },
+      runs: [], sweeps: [], baseline, verdict: { word: 'PASSED', exitCode: 0, reasons: [], knees: [], summary: '' },
     } satisfies Required<LoadReport>;
 
     const defs = schema.definitions ?? {};

@@ -42,7 +42,7 @@ describe('renderLoadJunit', () => {
     expect(xmlFindAll(named(b, 'run valid'), 'error')).toEqual([]);
     const properties = new Map(xmlFindAll(b, 'property').map((p): [string | undefined, string | undefined] => [p.attributes.name, p.attributes.value]));
     expect(properties.get('url')).toBe(LOAD_NODE_B);
-    expect(properties.get('verdict')).toMatch(/^FAILED \(exit 99\): 1 threshold\(s\) broken/);
+    expect(properties.get('verdict')).toMatch(/^FAILED \(exit 99\): thresholds broken: p99 < 50ms \(actual [\d,]+ ms at http:\/\/10\.0\.0\.7:8545\)$/);
   });
 
   it('reports an invalid run as an error (no verdict), with why and how it stopped', () => {

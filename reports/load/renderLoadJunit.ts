@@ -3,7 +3,8 @@ import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase, JunitSuite } from '../shared/junitXml.js';
 import { describeModel } from './describeModel.js';
 import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
-import { loadHeadline, stopNote } from './loadVerdict.js';
+import { loadHeadline } from '../../load/loadVerdict.js';
+import { stopNote } from './loadFacts.js';
 
 /** A run's wall-clock length (warm-up included), ms. */
 const wallMs = (run: LoadRun): number => Math.max(0, Date.parse(run.endedAt) - Date.parse(run.startedAt)) || run.warmupMs + run.durationMs;

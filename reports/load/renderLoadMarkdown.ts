@@ -4,8 +4,8 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
 import { describeModel } from './describeModel.js';
 import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
-import { loadHeadline, verdictFacts } from './loadVerdict.js';
-import type { LoadVerdictWord } from './loadVerdict.js';
+import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
+import { verdictFacts } from './loadFacts.js';
 
 const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
 /** A step summary is for scanning: beyond these, the rest is in report.html. */

@@ -5,7 +5,7 @@ import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, 
 import { htmlTable, num, text } from './htmlTable.js';
 import type { Cell } from './htmlTable.js';
 import { errorsOverTimeChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
-import { stopNote } from './loadVerdict.js';
+import { stopNote } from './loadFacts.js';
 
 const DASH = '—';
 /** A latency figure, or a dash where nothing was measured (0 would read as "instant"). */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BaselineMark, CheckResult } from '../model.js';
 import { matchesPattern } from './selectChecks.js';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
 /** One expected failure: a check id (or glob), optionally for one node, with a reason and an expiry date. */
 export interface BaselineEntry {
@@ -11,8 +12,10 @@ export interface BaselineEntry {
   expires?: string;
 }
 
-export class BaselineError extends Error {
+/** An expected-failures file (--baseline of chainrpc test) that cannot be read (usage: exit 2). */
+export class BaselineError extends ChainrpcError {
   override readonly name = 'BaselineError';
+  readonly kind = 'usage';
 }
 
 /**

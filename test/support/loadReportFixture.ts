@@ -29,6 +29,7 @@ import type {
   SweepStep,
   TimelinePoint,
 } from '../../load/model.js';
+import { loadVerdict } from '../../load/loadVerdict.js';
 import { evaluateThresholds, parseThreshold, type Threshold } from '../../load/scenario/Threshold.js';
 
 export const LOAD_NODE_A = 'http://127.0.0.1:8545';
@@ -338,19 +339,12 @@ const SCENARIO_DEFINITION = {
 
 const STANDARD = [P99_UNDER_50MS, P50_UNDER_10MS, ERRORS_UNDER_1PCT];
 
-function report(runs: LoadRun[], extra: Partial<LoadReport> & { command: string }): LoadReport {
-  const broken = runs.flatMap((r) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.name} on ${r.url}`));
-  const invalid = runs.filter((r) => !r.valid);
-  const regressions = extra.baseline?.deltas.filter((d) => d.regression) ?? [];
-  const exitCode = invalid.length > 0 ? 1 : broken.length > 0 || regressions.length > 0 ? 99 : 0;
-  const summary =
-    exitCode === 1
-      ? `${invalid.length} run(s) invalid: ${invalid.map((r) => r.invalid[0] ?? r.stop.reason).join('; ')}`
-      : exitCode === 99
-        ? [broken.length > 0 ? `${broken.length} threshold(s) broken: ${broken.join(', ')}` : '', regressions.length > 0 ? `${regressions.length} regression(s) against the baseline` : '']
-            .filter((s) => s !== '')
-            .join('; ')
-        : `every threshold kept on ${runs.length} run(s)`;
+/**
+ * A report of these runs, judged as the command judges it: the verdict is load/loadVerdict.ts's, so every
+ * headline a report test sees is one `chainrpc load` prints.
+ */
+function report(runs: LoadRun[], extra: Partial<Omit<LoadReport, 'verdict'>> & { command: string }, interrupted = false): LoadReport {
+  const sweeps = extra.sweeps ?? [];
   return {
     format: 'chainrpc-load/1',
     tool: { name: 'chainrpc', version: '0.1.0' },
@@ -358,9 +352,9 @@ function report(runs: LoadRun[], extra: Partial<LoadReport> & { command: string 
     scenario: { name: 'reads-mixed', definition: SCENARIO_DEFINITION },
     profile: 'reference',
     runs,
-    sweeps: [],
-    verdict: { exitCode, summary },
+    sweeps,
     ...extra,
+    verdict: loadVerdict(runs, sweeps, extra.baseline, interrupted),
   };
 }
 
@@ -414,7 +408,7 @@ export function loadReportFixture(kind: LoadFixtureKind): LoadReport {
       return report([plainRun(), b], { command: `${base} --url ${LOAD_NODE_A} --url ${LOAD_NODE_B}` });
     }
     case 'sweep':
-      return report([], { command: `chainrpc load sweep --scenario scenarios/reads-mixed.json --url ${LOAD_NODE_A} --from 500 --to 4000`, sweeps: [sweep()], verdict: { exitCode: 0, summary: 'knee at 2,750 req/s on http://127.0.0.1:8545' } });
+      return report([], { command: `chainrpc load sweep --scenario scenarios/reads-mixed.json --url ${LOAD_NODE_A} --from 500 --to 4000`, sweeps: [sweep()] });
     case 'baseline': {
       const run = simulateRun({ url: LOAD_NODE_A, seed: 3, rate: 2000, durationS: 60, warmupS: 10, medianUs: 2400, capacity: 5000, shapes: READS, thresholds: STANDARD });
       const delta = (metric: string, unit: FigureUnit, baseline: number, current: number, allowed: number, higherIsWorse = true): BaselineDelta => {
@@ -450,7 +444,7 @@ export function loadReportFixture(kind: LoadFixtureKind): LoadReport {
         stop: { reason: 'interrupted', atMs: 12_400, message: `SIGINT: stopped by the user ${LOAD_HOSTILE}` },
       });
       run.invalid.push('interrupted after 12.4 s of 60 s: the figures cover a part of the run');
-      return report([run], { command: `${base} --url ${LOAD_NODE_A}` });
+      return report([run], { command: `${base} --url ${LOAD_NODE_A}` }, true);
     }
     case 'empty': {
       const run = simulateRun({ url: 'http://127.0.0.1:9', seed: 5, rate: 2000, durationS: 60, warmupS: 10, medianUs: 1800, capacity: 5200, shapes: READS, thresholds: STANDARD, stop: { reason: 'target-unreachable', atMs: 0, message: 'connect ECONNREFUSED 127.0.0.1:9' } });

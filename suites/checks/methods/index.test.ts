@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPEC_METHOD_NAMES } from '../../../core/schema/types.generated.js';
 import { FAULT_NAMES } from '../../../reference-node/faults/faultCatalogue.js';
 import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../../test/support/suites.js';
 import type { TestNode } from '../../../test/support/suites.js';
 import { methodChecks } from './index.js';
 
-const SPEC_ORDER = [
-  'chain_health',
-  'chain_blockNumber',
-  'chain_getBlockByHeight',
-  'chain_getAccount',
-  'chain_sendRawTransaction',
-  'chain_faucetClaim',
-  'chain_pouLocal',
-  'chain_pouPeers',
-  'net_peerCount',
-];
+/** The spec's methods in the order of its Methods table, generated from schemas/methods/ (`npm run gen`). */
+const SPEC_ORDER = [...SPEC_METHOD_NAMES];
 
 let node: TestNode;
 beforeAll(async () => {

@@ -1,30 +1,11 @@
+/**
+ * What a load report says under its verdict line: the facts behind the verdict, the runs, how a run stopped.
+ * The verdict itself (its word, exit code and reasons, and the headline) is reached once, by load/loadVerdict.ts.
+ */
+
 import type { LoadReport, LoadRun } from '../../load/model.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
-
-export type LoadVerdictWord = 'PASSED' | 'FAILED' | 'NOT TRUSTED' | 'INTERRUPTED';
-
-export interface LoadHeadline {
-  word: LoadVerdictWord;
-  /** "FAILED (exit 99): 1 threshold(s) broken: ..." */
-  line: string;
-}
-
-/**
- * The verdict line every load report and the console lead with, from the verdict the command reached
- * (report.verdict): the reports state it, they never judge the run again. Exit 0 passed; 99 failed (a
- * threshold broken, a regression); 130 interrupted; 1 and anything else: the figures cannot be trusted.
- * The summary's own leading word ("PASSED: ...") is not repeated.
- */
-export function loadHeadline(report: LoadReport): LoadHeadline {
-  const { exitCode, summary } = report.verdict;
-  const word: LoadVerdictWord = exitCode === 0 ? 'PASSED' : exitCode === 99 ? 'FAILED' : exitCode === 130 ? 'INTERRUPTED' : 'NOT TRUSTED';
-  const rest = summary.replace(/^[A-Z][A-Z ]*:\s*/, '');
-  return { word, line: `${word} (exit ${exitCode})${rest === '' ? '' : `: ${rest}`}` };
-}
-
-/** The verdict word as a CSS class name part: "passed", "not-trusted". */
-export const verdictClass = (word: LoadVerdictWord): string => word.toLowerCase().replace(/ /g, '-');
 
 /** Every run of the report: the --url runs, then each sweep's steps. */
 export const allRuns = (report: LoadReport): LoadRun[] => [...report.runs, ...report.sweeps.flatMap((s) => s.steps.map((step) => step.run))];

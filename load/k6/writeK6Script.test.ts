@@ -1,0 +1,69 @@
+/**
+ * The k6 test's data without k6: each call's params are drawn as the Node engine's table says
+ * (load/requests/drawParams.ts), a method the k6 runtime cannot draw is refused rather than sent `[]`, and
+ * the thresholds k6 does not judge are the one list of K6Summary.ts.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../../profile/referenceProfile.js';
+import { resolveScenario, type ResolvedCall, type ResolvedScenario } from '../scenario/loadScenario.js';
+import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
+import { parseThreshold } from '../scenario/Threshold.js';
+import { K6_UNMEASURED_METRICS } from './K6Summary.js';
+import { k6DrawOf, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-k6-script-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const scenario = (mix: unknown[], thresholds: string[] = []): ResolvedScenario =>
+  resolveScenario({ name: 'draws', arrivals: { model: 'open', rate: 10 }, duration: '1s', mix, thresholds } as never);
+
+const prepared: ScenarioSourceOptions = { mix: [], wire: {}, heights: { from: 1, to: 5 }, accounts: ['a'.repeat(64)], validate: 0, seed: 1, profile: null, transactions: null };
+
+let tests = 0;
+function write(s: ResolvedScenario): { mix: { draw?: string; mix?: { draw: string }[] }[] } {
+  const out = join(dir, `t${++tests}`);
+  writeK6Script({ scenario: s, url: 'http://127.0.0.1:1', profile: referenceProfile(), prepared, out, version: 'test' });
+  return JSON.parse(readFileSync(join(out, 'data.json'), 'utf8')) as { mix: { draw?: string; mix?: { draw: string }[] }[] };
+}
+
+describe('writeK6Script: params', () => {
+  it('draws each read method\'s params as load/requests/drawParams.ts says, and sends [] only to a method that takes none', () => {
+    const data = write(scenario([{ method: 'chain_getAccount' }, { method: 'chain_getBlockByHeight' }, { method: 'chain_blockNumber' }, { batch: { size: 2, mix: [{ method: 'chain_getAccount' }] } }]));
+    expect(data.mix.map((e) => e.draw)).toEqual(['account', 'height', 'none', undefined]);
+    expect(data.mix[3]?.mix?.map((e) => e.draw)).toEqual(['account']);
+  });
+
+  it('refuses a method that takes params it cannot draw, naming the method and its params, instead of sending []', () => {
+    const s = scenario([{ method: 'chain_blockNumber' }]);
+    // A method that takes params (address) and that no draw of the table covers.
+    const call: ResolvedCall = { ...(s.mix[0] as { call: ResolvedCall }).call, method: 'chain_faucetClaim' as ResolvedCall['method'] };
+    const undrawable: ResolvedScenario = { ...s, mix: [{ kind: 'call', call }], reads: new Set([call.method]) };
+    expect(() => write(undrawable)).toThrow(K6Unsupported);
+    expect(() => write(undrawable)).toThrow(/chain_faucetClaim.*takes params \(address\).*drawParams\.ts has no draw/);
+    // With fixed params it is sent as given.
+    const fixed: ResolvedScenario = { ...undrawable, mix: [{ kind: 'call', call: { ...call, params: ['b'.repeat(64)] } }] };
+    expect(write(fixed).mix.map((e) => e.draw)).toEqual(['none']);
+  });
+
+  it('refuses a method the Node engine draws but the k6 runtime cannot', () => {
+    const table = { chain_getAccount: { node: () => ['x'] } };
+    expect(() => k6DrawOf('chain_getAccount', table)).toThrow(K6Unsupported);
+    expect(() => k6DrawOf('chain_getAccount', table)).toThrow(/chain_getAccount.*takes params \(address\).*only the Node engine draws/);
+    expect(k6DrawOf('chain_getAccount', { chain_getAccount: { node: () => ['x'], k6: 'account' } })).toBe('account');
+    expect(k6DrawOf('chain_health', {})).toBe('none');
+  });
+});
+
+describe('k6Thresholds', () => {
+  it('leaves exactly the metrics k6 does not measure (K6_UNMEASURED_METRICS) to the Node engine', () => {
+    const texts = ['p99 < 250ms', 'errors < 1%', 'lag-p99 < 10ms', 'invalid < 1%', 'inclusion >= 99%', 'tti-p50 < 2s', 'tti-p99 < 5s'];
+    const s = { ...scenario([{ method: 'chain_blockNumber' }]), thresholds: texts.map(parseThreshold) };
+    const { thresholds, notJudged } = k6Thresholds(s, referenceProfile());
+    expect(notJudged).toEqual(texts.filter((t) => [...K6_UNMEASURED_METRICS].some((m) => t.startsWith(`${m} `))));
+    expect(notJudged).toHaveLength(K6_UNMEASURED_METRICS.size);
+    expect(Object.keys(thresholds).sort()).toEqual(['chainrpc_call_failed', 'chainrpc_latency']);
+  });
+});
