@@ -55,14 +55,6 @@ describe('cli/commandList', () => {
     }
   });
 
-  it('chainrpc <command> <subcommand> --help prints the subcommand\'s own help, and <command> --help the command\'s page', async () => {
-    const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
-    const asked = commands.flatMap((c) => [{ args: [c.name, '--help'], help: c.help }, ...(c.subcommands ?? []).map((s) => ({ args: [c.name, s.name, '--help'], help: s.help }))]);
-    expect(asked.map((a) => a.args.join(' '))).toEqual(expect.arrayContaining(['load k6 --help', 'load merge --help', 'profile detect --help', 'tx sign --help']));
-    const printed = await Promise.all(asked.map(async (a) => ({ args: a.args.join(' '), stdout: (await chainrpcFromSource(...a.args)).stdout })));
-    expect(printed).toEqual(asked.map((a) => ({ args: a.args.join(' '), stdout: `${a.help}\n` })));
-  }, 60_000);
-
   it('names each command once', () => {
     const names = COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);

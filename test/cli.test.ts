@@ -10,6 +10,7 @@ import { startTestServer } from './support/startTestServer.js';
 import type { TestServer } from './support/startTestServer.js';
 import { parseJson } from '../core/json/index.js';
 import { packageRoot } from '../core/paths.js';
+import { COMMANDS } from '../cli/commandList.js';
 import { CHAINRPC_BIN, isRunning, runChainrpc, runChainrpcIn, startChainrpc } from './runChainrpc.js';
 import type { LongRun } from './runChainrpc.js';
 import { startTestNode } from './support/suites.js';
@@ -125,6 +126,18 @@ describe('chainrpc', () => {
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('Could not reach');
   });
+});
+
+describe('help pages', () => {
+  // The built binary, as a user runs it (many processes: here, not in the unit lane).
+  it('chainrpc <command> <subcommand> --help prints the subcommand\'s own help, and <command> --help the command\'s page', async () => {
+    const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
+    const asked = commands.flatMap((c) => [{ args: [c.name, '--help'], help: c.help }, ...(c.subcommands ?? []).map((s) => ({ args: [c.name, s.name, '--help'], help: s.help }))]);
+    expect(asked.map((a) => a.args.join(' '))).toEqual(expect.arrayContaining(['load k6 --help', 'load merge --help', 'profile detect --help', 'tx sign --help']));
+    const printed = await Promise.all(asked.map(async (a) => ({ args: a.args.join(' '), stdout: (await runChainrpc(...a.args)).stdout })));
+    expect(printed).toEqual(asked.map((a) => ({ args: a.args.join(' '), stdout: `${a.help}\n` })));
+  }, 60_000);
+
 });
 
 describe('chainrpc node and devnet', () => {
