@@ -17,7 +17,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'load',
     summary: 'Load-test nodes: open-model scenarios, batches, signed transactions, the knee, a CI gate',
     exits: [0, 1, 2, 3, 4, 99, 130],
-    load: async () => (await import('./commands/load.js')).load,
+    load: async () => (await import('./commands/load/index.js')).load,
   },
   {
     name: 'profile',

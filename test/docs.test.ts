@@ -134,7 +134,7 @@ describe('what chainrpc writes (README.md, "What chainrpc writes, and what it wi
       import('../reports/load/writeLoadReports.js'),
       import('../reference-node/devnet/devnetDataDir.js'),
       import('../reference-node/node/nodeDefaults.js'),
-      import('../cli/commands/load.js'),
+      import('../cli/commands/load/k6.js'),
     ]);
     const conformance = latestLinkOf(CONFORMANCE_REPORT_KIND);
     const load = latestLinkOf(LOAD_REPORT_KIND);
@@ -169,7 +169,7 @@ describe('what chainrpc writes (README.md, "What chainrpc writes, and what it wi
       import('../reports/shared/reportFolder.js'),
       import('../reference-node/devnet/devnetDataDir.js'),
       import('../reference-node/node/nodeDefaults.js'),
-      import('../cli/commands/load.js'),
+      import('../cli/commands/load/k6.js'),
     ]);
     const defaults = new Set([DEFAULT_REPORT_DIR, DEFAULT_DEVNET_DIR, NODE_DEFAULTS.dataDir, DEFAULT_K6_DIR]);
     const pages = ['README.md', 'ARCHITECTURE.md', 'reports/README.md', 'load/README.md', ...readdirSync(join(packageRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];

@@ -1,26 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Histogram } from '../metrics/Histogram.js';
-import { K6_TEST_DEFINITION, k6BucketOf, splitIntoSegments, testK6Summary, testRequests } from '../../test/support/k6Summaries.js';
+import { K6_TEST_DEFINITION, k6BucketOf, k6SummaryErrorOf as errorOf, splitIntoSegments, testK6Summary, testRequests } from '../../test/support/k6Summaries.js';
 import type { K6Summary } from './K6Summary.js';
-import { K6SummaryError, k6BucketMiddleUs, mergeK6Summaries, parseExecutionSegment, readK6Summary } from './mergeK6Summaries.js';
+import { k6BucketMiddleUs, mergeK6Summaries } from './mergeK6Summaries.js';
 
 const requests = testRequests(3000);
 const thirds = splitIntoSegments(requests, 3).map((p) => testK6Summary(p));
 const whole = testK6Summary({ segment: null, requests });
-
-const errorOf = (f: () => unknown): K6SummaryError => {
-  try {
-    f();
-  } catch (error) {
-    expect(error).toBeInstanceOf(K6SummaryError);
-    expect((error as Error).name).toBe('K6SummaryError');
-    return error as K6SummaryError;
-  }
-  throw new Error('expected a K6SummaryError');
-};
 
 describe('mergeK6Summaries: the figures', () => {
   const run = mergeK6Summaries(thirds);
@@ -210,108 +196,5 @@ describe('mergeK6Summaries: summaries that are not one test', () => {
     const broken = { ...whole, scenario: { name: 'k6-reads', definition: { ...K6_TEST_DEFINITION, duration: 'soon' } } };
     expect(errorOf(() => mergeK6Summaries([broken], ['b.json'])).message).toMatch(/^the scenario in b\.json: \/duration .*\(the definition a summary carries is the scenario as it ran\)$/);
     expect(errorOf(() => mergeK6Summaries([])).message).toBe('no summary to merge');
-  });
-});
-
-describe('readK6Summary', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'chainrpc-k6-summary-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const file = (name: string, content: unknown): string => {
-    const path = join(dir, name);
-    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-    return path;
-  };
-  const good = JSON.parse(JSON.stringify(thirds[0])) as Record<string, unknown>;
-  const edited = (edit: (s: Record<string, unknown>) => void): Record<string, unknown> => {
-    const copy = JSON.parse(JSON.stringify(good)) as Record<string, unknown>;
-    edit(copy);
-    return copy;
-  };
-
-  it('reads a summary back as it was written', () => {
-    expect(readK6Summary(file('good.json', good))).toEqual(thirds[0]);
-  });
-
-  it('says so when the file is missing or not JSON', () => {
-    expect(errorOf(() => readK6Summary(join(dir, 'absent.json'))).message).toMatch(/absent\.json: cannot be read: ENOENT/);
-    const path = file('text.json', 'p99=3ms\n');
-    expect(errorOf(() => readK6Summary(path)).message).toMatch(
-      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not JSON \\(.*\\); expected a chainrpc k6 summary \\("format": "chainrpc-k6-summary/1"\\), the file that the handleSummary of a script made by chainrpc load k6 writes`),
-    );
-  });
-
-  it('tells k6\'s own summary from a chainrpc one', () => {
-    const exported = { root_group: { name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', groups: {}, checks: {} }, metrics: { http_req_duration: { avg: 2.1, min: 0.5, med: 1.9, max: 30, 'p(90)': 3, 'p(95)': 4 } } };
-    const path = file('export.json', exported);
-    expect(errorOf(() => readK6Summary(path)).message).toBe(
-      `${path} is k6's own end-of-test summary (its "metrics" and "root_group", as --summary-export writes them or handleSummary receives them), not a chainrpc k6 summary: ` +
-        'its percentiles are final and cannot be added up across instances. Expected a chainrpc k6 summary ("format": "chainrpc-k6-summary/1"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance.',
-    );
-    const data = file('data.json', { metrics: {}, root_group: {}, options: {}, state: { testRunDurationMs: 1000 } });
-    expect(errorOf(() => readK6Summary(data)).message).toContain('is k6\'s own end-of-test summary');
-  });
-
-  it('says what any other JSON looks like', () => {
-    const array = file('array.json', [1, 2]);
-    expect(errorOf(() => readK6Summary(array)).message).toBe(
-      `${array} is not a chainrpc k6 summary: it holds a JSON array of 2 items; expected a chainrpc k6 summary ("format": "chainrpc-k6-summary/1"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance`,
-    );
-    const object = file('object.json', { hello: 'world', format: 'other/1' });
-    expect(errorOf(() => readK6Summary(object)).message).toContain('it holds a JSON object with the keys "hello", "format" and "format": "other/1"; expected a chainrpc k6 summary');
-    const report = file('report.json', { format: 'chainrpc-load/1', runs: [] });
-    expect(errorOf(() => readK6Summary(report)).message).toContain('is a chainrpc load report (report.json, format chainrpc-load/1), not a k6 summary');
-  });
-
-  it('refuses another format version', () => {
-    const newer = file('v2.json', { ...good, format: 'chainrpc-k6-summary/2' });
-    expect(errorOf(() => readK6Summary(newer)).message).toBe(`${newer} is a chainrpc k6 summary of format chainrpc-k6-summary/2, written by a newer chainrpc; this one reads chainrpc-k6-summary/1 (merge with the chainrpc that made the script)`);
-    const zero = file('v0.json', { ...good, format: 'chainrpc-k6-summary/0' });
-    expect(errorOf(() => readK6Summary(zero)).message).toBe(`${zero} is a chainrpc k6 summary of format chainrpc-k6-summary/0, a version this chainrpc never wrote; this one reads chainrpc-k6-summary/1`);
-  });
-
-  it('names the path of a missing or ill-typed field', () => {
-    const cases: [string, (s: Record<string, unknown>) => void, string][] = [
-      ['no-url.json', (s) => delete s.url, 'url is missing (expected a non-empty string)'],
-      ['count.json', (s) => ((s.requests as Record<string, unknown>).count = -1), 'requests.count must be a count (a whole number, 0 or more); got -1'],
-      ['bucket.json', (s) => ((s.requests as { latency: Record<string, unknown> }).latency['80'] = 1.5), 'requests.latency["80"] must be a count (a whole number, 0 or more); got 1.5'],
-      ['bucket-key.json', (s) => ((s.requests as { latency: Record<string, unknown> }).latency['9'] = 1), 'requests.latency["9"]: a bucket index must be a whole number from 26 to 213 (log2 of µs x 8)'],
-      ['method.json', (s) => ((s.methods as Record<string, Record<string, unknown>>).chain_getAccount!.ok = '5'), 'methods.chain_getAccount.ok must be a count (a whole number, 0 or more); got "5"'],
-      ['method-errors.json', (s) => ((s.methods as Record<string, Record<string, unknown>>).chain_getAccount!.errors = { oops: 1 }), 'methods.chain_getAccount.errors.oops: the key must be a JSON-RPC error code ("-32602")'],
-      ['status.json', (s) => ((s.failures as Record<string, unknown>).httpStatus = { '503': 'x' }), 'failures.httpStatus["503"] must be a count (a whole number, 0 or more); got "x"'],
-      ['no-timeouts.json', (s) => delete (s.failures as Record<string, unknown>).timeouts, 'failures.timeouts is missing (expected a count (a whole number, 0 or more))'],
-      ['model.json', (s) => ((s.model as Record<string, unknown>).kind = 'burst'), 'model.kind must be "open" or "closed"; got "burst"'],
-      ['stage.json', (s) => ((s.model as { stages: Record<string, unknown>[] }).stages[0]!.durationMs = 0), 'model.stages[0].durationMs must be a number above 0; got 0'],
-      ['segment.json', (s) => (s.segment = '2/3:1/3'), 'segment "2/3:1/3" is not a k6 execution segment: its start is not below its end'],
-      ['ended.json', (s) => (s.endedAt = 'yesterday'), 'endedAt must be an ISO 8601 instant ("2026-12-01T10:00:00.000Z"); got "yesterday"'],
-      ['tool.json', (s) => (s.tool = { name: 'k6', version: '1' }), 'tool.name must be "chainrpc"; got "k6"'],
-      ['definition.json', (s) => delete (s.scenario as Record<string, unknown>).definition, 'scenario.definition is missing (expected the scenario definition (a JSON object))'],
-      ['threshold.json', (s) => (s.thresholds = { 'p99 < 250ms': 'yes' }), 'thresholds["p99 < 250ms"] must be true or false; got "yes"'],
-      ['batch.json', (s) => ((s.batchSizes as Record<string, unknown>).single = { requests: 1, latency: {} }), 'batchSizes.single: a batch size must be a whole number from 1 ("1" for single calls)'],
-      ['profile.json', (s) => (s.profile = { name: 'acme', wire: { chain_getAccount: 3 } }), 'profile.wire.chain_getAccount must be a non-empty string; got 3'],
-    ];
-    for (const [name, edit, message] of cases) {
-      const path = file(name, edited(edit));
-      expect(errorOf(() => readK6Summary(path)).message).toBe(`${path}: ${message}`);
-    }
-  });
-});
-
-describe('parseExecutionSegment', () => {
-  it('reads fractions, decimals and whole percentages, and a single value as from 0', () => {
-    const show = (text: string): string => {
-      const s = parseExecutionSegment(text);
-      return typeof s === 'string' ? s : `${s.from.n}/${s.from.d}:${s.to.n}/${s.to.d}`;
-    };
-    expect(show('0:1/3')).toBe('0/1:1/3');
-    expect(show('1/3:2/3')).toBe('1/3:2/3');
-    expect(show('2/4:75%')).toBe('1/2:3/4');
-    expect(show('0.25:.5')).toBe('1/4:1/2');
-    expect(show('1/2')).toBe('0/1:1/2');
-    expect(show('0:1')).toBe('0/1:1/1');
-    expect(show('0:4/3')).toBe('it ends beyond the whole test (1)');
-    expect(show('1/2:1/2')).toBe('its start is not below its end');
-    expect(show('a:b')).toBe('"a" is not a fraction ("1/3"), a decimal ("0.5") or a whole percentage ("50%")');
-    expect(show('0:1/0')).toBe('"1/0" is not a fraction ("1/3"), a decimal ("0.5") or a whole percentage ("50%")');
-    expect(show('0:1:2')).toBe('more than one ":" (write from:to, e.g. "1/3:2/3")');
   });
 });

@@ -8,7 +8,9 @@
  * single chain_getAccount, 2 for a batch of 5 chain_blockNumber; every 50th request is answered with a
  * JSON-RPC error -32005 on its first call; every 97th timed out (all its calls unanswered).
  */
+import { expect } from 'vitest';
 import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6Summary } from '../../load/k6/K6Summary.js';
+import { K6SummaryError } from '../../load/k6/K6SummaryError.js';
 import { resolveScenario } from '../../load/scenario/loadScenario.js';
 
 /** A small open-model scenario: 300 requests/s for 10 s after a 1 s warm-up (3000 requests), singles and batches, four thresholds. */
@@ -119,4 +121,16 @@ export function splitIntoSegments(requests: readonly TestRequest[], n: number): 
   const edge = (i: number): string => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
   const cut = (i: number): number => Math.round((i * requests.length) / n);
   return Array.from({ length: n }, (_, i) => ({ segment: `${edge(i)}:${edge(i + 1)}`, requests: requests.slice(cut(i), cut(i + 1)) }));
+}
+
+/** The K6SummaryError that `f` throws (it must throw one, under that name). */
+export function k6SummaryErrorOf(f: () => unknown): K6SummaryError {
+  try {
+    f();
+  } catch (error) {
+    expect(error).toBeInstanceOf(K6SummaryError);
+    expect((error as Error).name).toBe('K6SummaryError');
+    return error as K6SummaryError;
+  }
+  throw new Error('expected a K6SummaryError');
 }

@@ -3,15 +3,15 @@
  * report to compare with, then the comparison, the verdict, the four reports written, and the lines that say
  * where they are. One place, so every load report is made and judged alike.
  */
-import { CliError } from '../CliError.js';
-import { packageVersion } from '../packageVersion.js';
-import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../load/compareBaseline.js';
-import { EXIT } from '../../core/errors/exitCodes.js';
-import { loadVerdict } from '../../load/loadVerdict.js';
-import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
-import { writeLoadReports } from '../../reports/load/writeLoadReports.js';
-import { DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
-import { recordedCommand, relativeOrAbsolute } from './commandText.js';
+import { CliError } from '../../CliError.js';
+import { packageVersion } from '../../packageVersion.js';
+import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
+import { EXIT } from '../../../core/errors/exitCodes.js';
+import { loadVerdict } from '../../../load/loadVerdict.js';
+import type { BaselineComparison, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
+import { writeLoadReports } from '../../../reports/load/writeLoadReports.js';
+import { DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
+import { recordedCommand, relativeOrAbsolute } from '../commandText.js';
 
 /** The --baseline report, read before anything runs: a usage error when it is no load report or ran another scenario. */
 export function baselineFor(command: string, path: string | undefined, scenario: string): LoadReport | undefined {

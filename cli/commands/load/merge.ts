@@ -1,17 +1,17 @@
 /**
  * `chainrpc load merge <summary.json>...`: the summaries of the k6 instances of one chainrpc scenario
  * (load/k6/K6Summary.ts) added up into one run, judged, compared with a baseline and reported exactly as
- * `chainrpc load` reports its own runs. cli/commands/load.ts dispatches `load merge` here (MERGE_HELP,
+ * `chainrpc load` reports its own runs. cli/commands/load/index.ts dispatches `load merge` here (MERGE_HELP,
  * mergeLine, mergeCommand).
  */
-import { CliError } from '../CliError.js';
-import { CommandLine } from '../CommandLine.js';
-import { positiveNumberProblem } from '../commonOptions.js';
-import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../load/k6/mergeK6Summaries.js';
-import type { K6Summary } from '../../load/k6/K6Summary.js';
-import type { LoadRun } from '../../load/model.js';
-import { LOAD_REPORT_KIND } from '../../reports/load/writeLoadReports.js';
-import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
+import { CliError } from '../../CliError.js';
+import { CommandLine } from '../../CommandLine.js';
+import { positiveNumberProblem } from '../../commonOptions.js';
+import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../../load/k6/mergeK6Summaries.js';
+import type { K6Summary } from '../../../load/k6/K6Summary.js';
+import type { LoadRun } from '../../../load/model.js';
+import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
+import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
 import { baselineFor, publishLoadReport } from './publishLoadReport.js';
 
 export const MERGE_HELP = `Usage: chainrpc load merge <summary.json> [<summary.json> ...] [options]
@@ -44,7 +44,7 @@ chainrpc).`;
 
 const percent = (text: string): string | undefined => positiveNumberProblem(text, 'percent');
 
-/** `load merge`'s options (cli/commands/load.ts lists it among its command lines). */
+/** `load merge`'s options (cli/commands/load/index.ts lists it among its subcommands). */
 export const mergeLine = new CommandLine(
   'load merge',
   {

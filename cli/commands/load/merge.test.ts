@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { K6Summary } from '../../load/k6/K6Summary.js';
-import type { LoadReport } from '../../load/model.js';
-import { K6_TEST_DEFINITION, splitIntoSegments, testK6Summary, testRequests } from '../../test/support/k6Summaries.js';
-import { CliError } from '../CliError.js';
-import { MERGE_HELP, mergeCommand, mergeLine } from './loadMerge.js';
+import type { K6Summary } from '../../../load/k6/K6Summary.js';
+import type { LoadReport } from '../../../load/model.js';
+import { K6_TEST_DEFINITION, splitIntoSegments, testK6Summary, testRequests } from '../../../test/support/k6Summaries.js';
+import { CliError } from '../../CliError.js';
+import { MERGE_HELP, mergeCommand, mergeLine } from './merge.js';
 
 // Both ship CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const Ajv = AjvModule.default;
 const addFormats = addFormatsModule.default;
 const ajv = new Ajv({ strict: true, allErrors: true });
 addFormats(ajv);
-const validateReport = ajv.compile(JSON.parse(readFileSync(new URL('../../reports/load/load-report.schema.json', import.meta.url), 'utf8')) as object);
+const validateReport = ajv.compile(JSON.parse(readFileSync(new URL('../../../reports/load/load-report.schema.json', import.meta.url), 'utf8')) as object);
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-load-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,121 @@
+/**
+ * What `chainrpc load` and `load sweep` share: one option table (their values share a type; each refuses the
+ * other's options), the generator's and the report's help lines, and the measuring itself: the profile and
+ * URLs, the progress line, Ctrl-C, the errors said as exit codes, and the report of what ran.
+ */
+import { CliError } from '../../CliError.js';
+import type { OptionTable, OptionValues } from '../../CommandLine.js';
+import { positiveNumberProblem } from '../../commonOptions.js';
+import { baseUrls } from '../../nodeUrls.js';
+import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
+import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
+import { TargetUnreachableError, type RunLoadOptions } from '../../../load/runLoad.js';
+import type { loadScenario } from '../../../load/scenario/loadScenario.js';
+import { parseDuration } from '../../../load/scenario/parseDuration.js';
+import { loadProgress } from '../../../reports/load/loadProgress.js';
+import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
+import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
+import { interruptible } from './interrupt.js';
+import { publishLoadReport } from './publishLoadReport.js';
+import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
+import { PRIVATE_KEY, TARGET, targetFailure, targetProfile } from './target.js';
+
+/** The generator's and the report's lines (run and sweep). */
+export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
+  --max-lag <d>            the generator's send lag p99 above which a run is invalid (default 5ms)
+  --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
+                           <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
+                           that is not chainrpc's link is refused (exit 2), nothing else is touched`;
+
+const percent = (text: string): string | undefined => positiveNumberProblem(text, 'percent');
+
+/** A run's options (a sweep's but its own four, and --baseline and --regression, which a sweep refuses). */
+const RUN = {
+  ...TARGET,
+  ...SCENARIO_OVERRIDES,
+  baseline: { kind: 'text', value: '<report.json>' },
+  regression: { kind: 'text', value: '<pct>', check: percent },
+  threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
+  'max-lag': { kind: 'text', value: '<d>', check: duration },
+  seed: SEED,
+  'report-dir': { kind: 'text', value: '<dir>' },
+  'private-key': PRIVATE_KEY,
+} as const satisfies OptionTable;
+
+/** A sweep's own options (a run refuses them). */
+export const SWEEP = {
+  rates: {
+    kind: 'text',
+    value: '<r1,r2,...>',
+    check: (t: string) => {
+      const problem = t.split(',').map(rate).find((p) => p !== undefined);
+      return problem === undefined ? undefined : `are rates separated by commas; each ${problem}`;
+    },
+  },
+  'start-rate': { kind: 'text', value: '<n>', check: rate },
+  'max-rate': { kind: 'text', value: '<n>', check: rate },
+  step: { kind: 'text', value: '<d>', check: duration },
+} as const satisfies OptionTable;
+
+/** One table for run and sweep (their values share a type); a run refuses the sweep's options, a sweep --baseline. */
+export const MEASURE_OPTIONS = { ...RUN, ...SWEEP } as const;
+
+export type MeasureValues = OptionValues<typeof MEASURE_OPTIONS>;
+
+/** What runLoad and runSweep both take, made here. */
+export type MeasureCommon = Omit<RunLoadOptions, 'urls'>;
+
+export interface Measure {
+  /** "load" or "load sweep": every message starts with it. */
+  command: string;
+  argv: string[];
+  values: MeasureValues;
+  scenario: ReturnType<typeof loadScenario>;
+  /** The --baseline report, read before anything runs (baselineFor). */
+  baseline: LoadReport | undefined;
+  /** Runs the scenario against the URLs. */
+  measure: (common: MeasureCommon, urls: readonly string[]) => Promise<{ runs: LoadRun[]; sweeps: SweepResult[] }>;
+}
+
+/** Measures (the report folder and the profile first), then judges and writes the report of what ran; resolves to the exit code. */
+export async function measureAndReport(o: Measure): Promise<number> {
+  const { command, values, scenario } = o;
+  // Before the run: a report folder whose `latest` is a user's file or folder is refused (exit 2), not replaced.
+  checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, LOAD_REPORT_KIND);
+  const profile = await targetProfile(command, values);
+  const urls = baseUrls(command, values.url, profile.rpcPath);
+  const progress = loadProgress({ stream: process.env.CI === undefined ? process.stdout : { write: (text: string) => process.stdout.write(text) } });
+  const stop = interruptible();
+  const startedAt = new Date();
+  const log = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
+  let measured: { runs: LoadRun[]; sweeps: SweepResult[] };
+  try {
+    const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    measured = await o.measure(common, urls);
+  } catch (err) {
+    const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
+    if (failure !== undefined) throw failure;
+    // Setup could not fund the senders or accounts (no faucet, no key, a refusal): nothing ran.
+    if (err instanceof FundingError || err instanceof CorpusError) throw CliError.within(command, err);
+    throw err;
+  } finally {
+    progress.done();
+    stop.dispose();
+  }
+  return publishLoadReport({
+    command,
+    argv: o.argv,
+    createdAt: startedAt,
+    scenario: { name: scenario.name, definition: scenario.definition },
+    profile: profile.name,
+    runs: measured.runs,
+    sweeps: measured.sweeps,
+    interrupted: stop.interrupted(),
+    baseline: o.baseline === undefined ? undefined : { path: values.baseline ?? '', report: o.baseline },
+    regression: values.regression,
+    reportDir: values['report-dir'],
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * `chainrpc load sweep <scenario>`: an open-model scenario at rising rates against one node, and the knee
+ * (load/sweep/runSweep.ts), reported as a run is.
+ */
+import { CliError } from '../../CliError.js';
+import { CommandLine } from '../../CommandLine.js';
+import { maxRate } from '../../../load/scenario/loadScenario.js';
+import { runSweep } from '../../../load/sweep/runSweep.js';
+import { ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS } from './measure.js';
+import { overridesOf, SCENARIO_OPTIONS, scenarioName, scenarioOf } from './scenarioOptions.js';
+import { needUrls, targetOptions, URL_RULE } from './target.js';
+
+export const SWEEP_HELP = `Usage: chainrpc load sweep <scenario> --url <base-url> [--rates <r1,r2,...>] [options]
+
+Runs an open-model scenario at rising rates (--rates, or searched: doubled from --start-rate until
+the SLO breaks, then bisected) and reports the knee: the highest rate at which the SLO holds
+(achieved >= 99% of target, nothing dropped, every threshold kept). One --url: a sweep finds one
+node's knee. Reports go to a folder whose path is printed, as for chainrpc load.
+
+${URL_RULE}
+
+Options:
+  --rates <r1,r2,...>      the rates to run, in order (each above 0, at most ${maxRate().toLocaleString('en-US')} requests/s)
+  --start-rate <n>         the first rate of the search (default 50)
+  --max-rate <n>           the search never goes above it (default 100000)
+  --step <d>               each step's measured window (default 10s)
+${targetOptions('the node (one)')}
+${SCENARIO_OPTIONS}
+${ENGINE_OPTIONS}
+  --baseline <report.json> refused: a sweep reports its knee; --baseline compares runs of chainrpc load
+  --regression <pct>       refused, with --baseline
+  -h, --help
+
+Exit codes: 0 a knee found; 99 the SLO held at no rate tried; 1 the figures cannot be trusted (the
+generator fell behind at a rate on every try, the node stopped answering); 2 usage or configuration
+error; 3 the node did not answer at the start; 4 internal error (a bug in chainrpc); 130
+interrupted (Ctrl-C): the report of what ran is written first.`;
+
+/** `load sweep`'s options: a run's too, to refuse --baseline by name. */
+export const sweepLine = new CommandLine('load sweep', MEASURE_OPTIONS, true);
+
+/** Runs `chainrpc load sweep <scenario>`; resolves to the verdict's exit code. */
+export async function sweepCommand(argv: string[]): Promise<number> {
+  const command = 'load sweep';
+  const { values, positionals } = sweepLine.parse(argv);
+  const name = scenarioName(command, positionals);
+  needUrls(command, values.url);
+  if (values.url.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
+  if (values.baseline !== undefined) throw new CliError('load sweep: --baseline compares runs of chainrpc load; a sweep reports its knee (compare knees by eye, or gate a run at the rate you need)');
+  const scenario = scenarioOf(command, name, overridesOf(values));
+  if (scenario.model.kind === 'closed') throw new CliError('load sweep: the scenario is closed-model; a sweep runs open-model rates (give a rate-based scenario)');
+  return measureAndReport({
+    command,
+    argv,
+    values,
+    scenario,
+    baseline: undefined,
+    measure: async (common, urls) => {
+      const [url] = urls as [string];
+      const result = await runSweep({
+        ...common,
+        url,
+        ...(values.rates === undefined ? {} : { rates: values.rates.split(',').map(Number) }),
+        ...(values['start-rate'] === undefined ? {} : { startRate: Number(values['start-rate']) }),
+        ...(values['max-rate'] === undefined ? {} : { maxRate: Number(values['max-rate']) }),
+        ...(values.step === undefined ? {} : { step: values.step }),
+      });
+      return { runs: [], sweeps: [result] };
+    },
+  });
+}

@@ -1,0 +1,215 @@
+/**
+ * Reading a k6 summary file (K6Summary.ts, `chainrpc-k6-summary/1`) back: the JSON is checked field by field
+ * into a K6Summary, and anything else (k6's own end-of-test summary, a chainrpc load report, another format
+ * version, a missing or ill-typed field) is refused with a K6SummaryError naming the file and the field's path.
+ */
+import { readFileSync } from 'node:fs';
+import { parseJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import type { ArrivalModel } from '../model.js';
+import { parseExecutionSegment } from './executionSegments.js';
+import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { K6SummaryError, show } from './K6SummaryError.js';
+
+/** A field's path as a message names it: requests.latency["300"], methods["chain_getAccount"].calls. */
+const child = (parent: string, key: string | number): string =>
+  typeof key === 'number' ? `${parent}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? (parent === '' ? key : `${parent}.${key}`) : `${parent}[${JSON.stringify(key)}]`;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks fields of one file; every problem names the file and the field's path. */
+class FieldReader {
+  constructor(private readonly where: string) {}
+
+  fail(path: string, expected: string, got: unknown): never {
+    if (got === undefined) throw new K6SummaryError(`${this.where}: ${path} is missing (expected ${expected})`);
+    throw new K6SummaryError(`${this.where}: ${path} must be ${expected}; got ${show(got)}`);
+  }
+
+  obj(v: unknown, path: string): Obj {
+    return isObj(v) ? v : this.fail(path, 'an object', v);
+  }
+
+  str(v: unknown, path: string, nonEmpty = false): string {
+    return typeof v === 'string' && (!nonEmpty || v !== '') ? v : this.fail(path, nonEmpty ? 'a non-empty string' : 'a string', v);
+  }
+
+  /** A non-negative whole number (a count). */
+  count(v: unknown, path: string): number {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : this.fail(path, 'a count (a whole number, 0 or more)', v);
+  }
+
+  /** A finite number, at least `min` (above it when `above`). */
+  num(v: unknown, path: string, min: number, above = false): number {
+    return typeof v === 'number' && Number.isFinite(v) && (above ? v > min : v >= min) ? v : this.fail(path, `a number ${above ? 'above' : 'of at least'} ${min}`, v);
+  }
+
+  counts(v: unknown, path: string, key?: { pattern: RegExp; expected: string }): Record<string, number> {
+    const o = this.obj(v, path);
+    const out: Record<string, number> = {};
+    for (const [k, n] of Object.entries(o)) {
+      if (key !== undefined && !key.pattern.test(k)) throw new K6SummaryError(`${this.where}: ${child(path, k)}: the key must be ${key.expected}`);
+      out[k] = this.count(n, child(path, k));
+    }
+    return out;
+  }
+
+  buckets(v: unknown, path: string): K6Buckets {
+    const o = this.obj(v, path);
+    const out: K6Buckets = {};
+    for (const [k, n] of Object.entries(o)) {
+      const index = /^\d{1,4}$/.test(k) ? Number(k) : Number.NaN;
+      if (!(index >= K6_BUCKET_MIN && index <= K6_BUCKET_MAX)) {
+        throw new K6SummaryError(`${this.where}: ${child(path, k)}: a bucket index must be a whole number from ${K6_BUCKET_MIN} to ${K6_BUCKET_MAX} (log2 of µs x ${K6_BUCKETS_PER_OCTAVE})`);
+      }
+      out[k] = this.count(n, child(path, k));
+    }
+    return out;
+  }
+
+  model(v: unknown, path: string): ArrivalModel {
+    const o = this.obj(v, path);
+    if (o.kind === 'closed') {
+      const connections = this.count(o.connections, child(path, 'connections'));
+      if (connections === 0) this.fail(child(path, 'connections'), 'at least 1', connections);
+      return { kind: 'closed', connections };
+    }
+    if (o.kind !== 'open') this.fail(child(path, 'kind'), '"open" or "closed"', o.kind);
+    const distribution = o.distribution;
+    if (distribution !== 'uniform' && distribution !== 'poisson') return this.fail(child(path, 'distribution'), '"uniform" or "poisson"', distribution);
+    const stagesPath = child(path, 'stages');
+    if (!Array.isArray(o.stages) || o.stages.length === 0) return this.fail(stagesPath, 'a non-empty array of stages', o.stages);
+    const stages = o.stages.map((s: unknown, i) => {
+      const at = child(stagesPath, i);
+      const st = this.obj(s, at);
+      return { from: this.num(st.from, child(at, 'from'), 0), to: this.num(st.to, child(at, 'to'), 0), durationMs: this.num(st.durationMs, child(at, 'durationMs'), 0, true) };
+    });
+    return { kind: 'open', distribution, stages };
+  }
+}
+
+/** What the value looks like, for a message about a file that is not a summary. */
+function describeJson(v: JsonValue): string {
+  if (Array.isArray(v)) return `a JSON array of ${v.length} item${v.length === 1 ? '' : 's'}`;
+  if (v === null) return 'JSON null';
+  if (typeof v !== 'object') return `a JSON ${typeof v === 'bigint' ? 'number' : typeof v} (${show(v)})`;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return 'an empty JSON object';
+  const listed = keys.slice(0, 6).map((k) => JSON.stringify(k)).join(', ');
+  return `a JSON object with the keys ${listed}${keys.length > 6 ? `, ... (${keys.length} in all)` : ''}${typeof v.format === 'string' ? ` and "format": ${show(v.format)}` : ''}`;
+}
+
+const EXPECTED = `a chainrpc k6 summary ("format": "${K6_SUMMARY_FORMAT}"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance`;
+
+/** Reads and checks a summary file; throws K6SummaryError naming the file and, for a bad field, its path. */
+export function readK6Summary(path: string): K6Summary {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new K6SummaryError(`${path}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    throw new K6SummaryError(`${path} is not JSON (${error instanceof Error ? error.message : String(error)}); expected ${EXPECTED}`);
+  }
+  return checkK6Summary(value, path);
+}
+
+/** Checks a parsed summary (`where` names it in messages) and returns it with only the fields of K6Summary. */
+export function checkK6Summary(value: JsonValue, where: string): K6Summary {
+  if (!isObj(value) || value.format !== K6_SUMMARY_FORMAT) {
+    const format = isObj(value) ? value.format : undefined;
+    const version = typeof format === 'string' ? /^chainrpc-k6-summary\/(\d+)$/.exec(format) : null;
+    if (version !== null) {
+      const newer = Number(version[1]) > 1;
+      throw new K6SummaryError(`${where} is a chainrpc k6 summary of format ${format as string}, ${newer ? 'written by a newer chainrpc' : 'a version this chainrpc never wrote'}; this one reads ${K6_SUMMARY_FORMAT}${newer ? ' (merge with the chainrpc that made the script)' : ''}`);
+    }
+    if (isObj(value) && isObj(value.metrics) && (isObj(value.root_group) || isObj(value.state))) {
+      throw new K6SummaryError(
+        `${where} is k6's own end-of-test summary (its "metrics" and "root_group", as --summary-export writes them or handleSummary receives them), not a chainrpc k6 summary: ` +
+          `its percentiles are final and cannot be added up across instances. Expected ${EXPECTED}.`,
+      );
+    }
+    if (isObj(value) && value.format === 'chainrpc-load/1') throw new K6SummaryError(`${where} is a chainrpc load report (report.json, format chainrpc-load/1), not a k6 summary; expected ${EXPECTED}`);
+    throw new K6SummaryError(`${where} is not a chainrpc k6 summary: it holds ${describeJson(value)}; expected ${EXPECTED}`);
+  }
+  const r = new FieldReader(where);
+  const v = value;
+
+  const tool = r.obj(v.tool, 'tool');
+  if (tool.name !== 'chainrpc') r.fail('tool.name', '"chainrpc"', tool.name);
+  const scenario = r.obj(v.scenario, 'scenario');
+  if (scenario.definition === undefined) r.fail('scenario.definition', 'the scenario definition (a JSON object)', undefined);
+  const segment = v.segment === null ? null : r.str(v.segment, 'segment', true);
+  if (segment !== null) {
+    const parsed = parseExecutionSegment(segment);
+    if (typeof parsed === 'string') throw new K6SummaryError(`${where}: segment ${show(segment)} is not a k6 execution segment: ${parsed}`);
+  }
+  const endedAt = r.str(v.endedAt, 'endedAt');
+  if (!/^\d{4}-\d\d-\d\dT/.test(endedAt) || Number.isNaN(Date.parse(endedAt))) r.fail('endedAt', 'an ISO 8601 instant ("2026-12-01T10:00:00.000Z")', endedAt);
+
+  const schedule = r.obj(v.schedule, 'schedule');
+  const requests = r.obj(v.requests, 'requests');
+  const failures = r.obj(v.failures, 'failures');
+  const methods = r.obj(v.methods, 'methods');
+  const batchSizes = r.obj(v.batchSizes, 'batchSizes');
+  const thresholds = r.obj(v.thresholds, 'thresholds');
+  const failureCount = (k: string): number => r.count(failures[k], child('failures', k));
+
+  const summary: K6Summary = {
+    format: K6_SUMMARY_FORMAT,
+    tool: { name: 'chainrpc', version: r.str(tool.version, 'tool.version') },
+    scenario: { name: r.str(scenario.name, 'scenario.name', true), definition: scenario.definition },
+    url: r.str(v.url, 'url', true),
+    segment,
+    endedAt,
+    durationMs: r.num(v.durationMs, 'durationMs', 0, true),
+    warmupMs: r.num(v.warmupMs, 'warmupMs', 0),
+    model: r.model(v.model, 'model'),
+    schedule: { started: r.count(schedule.started, 'schedule.started'), dropped: r.count(schedule.dropped, 'schedule.dropped') },
+    requests: { count: r.count(requests.count, 'requests.count'), latency: r.buckets(requests.latency, 'requests.latency') },
+    methods: Object.fromEntries(
+      Object.entries(methods).map(([name, m]): [string, K6MethodCounts] => {
+        const at = child('methods', name);
+        const o = r.obj(m, at);
+        return [
+          name,
+          {
+            calls: r.count(o.calls, child(at, 'calls')),
+            ok: r.count(o.ok, child(at, 'ok')),
+            errors: r.counts(o.errors, child(at, 'errors'), { pattern: /^-?\d+$/, expected: 'a JSON-RPC error code ("-32602")' }),
+            unanswered: r.count(o.unanswered, child(at, 'unanswered')),
+            latency: r.buckets(o.latency, child(at, 'latency')),
+          },
+        ];
+      }),
+    ),
+    batchSizes: Object.fromEntries(
+      Object.entries(batchSizes).map(([size, b]) => {
+        const at = child('batchSizes', size);
+        if (!/^[1-9]\d{0,5}$/.test(size)) throw new K6SummaryError(`${where}: ${at}: a batch size must be a whole number from 1 ("1" for single calls)`);
+        const o = r.obj(b, at);
+        return [size, { requests: r.count(o.requests, child(at, 'requests')), latency: r.buckets(o.latency, child(at, 'latency')) }];
+      }),
+    ),
+    failures: {
+      timeouts: failureCount('timeouts'),
+      transport: failureCount('transport'),
+      httpStatus: r.counts(failures.httpStatus, 'failures.httpStatus', { pattern: /^\d{3}$/, expected: 'an HTTP status ("503")' }),
+      malformed: failureCount('malformed'),
+      extraElements: failureCount('extraElements'),
+      missingElements: failureCount('missingElements'),
+    },
+    thresholds: Object.fromEntries(Object.entries(thresholds).map(([name, kept]) => [name, typeof kept === 'boolean' ? kept : r.fail(child('thresholds', name), 'true or false', kept)])),
+  };
+  if (v.profile !== undefined) {
+    const p = r.obj(v.profile, 'profile');
+    const wire = r.obj(p.wire, 'profile.wire');
+    summary.profile = { name: r.str(p.name, 'profile.name', true), wire: Object.fromEntries(Object.entries(wire).map(([k, w]) => [k, r.str(w, child('profile.wire', k), true)])) };
+  }
+  return summary;
+}
