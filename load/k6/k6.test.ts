@@ -112,10 +112,12 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
       const results = await Promise.all([1, 2, 3].map((parts, i) => runOnce(parts, i)));
       const [one, two, three] = results;
       if (one === undefined || two === undefined || three === undefined) throw new Error('runs missing');
-      // The same schedule split exactly: started (and dropped) add up to one process's, to within one
-      // iteration per instance at the edge of the warm-up.
+      // The same schedule split: started (and dropped) add up to one process's, to within one iteration per
+      // instance at each edge of the measured window (the warm-up's end, the run's end: an iteration due just
+      // before an edge and started just after it, on a busy machine, falls on the other side), the single run's
+      // two edges included. A split that ran the whole schedule in each instance, or lost a share, is far off.
       for (const split of [two, three]) {
-        expect(Math.abs(split.merged.schedule.scheduled - one.merged.schedule.scheduled)).toBeLessThanOrEqual(split.parts);
+        expect(Math.abs(split.merged.schedule.scheduled - one.merged.schedule.scheduled)).toBeLessThanOrEqual(2 * split.parts + 2);
         const total = split.summaries.reduce((n, s) => n + s.requests.count, 0);
         expect(split.merged.schedule.sent).toBe(total);
         expect(split.merged.methods.reduce((n, m) => n + m.calls, 0)).toBe(split.summaries.reduce((n, s) => n + calls(s).calls, 0));
