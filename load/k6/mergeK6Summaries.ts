@@ -26,7 +26,7 @@ import { checkSegments } from './executionSegments.js';
 import { K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
 
-// What `chainrpc load merge` (cli/commands/loadMerge.ts) takes from here: reading, merging, and the error of both.
+// What `chainrpc load merge` (cli/commands/load/merge.ts) takes from here: reading, merging, and the error of both.
 export { K6SummaryError } from './K6SummaryError.js';
 export { readK6Summary } from './readK6Summary.js';
 
