@@ -13,9 +13,9 @@
  *
  * An error that is not a ChainrpcError reaching the CLI is a bug: it is printed with its stack (exit 4).
  */
-import { exitCodeOfKind, type ExitCode } from './exitCodes.js';
+import { exitCodeOfKind, type ErrorKind, type ExitCode } from './exitCodes.js';
 
-export type ErrorKind = 'usage' | 'configuration' | 'target' | 'node' | 'interrupted' | 'internal';
+export type { ErrorKind } from './exitCodes.js';
 
 export interface ChainrpcErrorOptions {
   /** The longer explanation, printed under the message. */

@@ -12,7 +12,8 @@
  *    99  (load) a threshold broken, a regression against the baseline, a sweep without a knee (as k6 has it)
  *   130  interrupted (Ctrl-C)
  */
-import type { ErrorKind } from './ChainrpcError.js';
+/** What kind of thing stopped a command (ChainrpcError.kind); its exit code follows from it (exitCodeOfKind). */
+export type ErrorKind = 'usage' | 'configuration' | 'target' | 'node' | 'interrupted' | 'internal';
 
 export const EXIT = {
   ok: 0,
