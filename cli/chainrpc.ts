@@ -13,7 +13,7 @@
 import { CliError } from './CliError.js';
 import { wantsHelp } from './CommandLine.js';
 import { COMMANDS } from './commandList.js';
-import { packageVersion as version } from './packageVersion.js';
+import { packageVersion as version } from '../core/packageVersion.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 import { EXIT } from '../core/errors/exitCodes.js';
 import { NotOursError } from '../core/files/ownedFolder.js';

@@ -38,3 +38,10 @@ export const METHOD_PREFIX = {
   value: '<p>',
   check: (text: string) => (/^[A-Za-z0-9_.]*$/.test(text) ? undefined : `must be letters, digits, _ or . (e.g. acme_); got "${text}"`),
 } as const satisfies TextOption;
+
+/** How much worse than a baseline counts as a regression (`load --regression`, `load merge --regression`). */
+export const REGRESSION = {
+  kind: 'text',
+  value: '<pct>',
+  check: (text: string) => positiveNumberProblem(text, 'percent'),
+} as const satisfies TextOption;

@@ -9,7 +9,7 @@ import { createClient } from '../../core/client/index.js';
 import type { CheckResult, RunResult } from '../../suites/model.js';
 import { DEFAULT_REPORT_DIR, LATEST_LINK, latestLinkOf } from '../../reports/shared/reportFolder.js';
 import { CONFORMANCE_REPORT_KIND } from '../../reports/conformance/writeReports.js';
-import { newestConformanceReport, planCheckAgain } from './replayCheck.js';
+import { isConformanceFormat, newestConformanceReport, planCheckAgain } from './replayCheck.js';
 
 const HELP = `Usage: chainrpc replay <check-id> [--report <report.json>] [--node <base-url>] [--all] [options]
 
@@ -101,7 +101,7 @@ export const replay: Command = {
     }
     // The report folder and its latest link are shared by every kind of run: only a conformance report has checks to replay.
     const format: unknown = (run as { format?: unknown }).format;
-    if (typeof format !== 'string' || !format.startsWith('chainrpc-report/')) throw new CliError(`replay: ${path} is not the report of a chainrpc test run (format ${JSON.stringify(format) ?? 'missing'}); give --report <report.json>`);
+    if (!isConformanceFormat(format)) throw new CliError(`replay: ${path} is not the report of a chainrpc test run (format ${JSON.stringify(format) ?? 'missing'}); give --report <report.json>`);
     const results = (run.results ?? []).filter((r: CheckResult) => r.id === id);
     if (results.length === 0) throw new CliError(`replay: the report has no check ${id}`);
     // The one rule for a base URL (core/client/baseUrl.ts), under the endpoint path the run posted to.

@@ -3,10 +3,11 @@
  * conformance report when none is named (whatever kind of run came after it), and it runs the check itself
  * again against the node, so it can say whether the check passes now, in the check's own words.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError } from '../CliError.js';
-import { packageVersion } from '../packageVersion.js';
+import { jsonFileIs } from '../../core/files/ownedFolder.js';
+import { packageVersion } from '../../core/packageVersion.js';
 import { CONFORMANCE_REPORT_KIND } from '../../reports/conformance/writeReports.js';
 import { LATEST_LINK, latestLinkOf } from '../../reports/shared/reportFolder.js';
 import { catalogue } from '../../suites/catalogue.js';
@@ -14,15 +15,13 @@ import type { RunResult, Status } from '../../suites/model.js';
 import { loadProfile, ProfileError } from '../../profile/loadProfile.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
 
-/** Whether the JSON file at `path` is the report of a chainrpc test run (format chainrpc-report/...). */
-function isConformanceReport(path: string): boolean {
-  try {
-    const format: unknown = (JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown }).format;
-    return typeof format === 'string' && format.startsWith('chainrpc-report/');
-  } catch {
-    return false;
-  }
+/** Whether a report's `format` is a chainrpc test run's (chainrpc-report/...): the only kind with checks to replay. */
+export function isConformanceFormat(format: unknown): format is string {
+  return typeof format === 'string' && format.startsWith('chainrpc-report/');
 }
+
+/** Whether the JSON file at `path` is the report of a chainrpc test run. */
+const isConformanceReport = (path: string): boolean => jsonFileIs(path, (report) => isConformanceFormat(report.format), Number.POSITIVE_INFINITY);
 
 /**
  * The newest conformance report under a report folder: `latest-conformance/report.json`; in a folder written

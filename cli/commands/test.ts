@@ -4,7 +4,7 @@ import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
 import { baseUrls } from '../nodeUrls.js';
-import { packageVersion } from '../packageVersion.js';
+import { packageVersion } from '../../core/packageVersion.js';
 import { ConsoleReporter } from '../../reports/conformance/consoleReporter.js';
 import { CONFORMANCE_REPORT_KIND, renderReports } from '../../reports/conformance/writeReports.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR, publishReportFolder } from '../../reports/shared/reportFolder.js';

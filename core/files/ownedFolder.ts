@@ -134,9 +134,12 @@ export function foreignEntries(dir: string, rules: Pick<FolderRules, 'entry'>, l
 
 type FolderState = 'missing' | 'empty' | 'marked' | 'recognised';
 
+/** What a refusal appends: the user's way out, when the rules name one. */
+const adviceOf = (rules: FolderRules): string => (rules.advice === undefined ? '' : `; ${rules.advice}`);
+
 /** What `path` is to chainrpc; anything it may not take is refused with a NotOursError naming it and some of what it holds. */
 function inspectFolder(path: string, rules: FolderRules): FolderState {
-  const advice = rules.advice === undefined ? '' : `; ${rules.advice}`;
+  const advice = adviceOf(rules);
   let stats: Stats;
   try {
     // The folder the user named may be a link to a folder: that folder is meant.
@@ -163,7 +166,11 @@ function inspectFolder(path: string, rules: FolderRules): FolderState {
  */
 export function claimFolder(dir: string, rules: FolderRules): Claim {
   const path = resolve(dir);
-  const state = inspectFolder(path, rules);
+  return claimInspected(path, inspectFolder(path, rules), rules);
+}
+
+/** claimFolder once `path` is inspected: makes or marks it as its state asks. */
+function claimInspected(path: string, state: FolderState, rules: FolderRules): Claim {
   if (state === 'marked') return 'marked';
   if (state === 'missing') mkdirSync(path, { recursive: true });
   writeMarker(path, rules.madeBy);
@@ -174,8 +181,7 @@ export function claimFolder(dir: string, rules: FolderRules): Claim {
 function refuseForeign(path: string, rules: FolderRules, doing: string): void {
   const foreign = foreignEntries(path, rules, 6);
   if (foreign.length === 0) return;
-  const advice = rules.advice === undefined ? '' : `; ${rules.advice}`;
-  throw new NotOursError(path, `${path} holds what ${rules.madeBy} did not make (${listed(foreign, true)}), so it will not ${doing} it${advice}`);
+  throw new NotOursError(path, `${path} holds what ${rules.madeBy} did not make (${listed(foreign, true)}), so it will not ${doing} it${adviceOf(rules)}`);
 }
 
 /**
@@ -187,7 +193,7 @@ export function cleanFolder(dir: string, rules: FolderRules): Claim {
   const path = resolve(dir);
   const state = inspectFolder(path, rules);
   if (state === 'marked' || state === 'recognised') refuseForeign(path, rules, 'empty');
-  const claim = claimFolder(path, rules);
+  const claim = claimInspected(path, state, rules);
   if (claim === 'made' || claim === 'empty') return claim;
   for (const name of entriesOf(path)) if (name !== OWNED_MARKER) rmSync(join(path, name), { recursive: true, force: true });
   return claim;
@@ -201,8 +207,7 @@ export function removeFolder(dir: string, rules: FolderRules): boolean {
   const path = resolve(dir);
   const stats = lstatOrUndefined(path);
   if (stats === undefined) return false;
-  const advice = rules.advice === undefined ? '' : `; ${rules.advice}`;
-  if (!stats.isDirectory() || folderMarker(path) === undefined) throw new NotOursError(path, `${path} was not made by ${rules.madeBy}, so it will not remove it${advice}`);
+  if (!stats.isDirectory() || folderMarker(path) === undefined) throw new NotOursError(path, `${path} was not made by ${rules.madeBy}, so it will not remove it${adviceOf(rules)}`);
   refuseForeign(path, rules, 'remove');
   rmSync(path, { recursive: true, force: true });
   return true;

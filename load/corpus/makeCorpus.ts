@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { RpcClient } from '../../core/client/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import { packageRoot } from '../../core/paths.js';
+import { packageVersion } from '../../core/packageVersion.js';
 import type { Profile } from '../../profile/Profile.js';
 import { wireMethod } from '../../profile/Profile.js';
 import { referenceCodec } from '../../profile/referenceCodec.js';
@@ -95,8 +94,6 @@ function positiveInteger(value: number, what: string): number {
   return value;
 }
 
-const toolVersion = (): string => (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
-
 /** The chain id transactions must carry: given, the profile's, or the node's (chain_health's chain_id). */
 async function chainIdOf(client: RpcClient, profile: Profile, given: bigint | undefined): Promise<bigint> {
   if (given !== undefined) return given;
@@ -174,7 +171,7 @@ export async function makeCorpus(options: MakeCorpusOptions): Promise<CorpusSumm
     const header: Omit<Corpus, 'senders'> = {
       format: CORPUS_FORMAT,
       createdAt: new Date().toISOString(),
-      tool: { name: 'chainrpc', version: toolVersion() },
+      tool: { name: 'chainrpc', version: packageVersion() },
       warning: WARNING,
       chainId: job.chainId,
       codec: profile.codec.name,

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { JsonValue } from '../../core/json/index.js';
-import { packageRoot } from '../../core/paths.js';
+import { packageVersion } from '../../core/packageVersion.js';
 import { referenceCodec } from '../referenceCodec.js';
 import { referenceProfile, REFERENCE_SETTINGS } from '../referenceProfile.js';
 import type { TxCodec } from '../TxCodec.js';
@@ -82,10 +80,6 @@ export interface DetectResult {
    */
   heightReads: number;
   elapsedMs: number;
-}
-
-function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** The profile keys a detection always writes, in the profile's order, with the value each defaults to. */
@@ -320,6 +314,6 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
   }
   findings.push(...found.values());
   const host = new URL(options.url).host;
-  const profile = buildProfileJson(`detected ${host}`, findings, { url: options.url, at: new Date(started).toISOString(), tool: `chainrpc ${version()}` });
+  const profile = buildProfileJson(`detected ${host}`, findings, { url: options.url, at: new Date(started).toISOString(), tool: `chainrpc ${packageVersion()}` });
   return { profile, findings, warnings, requests: prober.requests, heightReads, elapsedMs: Date.now() - started };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { baseUrls } from '../../nodeUrls.js';
-import { packageVersion } from '../../packageVersion.js';
+import { packageVersion } from '../../../core/packageVersion.js';
 import { claimFolder, removeFolder } from '../../../core/files/ownedFolder.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
 import { operatorManifest, OperatorManifestError } from '../../../load/k6/operatorManifest.js';

@@ -5,7 +5,7 @@
  */
 import { CliError } from '../../CliError.js';
 import type { OptionTable, OptionValues } from '../../CommandLine.js';
-import { positiveNumberProblem } from '../../commonOptions.js';
+import { REGRESSION } from '../../commonOptions.js';
 import { baseUrls } from '../../nodeUrls.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
 import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
@@ -27,14 +27,12 @@ export const ENGINE_OPTIONS = `  --threads <n>            generator threads (def
                            <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
                            that is not chainrpc's link is refused (exit 2), nothing else is touched`;
 
-const percent = (text: string): string | undefined => positiveNumberProblem(text, 'percent');
-
 /** A run's options (a sweep's but its own four, and --baseline and --regression, which a sweep refuses). */
 const RUN = {
   ...TARGET,
   ...SCENARIO_OVERRIDES,
   baseline: { kind: 'text', value: '<report.json>' },
-  regression: { kind: 'text', value: '<pct>', check: percent },
+  regression: REGRESSION,
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
   'max-lag': { kind: 'text', value: '<d>', check: duration },
   seed: SEED,

@@ -6,7 +6,7 @@
  */
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
-import { positiveNumberProblem } from '../../commonOptions.js';
+import { REGRESSION } from '../../commonOptions.js';
 import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../../load/k6/mergeK6Summaries.js';
 import type { K6Summary } from '../../../load/k6/K6Summary.js';
 import type { LoadRun } from '../../../load/model.js';
@@ -42,15 +42,13 @@ error, a file that is not a chainrpc k6 summary, or summaries that are not the p
 (the message names the file, the field or the missing segment); 4 internal error (a bug in
 chainrpc).`;
 
-const percent = (text: string): string | undefined => positiveNumberProblem(text, 'percent');
-
 /** `load merge`'s options (cli/commands/load/index.ts lists it among its subcommands). */
 export const mergeLine = new CommandLine(
   'load merge',
   {
     'report-dir': { kind: 'text', value: '<dir>' },
     baseline: { kind: 'text', value: '<report.json>' },
-    regression: { kind: 'text', value: '<pct>', check: percent },
+    regression: REGRESSION,
   },
   true,
 );

@@ -4,7 +4,7 @@
  * where they are. One place, so every load report is made and judged alike.
  */
 import { CliError } from '../../CliError.js';
-import { packageVersion } from '../../packageVersion.js';
+import { packageVersion } from '../../../core/packageVersion.js';
 import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
 import { EXIT } from '../../../core/errors/exitCodes.js';
 import { loadVerdict } from '../../../load/loadVerdict.js';
