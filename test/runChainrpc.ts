@@ -36,6 +36,11 @@ export interface LongRun {
   stderr: () => string;
   /** The first line of `stream` matching `re`, after `skip` earlier matches; throws after `ms` or when the process ends. */
   waitFor: (re: RegExp, options?: { ms?: number; skip?: number; stream?: 'stdout' | 'stderr' }) => Promise<string>;
+  /**
+   * True once every process holding its output has closed it (all of it read), false after `ms`. A process
+   * that has exited may still have output in the pipe: read stdout() and stderr() after this, not after its exit.
+   */
+  closed: (ms: number) => Promise<boolean>;
 }
 
 /**
@@ -54,6 +59,14 @@ export function startLongProcess(command: string, args: readonly string[], optio
   const text = { stdout: '', stderr: '' };
   child.stdout?.on('data', (d: Buffer) => (text.stdout += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (text.stderr += d.toString()));
+  let isClosed = false;
+  const closing = new Promise<void>((resolve) => child.once('close', () => resolve(void (isClosed = true))));
+  const closed: LongRun['closed'] = async (ms) => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closing, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+    return isClosed;
+  };
   const waitFor: LongRun['waitFor'] = async (re, { ms = 30_000, skip = 0, stream = 'stdout' } = {}) => {
     const deadline = Date.now() + ms;
     for (;;) {
@@ -64,7 +77,7 @@ export function startLongProcess(command: string, args: readonly string[], optio
     }
     throw new Error(`no ${stream} line matching ${String(re)} (stdout: ${text.stdout.slice(0, 500)}; stderr: ${text.stderr.slice(0, 1000)})`);
   };
-  return { child, stdout: () => text.stdout, stderr: () => text.stderr, waitFor };
+  return { child, stdout: () => text.stdout, stderr: () => text.stderr, waitFor, closed };
 }
 
 /** Whether a process runs (signal 0). */

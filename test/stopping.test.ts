@@ -83,6 +83,7 @@ describe('stopping a node', () => {
     const before = await height(url);
     run.child.kill('SIGTERM');
     expect(await allExited([pid], 5_000), `node pid ${pid} still runs after its npx pid was killed`).toBe(true);
+    expect(await run.closed(5_000), 'its output was never closed').toBe(true);
     expect(run.stderr()).toMatch(/the process that started it \(pid \d+\) exited: stopping/);
     // Stopped cleanly: the store's lock is released and its chain kept.
     const again = start(['node', '--port', '0', '--p2p-port', '0', '--data-dir', data, '--block-time', '100']);
@@ -130,6 +131,7 @@ describe('stopping a devnet', () => {
     for (const pid of [devnetPid, ...nodePids]) expect(isRunning(pid)).toBe(true);
     run.child.kill('SIGTERM');
     expect(await allExited([devnetPid, ...nodePids], 10_000), 'a devnet process outlived the npx pid').toBe(true);
+    expect(await run.closed(5_000), 'its output was never closed').toBe(true);
     // Every node stopped cleanly (exit code 0), told by the devnet.
     expect(run.stderr().match(/\(pid \d+\) exited \(code 0\)/g)).toHaveLength(2);
   }, 90_000);
@@ -139,6 +141,8 @@ describe('stopping a devnet', () => {
     const { devnetPid, nodePids } = await devnetTable(run);
     process.kill(devnetPid, 'SIGINT');
     expect(await allExited([devnetPid, ...nodePids], 10_000)).toBe(true);
+    // Exited is not yet read: the last lines may still be in the pipe.
+    expect(await run.closed(5_000), 'its output was never closed').toBe(true);
     expect(run.stderr()).toContain('devnet: SIGINT: stopping every node');
     expect(run.stderr().match(/\(pid \d+\) exited \(code 0\)/g)).toHaveLength(2);
   }, 90_000);
