@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TickReport } from '../metrics/LoadRecorder.js';
 import type { TrackedOutcome } from './RequestSource.js';
-import { prepareThread, type ThreadPlan, type ThreadResult, type ThreadRun, type ThreadStop } from './runThread.js';
+import { prepareThread } from './runThread.js';
+import type { ThreadPlan, ThreadResult, ThreadRun, ThreadStop } from './ThreadPlan.js';
 
 /** A tick as it crosses threads: the latency histogram in HdrHistogram's encoding. */
 export type EncodedTick = Omit<TickReport, 'latency'> & { latency: string };

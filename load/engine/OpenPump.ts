@@ -1,0 +1,145 @@
+/**
+ * The open model's pump: request i is due at t_i (the Schedule); the pump takes it up as soon as it can, and
+ * how late that was is the send lag. Over the in-flight cap, or when the source is busy, the request is dropped;
+ * with every connection busy (fewer connections than the cap) it waits for one, in order. Latency runs from t_i,
+ * so a late generator cannot hide a slow node (no coordinated omission; docs/load.md, "The engine").
+ */
+import type { ArrivalModel } from '../model.js';
+import type { HttpConnection } from './HttpConnection.js';
+import { RequestQueue } from './RequestQueue.js';
+import type { SourceShare } from './RequestSource.js';
+import { Schedule } from './Schedule.js';
+import type { InFlight, Sender, SenderHost } from './Sender.js';
+
+/**
+ * How the pump wakes for its next send. A wait of at least this long goes to a timer: libuv's timers
+ * count whole milliseconds and fire from 1 ms early to a fraction of a ms late, so floor(wait) never
+ * oversleeps by much. A shorter wait is polled (setImmediate: I/O is still served between polls), and every
+ * answer also looks whether a send has come due. Polling costs a core at rates above ~1,000/s; leaving short
+ * waits to the millisecond timers instead (tried: a 1 ms timer and the answers) put the sends 0.5 ms late on
+ * average and 1 to 3 ms at p99, and since latency runs from the scheduled time, a node answering in 60 µs
+ * measured 600 µs (docs/load.md, "The engine"). A load generator's core is its own; its figures must be right.
+ */
+const TIMER_MIN_MS = 1;
+
+export interface OpenPumpPlan {
+  model: Extract<ArrivalModel, { kind: 'open' }>;
+  warmupMs: number;
+  seed: number;
+  share: SourceShare;
+  /** This thread's in-flight cap and connections. */
+  maxInFlight: number;
+  connections: number;
+}
+
+export class OpenPump implements Sender {
+  readonly #host: SenderHost;
+  readonly #plan: OpenPumpPlan;
+  readonly #schedule: Schedule;
+  /** ms after the origin of the next send; undefined once the schedule is over. */
+  #due: number | undefined;
+  readonly #idle: HttpConnection<InFlight>[] = [];
+  #opened = 0;
+  readonly #waiting = new RequestQueue<InFlight>();
+  /** The next wake-up: a timer or a poll (setImmediate); `at` is when it is due. */
+  #wake: { immediate: boolean; at: number; handle: NodeJS.Timeout | NodeJS.Immediate } | undefined;
+  readonly #onWake = (): void => {
+    this.#wake = undefined;
+    this.pump();
+  };
+
+  constructor(host: SenderHost, plan: OpenPumpPlan) {
+    this.#host = host;
+    this.#plan = plan;
+    // The warm-up at the first stage's starting rate, then the stages.
+    const first = plan.model.stages[0];
+    const warm = plan.warmupMs > 0 && first !== undefined ? [{ from: first.from, to: first.from, durationMs: plan.warmupMs }] : [];
+    this.#schedule = new Schedule([...warm, ...plan.model.stages], plan.model.distribution, plan.seed, plan.share);
+    this.#due = this.#schedule.next();
+  }
+
+  begin(): void {
+    this.pump();
+  }
+
+  /** Sends every request that has come due, then arranges to be woken for the next one. */
+  pump(): void {
+    const host = this.#host;
+    if (!host.sending) return;
+    let t = performance.now();
+    while (this.#due !== undefined && host.origin + this.#due <= t) {
+      this.#dispatch(host.origin + this.#due, this.#due >= this.#plan.warmupMs, t);
+      if (!host.sending) return;
+      this.#due = this.#schedule.next();
+      t = performance.now();
+    }
+    if (this.#due === undefined) {
+      host.stopSending({ reason: 'completed', atMs: Math.round(t - host.measureStart) }, Infinity);
+      return;
+    }
+    const at = host.origin + this.#due;
+    const wait = at - t;
+    if (wait >= TIMER_MIN_MS) {
+      if (this.#wake !== undefined && this.#wake.at <= at) return; // an earlier wake-up comes first and looks again
+      this.halt();
+      this.#wake = { immediate: false, at: t + Math.floor(wait), handle: setTimeout(this.#onWake, Math.floor(wait)) };
+    } else {
+      if (this.#wake?.immediate === true) return;
+      this.halt();
+      this.#wake = { immediate: true, at: t, handle: setImmediate(this.#onWake) };
+    }
+  }
+
+  #dispatch(scheduledMs: number, measured: boolean, t: number): void {
+    const host = this.#host;
+    host.recorder.scheduled(measured);
+    host.recorder.lag((t - scheduledMs) * 1000, measured);
+    if (host.inFlight >= this.#plan.maxInFlight) {
+      host.recorder.dropped(measured);
+      return;
+    }
+    const request = host.next();
+    if (host.failed) return;
+    if (request === null) {
+      host.recorder.dropped(measured);
+      return;
+    }
+    if (request === undefined) {
+      host.sourceRanOut(t);
+      return;
+    }
+    host.inFlight++;
+    const ctx: InFlight = { request, scheduledMs, measured };
+    const connection = this.#idle.pop() ?? (this.#opened < this.#plan.connections ? this.#open() : undefined);
+    if (connection !== undefined) host.write(connection, ctx);
+    else {
+      this.#waiting.push(ctx);
+      host.recorder.queued(this.#waiting.length, measured);
+    }
+  }
+
+  #open(): HttpConnection<InFlight> {
+    this.#opened++;
+    return this.#host.newConnection();
+  }
+
+  freed(connection: HttpConnection<InFlight>): void {
+    const waiting = this.#waiting.shift();
+    if (waiting !== undefined) this.#host.write(connection, waiting);
+    else this.#idle.push(connection);
+    // Sends that came due since the last look go now, on the connection just freed if need be.
+    if (this.#host.sending && this.#due !== undefined && this.#host.origin + this.#due <= performance.now()) this.pump();
+  }
+
+  halt(): void {
+    const wake = this.#wake;
+    if (wake === undefined) return;
+    if (wake.immediate) clearImmediate(wake.handle as NodeJS.Immediate);
+    else clearTimeout(wake.handle as NodeJS.Timeout);
+    this.#wake = undefined;
+  }
+
+  dropWaiting(): number {
+    return this.#waiting.clear();
+  }
+}
