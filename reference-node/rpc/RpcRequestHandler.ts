@@ -1,0 +1,157 @@
+/**
+ * One exchange on the RPC server, from node:http's hand-over to the answer: the path, the HTTP status
+ * policy of docs/transport.md around handleRpcBody, the body decoded, the answer written. Apart from
+ * createRpcServer.ts (the settings, the wiring, the connections and close()): this is the request hot
+ * path, one object built once per server, so a request allocates no closure here beyond its two body
+ * callbacks (and the two promise callbacks of an asynchronous dispatch).
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { standardError } from './errorResponse.js';
+import { handleRpcBody, parseErrorText } from './handleRpcBody.js';
+import { readBody } from './readBody.js';
+import { refuse, sendJson } from './sendJson.js';
+import { JSON_TYPE } from './TransportRules.js';
+import type { TransportRules } from './TransportRules.js';
+import type { MethodTable, OnCall } from './types.js';
+
+const RPC_PATH = '/rpc';
+// fatal: a body that is not UTF-8 (RFC 8259 §8.1) is refused as a parse error, never decoded with U+FFFD.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The server's options the requests read, defaults applied (createRpcServer.ts). */
+export interface RpcRequestSettings {
+  readonly rules: TransportRules;
+  readonly maxBodyBytes: number;
+  readonly maxBatch: number;
+  readonly logError: (line: string) => void;
+  readonly onCall: OnCall | undefined;
+}
+
+/** Serves the requests of one server (`serve`); nothing a client sends can throw out of it. */
+export class RpcRequestHandler {
+  /** The method table; the server's setMethods replaces it. */
+  methods: MethodTable;
+  private readonly rules: TransportRules;
+  private readonly maxBodyBytes: number;
+  private readonly maxBatch: number;
+  private readonly logError: (line: string) => void;
+  private readonly onCall: OnCall | undefined;
+  private readonly rewriteAnswer: TransportRules['rewriteAnswer'];
+
+  constructor(
+    private readonly server: Server,
+    methods: MethodTable,
+    settings: RpcRequestSettings,
+  ) {
+    this.methods = methods;
+    this.rules = settings.rules;
+    this.maxBodyBytes = settings.maxBodyBytes;
+    this.maxBatch = settings.maxBatch;
+    this.logError = settings.logError;
+    this.onCall = settings.onCall;
+    this.rewriteAnswer = settings.rules.rewriteAnswer;
+  }
+
+  /** One request, `expectsContinue` when it came with `Expect: 100-continue`. */
+  serve(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
+    try {
+      const path = pathOf(req.url);
+      if (path === RPC_PATH) this.serveRpc(req, res, expectsContinue);
+      // Only JSON-RPC is served here: the peer protocol (/p2p/) has a listener of its own.
+      else refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
+    } catch (error) {
+      this.failed(res, error);
+    }
+  }
+
+  /** A handler bug, never a client's doing: logged, answered with 500 when still possible. */
+  private failed(res: ServerResponse, error: unknown): void {
+    const logError = this.logError;
+    logError(`rpc: request handling failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`.replace(/\s+/g, ' '));
+    if (!res.headersSent && !res.destroyed) sendJson(res, 500, standardError('internalError', null, 'the node failed while handling this request'), true);
+    else res.destroy();
+  }
+
+  // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
+  private serveRpc(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
+    const rules = this.rules;
+    const maxBodyBytes = this.maxBodyBytes;
+    const verdict = rules.httpMethod(req.method);
+    if (verdict !== 'serve') {
+      if (verdict === 'invalid-request') return sendJson(res, 200, standardError('invalidRequest', null, 'use POST for JSON-RPC'));
+      refuse(req, res, 405, `use POST for JSON-RPC (got ${req.method ?? 'no method'})`, { allow: 'POST' });
+      return;
+    }
+    if (!rules.acceptsContentType(req.headers['content-type'])) {
+      refuse(req, res, 415, `the content type must be ${JSON_TYPE}`);
+      return;
+    }
+    // Decide from Content-Length before reading a byte (node:http has already rejected a malformed one).
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBodyBytes) {
+      refuse(req, res, 413, `the body is ${declared} bytes; this node takes at most ${maxBodyBytes}`);
+      return;
+    }
+    const early = rules.beforeBody?.(req);
+    if (early !== undefined) return sendJson(res, early.status, early.body, false, early.contentType);
+    if (expectsContinue) res.writeContinue();
+    // A client that leaves or is timed out mid-body never reaches either callback: nobody to answer.
+    readBody(
+      req,
+      maxBodyBytes,
+      (bytes) => {
+        try {
+          this.answer(req, res, bytes);
+        } catch (error) {
+          this.failed(res, error);
+        }
+      },
+      () => refuse(req, res, 413, `the body is over ${maxBodyBytes} bytes, the most this node takes`),
+    );
+  }
+
+  /** The body read whole: decoded, dispatched (or taken over by the rules), answered. */
+  private answer(req: IncomingMessage, res: ServerResponse, bytes: Buffer): void {
+    let text: string;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      this.send(res, parseErrorText('the body is not valid UTF-8'), '');
+      return;
+    }
+    const { rules, logError } = this;
+    if (rules.takeOver?.(text, { server: this.server, res, log: logError }) === true) return;
+    const remoteAddress = req.socket.remoteAddress ?? '';
+    const dispatched = handleRpcBody(text, this.methods, { maxBatch: this.maxBatch, remoteAddress, logError, rules, onCall: this.onCall });
+    if (typeof dispatched === 'string' || dispatched === null) this.send(res, dispatched, text);
+    else dispatched.then((d) => this.send(res, d, text)).catch((error: unknown) => this.failed(res, error));
+  }
+
+  /** Writes the dispatcher's answer (null: nothing to send), after the rules' rewrite; `request` is the body's text. */
+  private send(res: ServerResponse, dispatched: string | null, request: string): void {
+    const rewriteAnswer = this.rewriteAnswer;
+    const text = rewriteAnswer === undefined ? dispatched : rewriteAnswer(dispatched, request);
+    if (res.destroyed || res.writableEnded) return;
+    if (text === null) {
+      // Notifications only: JSON-RPC sends nothing, HTTP says so with 204 and no body (profile).
+      res.writeHead(204);
+      res.end();
+    } else {
+      sendJson(res, this.rules.answerStatus(text), text, false, this.rules.answerContentType);
+    }
+  }
+}
+
+/** The path of an origin-form or absolute-form request target; '' when it cannot be read. */
+function pathOf(url: string | undefined): string {
+  if (url === RPC_PATH || url === undefined) return url ?? '';
+  if (url.startsWith('/')) {
+    const q = url.search(/[?#]/);
+    return q === -1 ? url : url.slice(0, q);
+  }
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
