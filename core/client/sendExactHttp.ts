@@ -4,8 +4,9 @@ import { decodeBody } from './decodeBody.js';
 import { HttpExchangeFailure } from './HttpExchangeFailure.js';
 import type { HttpExchangeResult } from './HttpTransport.js';
 import { HttpResponseReader, type HttpResponseHead } from './HttpResponseReader.js';
+import { RequestWriter } from './RequestWriter.js';
 import { responseEvidence } from './responseEvidence.js';
-import { toTransportError } from './toTransportError.js';
+import { toTransportError, type FailedExchange } from './toTransportError.js';
 import { TransportError } from './TransportError.js';
 import type { SentRequest, Timing } from './types.js';
 
@@ -38,9 +39,6 @@ export interface ExactHttpRequest {
   readonly sent?: SentRequest | undefined;
 }
 
-// Writes of this size let the reader get a turn between them and keep at most this much queued
-// past the point where the node's answer arrives.
-const CHUNK_BYTES = 64 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // The characters undici and node:http accept: no controls, no space, nothing past latin1.
 const INVALID_TARGET = /[^\u0021-\u00ff]/;
@@ -68,10 +66,7 @@ const EMPTY = new Uint8Array(0);
  *   complete), TIMEOUT, ABORTED, NETWORK (not HTTP, malformed HTTP, TLS, invalid request parts)
  */
 export function sendExactHttp(request: ExactHttpRequest): Promise<HttpExchangeResult> {
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  let ttfbMs: number | null = null;
-  const timing = (): Timing => ({ startedAt, ttfbMs, totalMs: performance.now() - t0 });
+  const clock = startClock();
 
   const target = parseOrigin(request.origin);
   const body = request.body ?? EMPTY;
@@ -90,29 +85,60 @@ export function sendExactHttp(request: ExactHttpRequest): Promise<HttpExchangeRe
       details: `${invalid}. HTTP/1.1 cannot carry it (RFC 9112 §3, RFC 9110 §5.5); nothing was sent.`,
       request: sent,
     });
-    return Promise.reject(new HttpExchangeFailure(error, timing()));
+    return Promise.reject(new HttpExchangeFailure(error, clock.timing()));
   }
   const head = Buffer.from(requestHead(request, target.host, body), 'latin1');
 
   if (request.signal?.aborted === true) {
-    return Promise.reject(new HttpExchangeFailure(toTransportError(request.signal.reason, 'ABORTED', exchange, undefined), timing()));
+    return Promise.reject(new HttpExchangeFailure(toTransportError(request.signal.reason, 'ABORTED', exchange, undefined), clock.timing()));
   }
 
+  return runExchange({ request, target, head, body, exchange, clock });
+}
+
+/** The exchange's timing, measured from startClock. */
+interface Clock {
+  timing(): Timing;
+  /** Notes that the response head has arrived: true on the first call only, the one whose time counts. */
+  headArrived(): boolean;
+}
+
+function startClock(): Clock {
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  let ttfbMs: number | null = null;
+  return {
+    timing: () => ({ startedAt, ttfbMs, totalMs: performance.now() - t0 }),
+    headArrived: () => {
+      if (ttfbMs !== null) return false;
+      ttfbMs = performance.now() - t0;
+      return true;
+    },
+  };
+}
+
+/** An exchange checked and ready to go: the request, where it goes, its bytes, and what its errors report. */
+interface ReadyExchange {
+  readonly request: ExactHttpRequest;
+  readonly target: Origin;
+  readonly head: Buffer;
+  readonly body: Uint8Array;
+  readonly exchange: FailedExchange;
+  readonly clock: Clock;
+}
+
+/**
+ * The exchange on its own connection: the request written (RequestWriter) while the response is
+ * read, settled once, by the complete response, the connection's end or error, the timer or the
+ * signal; whichever comes first, the socket is destroyed.
+ */
+function runExchange({ request, target, head, body, exchange, clock }: ReadyExchange): Promise<HttpExchangeResult> {
   return new Promise<HttpExchangeResult>((resolve, reject) => {
     const reader = new HttpResponseReader({ requestMethod: request.method, maxBodyBytes: request.maxBodyBytes });
-    const options = { host: target.hostname, port: target.port, allowHalfOpen: true };
-    const socket: Socket = target.tls
-      ? connectTls({
-          ...options,
-          // SNI carries host names only (RFC 6066 §3).
-          ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
-          ALPNProtocols: ['http/1.1'],
-        })
-      : connectTcp(options);
+    const socket = openSocket(target);
     let settled = false;
     let connected = false;
-    let writeError: Error | undefined;
-    let wakeWriter: (() => void) | undefined;
+    const writer = new RequestWriter(socket, () => settled || reader.head !== undefined);
 
     const settle = (report: () => void): void => {
       if (settled) return;
@@ -121,63 +147,30 @@ export function sendExactHttp(request: ExactHttpRequest): Promise<HttpExchangeRe
       request.signal?.removeEventListener('abort', onAbort);
       // connection: close was asked; either way the exchange owns this socket and ends it here.
       socket.destroy();
-      wakeWriter?.();
+      writer.wake();
       report();
     };
-    const fail = (error: TransportError): void => settle(() => reject(new HttpExchangeFailure(error, timing())));
+    const fail = (error: TransportError): void => settle(() => reject(new HttpExchangeFailure(error, clock.timing())));
     const succeed = (): void => {
       const answer = reader.head;
       if (answer === undefined) return;
       const result = { status: answer.status, headers: answer.headers, body: reader.body(), truncated: reader.truncated };
-      settle(() => resolve({ ...result, timing: timing() }));
+      settle(() => resolve({ ...result, timing: clock.timing() }));
     };
     const onAbort = (): void => fail(toTransportError(request.signal?.reason, 'ABORTED', exchange, reader.head));
     const timer = setTimeout(() => fail(toTransportError(undefined, 'TIMEOUT', exchange, reader.head)), request.timeoutMs);
     request.signal?.addEventListener('abort', onAbort, { once: true });
 
-    socket.setNoDelay(true);
-    keepReadingAfterWriteErrors(socket, (error) => {
-      writeError ??= error;
-      wakeWriter?.();
-    });
-
-    const stopWriting = (): boolean => settled || writeError !== undefined || reader.head !== undefined;
-    const drained = (): Promise<void> =>
-      new Promise<void>((resume) => {
-        const wake = (): void => {
-          socket.off('drain', wake);
-          wakeWriter = undefined;
-          resume();
-        };
-        wakeWriter = wake;
-        socket.once('drain', wake);
-      });
-    const write = async (): Promise<void> => {
-      let offset = Math.min(body.length, CHUNK_BYTES);
-      let flowing = socket.write(Buffer.concat([head, body.subarray(0, offset)]));
-      while (offset < body.length && !stopWriting()) {
-        if (!flowing) {
-          await drained();
-          if (stopWriting()) break;
-        }
-        const end = Math.min(body.length, offset + CHUNK_BYTES);
-        flowing = socket.write(body.subarray(offset, end));
-        offset = end;
-      }
-    };
     socket.once(target.tls ? 'secureConnect' : 'connect', () => {
       connected = true;
-      void write();
+      void writer.write(head, body);
     });
 
     socket.on('data', (chunk: Buffer) => {
       if (settled) return;
       reader.push(chunk);
       if (reader.problem !== undefined) return fail(malformed(reader.problem, exchange.sent, reader.head));
-      if (reader.head !== undefined && ttfbMs === null) {
-        ttfbMs = performance.now() - t0;
-        wakeWriter?.();
-      }
+      if (reader.head !== undefined && clock.headArrived()) writer.wake();
       if (reader.done) succeed();
     });
     const closed = (cause: Error | undefined): void => {
@@ -188,12 +181,27 @@ export function sendExactHttp(request: ExactHttpRequest): Promise<HttpExchangeRe
         // No connection: refused, unreachable, a failed TLS handshake... named by the error's code.
         return fail(toTransportError(cause ?? new Error('the connection closed while connecting'), undefined, exchange, undefined));
       }
-      fail(cutShort(reader, cause, writeError, exchange.sent));
+      fail(cutShort(reader, cause, writer.writeError, exchange.sent));
     };
     socket.on('end', () => closed(undefined));
     socket.on('error', (error: Error) => closed(error));
     socket.on('close', () => closed(undefined));
   });
+}
+
+/** A connection to the origin, TLS for https; connecting, not yet connected. */
+function openSocket(target: Origin): Socket {
+  const options = { host: target.hostname, port: target.port, allowHalfOpen: true };
+  const socket: Socket = target.tls
+    ? connectTls({
+        ...options,
+        // SNI carries host names only (RFC 6066 §3).
+        ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
+        ALPNProtocols: ['http/1.1'],
+      })
+    : connectTcp(options);
+  socket.setNoDelay(true);
+  return socket;
 }
 
 interface Origin {
@@ -246,27 +254,6 @@ function requestHead(request: ExactHttpRequest, host: string, body: Uint8Array):
   if (request.omitContentLength !== true && !framed && wantsLength) lines.push(`content-length: ${body.length}`);
   if (!has('connection')) lines.push('connection: close');
   return `${lines.join('\r\n')}\r\n\r\n`;
-}
-
-/**
- * RFC 9112 §9.6 warns that a reset can cost a client the response it was about to read. The kernel
- * keeps the bytes that arrived before the RST, but node:net destroys a socket as soon as a write
- * fails, closing the descriptor with the node's answer still unread in the receive queue: the 413
- * would be lost to an EPIPE. So a failed write is reported to `onError` and to the stream as a
- * success: the socket stays open, the answer is read, and the end of the stream follows it.
- * `_write` / `_writev` are the stream's implementation hooks, wrapped here for this socket only.
- */
-function keepReadingAfterWriteErrors(socket: Socket, onError: (error: Error) => void): void {
-  const absorb =
-    (callback: (error?: Error | null) => void) =>
-    (error?: Error | null): void => {
-      if (error !== undefined && error !== null) onError(error);
-      callback(null);
-    };
-  const write = socket._write.bind(socket);
-  socket._write = (chunk, encoding, callback) => write(chunk, encoding, absorb(callback));
-  const writev = socket._writev?.bind(socket);
-  if (writev !== undefined) socket._writev = (chunks, callback) => writev(chunks, absorb(callback));
 }
 
 function malformed(problem: string, sent: SentRequest, head: HttpResponseHead | undefined): TransportError {
