@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../../core/json/index.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { referenceCodec } from '../referenceCodec.js';
@@ -6,35 +5,25 @@ import { referenceProfile, REFERENCE_SETTINGS } from '../referenceProfile.js';
 import type { TxCodec } from '../TxCodec.js';
 import { buildProfileJson } from './buildProfileJson.js';
 import type { DetectedProfileJson } from './buildProfileJson.js';
-import { decideBlockTime } from './decideBlockTime.js';
 import { decideErrorData } from './decideErrorData.js';
 import { decideErrorStatuses } from './decideErrorStatuses.js';
 import { decideFields } from './decideFields.js';
 import type { FieldObservation } from './decideFields.js';
 import { decideHexCase } from './decideHexCase.js';
-import { detectBatchLimit } from './detectBatchLimit.js';
-import { detectBodyLimit } from './detectBodyLimit.js';
-import { detectEncodings } from './detectEncodings.js';
-import { detectFaucet } from './detectFaucet.js';
-import { detectHealth } from './detectHealth.js';
-import { detectHttp } from './detectHttp.js';
+import { Detection } from './Detection.js';
 import type { StandardErrorAnswer } from './detectHttp.js';
 import { detectMethods } from './detectMethods.js';
 import type { MethodsDetected } from './detectMethods.js';
-import { detectParams } from './detectParams.js';
 import { detectRpcPath, UNKNOWN_METHOD } from './detectRpcPath.js';
-import { detectTransactions } from './detectTransactions.js';
-import { detectUnknowns } from './detectUnknowns.js';
 import { fallback, given, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
 import { RESULT_FIELDS } from './findKeys.js';
-import { integerOf } from './integerOf.js';
-import { DeadlineReached, Prober } from './Prober.js';
-import { readResults, resultOf } from './readResults.js';
+import { probeLimits } from './probeLimits.js';
+import { probeReads } from './probeReads.js';
+import { chainIdToSign, probeFaucet, probeTransactions } from './probeSends.js';
+import { Prober } from './Prober.js';
+import { resultOf } from './readResults.js';
 import type { Observed } from './readResults.js';
-import { readTimestampDeltas } from './readTimestampDeltas.js';
-import { sampleHeights } from './sampleHeights.js';
-import type { HeightSamples } from './sampleHeights.js';
 
 /** The whole detection's default limit. */
 export const DEFAULT_DEADLINE_MS = 120_000;
@@ -130,190 +119,78 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
   const started = Date.now();
   const progress = options.onProgress ?? (() => undefined);
   const prober = new Prober(options.url, started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS), options.signal, progress);
-  const codec = options.codec ?? referenceCodec;
-  const found = new Map<string, Finding>();
-  const add = (fs: readonly Finding[]): void => {
-    for (const f of fs) found.set(f.key, f);
-  };
-  const warnings: string[] = [];
-  let heightReads = 0;
-  let stopped = false;
-  const step = async (name: string, run: () => Promise<void>): Promise<void> => {
-    if (stopped) return;
-    progress(`${name} ...`);
-    try {
-      await run();
-      // Steps that stop gracefully (the bisections keep their bounds) still end the detection here.
-      if (prober.remainingMs() <= 0 || options.signal?.aborted === true) {
-        stopped = true;
-        warnings.push(`${name}: cut short by the deadline; the probes after it keep the reference defaults`);
-      }
-    } catch (error) {
-      if (error instanceof DeadlineReached) {
-        stopped = true;
-        warnings.push(`${name}: not finished (${error.message}); it and the probes after it keep the reference defaults`);
-        return;
-      }
-      // A probe that breaks on an answer it did not foresee must not cost the rest of the draft.
-      warnings.push(`${name}: failed (${error instanceof Error ? error.message : String(error)}); its keys keep the reference defaults`);
-    }
-  };
+  const d = new Detection(prober, options.codec ?? referenceCodec, options.signal);
+  const { codec } = d;
 
-  if (options.codecModule !== undefined) add([given('codec', options.codecModule, `--codec ${options.codecModule} (${codec.name})`)]);
-  else if (options.codec !== undefined) add([given('codec', codec.name, `the codec given (${codec.name}); a profile file names its module`, false)]);
+  if (options.codecModule !== undefined) d.add([given('codec', options.codecModule, `--codec ${options.codecModule} (${codec.name})`)]);
+  else if (options.codec !== undefined) d.add([given('codec', codec.name, `the codec given (${codec.name}); a profile file names its module`, false)]);
   try {
     progress(`detecting ${options.url} (deadline ${(options.deadlineMs ?? DEFAULT_DEADLINE_MS) / 1000} s)`);
     const path = await detectRpcPath(prober, options.rpcPath);
-    add([path.finding]);
+    d.add([path.finding]);
     progress(`rpcPath: ${prober.rpcPath} (${path.finding.evidence})`);
     const unknownMethod: StandardErrorAnswer | undefined = path.unknownMethod === undefined ? undefined : { name: 'MethodNotFound', what: `POST ${prober.rpcPath} an unknown method (${UNKNOWN_METHOD})`, outcome: path.unknownMethod };
 
     let methods: MethodsDetected | undefined;
-    await step('method names', async () => {
+    await d.step('method names', async () => {
       methods = await detectMethods(prober, options.methodPrefix);
-      add(methods.findings);
+      d.add(methods.findings);
       const missing = methods.findings.find((f) => f.key === 'methods');
-      if (missing !== undefined) warnings.push(`methods ${missing.evidence}`);
+      if (missing !== undefined) d.warnings.push(`methods ${missing.evidence}`);
     });
-    if (methods !== undefined) await probeWith(methods, unknownMethod);
+    if (methods !== undefined) await probeWith(d, options, methods, unknownMethod);
   } finally {
     await prober.close();
   }
+  return draft(d, options, started);
+}
 
-  /** Everything after the endpoint and the method names. */
-  async function probeWith(m: MethodsDetected, unknownMethod: StandardErrorAnswer | undefined): Promise<void> {
-    const fresh = randomBytes(32).toString('hex');
-    const sentAddresses = [fresh];
+/** Everything after the endpoint and the method names. */
+async function probeWith(d: Detection, options: DetectOptions, m: MethodsDetected, unknownMethod: StandardErrorAnswer | undefined): Promise<void> {
+  const { observed, chainId, blockTimeMs } = await probeReads(d, m, unknownMethod);
+  const funded = await probeFaucet(d, m, options.faucet);
+  const signFor = chainIdToSign(d, options.chainId, chainId);
+  await probeTransactions(d, m, options.transactions, signFor, funded, blockTimeMs);
+  await probeLimits(d, m, options.limits);
+  decideOverAll(d, observed);
+}
 
-    let samples: HeightSamples = { rises: [], first: undefined, polls: 0, spentMs: 0 };
-    await step('block time (sampling the height)', async () => {
-      if (m.served('chain_blockNumber')) samples = await sampleHeights(prober, m);
-      heightReads = samples.polls;
-    });
-
-    let observed: Observed = { genesisEvidence: '' };
-    let chainId: bigint | undefined;
-    await step('results and encodings', async () => {
-      observed = await readResults(prober, m, fresh);
-      add(detectEncodings(observed));
-      const health = detectHealth(observed.health);
-      add(health.findings);
-      chainId = health.chainId;
-      add(await detectUnknowns(prober, m, observed));
-    });
-    const genesisHeight = observed.genesisHeight ?? 0;
-
-    await step('params', async () => {
-      const address = randomBytes(32).toString('hex');
-      sentAddresses.push(address);
-      add(await detectParams(prober, m, address, genesisHeight));
-    });
-    await step('HTTP statuses', async () => add(await detectHttp(prober, m, unknownMethod)));
-
-    await step('block time', async () => {
-      const timestamps = found.get('timestamps');
-      // The tip now (the chain went on while the other probes ran): more recent blocks to time.
-      const now = timestamps?.basis === 'probed' ? await prober.call(m.wire('chain_blockNumber'), []) : undefined;
-      const tip = now?.kind === 'result' ? integerOf(now.result)?.value : undefined;
-      const deltas = tip !== undefined ? await readTimestampDeltas(prober, m, tip, genesisHeight) : [];
-      add([decideBlockTime(samples, deltas)]);
-    });
-    const blockTimeMs = typeof found.get('blockTimeMs')?.value === 'number' ? (found.get('blockTimeMs')?.value as number) : REFERENCE_SETTINGS.blockTimeMs;
-
-    // Faucet: the claimed address is a codec key, so a node that refuses free transfers can be sent a funded one.
-    const claimKey = codec.newKey();
-    const results: JsonValue[] = [];
-    const observations: FieldObservation[] = [];
-    let funded = false;
-    if (options.faucet === false) add([fallback('faucet', referenceProfile().faucet, 'not probed (--no-faucet)')]);
-    else if (!m.served('chain_faucetClaim')) add([probed('faucet', false, 'high', `${m.wire('chain_faucetClaim')} is not served (see methods)`)]);
-    else
-      await step('faucet', async () => {
-        sentAddresses.push(claimKey.address);
-        const faucet = await detectFaucet(prober, m, claimKey.address);
-        add(faucet.findings);
-        funded = faucet.funded;
-        const claimed = resultOf(faucet.claim);
-        if (faucet.claim !== undefined && claimed !== undefined) {
-          results.push(claimed);
-          observations.push({ source: faucet.claim.call, result: claimed, names: faucet.credit === 'transaction' ? RESULT_FIELDS.faucet : ['amount'] });
-        }
-      });
-
-    if (options.chainId !== undefined) add([given('chainId', options.chainId, '--chain-id')]);
-    else if (chainId !== undefined) add([probed('chainId', chainId, 'high', 'chain_health\'s chain_id; not written: the suite reads it from chain_health itself', false)]);
-    else add([fallback('chainId', 1, 'chain_health carries no chain id; the suite signs for 1 (give --chain-id if that is wrong)', false)]);
-    const signFor = options.chainId ?? chainId ?? 1n;
-
-    if (options.transactions === false) add([fallback('txResult', referenceProfile().txResult, 'not probed (--no-transactions)')]);
-    else if (!m.served('chain_sendRawTransaction')) add([fallback('txResult', referenceProfile().txResult, `${m.wire('chain_sendRawTransaction')} is not served`)]);
-    else
-      await step('transactions', async () => {
-        const tx = await detectTransactions(prober, m, {
-          codec,
-          chainId: signFor,
-          chainIdSource: options.chainId !== undefined ? '--chain-id' : chainId !== undefined ? 'chain_health' : 'default',
-          fee: referenceProfile().fee,
-          funded: funded ? claimKey : undefined,
-          blockTimeMs,
-        });
-        add(tx.findings);
-        warnings.push(...tx.warnings);
-        results.push(...tx.results);
-        if (tx.txObject !== undefined) {
-          const result = resultOf(tx.txObject);
-          if (result !== undefined) observations.push({ source: tx.txObject.call, result, names: RESULT_FIELDS.tx, known: { transaction_hash: tx.txObject.hashKey } });
-        }
-        if (found.get('txResult')?.basis === 'probed' && !found.has('codec')) add([probed('codec', codec.name, 'high', `the node accepted a transfer signed with ${codec.name}`, false)]);
-      });
-
-    if (options.limits === false) add([fallback('maxBodyBytes', null, 'not probed (--no-limits)'), fallback('maxBatch', null, 'not probed (--no-limits)')]);
-    else {
-      // A method the node serves with no params: its answers are what a served probe looks like.
-      const quiet = (['chain_blockNumber', 'net_peerCount', 'chain_health'] as const).find((spec) => m.served(spec));
-      if (quiet === undefined) add([fallback('maxBodyBytes', null, 'no method that takes no params is served to probe with'), fallback('maxBatch', null, 'no method that takes no params is served to probe with')]);
-      else {
-        let maxBodyBytes: number | undefined;
-        await step('body size limit', async () => {
-          const body = await detectBodyLimit(prober, m.wire(quiet));
-          add(body.findings);
-          maxBodyBytes = body.maxBodyBytes;
-        });
-        await step('batch size limit', async () => add(await detectBatchLimit(prober, m.wire(quiet), maxBodyBytes)));
-      }
-    }
-
-    // Decisions over everything read.
-    const blocks = [observed.tip, observed.genesis].flatMap((r) => (r === undefined ? [] : [{ source: r.call, result: resultOf(r) ?? null, names: RESULT_FIELDS.block }]));
-    const reads: FieldObservation[] = [
-      ...(observed.health ? [{ source: observed.health.call, result: resultOf(observed.health) ?? null, names: RESULT_FIELDS.health }] : []),
-      ...blocks,
-      ...(observed.account ? [{ source: observed.account.call, result: resultOf(observed.account) ?? null, names: RESULT_FIELDS.account }] : []),
-      ...(observed.pouLocal ? [{ source: observed.pouLocal.call, result: resultOf(observed.pouLocal) ?? null, names: RESULT_FIELDS.pouLocal }] : []),
-      ...(observed.pouPeers ? [{ source: observed.pouPeers.call, result: resultOf(observed.pouPeers) ?? null, names: RESULT_FIELDS.pouPeers }] : []),
-      ...observations,
-    ];
-    add(decideFields(reads).findings);
-    for (const r of [observed.tip, observed.genesis, observed.pouLocal, observed.pouPeers]) {
-      const result = resultOf(r);
-      if (result !== undefined) results.push(result);
-    }
-    add([decideHexCase(results, sentAddresses), decideErrorData(prober.errorData), ...decideErrorStatuses(prober.errorStatuses)]);
-    if (found.get('faucet')?.value === false) {
-      if (!found.has('faucetLimit')) add([probed('faucetLimit', null, 'high', 'no faucet')]);
-      if (!found.has('faucetCredit')) add([fallback('faucetCredit', referenceProfile().faucetCredit, 'no faucet')]);
-    }
+/** Decisions over everything read. */
+function decideOverAll(d: Detection, observed: Observed): void {
+  const { found, prober, results } = d;
+  const blocks = [observed.tip, observed.genesis].flatMap((r) => (r === undefined ? [] : [{ source: r.call, result: resultOf(r) ?? null, names: RESULT_FIELDS.block }]));
+  const reads: FieldObservation[] = [
+    ...(observed.health ? [{ source: observed.health.call, result: resultOf(observed.health) ?? null, names: RESULT_FIELDS.health }] : []),
+    ...blocks,
+    ...(observed.account ? [{ source: observed.account.call, result: resultOf(observed.account) ?? null, names: RESULT_FIELDS.account }] : []),
+    ...(observed.pouLocal ? [{ source: observed.pouLocal.call, result: resultOf(observed.pouLocal) ?? null, names: RESULT_FIELDS.pouLocal }] : []),
+    ...(observed.pouPeers ? [{ source: observed.pouPeers.call, result: resultOf(observed.pouPeers) ?? null, names: RESULT_FIELDS.pouPeers }] : []),
+    ...d.observations,
+  ];
+  d.add(decideFields(reads).findings);
+  for (const r of [observed.tip, observed.genesis, observed.pouLocal, observed.pouPeers]) {
+    const result = resultOf(r);
+    if (result !== undefined) results.push(result);
   }
+  d.add([decideHexCase(results, d.sentAddresses), decideErrorData(prober.errorData), ...decideErrorStatuses(prober.errorStatuses)]);
+  if (found.get('faucet')?.value === false) {
+    if (!found.has('faucetLimit')) d.add([probed('faucetLimit', null, 'high', 'no faucet')]);
+    if (!found.has('faucetCredit')) d.add([fallback('faucetCredit', referenceProfile().faucetCredit, 'no faucet')]);
+  }
+}
 
+/** The result: the profile file drafted from the findings, with what the detection cost. */
+function draft(d: Detection, options: DetectOptions, started: number): DetectResult {
+  const { found, prober } = d;
   // Every key the file writes has a finding; what no probe decided keeps its default, saying why.
   const findings: Finding[] = [];
   for (const [key, value, written] of defaults()) {
     const f = found.get(key);
-    findings.push(f ?? fallback(key, value, UNDETECTABLE[key] ?? (stopped ? 'not probed: the deadline came first' : 'not probed'), written));
+    findings.push(f ?? fallback(key, value, UNDETECTABLE[key] ?? (d.stopped ? 'not probed: the deadline came first' : 'not probed'), written));
     found.delete(key);
   }
   findings.push(...found.values());
   const host = new URL(options.url).host;
   const profile = buildProfileJson(`detected ${host}`, findings, { url: options.url, at: new Date(started).toISOString(), tool: `chainrpc ${packageVersion()}` });
-  return { profile, findings, warnings, requests: prober.requests, heightReads, elapsedMs: Date.now() - started };
+  return { profile, findings, warnings: d.warnings, requests: prober.requests, heightReads: d.heightReads, elapsedMs: Date.now() - started };
 }

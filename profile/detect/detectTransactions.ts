@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../core/json/index.js';
-import type { Transfer, TxCodec } from '../TxCodec.js';
+import type { EncodedTransaction, Transfer, TxCodec } from '../TxCodec.js';
 import { referenceProfile } from '../referenceProfile.js';
 import { describeCall, describeOutcome } from './describe.js';
 import type { MethodsDetected } from './detectMethods.js';
@@ -55,6 +55,38 @@ function hashKeyOf(result: { [key: string]: JsonValue }, hash: string | undefine
   return keys.find((k) => HEX64.test(text(k) ?? ''));
 }
 
+/** What the transaction probes share: where they send, and what the sends so far showed. */
+interface TxRun {
+  readonly prober: Prober;
+  readonly codec: TxCodec;
+  readonly chainId: bigint;
+  /** chain_sendRawTransaction's wire name. */
+  readonly method: string;
+  /** Where the transfers send their value. */
+  readonly recipient: string;
+  readonly findings: Finding[];
+  readonly warnings: string[];
+  /** Invalid transactions the node admitted (the profile's droppedLater), with what showed it. */
+  readonly dropped: { name: string; text: string }[];
+  readonly results: JsonValue[];
+  readonly sent: Sent[];
+  /** Sends one transaction, reporting it as progress, and keeps what came back. */
+  readonly send: (what: string, wire: string) => Promise<Sent>;
+}
+
+/** The transfer the sequence starts from: who signed it, at which nonce and fee, and how the node answered. */
+interface FirstTransfer {
+  readonly sender: { readonly privateKey: Uint8Array; readonly address: string };
+  readonly fee: bigint;
+  readonly nonce: bigint;
+  readonly tx: Transfer;
+  readonly first: EncodedTransaction;
+  /** The transfer at the nonce after it, signed with it (sent right after it). */
+  readonly second: EncodedTransaction;
+  readonly accepted: Sent;
+  readonly mode: 'free' | 'funded' | 'none';
+}
+
 /**
  * What the node does with transactions (docs/interface.md#errors: the node's own reaction to an
  * insufficient balance, an invalid signature or a wrong nonce is not shown), with the codec the suite
@@ -66,13 +98,27 @@ function hashKeyOf(result: { [key: string]: JsonValue }, hash: string | undefine
  * beyond u128, and value 1 from an empty key. Every refusal's code is the profile's code for it.
  */
 export async function detectTransactions(prober: Prober, methods: MethodsDetected, input: TransactionsInput): Promise<TransactionsDetected> {
+  const run = startRun(prober, methods.wire('chain_sendRawTransaction'), input);
+
+  // 1. An accepted transfer: free from a fresh key, else funded by the faucet.
+  const first = await sendFirst(run, methods, input);
+
+  // 2. The sequence, from the accepted transfer.
+  if (first.mode !== 'none' && first.accepted.outcome.kind === 'result') {
+    const { next, txObject } = await probeSequence(run, first, first.accepted.outcome.result, input.chainIdSource);
+    await negatives(run, first, next);
+    return finish(run, first, txObject);
+  }
+
+  // 3. No transfer accepted: the negative probes still show codes, unless every one is refused alike.
   const reference = referenceProfile();
-  const { codec, chainId } = input;
-  const method = methods.wire('chain_sendRawTransaction');
-  const findings: Finding[] = [];
-  const warnings: string[] = [];
-  /** Invalid transactions the node admitted (the profile's droppedLater), with what showed it. */
-  const dropped: { name: string; text: string }[] = [];
+  for (const key of ['txResult', 'sequentialNonces', 'nonceGap'] as const) run.findings.push(fallback(key, reference[key], `no transfer was accepted (${first.accepted.text})`));
+  await negatives(run, first, first.nonce + 1n);
+  return finish(run, first, undefined);
+}
+
+/** The shared state of one detection's transaction probes, nothing sent yet. */
+function startRun(prober: Prober, method: string, input: TransactionsInput): TxRun {
   const results: JsonValue[] = [];
   const sent: Sent[] = [];
   const send = async (what: string, wire: string): Promise<Sent> => {
@@ -83,9 +129,13 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
     sent.push(s);
     return s;
   };
-  const recipient = codec.newKey().address;
+  const recipient = input.codec.newKey().address;
+  return { prober, codec: input.codec, chainId: input.chainId, method, recipient, findings: [], warnings: [], dropped: [], results, sent, send };
+}
 
-  // 1. An accepted transfer: free from a fresh key, else funded by the faucet.
+/** A transfer the node accepts, if it can be had: free from a fresh key, else funded by the faucet (mode none: refused). */
+async function sendFirst(run: TxRun, methods: MethodsDetected, input: TransactionsInput): Promise<FirstTransfer> {
+  const { codec, chainId, recipient } = run;
   let sender = codec.newKey();
   let fee = 0n;
   let nonce = 0n;
@@ -94,10 +144,10 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
   // nonce anyway, and say nothing about queueing.
   let first = codec.sign(sender.privateKey, tx);
   let second = codec.sign(sender.privateKey, { ...tx, nonce: 1n });
-  let accepted = await send('a free transfer (fresh key, value 0, fee 0, nonce 0)', first.wire);
-  let mode: 'free' | 'funded' | 'none' = accepted.outcome.kind === 'result' ? 'free' : 'none';
+  let accepted = await run.send('a free transfer (fresh key, value 0, fee 0, nonce 0)', first.wire);
+  let mode: FirstTransfer['mode'] = accepted.outcome.kind === 'result' ? 'free' : 'none';
   if (mode === 'none' && input.funded !== undefined) {
-    const balance = await waitForFunds(prober, methods, input.funded.address, 3n * input.fee, input.blockTimeMs);
+    const balance = await waitForFunds(run.prober, methods, input.funded.address, 3n * input.fee, input.blockTimeMs);
     if (balance.ok) {
       sender = { privateKey: input.funded.privateKey, address: input.funded.address };
       fee = input.fee;
@@ -105,105 +155,112 @@ export async function detectTransactions(prober: Prober, methods: MethodsDetecte
       tx = { chainId, to: recipient, value: 0n, nonce, fee };
       first = codec.sign(sender.privateKey, tx);
       second = codec.sign(sender.privateKey, { ...tx, nonce: nonce + 1n });
-      accepted = await send(`a funded transfer (faucet key, value 0, fee ${fee}, nonce ${nonce})`, first.wire);
+      accepted = await run.send(`a funded transfer (faucet key, value 0, fee ${fee}, nonce ${nonce})`, first.wire);
       if (accepted.outcome.kind === 'result') mode = 'funded';
     } else {
-      warnings.push(`the faucet-funded key had no funds in time (${balance.text}); the transaction sequence was not probed`);
+      run.warnings.push(`the faucet-funded key had no funds in time (${balance.text}); the transaction sequence was not probed`);
     }
   }
+  return { sender, fee, nonce, tx, first, second, accepted, mode };
+}
 
-  // 2. The sequence, from the accepted transfer.
+/**
+ * From the accepted transfer (its `result`): txResult, then nonce 1 right after it, itself again, another
+ * transfer at its nonce and one 5 nonces ahead. The next nonce of the sender after them, and the transfer's
+ * result when it is an object.
+ */
+async function probeSequence(run: TxRun, a: FirstTransfer, result: JsonValue, chainIdSource: string): Promise<{ next: bigint; txObject: TransactionsDetected['txObject'] }> {
+  const reference = referenceProfile();
+  const { codec, chainId, findings, warnings } = run;
+  const { accepted, first, nonce, sender, tx } = a;
   let next = nonce + 1n;
-  if (mode !== 'none' && accepted.outcome.kind === 'result') {
-    const result = accepted.outcome.result;
-    const chainNote = `chain id ${chainId} (${input.chainIdSource})`;
-    let txObject: TransactionsDetected['txObject'];
-    if (typeof result === 'string') {
-      const same = first.hash !== undefined && result.replace(/^0x/, '').toLowerCase() === first.hash.toLowerCase();
-      findings.push(probed('txResult', 'hash', HEX64.test(result) ? 'high' : 'medium', `${accepted.text} (a bare string${same ? ', the codec\'s hash' : ''}; ${chainNote})`));
-    } else if (isObject(result)) {
-      const key = hashKeyOf(result, first.hash);
-      findings.push(key === undefined ? fallback('txResult', 'object', `${accepted.text}: an object with no 64-hex value`) : probed('txResult', 'object', 'high', `${accepted.text}: an object whose "${key}" holds the hash`));
-      if (key !== undefined) txObject = { call: describeCall(method, ['<accepted transfer>']), outcome: accepted.outcome, hashKey: key };
-    } else {
-      findings.push(fallback('txResult', reference.txResult, `${accepted.text}: neither a string nor an object`));
-    }
-    const sequential = await send(`nonce ${nonce + 1n} right after nonce ${nonce}`, second.wire);
-    if (sequential.outcome.kind === 'result') {
-      findings.push(probed('sequentialNonces', 'queued', 'high', sequential.text));
-      next = nonce + 2n;
-    } else if (sequential.outcome.kind === 'error') findings.push(probed('sequentialNonces', 'refused', 'high', sequential.text));
-    else findings.push(fallback('sequentialNonces', reference.sequentialNonces, sequential.text));
-
-    const duplicate = await send('the accepted transfer again', first.wire);
-    code(findings, warnings, 'TxDuplicate', duplicate, 'answered with a result: the node has no duplicate error');
-    const low = await send(`another transfer at the used nonce ${nonce}`, codec.sign(sender.privateKey, { ...tx, to: codec.newKey().address }).wire);
-    code(findings, warnings, 'NonceTooLow', low, 'accepted: the node replaces or keeps a second transaction at a used nonce');
-    const gapNonce = next + 5n;
-    const gap = await send(`nonce ${gapNonce} (5 ahead of the next nonce ${next})`, codec.sign(sender.privateKey, { ...tx, nonce: gapNonce }).wire);
-    if (gap.outcome.kind === 'result') {
-      findings.push(probed('nonceGap', 'held', 'high', gap.text));
-      findings.push(probed('errorCodes.NonceGap', null, 'medium', `${gap.text}: held, so no NonceGap error`));
-    } else if (gap.outcome.kind === 'error') {
-      findings.push(probed('nonceGap', 'refused', 'high', gap.text));
-      code(findings, warnings, 'NonceGap', gap, '');
-    } else findings.push(fallback('nonceGap', reference.nonceGap, gap.text));
-    await negatives();
-    return finish(txObject);
+  const chainNote = `chain id ${chainId} (${chainIdSource})`;
+  let txObject: TransactionsDetected['txObject'];
+  if (typeof result === 'string') {
+    const same = first.hash !== undefined && result.replace(/^0x/, '').toLowerCase() === first.hash.toLowerCase();
+    findings.push(probed('txResult', 'hash', HEX64.test(result) ? 'high' : 'medium', `${accepted.text} (a bare string${same ? ', the codec\'s hash' : ''}; ${chainNote})`));
+  } else if (isObject(result)) {
+    const key = hashKeyOf(result, first.hash);
+    findings.push(key === undefined ? fallback('txResult', 'object', `${accepted.text}: an object with no 64-hex value`) : probed('txResult', 'object', 'high', `${accepted.text}: an object whose "${key}" holds the hash`));
+    if (key !== undefined) txObject = { call: describeCall(run.method, ['<accepted transfer>']), outcome: accepted.outcome, hashKey: key };
+  } else {
+    findings.push(fallback('txResult', reference.txResult, `${accepted.text}: neither a string nor an object`));
   }
+  const sequential = await run.send(`nonce ${nonce + 1n} right after nonce ${nonce}`, a.second.wire);
+  if (sequential.outcome.kind === 'result') {
+    findings.push(probed('sequentialNonces', 'queued', 'high', sequential.text));
+    next = nonce + 2n;
+  } else if (sequential.outcome.kind === 'error') findings.push(probed('sequentialNonces', 'refused', 'high', sequential.text));
+  else findings.push(fallback('sequentialNonces', reference.sequentialNonces, sequential.text));
 
-  // 3. No transfer accepted: the negative probes still show codes, unless every one is refused alike.
-  for (const key of ['txResult', 'sequentialNonces', 'nonceGap'] as const) findings.push(fallback(key, reference[key], `no transfer was accepted (${accepted.text})`));
-  await negatives();
-  return finish(undefined);
+  const duplicate = await run.send('the accepted transfer again', first.wire);
+  code(findings, warnings, 'TxDuplicate', duplicate, 'answered with a result: the node has no duplicate error');
+  const low = await run.send(`another transfer at the used nonce ${nonce}`, codec.sign(sender.privateKey, { ...tx, to: codec.newKey().address }).wire);
+  code(findings, warnings, 'NonceTooLow', low, 'accepted: the node replaces or keeps a second transaction at a used nonce');
+  const gapNonce = next + 5n;
+  const gap = await run.send(`nonce ${gapNonce} (5 ahead of the next nonce ${next})`, codec.sign(sender.privateKey, { ...tx, nonce: gapNonce }).wire);
+  if (gap.outcome.kind === 'result') {
+    findings.push(probed('nonceGap', 'held', 'high', gap.text));
+    findings.push(probed('errorCodes.NonceGap', null, 'medium', `${gap.text}: held, so no NonceGap error`));
+  } else if (gap.outcome.kind === 'error') {
+    findings.push(probed('nonceGap', 'refused', 'high', gap.text));
+    code(findings, warnings, 'NonceGap', gap, '');
+  } else findings.push(fallback('nonceGap', reference.nonceGap, gap.text));
+  return { next, txObject };
+}
 
-  /** One deliberately bad transaction per error, each with a single defect. */
-  async function negatives(): Promise<void> {
-    // In funded mode the funded key signs (at its next nonce), so a balance check cannot be what refuses them.
-    const bad = (): { privateKey: Uint8Array; tx: Transfer } => (mode === 'funded' ? { privateKey: sender.privateKey, tx: { ...tx, nonce: next } } : { privateKey: codec.newKey().privateKey, tx: { chainId, to: recipient, value: 0n, nonce: 0n, fee } });
-    const empty = codec.newKey();
-    dropOrCode(findings, dropped, 'InsufficientBalance', await send(`value 1${fee > 0n ? ` + fee ${fee}` : ''} from an empty key`, codec.sign(empty.privateKey, { chainId, to: recipient, value: 1n, nonce: 0n, fee }).wire));
-    const w = bad();
-    dropOrCode(findings, dropped, 'TxWrongChain', await send(`signed for chain id ${chainId + 1n}`, codec.sign(w.privateKey, { ...w.tx, chainId: chainId + 1n }).wire));
-    const crafted = codec.crafted;
-    if (crafted === undefined) {
-      for (const name of ['TxMalformed', 'TxBadSignature', 'AmountOverflow'] as const) findings.push(fallback(`errorCodes.${name}`, reference.errorCodes[name] ?? null, `the codec ${codec.name} has no crafted variants`));
-      return;
-    }
-    const m = bad();
-    code(findings, warnings, 'TxMalformed', await send('one byte short', crafted.wrongLength(m.privateKey, m.tx)), 'accepted');
-    const s = bad();
-    dropOrCode(findings, dropped, 'TxBadSignature', await send('one signature byte changed', crafted.badSignature(s.privateKey, s.tx)));
-    const o = bad();
-    dropOrCode(findings, dropped, 'AmountOverflow', await send('value 2^128-1 and fee 1', crafted.overflow(o.privateKey, o.tx)));
+/** One deliberately bad transaction per error, each with a single defect. */
+async function negatives(run: TxRun, a: FirstTransfer, next: bigint): Promise<void> {
+  const reference = referenceProfile();
+  const { codec, chainId, recipient, findings, warnings, dropped, send } = run;
+  const { mode, sender, tx, fee } = a;
+  // In funded mode the funded key signs (at its next nonce), so a balance check cannot be what refuses them.
+  const bad = (): { privateKey: Uint8Array; tx: Transfer } => (mode === 'funded' ? { privateKey: sender.privateKey, tx: { ...tx, nonce: next } } : { privateKey: codec.newKey().privateKey, tx: { chainId, to: recipient, value: 0n, nonce: 0n, fee } });
+  const empty = codec.newKey();
+  dropOrCode(findings, dropped, 'InsufficientBalance', await send(`value 1${fee > 0n ? ` + fee ${fee}` : ''} from an empty key`, codec.sign(empty.privateKey, { chainId, to: recipient, value: 1n, nonce: 0n, fee }).wire));
+  const w = bad();
+  dropOrCode(findings, dropped, 'TxWrongChain', await send(`signed for chain id ${chainId + 1n}`, codec.sign(w.privateKey, { ...w.tx, chainId: chainId + 1n }).wire));
+  const crafted = codec.crafted;
+  if (crafted === undefined) {
+    for (const name of ['TxMalformed', 'TxBadSignature', 'AmountOverflow'] as const) findings.push(fallback(`errorCodes.${name}`, reference.errorCodes[name] ?? null, `the codec ${codec.name} has no crafted variants`));
+    return;
   }
+  const m = bad();
+  code(findings, warnings, 'TxMalformed', await send('one byte short', crafted.wrongLength(m.privateKey, m.tx)), 'accepted');
+  const s = bad();
+  dropOrCode(findings, dropped, 'TxBadSignature', await send('one signature byte changed', crafted.badSignature(s.privateKey, s.tx)));
+  const o = bad();
+  dropOrCode(findings, dropped, 'AmountOverflow', await send('value 2^128-1 and fee 1', crafted.overflow(o.privateKey, o.tx)));
+}
 
-  function finish(txObject: TransactionsDetected['txObject']): TransactionsDetected {
-    if (mode !== 'none') {
-      findings.push(
-        dropped.length === 0
-          ? probed('droppedLater', [], 'high', 'every invalid transaction sent was refused at once')
-          : probed('droppedLater', dropped.map((d) => d.name), 'medium', `admitted, not refused: ${dropped.map((d) => `${d.name} (${d.text})`).join('; ')}; the SHOULD checks judge that they never take effect`),
-      );
-    }
-    const errors = sent.filter((s) => s.outcome.kind === 'error');
-    const codes = new Set(errors.map((s) => (s.outcome.kind === 'error' ? s.outcome.code : 0)));
-    if (mode === 'none' && errors.length === sent.length && codes.size === 1) {
-      // Every transaction refused alike: the node most likely cannot read this codec's transactions at all.
-      const [only] = codes;
-      const note = `every transaction (${sent.length}) was refused with ${only}: the node may use another transaction format; give a codec module (--codec <module>, profile/TxCodec.ts)`;
-      warnings.push(note);
-      const kept = findings.filter((f) => !f.key.startsWith('errorCodes.'));
-      kept.push(fallback('codec', codec.name, note, false));
-      return { findings: kept, txObject, results, warnings };
-    }
-    // A code two conditions share cannot tell them apart: medium.
-    const byCode = new Map<JsonValue, number>();
-    for (const f of findings) if (f.key.startsWith('errorCodes.') && f.value !== null) byCode.set(f.value, (byCode.get(f.value) ?? 0) + 1);
-    const out = findings.map((f) => (f.key.startsWith('errorCodes.') && f.confidence === 'high' && (byCode.get(f.value) ?? 0) > 1 ? { ...f, confidence: 'medium' as const, evidence: `${f.evidence} (the same code as another transaction error)` } : f));
-    if (mode === 'none') warnings.push(`no transfer was accepted: ${accepted.text}`);
-    return { findings: out, txObject, results, warnings };
+/** The findings over every transaction sent: droppedLater, the codes' confidence, and whether the codec fits at all. */
+function finish(run: TxRun, a: FirstTransfer, txObject: TransactionsDetected['txObject']): TransactionsDetected {
+  const { codec, findings, warnings, dropped, results, sent } = run;
+  const { mode, accepted } = a;
+  if (mode !== 'none') {
+    findings.push(
+      dropped.length === 0
+        ? probed('droppedLater', [], 'high', 'every invalid transaction sent was refused at once')
+        : probed('droppedLater', dropped.map((d) => d.name), 'medium', `admitted, not refused: ${dropped.map((d) => `${d.name} (${d.text})`).join('; ')}; the SHOULD checks judge that they never take effect`),
+    );
   }
+  const errors = sent.filter((s) => s.outcome.kind === 'error');
+  const codes = new Set(errors.map((s) => (s.outcome.kind === 'error' ? s.outcome.code : 0)));
+  if (mode === 'none' && errors.length === sent.length && codes.size === 1) {
+    // Every transaction refused alike: the node most likely cannot read this codec's transactions at all.
+    const [only] = codes;
+    const note = `every transaction (${sent.length}) was refused with ${only}: the node may use another transaction format; give a codec module (--codec <module>, profile/TxCodec.ts)`;
+    warnings.push(note);
+    const kept = findings.filter((f) => !f.key.startsWith('errorCodes.'));
+    kept.push(fallback('codec', codec.name, note, false));
+    return { findings: kept, txObject, results, warnings };
+  }
+  // A code two conditions share cannot tell them apart: medium.
+  const byCode = new Map<JsonValue, number>();
+  for (const f of findings) if (f.key.startsWith('errorCodes.') && f.value !== null) byCode.set(f.value, (byCode.get(f.value) ?? 0) + 1);
+  const out = findings.map((f) => (f.key.startsWith('errorCodes.') && f.confidence === 'high' && (byCode.get(f.value) ?? 0) > 1 ? { ...f, confidence: 'medium' as const, evidence: `${f.evidence} (the same code as another transaction error)` } : f));
+  if (mode === 'none') warnings.push(`no transfer was accepted: ${accepted.text}`);
+  return { findings: out, txObject, results, warnings };
 }
 
 /**
