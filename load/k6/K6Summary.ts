@@ -10,7 +10,7 @@
  * Counts add across instances exactly, so the merge is exact to the bucket resolution.
  */
 import type { ArrivalModel } from '../model.js';
-import type { ThresholdMetric } from '../scenario/Threshold.js';
+import { METRIC_NAMES, THRESHOLD_METRICS, type ThresholdMetric } from '../scenario/Threshold.js';
 
 export const K6_SUMMARY_FORMAT = 'chainrpc-k6-summary/1';
 
@@ -19,7 +19,7 @@ export const K6_SUMMARY_FORMAT = 'chainrpc-k6-summary/1';
  * no inclusion tracking. The one list: `chainrpc load k6` leaves them out of k6's thresholds (writeK6Script.ts,
  * `notJudged`), and `chainrpc load merge` leaves them out of the merged run's (mergeK6Summaries.ts).
  */
-export const K6_UNMEASURED_METRICS: ReadonlySet<ThresholdMetric> = new Set<ThresholdMetric>(['lag-p99', 'invalid', 'inclusion', 'tti-p50', 'tti-p99']);
+export const K6_UNMEASURED_METRICS: ReadonlySet<ThresholdMetric> = new Set(METRIC_NAMES.filter((m) => !THRESHOLD_METRICS[m].k6));
 export const K6_BUCKETS_PER_OCTAVE = 8;
 /** The lowest bucket: 2^(26/8) µs = 9.5 µs (anything faster counts here). */
 export const K6_BUCKET_MIN = 26;

@@ -4,10 +4,39 @@
  */
 import type { HistogramData, LoadRun, MethodStats, ThresholdResult } from '../model.js';
 
-export type ThresholdMetric =
-  | 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'mean'
-  | 'service-p50' | 'service-p99' | 'lag-p99'
-  | 'errors' | 'dropped' | 'achieved' | 'invalid' | 'inclusion' | 'tti-p50' | 'tti-p99';
+/**
+ * Every metric a threshold may name, in the order docs/load.md lists them: what it measures (a time, a
+ * percentage, or a count that may also be written as a percentage), whether it is kept per method, and whether
+ * k6 measures it (what only the Node engine measures: its schedule lag, result validation, inclusion). The one
+ * list: the scenario schema's Threshold pattern is generated from it (`npm run gen`, thresholdPattern below).
+ */
+export const THRESHOLD_METRICS = {
+  p50: { measures: 'time', perMethod: true, k6: true },
+  p90: { measures: 'time', perMethod: true, k6: true },
+  p99: { measures: 'time', perMethod: true, k6: true },
+  p999: { measures: 'time', perMethod: true, k6: true },
+  max: { measures: 'time', perMethod: true, k6: true },
+  mean: { measures: 'time', perMethod: true, k6: true },
+  'service-p50': { measures: 'time', perMethod: true, k6: true },
+  'service-p99': { measures: 'time', perMethod: true, k6: true },
+  'lag-p99': { measures: 'time', perMethod: false, k6: false },
+  errors: { measures: 'percent', perMethod: true, k6: true },
+  dropped: { measures: 'count', perMethod: false, k6: true },
+  achieved: { measures: 'percent', perMethod: false, k6: true },
+  invalid: { measures: 'percent', perMethod: true, k6: false },
+  inclusion: { measures: 'percent', perMethod: false, k6: false },
+  'tti-p50': { measures: 'time', perMethod: false, k6: false },
+  'tti-p99': { measures: 'time', perMethod: false, k6: false },
+} as const satisfies Record<string, { measures: 'time' | 'percent' | 'count'; perMethod: boolean; k6: boolean }>;
+
+export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
+
+export const METRIC_NAMES = Object.keys(THRESHOLD_METRICS) as ThresholdMetric[];
+const isMetric = (name: string): name is ThresholdMetric => Object.hasOwn(THRESHOLD_METRICS, name);
+
+/** The scenario schema's pattern for a threshold (written into schemas/load/scenario.schema.json by `npm run gen`). */
+export const thresholdPattern = (): string =>
+  `^\\s*(?:[A-Za-z][A-Za-z0-9_.]*:)?(?:${METRIC_NAMES.join('|')})\\s*(?:<|<=|>|>=|==)\\s*[0-9]+(?:\\.[0-9]+)?\\s*(?:us|ms|s|%)?\\s*$`;
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==';
 
@@ -24,10 +53,6 @@ export interface Threshold {
   unit: 'ms' | '%' | 'count';
 }
 
-const TIME_METRICS = new Set<ThresholdMetric>(['p50', 'p90', 'p99', 'p999', 'max', 'mean', 'service-p50', 'service-p99', 'lag-p99', 'tti-p50', 'tti-p99']);
-const PERCENT_METRICS = new Set<ThresholdMetric>(['errors', 'achieved', 'invalid', 'inclusion']);
-/** Metrics a method-scoped threshold may name: those kept per method. */
-const METHOD_METRICS = new Set<ThresholdMetric>(['p50', 'p90', 'p99', 'p999', 'max', 'mean', 'service-p50', 'service-p99', 'errors', 'invalid']);
 const PATTERN = /^(?:([A-Za-z][A-Za-z0-9_.]*):)?([a-z0-9-]+)\s*(<=|>=|==|<|>)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|%)?$/;
 
 /** Parses a threshold; throws an Error whose message says what is wrong and how it should read. */
@@ -36,21 +61,20 @@ export function parseThreshold(raw: string): Threshold {
   const match = PATTERN.exec(text);
   if (!match) throw new Error(`threshold "${raw}" does not read as [<method>:]<metric> <op> <value>, e.g. "p99 < 250ms" or "errors < 1%"`);
   const [, method, name = '', op = '<', number = '0', unit] = match;
-  const metric = name as ThresholdMetric;
-  if (!TIME_METRICS.has(metric) && !PERCENT_METRICS.has(metric) && metric !== 'dropped') {
-    throw new Error(`threshold "${raw}": unknown metric "${name}" (p50 p90 p99 p999 max mean service-p50 service-p99 lag-p99 errors dropped achieved invalid inclusion tti-p50 tti-p99)`);
-  }
-  if (method !== undefined && !METHOD_METRICS.has(metric)) throw new Error(`threshold "${raw}": ${metric} is kept for the whole run, not per method`);
+  if (!isMetric(name)) throw new Error(`threshold "${raw}": unknown metric "${name}" (${METRIC_NAMES.join(' ')})`);
+  const metric = name;
+  const { measures, perMethod } = THRESHOLD_METRICS[metric];
+  if (method !== undefined && !perMethod) throw new Error(`threshold "${raw}": ${metric} is kept for the whole run, not per method`);
   let limit = Number(number);
-  if (TIME_METRICS.has(metric)) {
+  if (measures === 'time') {
     if (unit === '%') throw new Error(`threshold "${raw}": ${metric} is a time: write it in us, ms or s`);
     limit = unit === 'us' ? limit / 1000 : unit === 's' ? limit * 1000 : limit; // no unit: ms
-  } else if (PERCENT_METRICS.has(metric)) {
+  } else if (measures === 'percent') {
     if (unit !== '%') throw new Error(`threshold "${raw}": ${metric} is a percentage: write it with %, e.g. "${metric} ${op} ${number}%"`);
   } else if (unit !== undefined && unit !== '%') {
     throw new Error(`threshold "${raw}": dropped is a count (or a percentage of the requests due, with %)`);
   }
-  const kind = TIME_METRICS.has(metric) ? 'ms' : unit === '%' ? '%' : 'count';
+  const kind = measures === 'time' ? 'ms' : unit === '%' ? '%' : 'count';
   return { text, ...(method === undefined ? {} : { method }), metric, op: op as ThresholdOp, limit, unit: kind };
 }
 
