@@ -15,8 +15,21 @@ import { wantsHelp } from './CommandLine.js';
 import { COMMANDS } from './commandList.js';
 import { packageVersion as version } from '../core/packageVersion.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
-import { EXIT } from '../core/errors/exitCodes.js';
+import { EXIT, EXIT_MEANING } from '../core/errors/exitCodes.js';
 import { NotOursError } from '../core/files/ownedFolder.js';
+
+/** `text` in lines of at most `width` characters, broken at spaces. */
+function wrap(text: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -29,9 +42,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Run chainrpc <command> --help for a command's options and what its exit codes mean.
 
-Exit codes: 0 success; 1 the node answered with an error, a check failed, or (load) the figures
-cannot be trusted; 2 usage or configuration error; 3 target unreachable; 4 internal error (a bug:
-please report it); 99 (load) a threshold broken; 130 interrupted. By command:
+${wrap(`Exit codes: ${Object.entries(EXIT_MEANING).map(([code, meaning]) => `${code} ${meaning}`).join('; ')}.`)} By command:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.exits.join(' ')}`).join('\n')}`;
 }
 

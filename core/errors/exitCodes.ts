@@ -29,6 +29,17 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** What each code means, in a few words, whatever the command (`chainrpc --help` prints these). */
+export const EXIT_MEANING: Readonly<Record<ExitCode, string>> = {
+  0: 'success',
+  1: 'the node answered with an error, a check failed, or (load) the figures cannot be trusted',
+  2: 'usage or configuration error',
+  3: 'target unreachable',
+  4: 'internal error (a bug: please report it)',
+  99: '(load) a threshold broken, a regression against the baseline, or a sweep without a knee',
+  130: 'interrupted',
+};
+
 const BY_KIND: Readonly<Record<ErrorKind, ExitCode>> = {
   usage: EXIT.usage,
   configuration: EXIT.usage,

@@ -8,6 +8,7 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { fileHead } from '../../core/files/ownedFolder.js';
 import type { FolderRules } from '../../core/files/ownedFolder.js';
 import { stringifyJson, type JsonValue } from '../../core/json/index.js';
@@ -43,8 +44,8 @@ export const K6_FOLDER: FolderRules = {
 export const K6_WORK_FOLDER = '.work';
 
 /** A scenario k6 cannot run as written: names the feature and what to do. */
-export class K6Unsupported extends Error {
-  override readonly name = 'K6Unsupported';
+export class K6Unsupported extends ChainrpcError {
+  readonly kind = 'usage';
 }
 
 /** JSON-RPC error codes counted one by one (the standard ones and the profile range); others count as "other". */

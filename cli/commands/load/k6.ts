@@ -75,7 +75,7 @@ export async function k6Command(argv: string[]): Promise<number> {
     k6Scenarios(scenario, scenario.maxInFlight);
     k6Thresholds(scenario, profile);
   } catch (err) {
-    if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
+    if (err instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this scenario`, err);
     throw err;
   }
   let written;
@@ -98,7 +98,7 @@ export async function k6Command(argv: string[]): Promise<number> {
     const failure = targetFailure(command, url, err);
     if (failure !== undefined) throw failure;
     if (err instanceof FundingError || err instanceof CorpusError) throw CliError.within(command, err);
-    if (err instanceof K6Unsupported) throw new CliError(`${command}: k6 cannot run this scenario: ${err.message}`);
+    if (err instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this scenario`, err);
     throw err;
   } finally {
     stop.dispose();
