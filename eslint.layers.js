@@ -16,13 +16,14 @@ const at = (folders) => {
 
 /** [files, forbidden folders, why] for product code (tests may import across layers). */
 export const LAYERS = [
-  ['core/**', ['profile', 'reference-node', 'suites', 'reports', 'load', 'cli'], 'core/ is the bottom layer: it imports no other folder of the project'],
-  ['profile/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'profile/ describes a node for all its users (suites/, load/, cli/, reports/, ...): it imports core/ only'],
-  ['suites/**', ['reference-node', 'reports', 'load', 'cli'], 'the suite checks nodes from outside: it never imports the reference node (what it checks), nor the layers above it'],
-  ['reports/**', ['reference-node', 'cli'], 'reports render results; they import core/, profile/ and the result models of the suite and of load/ only'],
-  ['load/**', ['reference-node', 'suites', 'reports', 'cli'], 'load scenarios drive nodes from outside, like the suite, and read a node\'s description from profile/, never from suites/; the CLI hands their results to reports/'],
+  ['core/**', ['profile', 'reference-node', 'suites', 'reports', 'load', 'fuzz', 'cli'], 'core/ is the bottom layer: it imports no other folder of the project'],
+  ['profile/**', ['reference-node', 'suites', 'reports', 'load', 'fuzz', 'cli'], 'profile/ describes a node for all its users (suites/, load/, cli/, reports/, ...): it imports core/ only'],
+  ['suites/**', ['reference-node', 'reports', 'load', 'fuzz', 'cli'], 'the suite checks nodes from outside: it never imports the reference node (what it checks), nor the layers above it'],
+  ['reports/**', ['reference-node', 'cli'], 'reports render results; they import core/, profile/ and the result models of the suite, of load/ and of fuzz/ only'],
+  ['load/**', ['reference-node', 'suites', 'reports', 'fuzz', 'cli'], 'load scenarios drive nodes from outside, like the suite, and read a node\'s description from profile/, never from suites/; the CLI hands their results to reports/'],
+  ['fuzz/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'the fuzzer drives nodes from outside, like the suite and load, beside them: it reads a node\'s description from profile/ and nothing from the suite or load'],
   ['load/metrics/**', [], 'load/metrics/ is the harness\'s accounting'],
-  ['reference-node/**', ['profile', 'suites', 'reports', 'load', 'cli'], 'the reference node is checked by the suite and must not lean on it, nor on the profile its checkers read (what both share is in core/)'],
+  ['reference-node/**', ['profile', 'suites', 'reports', 'load', 'fuzz', 'cli'], 'the reference node is checked by the suite and must not lean on it, nor on the profile its checkers read (what both share is in core/)'],
   ['reference-node/store/**', ['reference-node/chain', 'reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'store/ is the generic key-value store under the chain'],
   ['reference-node/chain/**', ['reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'chain/ is state and blocks; it knows nothing of the network or of JSON-RPC'],
   ['reference-node/rpc/**', ['reference-node/store', 'reference-node/chain', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'rpc/ is JSON-RPC over HTTP for any method table'],

@@ -7,7 +7,7 @@
  */
 import type { RateStage } from '../model.js';
 import type { SourceShare } from './RequestSource.js';
-import { seededRandom } from './seededRandom.js';
+import { seededRandom } from '../../core/seededRandom.js';
 
 interface Segment {
   startMs: number;

@@ -14,7 +14,7 @@ import { createTransactionLanes, type TransactionLanes } from '../requests/chain
 import type { DrawContext } from '../requests/DrawContext.js';
 import type { ResolvedCall, ResolvedEntry } from './loadScenario.js';
 import type { ReadMethod } from './Scenario.generated.js';
-import { seededRandom } from '../engine/seededRandom.js';
+import { seededRandom } from '../../core/seededRandom.js';
 
 /** The JSON options of a scenario source. */
 export interface ScenarioSourceOptions {

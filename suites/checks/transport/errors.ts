@@ -4,7 +4,7 @@ import { defineCheck } from '../../Check.js';
 import type { Check } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import { expectParamForm, requireServed, show, unusedAddress } from '../support.js';
-import { internalDetail } from './internalDetail.js';
+import { internalDetail } from '../../../core/client/internalDetail.js';
 import { answerText, bodyJson, errorObjectProblems, expectErrorResponse, idText, isObject, requestText, sameId, singleResponse, UNKNOWN_METHOD } from './wire.js';
 
 const PARSE_ERROR = -32700;

@@ -1,6 +1,6 @@
 /**
- * A seeded PRNG (splitmix32): the same seed gives the same Poisson schedule in every thread and every run, so
- * threads can split one schedule between them and a run can be repeated exactly.
+ * A seeded PRNG (splitmix32): the same seed gives the same sequence in every thread and every run, so load
+ * threads can split one Poisson schedule between them, and a fuzz case is made again from its seed alone.
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
