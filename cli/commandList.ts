@@ -20,6 +20,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/load/index.js')).load,
   },
   {
+    name: 'fuzz',
+    summary: 'Find the requests that break a node: schema-driven cases, JSON-RPC oracles, shrunk findings',
+    exits: [0, 1, 2, 3, 4, 130],
+    load: async () => (await import('./commands/fuzz.js')).fuzz,
+  },
+  {
     name: 'profile',
     summary: "Detect a node's profile from outside: a draft with evidence and confidence per key",
     exits: [0, 2, 3, 4],
@@ -34,7 +40,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'node',
     summary: 'Run a reference node (one process; see devnet for several)',
-    exits: [0, 2, 4, 130],
+    exits: [0, 1, 2, 4, 130],
     load: async () => (await import('./commands/node.js')).node,
   },
   {

@@ -82,6 +82,8 @@ export interface FuzzAnswer {
   headers?: Record<string, string>;
   /** The body as text (cut at the fuzzer's answer cap). */
   text?: string;
+  /** The body went past the fuzzer's answer cap and was cut: nothing is judged of its shape (a tool limit, not the node's fault). */
+  truncated?: boolean;
   /** No answer: refused, reset, timed out (with the time bound), not HTTP. */
   failure?: { code: string; message: string };
   /** ms from the first byte sent to the last byte read (or to the failure). */
@@ -187,7 +189,7 @@ export interface FuzzRun {
   startedAt: string;
   durationMs: number;
   seed: number;
-  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string };
+  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; maxFindings?: number };
   targets: TargetSummary[];
   cases: number;
   /** Cases by family (what was generated). */
@@ -199,5 +201,5 @@ export interface FuzzRun {
   /** The most expensive cases (`--seek slow`): answer ms per request byte against the median call. */
   costly?: { case: FoundCase; costRatio: number }[];
   /** Why the run ended. */
-  stop: 'cases' | 'duration' | 'all-targets-stopped' | 'interrupted';
+  stop: 'cases' | 'duration' | 'findings' | 'all-targets-stopped' | 'interrupted';
 }

@@ -1,5 +1,6 @@
 /**
- * `npm run gen:fault-matrix`: runs the suite against every fault and writes docs/fault-matrix.md. It imports
+ * `npm run gen:fault-matrix`: runs the suite against every conformance fault (computeFaultMatrix leaves the
+ * robustness faults, the fuzzer's proof, out) and writes docs/fault-matrix.md. It imports
  * test/computeFaultMatrix.ts on purpose: the page prints the very computation test/fault-matrix.test.ts judges.
  */
 import { writeFileSync } from 'node:fs';

@@ -5,6 +5,7 @@ import { CommandLine } from '../CommandLine.js';
 import { parseAmount } from '../parseAmount.js';
 import { defaultOnParentExit, ON_PARENT_EXIT, untilStopped } from '../untilStopped.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+import { EXIT } from '../../core/errors/exitCodes.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
 import { FAULT_CATALOGUE, FaultSet, UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 import { keptNetworkGenesis, readNetworkGenesis } from '../../reference-node/node/NetworkGenesis.js';
@@ -65,13 +66,16 @@ Fault injection (TEST-ONLY):
   --fault <name,...>      makes the node deliberately wrong: one deviation from the spec or the
                           reference profile per fault (repeatable, or comma-separated). TEST-ONLY:
                           never use it for anything but proving the conformance suite. The node
-                          logs a warning naming the active faults. Catalogue: docs/faults.md
+                          logs a warning naming the active faults. Catalogue: docs/faults.md.
+                          A fault that kills the node (dies-on-huge-height) ends this process at
+                          once: a panic line on stderr, exit code 1
   --list-faults           print every fault (name, category, scope, what it breaks) and exit
 
 The faucet key is the well-known devnet key (seed "chainrpc-devnet-faucet"): never use this node
 to hold value.
 
-Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited; 2 usage or configuration error (a
+Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited; 1 a TEST-ONLY fault made it die
+(dies-on-huge-height: the fuzzer's proof); 2 usage or configuration error (a
 busy port, a data dir of another network or of files not a node's, a damaged or locked store); 4 internal error (a bug in
 chainrpc); 130 a second signal while stopping (it exits at once).`;
 
@@ -111,7 +115,7 @@ export const node: Command = {
     if (values['list-faults']) {
       const width = Math.max(...FAULT_CATALOGUE.map((f) => f.name.length));
       console.log('Fault injection, TEST-ONLY: each fault makes the node deliberately wrong (docs/faults.md).\n');
-      for (const f of FAULT_CATALOGUE) console.log(`${f.name.padEnd(width)}  ${f.category.padEnd(9)}  ${f.scope.padEnd(7)}  ${f.level.padEnd(7)}  ${f.description}`);
+      for (const f of FAULT_CATALOGUE) console.log(`${f.name.padEnd(width)}  ${f.category.padEnd(10)}  ${f.scope.padEnd(7)}  ${f.level.padEnd(7)}  ${f.description}`);
       return 0;
     }
     if (values['show-id']) {
@@ -154,6 +158,11 @@ export const node: Command = {
     const givenBlockTime = argv.some((a) => a === '--block-time' || a.startsWith('--block-time='));
     const blockTimeMs = givenBlockTime ? values['block-time'] : (network?.blockTimeMs ?? values['block-time']);
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    // A fault that kills its node (TEST-ONLY) ends the process as a crash would: its last words, then exit 1.
+    const crash = (line: string): void => {
+      process.stderr.write(`${line}\n`);
+      process.exit(EXIT.nodeError);
+    };
     const started = await ReferenceNode.start(withFaults({
       host: values.host,
       port: values.port,
@@ -175,7 +184,7 @@ export const node: Command = {
         maxPending: values['max-pending'],
       },
       log,
-    }, faults)).catch((err: unknown) => {
+    }, faults, { crash })).catch((err: unknown) => {
       // What a user can fix (a busy port, a damaged or locked store) is a config error, not a crash.
       const code = (err as { code?: unknown }).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`node: cannot listen: ${(err as Error).message}; pick another --port or --p2p-port (0 picks a free one)`);

@@ -6,15 +6,17 @@
  */
 const PATTERNS: readonly { kind: string; re: RegExp }[] = [
   // JavaScript: "    at handle (/srv/app/server.js:12:7)", "at node:internal/...", "at file:///..."
-  { kind: 'a stack trace', re: /\bat (?:[\w$.<>[\] ]+ \()?(?:\/|[A-Za-z]:\\|file:\/\/|node:)[^\s)]*:\d+(?::\d+)?/ },
+  { kind: 'a stack trace', re: /\bat (?:[\w$.<>[\] ]{1,200} \()?(?:\/|[A-Za-z]:\\|file:\/\/|node:)[^\s)]*:\d+(?::\d+)?/ },
   // Python, Go, Java, .NET, Rust
   { kind: 'a stack trace', re: /Traceback \(most recent call last\)|File "[^"]+", line \d+/ },
   { kind: 'a stack trace', re: /goroutine \d+ \[|\bpanic: |\.go:\d+ \+0x[0-9a-f]+/ },
   { kind: 'a stack trace', re: /\bat [\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)|Exception in thread "/ },
-  { kind: 'a stack trace', re: /\bat [\w.]+\(.*\) in [^\s]+:line \d+/ },
+  { kind: 'a stack trace', re: /\bat [\w.]{1,200}\(.{0,200}\) in [^\s]{1,300}:line \d+/ },
   { kind: 'a stack trace', re: /thread '[^']+' panicked at / },
   // A source file and line: "server.js:12", "handler.py:40", "main.rs:7:3"
-  { kind: 'a source file and line', re: /[\w-]+\.(?:js|mjs|cjs|ts|py|go|java|kt|rs|rb|php|cs|cpp|c|h):\d+/ },
+  // (Matched from the start of a name only, and names of at most 200 characters: a run of 48,000 digits in an
+  // answer must cost one pass, not one per character.)
+  { kind: 'a source file and line', re: /(?<![\w-])[\w-]{1,200}\.(?:js|mjs|cjs|ts|py|go|java|kt|rs|rb|php|cs|cpp|c|h):\d+/ },
   // Absolute paths of a server's disk
   { kind: 'a server file path', re: /(?:^|[\s"'(=:])\/(?:home|usr|srv|opt|var|root|Users|app|src|etc|tmp|workspace|build)\/[\w.@/-]+/ },
   { kind: 'a server file path', re: /\b[A-Za-z]:\\(?:Users|Program Files|inetpub|src|app)\\/ },

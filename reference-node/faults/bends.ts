@@ -13,8 +13,12 @@ import { RpcMethodError } from '../rpc/RpcMethodError.js';
 import type { ParamsVerdict, TransportRules } from '../rpc/TransportRules.js';
 import type { MethodHandler, MethodTable } from '../rpc/types.js';
 
-/** The part of the interface a fault breaks: a check's category (core/ruleKinds.ts). */
-export type FaultCategory = Category;
+/**
+ * The part of the interface a fault breaks: a check's category (core/ruleKinds.ts), for the conformance
+ * faults; 'robustness' for the faults that prove the fuzzer (robustness.ts), which the conformance
+ * catalogue is not meant to catch: each is set off by one input it is not built to look for.
+ */
+export type FaultCategory = Category | 'robustness';
 
 /** The level of the rule a fault breaks (informative; the checks that catch it carry their own). */
 export type FaultLevel = Level;
@@ -26,9 +30,21 @@ export interface FaultSettings {
   readonly faucetLimit?: number;
 }
 
+/**
+ * What a fault may do to the process its node runs in, given by the composition root (withFaults). A node
+ * process (`chainrpc node`) gives `crash`; in-process (tests, the fault matrix) nothing is given, and a fault
+ * that kills its node only makes it stop serving: a test runner must never exit.
+ */
+export interface FaultProcess {
+  /** Ends the process at once (exit code 1) after writing `line`, the crash's last words, to stderr. */
+  readonly crash?: ((line: string) => void) | undefined;
+}
+
 /** What a fault changes: the node's seams (NodeVariant), and settings. */
 export interface FaultBend extends NodeVariant {
   readonly settings?: FaultSettings;
+  /** More seams, bent with the node's process in hand (a fault that ends it); applied after the ones above. */
+  readonly ofProcess?: (proc: FaultProcess) => NodeVariant;
 }
 
 /** A catalogue entry without its bend: what the docs, the CLI and the tests read. */

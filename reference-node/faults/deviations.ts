@@ -9,6 +9,7 @@ import { encodeTransactionBody, hexToBytes, hexToFixedBytes, publicKeyObject, SI
 import type { SignedTransaction, TransactionVerifyResult } from '../../core/codec/index.js';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
+import type { Exchange, TransportRules } from '../rpc/TransportRules.js';
 
 // ---- transport ----
 
@@ -84,16 +85,20 @@ export function holdsNullRequest(text: string): boolean {
 
 const DEAD_SERVERS = new WeakSet<Server>();
 
+/** dies-on-null: what the dying server logs. */
+export const NULL_DEATH_LINE = "rpc: the RPC server died: TypeError: Cannot read properties of null (reading 'jsonrpc'); it accepts no more connections (fault dies-on-null, TEST-ONLY)";
+
 /**
- * dies-on-null: the RPC server dies as one whose handler threw out of the request would: the request's
- * connection is dropped unanswered, the listener is closed (later connections are refused) and every
- * other connection is cut. The death is logged once; the node's close() still works afterwards.
+ * dies-on-null, dies-on-huge-height: the RPC server dies as one whose handler threw out of the request
+ * would: the request's connection is dropped unanswered, the listener is closed (later connections are
+ * refused) and every other connection is cut. The death (`line`) is logged once; the node's close()
+ * still works afterwards.
  */
-export function serverDies(server: Server, res: ServerResponse, log: (line: string) => void): void {
+export function serverDies(server: Server, res: ServerResponse, log: (line: string) => void, line: string): void {
   res.destroy();
   if (DEAD_SERVERS.has(server)) return;
   DEAD_SERVERS.add(server);
-  log("rpc: the RPC server died: TypeError: Cannot read properties of null (reading 'jsonrpc'); it accepts no more connections (fault dies-on-null, TEST-ONLY)");
+  log(line);
   server.close();
   server.closeAllConnections();
 }
@@ -183,4 +188,118 @@ export function verifyLenient(tx: SignedTransaction): TransactionVerifyResult {
 /** faucet-no-credit: a well-formed transaction hash for a transfer that is never made. */
 export function phantomClaimHash(address: string, n: number): string {
   return createHash('sha256').update(`faucet-no-credit ${address} ${n}`).digest('hex');
+}
+
+// ---- robustness (the fuzzer's proof) ----
+
+type JsonObject = Record<string, JsonValue>;
+const isJsonObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The request objects of a body: the one, or a batch's elements that are objects; none when it is not JSON. */
+function requestObjects(text: string): JsonObject[] {
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch {
+    return [];
+  }
+  return (Array.isArray(value) ? value : [value]).filter(isJsonObject);
+}
+
+/** dies-on-huge-height: every integer up to 2^53 is a double; the node asserts a height is no higher. */
+export const DOUBLE_EXACT_LIMIT = 2n ** 53n;
+
+/**
+ * dies-on-huge-height: the height of a chain_getBlockByHeight call in the body (alone or in a batch)
+ * that the params check lets through (a u64) and that is above 2^53; undefined when there is none.
+ */
+export function hugeHeight(text: string, checkParams: TransportRules['checkParams']): bigint | undefined {
+  for (const request of requestObjects(text)) {
+    const { params } = request;
+    if (request.jsonrpc !== '2.0' || request.method !== 'chain_getBlockByHeight' || !Array.isArray(params) || params.length !== 1) continue;
+    const [h] = params;
+    if (typeof h !== 'bigint' && (typeof h !== 'number' || !Number.isInteger(h))) continue;
+    const height = BigInt(h);
+    if (height > DOUBLE_EXACT_LIMIT && checkParams('chain_getBlockByHeight', params).ok) return height;
+  }
+  return undefined;
+}
+
+/** dies-on-huge-height: the node's last words, a failed assertion as a native node would print it. */
+export function heightPanic(height: bigint): string {
+  return `panic: assertion failed: height <= 2^53 (got ${height}, which has no exact double); the node is gone (fault dies-on-huge-height, TEST-ONLY)`;
+}
+
+/**
+ * dies-on-huge-height: the node dies. In a node process (`crash` given by chainrpc node) the process
+ * exits at once after writing `line`; in-process the RPC server dies as serverDies has it, and stays dead.
+ */
+export function nodeDies(exchange: Exchange, line: string, crash: ((line: string) => void) | undefined): void {
+  if (crash === undefined) return serverDies(exchange.server, exchange.res, exchange.log, line);
+  exchange.res.destroy();
+  crash(line);
+}
+
+/** leaks-stack-on-object-address: chain_getAccount params that skip validation (a single JSON object). */
+export function objectAddress(method: string, params: readonly JsonValue[]): boolean {
+  return method === 'chain_getAccount' && params.length === 1 && isJsonObject(params[0]);
+}
+
+/**
+ * leaks-stack-on-object-address: the exception a node that calls address.toLowerCase() on whatever it
+ * was given throws for an object, passed on to the client whole: its "Class: text" as the message, and
+ * its stack trace, with the server's file paths, as data.stack.
+ */
+export function objectAddressLeak(): { message: string; data: JsonObject } {
+  const message = 'TypeError: address.toLowerCase is not a function';
+  const stack = [
+    message,
+    '    at getAccount (/srv/node/src/methods/account.js:41:17)',
+    '    at dispatch (/srv/node/src/rpc/dispatch.js:88:24)',
+    '    at handleBody (/srv/node/src/rpc/server.js:133:9)',
+    '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+  ].join('\n');
+  return { message, data: { stack } };
+}
+
+/** result-for-fractional-height: chain_getBlockByHeight params that skip validation (a single number above 0 with a fraction part). */
+export function fractionalHeight(method: string, params: readonly JsonValue[]): boolean {
+  const [h] = params;
+  return method === 'chain_getBlockByHeight' && params.length === 1 && typeof h === 'number' && h > 0 && !Number.isInteger(h);
+}
+
+/** slow-on-upper-case-address: how long the slow path takes. */
+export const SLOW_PATH_MS = 2_000;
+
+/** slow-on-upper-case-address: an address (valid: 64 hex characters) with an upper-case hex letter. */
+export const hasUpperCaseHex = (address: string): boolean => /[A-F]/.test(address);
+
+/** An id two calls can share: a string or a number (null, and values no valid request has, aside), as one text per value. */
+function idKey(id: JsonValue | undefined): string | undefined {
+  if (typeof id === 'string') return `s${id}`;
+  return typeof id === 'number' || typeof id === 'bigint' ? `n${String(id)}` : undefined;
+}
+
+/** hangs-on-duplicate-batch-ids: the body is a batch in which two request objects carry the same id (a string or a number). */
+export function hasDuplicateIds(text: string): boolean {
+  if (!text.trimStart().startsWith('[')) return false;
+  const seen = new Set<string>();
+  for (const request of requestObjects(text)) {
+    const key = idKey(request.id);
+    if (key === undefined) continue;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+/** loses-id-on-odd-hex: whether the request that has this id is a chain_sendRawTransaction whose param is a string of odd length. */
+export function isOddHexCall(requests: readonly JsonValue[], id: JsonValue | undefined): boolean {
+  const key = idKey(id);
+  if (key === undefined) return false;
+  return requests.some((q) => {
+    if (!isJsonObject(q) || q.method !== 'chain_sendRawTransaction' || idKey(q.id) !== key || !Array.isArray(q.params)) return false;
+    const [hex] = q.params;
+    return typeof hex === 'string' && hex.length % 2 === 1;
+  });
 }

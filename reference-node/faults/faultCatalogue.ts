@@ -2,11 +2,13 @@
  * Fault injection, TEST-ONLY: the catalogue of deliberate deviations a reference node can be started
  * with (`chainrpc node --fault <name>`, `ReferenceNode.start(withFaults(options, faults))`). Each fault makes the node
  * break exactly one rule of the interface spec, JSON-RPC 2.0 or the reference profile, visibly
- * through JSON-RPC over HTTP, so that the conformance suite can be proven: every fault must be caught
- * by at least one check, and every check must fail on at least one fault. Never use a faulty node for
- * anything else. Each fault is one object of its category's file (transport.ts, methods.ts, chain.ts,
- * state.ts, pou.ts, network.ts, discovery.ts): its description, level and how it bends a seam of the
- * node; applyFaults.ts puts them on a node. The table: docs/faults.md.
+ * through JSON-RPC over HTTP, so that the conformance suite can be proven: every conformance fault
+ * (CONFORMANCE_FAULTS) must be caught by at least one check, and every check must fail on one. The
+ * robustness faults (robustness.ts, ROBUSTNESS_FAULTS) prove the fuzzer instead: each is set off by one
+ * input the conformance catalogue is not built to look for, and the fault matrix leaves them out. Never use a
+ * faulty node for anything else. Each fault is one object of its category's file (transport.ts,
+ * methods.ts, chain.ts, state.ts, pou.ts, network.ts, discovery.ts, robustness.ts): its description, level
+ * and how it bends a seam of the node; applyFaults.ts puts them on a node. The table: docs/faults.md.
  */
 
 import { CHAIN_FAULTS } from './chain.js';
@@ -14,20 +16,36 @@ import { DISCOVERY_FAULTS } from './discovery.js';
 import { METHODS_FAULTS } from './methods.js';
 import { NETWORK_FAULTS } from './network.js';
 import { POU_FAULTS } from './pou.js';
+import { ROBUSTNESS_FAULTS as ROBUSTNESS } from './robustness.js';
+import type { RobustnessFault } from './robustness.js';
 import { STATE_FAULTS } from './state.js';
 import { TRANSPORT_FAULTS } from './transport.js';
 import type { Fault } from './bends.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 
-export type { Fault, FaultCategory, FaultInfo, FaultLevel } from './bends.js';
+export type { Fault, FaultCategory, FaultInfo, FaultLevel, FaultProcess } from './bends.js';
+export type { FuzzOracle, RobustnessFault } from './robustness.js';
 
-const CATALOGUE = [...TRANSPORT_FAULTS, ...METHODS_FAULTS, ...CHAIN_FAULTS, ...STATE_FAULTS, ...POU_FAULTS, ...NETWORK_FAULTS, ...DISCOVERY_FAULTS] as const;
+const CONFORMANCE = [...TRANSPORT_FAULTS, ...METHODS_FAULTS, ...CHAIN_FAULTS, ...STATE_FAULTS, ...POU_FAULTS, ...NETWORK_FAULTS, ...DISCOVERY_FAULTS] as const;
+const CATALOGUE = [...CONFORMANCE, ...ROBUSTNESS] as const;
 
 /** A fault's name; FaultSet.has takes this type, so a misspelt name is a compile error. */
 export type FaultName = (typeof CATALOGUE)[number]['name'];
 
+/** The name of a fault that proves the conformance suite (every category but robustness). */
+export type ConformanceFaultName = (typeof CONFORMANCE)[number]['name'];
+
+/** The name of a fault that proves the fuzzer (category robustness). */
+export type RobustnessFaultName = (typeof ROBUSTNESS)[number]['name'];
+
 /** Every fault, by category, in documentation order. Names are stable: checks, tests and docs refer to them. */
 export const FAULT_CATALOGUE: readonly Fault[] = CATALOGUE;
+
+/** The faults that prove the conformance suite: the fault matrix runs these, and only these. */
+export const CONFORMANCE_FAULTS: readonly Fault[] = CONFORMANCE;
+
+/** The faults that prove the fuzzer (robustness.ts): one input each sets them off; the fault matrix leaves them out. */
+export const ROBUSTNESS_FAULTS: readonly RobustnessFault[] = ROBUSTNESS;
 
 export const FAULT_NAMES: readonly FaultName[] = CATALOGUE.map((f) => f.name);
 

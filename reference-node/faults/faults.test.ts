@@ -1,6 +1,7 @@
 /**
- * Fault injection (TEST-ONLY, docs/faults.md): every fault of the catalogue is visible through real
- * HTTP. Each fault has a small probe that answers "is the deviation there?"; every probe must say no
+ * Fault injection (TEST-ONLY, docs/faults.md): every conformance fault of the catalogue is visible through
+ * real HTTP (the robustness faults, the fuzzer's proof, are shown in robustness.test.ts). Each fault has a
+ * small probe that answers "is the deviation there?"; every probe must say no
  * against an honest node (so it is not vacuous) and yes against a node started with its fault, which
  * must also keep serving and producing blocks. Network-scope faults are probed on small in-process
  * networks. Also: unknown fault names are refused (node start, CLI exit 2), --help marks --fault as
@@ -37,8 +38,8 @@ import type { NodeOptions } from '../node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
 import { httpRequest, post, startRpcServer } from '../../test/support/rpc.js';
 import { withFaults } from './applyFaults.js';
-import { FAULT_CATALOGUE, FAULT_NAMES, FaultSet, UnknownFaultError } from './faultCatalogue.js';
-import type { FaultName } from './faultCatalogue.js';
+import { CONFORMANCE_FAULTS, FAULT_CATALOGUE, FAULT_NAMES, FaultSet, ROBUSTNESS_FAULTS, UnknownFaultError } from './faultCatalogue.js';
+import type { ConformanceFaultName } from './faultCatalogue.js';
 import { runChainrpc } from '../../test/runChainrpc.js';
 import { testNodeOptions } from '../../test/support/nodeOptions.js';
 
@@ -217,7 +218,7 @@ type Probe = (n: Started) => Promise<boolean>;
 const BN = '{"jsonrpc":"2.0","id":1,"method":"chain_blockNumber","params":[]}';
 const bn = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"chain_blockNumber","params":[]}`;
 
-const PROBES: Record<Exclude<FaultName, 'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction'>, Probe> = {
+const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction'>, Probe> = {
   // transport
   'id-type-changed': async (n) => {
     const a = obj((await send(n.url, '{"jsonrpc":"2.0","id":7,"method":"chain_blockNumber"}')).json);
@@ -510,8 +511,8 @@ describe('node-scope faults, each visible through HTTP', () => {
     expect(honest.logged.filter((l) => l.includes('FAULT'))).toEqual([]);
   });
 
-  it('has a probe for every node-scope fault', () => {
-    const nodeScope = FAULT_CATALOGUE.filter((f) => f.scope === 'node').map((f) => f.name);
+  it('has a probe for every node-scope conformance fault (the robustness faults have their own tests: robustness.test.ts)', () => {
+    const nodeScope = CONFORMANCE_FAULTS.filter((f) => f.scope === 'node').map((f) => f.name);
     expect(Object.keys(PROBES).sort()).toEqual([...nodeScope].sort());
   });
 
@@ -849,7 +850,11 @@ describe('the fault catalogue and its validation', () => {
       expect(f.description).toMatch(/\.$/);
       expect(f.rule).toMatch(/\.$/);
     }
-    expect(new Set(FAULT_CATALOGUE.map((f) => f.category))).toEqual(new Set(['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery']));
+    expect(new Set(FAULT_CATALOGUE.map((f) => f.category))).toEqual(new Set(['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery', 'robustness']));
+    // The catalogue is the conformance faults, then the robustness ones.
+    expect(FAULT_CATALOGUE).toEqual([...CONFORMANCE_FAULTS, ...ROBUSTNESS_FAULTS]);
+    expect(CONFORMANCE_FAULTS.filter((f) => f.category === 'robustness')).toEqual([]);
+    expect(ROBUSTNESS_FAULTS.filter((f) => f.category !== 'robustness')).toEqual([]);
   });
 
   it('FaultSet.parse takes repeated and comma-separated names and refuses unknown ones, listing the known', () => {
@@ -941,6 +946,34 @@ describe('chainrpc node --fault (the built CLI; npm run build first)', () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('dies-on-huge-height ends a node process: no answer, a panic line on stderr, exit code 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fault-cli-'));
+    const child = spawn(process.execPath, [BIN, 'node', '--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '100', '--on-parent-exit', 'run', '--fault', 'dies-on-huge-height'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once('line', (line) => resolve(line.trim()));
+        void exited.then((code) => reject(new Error(`node exited with ${String(code)}: ${stderr}`)));
+      });
+      // 2^53 is a valid height without a block; 2^53 + 1 kills the process.
+      expect(obj(obj(parseJson((await post(url, '{"jsonrpc":"2.0","id":1,"method":"chain_getBlockByHeight","params":[9007199254740992]}')).body)).error).code).toBe(-32001);
+      expect(await noAnswer(url, '{"jsonrpc":"2.0","id":2,"method":"chain_getBlockByHeight","params":[9007199254740993]}')).toBe('ECONNRESET');
+      expect(await exited).toBe(1);
+      expect(stderr).toMatch(/^panic: assertion failed: height <= 2\^53 \(got 9007199254740993.*dies-on-huge-height, TEST-ONLY\)$/m);
+      expect(await noAnswer(url, BN)).toBe('ECONNREFUSED');
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     }
   });

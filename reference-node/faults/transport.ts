@@ -7,7 +7,7 @@ import { INTERNAL_REASON } from '../rpc/handleRpcBody.js';
 import { RpcMethodError } from '../rpc/RpcMethodError.js';
 import { JSON_TYPE } from '../rpc/TransportRules.js';
 import { eachError, eachResponse, isObject, mapResponses, requestValue, rewriteAnswer, rules, wrapEveryMethod, text } from './bends.js';
-import { changedId, FAULT_BODY_LIMIT, frameworkErrorPage, holdsNullRequest, isErrorAnswer, leakyError, serverDies } from './deviations.js';
+import { changedId, FAULT_BODY_LIMIT, frameworkErrorPage, holdsNullRequest, isErrorAnswer, leakyError, NULL_DEATH_LINE, serverDies } from './deviations.js';
 import type { Fault } from './bends.js';
 
 export const TRANSPORT_FAULTS = [
@@ -243,7 +243,7 @@ export const TRANSPORT_FAULTS = [
       transport: rules((r) => ({
         takeOver: (text, exchange) => {
           if (!holdsNullRequest(text)) return r.takeOver?.(text, exchange) ?? false;
-          serverDies(exchange.server, exchange.res, exchange.log);
+          serverDies(exchange.server, exchange.res, exchange.log, NULL_DEATH_LINE);
           return true;
         },
       })),

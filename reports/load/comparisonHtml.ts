@@ -1,8 +1,8 @@
 import type { LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatCount, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
-import { htmlTable, num, text } from './htmlTable.js';
-import type { Cell } from './htmlTable.js';
+import { htmlTable, num, text } from '../shared/htmlTable.js';
+import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
 import { callsOf, errorRate, failedOf, requestsOf } from './runSectionHtml.js';
 

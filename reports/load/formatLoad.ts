@@ -6,6 +6,8 @@ import { formatMsNumber, grouped } from '../../load/figures.js';
 import type { SweepStep } from '../../load/model.js';
 
 export { formatCount, formatMetricValue, formatMs, formatMsNumber, formatPercent, formatRate } from '../../load/figures.js';
+// Every chart's tick format, beside the charts it labels (reports/shared/svgChart.ts).
+export { formatTick } from '../shared/svgChart.js';
 
 /** Microseconds (the model's unit for latencies) shown in milliseconds: 412 µs reads "0.412 ms". */
 export const formatMicros = (us: number): string => `${formatMsNumber(us / 1000)} ms`;
@@ -17,8 +19,6 @@ export function formatChange(change: number): string {
   return `${change > 0 ? '+' : change < 0 ? '−' : '±'}${text}%`;
 }
 
-/** An axis tick: as short as the value allows ("0", "2.5", "1,500", "0.25"), no trailing zeros. */
-export const formatTick = (value: number): string => value.toLocaleString('en-US', { maximumFractionDigits: 3 }).replace(/^-/, '−');
 
 /** A sweep step's outcome in a word: the SLO held, broke, or the step measured the generator, not the node. */
 export const stepOutcome = (step: SweepStep): 'held' | 'broken' | 'not measured' => (step.sloHeld ? 'held' : step.generatorLimited ? 'not measured' : 'broken');

@@ -5,8 +5,8 @@ import type { LoadRun, SweepResult, SweepStep, TimelinePoint } from '../../load/
 import { Histogram } from '../../load/metrics/index.js';
 import { rebin } from './rebin.js';
 import { formatMsNumber, formatPercent, formatRate, formatTick, stepOutcome } from './formatLoad.js';
-import { emptyChart, histogramChartSvg, lineChartSvg } from './svgChart.js';
-import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from './svgChart.js';
+import { emptyChart, histogramChartSvg, lineChartSvg } from '../shared/svgChart.js';
+import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from '../shared/svgChart.js';
 
 /** Beyond this many ticks a series is thinned (an hour at 1 s ticks): the SVG stays light, peaks stay. */
 const MAX_POINTS = 900;

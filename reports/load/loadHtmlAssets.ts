@@ -1,5 +1,5 @@
 import { PAGE_STYLES } from '../shared/htmlPage.js';
-import { CHART_CSS } from './svgChart.js';
+import { CHART_CSS } from '../shared/svgChart.js';
 
 /**
  * The fixed stylesheet of the load report (report.html): the styles every HTML report shares

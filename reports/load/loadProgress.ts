@@ -1,15 +1,10 @@
 import type { LoadProgress } from '../../load/model.js';
 import { showControls } from '../shared/showControls.js';
+import { CLEAR_LINE, fitLine } from '../shared/terminalLine.js';
+import type { ProgressStream } from '../shared/terminalLine.js';
 import { formatCount, formatMicros, formatRate } from './formatLoad.js';
 
-/** Where progress goes: process.stdout or process.stderr, or a stand-in with the same two fields. */
-export interface ProgressStream {
-  /** A terminal: one line per node, rewritten in place. Otherwise (CI, a pipe): a plain line now and then. */
-  readonly isTTY?: boolean;
-  /** The terminal's width; a longer line would wrap and break the rewriting. */
-  readonly columns?: number;
-  write(text: string): unknown;
-}
+export type { ProgressStream } from '../shared/terminalLine.js';
 
 export interface LoadProgressOptions {
   stream: ProgressStream;
@@ -56,12 +51,6 @@ export function progressLine(p: LoadProgress, withUrl: boolean): string {
   return `${withUrl ? `${showControls(p.url)}  ` : ''}${parts.join('  ')}`;
 }
 
-/** A line cut to the terminal's width (a wrapped line could not be rewritten in place). */
-function fit(line: string, columns: number | undefined): string {
-  const width = columns !== undefined && columns > 10 ? columns - 1 : 119;
-  return line.length <= width ? line : `${line.slice(0, width - 1)}…`;
-}
-
 /**
  * The live console progress of `chainrpc load`, from the engine's LoadProgress snapshots. On a terminal
  * each node has one line, rewritten in place at every snapshot; in CI or a pipe (no TTY) a plain line per
@@ -78,7 +67,7 @@ export function loadProgress(options: LoadProgressOptions): LoadProgressPrinter 
 
   const redraw = (): void => {
     const withUrl = latest.size > 1;
-    const lines = [...latest.values()].map((p) => `\r\x1b[K${fit(progressLine(p, withUrl), stream.columns)}`);
+    const lines = [...latest.values()].map((p) => `${CLEAR_LINE}${fitLine(progressLine(p, withUrl), stream.columns)}`);
     // Back to the first of the lines drawn last time, then every line again.
     stream.write(`${drawn > 1 ? `\x1b[${drawn - 1}A` : ''}${lines.join('\n')}`);
     drawn = lines.length;

@@ -5,7 +5,7 @@ import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
 import { comparisonHtml } from './comparisonHtml.js';
 import { describeModel } from './describeModel.js';
 import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
-import { htmlTable, num, text } from './htmlTable.js';
+import { htmlTable, num, text } from '../shared/htmlTable.js';
 import { LOAD_REPORT_CSS } from './loadHtmlAssets.js';
 import { loadHeadline, verdictClass } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';

@@ -2,8 +2,8 @@ import type { HistogramData, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
-import { htmlTable, num, text } from './htmlTable.js';
-import type { Cell } from './htmlTable.js';
+import { htmlTable, num, text } from '../shared/htmlTable.js';
+import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
 import { stopNote } from './loadFacts.js';
 

@@ -1,7 +1,7 @@
 import type { SweepResult } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatCount, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
-import { htmlTable, num, text } from './htmlTable.js';
+import { htmlTable, num, text } from '../shared/htmlTable.js';
 import { sweepErrorsChart, sweepLatencyChart, sweepThroughputChart } from './loadCharts.js';
 import { errorRate, us } from './runSectionHtml.js';
 

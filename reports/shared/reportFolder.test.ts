@@ -76,4 +76,25 @@ describe('report folders', () => {
     expect(await readFile(join(first.dir, 'data.json'), 'utf8')).toBe('{"n":"first"}\n');
     expect(await readlink(join(base, 'latest'))).toBe('2026-11-23T12-00-00-000Z-2');
   });
+
+  it('renders files that name their own folder once it is made (the second of a millisecond included), with the report folder as given', async () => {
+    await publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('first'));
+    const seen: string[] = [];
+    const written = await publishReportFolder(base, '2026-11-23T12:00:00.000Z', (folder) => {
+      seen.push(folder);
+      return files(join(folder, 'data.json'));
+    });
+    expect(seen).toEqual([join(base, '2026-11-23T12-00-00-000Z-2')]);
+    expect(await readFile(join(written.dir, 'page.html'), 'utf8')).toBe(`<p>${join(written.dir, 'data.json')}</p>\n`);
+  });
+
+  it('removes the folder it made, and moves no link, when the files cannot be rendered', async () => {
+    await publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('first'), 'fuzz');
+    const render = (): never => {
+      throw new Error('renderer broke');
+    };
+    await expect(publishReportFolder(base, '2026-11-23T12:05:00.000Z', render, 'fuzz')).rejects.toThrow('renderer broke');
+    expect((await readdir(base)).sort()).toEqual(['2026-11-23T12-00-00-000Z', 'latest', 'latest-fuzz']);
+    expect(await readlink(join(base, 'latest-fuzz'))).toBe('2026-11-23T12-00-00-000Z');
+  });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, statSync } from 'node:fs';
-import { mkdir, rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { NotOursError } from '../../core/files/ownedFolder.js';
@@ -95,13 +95,24 @@ async function newRunFolder(base: string, name: string): Promise<string> {
  * step finds the newest report at one path, and `chainrpc replay` the newest conformance report whatever ran
  * after it. Nothing in the report folder but these links is replaced: `checkReportRoot` refuses a `latest`
  * that is not a link before anything is written.
+ *
+ * `files` may be a function of the new folder's path (`<root>/<name>`, with `root` as given), for a report
+ * that names its own place (a replay command that reads it back). It is called once the folder is made; if
+ * it throws, the folder, still empty, is removed and the error passes on: the report folder is as it was.
  */
-export async function publishReportFolder<K extends string>(root: string, startedAt: string, files: ReportFiles<K>, kind?: string): Promise<WrittenFolder<K>> {
+export async function publishReportFolder<K extends string>(root: string, startedAt: string, files: ReportFiles<K> | ((folder: string) => ReportFiles<K>), kind?: string): Promise<WrittenFolder<K>> {
   const base = resolve(root);
   checkReportRoot(base, kind);
   await mkdir(base, { recursive: true });
   const name = await newRunFolder(base, runFolderName(startedAt));
-  const written = await writeReportFolder(join(base, name), files);
+  let rendered: ReportFiles<K>;
+  try {
+    rendered = typeof files === 'function' ? files(join(root, name)) : files;
+  } catch (err) {
+    await rmdir(join(base, name));
+    throw err;
+  }
+  const written = await writeReportFolder(join(base, name), rendered);
   for (const link of linksOf(kind)) {
     const latest = join(base, link);
     // Made beside it and renamed over it: the link always points at a whole report, the old one or the new.

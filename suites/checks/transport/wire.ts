@@ -3,6 +3,7 @@
  * §5.1), comparing ids by value and type, and bodies built as text so that every byte sent is known.
  */
 import type { RawResponse } from '../../../core/client/index.js';
+import { errorObjectProblems, responseProblems } from '../../../core/client/responseProblems.js';
 import type { JsonValue } from '../../../core/json/index.js';
 import type { CheckContext } from '../../CheckContext.js';
 import { show } from '../support.js';
@@ -10,7 +11,7 @@ import { show } from '../support.js';
 import { isObject } from '../../../profile/readWire.js';
 import type { JsonObject } from '../../../profile/readWire.js';
 
-export { isObject };
+export { isObject, errorObjectProblems };
 export type { JsonObject };
 
 /** The names JSON-RPC 2.0 §5.1 gives its codes, for messages. */
@@ -47,37 +48,6 @@ export function requestText(method: string, params: string = '[]', id?: string):
 export function answerText(res: RawResponse): string {
   const body = res.text.trim() === '' ? '(empty body)' : res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
   return `HTTP ${res.status}: ${body}`;
-}
-
-/**
- * Everything wrong with a value as a JSON-RPC 2.0 response object (§5, §5.1): jsonrpc exactly "2.0",
- * an id member (string, number or null), exactly one of result and error, and an error object with an
- * integer code and a string message. Extra members are not problems (JSON-RPC neither allows nor
- * forbids them).
- */
-export function responseProblems(v: JsonValue): string[] {
-  if (!isObject(v)) return [`not an object but ${show(v)}`];
-  const problems: string[] = [];
-  if (!Object.hasOwn(v, 'jsonrpc')) problems.push('no "jsonrpc" member');
-  else if (v.jsonrpc !== '2.0') problems.push(`"jsonrpc" is ${show(v.jsonrpc)}, not "2.0"`);
-  if (!Object.hasOwn(v, 'id')) problems.push('no "id" member');
-  else if (!['string', 'number', 'bigint'].includes(typeof v.id) && v.id !== null) problems.push(`"id" is ${show(v.id)}, not a string, number or null`);
-  const hasResult = Object.hasOwn(v, 'result');
-  const hasError = Object.hasOwn(v, 'error');
-  if (hasResult && hasError) problems.push('both "result" and "error" members (exactly one is allowed)');
-  if (!hasResult && !hasError) problems.push('neither "result" nor "error"');
-  if (hasError) problems.push(...errorObjectProblems(v.error));
-  return problems;
-}
-
-/** Everything wrong with an error member (§5.1): an object, an integer code, a string message. */
-export function errorObjectProblems(e: JsonValue | undefined): string[] {
-  if (!isObject(e)) return [`"error" is ${show(e)}, not an object`];
-  const problems: string[] = [];
-  const code = e.code;
-  if (!(typeof code === 'bigint' || (typeof code === 'number' && Number.isInteger(code)))) problems.push(`"error.code" is ${show(code)}, not an integer`);
-  if (typeof e.message !== 'string') problems.push(`"error.message" is ${show(e.message)}, not a string`);
-  return problems;
 }
 
 /** The body as JSON; fails (the node is wrong) when it is not JSON. */

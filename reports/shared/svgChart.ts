@@ -3,7 +3,7 @@
 // x ranges, vertical markers, dots with tooltips where points are few) and histograms (bins over a
 // numeric x). Colours are CSS classes (c0..c7, muted), so the page's stylesheet sets them for light and
 // dark themes; nothing here uses an inline style, which the report's Content-Security-Policy forbids.
-import { escapeHtml as h } from '../shared/escapeHtml.js';
+import { escapeHtml as h } from './escapeHtml.js';
 
 export type ChartColor = number | 'muted' | 'fail';
 export type ChartPoint = readonly [x: number, y: number | null];
@@ -68,6 +68,9 @@ export interface HistogramChartSpec {
   color: ChartColor;
   markers?: readonly ChartMarker[];
 }
+
+/** An axis tick: as short as the value allows ("0", "2.5", "1,500", "0.25"), no trailing zeros. */
+export const formatTick = (value: number): string => value.toLocaleString('en-US', { maximumFractionDigits: 3 }).replace(/^-/, '−');
 
 const WIDTH = 640;
 const HEIGHT = 270;

@@ -1,4 +1,4 @@
-import { escapeHtml as h } from '../shared/escapeHtml.js';
+import { escapeHtml as h } from './escapeHtml.js';
 
 /** A table cell: its HTML (already escaped) and, for numbers, the class that aligns it right. */
 export interface Cell {

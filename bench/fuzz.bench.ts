@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:fuzz`: the fuzzer's speed and reach, measured in one run against reference nodes in their own
+ * processes (the build, `chainrpc node`), loopback only.
+ *
+ *   1. Cases per second against the honest node, liveness probes on (every risky case, every 100 cases), the
+ *      default concurrency (4), no rate cap that binds; beside it the baseline measured right before: the same
+ *      case bodies sent by the same client with nothing judged and no probe. The ratio is what the oracles,
+ *      the probes and the generation cost. Goal (issue 23): 5,000 cases/s.
+ *   2. Time to the first finding of each robustness fault (reference-node/faults/robustness.ts), seed 1, and
+ *      the case that first showed it: each fault's documented budget is these figures with room.
+ *
+ * Options: --cases N (for 1, default 10,000), --rounds N (pairs of 1, default 3).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { caseAt } from '../fuzz/cases/caseAt.js';
+import { makeCaseContext } from '../fuzz/cases/CaseContext.js';
+import { runFuzz } from '../fuzz/run/runFuzz.js';
+import { fuzzClient, sendCase } from '../fuzz/run/sendCase.js';
+import { fuzzVerdict } from '../fuzz/fuzzVerdict.js';
+import { referenceProfile } from '../profile/referenceProfile.js';
+import { ROBUSTNESS_FAULTS } from '../reference-node/faults/faultCatalogue.js';
+import { spawnNode } from '../reference-node/devnet/startDevnet.js';
+
+const { values } = parseArgs({ options: { cases: { type: 'string' }, rounds: { type: 'string' } } });
+const CASES = Number(values.cases ?? 10_000);
+const ROUNDS = Number(values.rounds ?? 3);
+const CONCURRENCY = 4;
+const profile = referenceProfile();
+
+async function node(dir: string, faults: string[] = []): Promise<{ url: string; stop: () => void }> {
+  mkdirSync(dir, { recursive: true });
+  const { url, process: child } = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '300', ...(faults.length > 0 ? ['--fault', faults.join(',')] : [])], join(dir, 'node.log'));
+  return { url, stop: () => void child.kill('SIGTERM') };
+}
+
+/** The same bodies, sent by the same client, nothing judged: what the transport alone allows. */
+async function transportOnly(url: string, seed: number): Promise<number> {
+  const ctx = makeCaseContext(profile, { height: 10n, genesisHeight: 0, addresses: [], chainId: 1n });
+  const cases = Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx));
+  const client = fuzzClient(url, profile, 2 * CONCURRENCY + 4);
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let c = cases[next++]; c !== undefined; c = cases[next++]) await sendCase(client, c.http, 5_000, profile.maxBodyBytes);
+  }));
+  const ms = performance.now() - t0;
+  await client.close();
+  return (CASES * 1_000) / ms;
+}
+
+const fuzzRun = (urls: string[], seed: number, extra: { cases?: number; maxFindings?: number } = {}) =>
+  runFuzz({ urls, profile, seed, cases: extra.cases ?? CASES, durationMs: null, only: [], concurrency: CONCURRENCY, maxRate: 1_000_000, maxBodyBytes: 1024 * 1024, timeoutMs: 5_000, livenessEvery: 100, shrink: { maxAttempts: 60, maxMs: 8_000 }, version: 'bench', ...(extra.maxFindings === undefined ? {} : { maxFindings: extra.maxFindings }) });
+
+console.log(`fuzz benchmark: ${CASES.toLocaleString('en-US')} cases per run, concurrency ${CONCURRENCY}, ${ROUNDS} rounds; node v${process.versions.node}, ${new Date().toISOString()}\n`);
+const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fuzz-bench-'));
+try {
+  const honest = await node(join(dir, 'honest'));
+  const pairs: { transport: number; fuzz: number; findings: number }[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const transport = await transportOnly(honest.url, 100 + round);
+      const run = await fuzzRun([honest.url], 100 + round);
+      const fuzz = (run.cases * 1_000) / run.durationMs;
+      pairs.push({ transport, fuzz, findings: fuzzVerdict(run).standing.length });
+      console.log(`  round ${round + 1}/${ROUNDS}: transport only ${Math.round(transport).toLocaleString('en-US')} cases/s, fuzz ${Math.round(fuzz).toLocaleString('en-US')} cases/s (ratio ${(fuzz / transport).toFixed(2)}), ${run.targets[0]?.livenessChecks ?? 0} liveness probes, ${pairs.at(-1)?.findings} findings`);
+    }
+  } finally {
+    honest.stop();
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  console.log(`  cases/s with oracles and liveness (median; goal 5,000)              ${Math.round(median(pairs.map((p) => p.fuzz))).toLocaleString('en-US')}`);
+  console.log(`  transport only, cases/s (median)                                     ${Math.round(median(pairs.map((p) => p.transport))).toLocaleString('en-US')}`);
+  console.log(`  ratio fuzz / transport (median of the rounds)                        ${median(pairs.map((p) => p.fuzz / p.transport)).toFixed(2)}x\n`);
+
+  console.log('  time to the first finding of each robustness fault (seed 1, --max-findings 1):');
+  for (const fault of ROBUSTNESS_FAULTS) {
+    const n = await node(join(dir, fault.name), [fault.name]);
+    try {
+      const t0 = performance.now();
+      const run = await fuzzRun([n.url], 1, { cases: 5_000, maxFindings: 1 });
+      const found = fuzzVerdict(run).standing.find((f) => f.oracle === fault.oracle);
+      console.log(`    ${fault.name.padEnd(32)} ${found === undefined ? 'NOT FOUND in 5,000 cases' : `${found.oracle} at case #${found.original.index} after ${found.atMs} ms (run with shrinking: ${Math.round(performance.now() - t0)} ms)`}`);
+    } finally {
+      n.stop();
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,168 @@
+/**
+ * `chainrpc fuzz`: looks for the one request that breaks a node (fuzz/): cases from the schemas and the
+ * profile, oracles that know JSON-RPC 2.0, liveness after every blow, findings shrunk and replayable; with
+ * several --url, valid cases compared across the nodes. `--replay <report.json> <finding-id>` sends a
+ * finding's minimal case again. docs/fuzz.md.
+ */
+import { randomInt } from 'node:crypto';
+import { CliError } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
+import type { Command } from '../Command.js';
+import { positiveNumberProblem } from '../commonOptions.js';
+import { baseUrls } from '../nodeUrls.js';
+import { recordedCommand, relativeOrAbsolute } from './commandText.js';
+import { interruptible } from './load/interrupt.js';
+import { TARGET, needUrls, targetOptions, targetProfile, URL_RULE } from './load/target.js';
+import { packageVersion } from '../../core/packageVersion.js';
+import { parseDuration } from '../../load/scenario/parseDuration.js';
+import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
+import type { Finding, FuzzRun } from '../../fuzz/model.js';
+import { unknownOnly } from '../../fuzz/cases/CaseContext.js';
+import { replayFinding } from '../../fuzz/run/replayFinding.js';
+import { FuzzUnreachableError, runFuzz } from '../../fuzz/run/runFuzz.js';
+import { fuzzHeadline } from '../../reports/fuzz/fuzzHeadline.js';
+import { FuzzProgressLine } from '../../reports/fuzz/fuzzProgress.js';
+import { writeFuzzReports } from '../../reports/fuzz/writeFuzzReports.js';
+
+const DEFAULT_CASES = 10_000;
+
+const HELP = `Usage: chainrpc fuzz --url <base-url> [--url <base-url> ...] [options]
+       chainrpc fuzz --replay <report.json> <finding-id> [--url <base-url>]
+
+Looks for the requests that break a node: cases drawn from the method schemas and the profile (valid
+calls with params from the live chain, each param rule broken one at a time, envelope and body
+mutations, HTTP variations), every answer judged by oracles that know JSON-RPC 2.0 (the envelope and
+the id echo, an error for every invalid call, results valid under the profile, no stack trace or file
+path in any answer, an answer in time), and the node's liveness probed after every case that could
+hurt it. A finding is deduplicated (oracle, method, rule), re-checked, shrunk to its minimal case, and
+saved with its seed, its exact bytes, a curl command and the replay command. A node that stops
+answering is sent nothing more; the finding names the request after which it died.
+
+Several --url send every case to each node; valid cases' answers are also compared across them (a
+disagreement the profile cannot excuse is a finding). Reports (report.json, report.html, summary.md,
+junit.xml) go to a folder whose path is printed. docs/fuzz.md says what is generated and judged.
+
+${URL_RULE}
+
+Options:
+${targetOptions('a node (repeatable: several are compared)')}
+  --cases <n>              cases to send (default ${DEFAULT_CASES.toLocaleString('en-US')}; with --duration, whichever ends first)
+  --duration <d>           time budget: 30s, 5m (without --cases: the only budget)
+  --seed <n>               makes the run again case for case (default: random, printed)
+  --only <what>            a method (chain_getAccount) or a family (valid, invalid-params, envelope,
+                           http) to fuzz; repeatable (default: all)
+  --concurrency <n>        cases in flight at once (default 4; 1 names a killing request exactly)
+  --max-rate <n>           cases per second at most (default 5000): a fuzz run is not a load test
+  --max-body <bytes>       request bodies stay under this (default: the profile's limit, else 1 MiB)
+  --timeout <ms>           a case unanswered after this long is a finding (default 5000)
+  --slow <ms>              the slow oracle's floor: an answer slower than max(this, 50x the median
+                           answer) is a finding (default 1000)
+  --liveness-every <n>     a liveness probe at least every n cases per node (default 100)
+  --max-findings <n>       stop once n findings are filed (1: stop at the first; default: no limit)
+  --report-dir <dir>       where report folders go (default .chainrpc/reports)
+  --replay <report.json>   send a finding's minimal case again (give its id, e.g. F1, after it);
+                           to the node it was found on, or to --url
+  -h, --help
+
+Exit codes: 0 no finding (a flaky sighting, seen once and not when sent again, is said, not counted);
+1 findings; 2 usage or configuration
+error; 3 no node answered at the start; 4 internal error (a bug in chainrpc); 130 interrupted
+(Ctrl-C): the report of what ran is written first.`;
+
+const OPTIONS = {
+  ...TARGET,
+  cases: { kind: 'integer', value: '<n>', min: 1 },
+  duration: { kind: 'text', value: '<d>', check: (t: string) => durationProblem(t) },
+  seed: { kind: 'integer', value: '<n>', min: 0, max: 2 ** 32 - 1 },
+  only: { kind: 'list', value: '<what>' },
+  concurrency: { kind: 'integer', value: '<n>', min: 1, max: 256, default: 4 },
+  'max-rate': { kind: 'text', value: '<n>', default: '5000', check: (t: string) => positiveNumberProblem(t, 'cases/s', 1_000_000) },
+  'max-body': { kind: 'integer', value: '<bytes>', min: 16 },
+  timeout: { kind: 'integer', value: '<ms>', min: 10, default: 5_000 },
+  slow: { kind: 'integer', value: '<ms>', min: 1, default: 1_000 },
+  'liveness-every': { kind: 'integer', value: '<n>', min: 1, default: 100 },
+  'max-findings': { kind: 'integer', value: '<n>', min: 1 },
+  'report-dir': { kind: 'text', value: '<dir>' },
+  replay: { kind: 'text', value: '<report.json>' },
+} as const;
+
+function durationProblem(text: string): string | undefined {
+  try {
+    parseDuration(text);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+const line = new CommandLine('fuzz', OPTIONS, true);
+
+
+
+export const fuzz: Command = {
+  name: 'fuzz',
+  summary: 'Find the requests that break a node: schema-driven cases, JSON-RPC oracles, shrunk findings',
+  help: HELP,
+  commandLines: [line],
+  async run(argv) {
+    const command = 'fuzz';
+    const { values, positionals } = line.parse(argv);
+    const profile = await targetProfile(command, values);
+    if (values.replay !== undefined) {
+      const [id, ...extra] = positionals;
+      if (id === undefined || extra.length > 0) throw new CliError(`${command}: --replay takes a report and one finding id: chainrpc fuzz --replay <report.json> F1`);
+      const urls = values.url.length > 0 ? baseUrls(command, values.url, profile.rpcPath) : [];
+      return replayFinding({ reportPath: values.replay, findingId: id, ...(urls[0] === undefined ? {} : { url: urls[0] }), profile, timeoutMs: values.timeout, out: (l) => console.log(l) });
+    }
+    if (positionals.length > 0) throw new CliError(`${command}: unexpected argument "${positionals[0] ?? ''}" (see chainrpc fuzz --help)`);
+    needUrls(command, values.url);
+    const urls = baseUrls(command, values.url, profile.rpcPath);
+    const unknown = unknownOnly(values.only);
+    if (unknown.length > 0) throw new CliError(`${command}: --only ${unknown.join(', ')}: give a method of the interface (chain_getAccount; chainrpc methods lists them) or a family (valid, invalid-params, envelope, http)`);
+    const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
+    const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
+    const maxBodyBytes = values['max-body'] ?? Math.min(profile.maxBodyBytes ?? 1024 * 1024, 1024 * 1024);
+    const progress = new FuzzProgressLine(process.stderr);
+    const stop = interruptible('fuzz: interrupted: stopping, then writing the report of what ran');
+    console.error(`fuzz: seed ${seed} (--seed ${seed} makes this run again), ${urls.join(', ')}`);
+    let run: FuzzRun;
+    try {
+      run = await runFuzz({
+        urls,
+        profile,
+        seed,
+        cases: values.cases ?? (durationMs === null ? DEFAULT_CASES : null),
+        durationMs,
+        only: values.only,
+        concurrency: values.concurrency,
+        maxRate: Number(values['max-rate']),
+        maxBodyBytes,
+        timeoutMs: values.timeout,
+        slowFloorMs: values.slow,
+        livenessEvery: values['liveness-every'],
+        ...(values['max-findings'] === undefined ? {} : { maxFindings: values['max-findings'] }),
+        version: packageVersion(),
+        signal: stop.signal,
+        onProgress: (p) => progress.update(p),
+        onFinding: (f) => progress.finding(f),
+      });
+    } catch (err) {
+      if (err instanceof FuzzUnreachableError) throw CliError.within(command, err);
+      throw err;
+    } finally {
+      stop.dispose();
+      progress.done();
+    }
+    const written = await writeFuzzReports(run, { ...(values['report-dir'] === undefined ? {} : { dir: values['report-dir'] }), command: recordedCommand(command, argv) });
+    const verdict = fuzzVerdict(run);
+    console.log(fuzzHeadline(run).line);
+    const said = (f: Finding): string => `  ${f.id} ${f.oracle}${f.method === undefined ? '' : ` ${f.method}`}: ${f.message}`;
+    for (const f of verdict.standing) console.log(said(f));
+    if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
+    for (const f of verdict.flaky) console.log(said(f));
+    console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
+    const first = verdict.standing[0];
+    if (first !== undefined) console.log(`replay one: chainrpc fuzz --replay ${relativeOrAbsolute(written.files.json)} ${first.id}`);
+    return verdict.exitCode;
+  },
+};

@@ -1,0 +1,193 @@
+/**
+ * The fuzzer's judge: one answer to one case, against every oracle of fuzz/model.ts but 'liveness' and
+ * 'disagreement' (the runner's). Sources:
+ * - 'no-answer': no HTTP answer at all (reset, closed, timed out): RFC 9110 §15, every request gets a status
+ *   (but a body over the profile's limit may be cut off by a close: RFC 9112 §9.6);
+ * - 'leak': a stack trace, a server file path or exception text anywhere in the answer, body or headers,
+ *   whatever the status (CWE-209; core/client/internalDetail.ts), unless the request itself carried it;
+ * - 'slow': slower than the time bound (slowBound.ts);
+ * - 'envelope', 'error-expected', 'error-code', 'result-schema', 'internal-error': the answer against each
+ *   legal reading of the request (expectationOf.ts), the best reading kept: an answer right for one is right.
+ *   HTTP statuses are the profile's: a 5xx carrying a JSON-RPC answer is no finding by itself, but a body that
+ *   is not JSON to a JSON-RPC POST is (JSON-RPC 2.0 §5); for notifications only a 5xx or a JSON value is
+ *   (JSON-RPC 2.0 §4.1, §6); an exchange that is not a call is held only to the status its profile states
+ *   (said as "profile: http.…" in the finding's source).
+ */
+import type { JsonValue } from '../../core/json/index.js';
+import { parseJson } from '../../core/json/index.js';
+import { internalDetail } from '../../core/client/internalDetail.js';
+import { short } from '../../core/client/validateResponse.js';
+import type { Profile } from '../../profile/Profile.js';
+import { isObject } from '../../profile/readWire.js';
+import type { FuzzAnswer, FuzzHttp, Violation } from '../model.js';
+import { dueViolations, idKey, idAccepted, responseProblems } from './answerChecks.js';
+import { readingsOf } from './expectationOf.js';
+import type { Due, Reading, Readings } from './Reading.js';
+
+export interface JudgeContext {
+  profile: Profile;
+  /** Answers slower than this are 'slow' (slowBound.ts). */
+  slowBoundMs: number;
+}
+
+/** Every violation the answer shows (empty: the answer is right). */
+export function judge(c: { http: FuzzHttp; method?: string }, answer: FuzzAnswer, ctx: JudgeContext): Violation[] {
+  const readings = readingsOf(c.http, ctx.profile);
+  if (answer.failure !== undefined) {
+    const { code, message } = answer.failure;
+    if (readings.mayClose !== undefined && code !== 'TIMEOUT') return [];
+    return [{ oracle: 'no-answer', message: `gave no HTTP answer (${code}: ${message}) after ${Math.round(answer.ms)} ms`, source: 'RFC 9110 §15 (a server answers every request with a status)' }];
+  }
+  const found: Violation[] = [];
+  const leak = leakOf(c.http, answer);
+  if (leak !== undefined) found.push(leak);
+  if (answer.ms > ctx.slowBoundMs) {
+    found.push({ oracle: 'slow', message: `answered in ${Math.round(answer.ms)} ms, over the time bound of ${Math.round(ctx.slowBoundMs)} ms`, source: 'fuzz: time bound, max(1 s, 50 x the median call) by default (fuzz/oracles/slowBound.ts)' });
+  }
+  found.push(...judgeReadings(readings, answer, ctx.profile));
+  return found;
+}
+
+/** The body as JSON, or why it is not. */
+type Body = { json: JsonValue } | { notJson: string };
+
+function bodyOf(answer: FuzzAnswer): Body {
+  const text = answer.text ?? '';
+  if (text.trim() === '') return { notJson: 'an empty body' };
+  try {
+    return { json: parseJson(text) };
+  } catch {
+    return { notJson: 'a body that is not JSON' };
+  }
+}
+
+const excerptOf = (answer: FuzzAnswer): string => {
+  const text = answer.text ?? '';
+  const body = text.trim() === '' ? '(empty body)' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return `HTTP ${answer.status ?? '?'}: ${body}`;
+};
+
+/** The violations of the best reading: none when the answer is right for one of them. */
+function judgeReadings(readings: Readings, answer: FuzzAnswer, profile: Profile): Violation[] {
+  const body = bodyOf(answer);
+  let best: Violation[] | undefined;
+  for (const reading of readings.readings) {
+    const found = readingViolations(reading, body, answer, readings, profile);
+    if (found.length === 0) return [];
+    if (best === undefined || found.length < best.length) best = found;
+  }
+  return best ?? [];
+}
+
+function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, readings: Readings, profile: Profile): Violation[] {
+  const status = answer.status ?? 0;
+  const excerpt = excerptOf(answer);
+  const notJson = (what: string): Violation[] => {
+    if ('json' in body || readings.refusal?.accepts(status) === true) return [];
+    return [{ oracle: 'envelope', message: `answered ${what} with HTTP ${status} and ${body.notJson}, not a JSON-RPC response`, source: 'JSON-RPC 2.0 §5 ("the Server MUST reply with a Response")', excerpt }];
+  };
+  switch (reading.kind) {
+    case 'unjudged': {
+      const out: Violation[] = [];
+      if (reading.status !== undefined && status !== reading.status.status) {
+        out.push({ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, not the profile's ${reading.status.status}`, source: reading.status.source, excerpt });
+      }
+      if (reading.mustBeJson && 'notJson' in body) out.push(...notJson(reading.what));
+      return out;
+    }
+    case 'nothing': {
+      if (status >= 500) return [{ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, a server failure`, source: 'RFC 9110 §15.6; JSON-RPC 2.0 §4.1', excerpt }];
+      if ('json' in body) return [{ oracle: 'envelope', message: `answered ${reading.what} with a JSON value, where nothing is due`, source: 'JSON-RPC 2.0 §4.1 ("The Server MUST NOT reply to a Notification"), §6', excerpt }];
+      return [];
+    }
+    case 'single': {
+      if ('notJson' in body) return notJson(reading.due.what);
+      if (Array.isArray(body.json)) return [{ oracle: 'envelope', message: `answered ${reading.due.what}, a single request, with an array`, source: 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt }];
+      return dueViolations(reading.due, body.json, profile);
+    }
+    case 'batch': {
+      const what = `a batch of ${reading.elements.length + reading.notifications}`;
+      if ('notJson' in body) return notJson(what);
+      if (!Array.isArray(body.json)) {
+        const json = body.json;
+        const refusal = isObject(json) && responseProblems(json).length === 0 && isObject(json.error) && json.id === null;
+        if (reading.wholeRefusal && refusal) return [];
+        return [{ oracle: 'envelope', message: `answered ${what} with ${refusal ? 'one error object' : 'a single value'}, not an array of responses`, source: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")', excerpt }];
+      }
+      return batchViolations(reading, body.json, profile, what);
+    }
+  }
+}
+
+/**
+ * A batch's answers matched to the answers due by id, in any order (JSON-RPC 2.0 §6): each answer to a due
+ * with its id (an Invalid Request's answer with id null to any Invalid Request), the first due it is right for
+ * preferred; then answers due but missing, and answers that match none (a second answer, an answer to a notification).
+ */
+function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: JsonValue[], profile: Profile, what: string): Violation[] {
+  const open = new Map<string, Due[]>();
+  for (const due of reading.elements) open.set(idKey(due.id), [...(open.get(idKey(due.id)) ?? []), due]);
+  const out: Violation[] = [];
+  const extra: JsonValue[] = [];
+  for (const response of answers) {
+    const id = isObject(response) ? response.id : undefined;
+    let candidates = open.get(idKey(id)) ?? [];
+    if (candidates.length === 0 && id === null) candidates = [...open.values()].flat().filter((d) => idAccepted(d, null));
+    if (candidates.length === 0) {
+      extra.push(response);
+      continue;
+    }
+    const judged = candidates.map((due) => ({ due, found: dueViolations(due, response, profile) }));
+    const chosen = judged.find((j) => j.found.length === 0) ?? judged[0];
+    if (chosen === undefined) continue;
+    out.push(...chosen.found);
+    const key = idKey(chosen.due.id);
+    open.set(key, (open.get(key) ?? []).filter((d) => d !== chosen.due));
+  }
+  const missing = [...open.values()].flat();
+  if (missing.length > 0) {
+    const list = missing.slice(0, 5).map((d) => d.what).join('; ');
+    out.push({ oracle: 'envelope', message: `answered ${what} without an answer to ${missing.length} of its calls (${list}${missing.length > 5 ? '; …' : ''})`, source: 'JSON-RPC 2.0 §6 (a Response object for each Request object but notifications)', excerpt: short(answers) });
+  }
+  if (extra.length > 0) {
+    const ids = extra.slice(0, 5).map((r) => (isObject(r) && Object.hasOwn(r, 'id') ? short(r.id) : 'none')).join(', ');
+    const notes = reading.notifications > 0 ? `; its ${reading.notifications} notification(s) get none` : '';
+    out.push({ oracle: 'envelope', message: `answered ${what} with ${extra.length} answer(s) that match no call (id ${ids})${notes}`, source: 'JSON-RPC 2.0 §6, §4.1', excerpt: short(extra) });
+  }
+  return out;
+}
+
+/** A leak of internals in the answer (body and headers), unless the request carried the same text. */
+function leakOf(http: FuzzHttp, answer: FuzzAnswer): Violation | undefined {
+  const headers = Object.entries(answer.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const text = `${answer.text ?? ''}\n${headers}`;
+  let found = internalDetail(text);
+  if (found === undefined) return undefined;
+  const request = Buffer.from(http.body).toString('utf8');
+  // A node may quote the request back (an unknown method's name, a bad param): what came from the fuzzer is no leak.
+  if (internalDetail(request) !== undefined) found = internalDetail(withoutEchoes(text, request));
+  if (found === undefined) return undefined;
+  return { oracle: 'leak', message: `answered with HTTP ${answer.status ?? '?'} showing ${found.kind}: ${JSON.stringify(found.excerpt)}`, source: 'CWE-209 (error messages that expose internals); JSON-RPC 2.0 §5.1', excerpt: found.excerpt };
+}
+
+/** The answer text without the request's own strings (as sent, JSON-escaped, or cut to 40 characters as a node may quote them). */
+function withoutEchoes(text: string, request: string): string {
+  let pieces: string[];
+  try {
+    pieces = stringsOf(parseJson(request));
+  } catch {
+    pieces = request.split(/[\s"]+/);
+  }
+  let out = text;
+  for (const piece of pieces.filter((p) => p.length >= 3).sort((a, b) => b.length - a.length)) {
+    for (const form of [piece, JSON.stringify(piece).slice(1, -1), piece.slice(0, 40)]) out = out.split(form).join(' ');
+  }
+  return out;
+}
+
+function stringsOf(v: JsonValue): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(stringsOf);
+  if (isObject(v)) return Object.entries(v).flatMap(([k, x]) => [k, ...stringsOf(x)]);
+  return [];
+}

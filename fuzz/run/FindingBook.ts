@@ -1,0 +1,110 @@
+/**
+ * The run's findings: each violation is filed under its signature (node, oracle, method, rule), so one bug
+ * seen a thousand times is one finding seen a thousand times. A new signature is re-checked (its case sent
+ * again: a violation that does not come back is reported as flaky, not as a finding), shrunk to its minimal
+ * reproducing case, and the minimal case re-checked in turn, before it is announced.
+ */
+import type { Profile } from '../../profile/Profile.js';
+import type { Finding, FuzzAnswer, FuzzCase, FuzzHttp, OracleName, Violation } from '../model.js';
+import { judgeAnswer } from './judgeAnswer.js';
+import { foundCase } from './foundCase.js';
+import type { FuzzTarget } from './FuzzTarget.js';
+import { sendCase } from './sendCase.js';
+import { shrink, type ShrinkOptions } from './shrink.js';
+
+export interface FindingBookOptions {
+  profile: Profile;
+  timeoutMs: number;
+  shrink: ShrinkOptions;
+  /** The slow oracle's floor (ms), when the command line sets one. */
+  slowFloorMs?: number;
+  onFinding?: (finding: Finding) => void;
+}
+
+export class FindingBook {
+  readonly #options: FindingBookOptions;
+  readonly #bySignature = new Map<string, Finding>();
+  readonly #findings: Finding[] = [];
+  readonly #settling = new Set<Promise<void>>();
+  readonly #started = performance.now();
+
+  constructor(options: FindingBookOptions) {
+    this.#options = options;
+  }
+
+  /** Every finding so far, in the order found. */
+  get findings(): readonly Finding[] {
+    return this.#findings;
+  }
+
+  /** Files a violation a case showed on a target; a new signature is re-checked and shrunk in the background. */
+  file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string): void {
+    const signature = signatureOf(target.url, v.oracle, c);
+    const known = this.#bySignature.get(signature);
+    if (known !== undefined) {
+      known.count++;
+      return;
+    }
+    const first = foundCase(c, answer, endpoint);
+    const finding: Finding = {
+      id: `F${this.#findings.length + 1}`,
+      signature,
+      oracle: v.oracle,
+      url: target.url,
+      ...(c.method === undefined ? {} : { method: c.method }),
+      rule: c.rule,
+      message: v.message,
+      source: v.source,
+      original: first,
+      minimal: first,
+      count: 1,
+      recheck: 'not-rechecked',
+      atMs: Math.round(performance.now() - this.#started),
+    };
+    this.#bySignature.set(signature, finding);
+    this.#findings.push(finding);
+    target.findings++;
+    if (v.oracle === 'liveness' || !target.answering) {
+      this.#options.onFinding?.(finding);
+      return;
+    }
+    const settling = this.#settle(target, c, finding, endpoint).finally(() => this.#settling.delete(settling));
+    this.#settling.add(settling);
+  }
+
+  /** Waits for every re-check and shrink under way. */
+  async settled(): Promise<void> {
+    while (this.#settling.size > 0) await Promise.all([...this.#settling]);
+  }
+
+  /** Re-checks the case, shrinks it, re-checks the minimal one; then announces the finding. */
+  async #settle(target: FuzzTarget, c: FuzzCase, finding: Finding, endpoint: string): Promise<void> {
+    const again = await this.#shows(target, c.http, finding.oracle);
+    if (again === undefined) {
+      finding.recheck = target.answering ? 'flaky' : 'not-rechecked';
+    } else {
+      const small = await shrink(c.http, c.json, async (http) => target.answering && (await this.#shows(target, http, finding.oracle)) !== undefined, this.#options.shrink);
+      const confirm = target.answering ? await this.#shows(target, small.http, finding.oracle) : undefined;
+      if (confirm !== undefined) {
+        finding.minimal = foundCase({ ...c, http: small.http, title: small.http.body.length < c.http.body.length ? `${c.title} (shrunk)` : c.title }, confirm.answer, endpoint);
+        finding.message = confirm.violation.message;
+        finding.recheck = 'reproduced';
+      } else {
+        finding.recheck = target.answering ? 'reproduced' : 'not-rechecked';
+      }
+    }
+    this.#options.onFinding?.(finding);
+  }
+
+  /** Sends `http` to the target and returns the violation of `oracle` it shows, if it does. */
+  async #shows(target: FuzzTarget, http: FuzzHttp, oracle: OracleName): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined> {
+    const answer = await sendCase(target.client, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+    const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle);
+    return violation === undefined ? undefined : { answer, violation };
+  }
+}
+
+/** One finding per node, oracle, method and rule (the rule's family part and name, as the case generator names it). */
+export function signatureOf(url: string, oracle: OracleName, c: Pick<FuzzCase, 'method' | 'rule'>): string {
+  return `${url} ${oracle} ${c.method ?? '-'} ${c.rule}`;
+}

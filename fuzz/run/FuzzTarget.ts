@@ -1,0 +1,87 @@
+/**
+ * One node under fuzzing: its client, whether it still answers, the median time of its answers (the slow
+ * oracle's bound follows it), and the liveness probe: a known-good call (chain_blockNumber, under the
+ * profile's name) that must be answered after every case that could hurt and every `livenessEvery` cases.
+ * A node that fails the probe twice, a second apart, has stopped: the run sends it nothing more.
+ */
+import type { RpcClient } from '../../core/client/index.js';
+import { wireMethod, type Profile } from '../../profile/Profile.js';
+import type { FuzzAnswer, TargetSummary } from '../model.js';
+import { slowBoundMs } from '../oracles/slowBound.js';
+import { fuzzClient, sendCase } from './sendCase.js';
+
+const encoder = new TextEncoder();
+/** Answer times kept for the median (a ring). */
+const TIMES_KEPT = 1_024;
+
+export interface LivenessOptions {
+  /** Each probe's time bound. */
+  timeoutMs: number;
+  /** Between the first failed probe and the second. */
+  retryAfterMs: number;
+}
+
+export class FuzzTarget {
+  readonly url: string;
+  readonly client: RpcClient;
+  state: TargetSummary['state'] = 'answering';
+  cases = 0;
+  findings = 0;
+  livenessChecks = 0;
+  readonly #profile: Profile;
+  readonly #times: number[] = [];
+  #next = 0;
+  #median = 0;
+  #probeId = 0;
+
+  constructor(url: string, profile: Profile, connections: number) {
+    this.url = url;
+    this.#profile = profile;
+    this.client = fuzzClient(url, profile, connections);
+  }
+
+  get answering(): boolean {
+    return this.state === 'answering';
+  }
+
+  /** Notes an answer's time (answers only: a failure's time says nothing of the node's speed). */
+  answered(answer: FuzzAnswer): void {
+    if (answer.failure !== undefined) return;
+    if (this.#times.length < TIMES_KEPT) this.#times.push(answer.ms);
+    else this.#times[this.#next++ % TIMES_KEPT] = answer.ms;
+    // Re-sorting every 64 answers is enough for a bound that moves slowly.
+    if ((this.#times.length + this.#next) % 64 === 1) this.#median = median(this.#times);
+  }
+
+  get medianMs(): number {
+    return this.#median;
+  }
+
+  slowBound(floorMs?: number): number {
+    return slowBoundMs(this.#median, floorMs === undefined ? {} : { floorMs });
+  }
+
+  /** Whether the node answers a known-good call (twice tried, `retryAfterMs` apart, before saying no). */
+  async alive(options: LivenessOptions): Promise<boolean> {
+    this.livenessChecks++;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, options.retryAfterMs));
+      const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":"liveness-${++this.#probeId}"}`;
+      const answer = await sendCase(this.client, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, options.timeoutMs);
+      if (answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '')) return true;
+    }
+    return false;
+  }
+
+  summary(): TargetSummary {
+    return { url: this.url, cases: this.cases, findings: this.findings, state: this.state, medianMs: round(this.#median), slowBoundMs: round(this.slowBound()), livenessChecks: this.livenessChecks };
+  }
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;

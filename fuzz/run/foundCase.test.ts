@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { bodyText, curlOf, foundCase, httpOf } from './foundCase.js';
+import type { FuzzCase } from '../model.js';
+
+const fuzzCase = (body: Uint8Array, extra: Partial<FuzzCase> = {}): FuzzCase => ({ rule: 'envelope/x', family: 'envelope', seed: 1, index: 2, title: 't', http: { method: 'POST', contentType: 'application/json', body }, risky: false, ...extra });
+
+describe('a found case', () => {
+  it('keeps the exact bytes, text only when they are clean UTF-8, and gives them back', () => {
+    const bytes = new Uint8Array([0x7b, 0xff, 0x7d]);
+    const found = foundCase(fuzzCase(bytes), { status: 200, text: 'x', ms: 1 }, 'http://127.0.0.1:1/rpc');
+    expect(found.http.bodyText).toBeUndefined();
+    expect([...httpOf(found).body]).toEqual([...bytes]);
+    expect(bodyText(new TextEncoder().encode('{"a":1}'))).toBe('{"a":1}');
+    expect(bodyText(new TextEncoder().encode('a\u0000b'))).toBeUndefined();
+  });
+
+  it('writes a curl command whose shell form carries the same bytes (quotes, and bytes a shell cannot quote)', () => {
+    for (const body of [new TextEncoder().encode(`{"m":"it's \\"q\\" $HOME \`x\`"}`), new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0a, 0xff])]) {
+      const curl = curlOf(fuzzCase(body), 'http://127.0.0.1:1/rpc');
+      expect(curl).toContain("'http://127.0.0.1:1/rpc'");
+      // The data part, evaluated by a real shell, gives back the exact bytes.
+      const data = curl.includes('| base64 -d') ? curl.slice(0, curl.indexOf('| curl')) : `printf '%s' ${curl.slice(curl.indexOf('--data-binary ') + 14, curl.lastIndexOf(" 'http"))}`;
+      expect([...execFileSync('sh', ['-c', data])]).toEqual([...body]);
+    }
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The fuzzer's own proof (docs/fuzz.md, "How the fuzzer is proven"), as the fault matrix is the suite's: against
+ * each robustness fault of the fault layer (reference-node/faults/robustness.ts: a bug one specific input sets
+ * off), `runFuzz` finds it within its documented budget, by the oracle the fault names, shrinks it, and its
+ * minimal case shows it again when replayed; against the honest reference node, and against an MN and an LN of
+ * one network compared differentially, it finds nothing. Real nodes on loopback, real HTTP. In the timing lane:
+ * the slow oracle judges time, so nothing else shares the cores.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../../profile/referenceProfile.js';
+import { ROBUSTNESS_FAULTS } from '../../reference-node/faults/faultCatalogue.js';
+import { startTestNetwork, startTestNode } from '../../test/support/suites.js';
+import type { FuzzRun } from '../model.js';
+import { fuzzVerdict } from '../fuzzVerdict.js';
+import { httpOf } from './foundCase.js';
+import { judgeAnswer } from './judgeAnswer.js';
+import { runFuzz, type FuzzOptions } from './runFuzz.js';
+import { fuzzClient, sendCase } from './sendCase.js';
+
+/** The budget each fault must be found within (docs/fuzz.md says the same). */
+const FAULT_BUDGET_CASES = 2_000;
+const SEED = 1;
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+const fuzz = (urls: string[], extra: Partial<FuzzOptions> = {}): Promise<FuzzRun> =>
+  runFuzz({
+    urls,
+    profile: referenceProfile(),
+    seed: SEED,
+    cases: 2_000,
+    durationMs: null,
+    only: [],
+    concurrency: 4,
+    maxRate: 5_000,
+    maxBodyBytes: 1024 * 1024,
+    timeoutMs: 3_000,
+    livenessEvery: 100,
+    shrink: { maxAttempts: 60, maxMs: 8_000 },
+    version: 'test',
+    ...extra,
+  });
+
+describe('chainrpc fuzz, proven by robustness faults', () => {
+  it.each(ROBUSTNESS_FAULTS.map((f) => [f.name, f.oracle] as const))('finds %s by its %s oracle, shrunk and replayable', async (fault, oracle) => {
+    const node = await startTestNode({ faults: [fault] });
+    stops.push(() => node.stop());
+    const run = await fuzz([node.url], { cases: FAULT_BUDGET_CASES, maxFindings: 1 });
+    const found = fuzzVerdict(run).standing.find((f) => f.oracle === oracle);
+    expect(found, `findings: ${run.findings.map((f) => `${f.oracle} ${f.recheck} ${f.message}`).join(' | ')}`).toBeDefined();
+    if (found === undefined) return;
+    // Shrunk: never larger than the case that first showed it.
+    expect(Buffer.from(found.minimal.http.bodyBase64, 'base64').length).toBeLessThanOrEqual(Buffer.from(found.original.http.bodyBase64, 'base64').length);
+    expect(found.minimal.curl).toContain(node.url);
+    if (oracle === 'liveness') {
+      expect(found.recheck).toBe('not-rechecked');
+      expect(run.targets[0]?.state).toBe('stopped');
+      return;
+    }
+    expect(found.recheck).toBe('reproduced');
+    // Replayed: the minimal case's exact bytes show the same violation again.
+    const client = fuzzClient(node.url, referenceProfile(), 2);
+    try {
+      const answer = await sendCase(client, httpOf(found.minimal), 3_000);
+      expect(judgeAnswer(httpOf(found.minimal), answer, { profile: referenceProfile(), slowBoundMs: 1_000 }).map((v) => v.oracle)).toContain(oracle);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('finds nothing on the honest reference node (2,000 cases, every family)', async () => {
+    const node = await startTestNode();
+    stops.push(() => node.stop());
+    const run = await fuzz([node.url], { seed: 3 });
+    expect(run.cases).toBe(2_000);
+    for (const family of ['valid', 'invalid-params', 'envelope', 'http'] as const) expect(run.byFamily[family], family).toBeGreaterThan(0);
+    expect(run.findings.map((f) => `${f.oracle} ${f.method ?? ''} ${f.rule}: ${f.message}`)).toEqual([]);
+    expect(run.targets[0]?.livenessChecks).toBeGreaterThan(10);
+    expect(fuzzVerdict(run).word).toBe('CLEAN');
+  }, 120_000);
+
+  it('finds nothing comparing an MN and an LN of one network (valid cases to both, answers compared)', async () => {
+    const net = await startTestNetwork(['MN', 'LN']);
+    stops.push(() => net.stop());
+    const run = await fuzz(net.urls, { seed: 4, cases: 1_000, only: ['valid'] });
+    expect(run.byFamily.valid).toBe(1_000);
+    expect(run.targets.map((t) => t.cases)).toEqual([1_000, 1_000]);
+    expect(run.findings.map((f) => `${f.url} ${f.oracle} ${f.method ?? ''}: ${f.message}`)).toEqual([]);
+  }, 120_000);
+});

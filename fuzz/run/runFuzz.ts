@@ -1,0 +1,253 @@
+/**
+ * A fuzz run: cases made one by one from the seed (fuzz/cases), each sent to every node still answering,
+ * judged by the oracles (fuzz/oracles), filed by signature (FindingBook: re-checked, shrunk), the nodes'
+ * liveness probed after every case that could hurt, after every case left unanswered and every
+ * `livenessEvery` cases; with several nodes, valid cases compared across them (differential.ts).
+ * Bounded: a case budget and a time budget (whichever comes first), `concurrency` cases in flight, at most
+ * `maxRate` cases a second, the given URLs only.
+ */
+import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+import type { Profile } from '../../profile/Profile.js';
+import { caseAt } from '../cases/caseAt.js';
+import type { CaseContext } from '../cases/CaseContext.js';
+import { CASE_FAMILIES, type CaseFamily, type Finding, type FuzzAnswer, type FuzzCase, type FuzzRun, type ToolError } from '../model.js';
+import { judgeAnswer } from './judgeAnswer.js';
+import { readChain, type ChainView } from './chainContext.js';
+import { compareAnswers } from './differential.js';
+import { FindingBook } from './FindingBook.js';
+import { FuzzTarget } from './FuzzTarget.js';
+import { sendCase } from './sendCase.js';
+import { SHRINK_DEFAULTS, type ShrinkOptions } from './shrink.js';
+
+export interface FuzzOptions {
+  urls: readonly string[];
+  profile: Profile;
+  seed: number;
+  /** The case budget; null: only the time budget. */
+  cases: number | null;
+  /** The time budget, ms; null: only the case budget. */
+  durationMs: number | null;
+  /** Methods (spec names) and families to fuzz; empty: all. */
+  only: readonly string[];
+  /** Cases in flight at once. */
+  concurrency: number;
+  /** Cases a second at most (so a fuzz run never turns into a load test). */
+  maxRate: number;
+  /** Request bodies stay under this many bytes. */
+  maxBodyBytes: number;
+  /** A case unanswered after this long is a 'no-answer'. */
+  timeoutMs: number;
+  /** A liveness probe at least every this many cases per node. */
+  livenessEvery: number;
+  /** Stop sending once this many findings are filed (their re-checks and shrinking still finish); undefined: no limit. */
+  maxFindings?: number;
+  /** The slow oracle's floor (default 1,000 ms; the bound is max(floor, 50x the median answer)). */
+  slowFloorMs?: number;
+  shrink?: ShrinkOptions;
+  version: string;
+  signal?: AbortSignal;
+  onProgress?: (p: FuzzProgress) => void;
+  onFinding?: (f: Finding) => void;
+}
+
+export interface FuzzProgress {
+  atMs: number;
+  cases: number;
+  casesPerSecond: number;
+  findings: number;
+  liveness: number;
+  targets: { url: string; state: FuzzTarget['state'] }[];
+}
+
+/** No node could be reached at the start of a run (exit 3). */
+export class FuzzUnreachableError extends ChainrpcError {
+  readonly kind = 'target';
+}
+
+/** A node stopped answering: how long the second probe waits after the first. */
+const LIVENESS = { timeoutMs: 5_000, retryAfterMs: 1_000 };
+
+export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  // Connections beyond the cases in flight: liveness probes and re-checks never queue behind a slow case (its wait would count as the node's).
+  const targets = o.urls.map((url) => new FuzzTarget(url, o.profile, 2 * o.concurrency + 4));
+  try {
+    await reachTargets(targets);
+    const run = new FuzzLoop(o, targets, await readChain(targets[0]!.client, o.profile), t0);
+    const stop = await run.loop();
+    await run.book.settled();
+    return {
+      tool: { name: 'chainrpc', version: o.version },
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round(performance.now() - t0),
+      seed: o.seed,
+      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: 'none', profile: o.profile.name, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
+      targets: targets.map((t) => t.summary()),
+      cases: run.sent,
+      byFamily: run.byFamily,
+      findings: [...run.book.findings],
+      toolErrors: run.toolErrors,
+      timeline: run.timeline,
+      stop,
+    };
+  } finally {
+    await Promise.all(targets.map((t) => t.client.close().catch(() => undefined)));
+  }
+}
+
+/** Every node must answer a known-good call before the run; none answering is exit 3, some is said per node. */
+async function reachTargets(targets: FuzzTarget[]): Promise<void> {
+  const alive = await Promise.all(targets.map((t) => t.alive({ timeoutMs: LIVENESS.timeoutMs, retryAfterMs: 200 })));
+  targets.forEach((t, i) => {
+    if (alive[i] !== true) t.state = 'unreachable';
+  });
+  if (!alive.some(Boolean)) throw new FuzzUnreachableError(`no node answered a JSON-RPC call (chain_blockNumber) at ${targets.map((t) => t.client.url).join(', ')}; is the node running there, and is its endpoint path right (--rpc-path)?`);
+  // The first target is the one the chain is read from.
+  targets.sort((a, b) => Number(b.answering) - Number(a.answering));
+}
+
+class FuzzLoop {
+  readonly book: FindingBook;
+  readonly toolErrors: ToolError[] = [];
+  readonly timeline: FuzzRun['timeline'] = [];
+  readonly byFamily = Object.fromEntries(CASE_FAMILIES.map((f) => [f, 0])) as Record<CaseFamily, number>;
+  sent = 0;
+  readonly #o: FuzzOptions;
+  readonly #targets: FuzzTarget[];
+  readonly #t0: number;
+  #chain: ChainView;
+  readonly #inFlight = new Set<Promise<void>>();
+  /** Cases per node since its last good liveness probe that got no answer: who may have killed it. */
+  readonly #suspects = new Map<FuzzTarget, { c: FuzzCase; answer: FuzzAnswer }[]>();
+
+  constructor(o: FuzzOptions, targets: FuzzTarget[], chain: ChainView, t0: number) {
+    this.#o = o;
+    this.#targets = targets;
+    this.#chain = chain;
+    this.#t0 = t0;
+    this.book = new FindingBook({ profile: o.profile, timeoutMs: o.timeoutMs, shrink: o.shrink ?? SHRINK_DEFAULTS, ...(o.slowFloorMs === undefined ? {} : { slowFloorMs: o.slowFloorMs }), ...(o.onFinding === undefined ? {} : { onFinding: o.onFinding }) });
+  }
+
+  #context(): CaseContext {
+    const p = this.#o.profile;
+    return { profile: p, chain: this.#chain, only: this.#o.only, maxBodyBytes: this.#o.maxBodyBytes, ...(p.maxBatch === undefined ? {} : { maxBatch: p.maxBatch }) };
+  }
+
+  /** Sends cases until a budget runs out, every node has stopped, or the signal aborts; says which. */
+  async loop(): Promise<FuzzRun['stop']> {
+    const o = this.#o;
+    let ctx = this.#context();
+    let lastTick = this.#t0;
+    let sentAtTick = 0;
+    let lastChainRead = this.#t0;
+    for (let index = 0; ; index++) {
+      const now = performance.now();
+      if (o.signal?.aborted === true) return this.#drain('interrupted');
+      if (o.cases !== null && index >= o.cases) return this.#drain('cases');
+      if (o.durationMs !== null && now - this.#t0 >= o.durationMs) return this.#drain('duration');
+      if (!this.#targets.some((t) => t.answering)) return this.#drain('all-targets-stopped');
+      if (o.maxFindings !== undefined && this.book.findings.length >= o.maxFindings) return this.#drain('findings');
+      if (now - lastTick >= 1_000) {
+        this.#tick(now, this.sent - sentAtTick, now - lastTick);
+        sentAtTick = this.sent;
+        lastTick = now;
+      }
+      if (now - lastChainRead >= 2_000) {
+        lastChainRead = now;
+        const reader = this.#targets.find((t) => t.answering);
+        if (reader !== undefined) this.#chain = await readChain(reader.client, o.profile, this.#chain);
+        ctx = this.#context();
+      }
+      await this.#slot(index);
+      const c = caseAt(o.seed, index, ctx);
+      this.byFamily[c.family]++;
+      this.sent++;
+      const task = this.#runCase(c).catch((err: unknown) => void this.toolErrors.push({ message: `case ${c.index} (${c.rule}): ${err instanceof Error ? err.message : String(err)}`, atMs: Math.round(performance.now() - this.#t0) }));
+      const tracked = task.finally(() => this.#inFlight.delete(tracked));
+      this.#inFlight.add(tracked);
+    }
+  }
+
+  /** Waits for a free slot (concurrency) and for the case's turn under the rate cap. */
+  async #slot(index: number): Promise<void> {
+    while (this.#inFlight.size >= this.#o.concurrency) await Promise.race(this.#inFlight);
+    const due = this.#t0 + (index / this.#o.maxRate) * 1_000;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+  }
+
+  async #drain(stop: FuzzRun['stop']): Promise<FuzzRun['stop']> {
+    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+    const now = performance.now();
+    this.#tick(now, 0, 0);
+    return stop;
+  }
+
+  #tick(now: number, cases: number, ms: number): void {
+    const atMs = Math.round(now - this.#t0);
+    const perSecond = ms > 0 ? (cases * 1_000) / ms : 0;
+    if (ms > 0) this.timeline.push({ atMs, cases: Math.round(perSecond), findings: this.book.findings.length });
+    this.#o.onProgress?.({
+      atMs,
+      cases: this.sent,
+      casesPerSecond: Math.round(perSecond),
+      findings: this.book.findings.length,
+      liveness: this.#targets.reduce((n, t) => n + t.livenessChecks, 0),
+      targets: this.#targets.map((t) => ({ url: t.url, state: t.state })),
+    });
+  }
+
+  /** One case to every node still answering; then the comparison across them, for a valid case. */
+  async #runCase(c: FuzzCase): Promise<void> {
+    const live = this.#targets.filter((t) => t.answering);
+    const answers = await Promise.all(live.map((t) => this.#against(t, c)));
+    if (c.family !== 'valid' || live.length < 2) return;
+    const pairs = live.map((t, i) => ({ target: t, answer: answers[i] })).filter((p): p is { target: FuzzTarget; answer: FuzzAnswer } => p.answer !== undefined && p.target.answering);
+    const [first, ...rest] = pairs;
+    if (first === undefined) return;
+    for (const other of rest) {
+      const v = compareAnswers(c, first.answer, other.answer, this.#o.profile, this.#chain);
+      if (v !== undefined) this.book.file(other.target, c, other.answer, v, other.target.client.url);
+    }
+  }
+
+  /** One case to one node: judged, its violations filed, the node's liveness probed when due. Undefined: the node died. */
+  async #against(t: FuzzTarget, c: FuzzCase): Promise<FuzzAnswer | undefined> {
+    t.cases++;
+    const answer = await sendCase(t.client, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
+    t.answered(answer);
+    const violations = judgeAnswer(c.http, answer, { profile: this.#o.profile, slowBoundMs: t.slowBound(this.#o.slowFloorMs) });
+    if (answer.failure !== undefined) (this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!).push({ c, answer });
+    if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0) {
+      if (!t.answering) return undefined;
+      if (!(await t.alive(LIVENESS))) {
+        this.#died(t, c, answer);
+        return undefined;
+      }
+      this.#suspects.delete(t);
+    }
+    if (!t.answering) return undefined;
+    for (const v of violations) this.book.file(t, c, answer, v, t.client.url);
+    return answer;
+  }
+
+  /**
+   * The node stopped answering. The request that killed it: among the cases it left unanswered since its last
+   * good probe, the first that could hurt, else the first sent; with none unanswered, the case after which the
+   * probe failed. With more than one case in flight this is a strong guess, named as one (--concurrency 1 makes it exact).
+   */
+  #died(t: FuzzTarget, c: FuzzCase, answer: FuzzAnswer): void {
+    if (!t.answering) return;
+    t.state = 'stopped';
+    const suspects = (this.#suspects.get(t) ?? []).sort((a, b) => a.c.index - b.c.index);
+    const culprit = suspects.find((s) => s.c.risky) ?? suspects[0] ?? { c, answer };
+    const others = suspects.filter((s) => s !== culprit).map((s) => `#${s.c.index}`);
+    this.book.file(t, culprit.c, culprit.answer, {
+      oracle: 'liveness',
+      message: `the node stopped answering after this request: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart${others.length > 0 ? `; also unanswered while it died: ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}` : ''}. The run sent it nothing more; restart it to go on`,
+      source: 'liveness: a node must survive any request a client can send',
+    }, t.client.url);
+  }
+}
+

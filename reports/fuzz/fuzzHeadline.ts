@@ -1,0 +1,60 @@
+/**
+ * The line every fuzz report leads with, and the console prints at the end of a run: how many findings on
+ * which nodes, or that nothing was found in how many cases, or that nothing could be fuzzed. It only says
+ * what the run holds and its verdict (fuzz/fuzzVerdict.ts: flaky sightings are said, never counted). "FUZZ: 3
+ * findings on http://… in 10,000 cases (seed 42; 1 flaky sighting did not reproduce)", "FUZZ: no finding in
+ * 10,000 cases (seed 42, 50.0 s, http://…)".
+ */
+import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
+import type { FuzzRun } from '../../fuzz/model.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { formatCount } from '../load/formatLoad.js';
+
+/** FOUND: at least one finding; CLEAN: cases were sent and nothing was found; NOTHING: no case was sent. */
+export type FuzzHeadlineWord = 'FOUND' | 'CLEAN' | 'NOTHING';
+
+export interface FuzzHeadline {
+  word: FuzzHeadlineWord;
+  line: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** Nodes as a phrase: one URL, two joined by "and", or "N nodes". */
+export function nodesPhrase(urls: readonly string[]): string {
+  const distinct = [...new Set(urls)];
+  if (distinct.length <= 2) return distinct.join(' and ');
+  return `${distinct.length} nodes`;
+}
+
+/** Why the run ended, when it is worth saying: it was interrupted, or every node stopped answering. */
+export function stopPhrase(run: FuzzRun): string | undefined {
+  if (run.stop === 'interrupted') return 'interrupted';
+  if (run.stop !== 'all-targets-stopped') return undefined;
+  const one = run.targets.length === 1;
+  if (run.targets.every((t) => t.state === 'unreachable')) return one ? 'the node never answered' : 'no node answered';
+  return one ? 'the node stopped answering' : 'every node stopped answering';
+}
+
+/** The verdict line of a run (the words are the report's, the facts the run's). */
+export function fuzzHeadline(run: FuzzRun): FuzzHeadline {
+  const stop = stopPhrase(run);
+  const urls = run.targets.map((t) => t.url);
+  const verdict = fuzzVerdict(run);
+  const flaky = verdict.flaky.length > 0 ? `; ${plural(verdict.flaky.length, 'flaky sighting')} did not reproduce` : '';
+  if (verdict.word === 'FOUND') {
+    const where = nodesPhrase(verdict.standing.map((f) => f.url));
+    const line = `FUZZ: ${plural(verdict.standing.length, 'finding')} on ${where} in ${plural(run.cases, 'case')} (seed ${run.seed}${flaky}${stop === undefined ? '' : `; ${stop}`})`;
+    return { word: 'FOUND', line };
+  }
+  if (verdict.word === 'NOTHING') {
+    const unreachable = run.targets.filter((t) => t.state === 'unreachable').map((t) => t.url);
+    const why = unreachable.length > 0 ? `${nodesPhrase(unreachable)} did not answer` : (stop ?? 'no case was sent');
+    return { word: 'NOTHING', line: `FUZZ: nothing fuzzed: ${why} (seed ${run.seed})` };
+  }
+  const facts = [`seed ${run.seed}`, formatDuration(run.durationMs), nodesPhrase(urls), ...(stop === undefined ? [] : [stop])];
+  return { word: 'CLEAN', line: `FUZZ: no finding in ${plural(run.cases, 'case')} (${facts.join(', ')}${flaky})` };
+}
+
+/** The CSS class of a headline's word, in the palette every report shares (pass, fail, error). */
+export const headlineClass = (word: FuzzHeadlineWord): 'passed' | 'failed' | 'error' => (word === 'FOUND' ? 'failed' : word === 'CLEAN' ? 'passed' : 'error');

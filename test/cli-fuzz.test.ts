@@ -1,0 +1,69 @@
+/**
+ * `chainrpc fuzz` as a user runs it (the build, real nodes on loopback): a clean run exits 0 with its four
+ * reports; a node with a robustness fault exits 1, and the printed replay command shows the finding again on
+ * it and no longer on an honest node; no node answering is exit 3; usage errors are exit 2.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestNode, type TestNode } from './support/suites.js';
+import { runChainrpc } from './runChainrpc.js';
+
+let dir: string;
+let honest: TestNode;
+let faulty: TestNode;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-fuzz-'));
+  honest = await startTestNode();
+  faulty = await startTestNode({ faults: ['loses-id-on-odd-hex'] });
+});
+
+afterAll(async () => {
+  await honest.stop();
+  await faulty.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('chainrpc fuzz', () => {
+  it('a clean run: exit 0, the headline, the seed to run it again, and the four reports', async () => {
+    const r = await runChainrpc('fuzz', '--url', honest.url, '--cases', '300', '--seed', '5', '--report-dir', join(dir, 'clean'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^FUZZ: no finding in 300 cases \(seed 5,/m);
+    expect(r.stderr).toContain('--seed 5 makes this run again');
+    const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
+    for (const file of ['report.json', 'summary.md', 'junit.xml', 'report.html']) expect(existsSync(join(folder, file)), file).toBe(true);
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { format: string; cases: number; findings: unknown[] };
+    expect(report).toMatchObject({ format: 'chainrpc-fuzz/1', cases: 300, findings: [] });
+  }, 60_000);
+
+  it('a node with a bug: exit 1, the finding shrunk, and its replay shows it again (1), and not on an honest node (0)', async () => {
+    const r = await runChainrpc('fuzz', '--url', faulty.url, '--seed', '1', '--max-findings', '1', '--report-dir', join(dir, 'found'));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FUZZ: 1 finding on /m);
+    expect(r.stdout).toMatch(/F1 envelope chain_sendRawTransaction: .*with id null/);
+    const replay = /^replay one: chainrpc fuzz --replay (\S+) F1$/m.exec(r.stdout);
+    expect(replay).not.toBeNull();
+    const again = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', 'F1');
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toContain('now: SHOWS AGAIN');
+    const fixed = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', 'F1', '--url', honest.url);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('now: NO LONGER SHOWS');
+  }, 60_000);
+
+  it('exits 3 when no node answers, and 2 on usage errors', async () => {
+    const none = await runChainrpc('fuzz', '--url', 'http://127.0.0.1:1', '--cases', '10');
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/no node answered a JSON-RPC call/);
+    expect((await runChainrpc('fuzz', '--url', honest.url, '--only', 'chain_nope')).code).toBe(2);
+    expect((await runChainrpc('fuzz', '--cases', '10')).code).toBe(2);
+    const notFuzz = join(dir, 'other.json');
+    writeFileSync(notFuzz, '{"format":"chainrpc-load/1","runs":[]}');
+    const wrong = await runChainrpc('fuzz', '--replay', notFuzz, 'F1');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/not a chainrpc fuzz report/);
+    expect((await runChainrpc('fuzz', '--replay', notFuzz)).code).toBe(2);
+  }, 60_000);
+});
