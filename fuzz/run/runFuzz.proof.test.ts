@@ -37,9 +37,10 @@ const fuzz = (urls: string[], extra: Partial<FuzzOptions> = {}): Promise<FuzzRun
     concurrency: 4,
     maxRate: 5_000,
     maxBodyBytes: 1024 * 1024,
-    timeoutMs: 3_000,
+    timeoutMs: 2_500,
     livenessEvery: 100,
-    shrink: { maxAttempts: 60, maxMs: 8_000 },
+    // Shrinking a slow or hanging case costs its wait per try: a small budget keeps the lane short (the bench measures more).
+    shrink: { maxAttempts: 40, maxMs: 4_000 },
     version: 'test',
     ...extra,
   });
@@ -64,7 +65,7 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
     // Replayed: the minimal case's exact bytes show the same violation again.
     const client = fuzzClient(node.url, referenceProfile(), 2);
     try {
-      const answer = await sendCase(client, httpOf(found.minimal), 3_000);
+      const answer = await sendCase(client, httpOf(found.minimal), 2_500);
       expect(judgeAnswer(httpOf(found.minimal), answer, { profile: referenceProfile(), slowBoundMs: 1_000 }).map((v) => v.oracle)).toContain(oracle);
     } finally {
       await client.close();
