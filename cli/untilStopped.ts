@@ -11,7 +11,11 @@
 /** How often the parent is looked at: a stop is seen within this. */
 export const PARENT_POLL_MS = 500;
 
-/** The parent as this module first loads (early in the command's start-up, before it serves). */
+/**
+ * The parent as this module first loads (early in the command's start-up, before it serves). Known limit: a
+ * parent that exits before then (a script that starts a node with `&` and ends at once) is not seen: the process
+ * is already init's, as one started detached would be, and runs on.
+ */
 const STARTED_UNDER = process.ppid;
 
 /** `--on-parent-exit`: what a command does when the process that started it exits. */

@@ -94,10 +94,13 @@ describe('stopping a node', () => {
   }, 60_000);
 
   it('started from a shell with &: runs on after the shell exits, unless told --on-parent-exit stop', async () => {
+    // The shell exits once the node serves (not after a fixed sleep: on a busy machine a node can take longer to
+    // load than that, and a parent gone before the node has even looked at it cannot be watched).
     const script = (extra: string, out: string): string =>
-      `"${process.execPath}" "${CHAINRPC_BIN}" node --port 0 --p2p-port 0 --data-dir "${join(dir, out)}" --block-time 100 ${extra} > "${join(dir, `${out}.out`)}" 2>&1 &\nsleep 2`;
+      `"${process.execPath}" "${CHAINRPC_BIN}" node --port 0 --p2p-port 0 --data-dir "${join(dir, out)}" --block-time 100 ${extra} > "${join(dir, `${out}.out`)}" 2>&1 &\n` +
+      `for i in $(seq 200); do grep -q serving "${join(dir, `${out}.out`)}" 2>/dev/null && break; sleep 0.1; done`;
     for (const [extra, out, runsOn] of [['', 'runs-on', true], ['--on-parent-exit stop', 'stops', false]] as const) {
-      // The shell starts the node in the background and exits two seconds later, as a script's would.
+      // The shell starts the node in the background and exits once it serves, as a script's would.
       const shell = spawn('sh', ['-c', script(extra, out)], { env: outsideNpm(), stdio: 'ignore' });
       expect(await new Promise((r) => shell.once('exit', r))).toBe(0);
       const logFile = join(dir, `${out}.out`);

@@ -59,6 +59,9 @@ ${targetOptions('a node (repeatable: several are compared)')}
                            answer) is a finding (default 1000)
   --liveness-every <n>     a liveness probe at least every n cases per node (default 100)
   --max-findings <n>       stop once n findings are filed (1: stop at the first; default: no limit)
+  --seek slow              steer toward the inputs that cost the node the most time per request byte
+                           (every other case grows one of the costliest so far) and report the top
+                           ones against the median answer: the one-request denial-of-service search
   --report-dir <dir>       where report folders go (default .chainrpc/reports)
   --replay <report.json>   send a finding's minimal case again (give its id, e.g. F1, after it);
                            to the node it was found on, or to --url
@@ -82,6 +85,7 @@ const OPTIONS = {
   slow: { kind: 'integer', value: '<ms>', min: 1, default: 1_000 },
   'liveness-every': { kind: 'integer', value: '<n>', min: 1, default: 100 },
   'max-findings': { kind: 'integer', value: '<n>', min: 1 },
+  seek: { kind: 'choice', value: '<what>', choices: ['none', 'slow'], default: 'none' },
   'report-dir': { kind: 'text', value: '<dir>' },
   replay: { kind: 'text', value: '<report.json>' },
 } as const;
@@ -141,6 +145,7 @@ export const fuzz: Command = {
         slowFloorMs: values.slow,
         livenessEvery: values['liveness-every'],
         ...(values['max-findings'] === undefined ? {} : { maxFindings: values['max-findings'] }),
+        seek: values.seek,
         version: packageVersion(),
         signal: stop.signal,
         onProgress: (p) => progress.update(p),
@@ -161,6 +166,7 @@ export const fuzz: Command = {
     if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
     for (const f of verdict.flaky) console.log(said(f));
     console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
+    for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
     const first = verdict.standing[0];
     if (first !== undefined) console.log(`replay one: chainrpc fuzz --replay ${relativeOrAbsolute(written.files.json)} ${first.id}`);
     return verdict.exitCode;

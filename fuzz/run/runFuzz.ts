@@ -13,6 +13,7 @@ import type { CaseContext } from '../cases/CaseContext.js';
 import { CASE_FAMILIES, type CaseFamily, type Finding, type FuzzAnswer, type FuzzCase, type FuzzRun, type ToolError } from '../model.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { readChain, type ChainView } from './chainContext.js';
+import { CostSeeker } from './CostSeeker.js';
 import { compareAnswers } from './differential.js';
 import { FindingBook } from './FindingBook.js';
 import { FuzzTarget } from './FuzzTarget.js';
@@ -41,6 +42,8 @@ export interface FuzzOptions {
   livenessEvery: number;
   /** Stop sending once this many findings are filed (their re-checks and shrinking still finish); undefined: no limit. */
   maxFindings?: number;
+  /** 'slow': steer generation toward the most expensive inputs per request byte and report them (CostSeeker.ts). */
+  seek?: 'none' | 'slow';
   /** The slow oracle's floor (default 1,000 ms; the bound is max(floor, 50x the median answer)). */
   slowFloorMs?: number;
   shrink?: ShrinkOptions;
@@ -82,13 +85,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - t0),
       seed: o.seed,
-      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: 'none', profile: o.profile.name, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
+      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
       targets: targets.map((t) => t.summary()),
       cases: run.sent,
       byFamily: run.byFamily,
       findings: [...run.book.findings],
       toolErrors: run.toolErrors,
       timeline: run.timeline,
+      ...(run.seeker === undefined ? {} : { costly: run.seeker.costly((url) => targets.find((t) => t.client.url === url)?.medianMs ?? 0) }),
       stop,
     };
   } finally {
@@ -113,6 +117,7 @@ class FuzzLoop {
   readonly timeline: FuzzRun['timeline'] = [];
   readonly byFamily = Object.fromEntries(CASE_FAMILIES.map((f) => [f, 0])) as Record<CaseFamily, number>;
   sent = 0;
+  readonly seeker: CostSeeker | undefined;
   readonly #o: FuzzOptions;
   readonly #targets: FuzzTarget[];
   readonly #t0: number;
@@ -126,6 +131,7 @@ class FuzzLoop {
     this.#targets = targets;
     this.#chain = chain;
     this.#t0 = t0;
+    this.seeker = o.seek === 'slow' ? new CostSeeker(o.maxBodyBytes) : undefined;
     this.book = new FindingBook({ profile: o.profile, timeoutMs: o.timeoutMs, shrink: o.shrink ?? SHRINK_DEFAULTS, ...(o.slowFloorMs === undefined ? {} : { slowFloorMs: o.slowFloorMs }), ...(o.onFinding === undefined ? {} : { onFinding: o.onFinding }) });
   }
 
@@ -160,7 +166,8 @@ class FuzzLoop {
         ctx = this.#context();
       }
       await this.#slot(index);
-      const c = caseAt(o.seed, index, ctx);
+      const fresh = caseAt(o.seed, index, ctx);
+      const c = this.seeker?.grown(index, fresh) ?? fresh;
       this.byFamily[c.family]++;
       this.sent++;
       const task = this.#runCase(c).catch((err: unknown) => void this.toolErrors.push({ message: `case ${c.index} (${c.rule}): ${err instanceof Error ? err.message : String(err)}`, atMs: Math.round(performance.now() - this.#t0) }));
@@ -217,6 +224,7 @@ class FuzzLoop {
     t.cases++;
     const answer = await sendCase(t.client, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
     t.answered(answer);
+    this.seeker?.weigh(c, answer, t.client.url);
     const violations = judgeAnswer(c.http, answer, { profile: this.#o.profile, slowBoundMs: t.slowBound(this.#o.slowFloorMs) });
     if (answer.failure !== undefined) (this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!).push({ c, answer });
     if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0) {

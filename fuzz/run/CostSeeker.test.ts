@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { stringifyJson, type JsonValue } from '../../core/json/index.js';
+import type { FuzzCase } from '../model.js';
+import { CostSeeker, grow } from './CostSeeker.js';
+
+const caseOf = (json: JsonValue, index = 0): FuzzCase => ({ rule: 'valid/call', family: 'valid', seed: 1, index, title: `#${index}`, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
+
+describe('--seek slow', () => {
+  it('grows a request through its params: batches and arrays doubled, strings doubled, numbers ten times larger', () => {
+    expect(grow([1, 2])).toEqual([1, 2, 1, 2]);
+    expect(grow({ jsonrpc: '2.0', method: 'm', params: ['ab'], id: 1 })).toEqual({ jsonrpc: '2.0', method: 'm', params: ['ab', 'ab'], id: 1 });
+    expect(grow('ab')).toBe('abab');
+    expect(grow(10n)).toBe(100n);
+  });
+
+  it('keeps the costliest cases per request byte, grows them every other case, and reports them against the median', () => {
+    const seeker = new CostSeeker(1024 * 1024);
+    const cheap = caseOf({ params: [1] }, 1);
+    const dear = caseOf({ params: [2, 3] }, 2);
+    seeker.weigh(cheap, { status: 200, text: '{}', ms: 1 }, 'http://a/rpc');
+    seeker.weigh(dear, { status: 200, text: '{}', ms: 100 }, 'http://a/rpc');
+    seeker.weigh(caseOf({ params: [9] }, 3), { failure: { code: 'TIMEOUT', message: 'x' }, ms: 5_000 }, 'http://a/rpc');
+    expect(seeker.grown(10, cheap)).toBeUndefined(); // even: a fresh case
+    const grown = seeker.grown(11, cheap);
+    expect(grown?.json).toEqual({ params: [2, 3, 2, 3] });
+    expect(grown?.index).toBe(11);
+    const costly = seeker.costly(() => 2);
+    expect(costly.map((k) => k.case.title)).toEqual(['#2', '#1']);
+    expect(costly[0]?.costRatio).toBe(50);
+  });
+});

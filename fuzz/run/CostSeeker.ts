@@ -1,0 +1,75 @@
+/**
+ * `--seek slow`: generation steered toward the inputs that cost a node the most time per request byte, the
+ * one-request denial of service. Every answered case is weighed (ms per byte of request); the most expensive
+ * are kept, and every other case is not a fresh one but a kept case grown one step (its batches doubled, its
+ * strings doubled, its numbers ten times larger, one level deeper), so generation climbs toward what is slow.
+ * At the end, the top cases with their cost against the node's median answer are reported (`FuzzRun.costly`).
+ */
+import { stringifyJson, type JsonValue } from '../../core/json/index.js';
+import type { FoundCase, FuzzAnswer, FuzzCase } from '../model.js';
+import { foundCase } from './foundCase.js';
+
+/** Cases kept as seeds of growth, and reported. */
+const KEPT = 10;
+const encoder = new TextEncoder();
+
+interface Weighed {
+  c: FuzzCase;
+  answer: FuzzAnswer;
+  endpoint: string;
+  /** ms per request byte. */
+  perByte: number;
+}
+
+export class CostSeeker {
+  readonly #maxBodyBytes: number;
+  #kept: Weighed[] = [];
+  #turn = 0;
+
+  constructor(maxBodyBytes: number) {
+    this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Weighs an answered case; the most expensive per byte are kept. */
+  weigh(c: FuzzCase, answer: FuzzAnswer, endpoint: string): void {
+    if (answer.failure !== undefined || c.http.body.length === 0) return;
+    const perByte = answer.ms / c.http.body.length;
+    if (this.#kept.length >= KEPT && perByte <= (this.#kept.at(-1)?.perByte ?? 0)) return;
+    if (this.#kept.some((k) => sameBytes(k.c.http.body, c.http.body))) return;
+    this.#kept = [...this.#kept, { c, answer, endpoint, perByte }].sort((a, b) => b.perByte - a.perByte).slice(0, KEPT);
+  }
+
+  /** Case `index`: a kept case grown one step (every other index, once any is kept), else undefined (a fresh case). */
+  grown(index: number, fresh: FuzzCase): FuzzCase | undefined {
+    if (index % 2 === 0 || this.#kept.length === 0) return undefined;
+    const base = this.#kept[this.#turn++ % this.#kept.length];
+    if (base?.c.json === undefined) return undefined;
+    const json = grow(base.c.json);
+    const body = encoder.encode(stringifyJson(json));
+    if (body.length > this.#maxBodyBytes || body.length <= base.c.http.body.length) return undefined;
+    return { ...base.c, seed: fresh.seed, index, json, http: { ...base.c.http, body }, rule: base.c.rule, title: `${base.c.title} (grown for --seek slow)`, risky: true };
+  }
+
+  /** The most costly cases, with their time against the node's median answer. */
+  costly(medianMs: (endpoint: string) => number): { case: FoundCase; costRatio: number }[] {
+    return this.#kept.map((k) => ({ case: foundCase(k.c, k.answer, k.endpoint), costRatio: Math.round((k.answer.ms / Math.max(0.01, medianMs(k.endpoint))) * 10) / 10 }));
+  }
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** One step larger: arrays doubled (a batch of 2n), strings doubled, numbers ten times larger, objects one level deeper in their first member. */
+export function grow(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.length === 0 ? [[]] : [...value, ...value];
+  if (typeof value === 'string') return value.length === 0 ? 'a' : value + value;
+  if (typeof value === 'bigint') return value === 0n ? 1n : value * 10n;
+  if (typeof value === 'number') return value === 0 ? 1 : value * 10;
+  if (typeof value === 'object' && value !== null) {
+    const params = value.params;
+    // A request object grows through its params: that is where a node's work is.
+    if (params !== undefined) return { ...value, params: grow(params) };
+    const [key] = Object.keys(value);
+    return key === undefined ? { a: {} } : { ...value, [key]: grow(value[key] as JsonValue) };
+  }
+  return value;
+}
