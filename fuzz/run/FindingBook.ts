@@ -21,6 +21,9 @@ export interface FindingBookOptions {
   onFinding?: (finding: Finding) => void;
 }
 
+/** How much slower than a known-good call sent right after a slow answer must be to stand as this input's. */
+export const SLOW_CONTROL_FACTOR = 10;
+
 export class FindingBook {
   readonly #options: FindingBookOptions;
   readonly #bySignature = new Map<string, Finding>();
@@ -96,11 +99,21 @@ export class FindingBook {
     this.#options.onFinding?.(finding);
   }
 
-  /** Sends `http` to the target and returns the violation of `oracle` it shows, if it does. */
+  /**
+   * Sends `http` to the target and returns the violation of `oracle` it shows, if it does. A slow answer counts
+   * only when this input is slow, not the moment: a known-good call sent right after must be at least
+   * SLOW_CONTROL_FACTOR times faster (a machine or node busy with something else slows both alike).
+   */
   async #shows(target: FuzzTarget, http: FuzzHttp, oracle: OracleName): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined> {
     const answer = await sendCase(target.client, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
     const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle);
-    return violation === undefined ? undefined : { answer, violation };
+    if (violation === undefined) return undefined;
+    if (oracle === 'slow') {
+      const control = await target.knownGoodMs(this.#options.timeoutMs);
+      if (control === undefined || answer.ms < SLOW_CONTROL_FACTOR * control) return undefined;
+      return { answer, violation: { ...violation, message: `${violation.message}; a known-good call right after took ${control.toFixed(1)} ms` } };
+    }
+    return { answer, violation };
   }
 }
 

@@ -66,11 +66,16 @@ export class FuzzTarget {
     this.livenessChecks++;
     for (let attempt = 0; attempt < 2; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, options.retryAfterMs));
-      const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":"liveness-${++this.#probeId}"}`;
-      const answer = await sendCase(this.client, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, options.timeoutMs);
-      if (answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '')) return true;
+      if ((await this.knownGoodMs(options.timeoutMs)) !== undefined) return true;
     }
     return false;
+  }
+
+  /** The time of one known-good call (chain_blockNumber), or undefined when it got no JSON-RPC answer. */
+  async knownGoodMs(timeoutMs: number): Promise<number | undefined> {
+    const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":"liveness-${++this.#probeId}"}`;
+    const answer = await sendCase(this.client, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
+    return answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '') ? answer.ms : undefined;
   }
 
   summary(): TargetSummary {
