@@ -41,7 +41,7 @@ export class FindingBook {
   }
 
   /** Files a violation a case showed on a target; a new signature is re-checked and shrunk in the background. */
-  file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string): void {
+  file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string, others?: Finding['others']): void {
     const signature = signatureOf(target.url, v.oracle, c);
     const known = this.#bySignature.get(signature);
     if (known !== undefined) {
@@ -63,11 +63,13 @@ export class FindingBook {
       count: 1,
       recheck: 'not-rechecked',
       atMs: Math.round(performance.now() - this.#started),
+      ...(others === undefined ? {} : { others }),
     };
     this.#bySignature.set(signature, finding);
     this.#findings.push(finding);
     target.findings++;
-    if (v.oracle === 'liveness' || !target.answering) {
+    // A death cannot be sent again; a disagreement is between two nodes' answers of one moment, kept side by side.
+    if (v.oracle === 'liveness' || v.oracle === 'disagreement' || !target.answering) {
       this.#options.onFinding?.(finding);
       return;
     }

@@ -83,6 +83,21 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
     expect(fuzzVerdict(run).word).toBe('CLEAN');
   }, 120_000);
 
+  it('finds a disagreement between two nodes of different chains, both answers side by side', async () => {
+    const a = await startTestNode();
+    stops.push(() => a.stop());
+    const b = await startTestNode();
+    stops.push(() => b.stop());
+    // Two lone MNs: each its own genesis and proposer, so the same block height holds different blocks.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const run = await fuzz([a.url, b.url], { seed: 5, cases: 600, only: ['chain_getBlockByHeight'] });
+    const found = run.findings.find((f) => f.oracle === 'disagreement');
+    expect(found, run.findings.map((f) => f.message).join(' | ')).toBeDefined();
+    expect(found?.url).toBe(b.url);
+    expect(found?.others?.map((o) => o.url)).toEqual([a.url]);
+    expect(found?.message).toMatch(/different results/);
+  }, 120_000);
+
   it('finds nothing comparing an MN and an LN of one network (valid cases to both, answers compared)', async () => {
     const net = await startTestNetwork(['MN', 'LN']);
     stops.push(() => net.stop());

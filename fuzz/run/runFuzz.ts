@@ -215,7 +215,7 @@ class FuzzLoop {
     if (first === undefined) return;
     for (const other of rest) {
       const v = compareAnswers(c, first.answer, other.answer, this.#o.profile, this.#chain);
-      if (v !== undefined) this.book.file(other.target, c, other.answer, v, other.target.client.url);
+      if (v !== undefined) this.book.file(other.target, c, other.answer, v, other.target.client.url, [{ url: first.target.url, answer: first.answer }]);
     }
   }
 
