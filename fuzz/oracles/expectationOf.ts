@@ -7,7 +7,8 @@
  * model (requestModel.ts, paramsModel.ts). Decisions on the open points, each with its source:
  * - an empty body (or no Content-Length: RFC 9112 §6.3, no body): an error with id null, no code compared
  *   (the suite grades -32700 for it SHOULD), or a 4xx without JSON (transport/empty-post-answered);
- * - not JSON (a syntax error, trailing data, a truncated text, invalid UTF-8: RFC 8259 §8.1): -32700, id null (MUST);
+ * - not JSON (a syntax error, trailing data, a truncated text): -32700, id null (MUST);
+ * - invalid UTF-8: -32700 (RFC 8259 §8.1), or the body read with U+FFFD in place of the bad bytes: either is right;
  * - a byte order mark: two readings, the text without it (RFC 8259 §8.1: a parser MAY ignore it; the
  *   reference does) or -32700 (a sender MUST NOT add one): either is right;
  * - nesting deeper than 512 levels: RFC 8259 §9 lets a parser limit depth, so only "a JSON answer" is due;
@@ -84,7 +85,13 @@ export function readingsOf(http: FuzzHttp, profile: Profile): Readings {
 function bodyReadings(bytes: Uint8Array, profile: Profile): Reading[] {
   if (bytes.length === 0) return [emptyBody()];
   const decoded = decodeBody(bytes);
-  if ('reason' in decoded) return [parseError(decoded.reason, 'RFC 8259 §8.1 (JSON text is UTF-8)')];
+  if ('reason' in decoded) {
+    // RFC 8259 §8.1 puts UTF-8 on the sender; a parser that reads bad bytes as U+FFFD (Go's encoding/json does,
+    // on purpose) makes another legal reading of the body, as a byte order mark does.
+    const lossy = decodeBody(new TextEncoder().encode(new TextDecoder('utf-8').decode(bytes)));
+    const second = 'text' in lossy && readJsonText(lossy.text).kind === 'json' ? textReadings(lossy.text, profile) : [];
+    return [parseError(decoded.reason, 'RFC 8259 §8.1 (JSON text is UTF-8)'), ...second];
+  }
   const readings = textReadings(decoded.text, profile);
   if (!decoded.bom) return readings;
   return [...readings, parseError('the body opens with a byte order mark', 'RFC 8259 §8.1 (a sender MUST NOT add a BOM; a parser MAY ignore it)')];
@@ -144,7 +151,7 @@ export function toExpectation(reading: Reading): Expectation {
   }
 }
 
-const SEVERAL_READINGS = 'the request has more than one legal reading (a byte order mark a node may ignore, repeated member names, an id beyond a double): an answer right for any of them is right';
+const SEVERAL_READINGS = 'the request has more than one legal reading (a byte order mark a node may ignore, bytes that are not UTF-8, repeated member names, an id beyond a double): an answer right for any of them is right';
 
 const same = (a: JsonValue | AnswerExpectation, b: JsonValue | AnswerExpectation): boolean => stringifyJson(a) === stringifyJson(b);
 

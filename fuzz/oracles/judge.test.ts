@@ -83,7 +83,9 @@ const TABLE: Row[] = [
   { name: 'invalid JSON', http: post('{"jsonrpc":'), right: [reply(error('null', -32700, 'Parse error'))], wrong: reply(error('null', -32600)), fires: 'error-code' },
   { name: 'invalid JSON answered with an id', http: post('{"jsonrpc":'), right: [reply(error('null', -32700))], wrong: reply(error('1', -32700)), fires: 'envelope' },
   { name: 'trailing garbage', http: post(`${BLOCK_NUMBER}x`), right: [reply(error('null', -32700))], wrong: reply(result('7', '5')), fires: 'error-expected' },
-  { name: 'invalid UTF-8', http: post(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])), right: [reply(error('null', -32700))], wrong: reply(error('null', -32600)), fires: 'error-code' },
+  // Two readings: -32700 (RFC 8259 §8.1), or the body with U+FFFD for the bad byte ({"\ufffd":1}: not a request, -32600).
+  { name: 'invalid UTF-8', http: post(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])), right: [reply(error('null', -32700)), reply(error('null', -32600))], wrong: reply(result('null', '1')), fires: 'error-expected' },
+  { name: 'invalid UTF-8 that is not JSON either way: -32700 only', http: post(new Uint8Array([0x7b, 0xff, 0x7d])), right: [reply(error('null', -32700))], wrong: reply(error('null', -32600)), fires: 'error-code' },
   { name: 'an empty batch', http: post('[]'), right: [reply(error('null', -32600))], wrong: reply(`[${error('null', -32600)}]`), fires: 'envelope' },
   { name: 'a value that is not a request', http: post('1'), right: [reply(error('null', -32600))], wrong: reply(error('null', -32700)), fires: 'error-code' },
   { name: 'a batch of non-requests', http: post('[1,2]'), right: [reply(`[${error('null', -32600)},${error('null', -32600)}]`)], wrong: reply(`[${error('null', -32600)}]`), fires: 'envelope' },

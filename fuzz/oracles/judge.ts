@@ -102,7 +102,12 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
     }
     case 'single': {
       if ('notJson' in body) return notJson(reading.due.what);
-      if (Array.isArray(body.json)) return [{ oracle: 'envelope', message: `answered ${reading.due.what}, a single request, with an array`, source: 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt }];
+      if (Array.isArray(body.json)) {
+        // A batch over the profile's maxBatch is due one error; an array means the node took it as a batch: a
+        // profile matter (its limit), not JSON-RPC's.
+        const overLimit = reading.due.what.startsWith('a batch');
+        return [{ oracle: 'envelope', message: `answered ${reading.due.what}, ${overLimit ? 'due one error (over the profile\'s maxBatch),' : 'a single request,'} with an array`, source: overLimit ? 'profile: maxBatch (a batch over it is refused with one error)' : 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt }];
+      }
       return dueViolations(reading.due, body.json, profile);
     }
     case 'batch': {

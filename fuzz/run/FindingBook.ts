@@ -84,12 +84,14 @@ export class FindingBook {
 
   /** Re-checks the case, shrinks it, re-checks the minimal one; then announces the finding. */
   async #settle(target: FuzzTarget, c: FuzzCase, finding: Finding, endpoint: string): Promise<void> {
-    const again = await this.#shows(target, c.http, finding.oracle);
+    const same = { oracle: finding.oracle, source: finding.source };
+    const again = await this.#shows(target, c.http, same);
     if (again === undefined) {
-      finding.recheck = target.answering ? 'flaky' : 'not-rechecked';
+      // Not shown again: flaky, unless the node is gone (then nothing could be shown again).
+      finding.recheck = target.answering && (await target.knownGoodMs(this.#options.timeoutMs)) !== undefined ? 'flaky' : 'not-rechecked';
     } else {
-      const small = await shrink(c.http, c.json, async (http) => target.answering && (await this.#shows(target, http, finding.oracle)) !== undefined, this.#options.shrink);
-      const confirm = target.answering ? await this.#shows(target, small.http, finding.oracle) : undefined;
+      const small = await shrink(c.http, c.json, async (http) => target.answering && (await this.#shows(target, http, same)) !== undefined, this.#options.shrink);
+      const confirm = target.answering ? await this.#shows(target, small.http, same) : undefined;
       if (confirm !== undefined) {
         finding.minimal = foundCase({ ...c, http: small.http, title: small.http.body.length < c.http.body.length ? `${c.title} (shrunk)` : c.title }, confirm.answer, endpoint);
         finding.message = confirm.violation.message;
@@ -102,13 +104,15 @@ export class FindingBook {
   }
 
   /**
-   * Sends `http` to the target and returns the violation of `oracle` it shows, if it does. A slow answer counts
+   * Sends `http` to the target and returns the violation it shows of the same oracle and rule source (a shrink
+   * must not trade one bug for another the same oracle also sees), if it does. A slow answer counts
    * only when this input is slow, not the moment: a known-good call sent right after must be at least
    * SLOW_CONTROL_FACTOR times faster (a machine or node busy with something else slows both alike).
    */
-  async #shows(target: FuzzTarget, http: FuzzHttp, oracle: OracleName): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined> {
+  async #shows(target: FuzzTarget, http: FuzzHttp, same: { oracle: OracleName; source: string }): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined> {
+    const oracle = same.oracle;
     const answer = await sendCase(target.client, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
-    const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle);
+    const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle && v.source === same.source);
     if (violation === undefined) return undefined;
     if (oracle === 'slow') {
       const control = await target.knownGoodMs(this.#options.timeoutMs);

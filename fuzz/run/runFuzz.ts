@@ -253,7 +253,7 @@ class FuzzLoop {
     const others = suspects.filter((s) => s !== culprit).map((s) => `#${s.c.index}`);
     this.book.file(t, culprit.c, culprit.answer, {
       oracle: 'liveness',
-      message: `the node stopped answering after this request: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart${others.length > 0 ? `; also unanswered while it died: ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}` : ''}. The run sent it nothing more; restart it to go on`,
+      message: `the node stopped answering after this request${others.length > 0 ? ` (a guess: the first ${culprit.c.risky ? 'risky one ' : ''}of ${others.length + 1} cases left unanswered as it died; also ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}; --concurrency 1 names it exactly)` : ''}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart. The run sent it nothing more; restart it to go on`,
       source: 'liveness: a node must survive any request a client can send',
     }, t.client.url);
   }
