@@ -18,6 +18,8 @@ export interface FindingBookOptions {
   shrink: ShrinkOptions;
   /** The slow oracle's floor (ms), when the command line sets one. */
   slowFloorMs?: number;
+  /** performance.now() by which shrinking ends (the run's time budget): a shrink under way is cut to it, 1 s at least. */
+  shrinkUntil?: number;
   onFinding?: (finding: Finding) => void;
 }
 
@@ -90,7 +92,9 @@ export class FindingBook {
       // Not shown again: flaky, unless the node is gone (then nothing could be shown again).
       finding.recheck = target.answering && (await target.knownGoodMs(this.#options.timeoutMs)) !== undefined ? 'flaky' : 'not-rechecked';
     } else {
-      const small = await shrink(c.http, c.json, async (http) => target.answering && (await this.#shows(target, http, same)) !== undefined, this.#options.shrink);
+      const until = this.#options.shrinkUntil;
+      const budget = until === undefined ? this.#options.shrink : { ...this.#options.shrink, maxMs: Math.min(this.#options.shrink.maxMs, Math.max(1_000, until - performance.now())) };
+      const small = await shrink(c.http, c.json, async (http) => target.answering && (await this.#shows(target, http, same)) !== undefined, budget);
       const confirm = target.answering ? await this.#shows(target, small.http, same) : undefined;
       if (confirm !== undefined) {
         finding.minimal = foundCase({ ...c, http: small.http, title: small.http.body.length < c.http.body.length ? `${c.title} (shrunk)` : c.title }, confirm.answer, endpoint);

@@ -72,6 +72,17 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
     }
   }, 120_000);
 
+  it('ends near its time budget: the shrinking of a hanging finding under way is cut to it', async () => {
+    const node = await startTestNode({ faults: ['hangs-on-duplicate-batch-ids'] });
+    stops.push(() => node.stop());
+    // A shrink budget of 30 s, where each try that still hangs costs the 2.5 s timeout: without the cut, far longer.
+    const run = await fuzz([node.url], { cases: null, durationMs: 4_000, only: ['envelope'], shrink: { maxAttempts: 200, maxMs: 30_000 } });
+    expect(run.stop).toBe('duration');
+    expect(run.findings.some((f) => f.oracle === 'no-answer')).toBe(true);
+    // The budget, then at most a re-check, the last try and a confirmation (2.5 s timeouts each) and the control calls.
+    expect(run.durationMs).toBeLessThan(4_000 + 4 * 2_500);
+  }, 120_000);
+
   it('finds nothing on the honest reference node (2,000 cases, every family)', async () => {
     const node = await startTestNode();
     stops.push(() => node.stop());

@@ -132,7 +132,15 @@ class FuzzLoop {
     this.#chain = chain;
     this.#t0 = t0;
     this.seeker = o.seek === 'slow' ? new CostSeeker(o.maxBodyBytes) : undefined;
-    this.book = new FindingBook({ profile: o.profile, timeoutMs: o.timeoutMs, shrink: o.shrink ?? SHRINK_DEFAULTS, ...(o.slowFloorMs === undefined ? {} : { slowFloorMs: o.slowFloorMs }), ...(o.onFinding === undefined ? {} : { onFinding: o.onFinding }) });
+    this.book = new FindingBook({
+      profile: o.profile,
+      timeoutMs: o.timeoutMs,
+      shrink: o.shrink ?? SHRINK_DEFAULTS,
+      // A time budget is the run's: shrinking under way ends with it (a re-check or two past it at most).
+      ...(o.durationMs === null ? {} : { shrinkUntil: t0 + o.durationMs }),
+      ...(o.slowFloorMs === undefined ? {} : { slowFloorMs: o.slowFloorMs }),
+      ...(o.onFinding === undefined ? {} : { onFinding: o.onFinding }),
+    });
   }
 
   #context(): CaseContext {
