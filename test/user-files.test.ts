@@ -159,6 +159,17 @@ describe('reports: a run writes beside a user\'s files; a `latest` of the user\'
     expect(readFileSync(join(dir, 'latest', 'mine.txt'), 'utf8')).toBe('mine\n');
     intact(dir);
   }, 60_000);
+
+  it('fuzz --report-dir <a folder whose latest is a user\'s>: exit 2 naming it before any case is sent, kept', async () => {
+    const dir = usersFolder('reports-fuzz');
+    mkdirSync(join(dir, 'latest'));
+    writeFileSync(join(dir, 'latest', 'mine.txt'), 'mine\n');
+    const run = await runChainrpcIn(base, ['fuzz', '--url', url, '--cases', '50', '--report-dir', dir]);
+    refused(run, dir);
+    expect(run.stderr).not.toContain('fuzz: seed');
+    expect(readdirSync(dir).sort()).toEqual(['latest', 'sub', 'thesis.txt']);
+    intact(dir);
+  }, 60_000);
 });
 
 describe('load output: a user\'s folder or file is never written over', () => {

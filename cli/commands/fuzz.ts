@@ -22,7 +22,8 @@ import { replayFinding } from '../../fuzz/run/replayFinding.js';
 import { FuzzUnreachableError, runFuzz } from '../../fuzz/run/runFuzz.js';
 import { fuzzHeadline } from '../../reports/fuzz/fuzzHeadline.js';
 import { FuzzProgressLine } from '../../reports/fuzz/fuzzProgress.js';
-import { writeFuzzReports } from '../../reports/fuzz/writeFuzzReports.js';
+import { FUZZ_REPORT_KIND, writeFuzzReports } from '../../reports/fuzz/writeFuzzReports.js';
+import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 
 const DEFAULT_CASES = 10_000;
 
@@ -126,6 +127,8 @@ export const fuzz: Command = {
     const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
     const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
     const maxBodyBytes = values['max-body'] ?? Math.min(profile.maxBodyBytes ?? 1024 * 1024, 1024 * 1024);
+    // A folder that cannot take the report is said now, not after a long run.
+    checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, FUZZ_REPORT_KIND);
     const progress = new FuzzProgressLine(process.stderr);
     const stop = interruptible('fuzz: interrupted: stopping, then writing the report of what ran');
     console.error(`fuzz: seed ${seed} (--seed ${seed} makes this run again), ${urls.join(', ')}`);

@@ -31,6 +31,7 @@ export class FuzzTarget {
   readonly #profile: Profile;
   readonly #times: number[] = [];
   #next = 0;
+  #answers = 0;
   #median = 0;
   #probeId = 0;
 
@@ -50,7 +51,7 @@ export class FuzzTarget {
     if (this.#times.length < TIMES_KEPT) this.#times.push(answer.ms);
     else this.#times[this.#next++ % TIMES_KEPT] = answer.ms;
     // Re-sorting every 64 answers is enough for a bound that moves slowly.
-    if ((this.#times.length + this.#next) % 64 === 1) this.#median = median(this.#times);
+    if (this.#answers++ % 64 === 0) this.#median = median(this.#times);
   }
 
   get medianMs(): number {

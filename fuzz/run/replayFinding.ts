@@ -8,12 +8,10 @@ import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { EXIT } from '../../core/errors/exitCodes.js';
 import type { Profile } from '../../profile/Profile.js';
 import type { Finding } from '../model.js';
+import { SLOW_FLOOR_MS } from '../oracles/slowBound.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { httpOf } from './foundCase.js';
 import { fuzzClient, sendCase } from './sendCase.js';
-
-/** Replay judges slowness by the oracle's default floor (the run's median is not the replay's). */
-const SLOW_FLOOR_MS = 1_000;
 
 /** The report or the finding cannot be read (exit 2). */
 export class FuzzReplayError extends ChainrpcError {
@@ -61,6 +59,7 @@ export async function replayFinding(o: ReplayOptions): Promise<number> {
       o.out(finding.oracle === 'liveness' ? 'now: check that the node still answers (chainrpc call --url … chain_blockNumber): a dead node is the finding' : 'now: compare with the other node\'s answer in the report');
       return EXIT.ok;
     }
+    // Slowness by the oracle's default floor: the run's median is not the replay's.
     const violations = judgeAnswer(http, answer, { profile: o.profile, slowBoundMs: SLOW_FLOOR_MS });
     const again = violations.find((v) => v.oracle === finding.oracle);
     o.out(answer.failure === undefined ? `answer: HTTP ${answer.status ?? '?'} in ${answer.ms.toFixed(1)} ms: ${(answer.text ?? '').slice(0, 300)}` : `no answer: ${answer.failure.message}`);

@@ -1,5 +1,5 @@
 import type { Exchange, RunResult } from '../../suites/model.js';
-import { writeReportFolder } from '../shared/reportFolder.js';
+import { REPORT_FILE_NAMES, writeReportFolder } from '../shared/reportFolder.js';
 import type { ReportFiles, WrittenFolder } from '../shared/reportFolder.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJson } from './renderJson.js';
@@ -15,13 +15,7 @@ export type WrittenReports = WrittenFolder<ReportKind>;
 export const CONFORMANCE_REPORT_KIND = 'conformance';
 
 /** The file name of each report inside the folder. */
-export const REPORT_FILES: Readonly<Record<ReportKind, string>> = {
-  json: 'report.json',
-  junit: 'junit.xml',
-  markdown: 'summary.md',
-  html: 'report.html',
-  transcript: 'transcript.ndjson',
-};
+export const REPORT_FILES: Readonly<Record<ReportKind, string>> = { ...REPORT_FILE_NAMES, transcript: 'transcript.ndjson' };
 
 /** Every report of a run, rendered (a renderer that throws throws here, before anything is written). */
 export function renderReports(run: RunResult, transcript: readonly Exchange[]): ReportFiles<ReportKind> {

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { FuzzRun } from '../../fuzz/model.js';
-import { DEFAULT_REPORT_DIR, publishReportFolder } from '../shared/reportFolder.js';
+import { DEFAULT_REPORT_DIR, publishReportFolder, REPORT_FILE_NAMES } from '../shared/reportFolder.js';
 import type { ReportFiles, WrittenFolder } from '../shared/reportFolder.js';
 import type { FuzzReportOptions } from './findingText.js';
 import { renderFuzzHtml } from './renderFuzzHtml.js';
@@ -19,12 +19,7 @@ export type FuzzReportKind = 'json' | 'html' | 'markdown' | 'junit';
 export type WrittenFuzzReports = WrittenFolder<FuzzReportKind>;
 
 /** The file name of each fuzz report inside its folder (the same names as a conformance or load run's). */
-export const FUZZ_REPORT_FILES: Readonly<Record<FuzzReportKind, string>> = {
-  json: 'report.json',
-  html: 'report.html',
-  markdown: 'summary.md',
-  junit: 'junit.xml',
-};
+export const FUZZ_REPORT_FILES: Readonly<Record<FuzzReportKind, string>> = REPORT_FILE_NAMES;
 
 /** The prefix of a fuzz run's folder, so fuzz, load and conformance runs are told apart in one report folder. */
 export const FUZZ_FOLDER_PREFIX = 'fuzz-';

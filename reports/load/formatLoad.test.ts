@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate, formatTick } from './formatLoad.js';
+import { formatChange, formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
+import { formatTick } from '../shared/svgChart.js';
 
 describe('formatLoad', () => {
   it.each([

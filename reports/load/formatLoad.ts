@@ -7,7 +7,6 @@ import type { SweepStep } from '../../load/model.js';
 
 export { formatCount, formatMetricValue, formatMs, formatMsNumber, formatPercent, formatRate } from '../../load/figures.js';
 // Every chart's tick format, beside the charts it labels (reports/shared/svgChart.ts).
-export { formatTick } from '../shared/svgChart.js';
 
 /** Microseconds (the model's unit for latencies) shown in milliseconds: 412 µs reads "0.412 ms". */
 export const formatMicros = (us: number): string => `${formatMsNumber(us / 1000)} ms`;

@@ -4,7 +4,8 @@
 import type { LoadRun, SweepResult, SweepStep, TimelinePoint } from '../../load/model.js';
 import { Histogram } from '../../load/metrics/index.js';
 import { rebin } from './rebin.js';
-import { formatMsNumber, formatPercent, formatRate, formatTick, stepOutcome } from './formatLoad.js';
+import { formatTick } from '../shared/svgChart.js';
+import { formatMsNumber, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { emptyChart, histogramChartSvg, lineChartSvg } from '../shared/svgChart.js';
 import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from '../shared/svgChart.js';
 

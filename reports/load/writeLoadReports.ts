@@ -1,5 +1,5 @@
 import type { LoadReport } from '../../load/model.js';
-import { DEFAULT_REPORT_DIR, publishReportFolder } from '../shared/reportFolder.js';
+import { DEFAULT_REPORT_DIR, publishReportFolder, REPORT_FILE_NAMES } from '../shared/reportFolder.js';
 import type { ReportFiles, WrittenFolder } from '../shared/reportFolder.js';
 import { renderLoadHtml } from './renderLoadHtml.js';
 import { renderLoadJson } from './renderLoadJson.js';
@@ -11,12 +11,7 @@ export type LoadReportKind = 'json' | 'html' | 'markdown' | 'junit';
 export type WrittenLoadReports = WrittenFolder<LoadReportKind>;
 
 /** The file name of each load report inside its folder (the same names as a conformance run's). */
-export const LOAD_REPORT_FILES: Readonly<Record<LoadReportKind, string>> = {
-  json: 'report.json',
-  html: 'report.html',
-  markdown: 'summary.md',
-  junit: 'junit.xml',
-};
+export const LOAD_REPORT_FILES: Readonly<Record<LoadReportKind, string>> = REPORT_FILE_NAMES;
 
 /** The prefix of a load run's folder, so load and conformance runs are told apart in one report folder. */
 export const LOAD_FOLDER_PREFIX = 'load-';

@@ -11,6 +11,9 @@ export const DEFAULT_REPORT_DIR = '.chainrpc/reports';
 /** The link to the newest run of any kind in a report folder. */
 export const LATEST_LINK = 'latest';
 
+/** The file name of each report every kind of run writes into its folder (a conformance run adds its transcript). */
+export const REPORT_FILE_NAMES = { json: 'report.json', html: 'report.html', markdown: 'summary.md', junit: 'junit.xml' } as const;
+
 /** The link to the newest run of one kind (`latest-conformance`, `latest-load`), so runs of two kinds can share a report folder. */
 export const latestLinkOf = (kind: string): string => `${LATEST_LINK}-${kind}`;
 
