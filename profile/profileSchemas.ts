@@ -187,11 +187,17 @@ const cache = new Map<string, Validators>();
 
 /** Validators for the profile's exact choices (compiled once per set of choices). */
 export function profileValidators(profile: Profile): Validators {
+  // The same profile object asks again on every answer judged: found without writing its key.
+  const known = byProfile.get(profile);
+  if (known !== undefined) return known;
   const key = shapeKey(profile);
   let v = cache.get(key);
   if (!v) {
     v = validatorsFor(profileDocuments(profile));
     cache.set(key, v);
   }
+  byProfile.set(profile, v);
   return v;
 }
+
+const byProfile = new WeakMap<Profile, Validators>();

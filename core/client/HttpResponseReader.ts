@@ -56,6 +56,8 @@ export class HttpResponseReader {
   truncated = false;
   /** Bytes taken in until the response was complete (heads and body, interim responses included). */
   received = 0;
+  /** Bytes that arrived after the response was complete (none on a connection used one request at a time). */
+  extra = 0;
 
   private readonly requestMethod: string;
   private readonly maxBodyBytes: number;
@@ -71,6 +73,7 @@ export class HttpResponseReader {
   private declaredLength = 0;
   private readonly chunks: Buffer[] = [];
   private size = 0;
+  private closeDelimited = false;
 
   constructor(options: HttpResponseReaderOptions) {
     this.requestMethod = options.requestMethod.toUpperCase();
@@ -98,6 +101,17 @@ export class HttpResponseReader {
     let input = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
     this.pending = EMPTY;
     while (input.length > 0 && this.reading()) input = this.step(input);
+    if (this.state === 'done') this.extra += input.length;
+  }
+
+  /**
+   * The response is complete and leaves the connection fit for the next request (RFC 9112 §9.3): framed by
+   * length or chunks (not by the close), not cut, nothing after it, no `connection: close`, not a 101.
+   */
+  get keepsConnection(): boolean {
+    const head = this.head;
+    if (this.state !== 'done' || head === undefined || this.truncated || this.closeDelimited || this.extra > 0 || head.status === 101) return false;
+    return !(head.headers.connection ?? '').toLowerCase().split(',').some((t) => t.trim() === 'close');
   }
 
   /**
@@ -266,6 +280,7 @@ export class HttpResponseReader {
         .map((c) => c.trim().toLowerCase())
         .filter((c) => c !== '');
       this.state = codings[codings.length - 1] === 'chunked' ? 'chunk-size' : 'close-body';
+      this.closeDelimited = this.state === 'close-body';
       return;
     }
     const contentLength = headers['content-length'];
@@ -282,6 +297,7 @@ export class HttpResponseReader {
       return;
     }
     this.state = 'close-body';
+    this.closeDelimited = true;
   }
 
   private chunkSize(line: string): void {

@@ -4,7 +4,7 @@
  * patterns are specific on purpose: a word like "error" or "invalid" in a message is what messages are
  * for, and must not trip them.
  */
-const PATTERNS: readonly { kind: string; re: RegExp }[] = [
+const PATTERNS: readonly { kind: string; re: RegExp; needs?: RegExp }[] = [
   // JavaScript: "    at handle (/srv/app/server.js:12:7)", "at node:internal/...", "at file:///..."
   { kind: 'a stack trace', re: /\bat (?:[\w$.<>[\] ]{1,200} \()?(?:\/|[A-Za-z]:\\|file:\/\/|node:)[^\s)]*:\d+(?::\d+)?/ },
   // Python, Go, Java, .NET, Rust
@@ -16,9 +16,11 @@ const PATTERNS: readonly { kind: string; re: RegExp }[] = [
   // A source file and line: "server.js:12", "handler.py:40", "main.rs:7:3"
   // (Matched from the start of a name only, and names of at most 200 characters: a run of 48,000 digits in an
   // answer must cost one pass, not one per character.)
-  { kind: 'a source file and line', re: /(?<![\w-])[\w-]{1,200}\.(?:js|mjs|cjs|ts|py|go|java|kt|rs|rb|php|cs|cpp|c|h):\d+/ },
+  // `needs`: a part every match holds, found in one fast pass (a literal first character) before the
+  // pattern itself runs; most answers hold none, and the lookbehind is then never tried.
+  { kind: 'a source file and line', re: /(?<![\w-])[\w-]{1,200}\.(?:js|mjs|cjs|ts|py|go|java|kt|rs|rb|php|cs|cpp|c|h):\d+/, needs: /\.(?:js|mjs|cjs|ts|py|go|java|kt|rs|rb|php|cs|cpp|c|h):\d/ },
   // Absolute paths of a server's disk
-  { kind: 'a server file path', re: /(?:^|[\s"'(=:])\/(?:home|usr|srv|opt|var|root|Users|app|src|etc|tmp|workspace|build)\/[\w.@/-]+/ },
+  { kind: 'a server file path', re: /(?:^|[\s"'(=:])\/(?:home|usr|srv|opt|var|root|Users|app|src|etc|tmp|workspace|build)\/[\w.@/-]+/, needs: /\/(?:home|usr|srv|opt|var|root|Users|app|src|etc|tmp|workspace|build)\// },
   { kind: 'a server file path', re: /\b[A-Za-z]:\\(?:Users|Program Files|inetpub|src|app)\\/ },
   { kind: 'a server file path', re: /node_modules[/\\]/ },
   // An exception's class and message: "TypeError: Cannot read properties of undefined"
@@ -28,7 +30,8 @@ const PATTERNS: readonly { kind: string; re: RegExp }[] = [
 
 /** The first internal detail in a text, with where it is; undefined when the text shows none. */
 export function internalDetail(text: string): { kind: string; excerpt: string } | undefined {
-  for (const { kind, re } of PATTERNS) {
+  for (const { kind, re, needs } of PATTERNS) {
+    if (needs !== undefined && !needs.test(text)) continue;
     const m = re.exec(text);
     if (m) {
       const start = Math.max(0, m.index - 20);

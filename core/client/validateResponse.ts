@@ -78,9 +78,42 @@ function describe(value: JsonValue | undefined): string {
   return `${typeof value} ${short(value)}`;
 }
 
-/** A value for a message: JSON, cut to 80 characters. */
+const SHORT = 80;
+
+/** A value for a message: JSON, cut to 80 characters (a large value is cut before it is written, not after). */
 export function short(value: JsonValue | undefined): string {
   if (value === undefined) return 'nothing';
-  const text = stringifyJson(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  const sample = headOf(value, 0);
+  const text = stringifyJson(sample.value);
+  return text.length > SHORT || sample.cut ? `${text.slice(0, SHORT)}…` : text;
+}
+
+/**
+ * The part of a value its first 80 written characters can show: strings cut to 81 characters, arrays and
+ * objects to their first 40 members (each takes at least 2 characters), 40 levels deep. `cut`: something was left out.
+ */
+function headOf(value: JsonValue, depth: number): { value: JsonValue; cut: boolean } {
+  if (typeof value === 'string') return value.length > SHORT + 1 ? { value: value.slice(0, SHORT + 1), cut: true } : { value, cut: false };
+  if (typeof value !== 'object' || value === null) return { value, cut: false };
+  if (depth >= SHORT / 2) return { value: Array.isArray(value) ? [] : {}, cut: true };
+  const limit = SHORT / 2;
+  let cut = false;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, limit).map((v) => {
+      const h = headOf(v, depth + 1);
+      cut ||= h.cut;
+      return h.value;
+    });
+    return { value: items, cut: cut || value.length > limit };
+  }
+  const keys = Object.keys(value);
+  // fromEntries defines own members: a key named __proto__ stays a key.
+  const out: { [key: string]: JsonValue } = Object.fromEntries(
+    keys.slice(0, limit).map((key): [string, JsonValue] => {
+      const h = headOf(value[key] as JsonValue, depth + 1);
+      cut ||= h.cut;
+      return [key, h.value];
+    }),
+  );
+  return { value: out, cut: cut || keys.length > limit };
 }

@@ -81,6 +81,21 @@ describe('parseJson', () => {
     expectSame(proto['__proto__'], [18446744073709551615n]);
   });
 
+  it('reads every literal beyond 2^53 exactly beside strings, keys, fractions and exponents that look alike', () => {
+    const text = '{"9007199254740993":"9007199254740993","a\\"9007199254740993":[9007199254740992,-9007199254740992,9007199254740991,-9007199254740991],"f":[12345678901234567.5,12345678901234567e2,1.12345678901234567],"n":18446744073709551616}';
+    expectSame(parseJson(text), {
+      '9007199254740993': '9007199254740993',
+      'a"9007199254740993': [9007199254740992n, -9007199254740992n, 9007199254740991, -9007199254740991],
+      // Fractions and exponents stay the doubles JSON.parse makes of them, however many digits.
+      f: [Number('12345678901234567.5'), Number('12345678901234567e2'), Number('1.12345678901234567')],
+      n: 18446744073709551616n,
+    });
+    // Strings that hold the character the fast reading marks literals with (U+FDD1), as is or escaped, stay strings.
+    expectSame(parseJson('["\uFDD1123",18446744073709551616]'), ['\uFDD1123', 18446744073709551616n]);
+    expectSame(parseJson('["\\ufdd1123",18446744073709551616]'), ['\uFDD1123', 18446744073709551616n]);
+    expectSame(parseJson('["\\\\",18446744073709551616,"\\""]'), ['\\', 18446744073709551616n, '"']);
+  });
+
   it('counts nesting in the text, so a duplicate key cannot hide a level too deep', () => {
     const deep = `${'['.repeat(513)}${']'.repeat(513)}`;
     expect(() => parseJson(`{"a":${deep},"a":1}`)).toThrow(/Nesting deeper than 512/);

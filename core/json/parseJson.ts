@@ -28,7 +28,74 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
   if (text.length > 2 * maxDepth && opensMoreThan(text, maxDepth) && exceedsDepth(text, maxDepth)) parseJsonLossless(text, options);
   // A number beyond 2^53−1 (an unsafe integer literal, or a fraction or exponent that large): the
   // lossless parser reads the text again, and gives bigints exactly where the literals are integers.
-  return holdsLargeNumber(value) ? parseJsonLossless(text, options) : value;
+  return holdsLargeNumber(value) ? (parseMarked(text) ?? parseJsonLossless(text, options)) : value;
+}
+
+/** Marks an integer literal beyond ±(2^53−1) for parseMarked: a noncharacter no JSON text the tool reads needs. */
+const BIG = '\uFDD1';
+const ESCAPED_BIG = /\\u[fF][dD][dD]1/;
+const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
+const SAFE_DIGITS = String(MAX_SAFE);
+
+/**
+ * The lossless reading of a valid JSON text by JSON.parse: each integer literal beyond ±(2^53−1) outside the
+ * strings is written as a string (BIG, then the literal), JSON.parse reads the text, and those strings become
+ * bigints. Undefined (the lossless parser instead) for a text that holds BIG itself, as is or escaped. Strings are found from
+ * quote to quote (a quote after an even run of backslashes closes one), so no digit inside a string is touched.
+ */
+function parseMarked(text: string): JsonValue | undefined {
+  if (text.includes(BIG) || ESCAPED_BIG.test(text)) return undefined;
+  let out = '';
+  let copied = 0;
+  let segment = 0;
+  for (let open = text.indexOf('"'); ; ) {
+    const end = open === -1 ? text.length : open;
+    const part = text.slice(segment, end);
+    NUMBER.lastIndex = 0;
+    for (let m = NUMBER.exec(part); m !== null; m = NUMBER.exec(part)) {
+      const literal = m[0];
+      if (m[1] !== undefined || m[2] !== undefined || !unsafeInteger(literal)) continue;
+      const at = segment + m.index;
+      out += `${text.slice(copied, at)}"${BIG}${literal}"`;
+      copied = at + literal.length;
+    }
+    if (open === -1) break;
+    let close = text.indexOf('"', open + 1);
+    while (close !== -1 && escapedAt(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) return undefined;
+    segment = close + 1;
+    open = text.indexOf('"', segment);
+  }
+  return unmark(JSON.parse(out + text.slice(copied)) as JsonValue);
+}
+
+/** Whether an integer literal (an optional minus, digits) is beyond ±(2^53−1). */
+function unsafeInteger(literal: string): boolean {
+  const digits = literal.charCodeAt(0) === 0x2d ? literal.length - 1 : literal.length;
+  if (digits !== SAFE_DIGITS.length) return digits > SAFE_DIGITS.length;
+  return literal.slice(literal.length - digits) > SAFE_DIGITS;
+}
+
+function escapedAt(text: string, quote: number): boolean {
+  let backslashes = 0;
+  for (let i = quote - 1; text.charCodeAt(i) === 0x5c; i--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/** The value with every marked string turned into its bigint, in place. */
+function unmark(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.charCodeAt(0) === 0xfdd1 ? BigInt(value.slice(1)) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i] as JsonValue);
+    return value;
+  }
+  for (const key of Object.keys(value)) {
+    const item = value[key] as JsonValue;
+    // An own member (even one named __proto__, which JSON.parse makes an own data member) is replaced as data.
+    if (typeof item === 'object' ? item !== null : typeof item === 'string') value[key] = unmark(item);
+  }
+  return value;
 }
 
 /** Whether a value from JSON.parse holds a number beyond ±(2^53−1) anywhere. Walks the value, not the text. */

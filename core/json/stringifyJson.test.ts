@@ -45,6 +45,14 @@ describe('stringifyJson', () => {
     );
   });
 
+  it('writes bigints exactly beside strings and keys that hold the character it marks them with (U+FDD0)', () => {
+    const mark = '\uFDD0';
+    expect(stringifyJson({ [`${mark}1${mark}`]: `${mark}2${mark}`, n: 3n, s: [`"${mark}4${mark}"`, 5n] })).toBe(
+      `{"${mark}1${mark}":"${mark}2${mark}","n":3,"s":["\\"${mark}4${mark}\\"",5]}`,
+    );
+    expect(stringifyJson([`${mark}9${mark}`, 1n])).toBe(`["${mark}9${mark}",1]`);
+  });
+
   it('writes class instances, null-prototype objects, getters and toJSON results as JSON.stringify does', () => {
     class Point {
       constructor(

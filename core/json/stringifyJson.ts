@@ -11,46 +11,81 @@
 export function stringifyJson(value: unknown): string {
   // A number (most ids) as serialize writes it, without a call into V8's JSON.stringify.
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  // Plain data without a bigint (most values): V8's JSON.stringify writes exactly the text below, faster.
-  const out = isPlain(value, 0) ? (JSON.stringify(value) as string | undefined) : serialize('', value, []);
+  // Plain data (most values): V8's JSON.stringify writes exactly the text below, faster; with bigints in it, it
+  // writes them through a replacer as marked strings, which are then unquoted (withBigints).
+  const shape = shapeOf(value, 0);
+  const out = shape === PLAIN ? (JSON.stringify(value) as string | undefined) : shape === BIGINTS ? withBigints(value) ?? serialize('', value, []) : serialize('', value, []);
   if (out === undefined) throw new TypeError(`stringifyJson: a ${typeof value} has no JSON representation`);
   return out;
 }
 
 // Deeper values take serialize, which also finds cycles.
 const PLAIN_DEPTH = 32;
+/** What a value is made of: only what JSON.stringify writes as serialize does; that and bigints; anything else. */
+const PLAIN = 0;
+const BIGINTS = 1;
+const OTHER = 2;
 
 /**
- * Whether JSON.stringify writes `value` as serialize does: no bigint anywhere, and nothing that could
- * turn into one (a toJSON method, a boxed primitive, any object other than a plain object or array).
- * Cheap for the small results of a JSON-RPC call; false (serialize) when in doubt.
+ * PLAIN when JSON.stringify writes `value` as serialize does: no bigint anywhere, and nothing that could turn
+ * into one (a toJSON method, a boxed primitive, any object other than a plain object or array); BIGINTS when
+ * bigints are all that keeps it from being plain; OTHER (serialize) when in doubt. Cheap for the small results
+ * of a JSON-RPC call.
  */
-function isPlain(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return isPlainLeaf(value);
-  if (depth > PLAIN_DEPTH || 'toJSON' in value) return false;
+function shapeOf(value: unknown, depth: number): number {
+  if (typeof value !== 'object' || value === null) return leafShape(value);
+  if (depth > PLAIN_DEPTH || 'toJSON' in value) return OTHER;
+  let shape = PLAIN;
   // Leaves are checked here, not in a call of their own: this runs on every answer.
   if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    if (Object.getPrototypeOf(value) !== Array.prototype) return OTHER;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (!(typeof item === 'object' && item !== null ? isPlain(item, depth + 1) : isPlainLeaf(item))) return false;
+      const s = typeof item === 'object' && item !== null ? shapeOf(item, depth + 1) : leafShape(item);
+      if (s === OTHER) return OTHER;
+      shape |= s;
     }
-    return true;
+    return shape;
   }
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (proto !== Object.prototype && proto !== null) return OTHER;
   const record = value as Record<string, unknown>;
   for (const key in record) {
     const item = record[key];
-    if (!(typeof item === 'object' && item !== null ? isPlain(item, depth + 1) : isPlainLeaf(item))) return false;
+    const s = typeof item === 'object' && item !== null ? shapeOf(item, depth + 1) : leafShape(item);
+    if (s === OTHER) return OTHER;
+    shape |= s;
   }
-  return true;
+  return shape;
 }
 
-/** null and the primitives JSON.stringify and serialize write alike; not bigint, nor functions and symbols (left to serialize, as before). */
-function isPlainLeaf(value: unknown): boolean {
+/** null and the primitives JSON.stringify and serialize write alike; a bigint; else (functions, symbols) left to serialize, as before. */
+function leafShape(value: unknown): number {
   const type = typeof value;
-  return value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined';
+  if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined') return PLAIN;
+  return type === 'bigint' ? BIGINTS : OTHER;
+}
+
+/** A noncharacter (Unicode §23.7) JSON.stringify writes as it is: it marks where a bigint was. */
+const MARK = '\uFDD0';
+const MARKED = /"\uFDD0(-?\d+)\uFDD0"/g;
+
+/**
+ * JSON.stringify with each bigint written as the string MARK digits MARK, then those strings unquoted. Sure only
+ * when every MARK in the text is one of its own (a string or key of the value may hold the character):
+ * undefined (serialize instead) when they are not.
+ */
+function withBigints(value: unknown): string | undefined {
+  let bigints = 0;
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'bigint') return v;
+    bigints++;
+    return `${MARK}${v}${MARK}`;
+  }) as string | undefined;
+  if (text === undefined) return undefined;
+  let marks = 0;
+  for (let i = text.indexOf(MARK); i !== -1; i = text.indexOf(MARK, i + 1)) marks++;
+  return marks === 2 * bigints ? text.replace(MARKED, '$1') : undefined;
 }
 
 function serialize(key: string, input: unknown, stack: object[]): string | undefined {

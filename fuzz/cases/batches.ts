@@ -8,10 +8,10 @@ import { stringifyJson, type JsonValue } from '../../core/json/index.js';
 import type { MethodName } from '../../core/schema/types.generated.js';
 import { SPEC_PREFIX } from '../../profile/Profile.js';
 import { DEFAULT_MAX_BATCH } from './CaseContext.js';
-import type { Draft, Gen, Generator } from './generator.js';
+import { drawMethod, type Draft, type Gen, type Generator } from './generator.js';
 import { invalidCall } from './invalidParams.js';
 import { methodSpecOf } from './paramSpecs.js';
-import { NO_ID, callRequest, validCall } from './validCalls.js';
+import { NO_ID, callRequest, callWeight, validCall } from './validCalls.js';
 import { RawJson, byteLength, bytesBody, isPlainWire, jsonBody, objectOf, request, utf8, writeWire, type Wire } from './wire.js';
 
 interface Element {
@@ -173,7 +173,7 @@ function repeated(n: number, elements: readonly { method: string; params: JsonVa
 function bigBatch(g: Gen, n: number): BigBatch | undefined {
   const noParams = g.callable.filter((m) => methodSpecOf(m).minItems === 0);
   const pool = g.restricted || noParams.length === 0 ? g.callable : noParams;
-  const calls = Array.from({ length: g.draw.int(1, 3) }, () => validCall(g, g.draw.pick(pool)));
+  const calls = Array.from({ length: g.draw.int(1, 3) }, () => validCall(g, drawMethod(g, pool, callWeight)));
   const first = calls[0] as (typeof calls)[number];
   const plain = calls.flatMap((c) => (isPlainWire(c.params) && Array.isArray(c.params) ? [{ method: g.wire(c.method), params: c.params }] : []));
   const tries: [() => { value: JsonValue[]; text: string }, string, MethodName | undefined][] = [
@@ -190,7 +190,7 @@ function bigBatch(g: Gen, n: number): BigBatch | undefined {
 
 export const batchOverLimit: Generator = {
   rule: 'envelope/batch-over-limit',
-  weight: 0.4,
+  weight: 0.05,
   make(g) {
     const limit = g.ctx.maxBatch ?? DEFAULT_MAX_BATCH;
     const n = g.draw.chance(0.7) ? limit + 1 : g.draw.int(limit + 2, 2 * limit + 2);
@@ -202,7 +202,7 @@ export const batchOverLimit: Generator = {
 
 export const batchAtLimit: Generator = {
   rule: 'envelope/batch-at-limit',
-  weight: 0.15,
+  weight: 0.02,
   make(g) {
     const limit = g.ctx.maxBatch;
     if (limit === undefined) return undefined;

@@ -278,7 +278,7 @@ export const escapes: Generator = {
 /** A valid call padded to a few bytes under the cap: with whitespace before or after it, or with a long extra member. */
 export const nearCap: Generator = {
   rule: 'envelope/near-cap',
-  weight: 0.2,
+  weight: 0.02,
   make(g) {
     const call = validCall(g);
     const value = callRequest(g, call);

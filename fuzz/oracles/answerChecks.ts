@@ -73,16 +73,18 @@ export function idAccepted(due: Due, got: JsonValue | undefined): boolean {
 /** Every violation of one response object, answered to `due`. */
 export function dueViolations(due: Due, response: JsonValue, profile: Profile): Violation[] {
   const out: Violation[] = [];
-  const excerpt = short(response);
+  // Written only for a violation: most answers are right, and a large one costs a walk to write.
+  let text: string | undefined;
+  const excerpt = (): string => (text ??= short(response));
   const problems = responseProblems(response);
   if (problems.length > 0) {
-    out.push({ oracle: 'envelope', message: `answered ${due.what} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt });
+    out.push({ oracle: 'envelope', message: `answered ${due.what} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt: excerpt() });
   }
   if (!isObject(response)) return out;
   if (Object.hasOwn(response, 'id') && !idAccepted(due, response.id)) {
     const got = response.id;
     const also = due.idMayBeNull ? ' or null' : '';
-    out.push({ oracle: 'envelope', message: `answered ${due.what} with id ${short(got)} (${kindOf(got)}), not ${short(due.id)} (${kindOf(due.id)})${also}`, source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', excerpt });
+    out.push({ oracle: 'envelope', message: `answered ${due.what} with id ${short(got)} (${kindOf(got)}), not ${short(due.id)} (${kindOf(due.id)})${also}`, source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', excerpt: excerpt() });
   }
   const hasResult = Object.hasOwn(response, 'result');
   const error = response.error;
@@ -92,20 +94,20 @@ export function dueViolations(due: Due, response: JsonValue, profile: Profile): 
 }
 
 /** What the response carries (a result, or an error object), against the answer due. */
-function carried(due: Due, what: { result: JsonValue } | { error: { [key: string]: JsonValue } } | undefined, profile: Profile, excerpt: string): Violation[] {
+function carried(due: Due, what: { result: JsonValue } | { error: { [key: string]: JsonValue } } | undefined, profile: Profile, excerpt: () => string): Violation[] {
   const answer = due.answer;
   if (what === undefined) return [];
   // -32603 is the node's own word for a failure of its own: a finding wherever no other oracle judges the code.
   const unjudgedCode = answer.kind === 'either' || (answer.kind === 'error' && answer.code === undefined);
   if (unjudgedCode && 'error' in what && what.error.code === INTERNAL_ERROR) {
-    return [{ oracle: 'internal-error', message: `answered ${due.what} with -32603 Internal error, where ${answer.kind === 'either' ? 'a result or a refusal' : 'a refusal'} was due: ${answer.because}`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt }];
+    return [{ oracle: 'internal-error', message: `answered ${due.what} with -32603 Internal error, where ${answer.kind === 'either' ? 'a result or a refusal' : 'a refusal'} was due: ${answer.because}`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: excerpt() }];
   }
   if (answer.kind === 'either') return [];
   if (answer.kind === 'error') {
-    if ('result' in what) return [{ oracle: 'error-expected', message: `answered ${due.what} with a result, not an error: ${answer.because}`, source: due.source, excerpt }];
+    if ('result' in what) return [{ oracle: 'error-expected', message: `answered ${due.what} with a result, not an error: ${answer.because}`, source: due.source, excerpt: excerpt() }];
     const got = what.error.code;
     if (answer.code === undefined || !isInteger(got) || sameId(answer.code, got)) return [];
-    return [{ oracle: 'error-code', message: `answered ${due.what} with error code ${codeText(got)}, not ${codeText(answer.code)}: ${answer.because}`, source: answer.codeFrom ?? due.source, excerpt }];
+    return [{ oracle: 'error-code', message: `answered ${due.what} with error code ${codeText(got)}, not ${codeText(answer.code)}: ${answer.because}`, source: answer.codeFrom ?? due.source, excerpt: excerpt() }];
   }
   return 'result' in what ? resultViolations(answer.method, what.result, profile, due.what) : errorViolations(answer.method, what.error, profile, due.what);
 }

@@ -32,7 +32,7 @@ export interface JudgeContext {
 
 /** Every violation the answer shows (empty: the answer is right). */
 export function judge(c: { http: FuzzHttp; method?: string }, answer: FuzzAnswer, ctx: JudgeContext): Violation[] {
-  const readings = readingsOf(c.http, ctx.profile);
+  const readings = readingsCached(c.http, ctx.profile);
   if (answer.failure !== undefined) {
     const { code, message } = answer.failure;
     if (readings.mayClose !== undefined && code !== 'TIMEOUT') return [];
@@ -46,6 +46,17 @@ export function judge(c: { http: FuzzHttp; method?: string }, answer: FuzzAnswer
   }
   found.push(...judgeReadings(readings, answer, ctx.profile));
   return found;
+}
+
+/** A request's readings, made once per request object (one case is judged per node, and again when re-checked). */
+const READINGS = new WeakMap<FuzzHttp, { profile: Profile; readings: Readings }>();
+
+function readingsCached(http: FuzzHttp, profile: Profile): Readings {
+  const known = READINGS.get(http);
+  if (known !== undefined && known.profile === profile) return known.readings;
+  const readings = readingsOf(http, profile);
+  READINGS.set(http, { profile, readings });
+  return readings;
 }
 
 /** The body as JSON, or why it is not. */

@@ -45,12 +45,11 @@ function isGenesis(result: JsonValue, profile: Profile): boolean {
 /** What is wrong with an error answer to a valid call, if anything. */
 export function errorViolations(spec: string, error: JsonObject, profile: Profile, what: string): Violation[] {
   const code = error.code;
-  const excerpt = short(error);
   if (code === INTERNAL_ERROR) {
-    return [{ oracle: 'internal-error', message: `answered ${what}, a valid call, with -32603 Internal error: the node's own word for a failure of its own`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt }];
+    return [{ oracle: 'internal-error', message: `answered ${what}, a valid call, with -32603 Internal error: the node's own word for a failure of its own`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: short(error) }];
   }
   const source = `schema: methods/${spec}.schema.json#/definitions/error`;
-  const wrong = (message: string): Violation[] => [{ oracle: 'result-schema', message, source, excerpt }];
+  const wrong = (message: string): Violation[] => [{ oracle: 'result-schema', message, source, excerpt: short(error) }];
   const names = methodErrors(spec, profile);
   // A name whose code the profile does not compare (null): any code may be it.
   if (names.some((n) => codesOf(profile, n).includes(null))) return [];
@@ -77,9 +76,17 @@ function optionalMethod(spec: string, profile: Profile): boolean {
   return spec === 'rpc.discover' || (spec === 'chain_faucetClaim' && !profile.faucet);
 }
 
-/** The codes the profile gives an error name, for any condition (null: not compared). */
+const CODES = new WeakMap<Profile, Map<string, (number | null)[]>>();
+
+/** The codes the profile gives an error name, for any condition (null: not compared); read once per profile and name. */
 function codesOf(profile: Profile, name: string): (number | null)[] {
-  return Object.entries(profile.errorCodes).filter(([key]) => key === name || key.startsWith(`${name}/`)).map(([, code]) => code);
+  const byName = CODES.get(profile) ?? CODES.set(profile, new Map()).get(profile)!;
+  let codes = byName.get(name);
+  if (codes === undefined) {
+    codes = Object.entries(profile.errorCodes).filter(([key]) => key === name || key.startsWith(`${name}/`)).map(([, code]) => code);
+    byName.set(name, codes);
+  }
+  return codes;
 }
 
 let errorsByMethod: Map<string, string[]> | undefined;

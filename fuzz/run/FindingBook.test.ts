@@ -47,7 +47,7 @@ describe('FindingBook', () => {
     const announced: Finding[] = [];
     const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 }, onFinding: (f) => announced.push(f) });
     try {
-      const answer = await sendCase(target.client, c.http, 2_000);
+      const answer = await sendCase(target.sender, c.http, 2_000);
       const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'envelope');
       expect(violation?.message).toMatch(/id/);
       if (violation === undefined) return;

@@ -115,7 +115,7 @@ export class FindingBook {
    */
   async #shows(target: FuzzTarget, http: FuzzHttp, same: { oracle: OracleName; source: string }): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined> {
     const oracle = same.oracle;
-    const answer = await sendCase(target.client, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+    const answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
     const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle && v.source === same.source);
     if (violation === undefined) return undefined;
     if (oracle === 'slow') {

@@ -8,7 +8,7 @@ import type { RpcClient } from '../../core/client/index.js';
 import { wireMethod, type Profile } from '../../profile/Profile.js';
 import type { FuzzAnswer, TargetSummary } from '../model.js';
 import { slowBoundMs } from '../oracles/slowBound.js';
-import { fuzzClient, sendCase } from './sendCase.js';
+import { CaseSender, fuzzClient, sendCase } from './sendCase.js';
 
 const encoder = new TextEncoder();
 /** Answer times kept for the median (a ring). */
@@ -24,6 +24,8 @@ export interface LivenessOptions {
 export class FuzzTarget {
   readonly url: string;
   readonly client: RpcClient;
+  /** Cases and liveness probes go here (exact bytes over kept connections); `client` reads the chain. */
+  readonly sender: CaseSender;
   state: TargetSummary['state'] = 'answering';
   cases = 0;
   findings = 0;
@@ -38,7 +40,8 @@ export class FuzzTarget {
   constructor(url: string, profile: Profile, connections: number) {
     this.url = url;
     this.#profile = profile;
-    this.client = fuzzClient(url, profile, connections);
+    this.client = fuzzClient(url, profile, 2);
+    this.sender = new CaseSender(this.client.url, connections);
   }
 
   get answering(): boolean {
@@ -75,8 +78,13 @@ export class FuzzTarget {
   /** The time of one known-good call (chain_blockNumber), or undefined when it got no JSON-RPC answer. */
   async knownGoodMs(timeoutMs: number): Promise<number | undefined> {
     const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":"liveness-${++this.#probeId}"}`;
-    const answer = await sendCase(this.client, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
+    const answer = await sendCase(this.sender, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
     return answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '') ? answer.ms : undefined;
+  }
+
+  async close(): Promise<void> {
+    this.sender.close();
+    await this.client.close().catch(() => undefined);
   }
 
   summary(): TargetSummary {

@@ -11,7 +11,7 @@ import type { Finding } from '../model.js';
 import { SLOW_FLOOR_MS } from '../oracles/slowBound.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { httpOf } from './foundCase.js';
-import { fuzzClient, sendCase } from './sendCase.js';
+import { CaseSender, fuzzClient, sendCase } from './sendCase.js';
 
 /** The report or the finding cannot be read (exit 2). */
 export class FuzzReplayError extends ChainrpcError {
@@ -49,11 +49,12 @@ export async function replayFinding(o: ReplayOptions): Promise<number> {
   if (finding === undefined) throw new FuzzReplayError(`--replay ${o.reportPath}: no finding ${o.findingId} (it has ${findings.map((f) => f.id).join(', ') || 'none'})`);
   const url = o.url ?? finding.url;
   const client = fuzzClient(url, o.profile, 1);
+  const sender = new CaseSender(client.url, 1);
   try {
     const http = httpOf(finding.minimal);
     o.out(`${finding.id} ${finding.oracle}${finding.method === undefined ? '' : ` ${finding.method}`}: ${finding.message}`);
     o.out(`sending its minimal case (${http.body.length} bytes) to ${client.url}`);
-    const answer = await sendCase(client, http, o.timeoutMs, o.profile.maxBodyBytes);
+    const answer = await sendCase(sender, http, o.timeoutMs, o.profile.maxBodyBytes);
     if (finding.oracle === 'liveness' || finding.oracle === 'disagreement') {
       o.out(answer.failure === undefined ? `answered: HTTP ${answer.status ?? '?'} in ${answer.ms.toFixed(1)} ms: ${(answer.text ?? '').slice(0, 300)}` : `no answer: ${answer.failure.message}`);
       o.out(finding.oracle === 'liveness' ? 'now: check that the node still answers (chainrpc call --url … chain_blockNumber): a dead node is the finding' : 'now: compare with the other node\'s answer in the report');
@@ -66,6 +67,7 @@ export async function replayFinding(o: ReplayOptions): Promise<number> {
     o.out(again === undefined ? `now: NO LONGER SHOWS (${finding.oracle})` : `now: SHOWS AGAIN: ${again.message}`);
     return again === undefined ? EXIT.ok : EXIT.nodeError;
   } finally {
+    sender.close();
     await client.close();
   }
 }

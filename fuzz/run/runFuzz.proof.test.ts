@@ -15,7 +15,7 @@ import { fuzzVerdict } from '../fuzzVerdict.js';
 import { httpOf } from './foundCase.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { runFuzz, type FuzzOptions } from './runFuzz.js';
-import { fuzzClient, sendCase } from './sendCase.js';
+import { CaseSender, fuzzClient, sendCase } from './sendCase.js';
 
 /** The budget each fault must be found within (docs/fuzz.md says the same). */
 const FAULT_BUDGET_CASES = 2_000;
@@ -64,10 +64,12 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
     expect(found.recheck).toBe('reproduced');
     // Replayed: the minimal case's exact bytes show the same violation again.
     const client = fuzzClient(node.url, referenceProfile(), 2);
+    const sender = new CaseSender(client.url, 2);
     try {
-      const answer = await sendCase(client, httpOf(found.minimal), 2_500);
+      const answer = await sendCase(sender, httpOf(found.minimal), 2_500);
       expect(judgeAnswer(httpOf(found.minimal), answer, { profile: referenceProfile(), slowBoundMs: 1_000 }).map((v) => v.oracle)).toContain(oracle);
     } finally {
+      sender.close();
       await client.close();
     }
   }, 120_000);

@@ -96,7 +96,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
       stop,
     };
   } finally {
-    await Promise.all(targets.map((t) => t.client.close().catch(() => undefined)));
+    await Promise.all(targets.map((t) => t.close()));
   }
 }
 
@@ -230,7 +230,7 @@ class FuzzLoop {
   /** One case to one node: judged, its violations filed, the node's liveness probed when due. Undefined: the node died. */
   async #against(t: FuzzTarget, c: FuzzCase): Promise<FuzzAnswer | undefined> {
     t.cases++;
-    const answer = await sendCase(t.client, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
+    const answer = await sendCase(t.sender, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
     t.answered(answer);
     this.seeker?.weigh(c, answer, t.client.url);
     const violations = judgeAnswer(c.http, answer, { profile: this.#o.profile, slowBoundMs: t.slowBound(this.#o.slowFloorMs) });
