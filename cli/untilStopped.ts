@@ -7,6 +7,7 @@
  * its runner dies. A node started from a shell with `&` keeps running after that shell, as anything
  * started so does (a CI step that starts a node for the next step relies on it).
  */
+import { EXIT } from '../core/errors/exitCodes.js';
 
 /** How often the parent is looked at: a stop is seen within this. */
 export const PARENT_POLL_MS = 500;
@@ -66,4 +67,35 @@ export function untilStopped(options: UntilStoppedOptions): Promise<string> {
     if (!options.watchParent || parent === 1) clearInterval(watch);
     else look();
   });
+}
+
+/** How long a stop may take before the command gives up on it and exits. */
+export const STOP_DEADLINE_MS = 20_000;
+/** After a stop that finished, how long the process may take to wind down before it exits anyway. */
+export const WIND_DOWN_MS = 3_000;
+
+/**
+ * Runs `stop`, bounded: a stop that has not finished within STOP_DEADLINE_MS is given up on (said on stderr) and
+ * the process exits with 4 (internal error: a stop that hangs is a bug); once it has finished, whatever still holds the event loop (a socket a peer
+ * keeps open, a timer of a library) gets WIND_DOWN_MS, then the process exits with `code` anyway. A command
+ * told to stop always ends. `exit` is process.exit, replaceable in tests.
+ */
+export async function stopBounded(stop: () => Promise<void>, code: number, log: (line: string) => void, exit: (code: number) => void = (c) => process.exit(c)): Promise<number> {
+  const deadline = setTimeout(() => {
+    log(`stopping did not finish in ${STOP_DEADLINE_MS / 1_000} s: exiting now (a bug: please report it)`);
+    exit(EXIT.internal);
+  }, STOP_DEADLINE_MS);
+  try {
+    await stop();
+  } catch (err) {
+    log(`stop failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    clearTimeout(deadline);
+  }
+  // Unref'd: it fires only if something else keeps the process alive.
+  setTimeout(() => {
+    log(`stopped, but something still held the process ${WIND_DOWN_MS / 1_000} s later: exiting now`);
+    exit(code);
+  }, WIND_DOWN_MS).unref();
+  return code;
 }

@@ -1,7 +1,7 @@
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { defaultOnParentExit, ON_PARENT_EXIT, untilStopped } from '../untilStopped.js';
+import { defaultOnParentExit, ON_PARENT_EXIT, stopBounded, untilStopped } from '../untilStopped.js';
 import { DEFAULT_DEVNET_DIR } from '../../reference-node/devnet/devnetDataDir.js';
 import { DevnetPlanError, startDevnet } from '../../reference-node/devnet/startDevnet.js';
 import type { DevnetOptions } from '../../reference-node/devnet/startDevnet.js';
@@ -45,8 +45,8 @@ Stop a node with kill <pid> to watch another MN take over as leader.
 
 Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited (every node stopped); 2 usage or
 configuration error (a data dir of files a devnet did not make, another network's data);
-4 internal error (a bug in chainrpc); 130 a second signal while stopping (the nodes are killed and
-it exits at once).`;
+4 internal error (a bug in chainrpc; also a stop that did not finish in 20 s: the nodes are killed);
+130 a second signal while stopping (the nodes are killed and it exits at once).`;
 
 const commandLine = new CommandLine('devnet', {
   mn: { kind: 'integer', value: '<n>', min: 1, max: 32, default: 3 },
@@ -90,17 +90,22 @@ export const devnet: Command = {
     for (const n of net.nodes) {
       n.process.once('exit', (code, signal) => process.stderr.write(`devnet: ${n.name} (pid ${n.pid}) exited (${signal ?? `code ${String(code)}`})\n`));
     }
+    const killAll = (): void => {
+      for (const n of net.nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
+    };
     const reason = await untilStopped({
       watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
       onSecondSignal: (signal) => {
         process.stderr.write(`devnet: ${signal} again: killing every node (SIGKILL) and exiting now\n`);
-        for (const n of net.nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
+        killAll();
         process.exit(130);
       },
     });
     process.stderr.write(`devnet: ${reason}: stopping every node\n`);
-    await net.stop();
-    return 0;
+    return stopBounded(() => net.stop(), 0, (line) => process.stderr.write(`devnet: ${line}\n`), (code) => {
+      killAll();
+      process.exit(code);
+    });
   },
 };
 

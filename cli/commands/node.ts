@@ -3,7 +3,7 @@ import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { parseAmount } from '../parseAmount.js';
-import { defaultOnParentExit, ON_PARENT_EXIT, untilStopped } from '../untilStopped.js';
+import { defaultOnParentExit, ON_PARENT_EXIT, stopBounded, untilStopped } from '../untilStopped.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { EXIT } from '../../core/errors/exitCodes.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
@@ -77,7 +77,7 @@ to hold value.
 Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited; 1 a TEST-ONLY fault made it die
 (dies-on-huge-height: the fuzzer's proof); 2 usage or configuration error (a
 busy port, a data dir of another network or of files not a node's, a damaged or locked store); 4 internal error (a bug in
-chainrpc); 130 a second signal while stopping (it exits at once).`;
+chainrpc; also a stop that did not finish in 20 s); 130 a second signal while stopping (it exits at once).`;
 
 const commandLine = new CommandLine('node', {
   port: { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.port },
@@ -205,7 +205,6 @@ export const node: Command = {
       },
     });
     log(`${reason}: stopping`);
-    await started.stop().catch((err: unknown) => log(`stop failed: ${(err as Error).message}`));
-    return 0;
+    return stopBounded(() => started.stop(), 0, log);
   },
 };

@@ -258,7 +258,8 @@ export class ReferenceNode {
       isSyncing: () => this.isBehind(2n),
       submitTransaction: (hex) => this.submitTransaction(hex),
       claimFaucet: (address) => this.hooks.claimFaucet(address),
-      openrpc: () => (this.openrpcDoc ??= parseJson(readFileSync(join(schemasDir, 'openrpc.json'), 'utf8'))),
+      // Deep-frozen: the same document answers every rpc.discover, so its text is written once (handleRpcBody).
+      openrpc: () => (this.openrpcDoc ??= deepFreeze(parseJson(readFileSync(join(schemasDir, 'openrpc.json'), 'utf8')))),
     };
   }
 
@@ -385,3 +386,11 @@ function livenessMs(blockTimeMs: number): number {
   return Math.max(4 * blockTimeMs, 2_000);
 }
 
+/** The value with every object and array in it frozen. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}

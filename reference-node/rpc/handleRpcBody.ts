@@ -203,7 +203,7 @@ function responseText(id: RpcId, outcome: Outcome, method: string, options: Hand
   try {
     const text =
       'result' in outcome
-        ? `{"jsonrpc":"2.0","id":${stringifyJson(id)},"result":${stringifyJson(outcome.result)}}`
+        ? `{"jsonrpc":"2.0","id":${stringifyJson(id)},"result":${resultText(outcome.result)}}`
         : errorResponse(id, outcome.error.code, outcome.error.message, outcome.error.data);
     return { text, failed: false };
   } catch (error) {
@@ -211,6 +211,20 @@ function responseText(id: RpcId, outcome: Outcome, method: string, options: Hand
     log(options, `rpc: ${method} answered with a value that has no JSON form: ${describe(error)}`);
     return { text: standardError('internalError', id, INTERNAL_REASON), failed: true };
   }
+}
+
+/** The JSON text of results a handler gives as frozen objects (rpc.discover's document: deep-frozen, the same each call). */
+const FROZEN_TEXT = new WeakMap<object, string>();
+
+/** A result as JSON; a frozen one is written once (a handler freezes a result only when nothing in it ever changes). */
+function resultText(result: unknown): string {
+  if (typeof result !== 'object' || result === null || !Object.isFrozen(result)) return stringifyJson(result);
+  let text = FROZEN_TEXT.get(result);
+  if (text === undefined) {
+    text = stringifyJson(result);
+    FROZEN_TEXT.set(result, text);
+  }
+  return text;
 }
 
 /** JSON-RPC 2.0 §4: which members a Request object must have, and of which types. */
