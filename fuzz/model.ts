@@ -150,6 +150,11 @@ export interface Finding {
   atMs: number;
   /** Other nodes' answers to the same case (a disagreement). */
   others?: { url: string; answer: FuzzAnswer }[];
+  /**
+   * Other signatures (method, rule) whose cases shrank to this finding's minimal case, showing the same violation:
+   * one cause, folded into this finding (their sightings are in `count`); `id` is the one each had when filed.
+   */
+  alsoAs?: { id: string; method?: string; rule: string; count: number }[];
 }
 
 export interface FoundCase {

@@ -117,6 +117,8 @@ const TABLE: Row[] = [
   { name: 'absent params on a method without params: either', http: post('{"jsonrpc":"2.0","method":"chain_blockNumber","id":1}'), right: [reply(result('1', '5')), reply(error('1', -32602))], wrong: reply(result('1', '5'), 200, 5000), fires: 'slow' },
   { name: 'a deep body: any JSON answer', http: post(`${'['.repeat(600)}${']'.repeat(600)}`), right: [reply(error('null', -32700)), reply(`[${error('null', -32600)}]`)], wrong: reply('Internal Server Error', 500), fires: 'envelope' },
   { name: 'an id beyond a double: refused or echoed', http: post(call('chain_blockNumber', '[]', '1e400')), right: [reply(error('null', -32600)), reply(result('1e400', '5'))], wrong: reply(result('2', '5')), fires: 'envelope' },
+  { name: 'an id echoed as the same number written otherwise (1e+100, 1E100, in full)', http: post(call('chain_blockNumber', '[]', '1e100')), right: [reply(result('1e+100', '5')), reply(result('1E100', '5')), reply(result('10e99', '5'))], wrong: reply(result('1e99', '5')), fires: 'envelope' },
+  { name: 'an integer id beyond 2^53 echoed with an exponent', http: post(call('chain_blockNumber', '[]', '100000000000000000000')), right: [reply(result('1e20', '5')), reply(result('100000000000000000000', '5'))], wrong: reply(result('100000000000000000001', '5')), fires: 'envelope' },
   { name: '-32603 where either was due', http: post(call('chain_getAccount', `{"address":"${ADDRESS}"}`, '10')), right: [reply(error('10', -32602))], wrong: reply(error('10', -32603, 'Internal error')), fires: 'internal-error', profile: LENIENT },
   { name: '-32603 to an empty body', http: post(''), right: [reply(error('null', -32700))], wrong: reply(error('null', -32603, 'Internal error'), 500), fires: 'internal-error' },
 ];

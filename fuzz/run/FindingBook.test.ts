@@ -67,4 +67,32 @@ describe('FindingBook', () => {
       await target.client.close();
     }
   });
+
+  it('folds two signatures whose cases shrink to one minimal request with one violation into one finding (one cause)', async () => {
+    const profile = referenceProfile();
+    const target = new FuzzTarget(url, profile, 4);
+    const caseOf = (rule: string, method: string, index: number, extra: JsonValue): FuzzCase => {
+      const json: JsonValue = { id: 2n ** 63n + 5n, jsonrpc: '2.0', method, params: [], extra };
+      return { rule, family: 'envelope', method, seed: 1, index, title: rule, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } };
+    };
+    // The same bug (the id rounded) reached by two rules; both shrink to the same bytes (method and extra dropped).
+    const cases = [caseOf('envelope/id-type', 'chain_blockNumber', 1, 'x'.repeat(50)), caseOf('envelope/extra-member', 'chain_health', 2, { deep: [1, 2, 3] })];
+    const announced: Finding[] = [];
+    const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 }, onFinding: (f) => announced.push(f) });
+    try {
+      for (const c of cases) {
+        const answer = await sendCase(target.sender, c.http, 2_000);
+        const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'envelope');
+        if (violation === undefined) throw new Error('the test server did not show the bug');
+        book.file(target, c, answer, violation, target.client.url);
+        await book.settled();
+      }
+      expect(book.findings.map((f) => f.id)).toEqual(['F1']);
+      expect(announced.map((f) => f.id)).toEqual(['F1']);
+      expect(book.findings[0]).toMatchObject({ count: 2, alsoAs: [{ id: 'F2', method: 'chain_health', rule: 'envelope/extra-member', count: 1 }] });
+      expect(target.findings).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
 });

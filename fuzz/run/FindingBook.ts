@@ -2,7 +2,8 @@
  * The run's findings: each violation is filed under its signature (node, oracle, method, rule), so one bug
  * seen a thousand times is one finding seen a thousand times. A new signature is re-checked (its case sent
  * again: a violation that does not come back is reported as flaky, not as a finding), shrunk to its minimal
- * reproducing case, and the minimal case re-checked in turn, before it is announced.
+ * reproducing case, and the minimal case re-checked in turn, before it is announced. Two signatures whose cases
+ * shrink to one minimal request showing one violation are one cause: the later is folded into the earlier (alsoAs).
  */
 import type { Profile } from '../../profile/Profile.js';
 import type { Finding, FuzzAnswer, FuzzCase, FuzzHttp, OracleName, Violation } from '../model.js';
@@ -100,11 +101,26 @@ export class FindingBook {
         finding.minimal = foundCase({ ...c, http: small.http, title: small.http.body.length < c.http.body.length ? `${c.title} (shrunk)` : c.title }, confirm.answer, endpoint);
         finding.message = confirm.violation.message;
         finding.recheck = 'reproduced';
+        const twin = this.#findings.find((f) => f !== finding && f.recheck === 'reproduced' && f.url === finding.url && f.oracle === finding.oracle && f.source === finding.source && sameRequest(f.minimal, finding.minimal));
+        if (twin !== undefined) return this.#fold(target, finding, twin);
       } else {
         finding.recheck = target.answering ? 'reproduced' : 'not-rechecked';
       }
     }
     this.#options.onFinding?.(finding);
+  }
+
+  /**
+   * One cause, two signatures: `finding`'s cases shrank to `twin`'s minimal case with the same violation. It is
+   * folded into `twin` (named in its alsoAs, its sightings added, its signature's later sightings counted there)
+   * and leaves the list before it is announced.
+   */
+  #fold(target: FuzzTarget, finding: Finding, twin: Finding): void {
+    (twin.alsoAs ??= []).push({ id: finding.id, ...(finding.method === undefined ? {} : { method: finding.method }), rule: finding.rule, count: finding.count });
+    twin.count += finding.count;
+    this.#bySignature.set(finding.signature, twin);
+    this.#findings.splice(this.#findings.indexOf(finding), 1);
+    target.findings--;
   }
 
   /**
@@ -125,6 +141,11 @@ export class FindingBook {
     }
     return { answer, violation };
   }
+}
+
+/** Whether two found cases send the same request (method, content type, framing and body bytes). */
+function sameRequest(a: Finding['minimal'], b: Finding['minimal']): boolean {
+  return a.http.method === b.http.method && a.http.contentType === b.http.contentType && a.http.omitContentLength === b.http.omitContentLength && a.http.bodyBase64 === b.http.bodyBase64;
 }
 
 /** One finding per node, oracle, method and rule (the rule's family part and name, as the case generator names it). */

@@ -108,7 +108,9 @@ export const answerExcerpt = (a: FuzzAnswer, maxChars: number): string => (a.tex
 
 /** A finding's facts in a line: where, how often, when first, and what the recheck said. */
 export function findingFacts(f: Finding): string {
-  return `on ${f.url}; seen ${f.count === 1 ? 'once' : `${formatCount(f.count)} times`}, first ${formatDuration(f.atMs)} into the run; ${RECHECK_WORDS[f.recheck]}`;
+  const also = (f.alsoAs ?? []).map((a) => `${a.id} (${a.method === undefined ? '' : `${a.method}, `}${a.rule}, ${a.count === 1 ? 'once' : `${formatCount(a.count)} times`})`);
+  const folded = also.length === 0 ? '' : `; one cause: also filed as ${also.join(', ')}, whose cases shrank to this same minimal case`;
+  return `on ${f.url}; seen ${f.count === 1 ? 'once' : `${formatCount(f.count)} times`}, first ${formatDuration(f.atMs)} into the run; ${RECHECK_WORDS[f.recheck]}${folded}`;
 }
 
 /** Whether shrinking made the case smaller (then both the original and the minimal case are worth showing). */
