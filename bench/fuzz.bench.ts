@@ -27,6 +27,7 @@ import { fuzzVerdict } from '../fuzz/fuzzVerdict.js';
 import { referenceProfile } from '../profile/referenceProfile.js';
 import { ROBUSTNESS_FAULTS } from '../reference-node/faults/faultCatalogue.js';
 import { spawnNode } from '../reference-node/devnet/startDevnet.js';
+import { cpuSeconds } from '../core/process/procStat.js';
 
 const { values } = parseArgs({ options: { cases: { type: 'string' }, rounds: { type: 'string' }, concurrency: { type: 'string' } } });
 const CASES = Number(values.cases ?? 10_000);
@@ -37,10 +38,10 @@ const CONCURRENCY = Number(values.concurrency ?? 4);
 const WARM_UP = 3_000;
 const profile = referenceProfile();
 
-async function node(dir: string, faults: string[] = []): Promise<{ url: string; stop: () => void }> {
+async function node(dir: string, faults: string[] = []): Promise<{ url: string; pid: number; stop: () => void }> {
   mkdirSync(dir, { recursive: true });
   const { url, process: child } = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '300', ...(faults.length > 0 ? ['--fault', faults.join(',')] : [])], join(dir, 'node.log'));
-  return { url, stop: () => void child.kill('SIGTERM') };
+  return { url, pid: child.pid ?? 0, stop: () => void child.kill('SIGTERM') };
 }
 
 /** The same bodies, sent by the same client, nothing judged: what the transport alone allows. */
@@ -60,6 +61,10 @@ async function transportOnly(url: string, seed: number): Promise<number> {
   return (CASES * 1_000) / ms;
 }
 
+/** CPU seconds between two readings, per case, in µs (undefined off Linux). */
+const perCase = (before: number | undefined, after: number | undefined, cases: number): number | undefined => (before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / cases);
+const micros = (us: number | undefined): string => (us === undefined ? 'n/a' : `${Math.round(us)} µs`);
+
 const fuzzRun = (urls: string[], seed: number, extra: { cases?: number; maxFindings?: number } = {}) =>
   runFuzz({ urls, profile, seed, cases: extra.cases ?? CASES, durationMs: null, only: [], concurrency: CONCURRENCY, maxRate: 1_000_000, maxBodyBytes: 1024 * 1024, timeoutMs: 5_000, livenessEvery: 100, shrink: { maxAttempts: 60, maxMs: 8_000 }, version: 'bench', ...(extra.maxFindings === undefined ? {} : { maxFindings: extra.maxFindings }) });
 
@@ -67,15 +72,17 @@ console.log(`fuzz benchmark: ${CASES.toLocaleString('en-US')} cases per run, con
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fuzz-bench-'));
 try {
   const honest = await node(join(dir, 'honest'));
-  const pairs: { transport: number; fuzz: number; findings: number }[] = [];
+  const pairs: { transport: number; fuzz: number; findings: number; node: number | undefined; fuzzer: number | undefined }[] = [];
   try {
     await fuzzRun([honest.url], 99, { cases: WARM_UP });
     for (let round = 0; round < ROUNDS; round++) {
       const transport = await transportOnly(honest.url, 100 + round);
+      const cpu0 = { node: cpuSeconds(honest.pid), fuzzer: cpuSeconds('self') };
       const run = await fuzzRun([honest.url], 100 + round);
+      const cpu = { node: perCase(cpu0.node, cpuSeconds(honest.pid), run.cases), fuzzer: perCase(cpu0.fuzzer, cpuSeconds('self'), run.cases) };
       const fuzz = (run.cases * 1_000) / run.durationMs;
-      pairs.push({ transport, fuzz, findings: fuzzVerdict(run).standing.length });
-      console.log(`  round ${round + 1}/${ROUNDS}: transport only ${Math.round(transport).toLocaleString('en-US')} cases/s, fuzz ${Math.round(fuzz).toLocaleString('en-US')} cases/s (ratio ${(fuzz / transport).toFixed(2)}), ${run.targets[0]?.livenessChecks ?? 0} liveness probes, ${pairs.at(-1)?.findings} findings`);
+      pairs.push({ transport, fuzz, findings: fuzzVerdict(run).standing.length, ...cpu });
+      console.log(`  round ${round + 1}/${ROUNDS}: transport only ${Math.round(transport).toLocaleString('en-US')} cases/s, fuzz ${Math.round(fuzz).toLocaleString('en-US')} cases/s (ratio ${(fuzz / transport).toFixed(2)}), ${run.targets[0]?.livenessChecks ?? 0} liveness probes, ${pairs.at(-1)?.findings} findings; CPU per case: node ${micros(cpu.node)}, fuzzer ${micros(cpu.fuzzer)}`);
     }
   } finally {
     honest.stop();
@@ -83,7 +90,9 @@ try {
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   console.log(`  cases/s with oracles and liveness (median; goal 5,000)              ${Math.round(median(pairs.map((p) => p.fuzz))).toLocaleString('en-US')}`);
   console.log(`  transport only, cases/s (median)                                     ${Math.round(median(pairs.map((p) => p.transport))).toLocaleString('en-US')}`);
-  console.log(`  ratio fuzz / transport (median of the rounds)                        ${median(pairs.map((p) => p.fuzz / p.transport)).toFixed(2)}x\n`);
+  console.log(`  ratio fuzz / transport (median of the rounds)                        ${median(pairs.map((p) => p.fuzz / p.transport)).toFixed(2)}x`);
+  const cpuMedian = (which: 'node' | 'fuzzer'): number | undefined => (pairs.some((p) => p[which] === undefined) ? undefined : median(pairs.map((p) => p[which] ?? 0)));
+  console.log(`  CPU per case (median): node ${micros(cpuMedian('node'))}, fuzzer ${micros(cpuMedian('fuzzer'))} (user + system, /proc; both share 2 cores)\n`);
 
   console.log('  time to the first finding of each robustness fault (seed 1, --max-findings 1):');
   for (const fault of ROBUSTNESS_FAULTS) {

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REFERENCE_SETTINGS } from '../core/referenceSettings.js';
 import { startDevnet } from '../reference-node/devnet/startDevnet.js';
+import { cpuSeconds } from '../core/process/procStat.js';
 
 const GOAL_PERCENT = 1;
 const { values } = parseArgs({ options: { window: { type: 'string' }, settle: { type: 'string' }, 'block-times': { type: 'string' } } });
@@ -32,13 +33,10 @@ const WINDOW_S = seconds(values.window, 60);
 const SETTLE_S = seconds(values.settle, 40);
 const BLOCK_TIMES = (values['block-times'] ?? `${REFERENCE_SETTINGS.blockTimeMs},300`).split(',').map((t) => seconds(t, 0));
 
-const TICKS_PER_S = 100; // USER_HZ: /proc reports CPU time in clock ticks of 10 ms.
-
 /** CPU seconds (user + system, all threads) a process has used, and its main thread's voluntary context switches. */
 function usage(pid: number): { cpuS: number; wakeups: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { cpuS: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S, wakeups: Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0) };
+  return { cpuS: cpuSeconds(pid) ?? Number.NaN, wakeups: Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0) };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
