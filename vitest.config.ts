@@ -12,7 +12,8 @@ import { defineConfig } from 'vitest/config';
  *   compiled build), every `*.browser.test.ts` (Chromium), and the in-place files below that start many
  *   nodes or wait on block times for seconds.
  * - timing: tests whose assertions judge time against a known truth (rates, percentiles, lags): the engine
- *   against its ground-truth servers, the sweep, k6, the inclusion tracker, and the fuzzer's proof (its slow oracle). They run last and one file at
+ *   against its ground-truth servers, the sweep, k6, the inclusion tracker, the head follower against nodes whose
+ *   lag is known, and the fuzzer's proof (its slow oracle). They run last and one file at
  *   a time, alone on the machine.
  */
 const TIMING = [
@@ -24,6 +25,7 @@ const TIMING = [
   'load/k6/k6.timing.test.ts',
   'load/inclusion/InclusionTracker.test.ts',
   'fuzz/run/runFuzz.proof.test.ts',
+  'load/health/**/*.timing.test.ts',
 ];
 
 const PROCESS = [

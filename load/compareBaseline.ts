@@ -31,12 +31,18 @@ export function readBaselineReport(path: string): LoadReport {
     throw new LoadBaselineError(`--baseline ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const report = value as Partial<LoadReport> | null;
-  if (typeof report !== 'object' || report === null || report.format !== 'chainrpc-load/1' || !Array.isArray(report.runs)) {
-    throw new LoadBaselineError(`--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1)`);
+  if (typeof report !== 'object' || report === null || !LOAD_FORMATS_READ.includes(String(report.format)) || !Array.isArray(report.runs)) {
+    throw new LoadBaselineError(`--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1 or /2)`);
   }
   if (report.runs.length === 0) throw new LoadBaselineError(`--baseline ${path} holds no run to compare with (a sweep's report cannot be a baseline)`);
   return report as LoadReport;
 }
+
+/**
+ * The load report formats a baseline may be in: /2 added the node's health (LoadRun.health), which a baseline
+ * comparison does not read, so a /1 report compares as before.
+ */
+const LOAD_FORMATS_READ: readonly string[] = ['chainrpc-load/1', 'chainrpc-load/2'];
 
 /** The relative standard error of the mean of per-tick values (0 with fewer than two). */
 function relativeError(values: readonly number[]): number {

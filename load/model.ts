@@ -1,6 +1,6 @@
 /**
  * The load harness's data model: what a run measured, as the engine, the CLI and the reports speak it.
- * reports/load/load-report.schema.json describes its JSON form (format "chainrpc-load/1"); docs/load.md defines
+ * reports/load/load-report.schema.json describes its JSON form (format "chainrpc-load/2"); docs/load.md defines
  * every metric. Times are microseconds (`Us`) unless a name says otherwise; wall-clock instants are ISO 8601.
  *
  * Latency is measured from the request's *scheduled* send time (so a generator or a node that falls behind
@@ -213,8 +213,61 @@ export interface LoadRun {
   batchSizes: BatchSizeStats[];
   timeline: TimelinePoint[];
   inclusion?: InclusionStats;
+  /** The node's health over the whole run (every node followed at once, also while another was loaded). */
+  health?: NodeHealth;
   thresholds: ThresholdResult[];
   stop: RunStop;
+}
+
+/** What a load run saw of the node itself, beside what its clients saw (load/health/, docs/load.md). */
+export interface NodeHealth {
+  head: HeadHealth;
+}
+
+/** A node's head, followed at `intervalMs` during the run (load/health/headHealth.ts says how each figure is made). */
+export interface HeadHealth {
+  /** t = 0 of every time below (ms). */
+  startedAt: string;
+  /** Between the follower's calls, as asked, and the median achieved. */
+  intervalMs: number;
+  medianIntervalMs: number;
+  /** Heights read, and calls that read none (no answer, an error). */
+  samples: number;
+  failed: number;
+  lastFailure?: string;
+  /** The --head-reference followed beside the nodes, when one was given. */
+  reference?: string;
+  /** The median time between successive heights' first sightings (null: fewer than two new heights). */
+  blockTimeMs: number | null;
+  /** Heights judged: those that appeared while the run followed them. */
+  blocks: number;
+  /** The node's head lag over those heights (ms; null when none appeared). */
+  lagMs: { p50: number; p90: number; p99: number; max: number } | null;
+  /** The heights it reached latest. */
+  worst: { height: number; lagMs: number }[];
+  /** Lag per height at that height's first sighting anywhere (at most 1,000 points: the largest of each stretch). */
+  series: { tMs: number; lagMs: number }[];
+  stalls: HeadStall[];
+  /** The first 20 heights that went backwards; `regressionCount` counts them all. */
+  regressions: HeadRegression[];
+  regressionCount: number;
+}
+
+/** The node's head held at `height` while another had the next one, from `startMs` until it rose (`endMs`; null: not by the end). */
+export interface HeadStall {
+  startMs: number;
+  endMs: number | null;
+  height: number;
+  /** How many heights behind it was when the stall ended (or at the end). */
+  behindBlocks: number;
+}
+
+/** A read that went backwards: the node served `height` at `atMs` after serving `previous.height`. */
+export interface HeadRegression {
+  kind: 'height';
+  atMs: number;
+  height: number;
+  previous: { atMs: number; height: number };
 }
 
 /** One step of a sweep: the scenario at one open-model rate, and whether its SLO held there. */
@@ -273,7 +326,7 @@ export interface BaselineComparison {
  * scenario (interleaved in time); a sweep gives its steps.
  */
 export interface LoadReport {
-  format: 'chainrpc-load/1';
+  format: 'chainrpc-load/2';
   tool: { name: 'chainrpc'; version: string };
   createdAt: string;
   /** The command as run, for the report's header (secrets never appear in it). */

@@ -18,8 +18,10 @@ import { makeCorpus } from './corpus/makeCorpus.js';
 import { runEngine, type EngineResult } from './engine/runEngine.js';
 import type { TrackedOutcome } from './engine/RequestSource.js';
 import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
+import { HeadFollower } from './health/HeadFollower.js';
+import { headHealth } from './health/headHealth.js';
 import { mergeRuns } from './mergeRuns.js';
-import type { ArrivalModel, LoadProgress, LoadRun, TimelinePoint } from './model.js';
+import type { ArrivalModel, HeadHealth, LoadProgress, LoadRun, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
@@ -58,6 +60,11 @@ export interface RunLoadOptions {
   maxLagP99Us?: number;
   /** Where a corpus made for the run is kept (default: a folder under the OS temp dir). */
   workDir?: string;
+  /**
+   * Every node's head followed through the run (load/health/): a call every `intervalMs` per node, and to
+   * `reference` (a node trusted to be at the tip) beside them. Undefined or null: not followed.
+   */
+  health?: { intervalMs: number; reference?: string } | null;
   signal?: AbortSignal;
   onProgress?: (progress: LoadProgress) => void;
   log: (line: string) => void;
@@ -273,6 +280,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     throw error;
   }
 
+  const heads = followHeads(o);
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
@@ -289,11 +297,12 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       }
     }
   } catch (error) {
-    // The engine failed (a source that throws, a thread that cannot start): the trackers stop with it, or
-    // their polling would keep the process alive after the error is reported.
-    await Promise.all(prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])));
+    // The engine failed (a source that throws, a thread that cannot start): the trackers and followers stop with
+    // it, or their polling would keep the process alive after the error is reported.
+    await Promise.all([...prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])), heads?.stop()]);
     throw error;
   }
+  const health = await heads?.stop();
   const runs: LoadRun[] = [];
   for (const p of prepared) {
     const list = parts.get(p.url) ?? [];
@@ -309,8 +318,36 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       run.inclusion = tracked.stats;
       run.timeline = withInclusion(run.timeline, list, tracked.series, p.trackerOriginMs ?? 0);
     }
+    const head = health?.get(p.url);
+    if (head !== undefined) run.health = { head };
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
   return runs;
+}
+
+/**
+ * The followers of every node's head (and of the reference), started now for the whole run: every node is
+ * followed also while another is loaded, so each head lag is measured against all the others at every moment.
+ * `stop` ends them and makes each node's HeadHealth.
+ */
+function followHeads(o: RunLoadOptions): { stop: () => Promise<Map<string, HeadHealth>> } | undefined {
+  const h = o.health;
+  if (h === undefined || h === null) return undefined;
+  const originMs = performance.now();
+  const startedAtMs = Date.now();
+  // A reference that is also a target is a target (judged like the others).
+  const reference = h.reference !== undefined && !o.urls.includes(h.reference) ? h.reference : undefined;
+  const urls = reference === undefined ? [...o.urls] : [...o.urls, reference];
+  const followers = urls.map((url) => new HeadFollower({ url, profile: o.profile, intervalMs: h.intervalMs, originMs }));
+  for (const f of followers) f.start();
+  let stopped: Promise<Map<string, HeadHealth>> | undefined;
+  return {
+    stop: () =>
+      (stopped ??= (async () => {
+        await Promise.all(followers.map((f) => f.stop()));
+        const sources = followers.map((f) => ({ url: f.url, samples: f.samples, failed: f.failed, lastFailure: f.lastFailure }));
+        return headHealth(sources, { intervalMs: h.intervalMs, endMs: performance.now() - originMs, startedAtMs, ...(reference === undefined ? {} : { reference }) });
+      })()),
+  };
 }

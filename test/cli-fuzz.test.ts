@@ -60,7 +60,7 @@ describe('chainrpc fuzz', () => {
     expect((await runChainrpc('fuzz', '--url', honest.url, '--only', 'chain_nope')).code).toBe(2);
     expect((await runChainrpc('fuzz', '--cases', '10')).code).toBe(2);
     const notFuzz = join(dir, 'other.json');
-    writeFileSync(notFuzz, '{"format":"chainrpc-load/1","runs":[]}');
+    writeFileSync(notFuzz, '{"format":"chainrpc-load/2","runs":[]}');
     const wrong = await runChainrpc('fuzz', '--replay', notFuzz, 'F1');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/not a chainrpc fuzz report/);

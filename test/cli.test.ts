@@ -311,10 +311,10 @@ describe('chainrpc test and replay against a faulty node', () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-other-'));
     try {
       const other = join(dir, 'report.json');
-      writeFileSync(other, JSON.stringify({ format: 'chainrpc-load/1', scenarios: [] }));
+      writeFileSync(other, JSON.stringify({ format: 'chainrpc-load/2', scenarios: [] }));
       const r = await chainrpc('replay', 'transport/empty-batch', '--report', other);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`chainrpc: replay: ${other} is not the report of a chainrpc test run (format "chainrpc-load/1"); give --report <report.json>\n`);
+      expect(r.stderr).toBe(`chainrpc: replay: ${other} is not the report of a chainrpc test run (format "chainrpc-load/2"); give --report <report.json>\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -20,7 +20,7 @@ function run(name: string, format: string): string {
 describe('newestConformanceReport (what chainrpc replay reads by default)', () => {
   it('reads latest-conformance, whatever kind of run latest points at', () => {
     const test = run('2026-11-23T12-00-00-000Z', 'chainrpc-report/3');
-    run('load-2026-11-23T12-05-00-000Z', 'chainrpc-load/1');
+    run('load-2026-11-23T12-05-00-000Z', 'chainrpc-load/2');
     symlinkSync('load-2026-11-23T12-05-00-000Z', join(root, 'latest'));
     symlinkSync('2026-11-23T12-00-00-000Z', join(root, 'latest-conformance'));
     expect(newestConformanceReport(root)).toBe(join(root, 'latest-conformance', 'report.json'));
@@ -30,7 +30,7 @@ describe('newestConformanceReport (what chainrpc replay reads by default)', () =
   it('reads a report folder written before latest-conformance: latest when it is a test run, else the newest test run folder', () => {
     run('2026-11-23T11-00-00-000Z', 'chainrpc-report/3');
     const newest = run('2026-11-23T12-00-00-000Z', 'chainrpc-report/3');
-    run('load-2026-11-23T12-05-00-000Z', 'chainrpc-load/1');
+    run('load-2026-11-23T12-05-00-000Z', 'chainrpc-load/2');
     symlinkSync('2026-11-23T12-00-00-000Z', join(root, 'latest'));
     expect(newestConformanceReport(root)).toBe(join(root, 'latest', 'report.json'));
     rmSync(join(root, 'latest'));
@@ -39,7 +39,7 @@ describe('newestConformanceReport (what chainrpc replay reads by default)', () =
   });
 
   it('finds none in a folder without a test run, or no folder at all', () => {
-    run('load-2026-11-23T12-05-00-000Z', 'chainrpc-load/1');
+    run('load-2026-11-23T12-05-00-000Z', 'chainrpc-load/2');
     expect(newestConformanceReport(root)).toBeUndefined();
     expect(newestConformanceReport(join(root, 'missing'))).toBeUndefined();
   });

@@ -134,7 +134,7 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
           `its percentiles are final and cannot be added up across instances. Expected ${EXPECTED}.`,
       );
     }
-    if (isObj(value) && value.format === 'chainrpc-load/1') throw new K6SummaryError(`${where} is a chainrpc load report (report.json, format chainrpc-load/1), not a k6 summary; expected ${EXPECTED}`);
+    if (isObj(value) && typeof value.format === 'string' && value.format.startsWith('chainrpc-load/')) throw new K6SummaryError(`${where} is a chainrpc load report (report.json, format ${value.format}), not a k6 summary; expected ${EXPECTED}`);
     throw new K6SummaryError(`${where} is not a chainrpc k6 summary: it holds ${describeJson(value)}; expected ${EXPECTED}`);
   }
   const r = new FieldReader(where);

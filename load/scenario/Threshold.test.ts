@@ -58,6 +58,25 @@ describe('thresholds', () => {
     ]);
   });
 
+  it('judge the node\'s health when its head was followed, and break when it was not (nothing measured)', () => {
+    const head = {
+      startedAt: '', intervalMs: 50, medianIntervalMs: 50, samples: 100, failed: 0, blockTimeMs: 1000, blocks: 5,
+      lagMs: { p50: 40, p90: 300, p99: 620, max: 700 }, worst: [], series: [], regressionCount: 3,
+      stalls: [{ startMs: 1, endMs: 5000, height: 3, behindBlocks: 4 }],
+      regressions: [{ kind: 'height' as const, atMs: 9, height: 3, previous: { atMs: 8, height: 4 } }],
+    };
+    const texts = ['head-lag-p99 < 500ms', 'head-lag-p99 < 1s', 'stalls == 0', 'regressions <= 3'];
+    expect(evaluateThresholds(run({ health: { head } }), texts.map(parseThreshold)).map((r) => [r.name, r.actual, r.ok])).toEqual([
+      ['head-lag-p99 < 500ms', 620, false],
+      ['head-lag-p99 < 1s', 620, true],
+      ['stalls == 0', 1, false],
+      ['regressions <= 3', 3, true],
+    ]);
+    expect(evaluateThresholds(run(), texts.map(parseThreshold)).every((r) => !r.ok && r.actual === null)).toBe(true);
+    expect(() => parseThreshold('stalls < 1%')).toThrow(/stalls is a count, written without a unit/);
+    expect(() => parseThreshold('chain_getAccount:regressions == 0')).toThrow(/whole run/);
+  });
+
   it('a run that measured nothing breaks every threshold (a dead node never passes an SLO)', () => {
     const empty = run({ methods: [], latency: hist(0, 0), schedule: { targetRate: 100, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: hist(0, 0) } });
     const results = evaluateThresholds(empty, [parseThreshold('p99 < 250ms'), parseThreshold('errors < 1%'), parseThreshold('inclusion >= 99%')]);

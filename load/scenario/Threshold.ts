@@ -27,6 +27,9 @@ export const THRESHOLD_METRICS = {
   inclusion: { measures: 'percent', perMethod: false, k6: false },
   'tti-p50': { measures: 'time', perMethod: false, k6: false },
   'tti-p99': { measures: 'time', perMethod: false, k6: false },
+  'head-lag-p99': { measures: 'time', perMethod: false, k6: false },
+  stalls: { measures: 'count', perMethod: false, k6: false },
+  regressions: { measures: 'count', perMethod: false, k6: false },
 } as const satisfies Record<string, { measures: 'time' | 'percent' | 'count'; perMethod: boolean; k6: boolean }>;
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
@@ -49,7 +52,7 @@ export interface Threshold {
   op: ThresholdOp;
   /** In `unit`. */
   limit: number;
-  /** ms for times; % for errors, achieved, invalid, inclusion, and dropped when written with %; count for dropped. */
+  /** ms for times; % for errors, achieved, invalid, inclusion, and dropped when written with %; count for dropped, stalls and regressions. */
   unit: 'ms' | '%' | 'count';
 }
 
@@ -71,8 +74,8 @@ export function parseThreshold(raw: string): Threshold {
     limit = unit === 'us' ? limit / 1000 : unit === 's' ? limit * 1000 : limit; // no unit: ms
   } else if (measures === 'percent') {
     if (unit !== '%') throw new Error(`threshold "${raw}": ${metric} is a percentage: write it with %, e.g. "${metric} ${op} ${number}%"`);
-  } else if (unit !== undefined && unit !== '%') {
-    throw new Error(`threshold "${raw}": dropped is a count (or a percentage of the requests due, with %)`);
+  } else if (unit !== undefined && (unit !== '%' || metric !== 'dropped')) {
+    throw new Error(`threshold "${raw}": ${metric} is a count${metric === 'dropped' ? ' (or a percentage of the requests due, with %)' : `, written without a unit: "${metric} ${op} ${number}"`}`);
   }
   const kind = measures === 'time' ? 'ms' : unit === '%' ? '%' : 'count';
   return { text, ...(method === undefined ? {} : { method }), metric, op: op as ThresholdOp, limit, unit: kind };
@@ -126,6 +129,13 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
       return run.inclusion === undefined || run.inclusion.accepted === 0 ? null : run.inclusion.ratio * 100;
     case 'tti-p50': case 'tti-p99':
       return run.inclusion === undefined ? null : fromHistogram(run.inclusion.timeToInclusionMs, t.metric);
+    // The node's own health (load/health/): null when its head was not followed, or no new height appeared.
+    case 'head-lag-p99':
+      return run.health?.head.lagMs?.p99 ?? null;
+    case 'stalls':
+      return run.health === undefined ? null : run.health.head.stalls.length;
+    case 'regressions':
+      return run.health === undefined ? null : run.health.head.regressionCount;
   }
 }
 

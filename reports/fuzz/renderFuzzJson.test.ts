@@ -60,7 +60,7 @@ describe('renderFuzzJson and fuzz-report.schema.json', () => {
   });
 
   it.each<[string, (r: FuzzReport & Record<string, unknown>) => void]>([
-    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-load/1')],
+    ['a wrong format', (r) => ((r as { format: string }).format = 'chainrpc-load/2')],
     ['no findings list', (r) => delete (r as Partial<FuzzRun>).findings],
     ['an unknown top-level field', (r) => (r.extra = 1)],
     ['an unknown oracle', (r) => ((first(r.findings) as { oracle: string }).oracle = 'vibes')],

@@ -55,7 +55,7 @@ describe('writeFuzzReports', () => {
 
   it('sits beside conformance and load runs: latest-fuzz moves, the other kinds\' links stay', async () => {
     await publishReportFolder(base, '2026-12-01T09:00:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-report/3"}' } }, 'conformance');
-    await publishReportFolder(base, 'load-2026-12-01T09:30:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-load/1"}' } }, 'load');
+    await publishReportFolder(base, 'load-2026-12-01T09:30:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-load/2"}' } }, 'load');
     await writeFuzzReports(fuzzRunFixture('clean'), { dir: base });
     expect((await readdir(base)).sort()).toEqual(['2026-12-01T09-00-00-000Z', FOLDER, 'latest', 'latest-conformance', 'latest-fuzz', 'latest-load', 'load-2026-12-01T09-30-00-000Z']);
     expect(await readlink(join(base, 'latest'))).toBe(FOLDER);

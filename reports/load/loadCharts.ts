@@ -162,6 +162,24 @@ export function pendingOverTimeChart(id: string, runs: readonly LoadRun[]): stri
   });
 }
 
+/** The node's head lag per height, at the time each height first appeared on any node, with its stalls shaded. */
+export function headLagChart(id: string, run: LoadRun): string {
+  const head = run.health?.head;
+  const title = 'Head lag over time';
+  if (head === undefined || head.series.length === 0) return emptyChart(id, title, 'No new height appeared while the run followed the head.');
+  const longest = Math.max(...head.series.map((p) => p.tMs));
+  const format = longest > 180_000 ? clock : (s: number): string => `${formatTick(s)} s`;
+  return lineChartSvg({
+    id,
+    title,
+    description: 'For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; shaded: stalls (the head held while another node had the next height for more than 3 block times).',
+    x: { label: longest > 180_000 ? 'time since the heads were first read (min:s)' : 'time since the heads were first read', format, seconds: true },
+    y: msAxis('head lag, ms'),
+    series: [{ name: 'head lag', color: 0, points: thinOut(head.series.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]), 'max') }],
+    bands: head.stalls.map((st) => ({ from: st.startMs / 1000, to: (st.endMs ?? longest) / 1000, label: 'stalled' })),
+  });
+}
+
 /** Signed-transaction load: how long transactions took to be included, as a histogram with p50 and p99 marked. */
 export function inclusionDistributionChart(id: string, run: LoadRun): string {
   const title = 'Time to inclusion';

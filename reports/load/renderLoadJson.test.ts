@@ -7,11 +7,15 @@ import type {
   BaselineComparison,
   BaselineDelta,
   BatchSizeStats,
+  HeadHealth,
+  HeadRegression,
+  HeadStall,
   HistogramData,
   InclusionStats,
   LoadReport,
   LoadRun,
   MethodStats,
+  NodeHealth,
   RateStage,
   RequestFailures,
   RunStop,
@@ -32,6 +36,7 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>;
   definitions?: Record<string, SchemaNode>;
   oneOf?: SchemaNode[];
+  items?: SchemaNode;
 }
 const schema = JSON.parse(readFileSync(new URL('./load-report.schema.json', import.meta.url), 'utf8')) as SchemaNode & { $schema: string };
 const ajv = new Ajv({ strict: true, allErrors: true });
@@ -112,16 +117,23 @@ describe('renderLoadJson and load-report.schema.json', () => {
     } satisfies Required<InclusionStats>;
     const threshold = { name: '', metric: '', unit: 'ms', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
     const stop = { reason: 'completed', atMs: 0, message: '' } satisfies Required<RunStop>;
+    const stall = { startMs: 0, endMs: null, height: 0, behindBlocks: 0 } satisfies Required<HeadStall>;
+    const regression = { kind: 'height', atMs: 0, height: 0, previous: { atMs: 0, height: 0 } } satisfies Required<HeadRegression>;
+    const head = {
+      startedAt: '', intervalMs: 50, medianIntervalMs: 0, samples: 0, failed: 0, lastFailure: '', reference: '', blockTimeMs: null, blocks: 0,
+      lagMs: { p50: 0, p90: 0, p99: 0, max: 0 }, worst: [{ height: 0, lagMs: 0 }], series: [{ tMs: 0, lagMs: 0 }], stalls: [stall], regressions: [regression], regressionCount: 0,
+    } satisfies Required<HeadHealth>;
+    const health = { head } satisfies Required<NodeHealth>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
-      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, thresholds: [], stop,
+      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop,
     } satisfies Required<LoadRun>;
     const step = { rate: 0, run, sloHeld: true, reasons: [], generatorLimited: false } satisfies Required<SweepStep>;
     const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null, stopped: '' } satisfies Required<SweepResult>;
     const delta = { metric: '', unit: '%', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
     const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
     const report = {
-      format: 'chainrpc-load/1', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',
+      format: 'chainrpc-load/2', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',
       runs: [], sweeps: [], baseline, verdict: { word: 'PASSED', exitCode: 0, reasons: [], knees: [], summary: '' },
     } satisfies Required<LoadReport>;
 
@@ -137,6 +149,10 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.ArrivalModel?.oneOf?.[0])).toEqual(['distribution', 'kind', 'stages']);
     expect(keysOf(defs.ArrivalModel?.oneOf?.[1])).toEqual(['connections', 'kind']);
     expect(keysOf(defs.ScheduleStats)).toEqual(sorted(schedule));
+    expect(keysOf(defs.NodeHealth)).toEqual(sorted(health));
+    expect(keysOf(defs.HeadHealth)).toEqual(sorted(head));
+    expect(keysOf(defs.HeadHealth?.properties?.stalls?.items)).toEqual(sorted(stall));
+    expect(keysOf(defs.HeadHealth?.properties?.regressions?.items)).toEqual(sorted(regression));
     expect(keysOf(defs.MethodStats)).toEqual(sorted(method));
     expect(keysOf(defs.BatchSizeStats)).toEqual(sorted(batch));
     expect(keysOf(defs.RequestFailures)).toEqual(sorted(failures));

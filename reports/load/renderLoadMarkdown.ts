@@ -6,6 +6,7 @@ import { describeModel } from './describeModel.js';
 import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
+import { headHealthRows } from './healthText.js';
 
 const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
 /** A step summary is for scanning: beyond these, the rest is in report.html. */
@@ -70,6 +71,27 @@ function thresholdsTable(runs: readonly LoadRun[]): string[] {
     row([...(several ? ['Node'] : []), 'Threshold', 'Actual', 'Limit', '']),
     row([...(several ? ['---'] : []), '---', '--:', '--:', '---']),
     ...capped(lines, MAX_ROWS, 'thresholds'),
+    '',
+  ];
+}
+
+/** The nodes' health, one row each: the head lag, stalls and heights gone backwards (healthText.ts says each). */
+function healthTable(runs: readonly LoadRun[]): string[] {
+  const followed = runs.filter((r) => r.health !== undefined);
+  if (followed.length === 0) return [];
+  const lines = followed.map((r) => {
+    const [lag50, lag99, stalls, backwards, reads] = headHealthRows(r);
+    return row([markdownCode(r.url), cell(lag50?.value ?? ''), cell(lag99?.value ?? ''), cell(stalls?.value ?? ''), cell(backwards?.value ?? ''), cell(reads?.value ?? '')]);
+  });
+  const note = headHealthRows(followed[0] as LoadRun)[0]?.note ?? '';
+  return [
+    '### The node\'s health',
+    '',
+    row(['Node', 'Head lag p50 / p90', 'p99 / max', 'Stalls', 'Gone backwards', 'Head reads']),
+    row(['---', '--:', '--:', '--:', '--:', '--:']),
+    ...capped(lines, MAX_ROWS, 'nodes'),
+    '',
+    `Head lag ${markdownText(note)}.`,
     '',
   ];
 }
@@ -147,6 +169,7 @@ export function renderLoadMarkdown(report: LoadReport): string {
   out.push(about.join(' · '), '');
   if (report.runs.length > 0) out.push(...runsTable(report.runs), '');
   out.push(...thresholdsTable(report.runs));
+  out.push(...healthTable(report.runs));
   for (const sweep of report.sweeps) out.push(...sweepLines(sweep));
   out.push(...baselineLines(report));
   out.push(`Command: ${markdownCode(excerpt(report.command, MAX_COMMAND_CHARS))}`, '');

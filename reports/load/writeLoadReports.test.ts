@@ -34,7 +34,7 @@ describe('writeLoadReports', () => {
     expect(await readFile(written.files.junit, 'utf8')).toBe(renderLoadJunit(report));
     expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     expect(await readlink(join(base, 'latest'))).toBe('load-2026-12-01T10-00-00-000Z');
-    expect(JSON.parse(await readFile(join(base, 'latest', 'report.json'), 'utf8'))).toMatchObject({ format: 'chainrpc-load/1' });
+    expect(JSON.parse(await readFile(join(base, 'latest', 'report.json'), 'utf8'))).toMatchObject({ format: 'chainrpc-load/2' });
   });
 
   it('sits beside conformance runs in the same report folder: latest follows the newest run of either kind, latest-<kind> the newest of its kind', async () => {

@@ -346,7 +346,7 @@ const STANDARD = [P99_UNDER_50MS, P50_UNDER_10MS, ERRORS_UNDER_1PCT];
 function report(runs: LoadRun[], extra: Partial<Omit<LoadReport, 'verdict'>> & { command: string }, interrupted = false): LoadReport {
   const sweeps = extra.sweeps ?? [];
   return {
-    format: 'chainrpc-load/1',
+    format: 'chainrpc-load/2',
     tool: { name: 'chainrpc', version: '0.1.0' },
     createdAt: iso(3_600_000),
     scenario: { name: 'reads-mixed', definition: SCENARIO_DEFINITION },

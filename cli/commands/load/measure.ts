@@ -5,7 +5,7 @@
  */
 import { CliError } from '../../CliError.js';
 import type { OptionTable, OptionValues } from '../../CommandLine.js';
-import { REGRESSION } from '../../commonOptions.js';
+import { REGRESSION, httpUrlProblem } from '../../commonOptions.js';
 import { baseUrls } from '../../nodeUrls.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
 import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
@@ -23,6 +23,9 @@ import { PRIVATE_KEY, TARGET, targetFailure, targetProfile } from './target.js';
 /** The generator's and the report's lines (run and sweep). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
   --max-lag <d>            the generator's send lag p99 above which a run is invalid (default 5ms)
+  --head-hz <n>            each node's head is read n times a second through the run, apart from the
+                           load (head lag, stalls, heights gone backwards; default 20; 0: not followed)
+  --head-reference <url>   a node trusted to be at the tip, followed too: heights' times count its own
   --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
                            <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
                            that is not chainrpc's link is refused (exit 2), nothing else is touched`;
@@ -35,6 +38,8 @@ const RUN = {
   regression: REGRESSION,
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
   'max-lag': { kind: 'text', value: '<d>', check: duration },
+  'head-hz': { kind: 'integer', value: '<n>', min: 0, max: 100, default: 20 },
+  'head-reference': { kind: 'text', value: '<url>', check: httpUrlProblem },
   seed: SEED,
   'report-dir': { kind: 'text', value: '<dir>' },
   'private-key': PRIVATE_KEY,
@@ -91,7 +96,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
   let measured: { runs: LoadRun[]; sweeps: SweepResult[] };
   try {
     const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health: healthOf(command, values, profile.rpcPath), signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
@@ -116,4 +121,14 @@ export async function measureAndReport(o: Measure): Promise<number> {
     regression: values.regression,
     reportDir: values['report-dir'],
   });
+}
+
+/** How the nodes' heads are followed (--head-hz, --head-reference); null: not at all. */
+function healthOf(command: string, values: MeasureValues, rpcPath: string): { intervalMs: number; reference?: string } | null {
+  if (values['head-hz'] === 0) {
+    if (values['head-reference'] !== undefined) throw new CliError(`${command}: --head-reference needs the heads followed: --head-hz above 0`);
+    return null;
+  }
+  const reference = values['head-reference'] === undefined ? undefined : baseUrls(command, [values['head-reference']], rpcPath, '--head-reference')[0];
+  return { intervalMs: 1_000 / values['head-hz'], ...(reference === undefined ? {} : { reference }) };
 }

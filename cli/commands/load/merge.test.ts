@@ -56,7 +56,7 @@ describe('chainrpc load merge', () => {
     const report = readReport(reports);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     expect(report).toMatchObject({
-      format: 'chainrpc-load/1',
+      format: 'chainrpc-load/2',
       tool: { name: 'chainrpc' },
       command: `chainrpc load merge ${paths.join(' ')} --report-dir ${reports}`,
       scenario: { name: 'k6-reads', definition: K6_TEST_DEFINITION },

@@ -56,7 +56,7 @@ export async function publishLoadReport(o: LoadReportParts): Promise<number> {
     baselineProblem = `${o.command}: ${err.message}`;
   }
   const report: LoadReport = {
-    format: 'chainrpc-load/1',
+    format: 'chainrpc-load/2',
     tool: { name: 'chainrpc', version: packageVersion() },
     createdAt: o.createdAt.toISOString(),
     command: recordedCommand(o.command, o.argv),

@@ -1,0 +1,110 @@
+/**
+ * A node's head, followed during a load run: `chain_blockNumber` (under the profile's name) asked every
+ * `intervalMs` (20 Hz by default), one call at a time, on a kept connection of its own (core/client/ExactHttpPool),
+ * never through the load engine and never in its figures. Each answer is kept as a sample (when it was asked,
+ * when it came, the height); headHealth.ts makes the head lag, the stalls and the heights that went backwards of
+ * them. A call that fails or times out is counted, not retried: the next tick asks again.
+ */
+import { ExactHttpPool } from '../../core/client/ExactHttpPool.js';
+import { HttpExchangeFailure } from '../../core/client/HttpExchangeFailure.js';
+import { parseJson, type JsonValue } from '../../core/json/index.js';
+import type { Profile } from '../../profile/Profile.js';
+import { wireMethod } from '../../profile/Profile.js';
+import { asInteger, isObject } from '../../profile/readWire.js';
+
+/** One answer of the follower: asked at `sentMs`, answered at `answeredMs` (ms since the follower's origin). */
+export interface HeadSample {
+  sentMs: number;
+  answeredMs: number;
+  height: number;
+}
+
+export interface HeadFollowerOptions {
+  /** The node's base URL. */
+  url: string;
+  profile: Profile;
+  /** Between two calls' starts (a call that takes longer delays the next: one in flight at most). */
+  intervalMs: number;
+  /** performance.now() that is t = 0 of every sample (shared by the followers of one run, so their times compare). */
+  originMs: number;
+  /** A call unanswered after this long counts as failed (default: 4 intervals, at least 1 s). */
+  timeoutMs?: number;
+}
+
+const DECODER = new TextDecoder();
+
+export class HeadFollower {
+  readonly url: string;
+  readonly samples: HeadSample[] = [];
+  /** Calls that got no height (no answer, an error, not a height). */
+  failed = 0;
+  /** The last failure, said once in the report. */
+  lastFailure: string | undefined;
+  readonly #pool: ExactHttpPool;
+  readonly #path: string;
+  readonly #body: Buffer;
+  readonly #o: HeadFollowerOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #inFlight: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(o: HeadFollowerOptions) {
+    this.#o = o;
+    this.url = o.url;
+    const endpoint = new URL(`${o.url.replace(/\/+$/, '')}${o.profile.rpcPath === '/' ? '' : o.profile.rpcPath}`);
+    this.#path = `${endpoint.pathname}${endpoint.search}` || '/';
+    this.#pool = new ExactHttpPool(endpoint.origin, { maxIdle: 1 });
+    this.#body = Buffer.from(`{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(o.profile, 'chain_blockNumber'))},"params":[],"id":1}`);
+  }
+
+  /** Starts following: the first call now, then one every interval. */
+  start(): void {
+    const tick = (): void => {
+      if (this.#stopped || this.#inFlight !== undefined) return;
+      this.#inFlight = this.#ask().finally(() => (this.#inFlight = undefined));
+    };
+    tick();
+    this.#timer = setInterval(tick, this.#o.intervalMs);
+  }
+
+  /** Stops asking; waits for the call under way, then closes the connection. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#inFlight;
+    this.#pool.close();
+  }
+
+  async #ask(): Promise<void> {
+    const { originMs, intervalMs } = this.#o;
+    const sentMs = performance.now() - originMs;
+    try {
+      const answer = await this.#pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#body, timeoutMs: this.#o.timeoutMs ?? Math.max(1_000, 4 * intervalMs), maxBodyBytes: 64 * 1024 });
+      const answeredMs = performance.now() - originMs;
+      const height = heightOf(DECODER.decode(answer.body));
+      if (height === undefined) return this.#fail(`HTTP ${answer.status}: not a height`);
+      if (!this.#stopped) this.samples.push({ sentMs, answeredMs, height });
+    } catch (err) {
+      if (!(err instanceof HttpExchangeFailure)) throw err;
+      this.#fail(err.error.message);
+    }
+  }
+
+  #fail(why: string): void {
+    this.failed++;
+    this.lastFailure = why;
+  }
+}
+
+/** The height in a JSON-RPC answer's result, if it holds one. */
+function heightOf(text: string): number | undefined {
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || !Object.hasOwn(value, 'result')) return undefined;
+  const height = asInteger(value.result);
+  return height === undefined || height < 0n || height > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(height);
+}

@@ -1,0 +1,57 @@
+/**
+ * The node's health as the load reports say it (Markdown and HTML alike): the head followed through the run, in
+ * rows of a label, a value and a note. docs/load.md, "The node's health", defines each figure.
+ */
+import type { HeadHealth, LoadRun } from '../../load/model.js';
+import { formatCount, formatMs } from './formatLoad.js';
+
+export interface HealthRow {
+  label: string;
+  value: string;
+  note: string;
+}
+
+const DASH = '—';
+
+/** The rows of one run's head health; none when the run did not follow the node's head. */
+export function headHealthRows(run: LoadRun): HealthRow[] {
+  const head = run.health?.head;
+  if (head === undefined) return [];
+  const lag = head.lagMs;
+  return [
+    { label: 'Head lag p50 / p90', value: lag === null ? DASH : `${formatMs(lag.p50)} / ${formatMs(lag.p90)}`, note: lagNote(head) },
+    { label: 'Head lag p99 / max', value: lag === null ? DASH : `${formatMs(lag.p99)} / ${formatMs(lag.max)}`, note: worstNote(head) },
+    { label: 'Stalls', value: formatCount(head.stalls.length), note: stallNote(head) },
+    { label: 'Heights gone backwards', value: formatCount(head.regressionCount), note: regressionNote(head) },
+    { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) },
+  ];
+}
+
+function lagNote(head: HeadHealth): string {
+  if (head.blocks === 0) return 'no new height appeared while the run followed the head';
+  const against = head.reference === undefined ? 'the first node of the run to serve it' : `the first of the run's nodes and ${head.reference} to serve it`;
+  return `over ${formatCount(head.blocks)} heights${head.blockTimeMs === null ? '' : `, one every ${formatMs(head.blockTimeMs)}`}: when the node first served each, after ${against}`;
+}
+
+function worstNote(head: HeadHealth): string {
+  const worst = head.worst.filter((w) => w.lagMs > 0).slice(0, 3);
+  return worst.length === 0 ? '' : `latest: ${worst.map((w) => `height ${w.height} (${formatMs(w.lagMs)})`).join(', ')}`;
+}
+
+function stallNote(head: HeadHealth): string {
+  const first = head.stalls[0];
+  if (first === undefined) return 'its head never held for more than 3 block times while another node had the next height';
+  const end = first.endMs === null ? 'still held at the end' : `for ${formatMs(first.endMs - first.startMs)}`;
+  return `first at ${formatMs(first.startMs)}: held at height ${first.height} ${end}, ${formatCount(first.behindBlocks)} heights behind`;
+}
+
+function regressionNote(head: HeadHealth): string {
+  const first = head.regressions[0];
+  if (first === undefined) return 'it never served a height lower than one it had served';
+  return `first at ${formatMs(first.atMs)}: height ${first.height} after ${first.previous.height} (at ${formatMs(first.previous.atMs)})`;
+}
+
+function readsNote(head: HeadHealth): string {
+  const failure = head.lastFailure === undefined ? '' : `; last failure: ${head.lastFailure}`;
+  return `chain_blockNumber every ${formatMs(head.intervalMs)} (median achieved ${formatMs(head.medianIntervalMs)}), on a connection of its own, apart from the load${failure}`;
+}
