@@ -40,6 +40,7 @@ const LIBRARIES = [
   { name: 'ajv', home: 'core', message: 'schemas are compiled in core/schema/ only' },
   { name: 'undici', home: 'core', message: 'HTTP goes through core/client/ only' },
   { name: 'hdr-histogram-js', home: 'load/metrics', message: 'histograms are kept by load/metrics/ only' },
+  { name: 'prom-client', home: 'reference-node/node', message: 'the reference node\'s Prometheus metrics are kept by reference-node/node/NodeMetrics.ts only' },
 ];
 
 /**

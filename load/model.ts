@@ -221,7 +221,42 @@ export interface LoadRun {
 
 /** What a load run saw of the node itself, beside what its clients saw (load/health/, docs/load.md). */
 export interface NodeHealth {
-  head: HeadHealth;
+  /** Its head, followed through the run (unless --head-hz 0). */
+  head?: HeadHealth;
+  /** Its process on this machine (--pid). */
+  resources?: NodeResources;
+}
+
+/** A node's process read from /proc through the run (load/health/ResourceSampler.ts). */
+export interface NodeResources {
+  pid: number;
+  /** Between samples, ms. */
+  intervalMs: number;
+  samples: number;
+  /** Samples that found no such process (it exited). */
+  missed: number;
+  /** The node's CPU (user + system) over the measured windows (warm-ups and other nodes' turns left out); null when the samples did not cover them. */
+  cpuSeconds: number | null;
+  /** Calls answered in those windows (a result or an error object). */
+  answeredCalls: number;
+  /** µs of the node's CPU per answered call: the figure to compare two nodes by. */
+  cpuPerCallUs: number | null;
+  peakRssBytes: number;
+  /** At the last sample. */
+  last?: { rssBytes: number; openFds?: number; threads: number };
+  /** RSS over time fitted by least squares (MB per hour, the slope's interval at `confidence`); null with fewer than 10 samples. */
+  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number } | null;
+  /** At most 1,000 points, ms from the run's health origin. */
+  series: ResourcePoint[];
+}
+
+export interface ResourcePoint {
+  tMs: number;
+  /** CPU since the previous sample, % of one core (null for the first). */
+  cpuPercent: number | null;
+  rssBytes: number;
+  openFds?: number;
+  threads: number;
 }
 
 /** A node's head, followed at `intervalMs` during the run (load/health/headHealth.ts says how each figure is made). */

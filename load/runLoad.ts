@@ -20,6 +20,7 @@ import type { TrackedOutcome } from './engine/RequestSource.js';
 import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
 import { HeadFollower } from './health/HeadFollower.js';
 import { headHealth } from './health/headHealth.js';
+import { ResourceSampler, type MeasuredWindow } from './health/ResourceSampler.js';
 import { mergeRuns } from './mergeRuns.js';
 import type { ArrivalModel, HeadHealth, LoadProgress, LoadRun, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
@@ -65,6 +66,8 @@ export interface RunLoadOptions {
    * `reference` (a node trusted to be at the tip) beside them. Undefined or null: not followed.
    */
   health?: { intervalMs: number; reference?: string } | null;
+  /** Per --url (in order), the pid of its node's process on this machine, read from /proc through the run (undefined: none). */
+  pids?: readonly (number | undefined)[];
   signal?: AbortSignal;
   onProgress?: (progress: LoadProgress) => void;
   log: (line: string) => void;
@@ -281,6 +284,12 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   }
 
   const heads = followHeads(o);
+  const samplers = new Map(o.urls.flatMap((url, i) => {
+    const pid = o.pids?.[i];
+    return pid === undefined ? [] : [[url, new ResourceSampler(pid, RESOURCE_INTERVAL_MS)] as const];
+  }));
+  const healthOriginMs = Date.now();
+  for (const sampler of samplers.values()) sampler.start();
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
@@ -300,9 +309,11 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     // The engine failed (a source that throws, a thread that cannot start): the trackers and followers stop with
     // it, or their polling would keep the process alive after the error is reported.
     await Promise.all([...prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])), heads?.stop()]);
+    for (const sampler of samplers.values()) sampler.stop();
     throw error;
   }
   const health = await heads?.stop();
+  for (const sampler of samplers.values()) sampler.stop();
   const runs: LoadRun[] = [];
   for (const p of prepared) {
     const list = parts.get(p.url) ?? [];
@@ -319,12 +330,26 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       run.timeline = withInclusion(run.timeline, list, tracked.series, p.trackerOriginMs ?? 0);
     }
     const head = health?.get(p.url);
-    if (head !== undefined) run.health = { head };
+    const sampler = samplers.get(p.url);
+    const resources = sampler?.resources(list.map(measuredWindow), answeredCalls(run), healthOriginMs);
+    if (head !== undefined || resources !== undefined) run.health = { ...(head === undefined ? {} : { head }), ...(resources === undefined ? {} : { resources }) };
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
   return runs;
 }
+
+/** How often a --pid's process is read (/proc: three small files and a folder listing). */
+const RESOURCE_INTERVAL_MS = 250;
+
+/** A segment's measured window, epoch ms (its warm-up left out). */
+function measuredWindow(segment: LoadRun): MeasuredWindow {
+  const fromMs = Date.parse(segment.startedAt) + segment.warmupMs;
+  return { fromMs, toMs: fromMs + segment.durationMs };
+}
+
+/** Calls the node answered (a result or an error object) in a run's measured windows. */
+const answeredCalls = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls - m.unanswered, 0);
 
 /**
  * The followers of every node's head (and of the reference), started now for the whole run: every node is

@@ -131,11 +131,11 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
       return run.inclusion === undefined ? null : fromHistogram(run.inclusion.timeToInclusionMs, t.metric);
     // The node's own health (load/health/): null when its head was not followed, or no new height appeared.
     case 'head-lag-p99':
-      return run.health?.head.lagMs?.p99 ?? null;
+      return run.health?.head?.lagMs?.p99 ?? null;
     case 'stalls':
-      return run.health === undefined ? null : run.health.head.stalls.length;
+      return run.health?.head?.stalls.length ?? null;
     case 'regressions':
-      return run.health === undefined ? null : run.health.head.regressionCount;
+      return run.health?.head?.regressionCount ?? null;
   }
 }
 

@@ -21,6 +21,7 @@ import { BlockSync } from './BlockSync.js';
 import { electLeader, rankMembers } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
 import { Membership } from './Membership.js';
+import { NodeMetrics } from './NodeMetrics.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import type { NodeIdentity } from './NodeIdentity.js';
 import { GENESIS_FILE, genesisConfig, keptNetworkGenesis, networkGenesis, writeNetworkGenesis } from './NetworkGenesis.js';
@@ -218,12 +219,20 @@ export class ReferenceNode {
       live: (id) => holder.node?.isLiveCandidate(id, true) ?? false,
     });
     const chain = await Chain.open({ dataDir: join(options.dataDir, 'chain'), genesis: genesisConfig(network), limits: options.chain, rules, proposals, ...(faucet ? { faucet } : {}) });
+    const metrics = new NodeMetrics({
+      height: () => chain.height(),
+      pending: () => chain.pendingCount(),
+      held: () => chain.heldCount(),
+      peers: () => holder.node?.peers.live().length ?? 0,
+    });
     const server = createRpcServer({
       methods: {},
       maxBodyBytes: options.maxBodyBytes,
       maxBatch: options.maxBatch,
       requestTimeoutMs: options.requestTimeoutMs,
       onCall: () => holder.node?.meter.recordServed(),
+      onSettled: metrics.settled,
+      metrics,
       ...(variant.transport ? { rules: variant.transport(REFERENCE_TRANSPORT_RULES) } : {}),
     });
     const peerServer = createPeerServer(() => holder.node?.peerHost());

@@ -6,15 +6,16 @@
  * callbacks (and the two promise callbacks of an asynchronous dispatch).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { standardError } from './errorResponse.js';
+import { RPC_ERROR, standardError } from './errorResponse.js';
 import { handleRpcBody, parseErrorText } from './handleRpcBody.js';
 import { readBody } from './readBody.js';
 import { refuse, sendJson } from './sendJson.js';
 import { JSON_TYPE } from './TransportRules.js';
 import type { TransportRules } from './TransportRules.js';
-import type { MethodTable, OnCall } from './types.js';
+import type { MethodTable, MetricsSource, OnCall, OnSettled } from './types.js';
 
 const RPC_PATH = '/rpc';
+const METRICS_PATH = '/metrics';
 // fatal: a body that is not UTF-8 (RFC 8259 §8.1) is refused as a parse error, never decoded with U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -25,6 +26,8 @@ export interface RpcRequestSettings {
   readonly maxBatch: number;
   readonly logError: (line: string) => void;
   readonly onCall: OnCall | undefined;
+  readonly onSettled: OnSettled | undefined;
+  readonly metrics: MetricsSource | undefined;
 }
 
 /** Serves the requests of one server (`serve`); nothing a client sends can throw out of it. */
@@ -36,6 +39,8 @@ export class RpcRequestHandler {
   private readonly maxBatch: number;
   private readonly logError: (line: string) => void;
   private readonly onCall: OnCall | undefined;
+  private readonly onSettled: OnSettled | undefined;
+  private readonly metrics: MetricsSource | undefined;
   private readonly rewriteAnswer: TransportRules['rewriteAnswer'];
 
   constructor(
@@ -49,6 +54,8 @@ export class RpcRequestHandler {
     this.maxBatch = settings.maxBatch;
     this.logError = settings.logError;
     this.onCall = settings.onCall;
+    this.onSettled = settings.onSettled;
+    this.metrics = settings.metrics;
     this.rewriteAnswer = settings.rules.rewriteAnswer;
   }
 
@@ -57,7 +64,8 @@ export class RpcRequestHandler {
     try {
       const path = pathOf(req.url);
       if (path === RPC_PATH) this.serveRpc(req, res, expectsContinue);
-      // Only JSON-RPC is served here: the peer protocol (/p2p/) has a listener of its own.
+      else if (path === METRICS_PATH && this.metrics !== undefined) this.serveMetrics(req, res, this.metrics);
+      // Only JSON-RPC (and the metrics) are served here: the peer protocol (/p2p/) has a listener of its own.
       else refuse(req, res, 404, `nothing is served at this path; JSON-RPC is at POST ${RPC_PATH}`);
     } catch (error) {
       this.failed(res, error);
@@ -70,6 +78,20 @@ export class RpcRequestHandler {
     logError(`rpc: request handling failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`.replace(/\s+/g, ' '));
     if (!res.headersSent && !res.destroyed) sendJson(res, 500, standardError('internalError', null, 'the node failed while handling this request'), true);
     else res.destroy();
+  }
+
+  /** GET /metrics: the text as of now. A scrape is not a JSON-RPC call and is not counted as one. */
+  private serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: MetricsSource): void {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') {
+      refuse(req, res, 405, `use GET for the metrics (got ${method ?? 'no method'})`, { allow: 'GET, HEAD' });
+      return;
+    }
+    // HEAD gets GET's headers, its length included; node:http sends no body for it.
+    metrics.text().then(
+      (text) => sendJson(res, 200, text, false, metrics.contentType),
+      (error: unknown) => this.failed(res, error),
+    );
   }
 
   // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
@@ -116,15 +138,25 @@ export class RpcRequestHandler {
     try {
       text = UTF8.decode(bytes);
     } catch {
+      this.undecoded();
       this.send(res, parseErrorText('the body is not valid UTF-8'), '');
       return;
     }
     const { rules, logError } = this;
     if (rules.takeOver?.(text, { server: this.server, res, log: logError }) === true) return;
     const remoteAddress = req.socket.remoteAddress ?? '';
-    const dispatched = handleRpcBody(text, this.methods, { maxBatch: this.maxBatch, remoteAddress, logError, rules, onCall: this.onCall });
+    const dispatched = handleRpcBody(text, this.methods, { maxBatch: this.maxBatch, remoteAddress, logError, rules, onCall: this.onCall, onSettled: this.onSettled });
     if (typeof dispatched === 'string' || dispatched === null) this.send(res, dispatched, text);
     else dispatched.then((d) => this.send(res, d, text)).catch((error: unknown) => this.failed(res, error));
+  }
+
+  /** Tells onSettled of a body refused before the dispatcher saw it (not UTF-8: a parse error, as the dispatcher's own). */
+  private undecoded(): void {
+    try {
+      this.onSettled?.(null, RPC_ERROR.parseError.code, 0);
+    } catch (error) {
+      this.logError(`rpc: onSettled hook failed: ${error instanceof Error ? error.message : 'unknown error'}`.replace(/\s+/g, ' '));
+    }
   }
 
   /** Writes the dispatcher's answer (null: nothing to send), after the rules' rewrite; `request` is the body's text. */

@@ -9,7 +9,7 @@ import { RpcRequestHandler } from './RpcRequestHandler.js';
 import type { RpcRequestSettings } from './RpcRequestHandler.js';
 import { REFERENCE_TRANSPORT_RULES } from './TransportRules.js';
 import type { TransportRules } from './TransportRules.js';
-import type { MethodTable, OnCall } from './types.js';
+import type { MethodTable, MetricsSource, OnCall, OnSettled } from './types.js';
 
 export interface RpcServerOptions {
   readonly methods: MethodTable;
@@ -27,6 +27,10 @@ export interface RpcServerOptions {
   readonly closeGraceMs?: number;
   /** Called once per dispatched call (see handleRpcBody). */
   readonly onCall?: OnCall;
+  /** Called once per request object settled, dispatched or refused (see OnSettled). */
+  readonly onSettled?: OnSettled;
+  /** Served at GET (and HEAD) /metrics; without it, /metrics is a path like any other (404). */
+  readonly metrics?: MetricsSource;
   /** Where failures are logged, one line each. Default: stderr. */
   readonly logError?: (line: string) => void;
   /** The transport's choices (docs/transport.md). Default: REFERENCE_TRANSPORT_RULES; anything else is a deliberate variant. */
@@ -58,7 +62,8 @@ const BACKLOG = 4096;
 
 /**
  * The reference node's JSON-RPC 2.0 endpoint over HTTP/1.1 (node:http, no framework): `POST /rpc`
- * runs handleRpcBody; the HTTP status policy of docs/transport.md is applied around it. Nothing a
+ * runs handleRpcBody; the HTTP status policy of docs/transport.md is applied around it; `GET /metrics`
+ * serves the metrics text it is given, on the same port, so a scraper needs no second address. Nothing a
  * client sends can throw out of a request handler. Here: the settings, the node:http server and its
  * wiring; one request is served by RpcRequestHandler.ts, the connections and close() are RpcConnections.ts.
  */
@@ -72,6 +77,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     maxBatch: options.maxBatch ?? RPC_SERVER_DEFAULTS.maxBatch,
     logError: options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`)),
     onCall: options.onCall,
+    onSettled: options.onSettled,
+    metrics: options.metrics,
   };
   // Compile the param schemas now rather than on the first request.
   validators();

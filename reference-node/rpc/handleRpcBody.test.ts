@@ -354,6 +354,93 @@ describe('onCall', () => {
   });
 });
 
+describe('onSettled', () => {
+  /** Each request object of a body as onSettled was told of it: `method code`, 'ok' for a result. */
+  async function settledOf(body: string, maxBatch = 10): Promise<string[]> {
+    const { methods } = createTestMethods();
+    const told: string[] = [];
+    await handleRpcBody(body, methods, {
+      maxBatch,
+      logError: () => undefined,
+      onSettled: (method, code, seconds) => {
+        expect(seconds).toBeGreaterThanOrEqual(0);
+        expect(seconds).toBeLessThan(5);
+        told.push(`${method ?? '-'} ${code ?? 'ok'}`);
+      },
+    });
+    return told;
+  }
+
+  it('is told of every request object: results, errors, notifications, and requests of no method of the table (as null)', async () => {
+    const body = `[
+      ${call('chain_blockNumber', [])},
+      {"jsonrpc":"2.0","method":"test_record","params":["x"]},
+      ${call('test_refuse', [])},
+      ${call('chain_getAccount', [1])},
+      ${call('test_crashAsync', [])},
+      ${call('test_undefined', [])},
+      ${call('nope', [])},
+      {"jsonrpc":"2.0","method":"nope"},
+      {"jsonrpc":"1.0","method":"chain_blockNumber","id":1},
+      7
+    ]`;
+    expect(await settledOf(body)).toEqual([
+      'chain_blockNumber ok',
+      'test_record ok',
+      'test_refuse -32010',
+      'chain_getAccount -32602',
+      'test_crashAsync -32603',
+      'test_undefined -32603',
+      '- -32601',
+      '- -32601',
+      '- -32600',
+      '- -32600',
+    ]);
+  });
+
+  it('is told once of a body refused whole: not JSON, an empty batch, a batch over the limit', async () => {
+    expect(await settledOf('{"jsonrpc":')).toEqual(['- -32700']);
+    expect(await settledOf('[]')).toEqual(['- -32600']);
+    expect(await settledOf(`[${call('chain_blockNumber', [])},${call('chain_blockNumber', [])}]`, 1)).toEqual(['- -32013']);
+  });
+
+  it('a result with no JSON form is told as the -32603 it is answered with', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const told: (number | null)[] = [];
+    await handleRpcBody(call('bad', []), { bad: () => cyclic as JsonValue }, { maxBatch: 1, logError: () => undefined, onSettled: (_m, code) => told.push(code) });
+    expect(told).toEqual([-32603]);
+  });
+
+  it("times each call of a batch from its own turn, an asynchronous handler's until it settles", async () => {
+    const seconds = new Map<string, number>();
+    const methods = {
+      fast: () => 1,
+      slow: () => new Promise<JsonValue>((resolve) => setTimeout(() => resolve(1), 50)),
+    };
+    await handleRpcBody(`[${call('slow', [])},${call('fast', [])}]`, methods, { maxBatch: 10, onSettled: (m, _c, s) => seconds.set(m ?? '-', s) });
+    expect(seconds.get('slow')).toBeGreaterThanOrEqual(0.04);
+    expect(seconds.get('fast')).toBeLessThan(0.04);
+  });
+
+  it('a failing onSettled hook does not change the answer, and onCall is still told', async () => {
+    const { methods } = createTestMethods();
+    const lines: string[] = [];
+    const onCall: string[] = [];
+    const answer = await handleRpcBody(call('chain_blockNumber', []), methods, {
+      maxBatch: 1,
+      onCall: (m) => onCall.push(m),
+      onSettled: () => {
+        throw new Error('metrics broken');
+      },
+      logError: (line) => lines.push(line),
+    });
+    expect(answer).toBe('{"jsonrpc":"2.0","id":1,"result":42}');
+    expect(onCall).toEqual(['chain_blockNumber']);
+    expect(lines).toEqual([expect.stringMatching(/^rpc: onSettled hook failed after chain_blockNumber: Error: metrics broken$/)]);
+  });
+});
+
 describe('handleRpcBody without HTTP', () => {
   it('returns null for a notification and defaults remoteAddress to ""', async () => {
     const { methods, log } = createTestMethods();

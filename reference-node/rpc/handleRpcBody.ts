@@ -5,13 +5,15 @@ import type { RpcErrorKind, RpcId } from './errorResponse.js';
 import { RpcMethodError } from './RpcMethodError.js';
 import { REFERENCE_TRANSPORT_RULES } from './TransportRules.js';
 import type { TransportRules } from './TransportRules.js';
-import type { CallContext, CallOutcome, MethodHandler, MethodTable, OnCall } from './types.js';
+import type { CallContext, CallOutcome, MethodHandler, MethodTable, OnCall, OnSettled } from './types.js';
 
 export interface HandleRpcBodyOptions {
   /** Most requests one batch may hold; a longer batch is refused whole with -32013 (profile). */
   readonly maxBatch: number;
   /** Called once per dispatched call (a valid request naming a method of the table), notifications included. */
   readonly onCall?: OnCall | undefined;
+  /** Called once per request object settled, dispatched or refused (for metrics; see OnSettled). */
+  readonly onSettled?: OnSettled | undefined;
   /** Passed to handlers in CallContext. Default ''. */
   readonly remoteAddress?: string | undefined;
   /** Where a handler's unexpected failure is logged, one line each. Default: stderr. */
@@ -50,27 +52,49 @@ export type MaybePromise<T> = T | Promise<T>;
  * a promise only when a handler returned one; synchronous handlers are answered without a promise turn.
  */
 export function handleRpcBody(text: string, methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
+  const started = startedAt(options);
   let value: JsonValue;
   try {
     value = parseJson(text);
   } catch (error) {
     // §5.1 / §5: "Invalid JSON was received by the server"; the id could not be read, so it is null.
     const reason = error instanceof JsonParseError ? `the body is not valid JSON: ${error.reason} at offset ${error.offset}` : 'the body is not valid JSON';
+    settled(options, null, RPC_ERROR.parseError.code, started);
     return parseErrorText(reason);
   }
-  if (!Array.isArray(value)) return handleOne(value, methods, options);
+  if (!Array.isArray(value)) return handleOne(value, methods, options, started);
 
   // §6: "If the batch rpc call itself fails to be recognized ... as an Array with at least one value,
   // the response from the Server MUST be a single Response object."
-  if (value.length === 0) return standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
+  if (value.length === 0) {
+    settled(options, null, RPC_ERROR.invalidRequest.code, started);
+    return standardError('invalidRequest', null, 'an empty batch ([]) holds no request');
+  }
   // Profile: a batch over the limit is refused whole, as one error object, before anything runs.
   if (value.length > options.maxBatch) {
+    settled(options, null, RPC_ERROR.batchTooLarge.code, started);
     return standardError('batchTooLarge', null, `the batch holds ${value.length} requests; this node takes at most ${options.maxBatch} per batch`, {
       limit: options.maxBatch,
       size: value.length,
     });
   }
   return handleBatch(value, methods, options);
+}
+
+/** The clock's reading when onSettled will want a duration, else 0: without the hook nothing reads the clock. */
+function startedAt(options: HandleRpcBodyOptions): number {
+  return options.onSettled === undefined ? 0 : performance.now();
+}
+
+/** Tells onSettled how a request object ended, `started` being its startedAt. */
+function settled(options: HandleRpcBodyOptions, method: string | null, code: number | null, started: number): void {
+  const onSettled = options.onSettled;
+  if (onSettled === undefined) return;
+  try {
+    onSettled(method, code, (performance.now() - started) / 1000);
+  } catch (error) {
+    log(options, `rpc: onSettled hook failed after ${method ?? 'a call to no method of the table'}: ${describe(error)}`);
+  }
 }
 
 /** Whether a handler's return value (a JsonValue, which is never a function) is a promise. */
@@ -111,36 +135,49 @@ export function parseErrorText(reason: string): string {
   return standardError('parseError', null, reason);
 }
 
-/** One request object (a whole body, or one element of a batch). */
-function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
+/** One request object (a whole body, or one element of a batch); `started`: its startedAt, the body's for a whole body. */
+function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions, started = startedAt(options)): MaybePromise<string | null> {
   const checked = checkRequest(value);
   // §5: an invalid request is answered even without an id (only a *valid* Request without id is a
   // notification), with the id it had when that id was itself valid, else null.
-  if (!checked.ok) return standardError('invalidRequest', checked.id, checked.reason);
+  if (!checked.ok) {
+    settled(options, null, RPC_ERROR.invalidRequest.code, started);
+    return standardError('invalidRequest', checked.id, checked.reason);
+  }
   const { request } = checked;
   const rules = options.rules ?? REFERENCE_TRANSPORT_RULES;
   // §4: "id": null makes a request like any other id; a variant may refuse it, or take it for a notification.
-  if (request.id === null && rules.nullId === 'invalid') return standardError('invalidRequest', null, 'member "id" must be a string or a number; got null');
+  if (request.id === null && rules.nullId === 'invalid') {
+    settled(options, null, RPC_ERROR.invalidRequest.code, started);
+    return standardError('invalidRequest', null, 'member "id" must be a string or a number; got null');
+  }
   const isNotification = request.id === undefined || (request.id === null && rules.nullId === 'notification');
 
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   if (typeof handler !== 'function') {
     const outcome = standardOutcome('methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
-    return answerOf(request, isNotification, outcome, false, options);
+    return answerOf(request, isNotification, outcome, false, options, started);
   }
   const outcome = dispatch(request, handler, { remoteAddress: options.remoteAddress ?? '', isNotification }, options);
-  return isPromise(outcome) ? outcome.then((o) => answerOf(request, isNotification, o, true, options)) : answerOf(request, isNotification, outcome, true, options);
+  return isPromise(outcome)
+    ? outcome.then((o) => answerOf(request, isNotification, o, true, options, started))
+    : answerOf(request, isNotification, outcome, true, options, started);
 }
 
-/** The call's answer text (null for a notification), after telling onCall how a dispatched call ended. */
-function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outcome, dispatched: boolean, options: HandleRpcBodyOptions): string | null {
+/**
+ * The call's answer text (null for a notification), after telling onCall how a dispatched call ended and
+ * onSettled how any call ended (`started`: its startedAt).
+ */
+function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outcome, dispatched: boolean, options: HandleRpcBodyOptions, started: number): string | null {
   let answer: string | null = null;
-  let kind: CallOutcome = 'result' in outcome ? 'result' : 'error';
+  let code = 'error' in outcome ? outcome.error.code : null;
   if (!isNotification || options.rules?.answerNotifications === true) {
     const written = responseText(request.id ?? null, outcome, request.method, options);
     answer = written.text;
-    if (written.failed) kind = 'error';
+    if (written.failed) code = RPC_ERROR.internalError.code;
   }
+  const kind: CallOutcome = code === null ? 'result' : 'error';
+  if (options.onSettled !== undefined) settled(options, dispatched ? request.method : null, code, started);
   if (dispatched && options.onCall) {
     try {
       options.onCall(request.method, kind);

@@ -23,3 +23,22 @@ export type CallOutcome = 'result' | 'error';
 
 /** Called once per dispatched call: a valid request (§4) naming a method of the table. */
 export type OnCall = (method: string, outcome: CallOutcome) => void;
+
+/**
+ * Called once per request object the dispatcher settles, for a node's metrics: every call answered or run as a
+ * notification, and every refusal of a request it could not dispatch (a name the table lacks, an invalid
+ * request, a body that is not JSON, a batch refused whole: one each). `method` is a name of the method table,
+ * else null: a client may send any string, so only the table's names are told, which keeps them few. `code` is
+ * the JSON-RPC error code, null for a result. `seconds` runs from the request object's turn in the dispatcher
+ * (for a body that is one request or is refused whole, from the body's, its parse included) to its outcome; 0
+ * when the dispatcher never saw it.
+ */
+export type OnSettled = (method: string | null, code: number | null, seconds: number) => void;
+
+/** A text served beside JSON-RPC at GET /metrics (the node's Prometheus metrics). */
+export interface MetricsSource {
+  /** The answer's Content-Type. */
+  readonly contentType: string;
+  /** The text as of now; read anew for every request. */
+  text(): Promise<string>;
+}

@@ -180,6 +180,26 @@ export function headLagChart(id: string, run: LoadRun): string {
   });
 }
 
+/** The node's process (--pid) over the run: its CPU (% of one core) and its RSS (MiB), side by side on one scale each. */
+export function resourcesChart(id: string, run: LoadRun): string {
+  const r = run.health?.resources;
+  const title = 'The node\'s CPU and memory over time';
+  if (r === undefined || r.series.length < 2) return emptyChart(id, title, 'Too few samples of the process to draw.');
+  const longest = Math.max(...r.series.map((p) => p.tMs));
+  const format = longest > 180_000 ? clock : (s: number): string => `${formatTick(s)} s`;
+  return lineChartSvg({
+    id,
+    title,
+    description: `The node's process (pid ${r.pid}) read from /proc every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included).`,
+    x: { label: longest > 180_000 ? 'time since the run began (min:s)' : 'time since the run began', format, seconds: true },
+    y: rateAxis('CPU % of a core · RSS MiB'),
+    series: [
+      { name: 'CPU %', color: 0, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.cpuPercent]), 'mean') },
+      { name: 'RSS MiB', color: 1, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.rssBytes / 1_048_576]), 'max') },
+    ],
+  });
+}
+
 /** Signed-transaction load: how long transactions took to be included, as a histogram with p50 and p99 marked. */
 export function inclusionDistributionChart(id: string, run: LoadRun): string {
   const title = 'Time to inclusion';

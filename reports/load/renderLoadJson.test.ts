@@ -16,7 +16,9 @@ import type {
   LoadRun,
   MethodStats,
   NodeHealth,
+  NodeResources,
   RateStage,
+  ResourcePoint,
   RequestFailures,
   RunStop,
   ScheduleStats,
@@ -123,7 +125,12 @@ describe('renderLoadJson and load-report.schema.json', () => {
       startedAt: '', intervalMs: 50, medianIntervalMs: 0, samples: 0, failed: 0, lastFailure: '', reference: '', blockTimeMs: null, blocks: 0,
       lagMs: { p50: 0, p90: 0, p99: 0, max: 0 }, worst: [{ height: 0, lagMs: 0 }], series: [{ tMs: 0, lagMs: 0 }], stalls: [stall], regressions: [regression], regressionCount: 0,
     } satisfies Required<HeadHealth>;
-    const health = { head } satisfies Required<NodeHealth>;
+    const sample = { tMs: 0, cpuPercent: null, rssBytes: 0, openFds: 0, threads: 1 } satisfies Required<ResourcePoint>;
+    const resources = {
+      pid: 1, intervalMs: 250, samples: 0, missed: 0, cpuSeconds: null, answeredCalls: 0, cpuPerCallUs: null, peakRssBytes: 0,
+      last: { rssBytes: 0, openFds: 0, threads: 1 }, rssTrend: { mbPerHour: 0, low: 0, high: 0, confidence: 0.95, points: 10 }, series: [sample],
+    } satisfies Required<NodeResources>;
+    const health = { head, resources } satisfies Required<NodeHealth>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
       schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop,
@@ -151,6 +158,9 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.ScheduleStats)).toEqual(sorted(schedule));
     expect(keysOf(defs.NodeHealth)).toEqual(sorted(health));
     expect(keysOf(defs.HeadHealth)).toEqual(sorted(head));
+    expect(keysOf(defs.NodeResources)).toEqual(sorted(resources));
+    expect(keysOf(defs.ResourcePoint)).toEqual(sorted(sample));
+    expect(keysOf(defs.NodeResources?.properties?.last)).toEqual(sorted(resources.last));
     expect(keysOf(defs.HeadHealth?.properties?.stalls?.items)).toEqual(sorted(stall));
     expect(keysOf(defs.HeadHealth?.properties?.regressions?.items)).toEqual(sorted(regression));
     expect(keysOf(defs.MethodStats)).toEqual(sorted(method));

@@ -6,7 +6,7 @@ import { describeModel } from './describeModel.js';
 import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
-import { headHealthRows } from './healthText.js';
+import { headHealthRows, healthRows, type HealthRow } from './healthText.js';
 
 const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
 /** A step summary is for scanning: beyond these, the rest is in report.html. */
@@ -75,24 +75,24 @@ function thresholdsTable(runs: readonly LoadRun[]): string[] {
   ];
 }
 
-/** The nodes' health, one row each: the head lag, stalls and heights gone backwards (healthText.ts says each). */
+/** The nodes' health, one row each: the head lag, stalls, heights gone backwards, and the process's figures (healthText.ts says each). */
 function healthTable(runs: readonly LoadRun[]): string[] {
   const followed = runs.filter((r) => r.health !== undefined);
   if (followed.length === 0) return [];
+  const value = (rows: HealthRow[], label: string): string => cell(rows.find((r) => r.label === label)?.value ?? '—');
   const lines = followed.map((r) => {
-    const [lag50, lag99, stalls, backwards, reads] = headHealthRows(r);
-    return row([markdownCode(r.url), cell(lag50?.value ?? ''), cell(lag99?.value ?? ''), cell(stalls?.value ?? ''), cell(backwards?.value ?? ''), cell(reads?.value ?? '')]);
+    const rows = healthRows(r);
+    return row([markdownCode(r.url), ...['Head lag p50 / p90', 'Head lag p99 / max', 'Stalls', 'Heights gone backwards', 'Node CPU per call', 'Peak RSS'].map((l) => value(rows, l))]);
   });
-  const note = headHealthRows(followed[0] as LoadRun)[0]?.note ?? '';
+  const note = headHealthRows(followed.find((r) => r.health?.head !== undefined) ?? (followed[0] as LoadRun))[0]?.note;
   return [
     '### The node\'s health',
     '',
-    row(['Node', 'Head lag p50 / p90', 'p99 / max', 'Stalls', 'Gone backwards', 'Head reads']),
-    row(['---', '--:', '--:', '--:', '--:', '--:']),
+    row(['Node', 'Head lag p50 / p90', 'p99 / max', 'Stalls', 'Gone backwards', 'CPU per call', 'Peak RSS']),
+    row(['---', '--:', '--:', '--:', '--:', '--:', '--:']),
     ...capped(lines, MAX_ROWS, 'nodes'),
     '',
-    `Head lag ${markdownText(note)}.`,
-    '',
+    ...(note === undefined ? [] : [`Head lag ${markdownText(note)}.`, '']),
   ];
 }
 

@@ -4,9 +4,9 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import type { Cell } from '../shared/htmlTable.js';
-import { errorsOverTimeChart, headLagChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
+import { errorsOverTimeChart, headLagChart, resourcesChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
 import { stopNote } from './loadFacts.js';
-import { headHealthRows } from './healthText.js';
+import { healthRows } from './healthText.js';
 
 const DASH = '—';
 /** A latency figure, or a dash where nothing was measured (0 would read as "instant"). */
@@ -158,7 +158,7 @@ function inclusionHtml(run: LoadRun): string {
 
 /** The node's health (its head followed through the run): healthText.ts's rows. */
 function healthHtml(run: LoadRun): string {
-  const rows = headHealthRows(run);
+  const rows = healthRows(run);
   if (rows.length === 0) return '';
   return htmlTable('health', [text('The node'), num('Value'), text('')], rows.map((r): Cell[] => [text(r.label), num(r.value), text(r.note, 'note')]));
 }
@@ -205,7 +205,7 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     `<h3>Thresholds</h3>${thresholdsHtml(run, 'thresholds')}`,
     charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '',
     run.inclusion ? `<h3>Inclusion</h3>${inclusionHtml(run)}` : '',
-    run.health ? `<h3>The node's health</h3>${healthHtml(run)}<div class="charts">${headLagChart(`${id}-head-lag`, run)}</div>` : '',
+    run.health ? `<h3>The node's health</h3>${healthHtml(run)}<div class="charts">${run.health.head === undefined ? '' : headLagChart(`${id}-head-lag`, run)}${run.health.resources === undefined ? '' : resourcesChart(`${id}-resources`, run)}</div>` : '',
     `<h3>Summary</h3>${htmlTable('summary', [text('Figure'), num('Value'), text('')], summaryRows(run))}`,
     `<h3>By method</h3>${methodsHtml(run)}`,
     `<h3>By request shape</h3>${batchesHtml(run)}`,

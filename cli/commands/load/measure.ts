@@ -6,6 +6,7 @@
 import { CliError } from '../../CliError.js';
 import type { OptionTable, OptionValues } from '../../CommandLine.js';
 import { REGRESSION, httpUrlProblem } from '../../commonOptions.js';
+import { cpuSeconds } from '../../../core/process/procStat.js';
 import { baseUrls } from '../../nodeUrls.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
 import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
@@ -26,6 +27,9 @@ export const ENGINE_OPTIONS = `  --threads <n>            generator threads (def
   --head-hz <n>            each node's head is read n times a second through the run, apart from the
                            load (head lag, stalls, heights gone backwards; default 20; 0: not followed)
   --head-reference <url>   a node trusted to be at the tip, followed too: heights' times count its own
+  --pid <pid>              a node's process on this machine, in the order of --url (repeatable): its CPU,
+                           memory, open files and threads read from /proc through the run, and the node's
+                           CPU per answered call
   --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
                            <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
                            that is not chainrpc's link is refused (exit 2), nothing else is touched`;
@@ -40,6 +44,7 @@ const RUN = {
   'max-lag': { kind: 'text', value: '<d>', check: duration },
   'head-hz': { kind: 'integer', value: '<n>', min: 0, max: 100, default: 20 },
   'head-reference': { kind: 'text', value: '<url>', check: httpUrlProblem },
+  pid: { kind: 'list', value: '<pid>', check: (t: string) => (/^[1-9][0-9]{0,9}$/.test(t) ? undefined : 'is a process id: a positive integer') },
   seed: SEED,
   'report-dir': { kind: 'text', value: '<dir>' },
   'private-key': PRIVATE_KEY,
@@ -96,7 +101,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
   let measured: { runs: LoadRun[]; sweeps: SweepResult[] };
   try {
     const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health: healthOf(command, values, profile.rpcPath), signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health: healthOf(command, values, profile.rpcPath), pids: pidsOf(command, values.pid, urls) ?? [], signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
@@ -131,4 +136,15 @@ function healthOf(command: string, values: MeasureValues, rpcPath: string): { in
   }
   const reference = values['head-reference'] === undefined ? undefined : baseUrls(command, [values['head-reference']], rpcPath, '--head-reference')[0];
   return { intervalMs: 1_000 / values['head-hz'], ...(reference === undefined ? {} : { reference }) };
+}
+
+/** --pid, one per --url in order (fewer: the last nodes have none); each must be a process this machine has. */
+function pidsOf(command: string, given: readonly string[] | undefined, urls: readonly string[]): number[] | undefined {
+  if (given === undefined || given.length === 0) return undefined;
+  if (given.length > urls.length) throw new CliError(`${command}: ${given.length} --pid for ${urls.length} --url: one per node, in the order of --url`);
+  return given.map((text, i) => {
+    const pid = Number(text);
+    if (cpuSeconds(pid) === undefined) throw new CliError(`${command}: --pid ${pid} (for ${urls[i] ?? ''}): no such process here to read (/proc/${pid}); give the pid of the node serving that URL on this machine`);
+    return pid;
+  });
 }

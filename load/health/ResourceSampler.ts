@@ -1,0 +1,115 @@
+/**
+ * A node's resources through a load run, for a node on this machine (`--pid`): its CPU (user + system, every
+ * thread), resident memory, open file descriptors and threads, read from /proc (core/process/procStat.ts)
+ * every `intervalMs` on the main thread while the engine sends from its worker. `resources` makes the report's
+ * figures: the node's CPU per answered call over the measured windows only (a node idles while another is loaded,
+ * and warm-ups are left out as every figure leaves them out), the peak RSS, and the RSS trend fitted with the
+ * slope's confidence interval (leakFit.ts).
+ */
+import { processSample, type ProcessSample } from '../../core/process/procStat.js';
+import type { NodeResources, ResourcePoint } from '../model.js';
+import { downsample, fitLine, MIN_LEAK_POINTS } from './leakFit.js';
+
+/** Points kept in the report's series (downsampled by bucket means past it). */
+const SERIES_POINTS = 1_000;
+/** Samples kept in memory before the oldest half is thinned: the sampler stays bounded however long the run. */
+const KEPT_SAMPLES = 20_000;
+
+interface Sample extends ProcessSample {
+  /** Epoch ms. */
+  atMs: number;
+}
+
+/** A measured window of this node's run (epoch ms), and the calls answered in it. */
+export interface MeasuredWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+export class ResourceSampler {
+  readonly pid: number;
+  readonly #intervalMs: number;
+  #samples: Sample[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  /** Samples that found no process (it exited mid-run). */
+  missed = 0;
+
+  constructor(pid: number, intervalMs: number) {
+    this.pid = pid;
+    this.#intervalMs = intervalMs;
+  }
+
+  start(): void {
+    this.#take();
+    this.#timer = setInterval(() => this.#take(), this.#intervalMs);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#take();
+  }
+
+  #take(): void {
+    const s = processSample(this.pid);
+    if (s === undefined) {
+      this.missed++;
+      return;
+    }
+    this.#samples.push({ ...s, atMs: Date.now() });
+    // A soak of hours: every other old sample dropped once the cap is reached (the trend and peaks survive).
+    if (this.#samples.length > KEPT_SAMPLES) this.#samples = [...this.#samples.slice(0, KEPT_SAMPLES / 2).filter((_, i) => i % 2 === 0), ...this.#samples.slice(KEPT_SAMPLES / 2)];
+  }
+
+  /** The node's CPU seconds at an instant, interpolated between the samples around it; undefined outside them. */
+  cpuAt(atMs: number): number | undefined {
+    const after = this.#samples.findIndex((s) => s.atMs >= atMs);
+    if (after <= 0) return after === 0 && this.#samples[0]?.atMs === atMs ? this.#samples[0].cpuSeconds : undefined;
+    const a = this.#samples[after - 1] as Sample;
+    const b = this.#samples[after] as Sample;
+    return a.cpuSeconds + ((b.cpuSeconds - a.cpuSeconds) * (atMs - a.atMs)) / Math.max(1, b.atMs - a.atMs);
+  }
+
+  /** The report's figures: CPU per answered call over `windows`, peak RSS, the RSS trend, and the series from `originMs`. */
+  resources(windows: readonly MeasuredWindow[], answered: number, originMs: number): NodeResources {
+    const samples = this.#samples;
+    let cpuS = 0;
+    let covered = true;
+    for (const w of windows) {
+      const from = this.cpuAt(w.fromMs);
+      const to = this.cpuAt(w.toMs);
+      if (from === undefined || to === undefined) covered = false;
+      else cpuS += to - from;
+    }
+    const points = samples.map((s, i): ResourcePoint => {
+      const prev = samples[i - 1];
+      const cpuPercent = prev === undefined ? null : ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / Math.max(1, s.atMs - prev.atMs);
+      return { tMs: s.atMs - originMs, cpuPercent: cpuPercent === null ? null : round(cpuPercent), rssBytes: s.rssBytes, ...(s.openFds === undefined ? {} : { openFds: s.openFds }), threads: s.threads };
+    });
+    const rss = samples.map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
+    const fit = rss.length >= MIN_LEAK_POINTS && rss[0]?.tMs !== rss.at(-1)?.tMs ? fitLine(rss) : undefined;
+    const last = samples.at(-1);
+    return {
+      pid: this.pid,
+      intervalMs: this.#intervalMs,
+      samples: samples.length,
+      missed: this.missed,
+      cpuSeconds: covered ? round(cpuS, 3) : null,
+      answeredCalls: answered,
+      cpuPerCallUs: covered && answered > 0 ? round((cpuS * 1e6) / answered) : null,
+      peakRssBytes: samples.reduce((m, s) => Math.max(m, s.rssBytes), 0),
+      ...(last === undefined ? {} : { last: { rssBytes: last.rssBytes, ...(last.openFds === undefined ? {} : { openFds: last.openFds }), threads: last.threads } }),
+      rssTrend: fit === undefined ? null : { mbPerHour: round(fit.slopePerHour), low: round(fit.slopeInterval.low), high: round(fit.slopeInterval.high), confidence: fit.confidence, points: fit.n },
+      series: thin(points),
+    };
+  }
+}
+
+/** At most SERIES_POINTS points: CPU and RSS averaged per bucket (leakFit's downsample, one series at a time). */
+function thin(points: ResourcePoint[]): ResourcePoint[] {
+  if (points.length <= SERIES_POINTS) return points;
+  const rss = downsample(points.map((p) => ({ tMs: p.tMs, value: p.rssBytes })), SERIES_POINTS);
+  const cpu = downsample(points.flatMap((p) => (p.cpuPercent === null ? [] : [{ tMs: p.tMs, value: p.cpuPercent }])), SERIES_POINTS);
+  return rss.map((r, i) => ({ tMs: round(r.tMs), cpuPercent: cpu[i] === undefined ? null : round(cpu[i].value), rssBytes: Math.round(r.value), threads: points.at(-1)?.threads ?? 0 }));
+}
+
+const round = (v: number, digits = 1): number => Math.round(v * 10 ** digits) / 10 ** digits;
