@@ -45,11 +45,14 @@ try {
   for (const n of net.nodes) console.log(`  ${n.name}  ${n.kind}  ${n.url}  peers ${n.p2pUrl}  pid ${n.pid}`);
   testCode = chainrpc(['test', ...net.nodes.flatMap((n) => ['--url', n.url]), '--level', 'profile', '--block-time', String(BLOCK_MS), '--report-dir', reportDir]);
   certified = latestFolder();
-  const [first] = net.nodes;
-  if (first === undefined) throw new Error('the devnet has no node');
+  const first = net.nodes.find((n) => n.kind === 'MN');
+  const light = net.nodes.find((n) => n.kind === 'LN');
+  if (first === undefined || light === undefined) throw new Error('the devnet has no MN or no LN');
   // Light, so it runs beside the devnet on two cores, and long enough for the report's charts to show
-  // something: 10 s at 100 requests/s, one in five a signed transfer whose inclusion is tracked.
-  const load = ['load', 'mixed', '--url', first.url, '--rate', '100', '--duration', '10s', '--warmup', '2s', '--report-dir', reportDir];
+  // something: 10 s at 100 requests/s on an MN and on an LN in turn, one call in five a signed transfer whose
+  // inclusion is tracked; both nodes' heads followed all along (head lag, stalls) and their processes read
+  // (CPU per call, memory).
+  const load = ['load', 'mixed', '--url', first.url, '--url', light.url, '--pid', String(first.pid), '--pid', String(light.pid), '--rate', '100', '--duration', '10s', '--warmup', '2s', '--report-dir', reportDir];
   loadCode = chainrpc(load);
   loaded = latestFolder();
   // NOT TRUSTED judges the generator, not the node: on a machine busy with other work it may lag its own
