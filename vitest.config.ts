@@ -44,6 +44,7 @@ const PROCESS = [
   'profile/detect/detectVariations.test.ts',
   'suites/checks/chain.test.ts',
   'load/runLoad.test.ts',
+  'load/health/headHealth.nodes.test.ts',
 ];
 
 const EXCLUDE = ['node_modules/**', 'dist/**'];
