@@ -20,7 +20,6 @@ const TARGETS = (values.targets ?? '1,4').split(',').map(Number);
 const NODES = `
 const http = require('node:http');
 const t0 = Date.now();
-let ready = 0;
 for (let i = 0; i < ${Math.max(...TARGETS)}; i++) {
   http.createServer((req, res) => { req.resume(); req.on('end', () => res.end('{"jsonrpc":"2.0","id":1,"result":' + Math.floor((Date.now() - t0) / 1000) + '}')); })
     .listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });
@@ -34,8 +33,8 @@ child.stdout.on('data', (d: string) => ports.push(...d.split('\n').filter(Boolea
 while (ports.length < Math.max(...TARGETS)) await once(child.stdout, 'data');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-/** This process's CPU over `ms` of `work` running, % of one core. */
-async function cpuPercent(ms: number, work: () => Promise<void>): Promise<number> {
+/** This process's CPU while `work` runs, % of one core. */
+async function cpuPercent(work: () => Promise<void>): Promise<number> {
   const before = cpuSeconds('self') ?? Number.NaN;
   const t0 = performance.now();
   await work();
@@ -45,9 +44,9 @@ async function cpuPercent(ms: number, work: () => Promise<void>): Promise<number
 console.log(`head followers' cost: ${SECONDS} s per measurement, 20 Hz; node v${process.versions.node}, ${new Date().toISOString()}\n`);
 try {
   for (const n of TARGETS) {
-    const idle = await cpuPercent(SECONDS * 1000, () => sleep(SECONDS * 1000));
+    const idle = await cpuPercent(() => sleep(SECONDS * 1000));
     const followers = ports.slice(0, n).map((port) => new HeadFollower({ url: `http://127.0.0.1:${port}`, profile: referenceProfile(), intervalMs: 50, originMs: performance.now() }));
-    const busy = await cpuPercent(SECONDS * 1000, async () => {
+    const busy = await cpuPercent(async () => {
       for (const f of followers) f.start();
       await sleep(SECONDS * 1000);
       await Promise.all(followers.map((f) => f.stop()));
