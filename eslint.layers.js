@@ -23,6 +23,7 @@ export const LAYERS = [
   ['load/**', ['reference-node', 'suites', 'reports', 'fuzz', 'cli'], 'load scenarios drive nodes from outside, like the suite, and read a node\'s description from profile/, never from suites/; the CLI hands their results to reports/'],
   ['fuzz/**', ['reference-node', 'suites', 'reports', 'load', 'cli'], 'the fuzzer drives nodes from outside, like the suite and load, beside them: it reads a node\'s description from profile/ and nothing from the suite or load'],
   ['load/metrics/**', [], 'load/metrics/ is the harness\'s accounting'],
+  ['load/health/**', [], 'load/health/ watches the node itself during a run (its head, its process)'],
   ['reference-node/**', ['profile', 'suites', 'reports', 'load', 'fuzz', 'cli'], 'the reference node is checked by the suite and must not lean on it, nor on the profile its checkers read (what both share is in core/)'],
   ['reference-node/store/**', ['reference-node/chain', 'reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'store/ is the generic key-value store under the chain'],
   ['reference-node/chain/**', ['reference-node/rpc', 'reference-node/methods', 'reference-node/p2p', 'reference-node/node', 'reference-node/faults', 'reference-node/devnet'], 'chain/ is state and blocks; it knows nothing of the network or of JSON-RPC'],
@@ -41,6 +42,7 @@ const LIBRARIES = [
   { name: 'undici', home: 'core', message: 'HTTP goes through core/client/ only' },
   { name: 'hdr-histogram-js', home: 'load/metrics', message: 'histograms are kept by load/metrics/ only' },
   { name: 'prom-client', home: 'reference-node/node', message: 'the reference node\'s Prometheus metrics are kept by reference-node/node/NodeMetrics.ts only' },
+  { name: 'parse-prometheus-text-format', home: 'load/health', message: 'a node\'s Prometheus metrics are read by load/health/metricsSource.ts only' },
 ];
 
 /**

@@ -45,6 +45,7 @@ const PROCESS = [
   'suites/checks/chain.test.ts',
   'load/runLoad.test.ts',
   'load/health/headHealth.nodes.test.ts',
+  'load/health/metricsSource.test.ts',
 ];
 
 const EXCLUDE = ['node_modules/**', 'dist/**'];

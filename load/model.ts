@@ -227,9 +227,10 @@ export interface NodeHealth {
   resources?: NodeResources;
 }
 
-/** A node's process read from /proc through the run (load/health/ResourceSampler.ts). */
+/** A node's process read through the run (load/health/ResourceSampler.ts): from /proc (--pid) or its metrics (--metrics-url). */
 export interface NodeResources {
-  pid: number;
+  /** Where: `pid 123`, or the metrics URL. */
+  source: string;
   /** Between samples, ms. */
   intervalMs: number;
   samples: number;
@@ -243,7 +244,7 @@ export interface NodeResources {
   cpuPerCallUs: number | null;
   peakRssBytes: number;
   /** At the last sample. */
-  last?: { rssBytes: number; openFds?: number; threads: number };
+  last?: { rssBytes: number; openFds?: number; threads?: number };
   /** RSS over time fitted by least squares (MB per hour, the slope's interval at `confidence`); null with fewer than 10 samples. */
   rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number } | null;
   /** At most 1,000 points, ms from the run's health origin. */
@@ -256,7 +257,8 @@ export interface ResourcePoint {
   cpuPercent: number | null;
   rssBytes: number;
   openFds?: number;
-  threads: number;
+  /** Where the source tells them (/proc does; Prometheus process metrics do not). */
+  threads?: number;
 }
 
 /** A node's head, followed at `intervalMs` during the run (load/health/headHealth.ts says how each figure is made). */

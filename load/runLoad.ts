@@ -20,7 +20,8 @@ import type { TrackedOutcome } from './engine/RequestSource.js';
 import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
 import { HeadFollower } from './health/HeadFollower.js';
 import { headHealth } from './health/headHealth.js';
-import { ResourceSampler, type MeasuredWindow } from './health/ResourceSampler.js';
+import { metricsSource } from './health/metricsSource.js';
+import { pidSource, ResourceSampler, type MeasuredWindow } from './health/ResourceSampler.js';
 import { mergeRuns } from './mergeRuns.js';
 import type { ArrivalModel, HeadHealth, LoadProgress, LoadRun, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
@@ -68,6 +69,8 @@ export interface RunLoadOptions {
   health?: { intervalMs: number; reference?: string } | null;
   /** Per --url (in order), the pid of its node's process on this machine, read from /proc through the run (undefined: none). */
   pids?: readonly (number | undefined)[];
+  /** Per --url (in order), its node's Prometheus metrics URL, scraped through the run where no pid is given. */
+  metricsUrls?: readonly (string | undefined)[];
   signal?: AbortSignal;
   onProgress?: (progress: LoadProgress) => void;
   log: (line: string) => void;
@@ -286,7 +289,9 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   const heads = followHeads(o);
   const samplers = new Map(o.urls.flatMap((url, i) => {
     const pid = o.pids?.[i];
-    return pid === undefined ? [] : [[url, new ResourceSampler(pid, RESOURCE_INTERVAL_MS)] as const];
+    const metrics = o.metricsUrls?.[i];
+    const source = pid !== undefined ? pidSource(pid) : metrics !== undefined ? metricsSource(metrics) : undefined;
+    return source === undefined ? [] : [[url, new ResourceSampler(source, pid !== undefined ? RESOURCE_INTERVAL_MS : METRICS_INTERVAL_MS)] as const];
   }));
   const healthOriginMs = Date.now();
   for (const sampler of samplers.values()) sampler.start();
@@ -309,11 +314,11 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     // The engine failed (a source that throws, a thread that cannot start): the trackers and followers stop with
     // it, or their polling would keep the process alive after the error is reported.
     await Promise.all([...prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])), heads?.stop()]);
-    for (const sampler of samplers.values()) sampler.stop();
+    await Promise.all([...samplers.values()].map((sampler) => sampler.stop()));
     throw error;
   }
   const health = await heads?.stop();
-  for (const sampler of samplers.values()) sampler.stop();
+  await Promise.all([...samplers.values()].map((sampler) => sampler.stop()));
   const runs: LoadRun[] = [];
   for (const p of prepared) {
     const list = parts.get(p.url) ?? [];
@@ -341,6 +346,8 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
 
 /** How often a --pid's process is read (/proc: three small files and a folder listing). */
 const RESOURCE_INTERVAL_MS = 250;
+/** How often a --metrics-url is scraped (a request the node answers: once a second, as a scraper would). */
+const METRICS_INTERVAL_MS = 1_000;
 
 /** A segment's measured window, epoch ms (its warm-up left out). */
 function measuredWindow(segment: LoadRun): MeasuredWindow {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ResourceSampler } from './ResourceSampler.js';
+import { pidSource, ResourceSampler } from './ResourceSampler.js';
 
 /**
  * A node whose costs are known: each call burns 2 ms of CPU (measured by the process's own clock) and keeps
@@ -34,7 +34,7 @@ describe('ResourceSampler against a node whose CPU and memory per call are known
     children.push(child);
     const [line] = (await once(child.stdout, 'data')) as [Buffer];
     const url = `http://127.0.0.1:${line.toString().trim()}`;
-    const sampler = new ResourceSampler(child.pid ?? 0, 100);
+    const sampler = new ResourceSampler(pidSource(child.pid ?? 0), 100);
     const origin = Date.now();
     sampler.start();
     await new Promise((r) => setTimeout(r, 300));
@@ -57,7 +57,7 @@ describe('ResourceSampler against a node whose CPU and memory per call are known
     const toMs = Date.now();
     const cpuTo = await ownCpuUs();
     await new Promise((r) => setTimeout(r, 300));
-    sampler.stop();
+    await sampler.stop();
     const figures = sampler.resources([{ fromMs, toMs }], answered, origin);
     expect(figures.missed).toBe(0);
     expect(figures.samples).toBeGreaterThanOrEqual(30);

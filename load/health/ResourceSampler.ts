@@ -1,12 +1,13 @@
 /**
- * A node's resources through a load run, for a node on this machine (`--pid`): its CPU (user + system, every
- * thread), resident memory, open file descriptors and threads, read from /proc (core/process/procStat.ts)
- * every `intervalMs` on the main thread while the engine sends from its worker. `resources` makes the report's
+ * A node's resources through a load run: its CPU (user + system, every thread), resident memory, open file
+ * descriptors and threads, from a ProcessSource every `intervalMs`, on the main thread while the engine sends from
+ * its worker: /proc for a node on this machine (`--pid`, pidSource: core/process/procStat.ts), or the node's
+ * Prometheus metrics from anywhere (`--metrics-url`, metricsSource.ts). `resources` makes the report's
  * figures: the node's CPU per answered call over the measured windows only (a node idles while another is loaded,
  * and warm-ups are left out as every figure leaves them out), the peak RSS, and the RSS trend fitted with the
  * slope's confidence interval (leakFit.ts).
  */
-import { processSample, type ProcessSample } from '../../core/process/procStat.js';
+import { processSample } from '../../core/process/procStat.js';
 import type { NodeResources, ResourcePoint } from '../model.js';
 import { downsample, fitLine, MIN_LEAK_POINTS } from './leakFit.js';
 
@@ -15,7 +16,26 @@ const SERIES_POINTS = 1_000;
 /** Samples kept in memory before the oldest half is thinned: the sampler stays bounded however long the run. */
 const KEPT_SAMPLES = 20_000;
 
-interface Sample extends ProcessSample {
+/** One reading of a process: CPU seconds so far, resident bytes, and what the source can tell besides. */
+export interface ProcessReading {
+  cpuSeconds: number;
+  rssBytes: number;
+  openFds?: number | undefined;
+  threads?: number | undefined;
+}
+
+/** Where readings come from; `read` resolves undefined when there was none to take (no process, a failed scrape). */
+export interface ProcessSource {
+  /** What the report names: `pid 123`, or the metrics URL. */
+  label: string;
+  read(): ProcessReading | undefined | Promise<ProcessReading | undefined>;
+  close?(): void;
+}
+
+/** A process on this machine, through /proc. */
+export const pidSource = (pid: number): ProcessSource => ({ label: `pid ${pid}`, read: () => processSample(pid) });
+
+interface Sample extends ProcessReading {
   /** Epoch ms. */
   atMs: number;
 }
@@ -27,35 +47,47 @@ export interface MeasuredWindow {
 }
 
 export class ResourceSampler {
-  readonly pid: number;
+  readonly source: ProcessSource;
   readonly #intervalMs: number;
   #samples: Sample[] = [];
   #timer: NodeJS.Timeout | undefined;
-  /** Samples that found no process (it exited mid-run). */
+  #inFlight: Promise<void> | undefined;
+  /** Samples that found no process (it exited mid-run), or scrapes that failed. */
   missed = 0;
 
-  constructor(pid: number, intervalMs: number) {
-    this.pid = pid;
+  constructor(source: ProcessSource, intervalMs: number) {
+    this.source = source;
     this.#intervalMs = intervalMs;
   }
 
   start(): void {
-    this.#take();
-    this.#timer = setInterval(() => this.#take(), this.#intervalMs);
+    this.#tick();
+    this.#timer = setInterval(() => this.#tick(), this.#intervalMs);
   }
 
-  stop(): void {
+  /** Stops sampling after one last sample (the end of the last window needs one after it). */
+  async stop(): Promise<void> {
     clearInterval(this.#timer);
-    this.#take();
+    await this.#inFlight;
+    await this.#take();
+    this.source.close?.();
   }
 
-  #take(): void {
-    const s = processSample(this.pid);
+  /** One sample at a time: a slow scrape delays the next, never overlaps it. */
+  #tick(): void {
+    if (this.#inFlight !== undefined) return;
+    this.#inFlight = this.#take().finally(() => (this.#inFlight = undefined));
+  }
+
+  async #take(): Promise<void> {
+    // The time of a reading is when it was asked: a scrape's answer describes the process as the request met it.
+    const atMs = Date.now();
+    const s = await this.source.read();
     if (s === undefined) {
       this.missed++;
       return;
     }
-    this.#samples.push({ ...s, atMs: Date.now() });
+    this.#samples.push({ ...s, atMs });
     // A soak of hours: every other old sample dropped once the cap is reached (the trend and peaks survive).
     if (this.#samples.length > KEPT_SAMPLES) this.#samples = [...this.#samples.slice(0, KEPT_SAMPLES / 2).filter((_, i) => i % 2 === 0), ...this.#samples.slice(KEPT_SAMPLES / 2)];
   }
@@ -83,13 +115,13 @@ export class ResourceSampler {
     const points = samples.map((s, i): ResourcePoint => {
       const prev = samples[i - 1];
       const cpuPercent = prev === undefined ? null : ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / Math.max(1, s.atMs - prev.atMs);
-      return { tMs: s.atMs - originMs, cpuPercent: cpuPercent === null ? null : round(cpuPercent), rssBytes: s.rssBytes, ...(s.openFds === undefined ? {} : { openFds: s.openFds }), threads: s.threads };
+      return { tMs: s.atMs - originMs, cpuPercent: cpuPercent === null ? null : round(cpuPercent), rssBytes: s.rssBytes, ...(s.openFds === undefined ? {} : { openFds: s.openFds }), ...(s.threads === undefined ? {} : { threads: s.threads }) };
     });
     const rss = samples.map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
     const fit = rss.length >= MIN_LEAK_POINTS && rss[0]?.tMs !== rss.at(-1)?.tMs ? fitLine(rss) : undefined;
     const last = samples.at(-1);
     return {
-      pid: this.pid,
+      source: this.source.label,
       intervalMs: this.#intervalMs,
       samples: samples.length,
       missed: this.missed,
@@ -97,7 +129,7 @@ export class ResourceSampler {
       answeredCalls: answered,
       cpuPerCallUs: covered && answered > 0 ? round((cpuS * 1e6) / answered) : null,
       peakRssBytes: samples.reduce((m, s) => Math.max(m, s.rssBytes), 0),
-      ...(last === undefined ? {} : { last: { rssBytes: last.rssBytes, ...(last.openFds === undefined ? {} : { openFds: last.openFds }), threads: last.threads } }),
+      ...(last === undefined ? {} : { last: { rssBytes: last.rssBytes, ...(last.openFds === undefined ? {} : { openFds: last.openFds }), ...(last.threads === undefined ? {} : { threads: last.threads }) } }),
       rssTrend: fit === undefined ? null : { mbPerHour: round(fit.slopePerHour), low: round(fit.slopeInterval.low), high: round(fit.slopeInterval.high), confidence: fit.confidence, points: fit.n },
       series: thin(points),
     };
@@ -109,7 +141,7 @@ function thin(points: ResourcePoint[]): ResourcePoint[] {
   if (points.length <= SERIES_POINTS) return points;
   const rss = downsample(points.map((p) => ({ tMs: p.tMs, value: p.rssBytes })), SERIES_POINTS);
   const cpu = downsample(points.flatMap((p) => (p.cpuPercent === null ? [] : [{ tMs: p.tMs, value: p.cpuPercent }])), SERIES_POINTS);
-  return rss.map((r, i) => ({ tMs: round(r.tMs), cpuPercent: cpu[i] === undefined ? null : round(cpu[i].value), rssBytes: Math.round(r.value), threads: points.at(-1)?.threads ?? 0 }));
+  return rss.map((r, i) => ({ tMs: round(r.tMs), cpuPercent: cpu[i] === undefined ? null : round(cpu[i].value), rssBytes: Math.round(r.value) }));
 }
 
 const round = (v: number, digits = 1): number => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -25,9 +25,9 @@ export function resourceRows(run: LoadRun): HealthRow[] {
   const trend = r.rssTrend;
   return [
     { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
-    { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}, ${formatCount(r.last.threads)} threads${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
+    { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
     { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MB/h`, note: trend === null ? 'fewer than 10 samples' : `least squares over ${formatCount(trend.points)} samples; ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MB/h (a short run says little of a leak)` },
-    { label: 'Process reads', value: formatCount(r.samples), note: `pid ${r.pid}, /proc every ${formatMs(r.intervalMs)}${r.missed > 0 ? `; ${formatCount(r.missed)} found no process (it exited)` : ''}` },
+    { label: 'Process reads', value: formatCount(r.samples), note: `${r.source.startsWith('pid ') ? `${r.source}, /proc` : `${r.source} (Prometheus)`} every ${formatMs(r.intervalMs)}${r.missed > 0 ? `; ${formatCount(r.missed)} gave nothing (the process gone, or a failed scrape)` : ''}` },
   ];
 }
 

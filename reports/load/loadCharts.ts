@@ -190,7 +190,7 @@ export function resourcesChart(id: string, run: LoadRun): string {
   return lineChartSvg({
     id,
     title,
-    description: `The node's process (pid ${r.pid}) read from /proc every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included).`,
+    description: `The node's process (${r.source}) read every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included).`,
     x: { label: longest > 180_000 ? 'time since the run began (min:s)' : 'time since the run began', format, seconds: true },
     y: rateAxis('CPU % of a core · RSS MiB'),
     series: [

@@ -127,7 +127,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     } satisfies Required<HeadHealth>;
     const sample = { tMs: 0, cpuPercent: null, rssBytes: 0, openFds: 0, threads: 1 } satisfies Required<ResourcePoint>;
     const resources = {
-      pid: 1, intervalMs: 250, samples: 0, missed: 0, cpuSeconds: null, answeredCalls: 0, cpuPerCallUs: null, peakRssBytes: 0,
+      source: 'pid 1', intervalMs: 250, samples: 0, missed: 0, cpuSeconds: null, answeredCalls: 0, cpuPerCallUs: null, peakRssBytes: 0,
       last: { rssBytes: 0, openFds: 0, threads: 1 }, rssTrend: { mbPerHour: 0, low: 0, high: 0, confidence: 0.95, points: 10 }, series: [sample],
     } satisfies Required<NodeResources>;
     const health = { head, resources } satisfies Required<NodeHealth>;

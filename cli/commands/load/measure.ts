@@ -30,6 +30,9 @@ export const ENGINE_OPTIONS = `  --threads <n>            generator threads (def
   --pid <pid>              a node's process on this machine, in the order of --url (repeatable): its CPU,
                            memory, open files and threads read from /proc through the run, and the node's
                            CPU per answered call
+  --metrics-url <url>      a node's Prometheus metrics, in the order of --url (repeatable; for a node
+                           anywhere): process_cpu_seconds_total, process_resident_memory_bytes and
+                           process_open_fds scraped every second, for the same figures as --pid
   --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
                            <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
                            that is not chainrpc's link is refused (exit 2), nothing else is touched`;
@@ -45,6 +48,7 @@ const RUN = {
   'head-hz': { kind: 'integer', value: '<n>', min: 0, max: 100, default: 20 },
   'head-reference': { kind: 'text', value: '<url>', check: httpUrlProblem },
   pid: { kind: 'list', value: '<pid>', check: (t: string) => (/^[1-9][0-9]{0,9}$/.test(t) ? undefined : 'is a process id: a positive integer') },
+  'metrics-url': { kind: 'list', value: '<url>', check: httpUrlProblem },
   seed: SEED,
   'report-dir': { kind: 'text', value: '<dir>' },
   'private-key': PRIVATE_KEY,
@@ -101,7 +105,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
   let measured: { runs: LoadRun[]; sweeps: SweepResult[] };
   try {
     const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health: healthOf(command, values, profile.rpcPath), pids: pidsOf(command, values.pid, urls) ?? [], signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health: healthOf(command, values, profile.rpcPath), pids: pidsOf(command, values.pid, urls) ?? [], metricsUrls: metricsUrlsOf(command, values['metrics-url'], values.pid, urls), signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
@@ -147,4 +151,13 @@ function pidsOf(command: string, given: readonly string[] | undefined, urls: rea
     if (cpuSeconds(pid) === undefined) throw new CliError(`${command}: --pid ${pid} (for ${urls[i] ?? ''}): no such process here to read (/proc/${pid}); give the pid of the node serving that URL on this machine`);
     return pid;
   });
+}
+
+/** --metrics-url, one per --url in order; a node given a --pid too is read by its pid (said as an error: pick one). */
+function metricsUrlsOf(command: string, given: readonly string[] | undefined, pids: readonly string[] | undefined, urls: readonly string[]): string[] {
+  if (given === undefined || given.length === 0) return [];
+  if (given.length > urls.length) throw new CliError(`${command}: ${given.length} --metrics-url for ${urls.length} --url: one per node, in the order of --url`);
+  const both = Math.min(given.length, pids?.length ?? 0);
+  if (both > 0) throw new CliError(`${command}: ${urls[0] ?? ''} has both a --pid and a --metrics-url: give one per node (--pid for a node on this machine, --metrics-url for one anywhere)`);
+  return [...given];
 }
