@@ -50,6 +50,7 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
     case '%': return formatPercent(value / 100);
     case '/s': return `${formatRate(value)}/s`;
     case 'count': return formatCount(value);
+    case 'MB/h': return `${value > 0 ? '+' : ''}${value.toFixed(1)} MB/h`;
   }
 }
 

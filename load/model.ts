@@ -143,7 +143,7 @@ export interface InclusionStats {
 }
 
 /** The unit of a threshold's or a baseline figure's numbers: milliseconds, percent, a count, per second. */
-export type FigureUnit = 'ms' | '%' | 'count' | '/s';
+export type FigureUnit = 'ms' | '%' | 'count' | '/s' | 'MB/h';
 
 /** A threshold of the scenario's SLO, and whether the run kept it. */
 export interface ThresholdResult {
@@ -245,8 +245,13 @@ export interface NodeResources {
   peakRssBytes: number;
   /** At the last sample. */
   last?: { rssBytes: number; openFds?: number; threads?: number };
-  /** RSS over time fitted by least squares (MB per hour, the slope's interval at `confidence`); null with fewer than 10 samples. */
-  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number } | null;
+  /**
+   * RSS over time after the warm-up (from `fromMs`: the first measured window's start, or a tenth of the run if
+   * later), fitted by least squares: MB (MiB) per hour, the slope's interval at `confidence`, the fitted line's
+   * ends for drawing (ms from the health origin, MiB); null with fewer than 10 samples after the warm-up. The
+   * `rss-growth` threshold judges `low`.
+   */
+  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; mb: number }, { tMs: number; mb: number }] } | null;
   /** At most 1,000 points, ms from the run's health origin. */
   series: ResourcePoint[];
 }

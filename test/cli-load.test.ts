@@ -101,6 +101,12 @@ describe('chainrpc load: bad input', () => {
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--regression', 'ten'], /--regression must be a number of percent \(e\.g\. 10 or 2\.5\); got "ten"/],
     // What the user gave, not a field they never wrote (/transactions).
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--corpus', 'corpus.json'], /^chainrpc: load: built-in scenario reads: --corpus corpus\.json: this scenario sends no chain_sendRawTransaction, so it has no use for a corpus/],
+    // The node's health: a threshold on it needs what measures it; --pid and --metrics-url as given.
+    [['load', 'soak', '--url', 'http://127.0.0.1:9'], /the threshold "rss-growth < 50MB\/h" judges the node's memory: give --pid <pid> \(a node on this machine\) or --metrics-url/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--head-hz', '0', '--threshold', 'stalls == 0'], /"stalls == 0" judges the nodes' heads, which --head-hz 0 leaves unfollowed/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', '4194311'], /--pid 4194311 \(for http:\/\/127\.0\.0\.1:9\): no such process here/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', '1', '--pid', '2'], /2 --pid for 1 --url/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', String(process.pid), '--metrics-url', 'http://127.0.0.1:9/metrics'], /has both a --pid and a --metrics-url/],
   ])('%j: exit 2 and says why', async (args, message) => {
     const r = await runChainrpc(...args);
     expect(r.code).toBe(2);

@@ -117,7 +117,11 @@ export class ResourceSampler {
       const cpuPercent = prev === undefined ? null : ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / Math.max(1, s.atMs - prev.atMs);
       return { tMs: s.atMs - originMs, cpuPercent: cpuPercent === null ? null : round(cpuPercent), rssBytes: s.rssBytes, ...(s.openFds === undefined ? {} : { openFds: s.openFds }), ...(s.threads === undefined ? {} : { threads: s.threads }) };
     });
-    const rss = samples.map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
+    // The trend leaves start-up and warm-up out: from the first measured window, or a tenth of the run if later.
+    const first = samples[0]?.atMs ?? 0;
+    const span = (samples.at(-1)?.atMs ?? first) - first;
+    const fromMs = Math.max(windows[0]?.fromMs ?? first, first + span / 10);
+    const rss = samples.filter((s) => s.atMs >= fromMs).map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
     const fit = rss.length >= MIN_LEAK_POINTS && rss[0]?.tMs !== rss.at(-1)?.tMs ? fitLine(rss) : undefined;
     const last = samples.at(-1);
     return {
@@ -130,7 +134,21 @@ export class ResourceSampler {
       cpuPerCallUs: covered && answered > 0 ? round((cpuS * 1e6) / answered) : null,
       peakRssBytes: samples.reduce((m, s) => Math.max(m, s.rssBytes), 0),
       ...(last === undefined ? {} : { last: { rssBytes: last.rssBytes, ...(last.openFds === undefined ? {} : { openFds: last.openFds }), ...(last.threads === undefined ? {} : { threads: last.threads }) } }),
-      rssTrend: fit === undefined ? null : { mbPerHour: round(fit.slopePerHour), low: round(fit.slopeInterval.low), high: round(fit.slopeInterval.high), confidence: fit.confidence, points: fit.n },
+      rssTrend:
+        fit === undefined
+          ? null
+          : {
+              mbPerHour: round(fit.slopePerHour),
+              low: round(fit.slopeInterval.low),
+              high: round(fit.slopeInterval.high),
+              confidence: fit.confidence,
+              points: fit.n,
+              fromMs: round(fromMs - originMs),
+              line: [
+                { tMs: round(fit.line[0].tMs - originMs), mb: round(fit.line[0].value, 2) },
+                { tMs: round(fit.line[1].tMs - originMs), mb: round(fit.line[1].value, 2) },
+              ],
+            },
       series: thin(points),
     };
   }

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { cpuSeconds } from '../../core/process/procStat.js';
 import { startTestNode, type TestNode } from '../../test/support/suites.js';
 import { metricsSource, readingOf } from './metricsSource.js';
 import { pidSource, ResourceSampler } from './ResourceSampler.js';
@@ -35,8 +36,10 @@ describe('metricsSource: a node\'s process read through its Prometheus metrics',
     byProc.start();
     await new Promise((r) => setTimeout(r, 200));
     const fromMs = Date.now();
-    // Half a second of CPU, in slices that leave the samplers their turns.
-    while (Date.now() - fromMs < 1_000) {
+    // Half a second of this process's CPU (by /proc), however busy the machine, in slices that leave the samplers
+    // their turns; 15 s of wall time at most.
+    const cpu0 = cpuSeconds('self') ?? 0;
+    while ((cpuSeconds('self') ?? 0) - cpu0 < 0.5 && Date.now() - fromMs < 15_000) {
       const until = performance.now() + 20;
       while (performance.now() < until);
       await new Promise((r) => setImmediate(r));
@@ -49,9 +52,10 @@ describe('metricsSource: a node\'s process read through its Prometheus metrics',
     expect(m.missed).toBe(0);
     expect(m.source).toBe(`${node.url}/metrics`);
     expect(p.source).toBe(`pid ${process.pid}`);
-    expect(m.cpuSeconds).toBeGreaterThan(0.3);
-    // /proc counts in ticks of 10 ms; prom-client reads process.cpuUsage: the same CPU within 15%.
-    expect(Math.abs((m.cpuSeconds ?? 0) - (p.cpuSeconds ?? 0))).toBeLessThanOrEqual(0.15 * (p.cpuSeconds ?? 0) + 0.03);
+    expect(p.cpuSeconds).toBeGreaterThanOrEqual(0.4);
+    // /proc counts in ticks of 10 ms; prom-client reads process.cpuUsage when it answers the scrape, a moment after the
+    // sample's time on a busy machine: the same CPU within 15% and 50 ms.
+    expect(Math.abs((m.cpuSeconds ?? 0) - (p.cpuSeconds ?? 0))).toBeLessThanOrEqual(0.15 * (p.cpuSeconds ?? 0) + 0.05);
     expect(Math.abs(m.peakRssBytes - p.peakRssBytes)).toBeLessThanOrEqual(0.15 * p.peakRssBytes);
-  }, 20_000);
+  }, 40_000);
 });

@@ -74,6 +74,15 @@ describe('thresholds', () => {
     ]);
     expect(evaluateThresholds(run(), texts.map(parseThreshold)).every((r) => !r.ok && r.actual === null)).toBe(true);
     expect(() => parseThreshold('stalls < 1%')).toThrow(/stalls is a count, written without a unit/);
+    expect(parseThreshold('rss-growth < 50MB/h')).toEqual({ text: 'rss-growth < 50MB/h', metric: 'rss-growth', op: '<', limit: 50, unit: 'MB/h' });
+    expect(() => parseThreshold('rss-growth < 50')).toThrow(/a growth: write it in MB\/h/);
+    expect(() => parseThreshold('p99 < 5MB/h')).toThrow(/only rss-growth/);
+    const resources = { source: 'pid 7', intervalMs: 250, samples: 40, missed: 0, cpuSeconds: 1, answeredCalls: 10, cpuPerCallUs: 100_000, peakRssBytes: 1, series: [] };
+    const trend = (low: number) => ({ mbPerHour: low + 10, low, high: low + 20, confidence: 0.95, points: 40, fromMs: 0, line: [{ tMs: 0, mb: 1 }, { tMs: 1, mb: 1 }] as [{ tMs: number; mb: number }, { tMs: number; mb: number }] });
+    const growth = (low: number | null) => evaluateThresholds(run({ health: { resources: { ...resources, rssTrend: low === null ? null : trend(low) } } }), [parseThreshold('rss-growth < 50MB/h')])[0];
+    expect(growth(20)).toMatchObject({ actual: 20, ok: true, unit: 'MB/h' });
+    expect(growth(80)).toMatchObject({ actual: 80, ok: false });
+    expect(growth(null)).toMatchObject({ actual: null, ok: false });
     expect(() => parseThreshold('chain_getAccount:regressions == 0')).toThrow(/whole run/);
   });
 

@@ -30,7 +30,8 @@ export const THRESHOLD_METRICS = {
   'head-lag-p99': { measures: 'time', perMethod: false, k6: false },
   stalls: { measures: 'count', perMethod: false, k6: false },
   regressions: { measures: 'count', perMethod: false, k6: false },
-} as const satisfies Record<string, { measures: 'time' | 'percent' | 'count'; perMethod: boolean; k6: boolean }>;
+  'rss-growth': { measures: 'growth', perMethod: false, k6: false },
+} as const satisfies Record<string, { measures: 'time' | 'percent' | 'count' | 'growth'; perMethod: boolean; k6: boolean }>;
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
 
@@ -39,7 +40,7 @@ const isMetric = (name: string): name is ThresholdMetric => Object.hasOwn(THRESH
 
 /** The scenario schema's pattern for a threshold (written into schemas/load/scenario.schema.json by `npm run gen`). */
 export const thresholdPattern = (): string =>
-  `^\\s*(?:[A-Za-z][A-Za-z0-9_.]*:)?(?:${METRIC_NAMES.join('|')})\\s*(?:<|<=|>|>=|==)\\s*[0-9]+(?:\\.[0-9]+)?\\s*(?:us|ms|s|%)?\\s*$`;
+  `^\\s*(?:[A-Za-z][A-Za-z0-9_.]*:)?(?:${METRIC_NAMES.join('|')})\\s*(?:<|<=|>|>=|==)\\s*[0-9]+(?:\\.[0-9]+)?\\s*(?:us|ms|s|%|MB/h)?\\s*$`;
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==';
 
@@ -52,11 +53,11 @@ export interface Threshold {
   op: ThresholdOp;
   /** In `unit`. */
   limit: number;
-  /** ms for times; % for errors, achieved, invalid, inclusion, and dropped when written with %; count for dropped, stalls and regressions. */
-  unit: 'ms' | '%' | 'count';
+  /** ms for times; % for errors, achieved, invalid, inclusion, and dropped when written with %; count for dropped, stalls and regressions; MB/h for rss-growth. */
+  unit: 'ms' | '%' | 'count' | 'MB/h';
 }
 
-const PATTERN = /^(?:([A-Za-z][A-Za-z0-9_.]*):)?([a-z0-9-]+)\s*(<=|>=|==|<|>)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|%)?$/;
+const PATTERN = /^(?:([A-Za-z][A-Za-z0-9_.]*):)?([a-z0-9-]+)\s*(<=|>=|==|<|>)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|%|MB\/h)?$/;
 
 /** Parses a threshold; throws an Error whose message says what is wrong and how it should read. */
 export function parseThreshold(raw: string): Threshold {
@@ -69,6 +70,11 @@ export function parseThreshold(raw: string): Threshold {
   const { measures, perMethod } = THRESHOLD_METRICS[metric];
   if (method !== undefined && !perMethod) throw new Error(`threshold "${raw}": ${metric} is kept for the whole run, not per method`);
   let limit = Number(number);
+  if (measures === 'growth') {
+    if (unit !== 'MB/h') throw new Error(`threshold "${raw}": ${metric} is a growth: write it in MB/h, e.g. "${metric} ${op} ${number}MB/h"`);
+    return { text, metric, op: op as ThresholdOp, limit, unit: 'MB/h' };
+  }
+  if (unit === 'MB/h') throw new Error(`threshold "${raw}": only rss-growth is written in MB/h`);
   if (measures === 'time') {
     if (unit === '%') throw new Error(`threshold "${raw}": ${metric} is a time: write it in us, ms or s`);
     limit = unit === 'us' ? limit / 1000 : unit === 's' ? limit * 1000 : limit; // no unit: ms
@@ -136,6 +142,9 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
       return run.health?.head?.stalls.length ?? null;
     case 'regressions':
       return run.health?.head?.regressionCount ?? null;
+    // The lower end of the RSS slope's interval after the warm-up: above the limit only when growth is sure.
+    case 'rss-growth':
+      return run.health?.resources?.rssTrend?.low ?? null;
   }
 }
 

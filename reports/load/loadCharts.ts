@@ -190,12 +190,13 @@ export function resourcesChart(id: string, run: LoadRun): string {
   return lineChartSvg({
     id,
     title,
-    description: `The node's process (${r.source}) read every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included).`,
+    description: `The node's process (${r.source}) read every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included); dashed, the RSS trend fitted after the warm-up.`,
     x: { label: longest > 180_000 ? 'time since the run began (min:s)' : 'time since the run began', format, seconds: true },
     y: rateAxis('CPU % of a core · RSS MiB'),
     series: [
       { name: 'CPU %', color: 0, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.cpuPercent]), 'mean') },
       { name: 'RSS MiB', color: 1, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.rssBytes / 1_048_576]), 'max') },
+      ...(r.rssTrend === null ? [] : [{ name: `RSS trend ${r.rssTrend.mbPerHour > 0 ? '+' : ''}${r.rssTrend.mbPerHour.toFixed(1)} MB/h`, color: 2 as const, dash: true, points: r.rssTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.mb]) }]),
     ],
   });
 }

@@ -13,6 +13,7 @@ import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../lo
 import { TargetUnreachableError, type RunLoadOptions } from '../../../load/runLoad.js';
 import type { loadScenario } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
+import type { Threshold } from '../../../load/scenario/Threshold.js';
 import { loadProgress } from '../../../reports/load/loadProgress.js';
 import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
@@ -105,7 +106,11 @@ export async function measureAndReport(o: Measure): Promise<number> {
   let measured: { runs: LoadRun[]; sweeps: SweepResult[] };
   try {
     const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health: healthOf(command, values, profile.rpcPath), pids: pidsOf(command, values.pid, urls) ?? [], metricsUrls: metricsUrlsOf(command, values['metrics-url'], values.pid, urls), signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const health = healthOf(command, values, profile.rpcPath);
+    const pids = pidsOf(command, values.pid, urls) ?? [];
+    const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
+    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0);
+    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health, pids, metricsUrls, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
@@ -160,4 +165,12 @@ function metricsUrlsOf(command: string, given: readonly string[] | undefined, pi
   const both = Math.min(given.length, pids?.length ?? 0);
   if (both > 0) throw new CliError(`${command}: ${urls[0] ?? ''} has both a --pid and a --metrics-url: give one per node (--pid for a node on this machine, --metrics-url for one anywhere)`);
   return [...given];
+}
+
+/** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
+function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean): void {
+  const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'stalls' || t.metric === 'regressions');
+  if (head !== undefined && !headFollowed) throw new CliError(`${command}: the threshold "${head.text}" judges the nodes' heads, which --head-hz 0 leaves unfollowed`);
+  const rss = thresholds.find((t) => t.metric === 'rss-growth');
+  if (rss !== undefined && !processRead) throw new CliError(`${command}: the threshold "${rss.text}" judges the node's memory: give --pid <pid> (a node on this machine) or --metrics-url <url> (its Prometheus metrics)`);
 }

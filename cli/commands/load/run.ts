@@ -14,7 +14,7 @@ export const RUN_USAGE = 'Usage: chainrpc load <scenario> --url <base-url> [--ur
 
 /** What a run does, before the `load` page lists the subcommands. */
 export const RUN_ABOUT = `Measures how fast and how robust a node is through its JSON-RPC interface, and gates CI on it.
-<scenario> is a built-in (chainrpc load list: reads, batch, send-raw-tx, mixed) or a scenario file
+<scenario> is a built-in (chainrpc load list: reads, batch, send-raw-tx, mixed, soak) or a scenario file
 (schemas/load/scenario.schema.json; docs/load.md). The open model sends at scheduled times whatever
 the node does, and measures latency from each request's scheduled time (no coordinated omission);
 the closed model runs N connections, each sending when its last request was answered. Every call is
