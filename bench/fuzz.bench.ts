@@ -22,7 +22,8 @@ import { parseArgs } from 'node:util';
 import { caseAt } from '../fuzz/cases/caseAt.js';
 import { makeCaseContext } from '../fuzz/cases/CaseContext.js';
 import { runFuzz } from '../fuzz/run/runFuzz.js';
-import { CaseSender, fuzzClient, sendCase } from '../fuzz/run/sendCase.js';
+import { CaseSender, sendCase } from '../fuzz/run/sendCase.js';
+import { rpcEndpoint } from '../core/client/baseUrl.js';
 import { fuzzVerdict } from '../fuzz/fuzzVerdict.js';
 import { referenceProfile } from '../profile/referenceProfile.js';
 import { ROBUSTNESS_FAULTS } from '../reference-node/faults/faultCatalogue.js';
@@ -48,8 +49,7 @@ async function node(dir: string, faults: string[] = []): Promise<{ url: string; 
 async function transportOnly(url: string, seed: number): Promise<number> {
   const ctx = makeCaseContext(profile, { height: 10n, genesisHeight: 0, addresses: [], chainId: 1n });
   const cases = Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx));
-  const client = fuzzClient(url, profile, 1);
-  const sender = new CaseSender(client.url, 2 * CONCURRENCY + 4);
+  const sender = new CaseSender(rpcEndpoint(url, profile.rpcPath), 2 * CONCURRENCY + 4);
   const t0 = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -57,7 +57,6 @@ async function transportOnly(url: string, seed: number): Promise<number> {
   }));
   const ms = performance.now() - t0;
   sender.close();
-  await client.close();
   return (CASES * 1_000) / ms;
 }
 

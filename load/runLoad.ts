@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isUnreachable, unreachableMessage } from '../core/client/baseUrl.js';
+import { isUnreachable, rpcEndpoint, unreachableMessage } from '../core/client/baseUrl.js';
 import { JsonRpcError, TransportError, createClient, type RpcClient } from '../core/client/index.js';
 import { keypairFromSeed } from '../core/codec/index.js';
 import type { JsonValue } from '../core/json/index.js';
@@ -205,7 +205,7 @@ const withResume = (p: Prepared): ScenarioSourceOptions =>
 
 async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number): Promise<EngineResult> {
   const s = o.scenario;
-  const endpoint = `${p.url}${o.profile.rpcPath === '/' ? '' : o.profile.rpcPath}`;
+  const endpoint = rpcEndpoint(p.url, o.profile.rpcPath);
   return runEngine({
     url: endpoint,
     model,
@@ -286,14 +286,15 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     throw error;
   }
 
-  const heads = followHeads(o);
+  // t = 0 of every health figure (the heads' times and the processes' series).
+  const healthOriginMs = Date.now();
+  const heads = followHeads(o, healthOriginMs);
   const samplers = new Map(o.urls.flatMap((url, i) => {
     const pid = o.pids?.[i];
     const metrics = o.metricsUrls?.[i];
     const source = pid !== undefined ? pidSource(pid) : metrics !== undefined ? metricsSource(metrics) : undefined;
     return source === undefined ? [] : [[url, new ResourceSampler(source, pid !== undefined ? RESOURCE_INTERVAL_MS : METRICS_INTERVAL_MS)] as const];
   }));
-  const healthOriginMs = Date.now();
   for (const sampler of samplers.values()) sampler.start();
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
@@ -363,11 +364,10 @@ const answeredCalls = (run: LoadRun): number => run.methods.reduce((n, m) => n +
  * followed also while another is loaded, so each head lag is measured against all the others at every moment.
  * `stop` ends them and makes each node's HeadHealth.
  */
-function followHeads(o: RunLoadOptions): { stop: () => Promise<Map<string, HeadHealth>> } | undefined {
+function followHeads(o: RunLoadOptions, startedAtMs: number): { stop: () => Promise<Map<string, HeadHealth>> } | undefined {
   const h = o.health;
   if (h === undefined || h === null) return undefined;
   const originMs = performance.now();
-  const startedAtMs = Date.now();
   // A reference that is also a target is a target (judged like the others).
   const reference = h.reference !== undefined && !o.urls.includes(h.reference) ? h.reference : undefined;
   const urls = reference === undefined ? [...o.urls] : [...o.urls, reference];

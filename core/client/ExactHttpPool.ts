@@ -119,9 +119,9 @@ export class ExactHttpPool {
 
   #open(): Kept {
     const socket = openSocket(this.#origin);
-    const kept: Kept = { socket, writer: undefined as unknown as RequestWriter, exchange: undefined, idleSince: 0, idleLimitMs: KEEP_IDLE_MS, used: false, connected: false };
-    // The writer stops once the exchange on the connection has its answer's head (or has ended).
-    (kept as { writer: RequestWriter }).writer = new RequestWriter(socket, () => kept.exchange === undefined || kept.exchange.reader.head !== undefined);
+    // The writer stops once the exchange on the connection has its answer's head (or has ended); it asks `kept` only when writing, after it is made.
+    const writer = new RequestWriter(socket, () => kept.exchange === undefined || kept.exchange.reader.head !== undefined);
+    const kept: Kept = { socket, writer, exchange: undefined, idleSince: 0, idleLimitMs: KEEP_IDLE_MS, used: false, connected: false };
     socket.once(this.#origin.tls ? 'secureConnect' : 'connect', () => {
       kept.connected = true;
     });
@@ -193,13 +193,7 @@ export class ExactHttpPool {
           if (reader.done) return succeed();
           if (kept.used && reader.received === 0) {
             // A kept connection the server had closed: the request never reached an answer; once more, on a new one.
-            settled = true;
-            clearTimeout(timer);
-            request.signal?.removeEventListener('abort', onAbort);
-            kept.exchange = undefined;
-            kept.socket.destroy();
-            this.#exchange(request, head, body, clock, this.#open()).then(resolve, reject);
-            return;
+            return settle(false, () => void this.#exchange(request, head, body, clock, this.#open()).then(resolve, reject));
           }
           if (!kept.connected) {
             // No connection: refused, unreachable, a failed TLS handshake... named by the error's code.

@@ -45,6 +45,11 @@ export function baseUrlOf(given: string, rpcPath: string = DEFAULT_RPC_PATH, opt
   return { base, note: `${option} ${given} ends in the endpoint path ${path}: using base URL ${base}` };
 }
 
+/** The JSON-RPC endpoint of a base URL: `{base}{rpcPath}`, or the base URL itself when rpcPath is `/` (as RpcClient posts). */
+export function rpcEndpoint(base: string, rpcPath: string): string {
+  return `${base.replace(/\/+$/, '')}${rpcPath === '/' ? '' : rpcPath}`;
+}
+
 /**
  * Whether nothing answered at all: the connection was refused or reset, the name did not resolve, there was
  * no route, or the exchange timed out before any response head. Anything else answered something.

@@ -1,3 +1,4 @@
+import { closingQuote } from './closingQuote.js';
 import { JsonParseError } from './JsonParseError.js';
 import type { JsonValue } from './JsonValue.js';
 import { DEFAULT_MAX_DEPTH, parseJsonLossless, type ParseJsonOptions } from './parseJsonLossless.js';
@@ -60,8 +61,7 @@ function parseMarked(text: string): JsonValue | undefined {
       copied = at + literal.length;
     }
     if (open === -1) break;
-    let close = text.indexOf('"', open + 1);
-    while (close !== -1 && escapedAt(text, close)) close = text.indexOf('"', close + 1);
+    const close = closingQuote(text, open);
     if (close === -1) return undefined;
     segment = close + 1;
     open = text.indexOf('"', segment);
@@ -74,12 +74,6 @@ function unsafeInteger(literal: string): boolean {
   const digits = literal.charCodeAt(0) === 0x2d ? literal.length - 1 : literal.length;
   if (digits !== SAFE_DIGITS.length) return digits > SAFE_DIGITS.length;
   return literal.slice(literal.length - digits) > SAFE_DIGITS;
-}
-
-function escapedAt(text: string, quote: number): boolean {
-  let backslashes = 0;
-  for (let i = quote - 1; text.charCodeAt(i) === 0x5c; i--) backslashes++;
-  return backslashes % 2 === 1;
 }
 
 /** The value with every marked string turned into its bigint, in place. */

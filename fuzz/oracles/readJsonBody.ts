@@ -6,7 +6,7 @@
  * unique; with duplicates "the behavior of software that receives such an object is unpredictable": most
  * parsers keep the last value, some the first, some refuse the text). Nothing here knows JSON-RPC.
  */
-import { JsonParseError, parseJson } from '../../core/json/index.js';
+import { closingQuote, JsonParseError, parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 
 /** What the bytes are, as JSON. */
@@ -71,8 +71,7 @@ export function readJsonText(text: string): JsonBody {
 function namesIn(text: string): number {
   let names = 0;
   for (let open = text.indexOf('"'); open !== -1; ) {
-    let close = text.indexOf('"', open + 1);
-    while (close !== -1 && escapedAt(text, close)) close = text.indexOf('"', close + 1);
+    const close = closingQuote(text, open);
     if (close === -1) return -1;
     let next = close + 1;
     while (isJsonSpace(text.charCodeAt(next))) next++;
@@ -80,12 +79,6 @@ function namesIn(text: string): number {
     open = text.indexOf('"', next);
   }
   return names;
-}
-
-function escapedAt(text: string, quote: number): boolean {
-  let backslashes = 0;
-  for (let i = quote - 1; text.charCodeAt(i) === 0x5c; i--) backslashes++;
-  return backslashes % 2 === 1;
 }
 
 const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;

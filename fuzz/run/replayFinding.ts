@@ -4,6 +4,7 @@
  * the fix of a node team is proven by this command turning from "shows again" to "no longer shows".
  */
 import { readFileSync } from 'node:fs';
+import { rpcEndpoint } from '../../core/client/baseUrl.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { EXIT } from '../../core/errors/exitCodes.js';
 import type { Profile } from '../../profile/Profile.js';
@@ -11,7 +12,7 @@ import type { Finding } from '../model.js';
 import { SLOW_FLOOR_MS } from '../oracles/slowBound.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { httpOf } from './foundCase.js';
-import { CaseSender, fuzzClient, sendCase } from './sendCase.js';
+import { CaseSender, sendCase } from './sendCase.js';
 
 /** The report or the finding cannot be read (exit 2). */
 export class FuzzReplayError extends ChainrpcError {
@@ -48,12 +49,11 @@ export async function replayFinding(o: ReplayOptions): Promise<number> {
   const finding = findings.find((f) => f.id.toLowerCase() === o.findingId.toLowerCase());
   if (finding === undefined) throw new FuzzReplayError(`--replay ${o.reportPath}: no finding ${o.findingId} (it has ${findings.map((f) => f.id).join(', ') || 'none'})`);
   const url = o.url ?? finding.url;
-  const client = fuzzClient(url, o.profile, 1);
-  const sender = new CaseSender(client.url, 1);
+  const sender = new CaseSender(rpcEndpoint(url, o.profile.rpcPath), 1);
   try {
     const http = httpOf(finding.minimal);
     o.out(`${finding.id} ${finding.oracle}${finding.method === undefined ? '' : ` ${finding.method}`}: ${finding.message}`);
-    o.out(`sending its minimal case (${http.body.length} bytes) to ${client.url}`);
+    o.out(`sending its minimal case (${http.body.length} bytes) to ${sender.url}`);
     const answer = await sendCase(sender, http, o.timeoutMs, o.profile.maxBodyBytes);
     if (finding.oracle === 'liveness' || finding.oracle === 'disagreement') {
       o.out(answer.failure === undefined ? `answered: HTTP ${answer.status ?? '?'} in ${answer.ms.toFixed(1)} ms: ${(answer.text ?? '').slice(0, 300)}` : `no answer: ${answer.failure.message}`);
@@ -68,6 +68,5 @@ export async function replayFinding(o: ReplayOptions): Promise<number> {
     return again === undefined ? EXIT.ok : EXIT.nodeError;
   } finally {
     sender.close();
-    await client.close();
   }
 }

@@ -5,6 +5,7 @@
  * when it came, the height); headHealth.ts makes the head lag, the stalls and the heights that went backwards of
  * them. A call that fails or times out is counted, not retried: the next tick asks again.
  */
+import { rpcEndpoint } from '../../core/client/baseUrl.js';
 import { ExactHttpPool } from '../../core/client/ExactHttpPool.js';
 import { HttpExchangeFailure } from '../../core/client/HttpExchangeFailure.js';
 import { parseJson, type JsonValue } from '../../core/json/index.js';
@@ -51,7 +52,7 @@ export class HeadFollower {
   constructor(o: HeadFollowerOptions) {
     this.#o = o;
     this.url = o.url;
-    const endpoint = new URL(`${o.url.replace(/\/+$/, '')}${o.profile.rpcPath === '/' ? '' : o.profile.rpcPath}`);
+    const endpoint = new URL(rpcEndpoint(o.url, o.profile.rpcPath));
     this.#path = `${endpoint.pathname}${endpoint.search}` || '/';
     this.#pool = new ExactHttpPool(endpoint.origin, { maxIdle: 1 });
     this.#body = Buffer.from(`{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(o.profile, 'chain_blockNumber'))},"params":[],"id":1}`);

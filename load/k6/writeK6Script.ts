@@ -8,6 +8,7 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rpcEndpoint } from '../../core/client/baseUrl.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { fileHead } from '../../core/files/ownedFolder.js';
 import type { FolderRules } from '../../core/files/ownedFolder.js';
@@ -200,7 +201,7 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
   });
   const sendMethod = sends ? methodIndex('chain_sendRawTransaction') : -1;
   const specMethods = [...s.reads, ...(sends ? ['chain_sendRawTransaction'] : [])];
-  const endpoint = `${o.url}${profile.rpcPath === '/' ? '' : profile.rpcPath}`;
+  const endpoint = rpcEndpoint(o.url, profile.rpcPath);
   const data = {
     format: K6_DATA_FORMAT,
     tool: { name: 'chainrpc', version: o.version },

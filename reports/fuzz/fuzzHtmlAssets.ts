@@ -1,14 +1,15 @@
 /**
  * The fixed stylesheet of a fuzz run's report.html: the styles every HTML report shares (PAGE_STYLES), the
- * charts' (CHART_CSS), then the fuzz report's own (the headline, a finding's card, its bodies and commands,
+ * charts' (CHART_CSS), the tables' (TABLE_CSS), then the fuzz report's own (the headline, a finding's card, its bodies and commands,
  * the tables). It holds no data of a run; the page's Content-Security-Policy allows it by hash. The page needs
  * no script: the charts are drawn on the server and sections fold with <details>.
  */
 import { PAGE_STYLES } from '../shared/htmlPage.js';
 import { CHART_CSS } from '../shared/svgChart.js';
+import { TABLE_CSS } from '../shared/htmlTable.js';
 
 export const FUZZ_REPORT_CSS = `
-${PAGE_STYLES}${CHART_CSS}
+${PAGE_STYLES}${CHART_CSS}${TABLE_CSS}
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 h3 { font-size: 14px; margin: 0 0 6px; display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; }
 .verdict { font-size: 22px; font-weight: 700; margin: 0 0 8px; padding: 10px 14px; border-radius: 6px; border: 2px solid; overflow-wrap: anywhere; }
@@ -32,14 +33,7 @@ main > section { border-top: 1px solid var(--line); margin-top: 20px; }
 pre { margin: 2px 0 8px; padding: 6px 8px; background: var(--code); border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 360px; overflow: auto; }
 pre.hex { white-space: pre; overflow-x: auto; }
 pre.command { border-left: 3px solid var(--line); }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 16px 24px; margin: 8px 0 12px; }
-@media (max-width: 700px) { .charts { grid-template-columns: 1fr; } }
-.table-wrap { overflow-x: auto; }
-table.data { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
-table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 3px 12px 3px 0; text-align: left; vertical-align: top; }
-table.data thead th { color: var(--muted); font-weight: 600; border-bottom: 2px solid var(--line); white-space: nowrap; }
 table.data tbody th { font-weight: 500; overflow-wrap: anywhere; }
-table.data .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; padding-left: 14px; }
 .bad { color: var(--fail); font-weight: 600; } .warn { color: var(--error); font-weight: 600; } .ok { color: var(--pass); font-weight: 600; }
 ul.tool-errors li { margin: 2px 0; overflow-wrap: anywhere; }
 .note { color: var(--muted); font-size: 12px; }

@@ -1,13 +1,14 @@
 import { PAGE_STYLES } from '../shared/htmlPage.js';
 import { CHART_CSS } from '../shared/svgChart.js';
+import { TABLE_CSS } from '../shared/htmlTable.js';
 
 /**
  * The fixed stylesheet of the load report (report.html): the styles every HTML report shares
- * (PAGE_STYLES), the charts' (CHART_CSS), then the load report's own. It holds no data of a run; the page's
+ * (PAGE_STYLES), the charts' (CHART_CSS), the tables' (TABLE_CSS), then the load report's own. It holds no data of a run; the page's
  * Content-Security-Policy allows it by hash. The page needs no script: every chart is drawn on the server.
  */
 export const LOAD_REPORT_CSS = `
-${PAGE_STYLES}${CHART_CSS}
+${PAGE_STYLES}${CHART_CSS}${TABLE_CSS}
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 h1 .scenario { color: var(--fg); }
 h3 { font-size: 14px; margin: 18px 0 6px; }
@@ -34,17 +35,10 @@ span.badge.ok { background: var(--pass); color: #fff; } span.badge.bad { backgro
 .card-label { font-size: 11px; font-weight: 600; color: var(--muted); text-transform: uppercase; }
 .card-value { font-size: 22px; font-weight: 700; font-variant-numeric: tabular-nums; }
 .card-note { font-size: 12px; color: var(--muted); }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 16px 24px; margin: 8px 0 12px; }
-@media (max-width: 700px) { .charts { grid-template-columns: 1fr; } }
 .callout { border: 1px solid var(--line); border-left: 4px solid var(--error); border-radius: 4px; background: var(--panel); padding: 8px 14px; margin: 8px 0; overflow-wrap: anywhere; }
 .callout.bad { border-left-color: var(--fail); }
 .callout ul { margin: 4px 0 0; padding-left: 20px; }
-.table-wrap { overflow-x: auto; }
-table.data { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
-table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 3px 12px 3px 0; text-align: left; vertical-align: top; }
-table.data thead th { color: var(--muted); font-weight: 600; border-bottom: 2px solid var(--line); white-space: nowrap; }
 table.data tbody th { font-weight: 500; white-space: nowrap; }
-table.data .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; padding-left: 14px; }
 table.data .note { color: var(--muted); font-size: 12px; }
 table.data .zero { color: var(--muted); }
 table.data .best { font-weight: 700; }

@@ -1,5 +1,14 @@
 import { escapeHtml as h } from './escapeHtml.js';
 
+/** The styles of htmlTable's tables (a report adds its own after them: how a row's header wraps, its notes). */
+export const TABLE_CSS = `
+.table-wrap { overflow-x: auto; }
+table.data { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
+table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 3px 12px 3px 0; text-align: left; vertical-align: top; }
+table.data thead th { color: var(--muted); font-weight: 600; border-bottom: 2px solid var(--line); white-space: nowrap; }
+table.data .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; padding-left: 14px; }
+`;
+
 /** A table cell: its HTML (already escaped) and, for numbers, the class that aligns it right. */
 export interface Cell {
   html: string;

@@ -5,7 +5,7 @@ export { DEFAULT_REPORT_DIR, LATEST_LINK, checkReportRoot, latestLinkOf, publish
 export { renderJsonReport, type VersionedReport } from './jsonReport.js';
 export { renderJunitXml, type JunitCase, type JunitDocument, type JunitSuite } from './junitXml.js';
 export { PAGE_STYLES, htmlPage, metaListHtml, type HtmlPage } from './htmlPage.js';
-export { htmlTable, num, text, type Cell } from './htmlTable.js';
+export { htmlTable, num, text, TABLE_CSS, type Cell } from './htmlTable.js';
 export {
   CHART_CSS,
   emptyChart,

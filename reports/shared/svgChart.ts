@@ -297,8 +297,10 @@ export function histogramChartSvg(spec: HistogramChartSpec): string {
   return `${open(spec.id, spec.title, spec.description)}${axesSvg(f, spec.x, yAxis, y.ticks)}<g class="series">${bars.join('')}</g>${over}${close(spec.title)}`;
 }
 
-/** The chart styles (to append to the page's stylesheet): colours per class, light and dark. */
+/** The chart styles (to append to the page's stylesheet): a `.charts` row's grid, colours per class, light and dark. */
 export const CHART_CSS = `
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 16px 24px; margin: 8px 0 12px; }
+@media (max-width: 700px) { .charts { grid-template-columns: 1fr; } }
 :root { --c0: #2f6fdb; --c1: #e36209; --c2: #8250df; --c3: #1b7c83; --c4: #bf3989; --c5: #6e7781; --c6: #9a6700; --c7: #116329; }
 @media (prefers-color-scheme: dark) { :root { --c0: #58a6ff; --c1: #f0883e; --c2: #bc8cff; --c3: #39c5cf; --c4: #ff7b72; --c5: #9198a1; --c6: #d29922; --c7: #56d364; } }
 .chart { margin: 0; min-width: 0; }

@@ -3,7 +3,7 @@
  * Apart from the runner because it is one step of setup with its own reading of an answer (what counts as
  * answering calls), before any check is scheduled.
  */
-import { isUnreachable, unreachableMessage } from '../../core/client/baseUrl.js';
+import { isUnreachable, rpcEndpoint, unreachableMessage } from '../../core/client/baseUrl.js';
 import { CheckContext } from '../CheckContext.js';
 import type { RunShared } from '../CheckContext.js';
 import type { Exchange } from '../model.js';
@@ -27,7 +27,7 @@ export async function findUnreachable(shared: RunShared, targets: string[], chec
       const ctx = new CheckContext(shared, { id: 'setup/reachable', level: 'MUST', category: 'transport', title: 'reachable', spec: '', scope: 'node' }, node, AbortSignal.timeout(Math.min(checkTimeoutMs, 10_000)));
       try {
         const res = await ctx.post({ jsonrpc: '2.0', method: ctx.method('chain_blockNumber'), params: [], id: 1 });
-        const endpoint = `${node}${profile.rpcPath === '/' ? '' : profile.rpcPath}`;
+        const endpoint = rpcEndpoint(node, profile.rpcPath);
         const json = res.json;
         // An endpoint answers a call as a call: with its id, whatever it says. An error page in JSON (a 404
         // with id null for a path the server does not serve) is not one; a 2xx answer is left to the checks.

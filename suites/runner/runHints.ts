@@ -5,7 +5,7 @@
  * instead of as dozens of failures that all look alike. (A --url that already ends in the endpoint path
  * needs no hint: the CLI takes it as the endpoint's own URL, core/client/baseUrl.ts.)
  */
-import { saysUnreachable, unreachableMessage } from '../../core/client/baseUrl.js';
+import { rpcEndpoint, saysUnreachable, unreachableMessage } from '../../core/client/baseUrl.js';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { METHOD_NAMES } from '../../core/schema/types.generated.js';
@@ -72,7 +72,7 @@ export function runHints(options: { targets: string[]; profile: Profile; results
     if (down !== undefined) {
       const status = down.evidence.exchanges[0]?.response?.status;
       hints.push(
-        `${url}${rpcPath === '/' ? '' : rpcPath} answered${status === undefined ? '' : ` (HTTP ${status})`}, but not as a JSON-RPC endpoint. If the node serves JSON-RPC at another path, give --rpc-path (e.g. --rpc-path / or --rpc-path /v1/jsonrpc); \`chainrpc profile detect --url ${url}\` looks for it under the usual paths and writes a draft profile that names it.`,
+        `${rpcEndpoint(url, rpcPath)} answered${status === undefined ? '' : ` (HTTP ${status})`}, but not as a JSON-RPC endpoint. If the node serves JSON-RPC at another path, give --rpc-path (e.g. --rpc-path / or --rpc-path /v1/jsonrpc); \`chainrpc profile detect --url ${url}\` looks for it under the usual paths and writes a draft profile that names it.`,
       );
     }
   }
