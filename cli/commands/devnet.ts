@@ -81,6 +81,19 @@ export const devnet: Command = {
       if (err instanceof DevnetPlanError) throw CliError.within('devnet', err);
       throw err;
     }
+    const killAll = (): void => {
+      for (const n of net.nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
+    };
+    // Listening before the table is printed: a signal sent as soon as `devnet ready` is read must find the handler
+    // in place, not the default action (which would end the devnet without stopping its nodes cleanly).
+    const stopped = untilStopped({
+      watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
+      onSecondSignal: (signal) => {
+        process.stderr.write(`devnet: ${signal} again: killing every node (SIGKILL) and exiting now\n`);
+        killAll();
+        process.exit(130);
+      },
+    });
     const width = Math.max(...net.nodes.map((n) => n.url.length));
     const p2pWidth = Math.max(...net.nodes.map((n) => n.p2pUrl.length));
     const withFaults = net.nodes.some((n) => n.faults.length > 0);
@@ -90,17 +103,7 @@ export const devnet: Command = {
     for (const n of net.nodes) {
       n.process.once('exit', (code, signal) => process.stderr.write(`devnet: ${n.name} (pid ${n.pid}) exited (${signal ?? `code ${String(code)}`})\n`));
     }
-    const killAll = (): void => {
-      for (const n of net.nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
-    };
-    const reason = await untilStopped({
-      watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
-      onSecondSignal: (signal) => {
-        process.stderr.write(`devnet: ${signal} again: killing every node (SIGKILL) and exiting now\n`);
-        killAll();
-        process.exit(130);
-      },
-    });
+    const reason = await stopped;
     process.stderr.write(`devnet: ${reason}: stopping every node\n`);
     return stopBounded(() => net.stop(), 0, (line) => process.stderr.write(`devnet: ${line}\n`), (code) => {
       killAll();

@@ -192,18 +192,21 @@ export const node: Command = {
       if (err instanceof ChainrpcError && err.kind === 'configuration') throw CliError.within('node', err);
       throw err;
     });
-    console.log(started.url);
-    console.log(started.p2pUrl);
-    const members = started.network.members.length;
-    const role = !started.network.members.includes(started.id) ? 'not a member' : members === 1 ? 'the only member' : `one of ${members} members`;
-    log(`node ${kind} ${started.id} (${role}, pid ${process.pid}) serving ${started.url}/rpc, peers at ${started.p2pUrl}, blocks every ${blockTimeMs} ms (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
-    const reason = await untilStopped({
+    // Listening before the node says it serves: a signal sent as soon as the announcement is read must find the
+    // handler in place, not the default action (which would end the process without stopping the node cleanly).
+    const stopped = untilStopped({
       watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
       onSecondSignal: (signal) => {
         log(`${signal} again: exiting now`);
         process.exit(130);
       },
     });
+    console.log(started.url);
+    console.log(started.p2pUrl);
+    const members = started.network.members.length;
+    const role = !started.network.members.includes(started.id) ? 'not a member' : members === 1 ? 'the only member' : `one of ${members} members`;
+    log(`node ${kind} ${started.id} (${role}, pid ${process.pid}) serving ${started.url}/rpc, peers at ${started.p2pUrl}, blocks every ${blockTimeMs} ms (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
+    const reason = await stopped;
     log(`${reason}: stopping`);
     return stopBounded(() => started.stop(), 0, log);
   },
