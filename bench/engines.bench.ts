@@ -36,11 +36,11 @@ try {
   const base = { name: 'stall', arrivals: { model: 'open', rate: RATE }, duration: `${SECONDS}s`, warmup: '0ms', timeout: '10s', validate: 0, mix: [{ method: 'chain_health' }] };
   // The Node engine: 10 connections, requests queue for one (counted), latency from the scheduled time.
   const engine = resolveScenario({ ...base, connections: 10, maxInFlight: 10_000 });
-  const [fromNode] = await runLoad({ scenario: engine, urls: [stall.url], profile, profilePath: null, threads: 1, maxLagP99Us: 50_000, log: () => {} });
+  const [fromNode] = await runLoad({ scenario: engine, urls: [stall.url], profile, profileSource: null, threads: 1, maxLagP99Us: 50_000, log: () => {} });
   // k6: 10 VUs (the in-flight cap is its VU cap).
   const k6Scenario = resolveScenario({ ...base, maxInFlight: 10 });
   const out = join(dir, 'k6');
-  const prepared = await prepareTarget(stall.url, { scenario: k6Scenario, profile, profilePath: null, log: () => {} }, join(dir, 'work'));
+  const prepared = await prepareTarget(stall.url, { scenario: k6Scenario, profile, profileSource: null, log: () => {} }, join(dir, 'work'));
   writeK6Script({ scenario: k6Scenario, url: stall.url, profile, prepared, out, version: 'bench' });
   await runK6(k6, ['script.js'], out, 120_000);
   const summaries = readdirSync(out).filter((f) => f.startsWith('chainrpc-summary')).map((f) => parseJson(readFileSync(join(out, f), 'utf8')) as unknown as K6Summary);

@@ -24,7 +24,7 @@ export interface FuzzCase {
   /** `<family>/<rule>` (e.g. `invalid-params/maximum`, `envelope/id-type`): the rule part of a finding's signature. */
   rule: string;
   family: CaseFamily;
-  /** The spec's name of the method the case calls (a batch: its first), if it calls one. */
+  /** The spec's name of the method the case calls (a batch: its first, which `--only` selects by), if it calls one. */
   method?: string;
   /** The run's seed and the case's index: `caseAt(seed, index)` makes this very case again. */
   seed: number;
@@ -124,6 +124,11 @@ export interface Violation {
   source: string;
   /** A short excerpt of the answer that shows it. */
   excerpt?: string;
+  /**
+   * In a batch, the spec's name of the method of the call the violation is about (one call's answer, or calls
+   * left unanswered that all call it); absent when it is about the batch as a whole or calls of several methods.
+   */
+  method?: string;
 }
 
 /** A finding: a violation, deduplicated by signature, with its minimal reproducing case. */

@@ -14,7 +14,7 @@ afterAll(async () => node.stop());
 
 const quick = { rate: 40, duration: '2s', warmup: '300ms' } as const;
 const run = async (name: string, extra = {}) => {
-  const [result] = await runLoad({ scenario: loadScenario(name, { ...quick, ...extra }), urls: [node.url], profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} });
+  const [result] = await runLoad({ scenario: loadScenario(name, { ...quick, ...extra }), urls: [node.url], profile: referenceProfile(), profileSource: null, threads: 1, log: () => {} });
   if (result === undefined) throw new Error('no run');
   return result;
 };
@@ -60,7 +60,7 @@ describe('built-in scenarios against the reference node', () => {
   it('send-raw-tx against a node that drops every second transaction it answers: the inclusion figures show it', async () => {
     const faulty = await startTestNode({ faults: ['admitted-tx-dropped'] });
     try {
-      const [r] = await runLoad({ scenario: loadScenario('send-raw-tx', { ...quick, rate: 20 }), urls: [faulty.url], profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} });
+      const [r] = await runLoad({ scenario: loadScenario('send-raw-tx', { ...quick, rate: 20 }), urls: [faulty.url], profile: referenceProfile(), profileSource: null, threads: 1, log: () => {} });
       const inclusion = r?.inclusion;
       if (inclusion === undefined) throw new Error('no inclusion figures');
       expect(inclusion.accepted).toBeGreaterThan(5);

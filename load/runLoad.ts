@@ -11,6 +11,7 @@ import { JsonRpcError, TransportError, createClient, type RpcClient } from '../c
 import { keypairFromSeed } from '../core/codec/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import type { Profile } from '../profile/Profile.js';
+import type { ProfileSource } from '../profile/loadProfile.js';
 import { wireMethod } from '../profile/Profile.js';
 import { asInteger } from '../profile/readWire.js';
 import { fundSenders, type Funding } from './corpus/fundSenders.js';
@@ -55,8 +56,8 @@ export interface RunLoadOptions {
   scenario: ResolvedScenario;
   urls: readonly string[];
   profile: Profile;
-  /** The profile file as given (null: the reference profile), for the source threads to load. */
-  profilePath: string | null;
+  /** The profile as given (a file, a detected profile's JSON; null: the reference profile), for the source threads to load. */
+  profileSource: ProfileSource;
   threads: number;
   /** The generator's send lag p99 (µs) above which a run is invalid (default the engine's, 5 ms). */
   maxLagP99Us?: number;
@@ -184,7 +185,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
     const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));
     return {
       url,
-      options: { mix: s.mix, wire, heights: tip >= from ? { from, to: tip } : null, accounts, validate: s.validate, seed: s.seed, profile: o.profilePath, transactions },
+      options: { mix: s.mix, wire, heights: tip >= from ? { from, to: tip } : null, accounts, validate: s.validate, seed: s.seed, profile: o.profileSource, transactions },
       ...(tracker === undefined || trackerOriginMs === undefined ? {} : { tracker, trackerOriginMs }),
       resumeAt: {},
     };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../core/paths.js';
-import { loadProfile, ProfileError } from './loadProfile.js';
+import { loadProfile, loadProfileSource, ProfileError } from './loadProfile.js';
 import { GENESIS_ANY, GENESIS_ZEROS, integersOf } from './Profile.js';
 import type { Profile } from './Profile.js';
 import { referenceProfile } from './referenceProfile.js';
@@ -170,5 +170,21 @@ describe('loadProfile', () => {
     expect(await bad({ codec: './broken.mjs' })).toMatch(/must export default/);
     const notJson = await loadProfile(write('nope.json', '{')).catch((e: unknown) => e);
     expect(notJson).toBeInstanceOf(ProfileError);
+  });
+});
+
+describe('loadProfileSource (what a load thread is given)', () => {
+  it('reads a file, a profile held as JSON (detected, no file), or none (the reference profile)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'chainrpc-profile-source-'));
+    try {
+      const file = join(folder, 'p.json');
+      writeFileSync(file, '{"maxBatch": 8}');
+      expect((await loadProfileSource(file)).maxBatch).toBe(8);
+      expect((await loadProfileSource({ json: { maxBatch: 9, rpcPath: '/' }, name: 'the detected profile' })).maxBatch).toBe(9);
+      expect((await loadProfileSource(null)).maxBatch).toBe(referenceProfile().maxBatch);
+      await expect(loadProfileSource({ json: { maxBatchh: 9 }, name: 'the detected profile' })).rejects.toThrow(/the detected profile/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -296,3 +296,11 @@ export async function loadProfile(path: string | undefined): Promise<Profile> {
   }
   return profileFromJson(raw, path);
 }
+
+/** Where a thread finds the profile: a file's path, a profile's JSON held in memory (detected, no file), or null for the reference profile. */
+export type ProfileSource = string | { json: unknown; name: string } | null;
+
+/** The profile a ProfileSource names (as loadProfile and profileFromJson read them). */
+export async function loadProfileSource(source: ProfileSource): Promise<Profile> {
+  return source !== null && typeof source === 'object' ? profileFromJson(source.json, source.name) : loadProfile(source ?? undefined);
+}

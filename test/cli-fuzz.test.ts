@@ -53,6 +53,28 @@ describe('chainrpc fuzz', () => {
     expect(fixed.stdout).toContain('now: NO LONGER SHOWS');
   }, 60_000);
 
+  it('a node of another network: judged by the reference profile its own limit looks like a bug; --profile detect judges it by its own', async () => {
+    // A node whose batches stop at 8 calls (the reference profile says 1000): a batch of 9 refused whole is its right.
+    const small = await startTestNode({ maxBatch: 8 });
+    try {
+      const given = ['fuzz', '--url', small.url, '--only', 'envelope', '--cases', '3000', '--seed', '2'];
+      const asReference = await runChainrpc(...given, '--max-findings', '1', '--report-dir', join(dir, 'as-reference'));
+      expect(asReference.code, asReference.stderr).toBe(1);
+      expect(asReference.stderr).toMatch(/judging by the reference profile \(its limits: batches of 1000.*--profile detect/);
+      // A batch's finding about the batch as a whole names no method (not its first call's).
+      expect(asReference.stdout).toMatch(/^ {2}F1 envelope: answered a batch of 9 with one error object/m);
+      const detected = await runChainrpc(...given, '--profile', 'detect', '--report-dir', join(dir, 'detected'));
+      expect(detected.code, detected.stdout + detected.stderr).toBe(0);
+      expect(detected.stderr).toMatch(/fuzz: detect: batch size limit/);
+      expect(detected.stderr).not.toMatch(/judging by the reference profile/);
+      const file = /^profile detected \(.*\): (.+)$/m.exec(detected.stdout)?.[1] ?? '';
+      expect((JSON.parse(readFileSync(file, 'utf8')) as { maxBatch: unknown }).maxBatch).toBe(8);
+      expect(file.startsWith(/^reports: (.+)$/m.exec(detected.stdout)?.[1] ?? '-')).toBe(true);
+    } finally {
+      await small.stop();
+    }
+  }, 90_000);
+
   it('exits 3 when no node answers, and 2 on usage errors', async () => {
     const none = await runChainrpc('fuzz', '--url', 'http://127.0.0.1:1', '--cases', '10');
     expect(none.code).toBe(3);

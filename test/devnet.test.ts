@@ -113,7 +113,7 @@ describe('devnet of 3 MN + 2 LN', () => {
     const ln = net.nodes.find((n) => n.kind === 'LN');
     if (!mn || !ln) throw new Error('no MN or LN');
     const quick = { rate: 30, duration: '2s', warmup: '300ms' } as const;
-    const load = async (name: string, urls: string[], extra = {}) => runLoad({ scenario: loadScenario(name, { ...quick, ...extra }), urls, profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} });
+    const load = async (name: string, urls: string[], extra = {}) => runLoad({ scenario: loadScenario(name, { ...quick, ...extra }), urls, profile: referenceProfile(), profileSource: null, threads: 1, log: () => {} });
     const ok = (r: Awaited<ReturnType<typeof load>>[number] | undefined): boolean => r !== undefined && r.methods.length > 0 && r.methods.every((m) => m.ok === m.calls);
     const [reads] = await load('reads', [mn.url]);
     expect(ok(reads)).toBe(true);

@@ -5,6 +5,8 @@
  * finding's minimal case again. docs/fuzz.md.
  */
 import { randomInt } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
@@ -12,7 +14,7 @@ import { positiveNumberProblem } from '../commonOptions.js';
 import { baseUrls } from '../nodeUrls.js';
 import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 import { interruptible } from './load/interrupt.js';
-import { TARGET, needUrls, targetOptions, targetProfile, URL_RULE } from './load/target.js';
+import { DETECT, detectTargetProfile, TARGET, needUrls, targetOptions, targetProfile, URL_RULE } from './load/target.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
@@ -112,7 +114,8 @@ export const fuzz: Command = {
   async run(argv) {
     const command = 'fuzz';
     const { values, positionals } = line.parse(argv);
-    const profile = await targetProfile(command, values);
+    const detected = values.profile === DETECT && values.replay === undefined ? await detectTargetProfile(command, values) : undefined;
+    const profile = detected?.profile ?? (await targetProfile(command, values));
     if (values.replay !== undefined) {
       const [id, ...extra] = positionals;
       if (id === undefined || extra.length > 0) throw new CliError(`${command}: --replay takes a report and one finding id: chainrpc fuzz --replay <report.json> F1`);
@@ -131,6 +134,8 @@ export const fuzz: Command = {
     checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, FUZZ_REPORT_KIND);
     const progress = new FuzzProgressLine(process.stderr);
     const stop = interruptible('fuzz: interrupted: stopping, then writing the report of what ran');
+    // Judged by the reference profile, another team's node would show its own limits and codes as findings.
+    if (values.profile === undefined) console.error(`fuzz: judging by the reference profile (its limits: batches of ${profile.maxBatch ?? 'any size'}, bodies of ${profile.maxBodyBytes ?? 'any size'} bytes; its error codes); for a node of another network, --profile <file> or --profile detect`);
     console.error(`fuzz: seed ${seed} (--seed ${seed} makes this run again), ${urls.join(', ')}`);
     let run: FuzzRun;
     try {
@@ -169,9 +174,15 @@ export const fuzz: Command = {
     if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
     for (const f of verdict.flaky) console.log(said(f));
     console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
+    // The detected profile beside the report: the run's findings are judged by it, and a replay needs it.
+    const profileFile = detected === undefined ? undefined : join(written.dir, 'profile.json');
+    if (detected !== undefined && profileFile !== undefined) {
+      writeFileSync(profileFile, `${JSON.stringify(detected.json, null, 2)}\n`);
+      console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(profileFile)}`);
+    }
     for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
     const first = verdict.standing[0];
-    if (first !== undefined) console.log(`replay one: chainrpc fuzz --replay ${relativeOrAbsolute(written.files.json)} ${first.id}`);
+    if (first !== undefined) console.log(`replay one: chainrpc fuzz --replay ${relativeOrAbsolute(written.files.json)} ${first.id}${profileFile === undefined ? (values.profile === undefined ? '' : ` --profile ${values.profile}`) : ` --profile ${relativeOrAbsolute(profileFile)}`}`);
     return verdict.exitCode;
   },
 };

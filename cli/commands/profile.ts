@@ -121,6 +121,14 @@ const isDetectedProfile = (path: string): boolean =>
     return typeof detected === 'object' && detected !== null && String((detected as { tool?: unknown }).tool).startsWith('chainrpc ');
   });
 
+/** What a command says when detection found no JSON-RPC endpoint at `url` (exit 3); any other error as it is. */
+export function detectFailure(command: string, url: string, rpcPath: string | undefined, err: unknown): unknown {
+  if (!(err instanceof NoRpcEndpointError)) return err;
+  if (err.unreachable) return unreachable(command, url, err.answers[0]?.answer.replace(/^no answer \((.*)\)$/, '$1'));
+  const fix = rpcPath === undefined ? 'If the node serves JSON-RPC at another path, give it with --rpc-path.' : `Is --rpc-path ${rpcPath} right? Without it, the usual paths are tried.`;
+  return new CliError(`${command}: ${err.message}\n${fix}`, err.kind, { cause: err });
+}
+
 async function detect(argv: string[]): Promise<number> {
   const { values } = detectLine.parse(argv);
   const rpcPath = values['rpc-path'];
@@ -163,12 +171,7 @@ async function detect(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    if (err instanceof NoRpcEndpointError) {
-      if (err.unreachable) throw unreachable('profile detect', url, err.answers[0]?.answer.replace(/^no answer \((.*)\)$/, '$1'));
-      const fix = rpcPath === undefined ? 'If the node serves JSON-RPC at another path, give it with --rpc-path.' : `Is --rpc-path ${rpcPath} right? Without it, the usual paths are tried.`;
-      throw new CliError(`profile detect: ${err.message}\n${fix}`, err.kind, { cause: err });
-    }
-    throw err;
+    throw detectFailure('profile detect', url, rpcPath, err);
   }
   if (live) process.stderr.write('\r\x1b[K');
   const json = `${JSON.stringify(result.profile, null, 2)}\n`;

@@ -23,6 +23,8 @@ export interface Due {
   source: string;
   /** The request in a few words, for messages: "chain_getAccount [12345] (id 7)", "the body", "batch element 3". */
   what: string;
+  /** The spec's name of the method it calls, when it calls one the profile knows: what a batch's finding is labelled with. */
+  method?: string;
 }
 
 /** An HTTP status the profile gives an exchange that is not a JSON-RPC call. */

@@ -173,6 +173,23 @@ describe('judge', () => {
     expect(oracles(post(BLOCK_NUMBER), { failure: { code: 'REFUSED', message: 'socket hang up' }, ms: 2 }, SMALL)).toEqual(['no-answer']);
   });
 
+  it('in a batch, names the method of the call a violation is about, and none for the batch as a whole', () => {
+    const batch = post(`[${call('chain_blockNumber', '[]', '1')},${call('chain_getBlockByHeight', '[-1]', '2')},null]`);
+    const opts = { profile: REF, slowBoundMs: 1000 };
+    // The invalid height answered with a result: chain_getBlockByHeight's finding, not the batch's first call's.
+    const [wrong] = judge({ http: batch }, reply(`[${result('1', '5')},${result('2', '5')},${error('null', -32600)}]`), opts);
+    expect(wrong).toMatchObject({ oracle: 'error-expected', method: 'chain_getBlockByHeight' });
+    // The null element unanswered: about no method's call.
+    const [missing] = judge({ http: batch }, reply(`[${result('1', '5')},${error('2', -32602)}]`), opts);
+    expect(missing?.oracle).toBe('envelope');
+    expect(missing?.method).toBeUndefined();
+    // Only chain_blockNumber's call unanswered: its method.
+    const [lost] = judge({ http: batch }, reply(`[${error('2', -32602)},${error('null', -32600)}]`), opts);
+    expect(lost).toMatchObject({ oracle: 'envelope', method: 'chain_blockNumber' });
+    // A single call's violation carries none: the case names its method.
+    expect(judge({ http: post(BAD_HEIGHT) }, reply(result('3', '5')), opts)[0]?.method).toBeUndefined();
+  });
+
   it('a node quoting the request back does not leak', () => {
     const http = post(call('at handle (/srv/app/server.js:12:7)', '[]', '1'));
     expect(oracles(http, reply(error('1', -32601, 'Method not found', '{"reason":"no method named \\"at handle (/srv/app/server.js:12:7)\\""}')))).toEqual([]);

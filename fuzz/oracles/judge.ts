@@ -156,14 +156,17 @@ function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: 
     const judged = candidates.map((due) => ({ due, found: dueViolations(due, response, profile) }));
     const chosen = judged.find((j) => j.found.length === 0) ?? judged[0];
     if (chosen === undefined) continue;
-    out.push(...chosen.found);
+    const method = chosen.due.method;
+    out.push(...(method === undefined ? chosen.found : chosen.found.map((v) => ({ ...v, method }))));
     const key = idKey(chosen.due.id);
     open.set(key, (open.get(key) ?? []).filter((d) => d !== chosen.due));
   }
   const missing = [...open.values()].flat();
   if (missing.length > 0) {
     const list = missing.slice(0, 5).map((d) => d.what).join('; ');
-    out.push({ oracle: 'envelope', message: `answered ${what} without an answer to ${missing.length} of its calls (${list}${missing.length > 5 ? '; …' : ''})`, source: 'JSON-RPC 2.0 §6 (a Response object for each Request object but notifications)', excerpt: short(answers) });
+    const methods = new Set(missing.map((d) => d.method));
+    const [only] = methods;
+    out.push({ oracle: 'envelope', message: `answered ${what} without an answer to ${missing.length} of its calls (${list}${missing.length > 5 ? '; …' : ''})`, source: 'JSON-RPC 2.0 §6 (a Response object for each Request object but notifications)', excerpt: short(answers), ...(methods.size === 1 && only !== undefined ? { method: only } : {}) });
   }
   if (extra.length > 0) {
     const ids = extra.slice(0, 5).map((r) => (isObject(r) && Object.hasOwn(r, 'id') ? short(r.id) : 'none')).join(', ');

@@ -133,6 +133,7 @@ function dueOf(v: JsonValue, where: string, duplicates: boolean, options: ModelO
     const verdict = paramsVerdict(spec, Object.hasOwn(v, 'params') ? v.params : undefined, options.profile);
     due = { id: validId, idMayBeNull: false, answer: verdict.answer, source: verdict.source, what };
   }
+  if (spec !== undefined) due.method = spec;
   return duplicates ? { ...due, answer: DUPLICATE_KEYS } : due;
 }
 

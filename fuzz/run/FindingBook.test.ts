@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
 import { referenceProfile } from '../../profile/referenceProfile.js';
 import type { Finding, FuzzCase } from '../model.js';
-import { FindingBook } from './FindingBook.js';
+import { FindingBook, findingMethod } from './FindingBook.js';
 import { FuzzTarget } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
 import { judgeAnswer } from './judgeAnswer.js';
@@ -94,5 +94,14 @@ describe('FindingBook', () => {
     } finally {
       await target.close();
     }
+  });
+
+  it('labels a batch finding with the method of the call it is about, never with the batch\'s first call by default', () => {
+    const batch = { method: 'chain_blockNumber', rule: 'envelope/batch-mixed', json: [{ jsonrpc: '2.0', method: 'chain_blockNumber', id: 1 }, null] };
+    expect(findingMethod(batch, {})).toBeUndefined();
+    expect(findingMethod(batch, { method: 'chain_getAccount' })).toBe('chain_getAccount');
+    // A batch whose bytes are not JSON any more: known by its rule.
+    expect(findingMethod({ method: 'chain_blockNumber', rule: 'envelope/batch-duplicate-id' }, {})).toBeUndefined();
+    expect(findingMethod({ method: 'chain_blockNumber', rule: 'invalid-params/type', json: { method: 'chain_blockNumber' } }, {})).toBe('chain_blockNumber');
   });
 });

@@ -45,7 +45,8 @@ export class FindingBook {
 
   /** Files a violation a case showed on a target; a new signature is re-checked and shrunk in the background. */
   file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string, others?: Finding['others']): void {
-    const signature = signatureOf(target.url, v.oracle, c);
+    const method = findingMethod(c, v);
+    const signature = signatureOf(target.url, v.oracle, { method, rule: c.rule });
     const known = this.#bySignature.get(signature);
     if (known !== undefined) {
       known.count++;
@@ -57,7 +58,7 @@ export class FindingBook {
       signature,
       oracle: v.oracle,
       url: target.url,
-      ...(c.method === undefined ? {} : { method: c.method }),
+      ...(method === undefined ? {} : { method }),
       rule: c.rule,
       message: v.message,
       source: v.source,
@@ -149,6 +150,16 @@ function sameRequest(a: Finding['minimal'], b: Finding['minimal']): boolean {
 }
 
 /** One finding per node, oracle, method and rule (the rule's family part and name, as the case generator names it). */
-export function signatureOf(url: string, oracle: OracleName, c: Pick<FuzzCase, 'method' | 'rule'>): string {
+export function signatureOf(url: string, oracle: OracleName, c: { method: string | undefined; rule: string }): string {
   return `${url} ${oracle} ${c.method ?? '-'} ${c.rule}`;
+}
+
+/**
+ * The method a finding is labelled with: the case's; for a batch, the method of the call the violation is
+ * about, and none when it is about the batch as a whole (a batch's first call is only what `--only` selects by:
+ * a batch holding `null` that kills a node is no finding of its first call's method).
+ */
+export function findingMethod(c: Pick<FuzzCase, 'method' | 'json' | 'rule'>, v: Pick<Violation, 'method'>): string | undefined {
+  if (v.method !== undefined) return v.method;
+  return Array.isArray(c.json) || c.rule.startsWith('envelope/batch') ? undefined : c.method;
 }

@@ -195,14 +195,15 @@ class FuzzLoop {
   async #drain(stop: FuzzRun['stop']): Promise<FuzzRun['stop']> {
     while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
     const now = performance.now();
-    this.#tick(now, 0, 0);
+    // The last status line gives the whole run's rate (its last second may have held no case at all).
+    this.#tick(now, this.sent, now - this.#t0, false);
     return stop;
   }
 
-  #tick(now: number, cases: number, ms: number): void {
+  #tick(now: number, cases: number, ms: number, onTimeline = true): void {
     const atMs = Math.round(now - this.#t0);
     const perSecond = ms > 0 ? (cases * 1_000) / ms : 0;
-    if (ms > 0) this.timeline.push({ atMs, cases: Math.round(perSecond), findings: this.book.findings.length });
+    if (ms > 0 && onTimeline) this.timeline.push({ atMs, cases: Math.round(perSecond), findings: this.book.findings.length });
     this.#o.onProgress?.({
       atMs,
       cases: this.sent,

@@ -73,7 +73,7 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6, judged agai
     // Both at once, each light (50 requests/s): the same node, the same moment.
     const [run, [fromNode]] = await Promise.all([
       runK6(bin, ['script.js'], out),
-      runLoad({ scenario: loadScenario('reads', overrides), urls: [node.url], profile: referenceProfile(), profilePath: null, threads: 1, log: () => {} }),
+      runLoad({ scenario: loadScenario('reads', overrides), urls: [node.url], profile: referenceProfile(), profileSource: null, threads: 1, log: () => {} }),
     ]);
     expect(run.code, run.stderr).toBe(0);
     const fromK6 = mergeK6Summaries(summariesIn(out));

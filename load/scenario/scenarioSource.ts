@@ -6,7 +6,7 @@
 import { stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { Validators } from '../../core/schema/validators.js';
-import { loadProfile } from '../../profile/loadProfile.js';
+import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile.js';
 import { profileValidators } from '../../profile/profileSchemas.js';
 import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
 import { drawParams } from '../requests/drawParams.js';
@@ -26,8 +26,8 @@ export interface ScenarioSourceOptions {
   /** The fraction of calls whose result is validated. */
   validate: number;
   seed: number;
-  /** The profile file, or null for the reference profile (results are validated against its choices). */
-  profile: string | null;
+  /** The profile file, a detected profile's JSON, or null for the reference profile (results are validated against its choices). */
+  profile: ProfileSource;
   /** The corpus to send chain_sendRawTransaction from, when the mix sends transactions. */
   transactions: { corpus: string; batchSize: number; resumeAt?: Record<string, number> } | null;
 }
@@ -52,7 +52,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const ctx: DrawContext = { heights: options.heights, accounts: options.accounts, random };
   const wire = (method: string): string => options.wire[method] ?? method;
   const spec = new Map(Object.entries(options.wire).map(([s, w]) => [w, s]));
-  const validators: Validators | undefined = options.validate > 0 ? profileValidators(await loadProfile(options.profile ?? undefined)) : undefined;
+  const validators: Validators | undefined = options.validate > 0 ? profileValidators(await loadProfileSource(options.profile)) : undefined;
   const lanes: TransactionLanes | undefined = options.transactions === null ? undefined : await createTransactionLanes({ ...options.transactions, method: wire('chain_sendRawTransaction') }, share);
   const entries = options.mix.map((e) => ({ entry: e, weight: entryWeight(e) }));
   let nextId = 1;

@@ -15,7 +15,7 @@ afterAll(async () => server.stop());
 describe('chainrpc load sweep', () => {
   it('finds the knee of a known-capacity server within 5%', async () => {
     const scenario = resolveScenario({ name: 'capacity', arrivals: { model: 'open', rate: 50 }, duration: '2s', warmup: '300ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
-    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profilePath: null, threads: 1, log: () => {}, startRate: 100, step: '2s', resolution: 0.03 });
+    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profileSource: null, threads: 1, log: () => {}, startRate: 100, step: '2s', resolution: 0.03 });
     expect(result.knee).not.toBeNull();
     expect(result.knee ?? 0).toBeGreaterThanOrEqual(114);
     expect(result.knee ?? 0).toBeLessThanOrEqual(126);
@@ -29,7 +29,7 @@ describe('chainrpc load sweep', () => {
     // A send-lag bound of 1 µs no generator keeps: every run is invalid because of the generator alone.
     const scenario = resolveScenario({ name: 'capacity', arrivals: { model: 'open', rate: 50 }, duration: '300ms', warmup: '100ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
     const lines: string[] = [];
-    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profilePath: null, threads: 1, maxLagP99Us: 1, log: (l) => lines.push(l), startRate: 30, step: '300ms' });
+    const result = await runSweep({ scenario, url: server.url, profile: referenceProfile(), profileSource: null, threads: 1, maxLagP99Us: 1, log: (l) => lines.push(l), startRate: 30, step: '300ms' });
     expect(result.steps).toHaveLength(1);
     const [step] = result.steps;
     expect(step).toMatchObject({ rate: 30, sloHeld: false, generatorLimited: true });

@@ -49,7 +49,7 @@ export function runK6(bin: string, args: readonly string[], cwd: string, timeout
 export async function writeTestK6(scenario: string | ResolvedScenario, overrides: ScenarioOverrides, url: string, out: string, segments = 1): Promise<string> {
   const resolved = typeof scenario === 'string' ? loadScenario(scenario, overrides) : scenario;
   const profile = referenceProfile();
-  const prepared = await prepareTarget(url, { scenario: resolved, profile, profilePath: null, log: () => {} }, join(out, '.work'));
+  const prepared = await prepareTarget(url, { scenario: resolved, profile, profileSource: null, log: () => {} }, join(out, '.work'));
   writeK6Script({ scenario: resolved, url, profile, prepared, out, version: 'test', segments });
   return out;
 }

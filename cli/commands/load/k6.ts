@@ -17,7 +17,7 @@ import { relativeOrAbsolute } from '../commandText.js';
 import { interruptible } from './interrupt.js';
 import { k6Recipe } from './k6Recipe.js';
 import { overridesOf, SCENARIO_OPTIONS, SCENARIO_OVERRIDES, scenarioName, scenarioOf, SEED } from './scenarioOptions.js';
-import { needUrls, PRIVATE_KEY, TARGET, targetFailure, targetOptions, targetProfile, URL_RULE } from './target.js';
+import { needUrls, PRIVATE_KEY, TARGET, targetFailure, targetOptions, targetProfileAndSource, URL_RULE } from './target.js';
 
 /** Where `chainrpc load k6` writes a scenario's k6 test unless told (git-ignored, like the reports). */
 export const DEFAULT_K6_DIR = '.chainrpc/k6';
@@ -67,7 +67,7 @@ export async function k6Command(argv: string[]): Promise<number> {
   needUrls(command, values.url);
   if (values.url.length > 1) throw new CliError(`${command}: give one --url (the node whose chain the data is drawn from; run the script once per node)`);
   const scenario = scenarioOf(command, name, overridesOf(values));
-  const profile = await targetProfile(command, values);
+  const { profile, source: profileSource } = await targetProfileAndSource(command, values);
   const [url] = baseUrls(command, values.url, profile.rpcPath) as [string];
   const out = values.out ?? join(DEFAULT_K6_DIR, scenario.name);
   // What k6 cannot express is refused before the node is touched.
@@ -83,7 +83,7 @@ export async function k6Command(argv: string[]): Promise<number> {
   const claim = claimFolder(out, K6_FOLDER);
   const stop = interruptible(`${command}: interrupted: stopping; nothing will be written`);
   try {
-    const prepared = await prepareTarget(url, { scenario, profile, profilePath: values.profile ?? null, signal: stop.signal, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
+    const prepared = await prepareTarget(url, { scenario, profile, profileSource, signal: stop.signal, log: (line) => process.stdout.write(`${line}\n`) }, join(out, '.work'));
     stop.signal.throwIfAborted();
     written = writeK6Script({ scenario, url, profile, prepared, out, version: packageVersion(), ...(values.segments === undefined ? {} : { segments: values.segments }) });
     // The corpus was copied beside the script; the setup's own copy is not part of the test.

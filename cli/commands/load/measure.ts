@@ -20,7 +20,7 @@ import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/rep
 import { interruptible } from './interrupt.js';
 import { publishLoadReport } from './publishLoadReport.js';
 import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
-import { PRIVATE_KEY, TARGET, targetFailure, targetProfile } from './target.js';
+import { PRIVATE_KEY, TARGET, targetFailure, targetProfileAndSource } from './target.js';
 
 /** The generator's and the report's lines (run and sweep). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
@@ -95,7 +95,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
   const { command, values, scenario } = o;
   // Before the run: a report folder whose `latest` is a user's file or folder is refused (exit 2), not replaced.
   checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, LOAD_REPORT_KIND);
-  const profile = await targetProfile(command, values);
+  const { profile, source: profileSource } = await targetProfileAndSource(command, values);
   const urls = baseUrls(command, values.url, profile.rpcPath);
   const progress = loadProgress({ stream: process.env.CI === undefined ? process.stdout : { write: (text: string) => process.stdout.write(text) } });
   const stop = interruptible();
@@ -110,7 +110,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
     measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0);
-    const common = { scenario, profile, profilePath: values.profile ?? null, threads: values.threads, ...maxLag, health, pids, metricsUrls, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
