@@ -51,7 +51,7 @@ try {
       await sleep(SECONDS * 1000);
       await Promise.all(followers.map((f) => f.stop()));
     });
-    const reads = followers.reduce((s, f) => s + f.samples.length, 0);
+    const reads = followers.reduce((s, f) => s + f.answered, 0);
     const perTarget = (busy - idle) / n;
     console.log(`  ${n} node(s) followed: ${busy.toFixed(2)}% of a core against ${idle.toFixed(2)}% idle; ${(reads / SECONDS / n).toFixed(1)} reads/s per node; ${perTarget.toFixed(2)}% of a core per node (goal: under 1%)`);
   }

@@ -379,7 +379,7 @@ function followHeads(o: RunLoadOptions, startedAtMs: number): { stop: () => Prom
     stop: () =>
       (stopped ??= (async () => {
         await Promise.all(followers.map((f) => f.stop()));
-        const sources = followers.map((f) => ({ url: f.url, samples: f.samples, failed: f.failed, lastFailure: f.lastFailure }));
+        const sources = followers.map((f) => f.followed());
         return headHealth(sources, { intervalMs: h.intervalMs, endMs: performance.now() - originMs, startedAtMs, ...(reference === undefined ? {} : { reference }) });
       })()),
   };

@@ -33,7 +33,7 @@ describe('HeadFollower against nodes whose head lag is known', () => {
     for (const f of followers) f.start();
     await new Promise((r) => setTimeout(r, 4_000));
     await Promise.all(followers.map((f) => f.stop()));
-    const result = headHealth(followers.map((f) => ({ url: f.url, samples: f.samples, failed: f.failed })), { intervalMs: 50, endMs: performance.now() - originMs, startedAtMs: Date.now() });
+    const result = headHealth(followers.map((f) => f.followed()), { intervalMs: 50, endMs: performance.now() - originMs, startedAtMs: Date.now() });
     const onTime = result.get(urls[0] ?? '');
     const late = result.get(urls[1] ?? '');
     // 20 Hz: at least 60 calls in 4 s each, even on a busy machine.

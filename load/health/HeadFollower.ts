@@ -12,6 +12,7 @@ import { parseJson, type JsonValue } from '../../core/json/index.js';
 import type { Profile } from '../../profile/Profile.js';
 import { wireMethod } from '../../profile/Profile.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
+import type { FollowedHead } from './headHealth.js';
 
 /** One answer of the follower: asked at `sentMs`, answered at `answeredMs` (ms since the follower's origin). */
 export interface HeadSample {
@@ -34,9 +35,19 @@ export interface HeadFollowerOptions {
 
 const DECODER = new TextDecoder();
 
+/** Intervals between calls kept for their median (the most recent). */
+const INTERVALS_KEPT = 4_096;
+
 export class HeadFollower {
   readonly url: string;
+  /**
+   * The answers that changed the height (a rise, or a height lower than the one before): all headHealth needs
+   * (when each height was first served, when the head moved, what went backwards), so a follower asked 20 times
+   * a second for a day keeps one sample per block, not 1.7 million.
+   */
   readonly samples: HeadSample[] = [];
+  /** Calls answered with a height (kept or not). */
+  answered = 0;
   /** Calls that got no height (no answer, an error, not a height). */
   failed = 0;
   /** The last failure, said once in the report. */
@@ -45,6 +56,8 @@ export class HeadFollower {
   readonly #path: string;
   readonly #body: Buffer;
   readonly #o: HeadFollowerOptions;
+  readonly #intervals: number[] = [];
+  #lastSentMs: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<void> | undefined;
   #stopped = false;
@@ -84,11 +97,27 @@ export class HeadFollower {
       const answeredMs = performance.now() - originMs;
       const height = heightOf(DECODER.decode(answer.body));
       if (height === undefined) return this.#fail(`HTTP ${answer.status}: not a height`);
-      if (!this.#stopped) this.samples.push({ sentMs, answeredMs, height });
+      if (!this.#stopped) this.#answer({ sentMs, answeredMs, height });
     } catch (err) {
       if (!(err instanceof HttpExchangeFailure)) throw err;
       this.#fail(err.error.message);
     }
+  }
+
+  #answer(sample: HeadSample): void {
+    this.answered++;
+    if (this.#lastSentMs !== undefined) {
+      this.#intervals.push(sample.sentMs - this.#lastSentMs);
+      if (this.#intervals.length > INTERVALS_KEPT) this.#intervals.shift();
+    }
+    this.#lastSentMs = sample.sentMs;
+    if (this.samples.at(-1)?.height !== sample.height) this.samples.push(sample);
+  }
+
+  /** What headHealth reads of this node. */
+  followed(): FollowedHead {
+    const sorted = [...this.#intervals].sort((a, b) => a - b);
+    return { url: this.url, samples: this.samples, failed: this.failed, lastFailure: this.lastFailure, answered: this.answered, ...(sorted.length === 0 ? {} : { medianIntervalMs: sorted[Math.floor((sorted.length - 1) / 2)] }) };
   }
 
   #fail(why: string): void {

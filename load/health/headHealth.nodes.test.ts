@@ -47,7 +47,7 @@ async function follow(urls: readonly string[], ms: number): Promise<ReturnType<t
   for (const f of followers) f.start();
   await new Promise((r) => setTimeout(r, ms));
   await Promise.all(followers.map((f) => f.stop()));
-  return headHealth(followers.map((f) => ({ url: f.url, samples: f.samples, failed: f.failed })), { intervalMs: 50, endMs: performance.now() - originMs, startedAtMs: Date.now() });
+  return headHealth(followers.map((f) => f.followed()), { intervalMs: 50, endMs: performance.now() - originMs, startedAtMs: Date.now() });
 }
 
 describe('heights gone backwards, on nodes that serve them', () => {

@@ -70,6 +70,18 @@ describe('headHealth', () => {
     expect(first?.atMs).toBeGreaterThan(first?.previous.atMs ?? Infinity);
   });
 
+  it('needs only the answers that changed the height (what a follower keeps on a day-long run): the same figures', () => {
+    const stalling = (t: number): number => (t > 6_000 && t < 11_000 ? 15 : wallHead(120)(t));
+    const flapping = (t: number): number => wallHead(0)(t) - (Math.floor(t / 50) % 10 === 5 && t > 1_500 ? 1 : 0);
+    const every = [follow('a', wallHead(0), 20_000), follow('b', stalling, 20_000), follow('c', flapping, 20_000)];
+    const changes = every.map((f): FollowedHead => ({ ...f, samples: f.samples.filter((s, i) => f.samples[i - 1]?.height !== s.height), answered: f.samples.length, medianIntervalMs: 50 }));
+    expect(changes[1]?.samples.length).toBeLessThan((every[1]?.samples.length ?? 0) / 10);
+    const all = headHealth(every, options);
+    const kept = headHealth(changes, options);
+    for (const url of ['a', 'b', 'c']) expect(kept.get(url)).toEqual(all.get(url));
+    expect(all.get('b')?.stalls).toHaveLength(1);
+  });
+
   it('judges no height that existed before following began, and says so when none appeared', () => {
     const still = headHealth([follow('a', () => 7, 3_000)], { ...options, endMs: 3_000 }).get('a');
     expect(still?.blocks).toBe(0);

@@ -22,12 +22,16 @@ const SERIES_POINTS = 1_000;
 const WORST_KEPT = 5;
 const REGRESSIONS_KEPT = 20;
 
-/** One followed node: its samples in the order they were asked. */
+/** One followed node: its samples in the order they were asked (every answer, or only those that changed the height). */
 export interface FollowedHead {
   url: string;
   samples: readonly HeadSample[];
   failed: number;
   lastFailure?: string | undefined;
+  /** Calls answered, when `samples` keeps only the changes (default: the samples' count). */
+  answered?: number;
+  /** The median time between two calls' starts, when `samples` cannot tell it (default: from the samples). */
+  medianIntervalMs?: number;
 }
 
 export interface HeadHealthOptions {
@@ -72,13 +76,19 @@ function bounded(series: { tMs: number; lagMs: number }[]): { tMs: number; lagMs
   return out;
 }
 
-/** Heights a node served lower than one it served before. */
+/**
+ * Heights a node served lower than one it served before: each time it went to a lower height (answers that
+ * repeat the same lower height are one regression, however often the follower asked).
+ */
 function regressionsOf(samples: readonly HeadSample[]): { count: number; kept: HeadRegression[] } {
   let top: HeadSample | undefined;
+  let previous: HeadSample | undefined;
   let count = 0;
   const kept: HeadRegression[] = [];
   for (const s of samples) {
-    if (top !== undefined && s.height < top.height) {
+    const repeat = previous?.height === s.height;
+    previous = s;
+    if (top !== undefined && s.height < top.height && !repeat) {
       count++;
       if (kept.length < REGRESSIONS_KEPT) kept.push({ kind: 'height', atMs: round(seenAt(s)), height: s.height, previous: { atMs: round(seenAt(top)), height: top.height } });
     }
@@ -136,8 +146,8 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
     out.set(source.url, {
       startedAt: new Date(o.startedAtMs).toISOString(),
       intervalMs: o.intervalMs,
-      medianIntervalMs: round(median(intervals) ?? o.intervalMs),
-      samples: source.samples.length,
+      medianIntervalMs: round(source.medianIntervalMs ?? median(intervals) ?? o.intervalMs),
+      samples: source.answered ?? source.samples.length,
       failed: source.failed,
       ...(source.lastFailure === undefined ? {} : { lastFailure: source.lastFailure }),
       ...(o.reference === undefined ? {} : { reference: o.reference }),

@@ -16,6 +16,9 @@ import { referenceProfile } from '../../profile/referenceProfile.js';
 import { isObject, readField } from '../../profile/readWire.js';
 import type { TrackedOutcome } from '../engine/RequestSource.js';
 import { Histogram } from '../metrics/Histogram.js';
+
+/** Points of the pending/included series kept (two hours of the default 1 s); older ones are thinned past it. */
+const SERIES_KEPT = 7_200;
 import type { InclusionStats } from '../model.js';
 import { blockTimestampMs } from './blockTimestampMs.js';
 import { ChainReader } from './ChainReader.js';
@@ -291,6 +294,11 @@ export class InclusionTracker {
   private point(t: number): void {
     this.lastPoint = t;
     this.series.push({ tMs: Math.round(t - this.origin), pending: this.accepted - this.included, included: this.included });
+    // Bounded however long the run (a soak of a day): past the bound, every other point of the older half goes.
+    if (this.series.length > SERIES_KEPT) {
+      const older = this.series.splice(0, SERIES_KEPT / 2).filter((_, i) => i % 2 === 0);
+      this.series.unshift(...older);
+    }
   }
 
   private async poll(): Promise<void> {

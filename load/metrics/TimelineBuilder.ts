@@ -12,15 +12,49 @@ interface Pending {
   latency: Histogram;
 }
 
+/**
+ * Points a timeline keeps (an hour of 1 s ticks): past it, adjacent points merge in pairs and the resolution
+ * halves, again as often as needed, so a run of any length (a soak of a day) holds at most this many. The run's
+ * figures come from its whole-run histograms, not from the timeline: only the charts get coarser.
+ */
+export const MAX_TIMELINE_POINTS = 3_600;
+
+/**
+ * Two adjacent points as one (a earlier): counts add; in flight is the later's (a level, not a count); p50 the
+ * mean of the two weighted by the requests that ended in each; p99 the larger (a chart must not hide a bad second).
+ */
+export function mergePoints(a: TimelinePoint, b: TimelinePoint): TimelinePoint {
+  const ended = a.completed + b.completed;
+  return {
+    tMs: Math.min(a.tMs, b.tMs),
+    sent: a.sent + b.sent,
+    completed: ended,
+    okCalls: a.okCalls + b.okCalls,
+    failedCalls: a.failedCalls + b.failedCalls,
+    dropped: a.dropped + b.dropped,
+    inFlight: b.tMs >= a.tMs ? b.inFlight : a.inFlight,
+    p50Us: ended === 0 ? Math.max(a.p50Us, b.p50Us) : Math.round((a.p50Us * a.completed + b.p50Us * b.completed) / ended),
+    p99Us: Math.max(a.p99Us, b.p99Us),
+  };
+}
+
 export class TimelineBuilder {
   readonly #pending = new Map<number, Pending>();
-  readonly #done = new Map<number, TimelinePoint>();
+  /** Kept points by slot: a slot is `factor` ticks long. */
+  #done = new Map<number, TimelinePoint>();
+  #factor = 1;
 
-  /** `parts`: how many threads report each tick; `tickMs`: the tick's length. */
+  /** `parts`: how many threads report each tick; `tickMs`: the tick's length; `maxPoints`: what the timeline keeps. */
   constructor(
     readonly parts: number,
     readonly tickMs: number,
+    readonly maxPoints: number = MAX_TIMELINE_POINTS,
   ) {}
+
+  /** The kept points' spacing, ms: the tick, doubled each time the timeline was made coarser. */
+  get pointMs(): number {
+    return this.tickMs * this.#factor;
+  }
 
   /** Adds one thread's tick; returns the merged point once every thread has reported that tick. */
   add(report: TickReport): TimelinePoint | undefined {
@@ -41,12 +75,28 @@ export class TimelineBuilder {
     return p.reports >= this.parts ? this.#complete(report.index) : undefined;
   }
 
+  /** The tick's point (what progress shows), kept in its slot. */
   #complete(index: number): TimelinePoint {
     const p = this.#pending.get(index) as Pending;
     this.#pending.delete(index);
     const point: TimelinePoint = { ...p.point, p50Us: p.latency.percentile(50), p99Us: p.latency.percentile(99) };
-    this.#done.set(index, point);
+    this.#keep(Math.floor(index / this.#factor), point);
+    while (this.#done.size > this.maxPoints) this.#coarsen();
     return point;
+  }
+
+  #keep(slot: number, point: TimelinePoint): void {
+    const there = this.#done.get(slot);
+    const at = { ...point, tMs: slot * this.pointMs };
+    this.#done.set(slot, there === undefined ? at : there.tMs <= point.tMs ? mergePoints(there, at) : mergePoints(at, there));
+  }
+
+  /** Halves the resolution: each pair of adjacent slots becomes one. */
+  #coarsen(): void {
+    const before = [...this.#done.entries()].sort((a, b) => a[0] - b[0]);
+    this.#done = new Map();
+    this.#factor *= 2;
+    for (const [slot, point] of before) this.#keep(Math.floor(slot / 2), point);
   }
 
   /**
