@@ -51,6 +51,7 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
     case '/s': return `${formatRate(value)}/s`;
     case 'count': return formatCount(value);
     case 'MB/h': return `${value > 0 ? '+' : ''}${value.toFixed(1)} MB/h`;
+    case 'ms/h': return `${value > 0 ? '+' : ''}${formatMs(value)}/h`;
   }
 }
 

@@ -143,7 +143,7 @@ export interface InclusionStats {
 }
 
 /** The unit of a threshold's or a baseline figure's numbers: milliseconds, percent, a count, per second. */
-export type FigureUnit = 'ms' | '%' | 'count' | '/s' | 'MB/h';
+export type FigureUnit = 'ms' | '%' | 'count' | '/s' | 'MB/h' | 'ms/h';
 
 /** A threshold of the scenario's SLO, and whether the run kept it. */
 export interface ThresholdResult {
@@ -289,6 +289,12 @@ export interface HeadHealth {
   worst: { height: number; lagMs: number }[];
   /** Lag per height at that height's first sighting anywhere (at most 1,000 points: the largest of each stretch). */
   series: { tMs: number; lagMs: number }[];
+  /**
+   * Head-lag drift: the lag per height after the warm-up, fitted by least squares (ms per hour, the slope's
+   * interval, the line's ends); null with fewer than 10 heights after the warm-up. A node falling further behind
+   * over the run has a slope whose interval is above 0; the head-lag-drift threshold judges `low`.
+   */
+  lagTrend?: { msPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; lagMs: number }, { tMs: number; lagMs: number }] } | null;
   stalls: HeadStall[];
   /** The first 20 heights that went backwards; `regressionCount` counts them all. */
   regressions: HeadRegression[];

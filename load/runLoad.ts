@@ -319,7 +319,9 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     await Promise.all([...samplers.values()].map((sampler) => sampler.stop()));
     throw error;
   }
-  const health = await heads?.stop();
+  // The head lag's trend starts where measuring did (the first warm-up left out).
+  const measuredFrom = Math.min(...[...parts.values()].flatMap((list) => list.slice(0, 1).map((seg) => measuredWindow(seg).fromMs)));
+  const health = await heads?.stop(Number.isFinite(measuredFrom) ? measuredFrom : undefined);
   await Promise.all([...samplers.values()].map((sampler) => sampler.stop()));
   const runs: LoadRun[] = [];
   for (const p of prepared) {
@@ -365,7 +367,7 @@ const answeredCalls = (run: LoadRun): number => run.methods.reduce((n, m) => n +
  * followed also while another is loaded, so each head lag is measured against all the others at every moment.
  * `stop` ends them and makes each node's HeadHealth.
  */
-function followHeads(o: RunLoadOptions, startedAtMs: number): { stop: () => Promise<Map<string, HeadHealth>> } | undefined {
+function followHeads(o: RunLoadOptions, startedAtMs: number): { stop: (measuredFromMs?: number) => Promise<Map<string, HeadHealth>> } | undefined {
   const h = o.health;
   if (h === undefined || h === null) return undefined;
   const originMs = performance.now();
@@ -376,11 +378,12 @@ function followHeads(o: RunLoadOptions, startedAtMs: number): { stop: () => Prom
   for (const f of followers) f.start();
   let stopped: Promise<Map<string, HeadHealth>> | undefined;
   return {
-    stop: () =>
+    stop: (measuredFromMs) =>
       (stopped ??= (async () => {
         await Promise.all(followers.map((f) => f.stop()));
         const sources = followers.map((f) => f.followed());
-        return headHealth(sources, { intervalMs: h.intervalMs, endMs: performance.now() - originMs, startedAtMs, ...(reference === undefined ? {} : { reference }) });
+        const trend = measuredFromMs === undefined ? {} : { trendFromMs: measuredFromMs - startedAtMs };
+        return headHealth(sources, { intervalMs: h.intervalMs, endMs: performance.now() - originMs, startedAtMs, ...trend, ...(reference === undefined ? {} : { reference }) });
       })()),
   };
 }

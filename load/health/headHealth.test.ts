@@ -70,6 +70,22 @@ describe('headHealth', () => {
     expect(first?.atMs).toBeGreaterThan(first?.previous.atMs ?? Infinity);
   });
 
+  it('fits the head lag over time: a node falling further behind drifts at its true rate, one steadily late does not', () => {
+    // The drifting node runs 5% slow: it reaches height h at h·BLOCK/0.95, behind by 0.0526 of the time (189,474 ms/h).
+    const slow = (t: number): number => 10 + Math.floor((t * 0.95) / BLOCK);
+    const result = headHealth([follow('a', wallHead(0), 60_000), follow('b', slow, 60_000), follow('c', wallHead(300), 60_000)], { ...options, endMs: 60_000, trendFromMs: 5_000 });
+    const drifting = result.get('b')?.lagTrend;
+    expect(drifting?.fromMs).toBe(6_000);
+    expect(drifting?.msPerHour).toBeGreaterThan(189_474 * 0.9);
+    expect(drifting?.msPerHour).toBeLessThan(189_474 * 1.1);
+    expect(drifting?.low).toBeGreaterThan(150_000);
+    const steady = result.get('c')?.lagTrend;
+    expect(steady?.low).toBeLessThan(1_000);
+    expect(steady?.high).toBeGreaterThan(-1_000);
+    // Too few heights after the warm-up: no trend rather than a wild one.
+    expect(headHealth([follow('a', wallHead(0), 5_000)], { ...options, endMs: 5_000 }).get('a')?.lagTrend).toBeNull();
+  });
+
   it('needs only the answers that changed the height (what a follower keeps on a day-long run): the same figures', () => {
     const stalling = (t: number): number => (t > 6_000 && t < 11_000 ? 15 : wallHead(120)(t));
     const flapping = (t: number): number => wallHead(0)(t) - (Math.floor(t / 50) % 10 === 5 && t > 1_500 ? 1 : 0);

@@ -14,6 +14,7 @@
  */
 import type { HeadHealth, HeadRegression, HeadStall } from '../model.js';
 import type { HeadSample } from './HeadFollower.js';
+import { fitLine, MIN_LEAK_POINTS } from './leakFit.js';
 
 /** Block times a node's head may hold while the others' rises before it is stalled. */
 export const STALL_BLOCKS = 3;
@@ -43,6 +44,8 @@ export interface HeadHealthOptions {
   startedAtMs: number;
   /** The --head-reference's URL, when one was followed (a source of heights' times, judged itself by nothing). */
   reference?: string;
+  /** Where the lag's trend starts (ms since the origin): the warm-up's end; never before a tenth of the following. */
+  trendFromMs?: number;
 }
 
 const seenAt = (s: HeadSample): number => (s.sentMs + s.answeredMs) / 2;
@@ -138,7 +141,8 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
     const times = reached.get(source.url) ?? new Map<number, number>();
     const lags = heights.map((h) => {
       const first = earliest.get(h) ?? 0;
-      return { height: h, tMs: first, lagMs: Math.max(0, (times.get(h) ?? o.endMs) - first) };
+      const at = times.get(h);
+      return { height: h, tMs: first, lagMs: Math.max(0, (at ?? o.endMs) - first), reached: at !== undefined };
     });
     const sorted = lags.map((l) => l.lagMs).sort((a, b) => a - b);
     const regressions = regressionsOf(source.samples);
@@ -156,12 +160,38 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
       lagMs: sorted.length === 0 ? null : { p50: round(quantile(sorted, 0.5)), p90: round(quantile(sorted, 0.9)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0) },
       worst: [...lags].sort((a, b) => b.lagMs - a.lagMs).slice(0, WORST_KEPT).map((l) => ({ height: l.height, lagMs: round(l.lagMs) })),
       series: bounded(lags.map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }))),
+      lagTrend: lagTrend(lags.filter((l) => l.reached), o),
       stalls: stallsOf(source.samples, earliest, blockTimeMs, o.endMs, from),
       regressions: regressions.kept,
       regressionCount: regressions.count,
     });
   }
   return out;
+}
+
+/**
+ * Head-lag drift: the lag per height after the warm-up, fitted by least squares (leakFit.ts, as the RSS trend
+ * is): a node falling further behind over the run has a slope surely above 0. Only heights the node reached
+ * are fitted (their lags are exact; a height never reached is a lower bound that would bend the line down,
+ * and a node that stopped is a stall).
+ */
+function lagTrend(lags: readonly { tMs: number; lagMs: number }[], o: HeadHealthOptions): NonNullable<HeadHealth['lagTrend']> | null {
+  const fromMs = Math.max(o.trendFromMs ?? 0, o.endMs / 10);
+  const points = lags.filter((l) => l.tMs >= fromMs).map((l) => ({ tMs: l.tMs, value: l.lagMs }));
+  if (points.length < MIN_LEAK_POINTS || points[0]?.tMs === points.at(-1)?.tMs) return null;
+  const fit = fitLine(points);
+  return {
+    msPerHour: round(fit.slopePerHour),
+    low: round(fit.slopeInterval.low),
+    high: round(fit.slopeInterval.high),
+    confidence: fit.confidence,
+    points: fit.n,
+    fromMs: round(fromMs),
+    line: [
+      { tMs: round(fit.line[0].tMs), lagMs: round(fit.line[0].value) },
+      { tMs: round(fit.line[1].tMs), lagMs: round(fit.line[1].value) },
+    ],
+  };
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;

@@ -86,6 +86,19 @@ describe('thresholds', () => {
     expect(() => parseThreshold('chain_getAccount:regressions == 0')).toThrow(/whole run/);
   });
 
+  it('judge head-lag drift by the low end of the lag\'s slope, written in ms/h or s/h', () => {
+    expect(parseThreshold('head-lag-drift < 1s/h')).toEqual({ text: 'head-lag-drift < 1s/h', metric: 'head-lag-drift', op: '<', limit: 1000, unit: 'ms/h' });
+    expect(parseThreshold('head-lag-drift < 250ms/h').limit).toBe(250);
+    expect(() => parseThreshold('head-lag-drift < 1s')).toThrow(/a drift: write it in ms\/h or s\/h/);
+    expect(() => parseThreshold('p99 < 5ms/h')).toThrow(/only head-lag-drift/);
+    const head = { startedAt: '', intervalMs: 50, medianIntervalMs: 50, samples: 100, failed: 0, blockTimeMs: 1000, blocks: 50, lagMs: null, worst: [], series: [], stalls: [], regressions: [], regressionCount: 0 };
+    const line: [{ tMs: number; lagMs: number }, { tMs: number; lagMs: number }] = [{ tMs: 0, lagMs: 0 }, { tMs: 1, lagMs: 1 }];
+    const drift = (low: number | null) => evaluateThresholds(run({ health: { head: { ...head, lagTrend: low === null ? null : { msPerHour: low + 100, low, high: low + 200, confidence: 0.95, points: 50, fromMs: 0, line } } } }), [parseThreshold('head-lag-drift < 1s/h')])[0];
+    expect(drift(400)).toMatchObject({ actual: 400, ok: true, unit: 'ms/h' });
+    expect(drift(1_500)).toMatchObject({ actual: 1_500, ok: false });
+    expect(drift(null)).toMatchObject({ actual: null, ok: false });
+  });
+
   it('a run that measured nothing breaks every threshold (a dead node never passes an SLO)', () => {
     const empty = run({ methods: [], latency: hist(0, 0), schedule: { targetRate: 100, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: hist(0, 0) } });
     const results = evaluateThresholds(empty, [parseThreshold('p99 < 250ms'), parseThreshold('errors < 1%'), parseThreshold('inclusion >= 99%')]);

@@ -31,7 +31,8 @@ export const THRESHOLD_METRICS = {
   stalls: { measures: 'count', perMethod: false, k6: false },
   regressions: { measures: 'count', perMethod: false, k6: false },
   'rss-growth': { measures: 'growth', perMethod: false, k6: false },
-} as const satisfies Record<string, { measures: 'time' | 'percent' | 'count' | 'growth'; perMethod: boolean; k6: boolean }>;
+  'head-lag-drift': { measures: 'drift', perMethod: false, k6: false },
+} as const satisfies Record<string, { measures: 'time' | 'percent' | 'count' | 'growth' | 'drift'; perMethod: boolean; k6: boolean }>;
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
 
@@ -40,7 +41,7 @@ const isMetric = (name: string): name is ThresholdMetric => Object.hasOwn(THRESH
 
 /** The scenario schema's pattern for a threshold (written into schemas/load/scenario.schema.json by `npm run gen`). */
 export const thresholdPattern = (): string =>
-  `^\\s*(?:[A-Za-z][A-Za-z0-9_.]*:)?(?:${METRIC_NAMES.join('|')})\\s*(?:<|<=|>|>=|==)\\s*[0-9]+(?:\\.[0-9]+)?\\s*(?:us|ms|s|%|MB/h)?\\s*$`;
+  `^\\s*(?:[A-Za-z][A-Za-z0-9_.]*:)?(?:${METRIC_NAMES.join('|')})\\s*(?:<|<=|>|>=|==)\\s*[0-9]+(?:\\.[0-9]+)?\\s*(?:us|ms/h|ms|s/h|s|%|MB/h)?\\s*$`;
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==';
 
@@ -53,11 +54,11 @@ export interface Threshold {
   op: ThresholdOp;
   /** In `unit`. */
   limit: number;
-  /** ms for times; % for errors, achieved, invalid, inclusion, and dropped when written with %; count for dropped, stalls and regressions; MB/h for rss-growth. */
-  unit: 'ms' | '%' | 'count' | 'MB/h';
+  /** ms for times; % for errors, achieved, invalid, inclusion, and dropped when written with %; count for dropped, stalls and regressions; MB/h for rss-growth; ms/h for head-lag-drift. */
+  unit: 'ms' | '%' | 'count' | 'MB/h' | 'ms/h';
 }
 
-const PATTERN = /^(?:([A-Za-z][A-Za-z0-9_.]*):)?([a-z0-9-]+)\s*(<=|>=|==|<|>)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|%|MB\/h)?$/;
+const PATTERN = /^(?:([A-Za-z][A-Za-z0-9_.]*):)?([a-z0-9-]+)\s*(<=|>=|==|<|>)\s*(\d+(?:\.\d+)?)\s*(us|ms\/h|ms|s\/h|s|%|MB\/h)?$/;
 
 /** Parses a threshold; throws an Error whose message says what is wrong and how it should read. */
 export function parseThreshold(raw: string): Threshold {
@@ -75,6 +76,11 @@ export function parseThreshold(raw: string): Threshold {
     return { text, metric, op: op as ThresholdOp, limit, unit: 'MB/h' };
   }
   if (unit === 'MB/h') throw new Error(`threshold "${raw}": only rss-growth is written in MB/h`);
+  if (measures === 'drift') {
+    if (unit !== 'ms/h' && unit !== 's/h') throw new Error(`threshold "${raw}": ${metric} is a drift: write it in ms/h or s/h, e.g. "${metric} ${op} ${number}s/h"`);
+    return { text, metric, op: op as ThresholdOp, limit: unit === 's/h' ? limit * 1000 : limit, unit: 'ms/h' };
+  }
+  if (unit === 'ms/h' || unit === 's/h') throw new Error(`threshold "${raw}": only head-lag-drift is written in ms/h or s/h`);
   if (measures === 'time') {
     if (unit === '%') throw new Error(`threshold "${raw}": ${metric} is a time: write it in us, ms or s`);
     limit = unit === 'us' ? limit / 1000 : unit === 's' ? limit * 1000 : limit; // no unit: ms
@@ -145,6 +151,9 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     // The lower end of the RSS slope's interval after the warm-up: above the limit only when growth is sure.
     case 'rss-growth':
       return run.health?.resources?.rssTrend?.low ?? null;
+    // The lower end of the head lag's slope after the warm-up: above the limit only when the node surely falls further behind.
+    case 'head-lag-drift':
+      return run.health?.head?.lagTrend?.low ?? null;
   }
 }
 

@@ -42,6 +42,7 @@ export function headHealthRows(run: LoadRun): HealthRow[] {
   return [
     { label: 'Head lag p50 / p90', value: lag === null ? DASH : `${formatMs(lag.p50)} / ${formatMs(lag.p90)}`, note: lagNote(head) },
     { label: 'Head lag p99 / max', value: lag === null ? DASH : `${formatMs(lag.p99)} / ${formatMs(lag.max)}`, note: worstNote(head) },
+    { label: 'Head-lag trend', value: head.lagTrend === undefined || head.lagTrend === null ? DASH : `${signedMs(head.lagTrend.msPerHour)}/h`, note: trendNote(head) },
     { label: 'Stalls', value: formatCount(head.stalls.length), note: stallNote(head) },
     { label: 'Heights gone backwards', value: formatCount(head.regressionCount), note: regressionNote(head) },
     { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) },
@@ -57,6 +58,15 @@ function lagNote(head: HeadHealth): string {
 function worstNote(head: HeadHealth): string {
   const worst = head.worst.filter((w) => w.lagMs > 0).slice(0, 3);
   return worst.length === 0 ? '' : `latest: ${worst.map((w) => `height ${w.height} (${formatMs(w.lagMs)})`).join(', ')}`;
+}
+
+const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '−' : ''}${formatMs(Math.abs(ms))}`;
+
+function trendNote(head: HeadHealth): string {
+  const t = head.lagTrend;
+  if (t === undefined) return '';
+  if (t === null) return 'fewer than 10 heights reached after the warm-up';
+  return `least squares over the lag of ${formatCount(t.points)} heights from ${formatMs(t.fromMs)} (the warm-up left out); ${Math.round(t.confidence * 100)}% interval ${signedMs(t.low)} to ${signedMs(t.high)} per hour; a node surely falling further behind has its low end above the limit (head-lag-drift)`;
 }
 
 function stallNote(head: HeadHealth): string {

@@ -172,10 +172,13 @@ export function headLagChart(id: string, run: LoadRun): string {
   return lineChartSvg({
     id,
     title,
-    description: 'For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; shaded: stalls (the head held while another node had the next height for more than 3 block times).',
+    description: 'For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held while another node had the next height for more than 3 block times).',
     x: { label: longest > 180_000 ? 'time since the heads were first read (min:s)' : 'time since the heads were first read', format, seconds: true },
     y: msAxis('head lag, ms'),
-    series: [{ name: 'head lag', color: 0, points: thinOut(head.series.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]), 'max') }],
+    series: [
+      { name: 'head lag', color: 0, points: thinOut(head.series.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]), 'max') },
+      ...(head.lagTrend === undefined || head.lagTrend === null ? [] : [{ name: `head-lag trend ${head.lagTrend.msPerHour > 0 ? '+' : ''}${formatTick(head.lagTrend.msPerHour)} ms/h`, color: 2 as const, dash: true, points: head.lagTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]) }]),
+    ],
     bands: head.stalls.map((st) => ({ from: st.startMs / 1000, to: (st.endMs ?? longest) / 1000, label: 'stalled' })),
   });
 }

@@ -169,7 +169,7 @@ function metricsUrlsOf(command: string, given: readonly string[] | undefined, pi
 
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
 function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean): void {
-  const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'stalls' || t.metric === 'regressions');
+  const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'head-lag-drift' || t.metric === 'stalls' || t.metric === 'regressions');
   if (head !== undefined && !headFollowed) throw new CliError(`${command}: the threshold "${head.text}" judges the nodes' heads, which --head-hz 0 leaves unfollowed`);
   const rss = thresholds.find((t) => t.metric === 'rss-growth');
   if (rss !== undefined && !processRead) throw new CliError(`${command}: the threshold "${rss.text}" judges the node's memory: give --pid <pid> (a node on this machine) or --metrics-url <url> (its Prometheus metrics)`);
