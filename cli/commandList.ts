@@ -26,6 +26,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/fuzz.js')).fuzz,
   },
   {
+    name: 'watch',
+    summary: 'Watch nodes without load: head lag, stalls, heights gone backwards, CPU and memory',
+    exits: [0, 2, 4],
+    load: async () => (await import('./commands/watch.js')).watch,
+  },
+  {
     name: 'profile',
     summary: "Detect a node's profile from outside: a draft with evidence and confidence per key",
     exits: [0, 2, 3, 4],

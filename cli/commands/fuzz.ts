@@ -14,6 +14,7 @@ import { positiveNumberProblem } from '../commonOptions.js';
 import { baseUrls } from '../nodeUrls.js';
 import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 import { interruptible } from './load/interrupt.js';
+import { duration } from './load/scenarioOptions.js';
 import { DETECT, detectTargetProfile, TARGET, needUrls, targetOptions, targetProfile, URL_RULE } from './load/target.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
@@ -78,7 +79,7 @@ error; 3 no node answered at the start; 4 internal error (a bug in chainrpc); 13
 const OPTIONS = {
   ...TARGET,
   cases: { kind: 'integer', value: '<n>', min: 1 },
-  duration: { kind: 'text', value: '<d>', check: (t: string) => durationProblem(t) },
+  duration: { kind: 'text', value: '<d>', check: duration },
   seed: { kind: 'integer', value: '<n>', min: 0, max: 2 ** 32 - 1 },
   only: { kind: 'list', value: '<what>' },
   concurrency: { kind: 'integer', value: '<n>', min: 1, max: 256, default: 4 },
@@ -93,14 +94,6 @@ const OPTIONS = {
   replay: { kind: 'text', value: '<report.json>' },
 } as const;
 
-function durationProblem(text: string): string | undefined {
-  try {
-    parseDuration(text);
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
 
 const line = new CommandLine('fuzz', OPTIONS, true);
 

@@ -92,6 +92,14 @@ export class ResourceSampler {
     if (this.#samples.length > KEPT_SAMPLES) this.#samples = [...this.#samples.slice(0, KEPT_SAMPLES / 2).filter((_, i) => i % 2 === 0), ...this.#samples.slice(KEPT_SAMPLES / 2)];
   }
 
+  /** The latest reading, with the CPU (% of one core) since the one before it: for a live line. Undefined before two. */
+  latest(): { rssBytes: number; cpuPercent: number } | undefined {
+    const b = this.#samples.at(-1);
+    const a = this.#samples.at(-2);
+    if (a === undefined || b === undefined) return undefined;
+    return { rssBytes: b.rssBytes, cpuPercent: ((b.cpuSeconds - a.cpuSeconds) * 100_000) / Math.max(1, b.atMs - a.atMs) };
+  }
+
   /** The node's CPU seconds at an instant, interpolated between the samples around it; undefined outside them. */
   cpuAt(atMs: number): number | undefined {
     const after = this.#samples.findIndex((s) => s.atMs >= atMs);

@@ -14,17 +14,17 @@ export interface HealthRow {
 const DASH = '—';
 
 /** Every row of one run's health: its head, then its process. */
-export function healthRows(run: LoadRun): HealthRow[] {
+export function healthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   return [...headHealthRows(run), ...resourceRows(run)];
 }
 
 /** The rows of the node's process (--pid); none when it was not read. */
-export function resourceRows(run: LoadRun): HealthRow[] {
+export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const r = run.health?.resources;
   if (r === undefined) return [];
   const trend = r.rssTrend;
   return [
-    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
+    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
     { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
     { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MB/h; a leak is sure only when the interval's low end is above the limit (rss-growth), and a short run says little` },
     { label: 'Process reads', value: formatCount(r.samples), note: `${r.source.startsWith('pid ') ? `${r.source}, /proc` : `${r.source} (Prometheus)`} every ${formatMs(r.intervalMs)}${r.missed > 0 ? `; ${formatCount(r.missed)} gave nothing (the process gone, or a failed scrape)` : ''}` },
@@ -35,7 +35,7 @@ const mib = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MiB`;
 const signed = (v: number): string => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
 
 /** The rows of one run's head health; none when the run did not follow the node's head. */
-export function headHealthRows(run: LoadRun): HealthRow[] {
+export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const head = run.health?.head;
   if (head === undefined) return [];
   const lag = head.lagMs;

@@ -163,7 +163,7 @@ export function pendingOverTimeChart(id: string, runs: readonly LoadRun[]): stri
 }
 
 /** The node's head lag per height, at the time each height first appeared on any node, with its stalls shaded. */
-export function headLagChart(id: string, run: LoadRun): string {
+export function headLagChart(id: string, run: Pick<LoadRun, 'health'>): string {
   const head = run.health?.head;
   const title = 'Head lag over time';
   if (head === undefined || head.series.length === 0) return emptyChart(id, title, 'No new height appeared while the run followed the head.');
@@ -184,7 +184,7 @@ export function headLagChart(id: string, run: LoadRun): string {
 }
 
 /** The node's process (--pid) over the run: its CPU (% of one core) and its RSS (MiB), side by side on one scale each. */
-export function resourcesChart(id: string, run: LoadRun): string {
+export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>): string {
   const r = run.health?.resources;
   const title = 'The node\'s CPU and memory over time';
   if (r === undefined || r.series.length < 2) return emptyChart(id, title, 'Too few samples of the process to draw.');

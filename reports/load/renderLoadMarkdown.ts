@@ -76,7 +76,7 @@ function thresholdsTable(runs: readonly LoadRun[]): string[] {
 }
 
 /** The nodes' health, one row each: the head lag, stalls, heights gone backwards, and the process's figures (healthText.ts says each). */
-function healthTable(runs: readonly LoadRun[]): string[] {
+export function healthTable(runs: readonly Pick<LoadRun, 'url' | 'health'>[]): string[] {
   const followed = runs.filter((r) => r.health !== undefined);
   if (followed.length === 0) return [];
   const value = (rows: HealthRow[], label: string): string => cell(rows.find((r) => r.label === label)?.value ?? '—');
@@ -84,7 +84,7 @@ function healthTable(runs: readonly LoadRun[]): string[] {
     const rows = healthRows(r);
     return row([markdownCode(r.url), ...['Head lag p50 / p90', 'Head lag p99 / max', 'Stalls', 'Heights gone backwards', 'Node CPU per call', 'Peak RSS'].map((l) => value(rows, l))]);
   });
-  const note = headHealthRows(followed.find((r) => r.health?.head !== undefined) ?? (followed[0] as LoadRun))[0]?.note;
+  const note = headHealthRows(followed.find((r) => r.health?.head !== undefined) ?? {})[0]?.note;
   return [
     '### The node\'s health',
     '',

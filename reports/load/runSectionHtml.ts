@@ -157,7 +157,7 @@ function inclusionHtml(run: LoadRun): string {
 }
 
 /** The node's health (its head followed through the run): healthText.ts's rows. */
-function healthHtml(run: LoadRun): string {
+export function healthHtml(run: Pick<LoadRun, 'health'>): string {
   const rows = healthRows(run);
   if (rows.length === 0) return '';
   return htmlTable('health', [text('The node'), num('Value'), text('')], rows.map((r): Cell[] => [text(r.label), num(r.value), text(r.note, 'note')]));

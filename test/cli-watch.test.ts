@@ -1,0 +1,52 @@
+/**
+ * `chainrpc watch` as a user runs it (the build, a real node on loopback): it watches for its duration, says a
+ * line of what it saw and writes its reports; what cannot be watched is refused with exit 2.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestNode, type TestNode } from './support/suites.js';
+import { runChainrpc } from './runChainrpc.js';
+
+let dir: string;
+let node: TestNode;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-watch-'));
+  node = await startTestNode();
+});
+
+afterAll(async () => {
+  await node.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('chainrpc watch', () => {
+  it('watches a node for its duration (its head, its process), then writes the reports', async () => {
+    // The test node runs in this process: its pid is ours.
+    const r = await runChainrpc('watch', '--url', node.url, '--pid', String(process.pid), '--duration', '2s', '--report-dir', dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^WATCHED 1 node for 2\.\d+ s: /m);
+    expect(r.stderr).toMatch(/^watch: http:\/\/127\.0\.0\.1:\d+, heads read 20 times a second, for 2\.00 s$/m);
+    const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
+    for (const file of ['report.json', 'summary.md', 'report.html']) expect(existsSync(join(folder, file)), file).toBe(true);
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { format: string; stop: string; nodes: { health: { head?: { samples: number }; resources?: { samples: number } } }[] };
+    expect(report.format).toBe('chainrpc-watch/1');
+    expect(report.stop).toBe('duration');
+    expect(report.nodes[0]?.health.head?.samples).toBeGreaterThan(20);
+    expect(report.nodes[0]?.health.resources?.samples).toBeGreaterThan(4);
+    expect(existsSync(join(dir, 'latest-watch'))).toBe(true);
+  }, 30_000);
+
+  it('refuses what cannot be watched (exit 2)', async () => {
+    expect((await runChainrpc('watch', '--duration', '1s')).code).toBe(2);
+    const nothing = await runChainrpc('watch', '--url', node.url, '--head-hz', '0', '--duration', '1s');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/nothing to watch/);
+    const gone = await runChainrpc('watch', '--url', node.url, '--pid', '2147483646', '--duration', '1s');
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toMatch(/no such process here/);
+    expect((await runChainrpc('watch', '--url', node.url, '--duration', 'soon')).code).toBe(2);
+  }, 30_000);
+});
