@@ -254,6 +254,12 @@ export interface NodeResources {
   rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; mb: number }, { tMs: number; mb: number }] } | null;
   /** At most 1,000 points, ms from the run's health origin. */
   series: ResourcePoint[];
+  /**
+   * Other metrics read by name (--metric, from --metrics-url), each summed over its label sets: its first and
+   * last values, least and most, a counter's rate over the run (names ending _total, _count or _sum; else null),
+   * and its series (at most 1,000 points, averaged per stretch). Absent when none was asked for or found.
+   */
+  metrics?: { name: string; samples: number; first: number; last: number; min: number; max: number; perSecond: number | null; series: { tMs: number; value: number }[] }[];
 }
 
 export interface ResourcePoint {

@@ -72,6 +72,8 @@ export interface RunLoadOptions {
   pids?: readonly (number | undefined)[];
   /** Per --url (in order), its node's Prometheus metrics URL, scraped through the run where no pid is given. */
   metricsUrls?: readonly (string | undefined)[];
+  /** Other metrics to read from each --metrics-url by name (--metric). */
+  metricNames?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (progress: LoadProgress) => void;
   log: (line: string) => void;
@@ -293,7 +295,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   const samplers = new Map(o.urls.flatMap((url, i) => {
     const pid = o.pids?.[i];
     const metrics = o.metricsUrls?.[i];
-    const source = pid !== undefined ? pidSource(pid) : metrics !== undefined ? metricsSource(metrics) : undefined;
+    const source = pid !== undefined ? pidSource(pid) : metrics !== undefined ? metricsSource(metrics, o.metricNames) : undefined;
     return source === undefined ? [] : [[url, new ResourceSampler(source, pid !== undefined ? RESOURCE_INTERVAL_MS : METRICS_INTERVAL_MS)] as const];
   }));
   for (const sampler of samplers.values()) sampler.start();

@@ -39,6 +39,16 @@ describe('chainrpc watch', () => {
     expect(existsSync(join(dir, 'latest-watch'))).toBe(true);
   }, 30_000);
 
+  it('reads other metrics by name from the node\'s /metrics (--metric), into the health rows', async () => {
+    const r = await runChainrpc('watch', '--url', node.url, '--metrics-url', `${node.url}/metrics`, '--metric', 'chainrpc_node_head_height', '--duration', '2s', '--report-dir', dir);
+    expect(r.code, r.stderr).toBe(0);
+    const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { nodes: { health: { resources?: { metrics?: { name: string; last: number }[] } } }[] };
+    const height = report.nodes[0]?.health.resources?.metrics?.find((m) => m.name === 'chainrpc_node_head_height');
+    expect(height?.last).toBeGreaterThanOrEqual(0);
+    expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain('chainrpc_node_head_height');
+  }, 30_000);
+
   it('refuses what cannot be watched (exit 2)', async () => {
     expect((await runChainrpc('watch', '--duration', '1s')).code).toBe(2);
     const nothing = await runChainrpc('watch', '--url', node.url, '--head-hz', '0', '--duration', '1s');
@@ -48,5 +58,8 @@ describe('chainrpc watch', () => {
     expect(gone.code).toBe(2);
     expect(gone.stderr).toMatch(/no such process here/);
     expect((await runChainrpc('watch', '--url', node.url, '--duration', 'soon')).code).toBe(2);
+    const noMetrics = await runChainrpc('watch', '--url', node.url, '--metric', 'chainrpc_node_rpc_calls_total', '--duration', '1s');
+    expect(noMetrics.code).toBe(2);
+    expect(noMetrics.stderr).toMatch(/--metric chainrpc_node_rpc_calls_total is read from a node's Prometheus metrics: give --metrics-url/);
   }, 30_000);
 });

@@ -8,7 +8,7 @@ import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
 import { baseUrls } from '../nodeUrls.js';
 import { recordedCommand, relativeOrAbsolute } from './commandText.js';
-import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricsUrlsOf, pidsOf } from './load/healthOptions.js';
+import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidsOf } from './load/healthOptions.js';
 import { interruptible } from './load/interrupt.js';
 import { duration } from './load/scenarioOptions.js';
 import { needUrls, TARGET, targetOptions, targetProfile, URL_RULE } from './load/target.js';
@@ -79,6 +79,7 @@ export const watch: Command = {
     const head = healthOf(command, values, profile.rpcPath);
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
+    const metricNames = metricNamesOf(command, values.metric, metricsUrls);
     if (head === null && pids.length + metricsUrls.length === 0) throw new CliError(`${command}: nothing to watch: --head-hz 0 follows no head, and no --pid or --metrics-url reads a process`);
     const reportDir = values['report-dir'] ?? DEFAULT_REPORT_DIR;
     checkReportRoot(reportDir, WATCH_REPORT_KIND);
@@ -96,6 +97,7 @@ export const watch: Command = {
         reference: head?.reference,
         pids,
         metricsUrls,
+        metricNames,
         durationMs,
         signal: stop.signal,
         onTick: (s) => {

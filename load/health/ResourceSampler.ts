@@ -22,6 +22,8 @@ export interface ProcessReading {
   rssBytes: number;
   openFds?: number | undefined;
   threads?: number | undefined;
+  /** Other metrics asked for by name (--metric), where the source has them. */
+  metrics?: Record<string, number> | undefined;
 }
 
 /** Where readings come from; `read` resolves undefined when there was none to take (no process, a failed scrape). */
@@ -158,8 +160,40 @@ export class ResourceSampler {
               ],
             },
       series: thin(points),
+      ...metricsOf(samples, originMs),
     };
   }
+}
+
+/** A counter by the Prometheus naming conventions: its rate over the run is what it means. */
+const isCounter = (name: string): boolean => /_(total|count|sum)$/.test(name);
+
+/** The other metrics read (--metric), each over the run: first, last, least, most, a counter's rate, the series. */
+function metricsOf(samples: readonly Sample[], originMs: number): Pick<NodeResources, 'metrics'> {
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.metrics ?? {})))];
+  if (names.length === 0) return {};
+  return {
+    metrics: names.map((name) => {
+      const points = samples.flatMap((s) => {
+        const value = s.metrics?.[name];
+        return value === undefined ? [] : [{ tMs: s.atMs - originMs, value }];
+      });
+      const first = points[0] ?? { tMs: 0, value: 0 };
+      const last = points.at(-1) ?? first;
+      const values = points.map((p) => p.value);
+      const seconds = (last.tMs - first.tMs) / 1000;
+      return {
+        name,
+        samples: points.length,
+        first: first.value,
+        last: last.value,
+        min: Math.min(...values),
+        max: Math.max(...values),
+        perSecond: isCounter(name) && seconds > 0 ? round((last.value - first.value) / seconds, 3) : null,
+        series: downsample(points, SERIES_POINTS).map((p) => ({ tMs: round(p.tMs), value: p.value })),
+      };
+    }),
+  };
 }
 
 /** At most SERIES_POINTS points: CPU and RSS averaged per bucket (leakFit's downsample, one series at a time). */

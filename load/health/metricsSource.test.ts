@@ -22,6 +22,19 @@ describe('metricsSource: a node\'s process read through its Prometheus metrics',
     ].join('\n');
     expect(readingOf(text)).toEqual({ cpuSeconds: 12.5, rssBytes: 123_450_000, openFds: 42 });
     expect(readingOf('# TYPE up gauge\nup 1\n')).toBeUndefined();
+    // --metric: any other family by name, summed over its label sets (a histogram by its count); absent names left out.
+    const more = [
+      text,
+      'http_requests_total{code="500"} 3',
+      '# TYPE rpc_seconds histogram',
+      'rpc_seconds_bucket{le="0.1"} 4',
+      'rpc_seconds_bucket{le="+Inf"} 5',
+      'rpc_seconds_sum 0.7',
+      'rpc_seconds_count 5',
+      '# TYPE peers gauge',
+      'peers 2.5',
+    ].join('\n');
+    expect(readingOf(more, ['http_requests_total', 'rpc_seconds', 'peers', 'absent_total'])?.metrics).toEqual({ http_requests_total: 10, rpc_seconds: 5, peers: 2.5 });
     expect(readingOf('not the text format {{{')).toBeUndefined();
   });
 
@@ -58,4 +71,27 @@ describe('metricsSource: a node\'s process read through its Prometheus metrics',
     expect(Math.abs((m.cpuSeconds ?? 0) - (p.cpuSeconds ?? 0))).toBeLessThanOrEqual(0.15 * (p.cpuSeconds ?? 0) + 0.05);
     expect(Math.abs(m.peakRssBytes - p.peakRssBytes)).toBeLessThanOrEqual(0.15 * p.peakRssBytes);
   }, 40_000);
+
+  it('reads a named metric over a run (--metric): a counter\'s rate and its series, from the reference node\'s /metrics', async () => {
+    const node = await startTestNode();
+    nodes.push(node);
+    const sampler = new ResourceSampler(metricsSource(`${node.url}/metrics`, ['chainrpc_node_rpc_calls_total', 'chainrpc_node_head_height']), 100);
+    const origin = Date.now();
+    sampler.start();
+    // 60 calls over about 1.2 s: the counter rises by 60 (the scrapes themselves are not JSON-RPC calls).
+    for (let i = 0; i < 60; i++) {
+      await fetch(`${node.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}' }).then((r) => r.text());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    await sampler.stop();
+    const metrics = sampler.resources([], 0, origin).metrics ?? [];
+    const calls = metrics.find((m) => m.name === 'chainrpc_node_rpc_calls_total');
+    expect(calls?.last).toBeGreaterThanOrEqual(60);
+    expect((calls?.last ?? 0) - (calls?.first ?? 0)).toBeGreaterThanOrEqual(50);
+    expect(calls?.perSecond).toBeGreaterThan(10);
+    expect(calls?.series.length).toBeGreaterThan(5);
+    // A gauge has no rate.
+    expect(metrics.find((m) => m.name === 'chainrpc_node_head_height')?.perSecond).toBeNull();
+  }, 30_000);
 });

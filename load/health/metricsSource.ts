@@ -23,11 +23,24 @@ function valueOf(families: ReturnType<typeof parsePrometheusTextFormat>, name: s
   return Number.isFinite(value) ? value : undefined;
 }
 
-/** A reading of the process from a scrape's text; undefined without CPU or resident memory. */
-export function readingOf(text: string): ProcessReading | undefined {
+/** A family's value summed over its series (every label set), as a number; undefined when the scrape has none. */
+function totalOf(families: ReturnType<typeof parsePrometheusTextFormat>, name: string): number | undefined {
+  const family = families.find((f) => f.name === name);
+  if (family === undefined) return undefined;
+  // Histograms and summaries: their count (the calls, say), what a total of them means.
+  const values = family.metrics.map((m) => Number(m.value ?? m.count ?? Number.NaN)).filter((v) => Number.isFinite(v));
+  return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A reading of the process from a scrape's text; undefined without CPU or resident memory. `extra`: other
+ * metrics asked for by name (--metric), each summed over its label sets, in `metrics` when the scrape holds them.
+ */
+export function readingOf(text: string, extra: readonly string[] = []): ProcessReading | undefined {
   let families: ReturnType<typeof parsePrometheusTextFormat>;
   try {
-    families = parsePrometheusTextFormat(text);
+    // The parser drops a last line that has no newline after it (the format ends every line with one).
+    families = parsePrometheusTextFormat(text.endsWith('\n') ? text : `${text}\n`);
   } catch {
     return undefined;
   }
@@ -35,11 +48,16 @@ export function readingOf(text: string): ProcessReading | undefined {
   const rssBytes = valueOf(families, PROCESS_METRICS.rss);
   if (cpuSeconds === undefined || rssBytes === undefined) return undefined;
   const openFds = valueOf(families, PROCESS_METRICS.fds);
-  return { cpuSeconds, rssBytes: Math.round(rssBytes), ...(openFds === undefined ? {} : { openFds: Math.round(openFds) }) };
+  const metrics: Record<string, number> = {};
+  for (const name of extra) {
+    const v = totalOf(families, name);
+    if (v !== undefined) metrics[name] = v;
+  }
+  return { cpuSeconds, rssBytes: Math.round(rssBytes), ...(openFds === undefined ? {} : { openFds: Math.round(openFds) }), ...(extra.length === 0 ? {} : { metrics }) };
 }
 
 /** The process behind a metrics URL (`http://host:port/metrics`), scraped on a kept connection. */
-export function metricsSource(url: string): ProcessSource & { close(): void } {
+export function metricsSource(url: string, extra: readonly string[] = []): ProcessSource & { close(): void } {
   const u = new URL(url);
   const pool = new ExactHttpPool(u.origin, { maxIdle: 1 });
   return {
@@ -47,7 +65,7 @@ export function metricsSource(url: string): ProcessSource & { close(): void } {
     async read(): Promise<ProcessReading | undefined> {
       try {
         const answer = await pool.send({ method: 'GET', path: `${u.pathname}${u.search}`, headers: { accept: 'text/plain' }, timeoutMs: 2_000, maxBodyBytes: 4 * 1024 * 1024 });
-        return answer.status === 200 && !answer.truncated ? readingOf(DECODER.decode(answer.body)) : undefined;
+        return answer.status === 200 && !answer.truncated ? readingOf(DECODER.decode(answer.body), extra) : undefined;
       } catch (err) {
         if (err instanceof HttpExchangeFailure) return undefined;
         throw err;

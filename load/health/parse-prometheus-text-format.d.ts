@@ -3,6 +3,9 @@ declare module 'parse-prometheus-text-format' {
   interface Sample {
     value?: string;
     labels?: Record<string, string>;
+    /** Histograms and summaries: the observations counted, and their sum. */
+    count?: string;
+    sum?: string;
   }
   interface Family {
     name: string;

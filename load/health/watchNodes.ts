@@ -27,6 +27,8 @@ export interface WatchOptions {
   /** Per --url in order (fewer: the last nodes have none). */
   pids?: readonly number[];
   metricsUrls?: readonly string[];
+  /** Other metrics to read from each --metrics-url by name (--metric). */
+  metricNames?: readonly string[];
   /** How long to watch; null: until `signal` aborts. */
   durationMs: number | null;
   signal?: AbortSignal;
@@ -73,7 +75,7 @@ export async function watchNodes(o: WatchOptions): Promise<WatchResult> {
       const pid = o.pids?.[i];
       const metrics = o.metricsUrls?.[i];
       if (pid !== undefined) return [[url, new ResourceSampler(pidSource(pid), PID_INTERVAL_MS)] as const];
-      if (metrics !== undefined) return [[url, new ResourceSampler(metricsSource(metrics), METRICS_INTERVAL_MS)] as const];
+      if (metrics !== undefined) return [[url, new ResourceSampler(metricsSource(metrics, o.metricNames), METRICS_INTERVAL_MS)] as const];
       return [];
     }),
   );

@@ -27,11 +27,18 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
     { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
     { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
     { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MB/h; a leak is sure only when the interval's low end is above the limit (rss-growth), and a short run says little` },
+    ...(r.metrics ?? []).map((m): HealthRow => ({
+      label: m.name,
+      value: m.perSecond === null ? number(m.last) : `${number(m.perSecond)}/s`,
+      note: `${m.perSecond === null ? '' : `a counter: its rate over the run; `}from ${number(m.first)} to ${number(m.last)}, least ${number(m.min)}, most ${number(m.max)} over ${formatCount(m.samples)} scrapes (--metric, summed over its labels)`,
+    })),
     { label: 'Process reads', value: formatCount(r.samples), note: `${r.source.startsWith('pid ') ? `${r.source}, /proc` : `${r.source} (Prometheus)`} every ${formatMs(r.intervalMs)}${r.missed > 0 ? `; ${formatCount(r.missed)} gave nothing (the process gone, or a failed scrape)` : ''}` },
   ];
 }
 
 const mib = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MiB`;
+/** A metric's value: whole numbers grouped, others to 3 significant digits. */
+const number = (v: number): string => (Number.isInteger(v) ? formatCount(v) : Math.abs(v) >= 1000 ? formatCount(Math.round(v)) : String(Number(v.toPrecision(3))));
 const signed = (v: number): string => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
 
 /** The rows of one run's head health; none when the run did not follow the node's head. */

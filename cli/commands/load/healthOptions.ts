@@ -14,6 +14,7 @@ export const HEALTH_OPTIONS = {
   'head-reference': { kind: 'text', value: '<url>', check: httpUrlProblem },
   pid: { kind: 'list', value: '<pid>', check: (t: string) => (/^[1-9][0-9]{0,9}$/.test(t) ? undefined : 'is a process id: a positive integer') },
   'metrics-url': { kind: 'list', value: '<url>', check: httpUrlProblem },
+  metric: { kind: 'list', value: '<name>', check: (t: string) => (/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(t) ? undefined : 'is a Prometheus metric name (letters, digits, _ and :)') },
 } as const satisfies OptionTable;
 
 /** The health options' help lines. */
@@ -25,7 +26,9 @@ export const HEALTH_HELP = `  --head-hz <n>            each node's head is read 
                            CPU per answered call
   --metrics-url <url>      a node's Prometheus metrics, in the order of --url (repeatable; for a node
                            anywhere): process_cpu_seconds_total, process_resident_memory_bytes and
-                           process_open_fds scraped every second, for the same figures as --pid`;
+                           process_open_fds scraped every second, for the same figures as --pid
+  --metric <name>          another metric to read from each --metrics-url (repeatable), summed over its
+                           labels: its values over the run, and a counter's rate (e.g. chainrpc_rpc_calls_total)`;
 
 interface HealthValues {
   'head-hz': number;
@@ -62,3 +65,9 @@ export function metricsUrlsOf(command: string, given: readonly string[] | undefi
   return [...given];
 }
 
+/** --metric: read from --metrics-url only (a process on this machine has no metrics to name). */
+export function metricNamesOf(command: string, given: readonly string[] | undefined, metricsUrls: readonly string[]): string[] {
+  if (given === undefined || given.length === 0) return [];
+  if (metricsUrls.length === 0) throw new CliError(`${command}: --metric ${given[0] ?? ''} is read from a node's Prometheus metrics: give --metrics-url <url>`);
+  return [...new Set(given)];
+}

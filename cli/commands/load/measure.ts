@@ -20,7 +20,7 @@ import { interruptible } from './interrupt.js';
 import { publishLoadReport } from './publishLoadReport.js';
 import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
 import { PRIVATE_KEY, TARGET, targetFailure, targetProfileAndSource } from './target.js';
-import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricsUrlsOf, pidsOf } from './healthOptions.js';
+import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidsOf } from './healthOptions.js';
 
 /** The generator's and the report's lines (run and sweep). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
@@ -98,8 +98,9 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const health = healthOf(command, values, profile.rpcPath);
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
+    const metricNames = metricNamesOf(command, values.metric, metricsUrls);
     measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0);
-    const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
