@@ -4,6 +4,7 @@
  * (they travel encoded whole), counters add up, rates are recomputed over the summed measured time, and the
  * timeline runs on from one part to the next.
  */
+import { mergeReadRegressions } from './health/ReadWatch.js';
 import { mergeHistogramData } from './metrics/Histogram.js';
 import type { BatchSizeStats, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
 
@@ -102,5 +103,12 @@ export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
     thresholds: [],
     // The first stop that was not a plain completion says why the run ended early.
     stop: parts.find((p) => p.stop.reason !== 'completed')?.stop ?? { ...last.stop, atMs: durationMs },
+    ...mergedReads(parts),
   };
+}
+
+/** The parts' reads gone backwards (each part judged its own answers), as one. */
+function mergedReads(parts: readonly LoadRun[]): Pick<LoadRun, 'health'> {
+  const reads = parts.flatMap((p) => (p.health?.reads === undefined ? [] : [p.health.reads]));
+  return reads.length === 0 ? {} : { health: { reads: mergeReadRegressions(reads) } };
 }

@@ -225,6 +225,27 @@ export interface NodeHealth {
   head?: HeadHealth;
   /** Its process on this machine (--pid). */
   resources?: NodeResources;
+  /** The load's own reads that went backwards (load/health/ReadWatch.ts): heights, blocks, nonces. */
+  reads?: ReadRegressions;
+}
+
+export type ReadKind = 'height' | 'block' | 'nonce';
+
+/** One read of the load that went backwards: what was served (`value`) after what (`previous`); epoch ms until the run's health origin is known, then ms from it. */
+export interface ReadRegression {
+  kind: ReadKind;
+  /** The height (block), the account (nonce); empty for the head's height. */
+  key: string;
+  atMs: number;
+  value: string;
+  previous: { atMs: number; value: string };
+}
+
+/** Reads observed and gone backwards by kind (heights of chain_blockNumber, blocks of chain_getBlockByHeight, nonces of chain_getAccount), and the first 20. */
+export interface ReadRegressions {
+  observed: Record<ReadKind, number>;
+  counts: Record<ReadKind, number>;
+  examples: ReadRegression[];
 }
 
 /** A node's process read through the run (load/health/ResourceSampler.ts): from /proc (--pid) or its metrics (--metrics-url). */

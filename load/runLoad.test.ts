@@ -19,6 +19,29 @@ const run = async (name: string, extra = {}) => {
   return result;
 };
 
+describe('the load\'s own reads that go backwards (ReadWatch), on nodes that serve them', () => {
+  it('a node with the fault height-regresses shows heights gone backwards in the load\'s reads; the honest node none, of every kind', async () => {
+    const faulty = await startTestNode({ faults: ['height-regresses'] });
+    try {
+      // The heads not followed: what is counted comes from the load's own answers alone.
+      const [bad] = await runLoad({ scenario: loadScenario('reads', quick), urls: [faulty.url], profile: referenceProfile(), profileSource: null, threads: 1, health: null, log: () => {} });
+      const reads = bad?.health?.reads;
+      expect(bad?.health?.head).toBeUndefined();
+      // Every third chain_blockNumber answer two blocks lower: about a third of ~30 height reads.
+      expect(reads?.counts.height).toBeGreaterThanOrEqual(3);
+      expect(reads?.examples[0]?.kind).toBe('height');
+      expect(BigInt(reads?.examples[0]?.previous.value ?? 0) - BigInt(reads?.examples[0]?.value ?? 0)).toBeGreaterThanOrEqual(1n);
+    } finally {
+      await faulty.stop();
+    }
+    const good = await run('reads', { thresholds: ['regressions == 0'] });
+    expect(good.health?.reads?.counts).toEqual({ height: 0, block: 0, nonce: 0 });
+    expect(good.health?.reads?.observed.block).toBeGreaterThan(5);
+    expect(good.health?.reads?.observed.nonce).toBeGreaterThan(5);
+    expect(good.thresholds.find((t) => t.metric === 'regressions')).toMatchObject({ actual: 0, ok: true });
+  }, 60_000);
+});
+
 describe('built-in scenarios against the reference node', () => {
   it('reads: every call of the mix answered with a valid result, at the target rate', async () => {
     const r = await run('reads');

@@ -24,7 +24,7 @@ import { headHealth } from './health/headHealth.js';
 import { metricsSource } from './health/metricsSource.js';
 import { pidSource, ResourceSampler, type MeasuredWindow } from './health/ResourceSampler.js';
 import { mergeRuns } from './mergeRuns.js';
-import type { ArrivalModel, HeadHealth, LoadProgress, LoadRun, TimelinePoint } from './model.js';
+import type { ArrivalModel, HeadHealth, LoadProgress, LoadRun, ReadRegressions, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
@@ -343,11 +343,18 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     const head = health?.get(p.url);
     const sampler = samplers.get(p.url);
     const resources = sampler?.resources(list.map(measuredWindow), answeredCalls(run), healthOriginMs);
-    if (head !== undefined || resources !== undefined) run.health = { ...(head === undefined ? {} : { head }), ...(resources === undefined ? {} : { resources }) };
+    const reads = run.health?.reads === undefined ? undefined : fromOrigin(run.health.reads, healthOriginMs);
+    if (head !== undefined || resources !== undefined || reads !== undefined) run.health = { ...(head === undefined ? {} : { head }), ...(resources === undefined ? {} : { resources }), ...(reads === undefined ? {} : { reads }) };
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
   return runs;
+}
+
+/** The reads' example times (epoch ms, as the engine threads give them) as ms from the run's health origin. */
+function fromOrigin(reads: ReadRegressions, originMs: number): ReadRegressions {
+  const at = (ms: number): number => Math.round(ms - originMs);
+  return { ...reads, examples: reads.examples.map((e) => ({ ...e, atMs: at(e.atMs), previous: { ...e.previous, atMs: at(e.previous.atMs) } })) };
 }
 
 /** How often a --pid's process is read (/proc: three small files and a folder listing). */

@@ -26,6 +26,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
   readonly #plan: ThreadPlan;
   readonly #hooks: ThreadHooks;
   readonly #source: RequestSource;
+  readonly #observe: RequestSource['observe'];
   readonly #target: HttpTarget;
   readonly #encoder: RequestEncoder;
   readonly #checkResult: RequestSource['checkResult'];
@@ -55,6 +56,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
     this.#target = target;
     this.#encoder = new RequestEncoder(target);
     this.#checkResult = source.checkResult?.bind(source);
+    this.#observe = source.observe?.bind(source);
     this.origin = originEpochMs - performance.timeOrigin;
     this.measureStart = this.origin + plan.warmupMs;
     this.measureEnd = this.measureStart + plan.durationMs;
@@ -121,6 +123,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
       const c = classifyExchange(ctx.request, exchange, this.#checkResult);
       this.recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < this.#windowEnd);
       this.#track(ctx, c, endedMs);
+      if (this.#observe !== undefined) this.#observed(ctx, c, writtenMs ?? ctx.scheduledMs, endedMs);
     }
     try {
       this.#source.onEnded?.(ctx.request);
@@ -161,6 +164,21 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
         endedAtMs: performance.timeOrigin + endedMs,
         outcome: outcome.kind === 'result' ? { kind: 'result', result: outcome.result } : outcome,
       });
+    }
+  }
+
+  /** Results of calls the source asked to see (its reads that must not go backwards), on the epoch clock. */
+  #observed(ctx: InFlight, c: Classification, writtenMs: number, endedMs: number): void {
+    const calls = ctx.request.calls;
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i];
+      const outcome = c.calls[i];
+      if (call?.observe !== true || outcome?.kind !== 'result') continue;
+      try {
+        this.#observe?.(call, outcome.result, performance.timeOrigin + writtenMs, performance.timeOrigin + endedMs);
+      } catch (error) {
+        this.#sourceFailed(error);
+      }
     }
   }
 
@@ -272,7 +290,10 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
       .catch(() => undefined)
       .then(() => {
         if (this.#sourceError !== undefined) this.#settle.reject(this.#sourceFailure());
-        else this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned });
+        else {
+          const reads = this.#source.reads?.();
+          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, ...(reads === undefined ? {} : { reads }) });
+        }
       })
       .catch(() => undefined);
   }

@@ -4,6 +4,7 @@
  * so it is made there by a module named in the run's options (`SourceSpec`), from JSON options.
  */
 import type { JsonValue } from '../../core/json/index.js';
+import type { ReadRegressions } from '../model.js';
 
 /** One JSON-RPC call of a planned request: a single request has one, a batch one per element. */
 export interface PlannedCall {
@@ -18,6 +19,8 @@ export interface PlannedCall {
    * transactions carry their hash, sender and nonce, for inclusion tracking.
    */
   track?: JsonValue;
+  /** Give this call's result to the source's `observe` (the reads a ReadWatch judges). */
+  observe?: true;
 }
 
 export interface PlannedRequest {
@@ -41,6 +44,12 @@ export interface RequestSource {
   onEnded?(request: PlannedRequest): void;
   /** Whether a sampled result is valid (against the method's result schema); absent: every result is. */
   checkResult?(method: string, result: JsonValue): boolean;
+  /**
+   * A result of a call marked `observe`: written to the node at `writtenMs`, arrived at `endedMs` (epoch ms).
+   * `reads` gives what the source made of them at the end (ReadWatch's figures).
+   */
+  observe?(call: PlannedCall, result: JsonValue, writtenMs: number, endedMs: number): void;
+  reads?(): ReadRegressions | undefined;
   /** Called once when the run ends (close files, stop timers). */
   close?(): void | Promise<void>;
 }

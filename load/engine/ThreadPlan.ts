@@ -2,7 +2,7 @@
  * One engine thread's plan, its hooks and its result: plain data and callbacks, shared by the thread
  * (EngineThread.ts), the main thread's engine (runEngine.ts) and the worker (engineWorker.ts).
  */
-import type { ArrivalModel, RunStop } from '../model.js';
+import type { ArrivalModel, ReadRegressions, RunStop } from '../model.js';
 import type { RecordedFigures, TickReport } from '../metrics/LoadRecorder.js';
 import type { SourceShare, SourceSpec, TrackedOutcome } from './RequestSource.js';
 
@@ -43,6 +43,8 @@ export interface ThreadResult {
   sendingEndedMs: number;
   /** Requests still queued or in flight when the run stopped without waiting for them (not counted anywhere else). */
   abandoned: number;
+  /** The source's reads gone backwards (RequestSource.reads), when it watches any. */
+  reads?: ReadRegressions;
 }
 
 export interface ThreadRun {

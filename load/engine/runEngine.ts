@@ -3,6 +3,7 @@
  * The work runs in this thread, or split between worker threads (`threads`) whose figures merge exactly.
  */
 import type { ArrivalModel, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
+import { mergeReadRegressions } from '../health/ReadWatch.js';
 import { Histogram } from '../metrics/Histogram.js';
 import { LoadRecorder, type TickReport } from '../metrics/LoadRecorder.js';
 import { TimelineBuilder } from '../metrics/TimelineBuilder.js';
@@ -185,7 +186,14 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
     batchSizes: f.batchSizes,
     timeline,
     stop,
+    ...readsOf(results),
   };
+}
+
+/** The threads' reads gone backwards as one (each thread judges its own answers). */
+function readsOf(results: readonly ThreadResult[]): Pick<EngineResult, 'health'> {
+  const parts = results.flatMap((r) => (r.reads === undefined ? [] : [r.reads]));
+  return parts.length === 0 ? {} : { health: { reads: mergeReadRegressions(parts) } };
 }
 
 const SEVERITY: Record<RunStop['reason'], number> = { completed: 0, interrupted: 1, deadline: 2, 'target-unreachable': 3 };

@@ -146,8 +146,13 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
       return run.health?.head?.lagMs?.p99 ?? null;
     case 'stalls':
       return run.health?.head?.stalls.length ?? null;
-    case 'regressions':
-      return run.health?.head?.regressionCount ?? null;
+    // The head's (the follower's) and the load's own reads' (ReadWatch): null when neither was watched.
+    case 'regressions': {
+      const head = run.health?.head?.regressionCount;
+      const reads = run.health?.reads;
+      if (head === undefined && reads === undefined) return null;
+      return (head ?? 0) + (reads === undefined ? 0 : reads.counts.height + reads.counts.block + reads.counts.nonce);
+    }
     // The lower end of the RSS slope's interval after the warm-up: above the limit only when growth is sure.
     case 'rss-growth':
       return run.health?.resources?.rssTrend?.low ?? null;

@@ -7,6 +7,8 @@ import { stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { Validators } from '../../core/schema/validators.js';
 import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile.js';
+import { asInteger, readField } from '../../profile/readWire.js';
+import { ReadWatch } from '../health/ReadWatch.js';
 import { profileValidators } from '../../profile/profileSchemas.js';
 import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
 import { drawParams } from '../requests/drawParams.js';
@@ -52,7 +54,12 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const ctx: DrawContext = { heights: options.heights, accounts: options.accounts, random };
   const wire = (method: string): string => options.wire[method] ?? method;
   const spec = new Map(Object.entries(options.wire).map(([s, w]) => [w, s]));
-  const validators: Validators | undefined = options.validate > 0 ? profileValidators(await loadProfileSource(options.profile)) : undefined;
+  const profile = await loadProfileSource(options.profile);
+  const validators: Validators | undefined = options.validate > 0 ? profileValidators(profile) : undefined;
+  const reads = new ReadWatch();
+  // The reads whose answers must not go backwards: their key (the height or account asked) by call id.
+  const keys = new Map<number | string, string>();
+  const watched = new Set([wire('chain_blockNumber'), wire('chain_getBlockByHeight'), wire('chain_getAccount')]);
   const lanes: TransactionLanes | undefined = options.transactions === null ? undefined : await createTransactionLanes({ ...options.transactions, method: wire('chain_sendRawTransaction') }, share);
   const entries = options.mix.map((e) => ({ entry: e, weight: entryWeight(e) }));
   let nextId = 1;
@@ -62,10 +69,14 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
     const method = wire(c.method);
     const params = c.params ?? drawParams(c.method as ReadMethod, ctx);
     const validate = validators !== undefined && random() < options.validate;
-    return {
-      text: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${stringifyJson(params)}}`,
-      planned: validate ? { id, method, validate } : { id, method },
-    };
+    const planned: PlannedCall = validate ? { id, method, validate } : { id, method };
+    // A read keyed by its first param (a height, an address), as the mix draws it.
+    const key = Array.isArray(params) ? params[0] : undefined;
+    if (watched.has(method) && (method === wire('chain_blockNumber') || typeof key === 'string' || typeof key === 'number' || typeof key === 'bigint')) {
+      planned.observe = true;
+      if (key !== undefined && key !== null && typeof key !== 'object' && typeof key !== 'boolean') keys.set(id, String(key));
+    }
+    return { text: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${stringifyJson(params)}}`, planned };
   };
 
   return {
@@ -85,6 +96,21 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
     onEnded(request: PlannedRequest): void {
       lanes?.ended(request);
     },
+    observe(planned: PlannedCall, result: JsonValue, writtenMs: number, endedMs: number): void {
+      const key = keys.get(planned.id);
+      keys.delete(planned.id);
+      if (planned.method === wire('chain_blockNumber')) {
+        const height = asInteger(result);
+        if (height !== undefined) reads.height(height, writtenMs, endedMs);
+      } else if (planned.method === wire('chain_getBlockByHeight')) {
+        const hash = readField(profile, result, 'hash');
+        if (key !== undefined && typeof hash === 'string') reads.block(key, hash, endedMs);
+      } else if (key !== undefined) {
+        const nonce = asInteger(readField(profile, result, 'nonce'));
+        if (nonce !== undefined) reads.nonce(key, nonce, writtenMs, endedMs);
+      }
+    },
+    reads: () => reads.figures(),
     checkResult(method: string, result: JsonValue): boolean {
       const name = spec.get(method) ?? method;
       return validators === undefined || validators.result(name, result).ok;

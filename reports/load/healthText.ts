@@ -13,9 +13,23 @@ export interface HealthRow {
 
 const DASH = '—';
 
-/** Every row of one run's health: its head, then its process. */
+/** Every row of one run's health: its head, the load's own reads, then its process. */
 export function healthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
-  return [...headHealthRows(run), ...resourceRows(run)];
+  return [...headHealthRows(run), ...readRows(run), ...resourceRows(run)];
+}
+
+/** The load's own reads that went backwards (ReadWatch); none when the mix read nothing it judges. */
+export function readRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
+  const r = run.health?.reads;
+  if (r === undefined) return [];
+  const total = r.counts.height + r.counts.block + r.counts.nonce;
+  const first = r.examples[0];
+  const what = { height: 'height', block: 'block at height', nonce: 'nonce of' } as const;
+  const seen = `of ${formatCount(r.observed.height)} heights, ${formatCount(r.observed.block)} blocks and ${formatCount(r.observed.nonce)} nonces the load read`;
+  const note = first === undefined
+    ? `none ${seen} went backwards (an answer compared with those that had arrived before its request was written)`
+    : `${formatCount(r.counts.height)} heights, ${formatCount(r.counts.block)} blocks, ${formatCount(r.counts.nonce)} nonces ${seen}; first at ${formatMs(first.atMs)}: ${what[first.kind]}${first.key === '' ? '' : ` ${first.key}`} ${first.value} after ${first.previous.value}`;
+  return [{ label: 'Reads gone backwards', value: formatCount(total), note }];
 }
 
 /** The rows of the node's process (--pid); none when it was not read. */

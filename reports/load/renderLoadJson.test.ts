@@ -132,7 +132,8 @@ describe('renderLoadJson and load-report.schema.json', () => {
       last: { rssBytes: 0, openFds: 0, threads: 1 }, rssTrend: { mbPerHour: 0, low: 0, high: 0, confidence: 0.95, points: 10, fromMs: 0, line: [{ tMs: 0, mb: 0 }, { tMs: 1, mb: 0 }] }, series: [sample],
       metrics: [{ name: 'chainrpc_rpc_calls_total', samples: 2, first: 0, last: 10, min: 0, max: 10, perSecond: 5, series: [{ tMs: 0, value: 0 }] }],
     } satisfies Required<NodeResources>;
-    const health = { head, resources } satisfies Required<NodeHealth>;
+    const reads = { observed: { height: 1, block: 1, nonce: 1 }, counts: { height: 1, block: 0, nonce: 0 }, examples: [{ kind: 'height' as const, key: '', atMs: 1, value: '4', previous: { atMs: 0, value: '5' } }] };
+    const health = { head, resources, reads } satisfies Required<NodeHealth>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
       schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop,

@@ -82,14 +82,14 @@ export function healthTable(runs: readonly Pick<LoadRun, 'url' | 'health'>[]): s
   const value = (rows: HealthRow[], label: string): string => cell(rows.find((r) => r.label === label)?.value ?? '—');
   const lines = followed.map((r) => {
     const rows = healthRows(r);
-    return row([markdownCode(r.url), ...['Head lag p50 / p90', 'Head lag p99 / max', 'Stalls', 'Heights gone backwards', 'Node CPU per call', 'Peak RSS'].map((l) => value(rows, l))]);
+    return row([markdownCode(r.url), ...['Head lag p50 / p90', 'Head lag p99 / max', 'Stalls', 'Heights gone backwards', 'Reads gone backwards', 'Node CPU per call', 'Peak RSS'].map((l) => value(rows, l))]);
   });
   const note = headHealthRows(followed.find((r) => r.health?.head !== undefined) ?? {})[0]?.note;
   return [
     '### The node\'s health',
     '',
-    row(['Node', 'Head lag p50 / p90', 'p99 / max', 'Stalls', 'Gone backwards', 'CPU per call', 'Peak RSS']),
-    row(['---', '--:', '--:', '--:', '--:', '--:', '--:']),
+    row(['Node', 'Head lag p50 / p90', 'p99 / max', 'Stalls', 'Heights back', 'Reads back', 'CPU per call', 'Peak RSS']),
+    row(['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:']),
     ...capped(lines, MAX_ROWS, 'nodes'),
     '',
     ...(note === undefined ? [] : [`Head lag ${markdownText(note)}.`, '']),
