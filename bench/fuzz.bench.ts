@@ -19,8 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../core/paths.js';
+import { fromBuild } from './fromBuild.js';
 import type * as caseAtModule from '../fuzz/cases/caseAt.js';
 import type * as CaseContextModule from '../fuzz/cases/CaseContext.js';
 import type * as runFuzzModule from '../fuzz/run/runFuzz.js';
@@ -32,21 +31,16 @@ import type * as faultCatalogueModule from '../reference-node/faults/faultCatalo
 import type * as startDevnetModule from '../reference-node/devnet/startDevnet.js';
 import type * as procStatModule from '../core/process/procStat.js';
 
-/**
- * The fuzzer as users run it: the compiled build (npm run bench:fuzz builds it first), not the sources through
- * tsx, whose transform wraps every closure made in a hot path (measured: 15% more of the fuzzer's CPU per case).
- */
-const dist = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(packageRoot, 'dist', file)).href)) as T;
-const { caseAt } = await dist<typeof caseAtModule>('fuzz/cases/caseAt.js');
-const { makeCaseContext } = await dist<typeof CaseContextModule>('fuzz/cases/CaseContext.js');
-const { runFuzz } = await dist<typeof runFuzzModule>('fuzz/run/runFuzz.js');
-const { CaseSender, sendCase } = await dist<typeof sendCaseModule>('fuzz/run/sendCase.js');
-const { rpcEndpoint } = await dist<typeof baseUrlModule>('core/client/baseUrl.js');
-const { fuzzVerdict } = await dist<typeof fuzzVerdictModule>('fuzz/fuzzVerdict.js');
-const { referenceProfile } = await dist<typeof referenceProfileModule>('profile/referenceProfile.js');
-const { ROBUSTNESS_FAULTS } = await dist<typeof faultCatalogueModule>('reference-node/faults/faultCatalogue.js');
-const { spawnNode } = await dist<typeof startDevnetModule>('reference-node/devnet/startDevnet.js');
-const { cpuSeconds } = await dist<typeof procStatModule>('core/process/procStat.js');
+const { caseAt } = await fromBuild<typeof caseAtModule>('fuzz/cases/caseAt.js');
+const { makeCaseContext } = await fromBuild<typeof CaseContextModule>('fuzz/cases/CaseContext.js');
+const { runFuzz } = await fromBuild<typeof runFuzzModule>('fuzz/run/runFuzz.js');
+const { CaseSender, sendCase } = await fromBuild<typeof sendCaseModule>('fuzz/run/sendCase.js');
+const { rpcEndpoint } = await fromBuild<typeof baseUrlModule>('core/client/baseUrl.js');
+const { fuzzVerdict } = await fromBuild<typeof fuzzVerdictModule>('fuzz/fuzzVerdict.js');
+const { referenceProfile } = await fromBuild<typeof referenceProfileModule>('profile/referenceProfile.js');
+const { ROBUSTNESS_FAULTS } = await fromBuild<typeof faultCatalogueModule>('reference-node/faults/faultCatalogue.js');
+const { spawnNode } = await fromBuild<typeof startDevnetModule>('reference-node/devnet/startDevnet.js');
+const { cpuSeconds } = await fromBuild<typeof procStatModule>('core/process/procStat.js');
 
 const { values } = parseArgs({ options: { cases: { type: 'string' }, rounds: { type: 'string' }, concurrency: { type: 'string' } } });
 const CASES = Number(values.cases ?? 10_000);

@@ -10,8 +10,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { cpuSeconds } from '../core/process/procStat.js';
-import { HeadFollower } from '../load/health/HeadFollower.js';
-import { referenceProfile } from '../profile/referenceProfile.js';
+import type * as HeadFollowerModule from '../load/health/HeadFollower.js';
+import type * as ReferenceProfileModule from '../profile/referenceProfile.js';
+import { fromBuild } from './fromBuild.js';
+
+// The followers as users run them: the build (npm run bench:health makes it first).
+const { HeadFollower } = await fromBuild<typeof HeadFollowerModule>('load/health/HeadFollower.js');
+const { referenceProfile } = await fromBuild<typeof ReferenceProfileModule>('profile/referenceProfile.js');
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, targets: { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 20);

@@ -58,7 +58,7 @@ export class HeadFollower {
   readonly #o: HeadFollowerOptions;
   readonly #intervals: number[] = [];
   #lastSentMs: number | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  #leave: (() => void) | undefined;
   #inFlight: Promise<void> | undefined;
   #stopped = false;
 
@@ -71,20 +71,20 @@ export class HeadFollower {
     this.#body = Buffer.from(`{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(o.profile, 'chain_blockNumber'))},"params":[],"id":1}`);
   }
 
-  /** Starts following: the first call now, then one every interval. */
+  /** Starts following: the first call now, then one every interval (on the clock the run's followers share). */
   start(): void {
     const tick = (): void => {
       if (this.#stopped || this.#inFlight !== undefined) return;
       this.#inFlight = this.#ask().finally(() => (this.#inFlight = undefined));
     };
     tick();
-    this.#timer = setInterval(tick, this.#o.intervalMs);
+    this.#leave = onEvery(this.#o.intervalMs, tick);
   }
 
   /** Stops asking; waits for the call under way, then closes the connection. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#timer);
+    this.#leave?.();
     await this.#inFlight;
     this.#pool.close();
   }
@@ -124,6 +124,30 @@ export class HeadFollower {
     this.failed++;
     this.lastFailure = why;
   }
+}
+
+/**
+ * One timer per interval for every follower that asks at it: the followers of a run wake the process once a tick
+ * together, not once each (what following costs is mostly the process's wake-ups: npm run bench:health).
+ */
+const clocks = new Map<number, { timer: NodeJS.Timeout; ticks: Set<() => void> }>();
+
+function onEvery(intervalMs: number, tick: () => void): () => void {
+  let clock = clocks.get(intervalMs);
+  if (clock === undefined) {
+    const ticks = new Set<() => void>();
+    clock = { ticks, timer: setInterval(() => { for (const t of ticks) t(); }, intervalMs) };
+    clocks.set(intervalMs, clock);
+  }
+  const joined = clock;
+  joined.ticks.add(tick);
+  return () => {
+    joined.ticks.delete(tick);
+    if (joined.ticks.size === 0) {
+      clearInterval(joined.timer);
+      if (clocks.get(intervalMs) === joined) clocks.delete(intervalMs);
+    }
+  };
 }
 
 /** The height in a JSON-RPC answer's result, if it holds one. */
