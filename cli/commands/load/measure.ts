@@ -10,7 +10,7 @@ import { baseUrls } from '../../nodeUrls.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
 import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
 import { TargetUnreachableError, type RunLoadOptions } from '../../../load/runLoad.js';
-import type { loadScenario } from '../../../load/scenario/loadScenario.js';
+import type { loadScenario, ResolvedEntry } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
 import type { Threshold } from '../../../load/scenario/Threshold.js';
 import { loadProgress } from '../../../reports/load/loadProgress.js';
@@ -99,7 +99,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
     const metricNames = metricNamesOf(command, values.metric, metricsUrls);
-    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0);
+    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix));
     const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
@@ -127,9 +127,16 @@ export async function measureAndReport(o: Measure): Promise<number> {
   });
 }
 
+/** Whether the mix reads what load/health/ReadWatch.ts judges (heights, blocks by height, accounts). */
+function readsWatched(mix: readonly ResolvedEntry[]): boolean {
+  const judged = new Set(['chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount']);
+  return mix.some((e) => (e.kind === 'call' ? judged.has(e.call.method) : e.kind === 'batch' && e.mix.some((c) => judged.has(c.method))));
+}
+
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
-function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean): void {
-  const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'head-lag-drift' || t.metric === 'stalls' || t.metric === 'regressions');
+function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean, readsWatched: boolean): void {
+  // Reads gone backwards are also counted in the load's own reads, when the mix makes some the watch judges.
+  const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'head-lag-drift' || t.metric === 'stalls' || (t.metric === 'regressions' && !readsWatched));
   if (head !== undefined && !headFollowed) throw new CliError(`${command}: the threshold "${head.text}" judges the nodes' heads, which --head-hz 0 leaves unfollowed`);
   const rss = thresholds.find((t) => t.metric === 'rss-growth');
   if (rss !== undefined && !processRead) throw new CliError(`${command}: the threshold "${rss.text}" judges the node's memory: give --pid <pid> (a node on this machine) or --metrics-url <url> (its Prometheus metrics)`);
