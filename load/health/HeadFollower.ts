@@ -12,14 +12,10 @@ import { parseJson, type JsonValue } from '../../core/json/index.js';
 import type { Profile } from '../../profile/Profile.js';
 import { wireMethod } from '../../profile/Profile.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
-import type { FollowedHead } from './headHealth.js';
+import type { FollowedHead, HeadSample } from './headHealth.js';
 
-/** One answer of the follower: asked at `sentMs`, answered at `answeredMs` (ms since the follower's origin). */
-export interface HeadSample {
-  sentMs: number;
-  answeredMs: number;
-  height: number;
-}
+export type { HeadSample };
+
 
 export interface HeadFollowerOptions {
   /** The node's base URL. */

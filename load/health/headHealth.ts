@@ -13,7 +13,6 @@
  * - A height gone backwards: a sample lower than one the node served before, kept with the two samples.
  */
 import type { HeadHealth, HeadRegression, HeadStall } from '../model.js';
-import type { HeadSample } from './HeadFollower.js';
 import { fitLine, MIN_LEAK_POINTS } from './leakFit.js';
 
 /** Block times a node's head may hold while the others' rises before it is stalled. */
@@ -22,6 +21,13 @@ export const STALL_BLOCKS = 3;
 const SERIES_POINTS = 1_000;
 const WORST_KEPT = 5;
 const REGRESSIONS_KEPT = 20;
+
+/** One answer of a head follower: asked at `sentMs`, answered at `answeredMs` (ms since the followers' origin). */
+export interface HeadSample {
+  sentMs: number;
+  answeredMs: number;
+  height: number;
+}
 
 /** One followed node: its samples in the order they were asked (every answer, or only those that changed the height). */
 export interface FollowedHead {

@@ -54,7 +54,7 @@ export function renderWatchMarkdown(report: WatchReport): string {
     '',
     `**${markdownText(watchHeadline(report))}**`,
     '',
-    `Command: \`${report.command.replace(/`/g, "'")}\` · ${markdownText(report.startedAt)} to ${markdownText(report.endedAt)} · chainrpc ${markdownText(report.tool.version)}`,
+    `Command: \`${report.command.replace(/\u0060/g, "'")}\` · ${markdownText(report.startedAt)} to ${markdownText(report.endedAt)} · chainrpc ${markdownText(report.tool.version)}`,
     '',
     ...healthTable(report.nodes),
   ].join('\n');
