@@ -289,7 +289,8 @@ describe('hangs-on-duplicate-batch-ids (oracle: no-answer)', () => {
     try {
       const held = await rawExchange(n.port, rawPost(stringifyJson([BN(1), { jsonrpc: '2.0', id: 1, method: 'chain_health', params: [] }])), 1_000);
       expect(held).toMatchObject({ text: '', closed: false });
-      expect(held.elapsedMs).toBeGreaterThanOrEqual(1_000);
+      // Held to the client's 1 s limit (a timer may fire a millisecond early on the clock that measures it).
+      expect(held.elapsedMs).toBeGreaterThanOrEqual(990);
       // Near misses: answered, one response per call.
       const ids = async (batch: Obj[]): Promise<JsonValue> => {
         const a = (await send(n.url, stringifyJson(batch))).json;

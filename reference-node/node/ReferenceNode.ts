@@ -119,6 +119,8 @@ export class ReferenceNode {
   readonly peers: PeerSet;
   readonly network: NetworkGenesis;
   readonly meter = new UsageMeter();
+  /** When this node was made (Date.now()): a member not first in rank leads only a liveness window later (settledIn). */
+  private readonly startedAtMs = Date.now();
   private readonly links = new Map<string, PeerLink>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly membership: Membership;
@@ -196,7 +198,7 @@ export class ReferenceNode {
       identity,
       meter: this.meter,
       log,
-      mayPropose: () => !this.stopping && options.kind === 'MN' && this.membership.greeted && this.leader() === this.id && this.slotOpen() && !this.isBehind(0n) && !this.sync.syncing,
+      mayPropose: () => !this.stopping && options.kind === 'MN' && this.membership.greeted && this.leader() === this.id && this.slotOpen() && this.settledIn() && !this.isBehind(0n) && !this.sync.syncing,
       proposes: () => this.hooks.proposes(),
       snapshot: (parent) => buildSnapshot(network.members, parent, this.id, this.meter.score(), (m) => this.peers.get(m)?.score),
       broadcast: (block) => this.broadcastBlock(block),
@@ -308,6 +310,19 @@ export class ReferenceNode {
   leader(): string | null {
     const tip = this.chain.tip();
     return electLeader(this.network.members, tip.pou, tip.proposer, (id) => this.isLiveCandidate(id));
+  }
+
+  /**
+   * A member that is not first in rank on the tip leads only once it has run a liveness window: started beside a
+   * member ranked above it whose hello is still on its way (a busy machine, a network starting), it would otherwise
+   * propose the same height as that member, and the network would fork (a fork keeps each side's chain:
+   * BlockSync). The same patience the slot rule asks of it, counted from its own start; purely local, so no
+   * block is judged by it.
+   */
+  private settledIn(): boolean {
+    const tip = this.chain.tip();
+    if (rankMembers(this.network.members, tip.pou, tip.proposer)[0] === this.id) return true;
+    return Date.now() - this.startedAtMs >= this.peers.livenessMs;
   }
 
   /** Whether this node's slot on the tip has come (proposalRules.slotDelay): at once for the first in rank. */
