@@ -5,7 +5,6 @@
  * finding's minimal case again. docs/fuzz.md.
  */
 import { randomInt } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
@@ -16,6 +15,7 @@ import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 import { interruptible } from './load/interrupt.js';
 import { duration } from './load/scenarioOptions.js';
 import { DETECT, detectTargetProfile, TARGET, needUrls, targetOptions, targetProfile, URL_RULE } from './load/target.js';
+import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
@@ -170,7 +170,7 @@ export const fuzz: Command = {
     // The detected profile beside the report: the run's findings are judged by it, and a replay needs it.
     const profileFile = detected === undefined ? undefined : join(written.dir, 'profile.json');
     if (detected !== undefined && profileFile !== undefined) {
-      writeFileSync(profileFile, `${JSON.stringify(detected.json, null, 2)}\n`);
+      writeFileAtomically(profileFile, `${JSON.stringify(detected.json, null, 2)}\n`);
       console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(profileFile)}`);
     }
     for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
@@ -6,6 +6,7 @@ import { CommandLine } from '../CommandLine.js';
 import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
 import { baseUrl, unreachable } from '../nodeUrls.js';
 import { DEFAULT_RPC_PATH } from '../../core/client/baseUrl.js';
+import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { claimFile, jsonFileIs } from '../../core/files/ownedFolder.js';
 import { ProfileError } from '../../profile/loadProfile.js';
 import type { TxCodec } from '../../profile/TxCodec.js';
@@ -184,7 +185,8 @@ async function detect(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   mkdirSync(dirname(resolve(out)), { recursive: true });
-  writeFileSync(out, json);
+  // Whole or not at all: a Ctrl-C or a full disk leaves the draft that was there (or none), never half of one.
+  writeFileAtomically(out, json);
   console.log(table);
   if (warnings !== '') console.log(warnings);
   console.log(`\n${summary}`);
