@@ -19,12 +19,10 @@ import { makeCorpus } from './corpus/makeCorpus.js';
 import { runEngine, type EngineResult } from './engine/runEngine.js';
 import type { TrackedOutcome } from './engine/RequestSource.js';
 import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
-import { HeadFollower } from './health/HeadFollower.js';
-import { headHealth } from './health/headHealth.js';
-import { metricsSource } from './health/metricsSource.js';
-import { pidSource, ResourceSampler, type MeasuredWindow } from './health/ResourceSampler.js';
+import type { MeasuredWindow } from './health/ResourceSampler.js';
+import { followHeads, startSamplers } from './health/watchers.js';
 import { mergeRuns } from './mergeRuns.js';
-import type { ArrivalModel, HeadHealth, LoadProgress, LoadRun, ReadRegressions, TimelinePoint } from './model.js';
+import type { ArrivalModel, LoadProgress, LoadRun, ReadRegressions, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
@@ -291,14 +289,9 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
 
   // t = 0 of every health figure (the heads' times and the processes' series).
   const healthOriginMs = Date.now();
-  const heads = followHeads(o, healthOriginMs);
-  const samplers = new Map(o.urls.flatMap((url, i) => {
-    const pid = o.pids?.[i];
-    const metrics = o.metricsUrls?.[i];
-    const source = pid !== undefined ? pidSource(pid) : metrics !== undefined ? metricsSource(metrics, o.metricNames) : undefined;
-    return source === undefined ? [] : [[url, new ResourceSampler(source, pid !== undefined ? RESOURCE_INTERVAL_MS : METRICS_INTERVAL_MS)] as const];
-  }));
-  for (const sampler of samplers.values()) sampler.start();
+  // Every node is followed for the whole run, also while another is loaded: each head lag is measured against all the others at every moment.
+  const heads = o.health === undefined || o.health === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.health.intervalMs, reference: o.health.reference, startedAtMs: healthOriginMs });
+  const samplers = startSamplers(o.urls, o.pids, o.metricsUrls, o.metricNames);
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
@@ -357,11 +350,6 @@ function fromOrigin(reads: ReadRegressions, originMs: number): ReadRegressions {
   return { ...reads, examples: reads.examples.map((e) => ({ ...e, atMs: at(e.atMs), previous: { ...e.previous, atMs: at(e.previous.atMs) } })) };
 }
 
-/** How often a --pid's process is read (/proc: three small files and a folder listing). */
-const RESOURCE_INTERVAL_MS = 250;
-/** How often a --metrics-url is scraped (a request the node answers: once a second, as a scraper would). */
-const METRICS_INTERVAL_MS = 1_000;
-
 /** A segment's measured window, epoch ms (its warm-up left out). */
 function measuredWindow(segment: LoadRun): MeasuredWindow {
   const fromMs = Date.parse(segment.startedAt) + segment.warmupMs;
@@ -370,29 +358,3 @@ function measuredWindow(segment: LoadRun): MeasuredWindow {
 
 /** Calls the node answered (a result or an error object) in a run's measured windows. */
 const answeredCalls = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls - m.unanswered, 0);
-
-/**
- * The followers of every node's head (and of the reference), started now for the whole run: every node is
- * followed also while another is loaded, so each head lag is measured against all the others at every moment.
- * `stop` ends them and makes each node's HeadHealth.
- */
-function followHeads(o: RunLoadOptions, startedAtMs: number): { stop: (measuredFromMs?: number) => Promise<Map<string, HeadHealth>> } | undefined {
-  const h = o.health;
-  if (h === undefined || h === null) return undefined;
-  const originMs = performance.now();
-  // A reference that is also a target is a target (judged like the others).
-  const reference = h.reference !== undefined && !o.urls.includes(h.reference) ? h.reference : undefined;
-  const urls = reference === undefined ? [...o.urls] : [...o.urls, reference];
-  const followers = urls.map((url) => new HeadFollower({ url, profile: o.profile, intervalMs: h.intervalMs, originMs }));
-  for (const f of followers) f.start();
-  let stopped: Promise<Map<string, HeadHealth>> | undefined;
-  return {
-    stop: (measuredFromMs) =>
-      (stopped ??= (async () => {
-        await Promise.all(followers.map((f) => f.stop()));
-        const sources = followers.map((f) => f.followed());
-        const trend = measuredFromMs === undefined ? {} : { trendFromMs: measuredFromMs - startedAtMs };
-        return headHealth(sources, { intervalMs: h.intervalMs, endMs: performance.now() - originMs, startedAtMs, ...trend, ...(reference === undefined ? {} : { reference }) });
-      })()),
-  };
-}

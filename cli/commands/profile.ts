@@ -11,7 +11,7 @@ import { claimFile, jsonFileIs } from '../../core/files/ownedFolder.js';
 import { ProfileError } from '../../profile/loadProfile.js';
 import type { TxCodec } from '../../profile/TxCodec.js';
 import { DEFAULT_DEADLINE_MS, detectProfile } from '../../profile/detect/detectProfile.js';
-import { formatFindings } from '../../profile/detect/formatFindings.js';
+import { detectSummary, formatFindings } from '../../profile/detect/formatFindings.js';
 import { loadCodecModule } from '../../profile/detect/loadCodecModule.js';
 import { NoRpcEndpointError } from '../../profile/detect/NoRpcEndpointError.js';
 import { MAX_REQUESTS, REQUEST_TIMEOUT_MS } from '../../profile/detect/Prober.js';
@@ -178,7 +178,7 @@ async function detect(argv: string[]): Promise<number> {
   const json = `${JSON.stringify(result.profile, null, 2)}\n`;
   const table = formatFindings(result.findings, Math.max(120, process.stdout.columns || 200));
   const warnings = result.warnings.length === 0 ? '' : `\nWarnings:\n${result.warnings.map((w) => `  - ${w}`).join('\n')}\n`;
-  const summary = `${result.findings.filter((f) => f.confidence === 'high').length} high, ${result.findings.filter((f) => f.confidence === 'medium').length} medium, ${result.findings.filter((f) => f.confidence === 'low').length} low confidence; ${result.requests} requests in ${(result.elapsedMs / 1000).toFixed(1)} s`;
+  const summary = detectSummary(result);
   if (out === undefined) {
     process.stdout.write(json);
     process.stderr.write(`${table}\n${warnings}\n${summary}\n`);

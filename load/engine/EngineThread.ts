@@ -173,7 +173,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       const outcome = c.calls[i];
-      if (call?.observe !== true || outcome?.kind !== 'result') continue;
+      if (call?.observe === undefined || outcome?.kind !== 'result') continue;
       try {
         this.#observe?.(call, outcome.result, performance.timeOrigin + writtenMs, performance.timeOrigin + endedMs);
       } catch (error) {

@@ -19,8 +19,8 @@ export interface PlannedCall {
    * transactions carry their hash, sender and nonce, for inclusion tracking.
    */
   track?: JsonValue;
-  /** Give this call's result to the source's `observe` (the reads a ReadWatch judges). */
-  observe?: true;
+  /** Give this call's result to the source's `observe` (the reads a ReadWatch judges), with the read's key (a height, an account; empty for none). */
+  observe?: string;
 }
 
 export interface PlannedRequest {

@@ -12,6 +12,9 @@ import type { ReadKind, ReadRegression, ReadRegressions } from '../model.js';
 
 export type { ReadKind, ReadRegression, ReadRegressions };
 
+/** The methods whose answers are watched (by the spec's names): the head's height, a block by height, an account. */
+export const WATCHED_READS: readonly string[] = ['chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount'];
+
 const EXAMPLES_KEPT = 20;
 const MAX_BLOCKS = 4_096;
 const MAX_ACCOUNTS = 65_536;

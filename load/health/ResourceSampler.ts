@@ -62,6 +62,11 @@ export class ResourceSampler {
     this.#intervalMs = intervalMs;
   }
 
+  /** Between two samples, ms. */
+  get intervalMs(): number {
+    return this.#intervalMs;
+  }
+
   start(): void {
     this.#tick();
     this.#timer = setInterval(() => this.#tick(), this.#intervalMs);

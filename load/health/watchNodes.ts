@@ -5,16 +5,10 @@
  * load run makes it (headHealth.ts, ResourceSampler.resources). Beside a distributed k6 run (whose instances
  * cannot see the nodes), or on a live network.
  */
-import type { HeadHealth, NodeHealth } from '../model.js';
+import type { NodeHealth } from '../model.js';
 import type { Profile } from '../../profile/Profile.js';
-import { HeadFollower } from './HeadFollower.js';
-import { headHealth } from './headHealth.js';
-import { metricsSource } from './metricsSource.js';
-import { pidSource, ResourceSampler } from './ResourceSampler.js';
-
-/** How often a --pid's process is read, and a --metrics-url scraped (as in a load run). */
-const PID_INTERVAL_MS = 250;
-const METRICS_INTERVAL_MS = 1_000;
+import type { HeadFollower } from './HeadFollower.js';
+import { followHeads, startSamplers } from './watchers.js';
 
 export interface WatchOptions {
   /** The nodes' base URLs. */
@@ -67,20 +61,9 @@ export interface WatchResult {
 export async function watchNodes(o: WatchOptions): Promise<WatchResult> {
   const startedAtMs = Date.now();
   const originMs = performance.now();
-  const reference = o.reference !== undefined && !o.urls.includes(o.reference) ? o.reference : undefined;
-  const followed = o.headIntervalMs === null ? [] : reference === undefined ? [...o.urls] : [...o.urls, reference];
-  const followers = new Map(followed.map((url) => [url, new HeadFollower({ url, profile: o.profile, intervalMs: o.headIntervalMs ?? 50, originMs })]));
-  const samplers = new Map(
-    o.urls.flatMap((url, i) => {
-      const pid = o.pids?.[i];
-      const metrics = o.metricsUrls?.[i];
-      if (pid !== undefined) return [[url, new ResourceSampler(pidSource(pid), PID_INTERVAL_MS)] as const];
-      if (metrics !== undefined) return [[url, new ResourceSampler(metricsSource(metrics, o.metricNames), METRICS_INTERVAL_MS)] as const];
-      return [];
-    }),
-  );
-  for (const f of followers.values()) f.start();
-  for (const s of samplers.values()) s.start();
+  const heads = o.headIntervalMs === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.headIntervalMs, reference: o.reference, startedAtMs });
+  const followers = heads?.followers ?? new Map<string, HeadFollower>();
+  const samplers = startSamplers(o.urls, o.pids, o.metricsUrls, o.metricNames);
 
   const snapshot = (): WatchSnapshot => {
     const top = Math.max(-1, ...[...followers.values()].map((f) => f.samples.at(-1)?.height ?? -1));
@@ -104,15 +87,13 @@ export async function watchNodes(o: WatchOptions): Promise<WatchResult> {
   });
   clearInterval(ticker);
   const endedAtMs = Date.now();
-  await Promise.all([...followers.values()].map((f) => f.stop()));
-  await Promise.all([...samplers.values()].map((s) => s.stop()));
-  const heads = followers.size === 0 ? new Map<string, HeadHealth>() : headHealth([...followers.values()].map((f) => f.followed()), { intervalMs: o.headIntervalMs ?? 50, endMs: performance.now() - originMs, startedAtMs, ...(reference === undefined ? {} : { reference }) });
-  const nodes = o.urls.map((url, i) => {
-    const head = heads.get(url);
+  const [health] = await Promise.all([heads?.stop(), ...[...samplers.values()].map((s) => s.stop())]);
+  const nodes = o.urls.map((url) => {
+    const head = health?.get(url);
+    const sampler = samplers.get(url);
     // No load: the node's CPU over the watch, from its first sample on (one interval in); per call unknown (it
     // answered calls chainrpc did not count).
-    const first = Math.min(endedAtMs, startedAtMs + (o.pids?.[i] !== undefined ? PID_INTERVAL_MS : METRICS_INTERVAL_MS));
-    const resources = samplers.get(url)?.resources([{ fromMs: first, toMs: endedAtMs }], 0, startedAtMs);
+    const resources = sampler?.resources([{ fromMs: Math.min(endedAtMs, startedAtMs + sampler.intervalMs), toMs: endedAtMs }], 0, startedAtMs);
     return { url, health: { ...(head === undefined ? {} : { head }), ...(resources === undefined ? {} : { resources }) } };
   });
   return { startedAt: new Date(startedAtMs).toISOString(), endedAt: new Date(endedAtMs).toISOString(), durationMs: endedAtMs - startedAtMs, stop, nodes };

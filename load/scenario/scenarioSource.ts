@@ -8,7 +8,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import type { Validators } from '../../core/schema/validators.js';
 import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile.js';
 import { asInteger, readField } from '../../profile/readWire.js';
-import { ReadWatch } from '../health/ReadWatch.js';
+import { ReadWatch, WATCHED_READS } from '../health/ReadWatch.js';
 import { profileValidators } from '../../profile/profileSchemas.js';
 import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
 import { drawParams } from '../requests/drawParams.js';
@@ -57,9 +57,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const profile = await loadProfileSource(options.profile);
   const validators: Validators | undefined = options.validate > 0 ? profileValidators(profile) : undefined;
   const reads = new ReadWatch();
-  // The reads whose answers must not go backwards: their key (the height or account asked) by call id.
-  const keys = new Map<number | string, string>();
-  const watched = new Set([wire('chain_blockNumber'), wire('chain_getBlockByHeight'), wire('chain_getAccount')]);
+  const watched = new Set(WATCHED_READS.map(wire));
   const lanes: TransactionLanes | undefined = options.transactions === null ? undefined : await createTransactionLanes({ ...options.transactions, method: wire('chain_sendRawTransaction') }, share);
   const entries = options.mix.map((e) => ({ entry: e, weight: entryWeight(e) }));
   let nextId = 1;
@@ -70,11 +68,10 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
     const params = c.params ?? drawParams(c.method as ReadMethod, ctx);
     const validate = validators !== undefined && random() < options.validate;
     const planned: PlannedCall = validate ? { id, method, validate } : { id, method };
-    // A read keyed by its first param (a height, an address), as the mix draws it.
+    // A read whose answer must not go backwards, keyed by its first param (a height, an address) as the mix draws it.
     const key = Array.isArray(params) ? params[0] : undefined;
     if (watched.has(method) && (method === wire('chain_blockNumber') || typeof key === 'string' || typeof key === 'number' || typeof key === 'bigint')) {
-      planned.observe = true;
-      if (key !== undefined && key !== null && typeof key !== 'object' && typeof key !== 'boolean') keys.set(id, String(key));
+      planned.observe = typeof key === 'string' || typeof key === 'number' || typeof key === 'bigint' ? String(key) : '';
     }
     return { text: `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${stringifyJson(params)}}`, planned };
   };
@@ -97,15 +94,14 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
       lanes?.ended(request);
     },
     observe(planned: PlannedCall, result: JsonValue, writtenMs: number, endedMs: number): void {
-      const key = keys.get(planned.id);
-      keys.delete(planned.id);
+      const key = planned.observe ?? '';
       if (planned.method === wire('chain_blockNumber')) {
         const height = asInteger(result);
         if (height !== undefined) reads.height(height, writtenMs, endedMs);
       } else if (planned.method === wire('chain_getBlockByHeight')) {
         const hash = readField(profile, result, 'hash');
-        if (key !== undefined && typeof hash === 'string') reads.block(key, hash, endedMs);
-      } else if (key !== undefined) {
+        if (typeof hash === 'string') reads.block(key, hash, endedMs);
+      } else {
         const nonce = asInteger(readField(profile, result, 'nonce'));
         if (nonce !== undefined) reads.nonce(key, nonce, writtenMs, endedMs);
       }

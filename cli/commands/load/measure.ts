@@ -20,6 +20,7 @@ import { interruptible } from './interrupt.js';
 import { publishLoadReport } from './publishLoadReport.js';
 import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
 import { PRIVATE_KEY, TARGET, targetFailure, targetProfileAndSource } from './target.js';
+import { WATCHED_READS } from '../../../load/health/ReadWatch.js';
 import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidsOf } from './healthOptions.js';
 
 /** The generator's and the report's lines (run and sweep). */
@@ -129,7 +130,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
 
 /** Whether the mix reads what load/health/ReadWatch.ts judges (heights, blocks by height, accounts). */
 function readsWatched(mix: readonly ResolvedEntry[]): boolean {
-  const judged = new Set(['chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount']);
+  const judged = new Set(WATCHED_READS);
   return mix.some((e) => (e.kind === 'call' ? judged.has(e.call.method) : e.kind === 'batch' && e.mix.some((c) => judged.has(c.method))));
 }
 

@@ -11,6 +11,7 @@ import { TransportError } from '../../../core/client/TransportError.js';
 import { TargetUnreachableError } from '../../../load/runLoad.js';
 import { loadProfile, ProfileError, profileFromJson, type ProfileSource } from '../../../profile/loadProfile.js';
 import { detectProfile } from '../../../profile/detect/detectProfile.js';
+import { detectSummary } from '../../../profile/detect/formatFindings.js';
 import type { DetectedProfileJson } from '../../../profile/detect/buildProfileJson.js';
 import { baseUrl } from '../../nodeUrls.js';
 import { detectFailure } from '../profile.js';
@@ -93,8 +94,7 @@ export async function detectTargetProfile(command: string, values: TargetValues)
   } catch (err) {
     throw detectFailure(command, url, rpcPath, err);
   }
-  const count = (c: string): number => result.findings.filter((f) => f.confidence === c).length;
-  const summary = `${count('high')} high, ${count('medium')} medium, ${count('low')} low confidence; ${result.requests} requests in ${(result.elapsedMs / 1000).toFixed(1)} s`;
+  const summary = detectSummary(result);
   process.stderr.write(`${command}: detect: ${summary}${result.warnings.length === 0 ? '' : `; ${result.warnings.length} warning(s): ${result.warnings.join('; ')}`}\n`);
   let profile: Profile;
   try {
