@@ -26,6 +26,7 @@ const TIMING = [
   'load/inclusion/InclusionTracker.test.ts',
   'fuzz/run/runFuzz.proof.test.ts',
   'load/health/**/*.timing.test.ts',
+  'load/chaos/**/*.timing.test.ts',
 ];
 
 const PROCESS = [

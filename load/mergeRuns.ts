@@ -6,6 +6,7 @@
  */
 import { mergeReadRegressions } from './health/ReadWatch.js';
 import { mergeHistogramData } from './metrics/Histogram.js';
+import { mergeOutages } from './metrics/OutageLog.js';
 import type { BatchSizeStats, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
 
 const sumRecord = (records: readonly Record<string, number>[]): Record<string, number> => {
@@ -104,7 +105,20 @@ export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
     // The first stop that was not a plain completion says why the run ended early.
     stop: parts.find((p) => p.stop.reason !== 'completed')?.stop ?? { ...last.stop, atMs: durationMs },
     ...mergedReads(parts),
+    ...joinOutages(parts),
   };
+}
+
+/** The parts' outages on the joined clock (each part's shifted by the measured time before it, as the timeline is). */
+function joinOutages(parts: readonly LoadRun[]): Pick<LoadRun, 'outages'> {
+  let offset = 0;
+  const shifted = parts.map((p) => {
+    const at = offset;
+    offset += p.durationMs;
+    return (p.outages?.kept ?? []).map((o) => ({ ...o, fromMs: o.fromMs + at, lastFailedMs: o.lastFailedMs + at, toMs: o.toMs === null ? null : o.toMs + at }));
+  });
+  const count = parts.reduce((n, p) => n + (p.outages?.count ?? 0), 0);
+  return count === 0 ? {} : { outages: { count, kept: mergeOutages(shifted) } };
 }
 
 /** The parts' reads gone backwards (each part judged its own answers), as one. */

@@ -217,6 +217,25 @@ export interface LoadRun {
   health?: NodeHealth;
   thresholds: ThresholdResult[];
   stop: RunStop;
+  /**
+   * Where the node's clients saw calls fail (load/metrics/OutageLog.ts), exactly: absent when no call failed.
+   * Times are ms from the start of measurement. At most 200 are kept; `count` says how many there were.
+   */
+  outages?: { count: number; kept: Outage[] };
+  /** A run with faults injected (--chaos): what this node's clients saw around each fault, and the transactions' ledger. */
+  chaos?: RunChaos;
+}
+
+/** A stretch in which calls failed: from the first failed request's scheduled send to the end of the first request sent after it that succeeded. */
+export interface Outage {
+  fromMs: number;
+  /** When the last failed request of the stretch ended. */
+  lastFailedMs: number;
+  /** When the first request scheduled after `fromMs` that succeeded ended; null: none did by the end of the run. */
+  toMs: number | null;
+  failedCalls: number;
+  /** Failed calls by method (wire names). */
+  byMethod: Record<string, number>;
 }
 
 /** What a load run saw of the node itself, beside what its clients saw (load/health/, docs/load.md). */
@@ -345,6 +364,73 @@ export interface HeadRegression {
   previous: { atMs: number; height: number };
 }
 
+/** What a fault does to a node (docs/chaos.md): SIGKILL, start again on its data, SIGTERM, SIGSTOP, SIGCONT. */
+export type ChaosAction = 'kill' | 'restart' | 'stop' | 'pause' | 'resume';
+
+/** One fault of a run's schedule (--chaos <at>:<action>:<target>[:<for>], or the scenario's `chaos`). */
+export interface ChaosStep {
+  /** As written. */
+  text: string;
+  /** ms from the start of measurement. */
+  atMs: number;
+  action: ChaosAction;
+  /** A node's name (mn2, ln1) or a role at that moment: leader, follower (an MN not leading), any-mn, any-ln. */
+  target: string;
+  /** kill, stop, pause: the node is brought back (restart, resume) this long after; null: it stays so. */
+  forMs: number | null;
+}
+
+/** One action taken on a node during the run (a step, or the return that ends a step's `forMs`). */
+export interface ChaosEvent {
+  /** The step's text; a return is "<step> (end)". */
+  text: string;
+  action: ChaosAction;
+  /** The node acted on, once the target was resolved; null when none could be (no such role at that moment). */
+  node: string | null;
+  /** When it was done, ms from the start of measurement. */
+  atMs: number;
+  /** Why it could not be done, if it could not (the event is then only marked). */
+  error?: string;
+  /** The leader the chain showed before and after (the proposer of the last block before, and of the first after), by node name where chainrpc knows it. */
+  leaderBefore: string | null;
+  leaderAfter: string | null;
+  /** The highest height any node served before the event. */
+  headBefore: number | null;
+  /** From the event to the first higher height served by any node still running (failover time when the leader was hit); null: none by the end. */
+  nextBlockMs: number | null;
+  /** That next block's own timestamp (its proposer's clock), ISO 8601: the chain's record of the gap; null where it shows none. */
+  nextBlockAt: string | null;
+  /** restart, resume: from the event until the node's head reached the highest any other node served at that moment; null: not by the end. */
+  catchUpMs?: number | null;
+}
+
+/** A run with faults: the schedule, what was done, and whether the nodes agree on the chain afterwards. */
+export interface ChaosReport {
+  /** t = 0 of every time of the schedule and the events: the start of measurement, ISO 8601 with milliseconds. */
+  originAt: string;
+  steps: ChaosStep[];
+  events: ChaosEvent[];
+  /**
+   * After the run, the blocks from the lowest head before an event to the lowest head now, read on every node
+   * that answers and compared by hash: `forks` lists heights served with different blocks (empty: consistent).
+   */
+  consistency: { fromHeight: number; toHeight: number; nodes: string[]; forks: { height: number; hashes: Record<string, string> }[]; error?: string } | null;
+}
+
+/** One node's view of a run with faults: what its clients saw at each event, and its transactions' ledger. */
+export interface RunChaos {
+  events: { text: string; atMs: number; failedCalls: number; byMethod: Record<string, number>; firstFailureMs: number | null; recoveryMs: number | null }[];
+  /** The longest recovery over the events (0: the clients never saw a call fail); null: not recovered by the end. */
+  recoveryMs: number | null;
+  /** The longest time from an event to the chain's next block, over the events (the network's, the same for every node). */
+  failoverMs: number | null;
+  /** From the inclusion tracker: accepted and never included, included twice (load/inclusion/InclusionTracker.ts, TransactionLedger). */
+  lostTx: number | null;
+  duplicateTx: number | null;
+  lostExamples: string[];
+  duplicateExamples: string[];
+}
+
 /** One step of a sweep: the scenario at one open-model rate, and whether its SLO held there. */
 export interface SweepStep {
   /** The target rate, requests/s. */
@@ -412,6 +498,8 @@ export interface LoadReport {
   runs: LoadRun[];
   sweeps: SweepResult[];
   baseline?: BaselineComparison;
+  /** A run with faults injected (--chaos): the schedule, what was done, and the chain's consistency. */
+  chaos?: ChaosReport;
   verdict: LoadVerdict;
 }
 

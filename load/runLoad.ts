@@ -27,6 +27,14 @@ import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
+import type { ChaosNetwork } from './chaos/ChaosNetwork.js';
+import { ChainView } from './chaos/ChainView.js';
+import { runChaos } from './chaos/runChaos.js';
+import { chainAfterFaults, consistencyAfter, stepsOf, type HeadPoint } from './chaos/chainAfterFaults.js';
+import { clientsAtFaults } from './chaos/clientsAtFaults.js';
+import type { HeadWatch } from './health/watchers.js';
+import type { ChaosReport, ChaosStep, Outage } from './model.js';
+import type { TransactionLedger } from './inclusion/InclusionTracker.js';
 
 /** No node answered JSON-RPC at the start (exit 3). */
 export class TargetUnreachableError extends ChainrpcError {
@@ -72,6 +80,12 @@ export interface RunLoadOptions {
   metricsUrls?: readonly (string | undefined)[];
   /** Other metrics to read from each --metrics-url by name (--metric). */
   metricNames?: readonly string[];
+  /**
+   * Faults injected while the load runs (docs/chaos.md): the schedule and the network it acts on. The nodes are
+   * then loaded together (the scenario's rate shared between them), not in turn, and a node that stops answering
+   * does not end its load: what its clients see is the measure. `onChaos` receives the network's report.
+   */
+  chaos?: { steps: readonly ChaosStep[]; network: ChaosNetwork; onChaos: (report: ChaosReport) => void };
   signal?: AbortSignal;
   onProgress?: (progress: LoadProgress) => void;
   log: (line: string) => void;
@@ -117,7 +131,7 @@ async function reachable(client: RpcClient, profile: Profile, url: string): Prom
 }
 
 /** The segments a node's run is cut into: 3 rounds when several nodes share a fixed rate, else 1. */
-const roundsOf = (o: RunLoadOptions): number => (o.urls.length > 1 && (o.scenario.model.kind === 'closed' || o.scenario.model.stages.length === 1) ? ROUNDS : 1);
+const roundsOf = (o: RunLoadOptions): number => (o.chaos === undefined && o.urls.length > 1 && (o.scenario.model.kind === 'closed' || o.scenario.model.stages.length === 1) ? ROUNDS : 1);
 
 /** A later round's warm-up: the scenario's, at most 1 s. */
 const laterWarmupMs = (s: ResolvedScenario): number => Math.min(s.warmupMs, 1000);
@@ -179,7 +193,9 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
       transactions = { corpus, batchSize: s.transactions.batchSize };
       if (track) {
         trackerOriginMs = Date.now();
-        tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs });
+        // With faults, the chain is followed through any node that still answers (the one sent to may be down).
+        const fallbackUrls = o.chaos === undefined ? [] : o.urls.filter((u) => u !== url);
+        tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs, fallbackUrls });
       }
     }
     const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));
@@ -204,7 +220,7 @@ function segmentModel(model: ArrivalModel, fraction: number): ArrivalModel {
 const withResume = (p: Prepared): ScenarioSourceOptions =>
   p.options.transactions === null ? p.options : { ...p.options, transactions: { ...p.options.transactions, resumeAt: { ...p.resumeAt } } };
 
-async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number): Promise<EngineResult> {
+async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number, share = 1): Promise<EngineResult> {
   const s = o.scenario;
   const endpoint = rpcEndpoint(p.url, o.profile.rpcPath);
   return runEngine({
@@ -212,9 +228,11 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
     model,
     warmupMs,
     durationMs,
-    maxInFlight: s.maxInFlight,
-    connections: s.connections,
+    maxInFlight: Math.max(1, Math.ceil(s.maxInFlight * share)),
+    connections: Math.max(1, Math.ceil(s.connections * share)),
     timeoutMs: s.timeoutMs,
+    // With faults a node that does not answer is what is measured, not a reason to stop.
+    ...(o.chaos === undefined ? {} : { unreachableMs: Number.POSITIVE_INFINITY }),
     source: { module: sourceModule(), options: withResume(p) as unknown as JsonValue },
     threads: o.threads,
     // The generator on a thread of its own: the tracker and the progress stay here, off its schedule.
@@ -295,8 +313,10 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
+  let faults: Faults | undefined;
   try {
-    outer: for (let round = 0; round < rounds; round++) {
+    if (o.chaos !== undefined) faults = await loadTogether(prepared, o, parts, heads);
+    else outer: for (let round = 0; round < rounds; round++) {
       for (const p of prepared) {
         if (o.signal?.aborted === true) break outer;
         // Rounded so the rounds add up to the whole duration exactly.
@@ -310,6 +330,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   } catch (error) {
     // The engine failed (a source that throws, a thread that cannot start): the trackers and followers stop with
     // it, or their polling would keep the process alive after the error is reported.
+    await faults?.chain.close();
     await Promise.all([...prepared.flatMap((p) => (p.tracker === undefined ? [] : [p.tracker.stop()])), heads?.stop()]);
     await Promise.all([...samplers.values()].map((sampler) => sampler.stop()));
     throw error;
@@ -327,11 +348,20 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       continue;
     }
     const run = mergeRuns(list);
+    let ledger: TransactionLedger | undefined;
     if (p.tracker !== undefined) {
       // Interrupted: what is known now; else follow the chain a little longer for what is still pending.
       const tracked = o.signal?.aborted === true ? await p.tracker.stop() : await p.tracker.finish();
       run.inclusion = tracked.stats;
       run.timeline = withInclusion(run.timeline, list, tracked.series, p.trackerOriginMs ?? 0);
+      ledger = tracked.ledger;
+    }
+    if (faults !== undefined) {
+      // The run's outages on the faults' clock (its engine began measuring a moment apart from the schedule's t = 0).
+      const shift = Date.parse(run.startedAt) + run.warmupMs - faults.measureStartMs;
+      // Kept on the schedule's clock, as the events are (its t = 0 comes a worker's start-up before the engine's).
+      if (run.outages !== undefined) run.outages = { ...run.outages, kept: run.outages.kept.map((x) => shifted(x, shift)) };
+      run.chaos = clientsAtFaults(run, faults.events, ledger);
     }
     const head = health?.get(p.url);
     const sampler = samplers.get(p.url);
@@ -341,7 +371,61 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
+  if (faults !== undefined) {
+    o.chaos?.onChaos({ originAt: new Date(faults.measureStartMs).toISOString(), steps: stepsOf(o.chaos.steps), events: faults.events, consistency: faults.consistency });
+    await faults.chain.close();
+  }
   return runs;
+}
+
+const shifted = (x: Outage, by: number): Outage => ({ ...x, fromMs: x.fromMs + by, lastFailedMs: x.lastFailedMs + by, toMs: x.toMs === null ? null : x.toMs + by });
+
+/** A run with faults, once the load is over: the events with the chain's figures, and the chain's consistency. */
+interface Faults {
+  measureStartMs: number;
+  events: ChaosReport['events'];
+  consistency: ChaosReport['consistency'];
+  chain: ChainView;
+}
+
+/**
+ * Every node loaded at once, each with its share of the scenario's rate, while the fault schedule runs: the
+ * schedule's t = 0 is the start of measurement. Then the chain's side of each event, from the head followers.
+ */
+async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, parts: Map<string, LoadRun[]>, heads: HeadWatch | undefined): Promise<Faults> {
+  const chaos = o.chaos;
+  if (chaos === undefined) throw new Error('loadTogether without a schedule');
+  if (heads === undefined) throw new Error('a run with faults needs the heads followed (--head-hz above 0)');
+  const s = o.scenario;
+  const share = 1 / prepared.length;
+  const chain = new ChainView(chaos.network, o.profile);
+  const measureStartMs = Date.now() + s.warmupMs;
+  const runner = runChaos({ steps: chaos.steps, network: chaos.network, chain, measureStartMs, log: o.log });
+  const loaded = await Promise.allSettled(prepared.map((p) => runSegment(p, o, sharedModel(s.model, share), s.durationMs, s.warmupMs, share)));
+  // Every fault is bounded: what is not yet due is cancelled and a paused node resumed, also when a load failed.
+  const acted = await runner.stop();
+  const failed = loaded.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  const results = loaded.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  prepared.forEach((p, i) => {
+    const result = results[i];
+    if (result !== undefined) parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
+  });
+  const originMs = heads.originEpochMs;
+  const points = new Map<string, HeadPoint[]>();
+  for (const n of chaos.network.nodes) {
+    const follower = heads.followers.get(n.url);
+    if (follower !== undefined) points.set(n.name, follower.samples.map((x) => ({ tMs: originMs + (x.sentMs + x.answeredMs) / 2 - measureStartMs, height: x.height })));
+  }
+  const events = await chainAfterFaults(acted, points, chain);
+  const consistency = await consistencyAfter(events, chain);
+  return { measureStartMs, events, consistency, chain };
+}
+
+/** One node's share of the scenario's arrivals: an open model's rates scaled (a closed model's connections are scaled by runSegment). */
+function sharedModel(model: ArrivalModel, share: number): ArrivalModel {
+  if (model.kind === 'closed' || share === 1) return model;
+  return { ...model, stages: model.stages.map((st) => ({ ...st, from: st.from * share, to: st.to * share })) };
 }
 
 /** The reads' example times (epoch ms, as the engine threads give them) as ms from the run's health origin. */

@@ -5,7 +5,8 @@
  * finishes once and resolves its result. When each request goes is its arrival model's (OpenPump, ClosedLoops).
  */
 import type { RunStop } from '../model.js';
-import { classifyExchange, type Classification, type Exchange } from '../metrics/classifyExchange.js';
+import { classifyExchange, isOk, type Classification, type Exchange } from '../metrics/classifyExchange.js';
+import { OutageLog } from '../metrics/OutageLog.js';
 import { LoadRecorder } from '../metrics/LoadRecorder.js';
 import { ClosedLoops } from './ClosedLoops.js';
 import { HttpConnection, RequestEncoder, type ConnectionEvents, type HttpTarget } from './HttpConnection.js';
@@ -15,9 +16,12 @@ import type { InFlight, Sender, SenderHost } from './Sender.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadRun } from './ThreadPlan.js';
 
 const now = (): number => performance.now();
+const NONE: readonly string[] = [];
 
 export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
   readonly recorder = new LoadRecorder();
+  /** Where the clients saw calls fail, exactly (a run with faults is judged by it). */
+  readonly outages = new OutageLog();
   readonly origin: number;
   readonly measureStart: number;
   readonly measureEnd: number;
@@ -122,6 +126,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
       if (exchange.kind === 'answer') this.#unreachableSince = undefined;
       const c = classifyExchange(ctx.request, exchange, this.#checkResult);
       this.recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < this.#windowEnd);
+      this.#outage(ctx, c, endedMs);
       this.#track(ctx, c, endedMs);
       if (this.#observe !== undefined) this.#observed(ctx, c, writtenMs ?? ctx.scheduledMs, endedMs);
     }
@@ -165,6 +170,18 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
         outcome: outcome.kind === 'result' ? { kind: 'result', result: outcome.result } : outcome,
       });
     }
+  }
+
+  /** The request into the outage log, on the run's clock (ms from the start of measurement). */
+  #outage(ctx: InFlight, c: Classification, endedMs: number): void {
+    const calls = ctx.request.calls;
+    let failed: string[] | undefined;
+    for (let i = 0; i < calls.length; i++) {
+      const outcome = c.calls[i];
+      if (outcome !== undefined && isOk(outcome)) continue;
+      (failed ??= []).push(calls[i]?.method ?? '?');
+    }
+    this.outages.ended(ctx.scheduledMs - this.measureStart, endedMs - this.measureStart, failed ?? NONE);
   }
 
   /** Results of calls the source asked to see (its reads that must not go backwards), on the epoch clock. */
@@ -292,7 +309,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
         if (this.#sourceError !== undefined) this.#settle.reject(this.#sourceFailure());
         else {
           const reads = this.#source.reads?.();
-          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, ...(reads === undefined ? {} : { reads }) });
+          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, outages: this.outages.outages(), ...(reads === undefined ? {} : { reads }) });
         }
       })
       .catch(() => undefined);

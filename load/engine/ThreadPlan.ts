@@ -2,7 +2,7 @@
  * One engine thread's plan, its hooks and its result: plain data and callbacks, shared by the thread
  * (EngineThread.ts), the main thread's engine (runEngine.ts) and the worker (engineWorker.ts).
  */
-import type { ArrivalModel, ReadRegressions, RunStop } from '../model.js';
+import type { ArrivalModel, Outage, ReadRegressions, RunStop } from '../model.js';
 import type { RecordedFigures, TickReport } from '../metrics/LoadRecorder.js';
 import type { SourceShare, SourceSpec, TrackedOutcome } from './RequestSource.js';
 
@@ -45,6 +45,8 @@ export interface ThreadResult {
   abandoned: number;
   /** The source's reads gone backwards (RequestSource.reads), when it watches any. */
   reads?: ReadRegressions;
+  /** Where calls failed (OutageLog), ms from the start of measurement. */
+  outages: { kept: Outage[]; count: number };
 }
 
 export interface ThreadRun {

@@ -4,6 +4,7 @@
  */
 import type { ArrivalModel, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
 import { mergeReadRegressions } from '../health/ReadWatch.js';
+import { mergeOutages } from '../metrics/OutageLog.js';
 import { Histogram } from '../metrics/Histogram.js';
 import { LoadRecorder, type TickReport } from '../metrics/LoadRecorder.js';
 import { TimelineBuilder } from '../metrics/TimelineBuilder.js';
@@ -187,7 +188,17 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
     timeline,
     stop,
     ...readsOf(results),
+    ...outagesOf(results),
   };
+}
+
+/** The threads' outages as the node's clients saw them together; absent when no call failed. */
+function outagesOf(results: readonly ThreadResult[]): Pick<EngineResult, 'outages'> {
+  const count = results.reduce((n, r) => n + r.outages.count, 0);
+  if (count === 0) return {};
+  const kept = mergeOutages(results.map((r) => r.outages.kept));
+  // Overlapping outages of several threads are one for the clients: their union is counted.
+  return { outages: { count: results.length === 1 ? count : kept.length, kept } };
 }
 
 /** The threads' reads gone backwards as one (each thread judges its own answers). */

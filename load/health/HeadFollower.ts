@@ -37,9 +37,10 @@ const INTERVALS_KEPT = 4_096;
 export class HeadFollower {
   readonly url: string;
   /**
-   * The answers that changed the height (a rise, or a height lower than the one before): all headHealth needs
-   * (when each height was first served, when the head moved, what went backwards), so a follower asked 20 times
-   * a second for a day keeps one sample per block, not 1.7 million.
+   * The answers that changed the height (a rise, or a height lower than the one before), and the first answer
+   * after calls that failed (a node back from a fault: load/chaos/): all headHealth needs (when each height was
+   * first served, when the head moved, what went backwards), so a follower asked 20 times a second for a day
+   * keeps one sample per block, not 1.7 million.
    */
   readonly samples: HeadSample[] = [];
   /** Calls answered with a height (kept or not). */
@@ -54,6 +55,7 @@ export class HeadFollower {
   readonly #o: HeadFollowerOptions;
   readonly #intervals: number[] = [];
   #lastSentMs: number | undefined;
+  #failedSince = false;
   #leave: (() => void) | undefined;
   #inFlight: Promise<void> | undefined;
   #stopped = false;
@@ -107,7 +109,8 @@ export class HeadFollower {
       if (this.#intervals.length > INTERVALS_KEPT) this.#intervals.shift();
     }
     this.#lastSentMs = sample.sentMs;
-    if (this.samples.at(-1)?.height !== sample.height) this.samples.push(sample);
+    if (this.#failedSince || this.samples.at(-1)?.height !== sample.height) this.samples.push(sample);
+    this.#failedSince = false;
   }
 
   /** What headHealth reads of this node. */
@@ -118,6 +121,7 @@ export class HeadFollower {
 
   #fail(why: string): void {
     this.failed++;
+    this.#failedSince = true;
     this.lastFailure = why;
   }
 }

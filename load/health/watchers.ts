@@ -18,6 +18,8 @@ const METRICS_INTERVAL_MS = 1_000;
 export interface HeadWatch {
   /** The followers by URL (the reference's too), for a live view. */
   readonly followers: ReadonlyMap<string, HeadFollower>;
+  /** Epoch ms of t = 0 of the followers' samples. */
+  readonly originEpochMs: number;
   /** Ends the following (once; later calls get the same answer) and makes each node's HeadHealth; `measuredFromMs` (epoch): where the lag's trend starts. */
   stop(measuredFromMs?: number): Promise<Map<string, HeadHealth>>;
 }
@@ -42,6 +44,7 @@ export function followHeads(o: FollowHeadsOptions): HeadWatch {
   let stopped: Promise<Map<string, HeadHealth>> | undefined;
   return {
     followers,
+    originEpochMs: performance.timeOrigin + originMs,
     stop: (measuredFromMs) =>
       (stopped ??= (async () => {
         await Promise.all([...followers.values()].map((f) => f.stop()));

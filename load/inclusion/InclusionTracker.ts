@@ -28,6 +28,8 @@ export type InclusionMethod = InclusionStats['method'];
 export interface InclusionTrackerOptions {
   /** The node to follow (the one sent to, or any node of its network). */
   url: string;
+  /** Other nodes of its network, read in turn when it stops answering (a run with faults: docs/chaos.md). */
+  fallbackUrls?: readonly string[];
   /** Method names, field names, timestamps, genesis height; the reference profile by default. */
   profile?: Profile;
   /** 'auto' (default): block-hashes when the node's blocks list transaction hashes, else sender-nonce. */
@@ -73,7 +75,24 @@ export interface InclusionResult {
   lastPollError: string | null;
   /** Why tracking ended. */
   endedBy: 'all-included' | 'grace' | 'stopped';
+  /** The ledger of a run through faults (docs/chaos.md): what was accepted and never included, and what the chain took twice. */
+  ledger: TransactionLedger;
 }
+
+/** Exact counts, with the first hashes (or `sender/nonce` where a hash is unknown). */
+export interface TransactionLedger {
+  /** Accepted (answered with a hash, or shown by the chain) and not included when tracking ended. */
+  lost: { count: number; examples: string[] };
+  /**
+   * Included more than once: a hash in two blocks (block-hashes), or a sender's nonce on the chain past the last
+   * nonce the run sent from it (sender-nonce: only the run sends from its senders, so each extra step of the nonce
+   * is a transaction the chain took twice).
+   */
+  duplicated: { count: number; examples: string[] };
+}
+
+/** Examples kept of each kind in a ledger. */
+const LEDGER_EXAMPLES = 20;
 
 interface SentTx {
   hash: string | null;
@@ -109,6 +128,11 @@ export class InclusionTracker {
   /** block-hashes: outstanding sends by hash; hashes seen in blocks, not (yet) claimed by a send. */
   private readonly byHash = new Map<string, SentTx>();
   private readonly unclaimed = new Map<string, { at: number; height: number }>();
+  /** Hashes included (block-hashes), to see one included twice; per sender, the highest nonce sent (sender-nonce). */
+  private readonly includedHashes = new Set<string>();
+  private readonly duplicates: string[] = [];
+  private duplicateCount = 0;
+  private readonly maxNonceSent = new Map<string, number>();
   /** sender-nonce: outstanding sends by sender; each polled sender's last nonce. */
   private readonly bySender = new Map<string, SentTx[]>();
   private readonly senderNonce = new Map<string, { nonce: number; at: number; height: number }>();
@@ -153,7 +177,7 @@ export class InclusionTracker {
   static async start(options: InclusionTrackerOptions): Promise<InclusionTracker> {
     const profile = options.profile ?? referenceProfile();
     const perRequest = options.perRequest ?? Math.min(profile.maxBatch ?? 100, 100);
-    const reader = new ChainReader(options.url, profile, Math.max(2_000, 2 * profile.blockTimeMs), perRequest, options.concurrency ?? 4);
+    const reader = new ChainReader([options.url, ...(options.fallbackUrls ?? [])], profile, Math.max(2_000, 2 * profile.blockTimeMs), perRequest, options.concurrency ?? 4);
     try {
       const tip = await reader.tip();
       const from = Math.max(profile.genesisHeight + 1, tip - 10);
@@ -202,6 +226,7 @@ export class InclusionTracker {
     }
     if (sent.answered) this.accepted++;
     else this.unanswered++;
+    this.maxNonceSent.set(sent.sender, Math.max(this.maxNonceSent.get(sent.sender) ?? -1, sent.nonce));
     this.watch(sent);
   }
 
@@ -329,6 +354,10 @@ export class InclusionTracker {
           if (sent !== undefined) {
             this.byHash.delete(hash);
             this.include(sent, at, height);
+            this.includedHashes.add(hash);
+          } else if (this.includedHashes.has(hash)) {
+            this.duplicateCount++;
+            if (this.duplicates.length < LEDGER_EXAMPLES) this.duplicates.push(`${hash} (again at height ${height})`);
           } else {
             this.unclaimed.set(hash, { at, height });
           }
@@ -377,6 +406,8 @@ export class InclusionTracker {
     const last = this.series[this.series.length - 1];
     if (last === undefined || last.included !== this.included || last.pending !== this.accepted - this.included) this.point(now());
     const chainTps = await this.chainTps().catch(() => 0);
+    // Every sender's nonce once more, those with nothing outstanding too: a nonce past the last one sent is a duplicate.
+    if (this.method === 'sender-nonce') await this.readFinalNonces().catch(() => undefined);
     await this.reader.close();
     const counts = [...this.perHeight.values()];
     return {
@@ -400,7 +431,37 @@ export class InclusionTracker {
       pollErrors: this.pollErrors,
       lastPollError: this.lastPollError,
       endedBy,
+      ledger: this.ledger(),
     };
+  }
+
+  private async readFinalNonces(): Promise<void> {
+    const senders = [...this.maxNonceSent.keys()];
+    const accounts = await this.reader.accounts(senders);
+    const at = now();
+    accounts.forEach((account, i) => {
+      const sender = senders[i];
+      if (account !== undefined && sender !== undefined) this.senderNonce.set(sender, { nonce: Number(account.nonce), at, height: this.lastHeight });
+    });
+  }
+
+  /** What was accepted and is still not included, and what the chain took twice (see TransactionLedger). */
+  private ledger(): TransactionLedger {
+    const lost: string[] = [];
+    const pending = [...this.byHash.values(), ...[...this.bySender.values()].flat()].filter((tx) => tx.answered);
+    pending.sort((a, b) => a.scheduledAtMs - b.scheduledAtMs);
+    for (const tx of pending.slice(0, LEDGER_EXAMPLES)) lost.push(tx.hash ?? `${tx.sender}/${tx.nonce}`);
+    let duplicateCount = this.duplicateCount;
+    const duplicates = [...this.duplicates];
+    if (this.method === 'sender-nonce') {
+      for (const [sender, { nonce }] of this.senderNonce) {
+        const sent = this.maxNonceSent.get(sender);
+        if (sent === undefined || nonce <= sent + 1) continue;
+        duplicateCount += nonce - (sent + 1);
+        if (duplicates.length < LEDGER_EXAMPLES) duplicates.push(`${sender}: nonce ${nonce} on the chain, the last sent ${sent}`);
+      }
+    }
+    return { lost: { count: this.accepted - this.included, examples: lost }, duplicated: { count: duplicateCount, examples: duplicates } };
   }
 
   /**

@@ -32,6 +32,10 @@ export const THRESHOLD_METRICS = {
   regressions: { measures: 'count', perMethod: false, k6: false },
   'rss-growth': { measures: 'growth', perMethod: false, k6: false },
   'head-lag-drift': { measures: 'drift', perMethod: false, k6: false },
+  failover: { measures: 'time', perMethod: false, k6: false },
+  recovery: { measures: 'time', perMethod: false, k6: false },
+  'lost-tx': { measures: 'count', perMethod: false, k6: false },
+  'duplicate-tx': { measures: 'count', perMethod: false, k6: false },
 } as const satisfies Record<string, { measures: 'time' | 'percent' | 'count' | 'growth' | 'drift'; perMethod: boolean; k6: boolean }>;
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
@@ -159,6 +163,15 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     // The lower end of the head lag's slope after the warm-up: above the limit only when the node surely falls further behind.
     case 'head-lag-drift':
       return run.health?.head?.lagTrend?.low ?? null;
+    // A run with faults (load/chaos/, docs/chaos.md): null without one; a recovery or failover that never came is null too.
+    case 'failover':
+      return run.chaos?.failoverMs ?? null;
+    case 'recovery':
+      return run.chaos?.recoveryMs ?? null;
+    case 'lost-tx':
+      return run.chaos?.lostTx ?? null;
+    case 'duplicate-tx':
+      return run.chaos?.duplicateTx ?? null;
   }
 }
 

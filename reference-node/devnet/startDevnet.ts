@@ -47,6 +47,10 @@ export interface DevnetNode {
   dataDir: string;
   logFile: string;
   process: ChildProcess;
+  /** An MN's id (its address): the proposer its blocks show. */
+  id?: string;
+  /** Paused (SIGSTOP) by pause(), until resume(). */
+  paused: boolean;
 }
 
 export interface Devnet {
@@ -55,6 +59,18 @@ export interface Devnet {
   genesisFile: string;
   /** SIGTERM to every node still running, SIGKILL after a grace period; resolves when all have exited. */
   stop(): Promise<void>;
+  /**
+   * The faults of a run with faults (docs/chaos.md), on one node by name: kill (SIGKILL), stopNode (SIGTERM, SIGKILL
+   * after 5 s), each resolving once it has exited; restart (start it again on its data, on the same ports, its
+   * peers the nodes running now), resolving once it serves; pause (SIGSTOP) and resume (SIGCONT).
+   */
+  kill(name: string): Promise<void>;
+  stopNode(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
+  pause(name: string): void;
+  resume(name: string): void;
+  /** Whether the node's process runs (paused or not). */
+  running(name: string): boolean;
 }
 
 /** The compiled CLI every node process runs (npm run build makes it). */
@@ -147,7 +163,27 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     writeNetworkGenesis(genesisFile, genesis);
   }
   const nodes: DevnetNode[] = [];
+  const argsOf = new Map<string, string[]>();
+  const running = (n: DevnetNode): boolean => n.process.exitCode === null && n.process.signalCode === null;
+  const nodeNamed = (name: string): DevnetNode => {
+    const n = nodes.find((x) => x.name === name);
+    if (n === undefined) throw new Error(`the devnet has no node ${name}`);
+    return n;
+  };
+  const ended = async (n: DevnetNode, signal: NodeJS.Signals): Promise<void> => {
+    if (!running(n)) throw new Error(`${n.name} is not running`);
+    if (n.paused) {
+      // A stopped process takes SIGTERM only once it runs again.
+      n.process.kill('SIGCONT');
+      n.paused = false;
+    }
+    n.process.kill(signal);
+    const grace = signal === 'SIGKILL' ? undefined : setTimeout(() => n.process.kill('SIGKILL'), 5_000);
+    await exited(n.process);
+    clearTimeout(grace);
+  };
   const stop = async (): Promise<void> => {
+    for (const n of nodes) if (n.paused && running(n)) n.process.kill('SIGCONT');
     for (const n of nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGTERM');
     const grace = setTimeout(() => {
       for (const n of nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
@@ -170,7 +206,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       ];
       const { url, p2pUrl, process: child } = await spawnNode(args, logFile);
       if (child.pid === undefined) throw new Error(`${name} has no pid`);
-      nodes.push({ name, kind, faults, url, p2pUrl, pid: child.pid, dataDir: nodeDir, logFile, process: child });
+      argsOf.set(name, args);
+      const id = kind === 'MN' ? loadOrCreateIdentity(nodeDir).id : undefined;
+      nodes.push({ name, kind, faults, url, p2pUrl, pid: child.pid, dataDir: nodeDir, logFile, process: child, paused: false, ...(id === undefined ? {} : { id }) });
       options.log?.(`${name} ${kind} ${url} pid ${child.pid}${faults.length > 0 ? ` FAULTS (test-only): ${faults.join(', ')}` : ''}`);
     }
     await waitForMesh(nodes, options.readyTimeoutMs ?? 30_000);
@@ -179,7 +217,55 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await stop();
     throw err;
   }
-  return { nodes, genesisFile, stop };
+  const restart = async (name: string): Promise<void> => {
+    const n = nodeNamed(name);
+    if (running(n)) throw new Error(`${name} is running (pid ${n.pid}): stop or kill it first`);
+    const first = argsOf.get(name) ?? [];
+    // The same ports (its URL is what the load and its peers know), and as peers the nodes that run now.
+    const port = new URL(n.url).port;
+    const p2pPort = new URL(n.p2pUrl).port;
+    const peers = nodes.filter((x) => x !== n && running(x)).map((x) => x.p2pUrl);
+    const args = withOption(withOption(withOption(first, '--port', port), '--p2p-port', p2pPort), '--peers', peers.length > 0 ? peers.join(',') : undefined);
+    const { process: child } = await spawnNode(args, n.logFile);
+    if (child.pid === undefined) throw new Error(`${name} has no pid`);
+    n.process = child;
+    n.pid = child.pid;
+    n.paused = false;
+  };
+  return {
+    nodes,
+    genesisFile,
+    stop,
+    kill: (name) => ended(nodeNamed(name), 'SIGKILL'),
+    stopNode: (name) => ended(nodeNamed(name), 'SIGTERM'),
+    restart,
+    pause: (name) => {
+      const n = nodeNamed(name);
+      if (!running(n)) throw new Error(`${name} is not running`);
+      n.process.kill('SIGSTOP');
+      n.paused = true;
+    },
+    resume: (name) => {
+      const n = nodeNamed(name);
+      if (!running(n)) throw new Error(`${name} is not running`);
+      n.process.kill('SIGCONT');
+      n.paused = false;
+    },
+    running: (name) => running(nodeNamed(name)),
+  };
+}
+
+/** `args` with `option`'s value set to `value` (added when absent; removed when `value` is undefined). */
+function withOption(args: readonly string[], option: string, value: string | undefined): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === option) {
+      i++;
+      continue;
+    }
+    out.push(args[i] ?? '');
+  }
+  return value === undefined ? out : [...out, option, value];
 }
 
 /**

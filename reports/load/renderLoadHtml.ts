@@ -1,4 +1,6 @@
-import type { BaselineComparison, LoadReport } from '../../load/model.js';
+import type { BaselineComparison, ChaosReport, LoadReport, LoadRun } from '../../load/model.js';
+import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
+import type { Cell } from '../shared/htmlTable.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
@@ -81,17 +83,34 @@ function baselineHtml(baseline: BaselineComparison): string {
  * Everything a user or a node wrote is escaped (escapeHtml); a Content-Security-Policy allows only the
  * page's own stylesheet, so even markup that slipped through could neither run nor load anything.
  */
+/** A run with faults: the network's events, the chain's consistency, and each node's recovery and ledger. */
+function faultsHtml(chaos: ChaosReport, runs: readonly LoadRun[]): string {
+  const cells = (row: readonly string[]): Cell[] => row.map((c) => text(c));
+  const forked = chaos.consistency !== null && chaos.consistency.forks.length > 0;
+  return [
+    '<section id="faults" data-testid="faults">',
+    '<h2>Faults</h2>',
+    htmlTable('chaos-events', CHAOS_EVENT_HEAD.map((c) => text(c)), chaosEventRows(chaos).map(cells)),
+    `<p class="${forked ? 'callout bad' : 'note'}" data-testid="consistency">${h(consistencyText(chaos))}</p>`,
+    htmlTable('chaos-runs', CHAOS_RUN_HEAD.map((c) => text(c)), chaosRunRows(runs).map(cells)),
+    '<p class="note">Times from the start of measurement. Next block: from the fault to the first higher height any running node served (the failover time when the leader was hit). Recovery: from the fault to the clients\' first successful call again. Definitions: docs/chaos.md.</p>',
+    '</section>',
+  ].join('\n');
+}
+
 export function renderLoadHtml(report: LoadReport): string {
   const headline = loadHeadline(report);
   const facts = verdictFacts(report);
   const compared = report.runs.length > 1;
   const toc: [string, string][] = [
+    ...(report.chaos ? [['faults', 'Faults'] as [string, string]] : []),
     ...(compared ? [['comparison', 'Comparison'] as [string, string]] : []),
     ...report.runs.map((r, i): [string, string] => [`run-${i + 1}`, `Run ${i + 1}: ${r.url}`]),
     ...report.sweeps.map((s, i): [string, string] => [`sweep-${i + 1}`, `Sweep ${i + 1}: ${s.url}`]),
     ...(report.baseline ? [['baseline', 'Baseline'] as [string, string]] : []),
   ];
   const sections = [
+    report.chaos ? faultsHtml(report.chaos, report.runs) : '',
     compared ? comparisonHtml(report.runs) : '',
     ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared })),
     ...report.sweeps.map((sweep, i) => sweepSectionHtml(sweep, i + 1)),

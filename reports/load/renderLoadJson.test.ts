@@ -5,6 +5,11 @@ import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import type {
   BaselineComparison,
+  ChaosEvent,
+  ChaosReport,
+  ChaosStep,
+  Outage,
+  RunChaos,
   BaselineDelta,
   BatchSizeStats,
   HeadHealth,
@@ -134,17 +139,25 @@ describe('renderLoadJson and load-report.schema.json', () => {
     } satisfies Required<NodeResources>;
     const reads = { observed: { height: 1, block: 1, nonce: 1 }, counts: { height: 1, block: 0, nonce: 0 }, examples: [{ kind: 'height' as const, key: '', atMs: 1, value: '4', previous: { atMs: 0, value: '5' } }] };
     const health = { head, resources, reads } satisfies Required<NodeHealth>;
+    const outage = { fromMs: 0, lastFailedMs: 1, toMs: 2, failedCalls: 1, byMethod: { chain_blockNumber: 1 } } satisfies Required<Outage>;
+    const outages = { count: 1, kept: [outage] };
+    const runEvent = { text: '1s:kill:mn1', atMs: 1000, failedCalls: 1, byMethod: {}, firstFailureMs: 0, recoveryMs: 10 };
+    const runChaos = { events: [runEvent], recoveryMs: 10, failoverMs: 100, lostTx: 0, duplicateTx: 0, lostExamples: [], duplicateExamples: [] } satisfies Required<RunChaos>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
-      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop,
+      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop, outages, chaos: runChaos,
     } satisfies Required<LoadRun>;
+    const chaosStep = { text: '1s:kill:mn1', atMs: 1000, action: 'kill', target: 'mn1', forMs: null } satisfies Required<ChaosStep>;
+    const chaosEvent = { text: '1s:kill:mn1', action: 'kill', node: 'mn1', atMs: 1000, error: '', leaderBefore: 'mn1', leaderAfter: 'mn2', headBefore: 5, nextBlockMs: 100, nextBlockAt: null, catchUpMs: null } satisfies Required<ChaosEvent>;
+    const consistency = { fromHeight: 1, toHeight: 2, nodes: ['mn1'], forks: [{ height: 2, hashes: { mn1: 'ab' } }], error: '' };
+    const chaos = { originAt: '2026-11-27T00:00:00.000Z', steps: [chaosStep], events: [chaosEvent], consistency } satisfies Required<ChaosReport>;
     const step = { rate: 0, run, sloHeld: true, reasons: [], generatorLimited: false } satisfies Required<SweepStep>;
     const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null, stopped: '' } satisfies Required<SweepResult>;
     const delta = { metric: '', unit: '%', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
     const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
     const report = {
       format: 'chainrpc-load/2', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',
-      runs: [], sweeps: [], baseline, verdict: { word: 'PASSED', exitCode: 0, reasons: [], knees: [], summary: '' },
+      runs: [], sweeps: [], baseline, chaos, verdict: { word: 'PASSED', exitCode: 0, reasons: [], knees: [], summary: '' },
     } satisfies Required<LoadReport>;
 
     const defs = schema.definitions ?? {};
@@ -179,5 +192,13 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.SweepResult)).toEqual(sorted(sweep));
     expect(keysOf(defs.BaselineDelta)).toEqual(sorted(delta));
     expect(keysOf(defs.BaselineComparison)).toEqual(sorted(baseline));
+    expect(keysOf(defs.Outage)).toEqual(sorted(outage));
+    expect(keysOf(defs.LoadRun?.properties?.outages)).toEqual(sorted(outages));
+    expect(keysOf(defs.RunChaos)).toEqual(sorted(runChaos));
+    expect(keysOf(defs.RunChaos?.properties?.events?.items)).toEqual(sorted(runEvent));
+    expect(keysOf(defs.ChaosStep)).toEqual(sorted(chaosStep));
+    expect(keysOf(defs.ChaosEvent)).toEqual(sorted(chaosEvent));
+    expect(keysOf(defs.ChaosReport)).toEqual(sorted(chaos));
+    expect(keysOf(defs.ChaosReport?.properties?.consistency?.oneOf?.[1])).toEqual(sorted(consistency));
   });
 });

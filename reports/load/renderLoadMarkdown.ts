@@ -1,4 +1,4 @@
-import type { LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import type { ChaosReport, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
 import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
@@ -7,6 +7,7 @@ import { formatChange, formatCount, formatMetricValue, formatMicros, formatPerce
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
 import { headHealthRows, healthRows, type HealthRow } from './healthText.js';
+import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
 
 const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
 /** A step summary is for scanning: beyond these, the rest is in report.html. */
@@ -150,6 +151,12 @@ function baselineLines(report: LoadReport): string[] {
  * requests, failures, drops, percentiles), the thresholds, each sweep's knee and steps, and the baseline's
  * regressions. Everything a user or a node wrote is escaped or put in code, so it cannot become markup.
  */
+/** A run with faults: the events, the chain's consistency, each node's recovery and ledger (chaosText.ts). */
+function faultsLines(chaos: ChaosReport, runs: readonly LoadRun[]): string[] {
+  const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => markdownText(c)).join(' | ')} |`)];
+  return ['### Faults', '', ...table(CHAOS_EVENT_HEAD, chaosEventRows(chaos)), '', markdownText(consistencyText(chaos)), '', ...table(CHAOS_RUN_HEAD, chaosRunRows(runs)), ''];
+}
+
 export function renderLoadMarkdown(report: LoadReport): string {
   const headline = loadHeadline(report);
   const facts = verdictFacts(report);
@@ -170,6 +177,7 @@ export function renderLoadMarkdown(report: LoadReport): string {
   if (report.runs.length > 0) out.push(...runsTable(report.runs), '');
   out.push(...thresholdsTable(report.runs));
   out.push(...healthTable(report.runs));
+  if (report.chaos !== undefined) out.push(...faultsLines(report.chaos, report.runs));
   for (const sweep of report.sweeps) out.push(...sweepLines(sweep));
   out.push(...baselineLines(report));
   out.push(`Command: ${markdownCode(excerpt(report.command, MAX_COMMAND_CHARS))}`, '');

@@ -7,6 +7,7 @@ import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, headLagChart, resourcesChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
 import { stopNote } from './loadFacts.js';
 import { healthRows } from './healthText.js';
+import { CHAOS_CLIENT_HEAD, chaosClientRows } from './chaosText.js';
 
 const DASH = '—';
 /** A latency figure, or a dash where nothing was measured (0 would read as "instant"). */
@@ -204,6 +205,7 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     cardsHtml(run),
     `<h3>Thresholds</h3>${thresholdsHtml(run, 'thresholds')}`,
     charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '',
+    run.chaos ? `<h3>At each fault</h3>${htmlTable('chaos-clients', CHAOS_CLIENT_HEAD.map((c, i) => (i === 2 ? num(c) : text(c))), chaosClientRows(run).map((row) => row.map((c, i) => (i === 2 ? num(c) : text(c)))))}` : '',
     run.inclusion ? `<h3>Inclusion</h3>${inclusionHtml(run)}` : '',
     run.health ? `<h3>The node's health</h3>${healthHtml(run)}<div class="charts">${run.health.head === undefined ? '' : headLagChart(`${id}-head-lag`, run)}${run.health.resources === undefined ? '' : resourcesChart(`${id}-resources`, run)}</div>` : '',
     `<h3>Summary</h3>${htmlTable('summary', [text('Figure'), num('Value'), text('')], summaryRows(run))}`,

@@ -8,7 +8,7 @@ import type { OptionTable, OptionValues } from '../../CommandLine.js';
 import { REGRESSION } from '../../commonOptions.js';
 import { baseUrls } from '../../nodeUrls.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
-import type { LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
+import type { ChaosReport, LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
 import { TargetUnreachableError, type RunLoadOptions } from '../../../load/runLoad.js';
 import type { loadScenario, ResolvedEntry } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
@@ -22,6 +22,18 @@ import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
 import { PRIVATE_KEY, TARGET, targetFailure, targetProfileAndSource } from './target.js';
 import { WATCHED_READS } from '../../../load/health/ReadWatch.js';
 import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidsOf } from './healthOptions.js';
+
+/** A run's faults (chainrpc load only). */
+export const CHAOS_HELP = `Faults under load (docs/chaos.md):
+  --devnet <mn>:<ln>       start a devnet of reference nodes for the run (as the demo does) and load all its
+                           nodes together, the rate shared between them (no --url; stopped at the end)
+  --devnet-block-time <ms> its block time (default 300)
+  --chaos <at>:<action>:<target>[:<for>]
+                           a fault at <at> from the start of measurement (repeatable): kill, restart, stop,
+                           pause, resume; the target a node (mn2, ln1) or a role at that moment (leader,
+                           follower, any-mn, any-ln); <for> brings a killed, stopped or paused node back
+                           after it (e.g. 10s:kill:leader, 5s:pause:ln1:3s). Thresholds: failover, recovery,
+                           lost-tx, duplicate-tx (e.g. "failover < 3s", "lost-tx == 0")`;
 
 /** The generator's and the report's lines (run and sweep). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
@@ -43,6 +55,9 @@ const RUN = {
   seed: SEED,
   'report-dir': { kind: 'text', value: '<dir>' },
   'private-key': PRIVATE_KEY,
+  devnet: { kind: 'text', value: '<mn>:<ln>' },
+  'devnet-block-time': { kind: 'integer', value: '<ms>', min: 50, max: 60_000, default: 300 },
+  chaos: { kind: 'list', value: '<at>:<action>:<target>[:<for>]' },
 } as const satisfies OptionTable;
 
 /** A sweep's own options (a run refuses them). */
@@ -77,7 +92,7 @@ export interface Measure {
   /** The --baseline report, read before anything runs (baselineFor). */
   baseline: LoadReport | undefined;
   /** Runs the scenario against the URLs. */
-  measure: (common: MeasureCommon, urls: readonly string[]) => Promise<{ runs: LoadRun[]; sweeps: SweepResult[] }>;
+  measure: (common: MeasureCommon, urls: readonly string[]) => Promise<{ runs: LoadRun[]; sweeps: SweepResult[]; chaos?: ChaosReport }>;
 }
 
 /** Measures (the report folder and the profile first), then judges and writes the report of what ran; resolves to the exit code. */
@@ -93,14 +108,14 @@ export async function measureAndReport(o: Measure): Promise<number> {
   const log = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  let measured: { runs: LoadRun[]; sweeps: SweepResult[] };
+  let measured: { runs: LoadRun[]; sweeps: SweepResult[]; chaos?: ChaosReport };
   try {
     const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
     const health = healthOf(command, values, profile.rpcPath);
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
     const metricNames = metricNamesOf(command, values.metric, metricsUrls);
-    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix));
+    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix), values.chaos.length > 0);
     const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
@@ -121,6 +136,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
     profile: profile.name,
     runs: measured.runs,
     sweeps: measured.sweeps,
+    ...(measured.chaos === undefined ? {} : { chaos: measured.chaos }),
     interrupted: stop.interrupted(),
     baseline: o.baseline === undefined ? undefined : { path: values.baseline ?? '', report: o.baseline },
     regression: values.regression,
@@ -135,7 +151,10 @@ function readsWatched(mix: readonly ResolvedEntry[]): boolean {
 }
 
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
-function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean, readsWatched: boolean): void {
+function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean, readsWatched: boolean, faults: boolean): void {
+  const chaos = thresholds.find((t) => t.metric === 'failover' || t.metric === 'recovery' || t.metric === 'lost-tx' || t.metric === 'duplicate-tx');
+  if (chaos !== undefined && !faults) throw new CliError(`${command}: the threshold "${chaos.text}" judges a run with faults: give --devnet <mn>:<ln> and --chaos <at>:<action>:<target> (docs/chaos.md)`);
+  if (faults && !headFollowed) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
   // Reads gone backwards are also counted in the load's own reads, when the mix makes some the watch judges.
   const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'head-lag-drift' || t.metric === 'stalls' || (t.metric === 'regressions' && !readsWatched));
   if (head !== undefined && !headFollowed) throw new CliError(`${command}: the threshold "${head.text}" judges the nodes' heads, which --head-hz 0 leaves unfollowed`);

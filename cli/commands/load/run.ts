@@ -5,7 +5,11 @@
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { runLoad } from '../../../load/runLoad.js';
-import { ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS, SWEEP } from './measure.js';
+import { CHAOS_HELP, ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS, SWEEP, type MeasureValues } from './measure.js';
+import { chaosSteps, devnetNetwork, devnetShape, startRunDevnet } from './devnetChaos.js';
+import type { ChaosReport } from '../../../load/model.js';
+import type { ResolvedScenario } from '../../../load/scenario/loadScenario.js';
+import type { LoadReport } from '../../../load/model.js';
 import { baselineFor } from './publishLoadReport.js';
 import { overridesOf, SCENARIO_OPTIONS, scenarioName, scenarioOf } from './scenarioOptions.js';
 import { needUrls, targetOptions, URL_RULE } from './target.js';
@@ -33,6 +37,7 @@ ${SCENARIO_OPTIONS}
   --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
   --regression <pct>       the change allowed before noise is added, in percent (default 10)
 ${ENGINE_OPTIONS}
+${CHAOS_HELP}
   --rates <r1,r2,...>      refused: the options of chainrpc load sweep (see its --help)
   --start-rate <n>         refused: chainrpc load sweep's
   --max-rate <n>           refused: chainrpc load sweep's
@@ -54,10 +59,43 @@ export async function runCommand(argv: string[]): Promise<number> {
   const command = 'load';
   const { values, positionals } = runLine.parse(argv);
   const name = scenarioName(command, positionals);
-  needUrls(command, values.url);
+  if (values.devnet === undefined) needUrls(command, values.url);
   const sweepOnly = (Object.keys(SWEEP) as (keyof typeof SWEEP)[]).filter((k) => values[k] !== undefined);
   if (sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
   const scenario = scenarioOf(command, name, overridesOf(values));
   const baseline = baselineFor(command, values.baseline, scenario.name);
+  if (values.devnet !== undefined) return withDevnet(command, argv, values, values.devnet, scenario, baseline);
+  if (values.chaos.length > 0) throw new CliError(`${command}: --chaos acts on a devnet chainrpc starts: give --devnet <mn>:<ln> (docs/chaos.md)`);
   return measureAndReport({ command, argv, values, scenario, baseline, measure: async (common, urls) => ({ runs: await runLoad({ ...common, urls }), sweeps: [] }) });
+}
+
+/** A run on a devnet started for it, with its fault schedule: the devnet stops at the end, whatever happened. */
+async function withDevnet(command: string, argv: string[], values: MeasureValues, devnet: string, scenario: ResolvedScenario, baseline: LoadReport | undefined): Promise<number> {
+  const given = (['url', 'pid', 'metrics-url'] as const).find((k) => values[k].length > 0);
+  if (given !== undefined) throw new CliError(`${command}: --devnet loads the nodes it starts: give no --${given} (their URLs and pids are known)`);
+  if (values.profile !== undefined) throw new CliError(`${command}: --devnet starts reference nodes: the reference profile is theirs (give no --profile)`);
+  const shape = devnetShape(command, devnet);
+  // Checked before any node starts: a step that names no node, or falls outside the run, is exit 2.
+  const steps = chaosSteps(command, values.chaos, shape, scenario.durationMs);
+  const log = (line: string): void => void process.stdout.write(`${line}\n`);
+  const net = await startRunDevnet(command, shape, values['devnet-block-time'], log);
+  try {
+    const network = devnetNetwork(net);
+    const withNodes: MeasureValues = { ...values, url: net.nodes.map((n) => n.url), pid: net.nodes.map((n) => String(n.pid)) };
+    return await measureAndReport({
+      command,
+      argv,
+      values: withNodes,
+      scenario,
+      baseline,
+      measure: async (common, urls) => {
+        let chaos: ChaosReport | undefined;
+        const runs = await runLoad({ ...common, urls, chaos: { steps, network, onChaos: (r) => (chaos = r) } });
+        return { runs, sweeps: [], ...(chaos === undefined ? {} : { chaos }) };
+      },
+    });
+  } finally {
+    await net.stop();
+    log(`${command}: devnet stopped`);
+  }
 }

@@ -1,0 +1,23 @@
+/**
+ * The network a run injects faults into, as the chaos runner needs it: its nodes, who proposed a block (a
+ * block's proposer is an MN's id), and the actions. chainrpc's own devnet is one (cli/commands/load/devnetChaos.ts,
+ * over reference-node/devnet/); load/ knows only this interface, as it knows nodes only through their URLs.
+ */
+import type { ChaosAction } from '../model.js';
+
+export interface ChaosNode {
+  name: string;
+  kind: 'MN' | 'LN';
+  /** Its JSON-RPC base URL (the same after a restart). */
+  url: string;
+}
+
+export interface ChaosNetwork {
+  readonly nodes: readonly ChaosNode[];
+  /** Whether the node is running and not paused, as far as the actions taken know. */
+  isUp(name: string): boolean;
+  /** The node whose id is a block's proposer (compared without case), if it is one of the network's. */
+  nameOfProposer(proposer: string): string | undefined;
+  /** Does the action; resolves once it is done (a restarted node serves again), rejects with why it could not be. */
+  act(action: ChaosAction, name: string): Promise<void>;
+}

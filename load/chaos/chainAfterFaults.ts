@@ -1,0 +1,113 @@
+/**
+ * The chain's side of a run with faults (docs/chaos.md), worked out after the run from what the head followers
+ * saw (every node's head at 20 Hz, on the run's clock) and from the blocks themselves:
+ * - the head before an event: the highest height any node had served by then;
+ * - the next block: from the event to the first higher height any node served (when the leader was hit, the
+ *   failover time; the followers' interval bounds its error);
+ * - the leader before and after: the proposers of that block and of the next;
+ * - a node brought back (restart, resume): from the event until its head reached the highest any other node
+ *   served at that moment (its catch-up);
+ * - consistency: the blocks from the lowest head before an event to the lowest head now, compared by hash on
+ *   every node that answers; a height served with two blocks is a fork.
+ */
+import type { ChaosEvent, ChaosReport, ChaosStep } from '../model.js';
+import type { ChainView } from './ChainView.js';
+import type { ActedEvent } from './runChaos.js';
+
+/** A node's head as its follower saw it: `tMs` from the start of measurement. */
+export interface HeadPoint {
+  tMs: number;
+  height: number;
+}
+
+/** Heights compared across nodes at most (the latest ones of the range). */
+const CONSISTENCY_HEIGHTS = 300;
+
+const BRINGS_BACK = new Set(['restart', 'resume']);
+
+/** The highest height any node in `heads` (but `except`) had served at `t`. */
+function highestAt(heads: ReadonlyMap<string, readonly HeadPoint[]>, t: number, except?: string): number | null {
+  let top: number | null = null;
+  for (const [node, points] of heads) {
+    if (node === except) continue;
+    for (const p of points) {
+      if (p.tMs > t) break;
+      if (top === null || p.height > top) top = p.height;
+    }
+  }
+  return top;
+}
+
+/** The first time after `t` that any node (but `except`) served a height above `height`. */
+function firstAbove(heads: ReadonlyMap<string, readonly HeadPoint[]>, t: number, height: number, except?: string): number | null {
+  let first: number | null = null;
+  for (const [node, points] of heads) {
+    if (node === except) continue;
+    const p = points.find((q) => q.tMs > t && q.height > height);
+    if (p !== undefined && (first === null || p.tMs < first)) first = p.tMs;
+  }
+  return first;
+}
+
+/** From `t` until `node` served a height at least the others' highest at that moment; null: not by the end. */
+function catchUp(heads: ReadonlyMap<string, readonly HeadPoint[]>, node: string, t: number): number | null {
+  const points = heads.get(node) ?? [];
+  for (const p of points) {
+    if (p.tMs < t) continue;
+    const others = highestAt(heads, p.tMs, node);
+    if (others === null || p.height >= others) return Math.max(0, p.tMs - t);
+  }
+  return null;
+}
+
+/** Each acted event with the chain's figures (the proposers read from whichever node serves the blocks). */
+export async function chainAfterFaults(acted: readonly ActedEvent[], heads: ReadonlyMap<string, readonly HeadPoint[]>, chain: ChainView): Promise<ChaosEvent[]> {
+  const out: ChaosEvent[] = [];
+  for (const e of acted) {
+    const headBefore = highestAt(heads, e.atMs);
+    // A node taken down is not where the next block is looked for; a node brought back is, as any other.
+    const down = e.error === undefined && !BRINGS_BACK.has(e.action) ? (e.node ?? undefined) : undefined;
+    const next = headBefore === null ? null : firstAbove(heads, e.atMs, headBefore, down);
+    const before = headBefore === null ? undefined : await chain.anyBlock(headBefore);
+    const after = headBefore === null ? undefined : await chain.anyBlock(headBefore + 1);
+    out.push({
+      ...e,
+      leaderBefore: chain.nameOf(before?.proposer ?? null),
+      leaderAfter: chain.nameOf(after?.proposer ?? null),
+      headBefore,
+      nextBlockMs: next === null ? null : Math.round(next - e.atMs),
+      nextBlockAt: after?.timestampMs === null || after?.timestampMs === undefined ? null : new Date(after.timestampMs).toISOString(),
+      ...(BRINGS_BACK.has(e.action) && e.node !== null && e.error === undefined ? { catchUpMs: roundOrNull(catchUp(heads, e.node, e.atMs)) } : {}),
+    });
+  }
+  return out;
+}
+
+const roundOrNull = (v: number | null): number | null => (v === null ? null : Math.round(v));
+
+/** The blocks every answering node serves, compared by hash over the heights the faults could have touched. */
+export async function consistencyAfter(events: readonly ChaosEvent[], chain: ChainView): Promise<ChaosReport['consistency']> {
+  const nodes = chain.network.nodes.filter((n) => chain.network.isUp(n.name)).map((n) => n.name);
+  const heads = await Promise.all(nodes.map((n) => chain.head(n)));
+  const answering = nodes.filter((_, i) => heads[i] !== undefined);
+  const known = heads.filter((h): h is number => h !== undefined);
+  if (answering.length === 0 || known.length === 0) return { fromHeight: 0, toHeight: 0, nodes: [], forks: [], error: 'no node answered after the run' };
+  const toHeight = Math.min(...known);
+  const befores = events.flatMap((e) => (e.headBefore === null ? [] : [e.headBefore]));
+  const lowest = befores.length === 0 ? toHeight : Math.min(...befores);
+  const fromHeight = Math.max(1, lowest, toHeight - CONSISTENCY_HEIGHTS + 1);
+  const forks: { height: number; hashes: Record<string, string> }[] = [];
+  for (let h = fromHeight; h <= toHeight; h++) {
+    const blocks = await Promise.all(answering.map((n) => chain.block(n, h)));
+    const hashes: Record<string, string> = {};
+    answering.forEach((n, i) => {
+      const hash = blocks[i]?.hash;
+      if (hash !== null && hash !== undefined) hashes[n] = hash;
+    });
+    if (new Set(Object.values(hashes)).size > 1) forks.push({ height: h, hashes });
+  }
+  return { fromHeight, toHeight, nodes: answering, forks };
+}
+
+/** The schedule's steps as the report keeps them. */
+export const stepsOf = (steps: readonly ChaosStep[]): ChaosStep[] => steps.map((s) => ({ ...s }));

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { chaosPlan, parseChaosStep } from './chaosPlan.js';
+
+const shape = { nodes: [{ name: 'mn1', kind: 'MN' as const }, { name: 'mn2', kind: 'MN' as const }, { name: 'ln1', kind: 'LN' as const }] };
+
+describe('a fault schedule', () => {
+  it('reads <at>:<action>:<target>[:<for>]', () => {
+    expect(parseChaosStep('10s:kill:leader')).toEqual({ text: '10s:kill:leader', atMs: 10_000, action: 'kill', target: 'leader', forMs: null });
+    expect(parseChaosStep(' 500ms:pause:ln1:3s ')).toEqual({ text: '500ms:pause:ln1:3s', atMs: 500, action: 'pause', target: 'ln1', forMs: 3_000 });
+  });
+
+  it('refuses what it cannot do, saying how a step reads', () => {
+    expect(() => parseChaosStep('10s:kill')).toThrow(/<at>:<action>:<target>/);
+    expect(() => parseChaosStep('10s:explode:mn1')).toThrow(/unknown action "explode"/);
+    expect(() => parseChaosStep('soon:kill:mn1')).toThrow(/at "soon" is not a duration/);
+    expect(() => parseChaosStep('1s:kill:node7')).toThrow(/neither a node/);
+    expect(() => parseChaosStep('1s:restart:mn1:2s')).toThrow(/restart takes no duration/);
+    expect(() => parseChaosStep('1s:restart:leader')).toThrow(/by its name/);
+  });
+
+  it('is checked against the network and the run, and put in time order', () => {
+    expect(chaosPlan(['8s:restart:mn1', '2s:kill:mn1'], shape, 20_000).map((s) => s.atMs)).toEqual([2_000, 8_000]);
+    expect(() => chaosPlan(['2s:kill:mn3'], shape, 20_000)).toThrow(/no node mn3 \(it has mn1, mn2, ln1\)/);
+    expect(() => chaosPlan(['2s:kill:any-ln'], { nodes: shape.nodes.slice(0, 2) }, 20_000)).toThrow(/no LN/);
+    expect(() => chaosPlan(['2s:kill:follower'], { nodes: shape.nodes.slice(0, 1) }, 20_000)).toThrow(/one MN/);
+    expect(() => chaosPlan(['15s:pause:ln1:6s'], shape, 20_000)).toThrow(/ends at 21000 ms, not within the run's 20000 ms/);
+  });
+});
