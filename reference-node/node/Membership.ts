@@ -30,6 +30,8 @@ export interface MembershipOptions {
   readonly stopping: () => boolean;
   /** A member's newer hello claims a higher chain than this node's. */
   readonly onMemberAhead: (hello: Hello) => void;
+  /** A peer that was not live (never heard from, gone silent, restarted) is heard from again. */
+  readonly onPeerBack?: (hello: Hello) => void;
 }
 
 /**
@@ -104,8 +106,11 @@ export class Membership {
     if (h.kind === 'MN' && !peers.isMember(h.id)) {
       throw new PeerRefusal(403, `hello refused: ${h.id} greets as an MN but is not a member of this network (the genesis names its members); a node that is not a member greets as an LN`);
     }
+    const known = peers.get(h.id);
+    const wasLive = known !== undefined && peers.isLive(known);
     const newer = peers.accept(h, signed.signature);
     if (inbound) this.heardFrom.set(h.id, Date.now());
+    if (newer && !wasLive) this.o.onPeerBack?.(h);
     // Only a member is followed up to a higher chain: anyone else could claim any height.
     if (newer && peers.isMember(h.id) && h.height > chain.height()) this.o.onMemberAhead(h);
   }

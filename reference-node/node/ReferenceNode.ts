@@ -172,6 +172,9 @@ export class ReferenceNode {
       onMemberAhead: (h) => {
         if (!this.distrusted(h.id)) void this.catchUp(h.id, h.url, h.height);
       },
+      // A peer back from a restart (its mempool empty) or a silence gets what this node holds: a transaction
+      // accepted here must not depend on the leader of the moment having heard its one relay (docs/chain.md).
+      onPeerBack: (h) => this.handOverMempool(h.url),
     });
     this.sync = new BlockSync(chain, link, log, stopping);
     this.faucet = new FaucetForwarder({
@@ -387,6 +390,12 @@ export class ReferenceNode {
     return admitted.hash;
   }
 
+  /** This node's pending transactions, in arrival order, to one peer (its link queues them behind what it sends already). */
+  private handOverMempool(url: string): void {
+    const pending = this.chain.pendingTransactions(MEMPOOL_HAND_OVER);
+    if (pending.length > 0) this.link(url).sendTransactions(pending.map((tx) => tx.wire));
+  }
+
   private relay(wires: string[]): void {
     for (const url of this.peers.knownUrls()) this.link(url).sendTransactions(wires);
   }
@@ -404,6 +413,9 @@ export class ReferenceNode {
     await this.chain.close();
   }
 }
+
+/** Pending transactions handed to a peer that is back, at most (a full mempool's worth of relays is the peer's limit anyway). */
+const MEMPOOL_HAND_OVER = 10_000;
 
 /** A peer is live while heard from within max(4 block times, 2 s). */
 function livenessMs(blockTimeMs: number): number {
