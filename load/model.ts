@@ -408,6 +408,8 @@ export interface ChaosEvent {
 export interface ChaosReport {
   /** t = 0 of every time of the schedule and the events: the start of measurement, ISO 8601 with milliseconds. */
   originAt: string;
+  /** The network's nodes: the names the steps and events use, and the URL each run of the report loaded. */
+  nodes: { name: string; kind: 'MN' | 'LN'; url: string }[];
   steps: ChaosStep[];
   events: ChaosEvent[];
   /**

@@ -372,7 +372,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     runs.push(run);
   }
   if (faults !== undefined) {
-    o.chaos?.onChaos({ originAt: new Date(faults.measureStartMs).toISOString(), steps: stepsOf(o.chaos.steps), events: faults.events, consistency: faults.consistency });
+    o.chaos?.onChaos({ originAt: new Date(faults.measureStartMs).toISOString(), nodes: o.chaos.network.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })), steps: stepsOf(o.chaos.steps), events: faults.events, consistency: faults.consistency });
     await faults.chain.close();
   }
   return runs;

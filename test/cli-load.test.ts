@@ -109,6 +109,15 @@ describe('chainrpc load: bad input', () => {
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', '4194311'], /--pid 4194311 \(for http:\/\/127\.0\.0\.1:9\): no such process here/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', '1', '--pid', '2'], /2 --pid for 1 --url/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', String(process.pid), '--metrics-url', 'http://127.0.0.1:9/metrics'], /has both a --pid and a --metrics-url/],
+    // Faults under load (docs/chaos.md): refused before any node starts.
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--chaos', '2s:kill:leader'], /--chaos steps act on a devnet chainrpc starts: give --devnet <mn>:<ln>/],
+    [['load', 'reads', '--devnet', '0:1'], /--devnet 0:1: write <mn>:<ln>, from 1 to 9 MN/],
+    [['load', 'reads', '--devnet', '3:0', '--chaos', '2s:kill:ln1'], /the network has no node ln1 \(it has mn1, mn2, mn3\)/],
+    [['load', 'reads', '--devnet', '3:0', '--duration', '5s', '--chaos', '4s:pause:mn1:2s'], /ends at 6000 ms, not within the run's 5000 ms/],
+    [['load', 'reads', '--devnet', '3:0', '--url', 'http://127.0.0.1:9'], /--devnet loads the nodes it starts: give no --url/],
+    [['load', 'reads', '--devnet', '3:0', '--chaos', '2s:kill:mn1', '--head-hz', '0'], /--chaos measures the chain through the nodes' heads/],
+    [['load', 'reads', '--devnet', '3:0', '--threshold', 'failover < 3s'], /"failover < 3s" judges a run with faults: give --chaos/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--devnet', '3:0'], /--devnet and --chaos belong to chainrpc load/],
   ])('%j: exit 2 and says why', async (args, message) => {
     const r = await runChainrpc(...args);
     expect(r.code).toBe(2);

@@ -2,9 +2,10 @@
  * The chain's side of a run with faults (docs/chaos.md), worked out after the run from what the head followers
  * saw (every node's head at 20 Hz, on the run's clock) and from the blocks themselves:
  * - the head before an event: the highest height any node had served by then;
- * - the next block: from the event to the first higher height any node served (when the leader was hit, the
- *   failover time; the followers' interval bounds its error);
- * - the leader before and after: the proposers of that block and of the next;
+ * - the next block: from the event to the first higher height any node still running served (when the leader
+ *   was hit, the failover time; the followers' interval bounds its error), past any block the node taken down
+ *   made just before it fell (not yet seen at the event, but made before it);
+ * - the leader before and after: the proposers of the last block before and of that next block;
  * - a node brought back (restart, resume): from the event until its head reached the highest any other node
  *   served at that moment (its catch-up);
  * - consistency: the blocks from the lowest head before an event to the lowest head now, compared by hash on
@@ -67,9 +68,16 @@ export async function chainAfterFaults(acted: readonly ActedEvent[], heads: Read
     const headBefore = highestAt(heads, e.atMs);
     // A node taken down is not where the next block is looked for; a node brought back is, as any other.
     const down = e.error === undefined && !BRINGS_BACK.has(e.action) ? (e.node ?? undefined) : undefined;
-    const next = headBefore === null ? null : firstAbove(heads, e.atMs, headBefore, down);
     const before = headBefore === null ? undefined : await chain.anyBlock(headBefore);
-    const after = headBefore === null ? undefined : await chain.anyBlock(headBefore + 1);
+    // The next block is the first one the fault did not stop: blocks the node taken down made just before it fell
+    // (served after the event, not seen before it) are history, not the network's answer to the fault.
+    let nextHeight = headBefore === null ? null : headBefore + 1;
+    let after = nextHeight === null ? undefined : await chain.anyBlock(nextHeight);
+    for (let skipped = 0; down !== undefined && after !== undefined && nextHeight !== null && chain.nameOf(after.proposer) === down && skipped < MAX_SKIPPED; skipped++) {
+      nextHeight++;
+      after = await chain.anyBlock(nextHeight);
+    }
+    const next = nextHeight === null ? null : firstAbove(heads, e.atMs, nextHeight - 1, down);
     out.push({
       ...e,
       leaderBefore: chain.nameOf(before?.proposer ?? null),
@@ -82,6 +90,9 @@ export async function chainAfterFaults(acted: readonly ActedEvent[], heads: Read
   }
   return out;
 }
+
+/** Blocks of a node taken down, made just before it fell, looked past at most. */
+const MAX_SKIPPED = 8;
 
 const roundOrNull = (v: number | null): number | null => (v === null ? null : Math.round(v));
 

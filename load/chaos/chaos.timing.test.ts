@@ -5,8 +5,8 @@
  * machine's clock), so (that timestamp - the kill's moment) is the true gap, which the followers (20 Hz) see within
  * one interval and a call. The calls to the surviving nodes never fail, and the chain has no fork afterwards.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,10 +16,21 @@ import { CLI_PATH } from '../../reference-node/devnet/startDevnet.js';
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-chaos-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const latestReport = (reports: string): LoadReport => JSON.parse(readFileSync(join(reports, readlinkSync(join(reports, 'latest')), 'report.json'), 'utf8')) as LoadReport;
+/** Whether a process of this machine is alive (signal 0 checks, sends nothing). */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 describe('a leader killed under load', () => {
   it('measures the failover the chain shows, within one follower interval, and no surviving node fails a call', () => {
     const r = spawnSync(process.execPath, [CLI_PATH, 'load', 'reads', '--devnet', '3:1', '--chaos', '4s:kill:leader', '--duration', '10s', '--warmup', '1s', '--rate', '40', '--threshold', 'failover < 5s', '--report-dir', dir], { encoding: 'utf8', timeout: 90_000 });
-    const report = JSON.parse(readFileSync(join(dir, readlinkSync(join(dir, 'latest')), 'report.json'), 'utf8')) as LoadReport;
+    const report = latestReport(dir);
     const chaos = report.chaos;
     expect(chaos, r.stdout + r.stderr).toBeDefined();
     const kill = chaos?.events[0];
@@ -40,5 +51,50 @@ describe('a leader killed under load', () => {
     for (const run of others) expect(run.chaos?.events[0]?.failedCalls, run.url).toBe(0);
     expect(chaos?.consistency?.forks).toEqual([]);
     expect(report.runs.every((run) => run.thresholds.find((t) => t.metric === 'failover')?.ok === true)).toBe(true);
+  }, 120_000);
+
+  it('a paused LN: its clients alone see calls fail, until it is resumed; its catch-up is measured; no fork', () => {
+    // Calls time out after 500 ms, so the clients of a paused node see failures rather than waits.
+    const scenario = join(dir, 'paused.json');
+    writeFileSync(scenario, JSON.stringify({ name: 'paused', arrivals: { model: 'open', rate: 45 }, duration: '8s', warmup: '1s', timeout: '500ms', mix: [{ method: 'chain_blockNumber' }, { method: 'chain_health' }] }));
+    const reports = join(dir, 'paused');
+    const r = spawnSync(process.execPath, [CLI_PATH, 'load', scenario, '--devnet', '2:1', '--chaos', '3s:pause:ln1:2s', '--report-dir', reports], { encoding: 'utf8', timeout: 90_000 });
+    const report = latestReport(reports);
+    const chaos = report.chaos;
+    expect(chaos?.events.map((e) => [e.action, e.node]), r.stdout + r.stderr).toEqual([['pause', 'ln1'], ['resume', 'ln1']]);
+    const lnUrl = chaos?.nodes.find((n) => n.name === 'ln1')?.url;
+    const ln = report.runs.find((run) => run.url === lnUrl);
+    const pause = ln?.chaos?.events[0];
+    expect(pause?.failedCalls).toBeGreaterThan(10);
+    // Failing from the pause until the first call after the resume: about the pause's 2 s.
+    expect(pause?.recoveryMs).toBeGreaterThan(1_500);
+    expect(pause?.recoveryMs).toBeLessThan(3_500);
+    for (const run of report.runs.filter((x) => x !== ln)) expect(run.chaos?.events.map((e) => e.failedCalls), run.url).toEqual([0, 0]);
+    const resume = chaos?.events[1];
+    expect(typeof resume?.catchUpMs).toBe('number');
+    expect(resume?.catchUpMs).toBeLessThan(3_000);
+    expect(chaos?.consistency?.forks).toEqual([]);
+  }, 120_000);
+
+  it('Ctrl-C in a run with faults: the report of what ran is written, exit 130, and every node it started is gone', async () => {
+    const reports = join(dir, 'interrupted');
+    const child = spawn(process.execPath, [CLI_PATH, 'load', 'reads', '--devnet', '2:0', '--chaos', '2s:kill:mn2', '--duration', '30s', '--warmup', '1s', '--rate', '20', '--report-dir', reports], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const pids: number[] = [];
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        for (const m of out.matchAll(/^ {2}(?:mn|ln)\d+ +(?:MN|LN) +\S+ +pid (\d+)$/gm)) if (!pids.includes(Number(m[1]))) pids.push(Number(m[1]));
+        if (/chaos: \d+ ms: kill mn2/.test(out)) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code, out).toBe(130);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    const report = latestReport(reports);
+    expect(report.verdict.word).toBe('INTERRUPTED');
+    expect(report.chaos?.events[0]).toMatchObject({ action: 'kill', node: 'mn2' });
   }, 120_000);
 });

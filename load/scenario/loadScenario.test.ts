@@ -54,6 +54,14 @@ describe('overrides', () => {
     expect(s.warmupMs).toBe(500);
   });
 
+  it('a chaos section is read as written and each step checked, with its pointer', () => {
+    expect(resolveScenario({ ...minimal, chaos: ['2s:kill:leader', ' 3s:pause:ln1:1s '] }).chaos).toEqual(['2s:kill:leader', '3s:pause:ln1:1s']);
+    expect(resolveScenario(minimal).chaos).toEqual([]);
+    const e = errorOf(() => resolveScenario({ ...minimal, chaos: ['2s:kill:leader', '3s:restart:mn1:1s'] }));
+    expect(e.message).toMatch(/\/chaos\/1.*restart takes no duration/);
+    expect(errorOf(() => resolveScenario({ ...minimal, chaos: ['soon:kill:mn1'] })).message).toMatch(/\/chaos\/0/);
+  });
+
   it('--rate on a closed scenario is refused with the pointer', () => {
     const e = errorOf(() => resolveScenario({ ...minimal, arrivals: { model: 'closed', connections: 4 } }, { rate: 5 }));
     expect(e.pointer).toBe('/arrivals/model');

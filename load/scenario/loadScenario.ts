@@ -13,6 +13,7 @@ import type { ArrivalModel } from '../model.js';
 import { parseDuration } from './parseDuration.js';
 import type { LoadScenario, Method, ReadMethod } from './Scenario.generated.js';
 import { ScenarioError } from './ScenarioError.js';
+import { parseChaosStep } from '../chaos/chaosPlan.js';
 import { parseThreshold, type Threshold } from './Threshold.js';
 
 /** Where the built-in scenarios live: load/scenarios/<name>.json. */
@@ -79,6 +80,8 @@ export interface ResolvedScenario {
   validate: number;
   seed: number;
   thresholds: Threshold[];
+  /** Its faults, as written (load/chaos/chaosPlan.ts reads them against the network they act on). */
+  chaos: string[];
   /** The spec methods the mix reads (chain_sendRawTransaction aside), for setup: heights, funded accounts. */
   reads: Set<Method>;
 }
@@ -249,6 +252,14 @@ export function resolveScenario(raw: JsonValue, overrides: ScenarioOverrides = {
     if ((t.metric === 'inclusion' || t.metric.startsWith('tti-')) && !sendsTransactions) fail(at, 'threshold-inclusion', `${t.metric} needs transactions in the mix`);
   });
 
+  (def.chaos ?? []).forEach((text, i) => {
+    try {
+      parseChaosStep(text);
+    } catch (error) {
+      fail(`/chaos/${i}`, 'chaos', error instanceof Error ? error.message : String(error));
+    }
+  });
+
   const maxInFlight = def.maxInFlight ?? DEFAULTS.maxInFlight;
   const tx = def.transactions;
   return {
@@ -269,6 +280,7 @@ export function resolveScenario(raw: JsonValue, overrides: ScenarioOverrides = {
     validate: def.validate ?? DEFAULTS.validate,
     seed: def.seed ?? DEFAULTS.seed,
     thresholds,
+    chaos: (def.chaos ?? []).map((text) => text.trim()),
     reads,
   };
 }

@@ -115,7 +115,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
     const metricNames = metricNamesOf(command, values.metric, metricsUrls);
-    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix), values.chaos.length > 0);
+    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix), values.chaos.length + scenario.chaos.length > 0);
     const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {

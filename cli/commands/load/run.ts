@@ -65,7 +65,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const scenario = scenarioOf(command, name, overridesOf(values));
   const baseline = baselineFor(command, values.baseline, scenario.name);
   if (values.devnet !== undefined) return withDevnet(command, argv, values, values.devnet, scenario, baseline);
-  if (values.chaos.length > 0) throw new CliError(`${command}: --chaos acts on a devnet chainrpc starts: give --devnet <mn>:<ln> (docs/chaos.md)`);
+  if (values.chaos.length > 0 || scenario.chaos.length > 0) throw new CliError(`${command}: ${values.chaos.length > 0 ? '--chaos steps' : `scenario ${scenario.name}'s chaos steps`} act on a devnet chainrpc starts: give --devnet <mn>:<ln> (docs/chaos.md)`);
   return measureAndReport({ command, argv, values, scenario, baseline, measure: async (common, urls) => ({ runs: await runLoad({ ...common, urls }), sweeps: [] }) });
 }
 
@@ -76,7 +76,10 @@ async function withDevnet(command: string, argv: string[], values: MeasureValues
   if (values.profile !== undefined) throw new CliError(`${command}: --devnet starts reference nodes: the reference profile is theirs (give no --profile)`);
   const shape = devnetShape(command, devnet);
   // Checked before any node starts: a step that names no node, or falls outside the run, is exit 2.
-  const steps = chaosSteps(command, values.chaos, shape, scenario.durationMs);
+  const steps = chaosSteps(command, [...scenario.chaos, ...values.chaos], shape, scenario.durationMs);
+  if (steps.length > 0 && values['head-hz'] === 0) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
+  const faultThreshold = scenario.thresholds.find((t) => ['failover', 'recovery', 'lost-tx', 'duplicate-tx'].includes(t.metric));
+  if (steps.length === 0 && faultThreshold !== undefined) throw new CliError(`${command}: the threshold "${faultThreshold.text}" judges a run with faults: give --chaos <at>:<action>:<target> (docs/chaos.md)`);
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   const net = await startRunDevnet(command, shape, values['devnet-block-time'], log);
   try {
