@@ -15,6 +15,17 @@ describe('what one node\'s clients saw at each fault', () => {
     expect(c).toMatchObject({ recoveryMs: 5_600, failoverMs: 1_900, lostTx: 2, duplicateTx: 0, lostExamples: ['aa', 'bb'] });
   });
 
+  it('times the first success again, not the last failure: later refusals in the window are counted, not waited for', () => {
+    const kill = event('5s:kill:mn1', 5_000, 1_900);
+    const outages = { count: 3, kept: [
+      { fromMs: 5_010, lastFailedMs: 7_000, toMs: 7_100, failedCalls: 40, byMethod: { chain_blockNumber: 40 } },
+      { fromMs: 8_000, lastFailedMs: 8_001, toMs: 8_050, failedCalls: 1, byMethod: { chain_sendRawTransaction: 1 } },
+      { fromMs: 12_000, lastFailedMs: 12_001, toMs: 12_030, failedCalls: 1, byMethod: { chain_sendRawTransaction: 1 } },
+    ] };
+    const [seen] = clientsAtFaults({ outages }, [kill], undefined).events;
+    expect(seen).toMatchObject({ failedCalls: 42, recoveryMs: 2_100, firstFailureMs: 10, byMethod: { chain_blockNumber: 40, chain_sendRawTransaction: 2 } });
+  });
+
   it('says a node whose clients never saw a call fail recovered at once, and one never answered again did not recover', () => {
     expect(clientsAtFaults({}, [event('1s:kill:mn2', 1_000, 500)], undefined)).toMatchObject({ recoveryMs: 0, lostTx: null, events: [{ failedCalls: 0, recoveryMs: 0 }] });
     const open = { count: 1, kept: [{ fromMs: 1_010, lastFailedMs: 9_000, toMs: null, failedCalls: 5, byMethod: {} }] };

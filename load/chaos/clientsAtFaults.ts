@@ -4,8 +4,9 @@
  * - failed calls of an event: those of the outages it owns: an outage belongs to the last event at most
  *   IN_FLIGHT_MS after its first failed request was scheduled (a request in flight when the node fell was sent
  *   a moment before), and to the first event when it overlaps it but began before;
- * - recovery: from the event to the end of every outage it overlaps (the first successful call again); 0 when
- *   the clients saw no call fail, null when they saw none succeed again by the end of the run;
+ * - recovery: from the event to the end of the outage the clients were in at the event, or of the first it
+ *   opened: their first successful call again; 0 when they saw no call fail, null when none succeeded again by
+ *   the end of the run;
  * - failover: the longest time from an event to the chain's next block (the same for every node of the network).
  */
 import type { ChaosEvent, LoadRun, Outage, RunChaos } from '../model.js';
@@ -27,14 +28,15 @@ export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, events: readonly 
   const owners = outages.map(ownerOf);
   const perEvent = done.map((e, i) => {
     const opened = outages.filter((_, k) => owners[k] === i);
-    // Its own outages, and any an earlier event left open past it: the clients' first success again after it.
-    const overlapping = outages.filter((o, k) => (owners[k] ?? -1) <= i && owners[k] !== -1 && (o.toMs ?? Infinity) > e.atMs);
+    // The stretch the clients were in when the fault came, or the first one it opened: its end is their first
+    // successful call again. Later stretches of the event's window (a sender refused after a restart) are
+    // counted as its failed calls, not as its recovery.
+    const first = outages.find((o, k) => owners[k] !== -1 && (owners[k] ?? -1) <= i && (o.toMs ?? Infinity) > e.atMs);
     const byMethod: Record<string, number> = {};
     for (const o of opened) for (const [m, n] of Object.entries(o.byMethod)) byMethod[m] = (byMethod[m] ?? 0) + n;
-    const open = overlapping.some((o) => o.toMs === null);
-    const recoveryMs = open ? null : Math.max(0, ...overlapping.map((o) => Math.round((o.toMs ?? 0) - e.atMs)));
-    const first = opened[0];
-    return { text: e.text, atMs: e.atMs, failedCalls: opened.reduce((n, o) => n + o.failedCalls, 0), byMethod, firstFailureMs: first === undefined ? null : Math.round(first.fromMs - e.atMs), recoveryMs };
+    const recoveryMs = first === undefined ? 0 : first.toMs === null ? null : Math.max(0, Math.round(first.toMs - e.atMs));
+    const firstOpened = opened[0];
+    return { text: e.text, atMs: e.atMs, failedCalls: opened.reduce((n, o) => n + o.failedCalls, 0), byMethod, firstFailureMs: firstOpened === undefined ? null : Math.round(firstOpened.fromMs - e.atMs), recoveryMs };
   });
   const recoveries = perEvent.map((e) => e.recoveryMs);
   const nexts = done.map((e) => e.nextBlockMs);
