@@ -27,7 +27,7 @@ import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pi
 export const CHAOS_HELP = `Faults under load (docs/chaos.md):
   --devnet <mn>:<ln>       start a devnet of reference nodes for the run (as the demo does) and load all its
                            nodes together, the rate shared between them (no --url; stopped at the end)
-  --devnet-block-time <ms> its block time (default 300)
+  --devnet-block-time <ms> its block time (default 300); --max-lag defaults to 25ms in such a run
   --chaos <at>:<action>:<target>[:<for>]
                            a fault at <at> from the start of measurement (repeatable): kill, restart, stop,
                            pause, resume; the target a node (mn2, ln1) or a role at that moment (leader,

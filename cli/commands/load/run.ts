@@ -69,6 +69,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   return measureAndReport({ command, argv, values, scenario, baseline, measure: async (common, urls) => ({ runs: await runLoad({ ...common, urls }), sweeps: [] }) });
 }
 
+/** The generator's send-lag bound of a run on a devnet started for it (docs/chaos.md, "The load"). */
+const CHAOS_MAX_LAG = '25ms';
+
 /** A run on a devnet started for it, with its fault schedule: the devnet stops at the end, whatever happened. */
 async function withDevnet(command: string, argv: string[], values: MeasureValues, devnet: string, scenario: ResolvedScenario, baseline: LoadReport | undefined): Promise<number> {
   const given = (['url', 'pid', 'metrics-url'] as const).find((k) => values[k].length > 0);
@@ -84,7 +87,9 @@ async function withDevnet(command: string, argv: string[], values: MeasureValues
   const net = await startRunDevnet(command, shape, values['devnet-block-time'], log);
   try {
     const network = devnetNetwork(net);
-    const withNodes: MeasureValues = { ...values, url: net.nodes.map((n) => n.url), pid: net.nodes.map((n) => String(n.pid)) };
+    // A drill shares two cores between every node and an engine thread per node: its generator's lag bound is
+    // CHAOS_MAX_LAG unless --max-lag says otherwise (latency still counts from the schedule, lag included).
+    const withNodes: MeasureValues = { ...values, url: net.nodes.map((n) => n.url), pid: net.nodes.map((n) => String(n.pid)), 'max-lag': values['max-lag'] ?? CHAOS_MAX_LAG };
     return await measureAndReport({
       command,
       argv,
