@@ -364,8 +364,8 @@ export interface HeadRegression {
   previous: { atMs: number; height: number };
 }
 
-/** What a fault does to a node (docs/chaos.md): SIGKILL, start again on its data, SIGTERM, SIGSTOP, SIGCONT. */
-export type ChaosAction = 'kill' | 'restart' | 'stop' | 'pause' | 'resume';
+/** What a fault does to a node (docs/chaos.md): SIGKILL, start again on its data, SIGTERM, SIGSTOP, SIGCONT; or the user's own command (exec). */
+export type ChaosAction = 'kill' | 'restart' | 'stop' | 'pause' | 'resume' | 'exec';
 
 /** One fault of a run's schedule (--chaos <at>:<action>:<target>[:<for>], or the scenario's `chaos`). */
 export interface ChaosStep {
@@ -378,6 +378,8 @@ export interface ChaosStep {
   target: string;
   /** kill, stop, pause: the node is brought back (restart, resume) this long after; null: it stays so. */
   forMs: number | null;
+  /** exec (--chaos-exec): the shell command run at `atMs` (`target` is then empty). */
+  command?: string;
 }
 
 /** One action taken on a node during the run (a step, or the return that ends a step's `forMs`). */
@@ -389,8 +391,11 @@ export interface ChaosEvent {
   node: string | null;
   /** When it was done, ms from the start of measurement. */
   atMs: number;
-  /** Why it could not be done, if it could not (the event is then only marked). */
+  /** Why it could not be done, if it could not (the event is then only marked); for exec, a command that failed. */
   error?: string;
+  /** exec: the command's exit code (null: ended by a signal, or cut at its time limit), and the end of its output. */
+  exitCode?: number | null;
+  output?: string;
   /** The leader the chain showed before and after (the proposer of the last block before, and of the first after), by node name where chainrpc knows it. */
   leaderBefore: string | null;
   leaderAfter: string | null;
@@ -409,7 +414,7 @@ export interface ChaosReport {
   /** t = 0 of every time of the schedule and the events: the start of measurement, ISO 8601 with milliseconds. */
   originAt: string;
   /** The network's nodes: the names the steps and events use, and the URL each run of the report loaded. */
-  nodes: { name: string; kind: 'MN' | 'LN'; url: string }[];
+  nodes: { name: string; kind: 'MN' | 'LN' | 'node'; url: string }[];
   steps: ChaosStep[];
   events: ChaosEvent[];
   /**

@@ -7,9 +7,24 @@ import type { ChaosAction } from '../model.js';
 
 export interface ChaosNode {
   name: string;
-  kind: 'MN' | 'LN';
+  /** 'node': a node of a network chainrpc did not start (--url), whose kind it does not know. */
+  kind: 'MN' | 'LN' | 'node';
   /** Its JSON-RPC base URL (the same after a restart). */
   url: string;
+}
+
+/**
+ * A network chainrpc did not start (`--url ... --chaos-exec`): its nodes named node1, node2, ... in the order of
+ * the URLs, all taken as up (a node that is down just does not answer), no proposer known by name, and no action
+ * of chainrpc's own: the user's commands (exec steps) are the faults.
+ */
+export function outsideNetwork(urls: readonly string[]): ChaosNetwork {
+  return {
+    nodes: urls.map((url, i) => ({ name: `node${i + 1}`, kind: 'node', url })),
+    isUp: () => true,
+    nameOfProposer: () => undefined,
+    act: (action) => Promise.reject(new Error(`chainrpc did not start this network: it cannot ${action} its nodes (use --chaos-exec with your own command)`)),
+  };
 }
 
 export interface ChaosNetwork {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoadReport } from '../model.js';
-import { CLI_PATH } from '../../reference-node/devnet/startDevnet.js';
+import { CLI_PATH, startDevnet } from '../../reference-node/devnet/startDevnet.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-chaos-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,5 +96,29 @@ describe('a leader killed under load', () => {
     const report = latestReport(reports);
     expect(report.verdict.word).toBe('INTERRUPTED');
     expect(report.chaos?.events[0]).toMatchObject({ action: 'kill', node: 'mn2' });
+  }, 120_000);
+
+  it('the user\'s own fault (--chaos-exec) against nodes chainrpc did not start: run at its time, measured the same', async () => {
+    const net = await startDevnet({ mn: 2, ln: 1, blockTimeMs: 300, chainId: 1n, dataDir: join(dir, 'outside-devnet'), keepData: false });
+    try {
+      const ln = net.nodes.find((n) => n.kind === 'LN');
+      if (ln === undefined) throw new Error('no LN');
+      const reports = join(dir, 'exec');
+      const urls = net.nodes.flatMap((n) => ['--url', n.url]);
+      const r = spawnSync(process.execPath, [CLI_PATH, 'load', 'reads', ...urls, '--chaos-exec', `3s:kill -9 ${ln.pid}`, '--duration', '7s', '--warmup', '1s', '--rate', '30', '--max-lag', '25ms', '--report-dir', reports], { encoding: 'utf8', timeout: 90_000 });
+      const report = latestReport(reports);
+      const [exec] = report.chaos?.events ?? [];
+      expect(exec, r.stdout + r.stderr).toMatchObject({ action: 'exec', node: null, exitCode: 0 });
+      expect(exec?.atMs).toBeGreaterThanOrEqual(2_990);
+      expect(report.chaos?.nodes.map((n) => [n.name, n.kind])).toEqual([['node1', 'node'], ['node2', 'node'], ['node3', 'node']]);
+      const killed = report.runs.find((run) => run.url === ln.url);
+      expect(killed?.chaos?.events[0]?.failedCalls).toBeGreaterThan(10);
+      expect(killed?.chaos?.recoveryMs).toBeNull();
+      for (const run of report.runs.filter((x) => x !== killed)) expect(run.chaos?.events[0]?.failedCalls, run.url).toBe(0);
+      // The chain did not stop for an LN: its next block came within a few block times.
+      expect(exec?.nextBlockMs).toBeLessThan(1_500);
+    } finally {
+      await net.stop();
+    }
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chaosPlan, parseChaosStep } from './chaosPlan.js';
+import { chaosPlan, parseChaosExec, parseChaosStep } from './chaosPlan.js';
 
 const shape = { nodes: [{ name: 'mn1', kind: 'MN' as const }, { name: 'mn2', kind: 'MN' as const }, { name: 'ln1', kind: 'LN' as const }] };
 
@@ -24,5 +24,14 @@ describe('a fault schedule', () => {
     expect(() => chaosPlan(['2s:kill:any-ln'], { nodes: shape.nodes.slice(0, 2) }, 20_000)).toThrow(/no LN/);
     expect(() => chaosPlan(['2s:kill:follower'], { nodes: shape.nodes.slice(0, 1) }, 20_000)).toThrow(/one MN/);
     expect(() => chaosPlan(['15s:pause:ln1:6s'], shape, 20_000)).toThrow(/ends at 21000 ms, not within the run's 20000 ms/);
+  });
+
+  it("reads the user's own fault, <at>:<command>, the command as given (colons and all)", () => {
+    expect(parseChaosExec('10s:docker exec n2 sh -c "sleep 1; kill 1"')).toEqual({ text: '10s:docker exec n2 sh -c "sleep 1; kill 1"', atMs: 10_000, action: 'exec', target: '', forMs: null, command: 'docker exec n2 sh -c "sleep 1; kill 1"' });
+    expect(parseChaosExec('2s:curl http://127.0.0.1:9/x').command).toBe('curl http://127.0.0.1:9/x');
+    expect(() => parseChaosExec('10s:')).toThrow(/<at>:<command>/);
+    expect(() => parseChaosExec('docker kill n2')).toThrow(/at "docker kill n2" is not a duration|<at>:<command>/);
+    expect(chaosPlan(['5s:kill:mn1'], shape, 20_000, ['1s:true']).map((s) => s.action)).toEqual(['exec', 'kill']);
+    expect(() => chaosPlan([], { nodes: [] }, 5_000, ['6s:true'])).toThrow(/due at 6000 ms, not within the run's 5000 ms/);
   });
 });

@@ -7,7 +7,8 @@
 import type { ChaosAction, ChaosStep } from '../model.js';
 import { parseDuration } from '../scenario/parseDuration.js';
 
-export const CHAOS_ACTIONS: readonly ChaosAction[] = ['kill', 'restart', 'stop', 'pause', 'resume'];
+/** The actions a step may name (exec is --chaos-exec's, written `<at>:<command>`). */
+export const CHAOS_ACTIONS: readonly Exclude<ChaosAction, 'exec'>[] = ['kill', 'restart', 'stop', 'pause', 'resume'];
 /** Roles a step may name instead of a node: resolved when the step is due. */
 export const CHAOS_ROLES = ['leader', 'follower', 'any-mn', 'any-ln'] as const;
 export type ChaosRole = (typeof CHAOS_ROLES)[number];
@@ -32,8 +33,8 @@ export function parseChaosStep(raw: string): ChaosStep {
   if (parts.length < 3 || parts.length > 4) throw new ChaosPlanError(`chaos step "${raw}" does not read as ${FORM}`);
   const [at = '', action = '', target = '', forText] = parts;
   const atMs = duration(raw, 'at', at);
-  if (!(CHAOS_ACTIONS as readonly string[]).includes(action)) throw new ChaosPlanError(`chaos step "${raw}": unknown action "${action}" (${CHAOS_ACTIONS.join(', ')})`);
-  const act = action as ChaosAction;
+  if (!(CHAOS_ACTIONS as readonly string[]).includes(action)) throw new ChaosPlanError(`chaos step "${raw}": unknown action "${action}" (${CHAOS_ACTIONS.join(', ')}; your own command: --chaos-exec <at>:<command>)`);
+  const act = action as Exclude<ChaosAction, 'exec'>;
   if (!isRole(target) && !/^(mn|ln)[1-9][0-9]*$/.test(target)) throw new ChaosPlanError(`chaos step "${raw}": the target "${target}" is neither a node (mn1, ln2, ...) nor a role (${CHAOS_ROLES.join(', ')})`);
   let forMs: number | null = null;
   if (forText !== undefined) {
@@ -45,6 +46,19 @@ export function parseChaosStep(raw: string): ChaosStep {
     throw new ChaosPlanError(`chaos step "${raw}": ${act} a node by its name (mn1, ln2): a node that is down has no role`);
   }
   return { text, atMs, action: act, target, forMs };
+}
+
+/**
+ * One --chaos-exec step: `<at>:<command>`, the user's own fault (`docker kill …`, `kubectl delete pod …`, a chaos
+ * tool's CLI) run by the shell at `at`, against any network, with the same accounting as chainrpc's own faults.
+ */
+export function parseChaosExec(raw: string): ChaosStep {
+  const colon = raw.indexOf(':');
+  const at = colon === -1 ? '' : raw.slice(0, colon).trim();
+  const command = colon === -1 ? '' : raw.slice(colon + 1).trim();
+  if (colon === -1 || command === '') throw new ChaosPlanError(`--chaos-exec "${raw}" does not read as <at>:<command>, e.g. "10s:docker kill node2"`);
+  const atMs = duration(raw, 'at', at);
+  return { text: `${at}:${command}`, atMs, action: 'exec', target: '', forMs: null, command };
 }
 
 export function isRole(target: string): target is ChaosRole {
@@ -68,10 +82,14 @@ export interface ChaosShape {
  * The steps in time order, checked against the network and the run: every named node exists, a role has nodes
  * to take it from, and every step (and its return) falls within the measured window.
  */
-export function chaosPlan(texts: readonly string[], shape: ChaosShape, durationMs: number): ChaosStep[] {
-  const steps = texts.map(parseChaosStep).sort((a, b) => a.atMs - b.atMs);
+export function chaosPlan(texts: readonly string[], shape: ChaosShape, durationMs: number, execs: readonly string[] = []): ChaosStep[] {
+  const steps = [...texts.map(parseChaosStep), ...execs.map(parseChaosExec)].sort((a, b) => a.atMs - b.atMs);
   const names = shape.nodes.map((n) => n.name);
   for (const s of steps) {
+    if (s.action === 'exec') {
+      if (s.atMs >= durationMs) throw new ChaosPlanError(`--chaos-exec "${s.text}" is due at ${s.atMs} ms, not within the run's ${durationMs} ms`);
+      continue;
+    }
     if (!isRole(s.target) && !names.includes(s.target)) throw new ChaosPlanError(`chaos step "${s.text}": the network has no node ${s.target} (it has ${names.join(', ')})`);
     if (s.target === 'any-ln' && !shape.nodes.some((n) => n.kind === 'LN')) throw new ChaosPlanError(`chaos step "${s.text}": the network has no LN`);
     if (s.target === 'follower' && shape.nodes.filter((n) => n.kind === 'MN').length < 2) throw new ChaosPlanError(`chaos step "${s.text}": a follower is an MN that does not lead, and the network has one MN`);

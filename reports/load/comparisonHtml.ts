@@ -1,10 +1,11 @@
-import type { LoadRun } from '../../load/model.js';
+import type { ChaosReport, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatCount, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
 import { callsOf, errorRate, failedOf, requestsOf } from './runSectionHtml.js';
+import { chaosMarkers } from './chaosMarkers.js';
 
 interface Row {
   label: string;
@@ -43,10 +44,11 @@ const ROWS: readonly Row[] = [
 ];
 
 /**
- * Several runs of one scenario (several --url, interleaved in time) side by side: a column per node, the
- * best value of each contested row marked, and the time charts with every run overlaid.
+ * Several runs of one scenario (several --url, interleaved in time; a run with faults loads them at once) side by side: a column per node, the
+ * best value of each contested row marked, and the time charts with every run overlaid, the faults (`chaos`)
+ * marked on them.
  */
-export function comparisonHtml(runs: readonly LoadRun[]): string {
+export function comparisonHtml(runs: readonly LoadRun[], chaos?: ChaosReport): string {
   const head: Cell[] = [text('Figure'), ...runs.map((r, i) => ({ html: `<a href="#run-${i + 1}">${h(r.url)}</a>`, num: true }))];
   const rows = ROWS.filter((row) => runs.some((r) => row.value(r) !== null)).map((row): Cell[] => {
     const values = runs.map((r) => row.value(r));
@@ -56,19 +58,24 @@ export function comparisonHtml(runs: readonly LoadRun[]): string {
   });
   rows.push([text('Valid'), ...runs.map((r) => (r.valid ? num('yes') : num('no', 'bad')))]);
   const withTimeline = runs.filter((r) => r.timeline.length > 0);
+  // The runs overlaid each count from their own start of measurement, up to a few hundred milliseconds apart
+  // when they ran together (as a run with faults does, its workers starting one by one): the faults are
+  // placed on the first one's clock, and each run's own charts of the node's health place them exactly.
+  const first = withTimeline[0];
+  const markers = first === undefined ? [] : chaosMarkers(chaos, first).measured;
   const charts =
     withTimeline.length === 0
       ? '<p class="note">No tick was recorded: there is nothing to draw over time.</p>'
       : `<div class="charts">${[
-          latencyOverTimeChart('compare-latency', withTimeline),
-          throughputOverTimeChart('compare-throughput', withTimeline),
-          errorsOverTimeChart('compare-errors', withTimeline),
-          ...(withTimeline.some((r) => r.timeline.some((p) => p.pending !== undefined)) ? [pendingOverTimeChart('compare-pending', withTimeline)] : []),
+          latencyOverTimeChart('compare-latency', withTimeline, markers),
+          throughputOverTimeChart('compare-throughput', withTimeline, markers),
+          errorsOverTimeChart('compare-errors', withTimeline, markers),
+          ...(withTimeline.some((r) => r.timeline.some((p) => p.pending !== undefined)) ? [pendingOverTimeChart('compare-pending', withTimeline, markers)] : []),
         ].join('')}</div>`;
   return [
     '<section class="comparison" id="comparison" data-testid="comparison">',
     `<h2>${runs.length} nodes compared</h2>`,
-    '<p class="note">The same scenario against each node, interleaved in time. The best value of a row is in bold.</p>',
+    `<p class="note">The same scenario against each node, ${chaos === undefined ? 'interleaved in time' : 'all loaded at once, each with its share of the rate, while the faults ran'}. The best value of a row is in bold.</p>`,
     htmlTable('comparison-table', head, rows),
     charts,
     '</section>',

@@ -7,7 +7,8 @@ import { rebin } from './rebin.js';
 import { formatTick } from '../shared/svgChart.js';
 import { formatMsNumber, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { emptyChart, histogramChartSvg, lineChartSvg } from '../shared/svgChart.js';
-import type { ChartAxis, ChartBand, ChartColor, ChartPoint, LineSeries } from '../shared/svgChart.js';
+import type { ChartAxis, ChartBand, ChartColor, ChartEvent, ChartPoint, LineSeries } from '../shared/svgChart.js';
+import type { TimeMarker } from './chaosMarkers.js';
 
 /** Beyond this many ticks a series is thinned (an hour at 1 s ticks): the SVG stays light, peaks stay. */
 const MAX_POINTS = 900;
@@ -67,6 +68,17 @@ export function thinOut(points: readonly ChartPoint[], how: 'max' | 'mean', max 
   return out;
 }
 
+/**
+ * Faults on a time chart (chaosMarkers.ts put them on its clock), as the chart's events: marked for tests by
+ * data-testid="chaos-marker" and their action. A fault not done is greyed.
+ */
+function faultEvents(markers: readonly TimeMarker[] | undefined): ChartEvent[] {
+  return (markers ?? []).map((m) => ({ x: m.tMs / 1000, label: m.label, title: m.title, muted: !m.done, data: { testid: 'chaos-marker', action: m.action } }));
+}
+
+/** The sentence a chart's description gains when faults are drawn on it (for screen readers). */
+const faultsNote = (markers: readonly TimeMarker[] | undefined): string => ((markers ?? []).length === 0 ? '' : ' Dashed vertical lines mark the faults injected, each labelled with what was done to which node.');
+
 const msAxis = (label: string): ChartAxis => ({ label, format: formatTick });
 const rateAxis = (label: string): ChartAxis => ({ label, format: formatTick });
 
@@ -79,14 +91,14 @@ function seriesFor(runs: readonly LoadRun[], metrics: readonly { name: string; c
   return runs.flatMap((run, i) => metrics.map((m, j): LineSeries => ({ name: `${m.name} · ${run.url}`, color: i, ...(j > 0 ? { dash: true } : {}), points: m.points(run) })));
 }
 
-/** Latency percentiles (p50, p99) tick by tick. */
-export function latencyOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+/** Latency percentiles (p50, p99) tick by tick; `markers`: faults, on the runs' clock (the first run's when several). */
+export function latencyOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
   const latency = (pick: 'p50Us' | 'p99Us') => (run: LoadRun): ChartPoint[] => overTime(run, (p) => (p.completed === 0 ? null : p[pick] / 1000), pick === 'p99Us' ? 'max' : 'mean');
   const bands = warmupBands(runs);
   return lineChartSvg({
     id,
     title: 'Latency over time (p50, p99)',
-    description: `The median and 99th percentile latency of the requests that ended in each tick, in milliseconds, from each request's scheduled send time.${bands.length > 0 ? ' The shaded warm-up is left out of every other figure.' : ''} Ticks where nothing ended are gaps.`,
+    description: `The median and 99th percentile latency of the requests that ended in each tick, in milliseconds, from each request's scheduled send time.${bands.length > 0 ? ' The shaded warm-up is left out of every other figure.' : ''} Ticks where nothing ended are gaps.${faultsNote(markers)}`,
     x: timeAxis(runs),
     y: msAxis('latency, ms'),
     series: seriesFor(runs, [
@@ -94,6 +106,7 @@ export function latencyOverTimeChart(id: string, runs: readonly LoadRun[]): stri
       { name: 'p99', color: 1, points: latency('p99Us') },
     ]),
     bands,
+    events: faultEvents(markers),
   });
 }
 
@@ -114,8 +127,8 @@ function targetAt(run: LoadRun): ((seconds: number) => number | null) | undefine
   };
 }
 
-/** Requests completed per second, tick by tick, against the open model's target. */
-export function throughputOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+/** Requests completed per second, tick by tick, against the open model's target; `markers` as for latency. */
+export function throughputOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
   const series = seriesFor(runs, [{ name: 'completed req/s', color: 0, points: (run) => overTime(run, (p, s) => p.completed / s, 'mean') }]);
   // The target once (several runs share the scenario), as a dashed grey line.
   const first = runs[0];
@@ -124,20 +137,21 @@ export function throughputOverTimeChart(id: string, runs: readonly LoadRun[]): s
   return lineChartSvg({
     id,
     title: 'Throughput over time',
-    description: 'Requests that ended (answered or failed) per second, tick by tick, and the rate the schedule asked for.',
+    description: `Requests that ended (answered or failed) per second, tick by tick, and the rate the schedule asked for.${faultsNote(markers)}`,
     x: timeAxis(runs),
     y: rateAxis('requests/s'),
     series,
     bands: warmupBands(runs),
+    events: faultEvents(markers),
   });
 }
 
-/** Failed calls and dropped requests per second, tick by tick. */
-export function errorsOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+/** Failed calls and dropped requests per second, tick by tick; `markers` as for latency. */
+export function errorsOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
   return lineChartSvg({
     id,
     title: 'Errors and drops over time',
-    description: 'Calls that failed (a JSON-RPC error, in a batch or not, or no answer) and requests dropped by the in-flight cap, per second, tick by tick.',
+    description: `Calls that failed (a JSON-RPC error, in a batch or not, or no answer) and requests dropped by the in-flight cap, per second, tick by tick.${faultsNote(markers)}`,
     x: timeAxis(runs),
     y: rateAxis('per second'),
     series: seriesFor(runs, [
@@ -145,25 +159,27 @@ export function errorsOverTimeChart(id: string, runs: readonly LoadRun[]): strin
       { name: 'dropped req/s', color: 6, dash: true, points: (run) => overTime(run, (p, s) => p.dropped / s, 'max') },
     ]),
     bands: warmupBands(runs),
+    events: faultEvents(markers),
   });
 }
 
-/** Signed-transaction load: transactions accepted and not yet included, tick by tick. */
-export function pendingOverTimeChart(id: string, runs: readonly LoadRun[]): string {
+/** Signed-transaction load: transactions accepted and not yet included, tick by tick; `markers` as for latency. */
+export function pendingOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
   const tracked = runs.filter((r) => r.timeline.some((p) => p.pending !== undefined));
   return lineChartSvg({
     id,
     title: 'Pending transactions over time',
-    description: 'Transactions the node accepted that were not yet seen included, at the end of each tick.',
+    description: `Transactions the node accepted that were not yet seen included, at the end of each tick.${faultsNote(markers)}`,
     x: timeAxis(tracked),
     y: rateAxis('pending transactions'),
     series: seriesFor(tracked, [{ name: 'pending', color: 2, points: (run) => overTime(run, (p) => p.pending ?? null, 'max') }]),
     bands: warmupBands(tracked),
+    events: faultEvents(markers),
   });
 }
 
-/** The node's head lag per height, at the time each height first appeared on any node, with its stalls shaded. */
-export function headLagChart(id: string, run: Pick<LoadRun, 'health'>): string {
+/** The node's head lag per height, at the time each height first appeared on any node, with its stalls shaded; `markers`: faults on the health clock. */
+export function headLagChart(id: string, run: Pick<LoadRun, 'health'>, markers?: readonly TimeMarker[]): string {
   const head = run.health?.head;
   const title = 'Head lag over time';
   if (head === undefined || head.series.length === 0) return emptyChart(id, title, 'No new height appeared while the run followed the head.');
@@ -172,7 +188,7 @@ export function headLagChart(id: string, run: Pick<LoadRun, 'health'>): string {
   return lineChartSvg({
     id,
     title,
-    description: 'For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held while another node had the next height for more than 3 block times).',
+    description: `For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held while another node had the next height for more than 3 block times).${faultsNote(markers)}`,
     x: { label: longest > 180_000 ? 'time since the heads were first read (min:s)' : 'time since the heads were first read', format, seconds: true },
     y: msAxis('head lag, ms'),
     series: [
@@ -180,11 +196,12 @@ export function headLagChart(id: string, run: Pick<LoadRun, 'health'>): string {
       ...(head.lagTrend === undefined || head.lagTrend === null ? [] : [{ name: `head-lag trend ${head.lagTrend.msPerHour > 0 ? '+' : ''}${formatTick(head.lagTrend.msPerHour)} ms/h`, color: 2 as const, dash: true, points: head.lagTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]) }]),
     ],
     bands: head.stalls.map((st) => ({ from: st.startMs / 1000, to: (st.endMs ?? longest) / 1000, label: 'stalled' })),
+    events: faultEvents(markers),
   });
 }
 
-/** The node's process (--pid) over the run: its CPU (% of one core) and its RSS (MiB), side by side on one scale each. */
-export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>): string {
+/** The node's process (--pid) over the run: its CPU (% of one core) and its RSS (MiB), side by side on one scale each; `markers`: faults on the health clock. */
+export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>, markers?: readonly TimeMarker[]): string {
   const r = run.health?.resources;
   const title = 'The node\'s CPU and memory over time';
   if (r === undefined || r.series.length < 2) return emptyChart(id, title, 'Too few samples of the process to draw.');
@@ -193,7 +210,7 @@ export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>): string
   return lineChartSvg({
     id,
     title,
-    description: `The node's process (${r.source}) read every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included); dashed, the RSS trend fitted after the warm-up.`,
+    description: `The node's process (${r.source}) read every ${r.intervalMs} ms: its CPU since the previous sample in % of one core, and its resident memory in MiB, over the whole run (every node's turn and warm-up included); dashed, the RSS trend fitted after the warm-up.${faultsNote(markers)}`,
     x: { label: longest > 180_000 ? 'time since the run began (min:s)' : 'time since the run began', format, seconds: true },
     y: rateAxis('CPU % of a core · RSS MiB'),
     series: [
@@ -201,6 +218,7 @@ export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>): string
       { name: 'RSS MiB', color: 1, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.rssBytes / 1_048_576]), 'max') },
       ...(r.rssTrend === null ? [] : [{ name: `RSS trend ${r.rssTrend.mbPerHour > 0 ? '+' : ''}${r.rssTrend.mbPerHour.toFixed(1)} MB/h`, color: 2 as const, dash: true, points: r.rssTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.mb]) }]),
     ],
+    events: faultEvents(markers),
   });
 }
 

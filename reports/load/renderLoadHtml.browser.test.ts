@@ -2,7 +2,8 @@
  * The load report (report.html) in a real browser: Chromium driven by playwright-core opens each fixture
  * from file:// and checks what a reader sees: the verdict, charts actually drawn (lines and bars of
  * non-zero size, coloured by the page's stylesheet under its Content-Security-Policy), the knee of a sweep,
- * a run that measured nothing, and hostile text that neither runs nor hides. Each page is saved as a
+ * the faults of a run with faults marked on its time charts, a run that measured nothing, and hostile text
+ * that neither runs nor hides. Each page is saved as a
  * full-page screenshot in /tmp/load-report-<kind>.png for people to look at. Needs the devDependency
  * playwright-core and Debian's chromium at /usr/bin/chromium; where either is missing the test is skipped
  * with a message saying which.
@@ -125,6 +126,58 @@ describe.skipIf(skipNote !== undefined)(`load report.html in Chromium${skipNote 
     expect(lines).toHaveLength(4);
     expect(new Set(lines.map((l) => l.stroke)).size).toBe(2);
     expect(await page('compared').locator(`[data-testid="comparison-table"]`).innerText()).toContain(LOAD_NODE_A);
+  });
+
+  it('marks each fault on every time chart of a run with faults: a dashed line and a label, inside the chart, in a colour no series has', async () => {
+    const p = page('chaos');
+    interface Seen {
+      lines: { action: string; height: number; inside: boolean; stroke: string; dashed: boolean; titled: boolean }[];
+      labels: { text: string; box: [number, number, number, number]; fits: boolean; inside: boolean }[];
+      series: string[];
+    }
+    // Measured in the page: each marker's line and label box on screen, against the chart's SVG and each other.
+    const seen = (chart: string): Promise<Seen> =>
+      p.evaluate<Seen>(`(() => {
+        const figure = document.querySelector('[data-testid="chart-${chart}"]');
+        const svg = figure.querySelector('svg').getBoundingClientRect();
+        const inside = (r) => r.left >= svg.left - 0.5 && r.right <= svg.right + 0.5 && r.top >= svg.top - 0.5 && r.bottom <= svg.bottom + 0.5;
+        const lines = Array.from(figure.querySelectorAll('[data-testid="chaos-marker"]')).map((g) => {
+          const line = g.querySelector('.event-line');
+          const style = getComputedStyle(line);
+          return { action: g.dataset.action, height: line.getBoundingClientRect().height, inside: inside(line.getBoundingClientRect()), stroke: style.stroke, dashed: style.strokeDasharray !== 'none', titled: g.firstElementChild.tagName === 'title' && g.firstElementChild.textContent.length > 0 };
+        });
+        const labels = Array.from(figure.querySelectorAll('.event-tag')).map((g) => {
+          const chip = g.querySelector('.event-chip').getBoundingClientRect();
+          const text = g.querySelector('.event-label');
+          const t = text.getBoundingClientRect();
+          return { text: text.textContent, box: [chip.left, chip.top, chip.right, chip.bottom], fits: t.left >= chip.left && t.right <= chip.right && t.top >= chip.top - 2 && t.bottom <= chip.bottom + 2, inside: inside(chip) };
+        });
+        return { lines, labels, series: Array.from(figure.querySelectorAll('path.s')).map((path) => getComputedStyle(path).stroke) };
+      })()`);
+    const charts = ['compare-latency', 'compare-throughput', 'compare-errors', 'compare-pending', ...[1, 2, 3].flatMap((i) => [`run-${i}-head-lag`, `run-${i}-resources`])];
+    for (const chart of charts) {
+      const { lines, labels, series } = await seen(chart);
+      expect(lines.map((l) => l.action), chart).toEqual(['kill', 'restart', 'pause', 'resume', 'restart']);
+      for (const line of lines) {
+        expect(line.height, chart).toBeGreaterThan(100);
+        expect(line.inside && line.dashed && line.titled, chart).toBe(true);
+      }
+      // The faults done in a colour no series has; the one not done greyed (the muted grey a target line may share).
+      for (const line of lines.slice(0, 4)) expect(series, chart).not.toContain(line.stroke);
+      expect(lines[4]?.stroke, chart).not.toBe(lines[0]?.stroke);
+      expect(labels.map((l) => l.text), chart).toEqual(['kill mn2', 'restart mn2', 'pause ln1', 'resume ln1', 'restart any-mn (not done)']);
+      for (const [i, a] of labels.entries()) {
+        expect(a.fits && a.inside, `${chart}: ${a.text}`).toBe(true);
+        for (const b of labels.slice(i + 1)) {
+          const apart = a.box[2] <= b.box[0] || b.box[2] <= a.box[0] || a.box[3] <= b.box[1] || b.box[3] <= a.box[1];
+          expect(apart, `${chart}: "${a.text}" and "${b.text}" overlap`).toBe(true);
+        }
+      }
+    }
+    // Playwright calls a vertical line invisible (its box has no width), so its label stands for it.
+    expect(await p.locator('[data-testid="chart-compare-errors"] .event-tag').first().isVisible()).toBe(true);
+    // The time to inclusion is not over time: no fault on it.
+    expect(await p.locator('[data-testid="chart-run-1-inclusion"] [data-testid="chaos-marker"]').count()).toBe(0);
   });
 
   it('shows an empty run plainly: why it is invalid, how it stopped, and no chart', async () => {

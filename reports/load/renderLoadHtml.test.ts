@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOAD_FIXTURE_KINDS, LOAD_NODE_A, LOAD_NODE_B, loadReportFixture } from '../../test/support/loadReportFixture.js';
+import { CHAOS_NODES, LOAD_FIXTURE_KINDS, LOAD_NODE_A, LOAD_NODE_B, loadReportFixture } from '../../test/support/loadReportFixture.js';
 import { renderLoadHtml } from './renderLoadHtml.js';
 
 /** The text of the element marked data-testid, tags removed and entities decoded (enough for these pages). */
@@ -16,6 +16,18 @@ function seriesPoints(html: string, chart: string, series: string): number {
   const figure = new RegExp(`data-testid="chart-${chart}">([\\s\\S]*?)</figure>`).exec(html)?.[1] ?? '';
   const d = new RegExp(`d="([^"]*)"><title>${series.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</title>`).exec(figure)?.[1] ?? '';
   return (d.match(/[ML]/g) ?? []).length;
+}
+const figureOf = (html: string, chart: string): string => new RegExp(`data-testid="chart-${chart}">([\\s\\S]*?)</figure>`).exec(html)?.[1] ?? '';
+/** The faults marked on a chart, in document order: each one's action, line's x (px), tooltip, and whether greyed. */
+const faultLines = (html: string, chart: string): { action: string; x: number; title: string; muted: boolean }[] =>
+  [...figureOf(html, chart).matchAll(/<g class="event( muted)?" data-testid="chaos-marker" data-action="([a-z]+)"><title>([^<]*)<\/title><line class="event-hit" x1="([\d.]+)"/g)].map((m) => ({ action: m[2] ?? '', x: Number(m[4]), title: m[3] ?? '', muted: m[1] !== undefined }));
+/** The labels of a chart's faults, in document order (the same as the lines'), with their boxes (px). */
+const faultLabels = (html: string, chart: string): { text: string; x: number; y: number; width: number; height: number }[] =>
+  [...figureOf(html, chart).matchAll(/<rect class="event-chip" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"[^>]*\/><text class="event-label"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ text: m[5] ?? '', x: Number(m[1]), y: Number(m[2]), width: Number(m[3]), height: Number(m[4]) }));
+/** A pixel x on a time chart in seconds, from the positions of two of its axis ticks ("20 s", "30 s"). */
+function secondsAt(html: string, chart: string, px: number): number {
+  const tick = (s: number): number => Number(new RegExp(`<text x="([\\d.]+)" y="[\\d.]+" text-anchor="middle">${s} s</text>`).exec(figureOf(html, chart))?.[1]);
+  return 20 + ((px - tick(20)) / (tick(30) - tick(20))) * 10;
 }
 
 describe('renderLoadHtml', () => {
@@ -104,6 +116,72 @@ describe('renderLoadHtml', () => {
     expect(byTestId(html, 'no-timeline')).toBe('No tick was recorded: there is nothing to draw over time.');
     expect(card(html, 'p99')).toContain(' — ');
     expect(byTestId(html, 'stop')).toContain('the node could not be reached before measurement began (connect ECONNREFUSED 127.0.0.1:9)');
+  });
+
+  describe('a run with faults', () => {
+    const report = loadReportFixture('chaos');
+    const html = renderLoadHtml(report);
+    const labels = ['kill mn2', 'restart mn2', 'pause ln1', 'resume ln1', 'restart any-mn (not done)'];
+    const timeCharts = ['compare-latency', 'compare-throughput', 'compare-errors', 'compare-pending', ...[1, 2, 3].flatMap((i) => [`run-${i}-head-lag`, `run-${i}-resources`])];
+
+    it('marks every fault on every time chart, in time order, labelled, the one not done greyed; none on the time to inclusion', () => {
+      expect(chartIds(html)).toEqual(['compare-latency', 'compare-throughput', 'compare-errors', 'compare-pending', ...[1, 2, 3].flatMap((i) => [`run-${i}-inclusion`, `run-${i}-head-lag`, `run-${i}-resources`])]);
+      for (const chart of timeCharts) {
+        const lines = faultLines(html, chart);
+        expect(lines.map((l) => l.action), chart).toEqual(['kill', 'restart', 'pause', 'resume', 'restart']);
+        expect(lines.map((l) => l.muted), chart).toEqual([false, false, false, false, true]);
+        expect(lines.map((l) => l.x), chart).toEqual([...lines.map((l) => l.x)].sort((a, b) => a - b));
+        expect(new Set(lines.map((l) => l.x)).size, chart).toBe(5);
+        expect(faultLabels(html, chart).map((l) => l.text), chart).toEqual(labels);
+        expect(figureOf(html, chart), chart).toContain('Dashed vertical lines mark the faults injected');
+      }
+      for (const i of [1, 2, 3]) expect(figureOf(html, `run-${i}-inclusion`)).not.toContain('chaos-marker');
+      expect(html.match(/data-testid="chaos-marker"/g)).toHaveLength(timeCharts.length * 5);
+    });
+
+    it('puts a fault where it happened on each chart\'s own clock: the run\'s start of measurement, or the heads\' first read', () => {
+      // mn2's engine began measuring 300 ms after the schedule's t = 0, which the heads' first read preceded by 5.06 s.
+      const one = renderLoadHtml({ ...report, runs: report.runs.slice(1, 2) });
+      const kill = (chart: string): number => secondsAt(one, chart, faultLines(one, chart)[0]?.x ?? Number.NaN);
+      for (const chart of ['run-1-latency', 'run-1-throughput', 'run-1-errors', 'run-1-pending']) expect(kill(chart), chart).toBeCloseTo(20.003 - 0.3, 1);
+      for (const chart of ['run-1-head-lag', 'run-1-resources']) expect(kill(chart), chart).toBeCloseTo(20.003 + 5.06, 1);
+      expect(faultLabels(one, 'run-1-errors').map((l) => l.text)).toEqual(labels);
+      expect(figureOf(one, 'run-1-inclusion')).not.toContain('chaos-marker');
+    });
+
+    it('says in each tooltip what was done, when, and why a fault was not done', () => {
+      const [kill, , , , notDone] = faultLines(html, 'compare-errors');
+      expect(kill?.title).toBe('kill mn2 (20s:kill:mn2:10s), 20,003 ms into the fault schedule; 19.72 s on this chart');
+      expect(notDone?.title).toBe('restart any-mn (36s:restart:any-mn), 36,001 ms into the fault schedule; 35.72 s on this chart. Not done: no MN is down');
+      expect(faultLines(html, 'run-1-head-lag')[0]?.title).toBe('kill mn2 (20s:kill:mn2:10s), 20,003 ms into the fault schedule; 25.06 s on this chart');
+    });
+
+    it('staggers labels of faults a moment apart so that none covers another, or a band\'s label', () => {
+      for (const chart of timeCharts) {
+        const boxes = faultLabels(html, chart);
+        for (const [i, a] of boxes.entries()) {
+          for (const b of boxes.slice(i + 1)) {
+            const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+            expect(apart, `${chart}: "${a.text}" and "${b.text}"`).toBe(true);
+          }
+        }
+      }
+      // Restart mn2 and pause ln1, 0.6 s apart: one below the other.
+      const [, restart, pause] = faultLabels(html, 'compare-latency');
+      expect(pause?.y).toBeGreaterThan(restart?.y ?? Infinity);
+      // mn2 stalled while it was down: the band's label keeps its place in the top row.
+      expect(figureOf(html, 'run-2-head-lag')).toMatch(/<text class="band-label"[^>]*>stalled<\/text>/);
+    });
+
+    it('leaves out a fault outside a chart\'s time range, and marks nothing where there were no faults', () => {
+      const late = structuredClone(report);
+      const chaos = late.chaos;
+      if (chaos === undefined) throw new Error('the fixture has faults');
+      chaos.events = chaos.events.map((e) => ({ ...e, atMs: e.atMs + 60_000 }));
+      expect(renderLoadHtml(late)).not.toContain('chaos-marker');
+      expect(renderLoadHtml(loadReportFixture('compared'))).not.toContain('chaos-marker');
+      expect(CHAOS_NODES.map((n) => n.url)).toEqual(report.runs.map((r) => r.url));
+    });
   });
 
   it('keeps a 10-minute run at 1 s ticks, two nodes, small: every tick drawn, the page well under a megabyte', () => {

@@ -111,8 +111,8 @@ export function renderLoadHtml(report: LoadReport): string {
   ];
   const sections = [
     report.chaos ? faultsHtml(report.chaos, report.runs) : '',
-    compared ? comparisonHtml(report.runs) : '',
-    ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared })),
+    compared ? comparisonHtml(report.runs, report.chaos) : '',
+    ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared, chaos: report.chaos })),
     ...report.sweeps.map((sweep, i) => sweepSectionHtml(sweep, i + 1)),
     report.baseline ? baselineHtml(report.baseline) : '',
   ].filter((s) => s !== '');

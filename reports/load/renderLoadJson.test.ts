@@ -147,8 +147,8 @@ describe('renderLoadJson and load-report.schema.json', () => {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
       schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop, outages, chaos: runChaos,
     } satisfies Required<LoadRun>;
-    const chaosStep = { text: '1s:kill:mn1', atMs: 1000, action: 'kill', target: 'mn1', forMs: null } satisfies Required<ChaosStep>;
-    const chaosEvent = { text: '1s:kill:mn1', action: 'kill', node: 'mn1', atMs: 1000, error: '', leaderBefore: 'mn1', leaderAfter: 'mn2', headBefore: 5, nextBlockMs: 100, nextBlockAt: null, catchUpMs: null } satisfies Required<ChaosEvent>;
+    const chaosStep = { text: '1s:kill:mn1', atMs: 1000, action: 'kill', target: 'mn1', forMs: null, command: '' } satisfies Required<ChaosStep>;
+    const chaosEvent = { text: '1s:kill:mn1', action: 'kill', node: 'mn1', atMs: 1000, error: '', exitCode: null, output: '', leaderBefore: 'mn1', leaderAfter: 'mn2', headBefore: 5, nextBlockMs: 100, nextBlockAt: null, catchUpMs: null } satisfies Required<ChaosEvent>;
     const consistency = { fromHeight: 1, toHeight: 2, nodes: ['mn1'], forks: [{ height: 2, hashes: { mn1: 'ab' } }], error: '' };
     const chaos = { originAt: '2026-11-27T00:00:00.000Z', nodes: [{ name: 'mn1', kind: 'MN' as const, url: 'http://127.0.0.1:1' }], steps: [chaosStep], events: [chaosEvent], consistency } satisfies Required<ChaosReport>;
     const step = { rate: 0, run, sloHeld: true, reasons: [], generatorLimited: false } satisfies Required<SweepStep>;

@@ -1,4 +1,4 @@
-import type { HistogramData, LoadRun } from '../../load/model.js';
+import type { ChaosReport, HistogramData, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
@@ -8,6 +8,7 @@ import { errorsOverTimeChart, headLagChart, resourcesChart, inclusionDistributio
 import { stopNote } from './loadFacts.js';
 import { healthRows } from './healthText.js';
 import { CHAOS_CLIENT_HEAD, chaosClientRows } from './chaosText.js';
+import { chaosMarkers } from './chaosMarkers.js';
 
 const DASH = '—';
 /** A latency figure, or a dash where nothing was measured (0 would read as "instant"). */
@@ -178,6 +179,8 @@ export interface RunSectionOptions {
   index: number;
   /** Several runs: the time charts are overlaid in the comparison, so a run shows only its own inclusion charts. */
   compared: boolean;
+  /** The report's faults (--chaos), marked on every time chart of the run. */
+  chaos?: ChaosReport | undefined;
 }
 
 /** One run: its warnings, headline figures, charts, and the tables by threshold, method, batch size and failure. */
@@ -187,13 +190,15 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     run.valid ? '<span class="badge ok">valid</span>' : '<span class="badge bad">invalid</span>',
     run.stop.reason === 'completed' ? '' : `<span class="badge warn">${h(run.stop.reason)}</span>`,
   ].join('');
+  const markers = chaosMarkers(options.chaos, run);
   const charts: string[] = [];
   if (!options.compared) {
     if (run.timeline.length === 0) charts.push('<p class="note" data-testid="no-timeline">No tick was recorded: there is nothing to draw over time.</p>');
-    else charts.push(latencyOverTimeChart(`${id}-latency`, [run]), throughputOverTimeChart(`${id}-throughput`, [run]), errorsOverTimeChart(`${id}-errors`, [run]));
+    else charts.push(latencyOverTimeChart(`${id}-latency`, [run], markers.measured), throughputOverTimeChart(`${id}-throughput`, [run], markers.measured), errorsOverTimeChart(`${id}-errors`, [run], markers.measured));
   }
   if (run.inclusion) {
-    if (!options.compared && run.timeline.some((p) => p.pending !== undefined)) charts.push(pendingOverTimeChart(`${id}-pending`, [run]));
+    if (!options.compared && run.timeline.some((p) => p.pending !== undefined)) charts.push(pendingOverTimeChart(`${id}-pending`, [run], markers.measured));
+    // Not over time: no faults on it.
     charts.push(inclusionDistributionChart(`${id}-inclusion`, run));
   }
   const window = `${formatDuration(run.durationMs)} measured${run.warmupMs > 0 ? ` after ${formatDuration(run.warmupMs)} of warm-up` : ''}, ${run.startedAt} to ${run.endedAt}`;
@@ -207,7 +212,7 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '',
     run.chaos ? `<h3>At each fault</h3>${htmlTable('chaos-clients', CHAOS_CLIENT_HEAD.map((c, i) => (i === 2 ? num(c) : text(c))), chaosClientRows(run).map((row) => row.map((c, i) => (i === 2 ? num(c) : text(c)))))}` : '',
     run.inclusion ? `<h3>Inclusion</h3>${inclusionHtml(run)}` : '',
-    run.health ? `<h3>The node's health</h3>${healthHtml(run)}<div class="charts">${run.health.head === undefined ? '' : headLagChart(`${id}-head-lag`, run)}${run.health.resources === undefined ? '' : resourcesChart(`${id}-resources`, run)}</div>` : '',
+    run.health ? `<h3>The node's health</h3>${healthHtml(run)}<div class="charts">${run.health.head === undefined ? '' : headLagChart(`${id}-head-lag`, run, markers.health)}${run.health.resources === undefined ? '' : resourcesChart(`${id}-resources`, run, markers.health)}</div>` : '',
     `<h3>Summary</h3>${htmlTable('summary', [text('Figure'), num('Value'), text('')], summaryRows(run))}`,
     `<h3>By method</h3>${methodsHtml(run)}`,
     `<h3>By request shape</h3>${batchesHtml(run)}`,

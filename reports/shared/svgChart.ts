@@ -1,8 +1,9 @@
 // Charts as inline SVG, drawn on the server side: the HTML report stays one file that fetches nothing and
 // runs no chart library. Two kinds: line charts (series over a numeric x, gaps where y is null, shaded
-// x ranges, vertical markers, dots with tooltips where points are few) and histograms (bins over a
-// numeric x). Colours are CSS classes (c0..c7, muted), so the page's stylesheet sets them for light and
-// dark themes; nothing here uses an inline style, which the report's Content-Security-Policy forbids.
+// x ranges, vertical markers, events done at an instant, dots with tooltips where points are few) and
+// histograms (bins over a numeric x). Colours are CSS classes (c0..c7, muted), so the page's stylesheet
+// sets them for light and dark themes; nothing here uses an inline style, which the report's
+// Content-Security-Policy forbids.
 import { escapeHtml as h } from './escapeHtml.js';
 
 export type ChartColor = number | 'muted' | 'fail';
@@ -39,6 +40,21 @@ export interface ChartMarker {
   label: string;
 }
 
+/**
+ * Something done at an instant, beside the data (a fault injected into the network under load): a dashed
+ * vertical line in a colour no series has, a short label at the top, and a tooltip with the whole story.
+ */
+export interface ChartEvent {
+  x: number;
+  label: string;
+  /** The tooltip: what was done, when. */
+  title: string;
+  /** Drawn greyed: planned, but not done. */
+  muted?: boolean;
+  /** data-* attributes of the event's group, for tests and tools that look for it ({ testid: 'chaos-marker' }). */
+  data?: Readonly<Record<string, string>>;
+}
+
 export interface LineChartSpec {
   /** Unique in the page: the SVG's title and description are labelled by it. */
   id: string;
@@ -50,6 +66,8 @@ export interface LineChartSpec {
   series: readonly LineSeries[];
   bands?: readonly ChartBand[];
   markers?: readonly ChartMarker[];
+  /** Drawn over everything; those outside the x range are left out. */
+  events?: readonly ChartEvent[];
 }
 
 export interface HistogramBin {
@@ -209,9 +227,11 @@ export function emptyChart(id: string, title: string, why: string): string {
   return `<figure class="chart empty" data-testid="chart-${h(id)}"><div class="no-data">${h(why)}</div><figcaption>${h(title)}</figcaption></figure>`;
 }
 
-function bandsAndMarkers(f: Frame, bands: readonly ChartBand[], markers: readonly ChartMarker[]): { under: string; over: string } {
+/** The bands and markers; `bandLabels`: where the bands' labels lie across the top (pixels), for the events' labels to keep clear of. */
+function bandsAndMarkers(f: Frame, bands: readonly ChartBand[], markers: readonly ChartMarker[]): { under: string; over: string; bandLabels: [number, number][] } {
   const bottom = HEIGHT - MARGIN.bottom;
   const under: string[] = [];
+  const bandLabels: [number, number][] = [];
   for (const b of bands) {
     const from = Math.max(b.from, f.x0);
     const to = Math.min(b.to, f.x1);
@@ -219,7 +239,10 @@ function bandsAndMarkers(f: Frame, bands: readonly ChartBand[], markers: readonl
     const x = f.sx(from);
     const w = f.sx(to) - x;
     under.push(`<rect class="band" x="${r1(x)}" y="${f.top}" width="${r1(w)}" height="${bottom - f.top}"><title>${h(b.label)}</title></rect>`);
-    if (w > b.label.length * CHAR_WIDTH + 8) under.push(`<text class="band-label" x="${r1(x + w / 2)}" y="${f.top + 14}" text-anchor="middle">${h(b.label)}</text>`);
+    if (w > b.label.length * CHAR_WIDTH + 8) {
+      under.push(`<text class="band-label" x="${r1(x + w / 2)}" y="${f.top + 14}" text-anchor="middle">${h(b.label)}</text>`);
+      bandLabels.push([x + w / 2 - (b.label.length * CHAR_WIDTH) / 2, x + w / 2 + (b.label.length * CHAR_WIDTH) / 2]);
+    }
   }
   const over: string[] = [];
   for (const m of markers) {
@@ -228,7 +251,76 @@ function bandsAndMarkers(f: Frame, bands: readonly ChartBand[], markers: readonl
     const anchor = f.sx(m.x) > WIDTH - MARGIN.right - m.label.length * CHAR_WIDTH ? 'end' : 'start';
     over.push(`<line class="marker" x1="${x}" x2="${x}" y1="${f.top}" y2="${bottom}"/><text class="marker-label" x="${anchor === 'end' ? r1(f.sx(m.x) - 4) : r1(f.sx(m.x) + 4)}" y="${f.top + 12}" text-anchor="${anchor}">${h(m.label)}</text>`);
   }
-  return { under: under.join(''), over: over.join('') };
+  return { under: under.join(''), over: over.join(''), bandLabels };
+}
+
+/** An event label's height, and the rows its labels may take. */
+const EVENT_ROW = 15;
+const EVENT_ROWS = 5;
+
+/**
+ * The width of an event's label (11px, bold), in pixels, by kind of character: measured on DejaVu Sans, the
+ * widest of the fonts a reader's system-ui is likely to be, so a label's box holds it everywhere. A muted
+ * label is set in the regular weight, about an eighth narrower.
+ */
+function eventLabelWidth(text: string): number {
+  let width = 0;
+  for (const c of text) width += /[ijlI.,:;!|']/.test(c) ? 3.9 : /[frt()[\]\- ]/.test(c) ? 5.1 : /[mwMW]/.test(c) ? 11.3 : /[A-Z]/.test(c) ? 8.7 : 7.6;
+  return width;
+}
+
+/**
+ * The events in the x range: each a dashed line over the plot, its label in a box at the top. A label goes
+ * right of its line, or left of it where the right has no room or is taken, in the first row where it runs
+ * into no label already placed (nor a band's, in the top row): two faults a moment apart both stay readable.
+ * Where all EVENT_ROWS rows are taken there, it goes where it covers the least. Every line is drawn before
+ * every label, so no line runs through another event's label. A wide invisible line under each gives its
+ * tooltip room for a pointer; its group carries the event's data-* attributes.
+ */
+function eventsSvg(f: Frame, events: readonly ChartEvent[], bandLabels: readonly [number, number][]): string {
+  const bottom = HEIGHT - MARGIN.bottom;
+  const right = WIDTH - MARGIN.right;
+  const inRange = events.filter((e) => Number.isFinite(e.x) && e.x >= f.x0 && e.x <= f.x1).sort((a, b) => a.x - b.x);
+  if (inRange.length === 0) return '';
+  // What each row holds, as pixel spans.
+  const rows: [number, number][][] = Array.from({ length: EVENT_ROWS }, (_, i) => (i === 0 ? [...bandLabels] : []));
+  // How much of a span placed at `from` would cover what a row holds (4 px apart at least).
+  const covered = (row: readonly [number, number][], from: number, to: number): number => row.reduce((n, [a, b]) => n + Math.max(0, Math.min(to + 4, b + 4) - Math.max(from, a)), 0);
+  const lines: string[] = [];
+  const labels: string[] = [];
+  for (const e of inRange) {
+    const px = f.sx(e.x);
+    const width = eventLabelWidth(e.label) * (e.muted === true ? 0.88 : 1) + 10;
+    const sides = [px + 3, px - 3 - width].filter((from) => from >= MARGIN.left && from + width <= right);
+    if (sides.length === 0) sides.push(px + 3);
+    let best = { row: 0, from: sides[0] ?? px + 3, cover: Infinity };
+    for (const [row, spans] of rows.entries()) {
+      for (const from of sides) {
+        const cover = covered(spans, from, from + width);
+        if (cover < best.cover) best = { row, from, cover };
+      }
+      if (best.cover === 0) break;
+    }
+    const { row, from } = best;
+    rows[row]?.push([from, from + width]);
+    const top = f.top + 2 + row * EVENT_ROW;
+    const data = Object.entries(e.data ?? {})
+      .filter(([key]) => /^[a-z][a-z0-9-]*$/.test(key))
+      .map(([key, value]) => ` data-${key}="${h(value)}"`)
+      .join('');
+    const muted = e.muted === true ? ' muted' : '';
+    const x = r1(px);
+    lines.push(
+      `<g class="event${muted}"${data}><title>${h(e.title)}</title>` +
+        `<line class="event-hit" x1="${x}" x2="${x}" y1="${f.top}" y2="${bottom}"/><line class="event-line" x1="${x}" x2="${x}" y1="${f.top}" y2="${bottom}"/></g>`,
+    );
+    labels.push(
+      `<g class="event-tag${muted}"><title>${h(e.title)}</title>` +
+        `<rect class="event-chip" x="${r1(from)}" y="${r1(top)}" width="${r1(width)}" height="${EVENT_ROW - 2}" rx="3"/>` +
+        `<text class="event-label" x="${r1(from + 5)}" y="${r1(top + EVENT_ROW - 5)}">${h(e.label)}</text></g>`,
+    );
+  }
+  return `<g class="events">${lines.join('')}${labels.join('')}</g>`;
 }
 
 /** The SVG path of a series: a line through its points, broken where y is null. */
@@ -259,7 +351,7 @@ export function lineChartSvg(spec: LineChartSpec): string {
   ]);
   const y = yRange(spec.y, ys);
   const f = frame(xMin, xMax === xMin ? xMin + 1 : xMax, y.min, y.max, legend.height);
-  const { under, over } = bandsAndMarkers(f, spec.bands ?? [], spec.markers ?? []);
+  const { under, over, bandLabels } = bandsAndMarkers(f, spec.bands ?? [], spec.markers ?? []);
   const lines: string[] = [];
   for (const s of spec.series) {
     const d = pathData(s.points, f);
@@ -271,7 +363,7 @@ export function lineChartSvg(spec: LineChartSpec): string {
       lines.push(`<circle class="dot ${colorClass(s.color)}" cx="${r1(f.sx(px))}" cy="${r1(f.sy(py))}" r="3.5"><title>${h(`${s.name}: ${tip}`)}</title></circle>`);
     });
   }
-  return `${open(spec.id, spec.title, spec.description)}${legend.svg}${under}${axesSvg(f, spec.x, spec.y, y.ticks)}<g class="series">${lines.join('')}</g>${over}${close(spec.title)}`;
+  return `${open(spec.id, spec.title, spec.description)}${legend.svg}${under}${axesSvg(f, spec.x, spec.y, y.ticks)}<g class="series">${lines.join('')}</g>${over}${eventsSvg(f, spec.events ?? [], bandLabels)}${close(spec.title)}`;
 }
 
 /** A histogram: a bar per bin over a numeric x, percentile markers on top. */
@@ -317,6 +409,13 @@ export const CHART_CSS = `
 .chart .band-label { fill: var(--muted); font-style: italic; }
 .chart .marker { stroke: var(--fg); stroke-width: 1.2; stroke-dasharray: 3 3; }
 .chart .marker-label { fill: var(--fg); font-weight: 600; }
+.chart .event-line { stroke: var(--fg); stroke-width: 1.4; stroke-dasharray: 5 3; }
+.chart .event-hit { stroke: transparent; stroke-width: 9; }
+.chart .event-chip { fill: var(--bg); fill-opacity: 0.92; stroke: var(--fg); stroke-width: 1; }
+.chart text.event-label { fill: var(--fg); font-weight: 600; }
+.chart .event.muted .event-line { stroke: var(--muted); stroke-dasharray: 2 3; }
+.chart .event-tag.muted .event-chip { stroke: var(--muted); stroke-dasharray: 2 2; }
+.chart .event-tag.muted text.event-label { fill: var(--muted); font-style: italic; font-weight: 400; }
 .chart .dot { stroke: var(--bg); stroke-width: 1; }
 .chart .bar { stroke: none; }
 .chart .c0 { stroke: var(--c0); } .chart .c1 { stroke: var(--c1); } .chart .c2 { stroke: var(--c2); } .chart .c3 { stroke: var(--c3); }

@@ -1,8 +1,9 @@
 /**
  * Realistic LoadReport values for the load reports' tests (and anything else that consumes a load report):
  * a plain open-model run, signed-transaction load with inclusion, two nodes compared, a sweep with a knee,
- * a baseline with a regression, an interrupted run, an empty run (the node never answered) and a long run
- * (10 minutes at 1 s ticks, two nodes).
+ * a baseline with a regression, an interrupted run, an empty run (the node never answered), a long run
+ * (10 minutes at 1 s ticks, two nodes) and a run with faults (a devnet of 2 MN + 1 LN loaded together while
+ * one MN is killed and brought back, the LN paused, and a step that could not be done).
  *
  * The runs are simulated, deterministically (a seeded generator): per tick, a sample of latencies from a
  * log-normal distribution (a node that slows down as it nears its capacity, a stall where asked) is
@@ -17,13 +18,18 @@ import * as hdr from 'hdr-histogram-js';
 import type {
   ArrivalModel,
   BaselineDelta,
+  ChaosReport,
   FigureUnit,
   BatchSizeStats,
+  HeadHealth,
   HistogramData,
   InclusionStats,
   LoadReport,
   LoadRun,
   MethodStats,
+  NodeResources,
+  ResourcePoint,
+  RunChaos,
   RunStop,
   SweepResult,
   SweepStep,
@@ -112,6 +118,8 @@ interface RunSpec {
   shapes: Shape[];
   /** A stall: from..to seconds of the measured window, latency multiplied. */
   stall?: { fromS: number; toS: number; factor: number };
+  /** The node down: from..to seconds of the measured window, every request refused (a transport failure, its calls unanswered). */
+  outage?: { fromS: number; toS: number };
   /** Signed-transaction load (inclusion tracked). */
   inclusion?: boolean;
   /** Where the run stopped early. */
@@ -175,6 +183,7 @@ export function simulateRun(spec: RunSpec): LoadRun {
     const tickSent = Math.min(due, canSend);
     const tickDropped = due - tickSent;
     const stalled = spec.stall !== undefined && tMs >= spec.stall.fromS * 1000 && tMs < spec.stall.toS * 1000;
+    const down = spec.outage !== undefined && tMs >= spec.outage.fromS * 1000 && tMs < spec.outage.toS * 1000;
     const median = spec.medianUs * queueing * (stalled ? (spec.stall?.factor ?? 1) : 1);
     const tick = newHistogram();
     let okCalls = 0;
@@ -190,8 +199,8 @@ export function simulateRun(spec: RunSpec): LoadRun {
       const latencyUs = serviceUs + lagUs;
       tick.recordValueWithCount(Math.round(latencyUs), weight);
       const n = weight * size;
-      const bad = Math.min(n, Math.round(n * (shape.errorRate ?? 0) + (rand() < ((n * (shape.errorRate ?? 0)) % 1) ? 1 : 0)));
-      const missing = Math.min(n - bad, Math.round(n * (shape.missingRate ?? 0)));
+      const bad = down ? 0 : Math.min(n, Math.round(n * (shape.errorRate ?? 0) + (rand() < ((n * (shape.errorRate ?? 0)) % 1) ? 1 : 0)));
+      const missing = down ? n : Math.min(n - bad, Math.round(n * (shape.missingRate ?? 0)));
       okCalls += n - bad - missing;
       failed += bad + missing;
       if (!measured) continue;
@@ -207,7 +216,8 @@ export function simulateRun(spec: RunSpec): LoadRun {
       m.stats.calls += n;
       m.stats.ok += n - bad - missing;
       m.stats.unanswered += missing;
-      if (missing > 0) failures.missingElements += Math.max(1, Math.round(missing / 2));
+      if (down) failures.transport += weight;
+      else if (missing > 0) failures.missingElements += Math.max(1, Math.round(missing / 2));
       if (bad > 0) {
         const codes = shape.codes ?? ['-32603'];
         const code = codes[errorTurn++ % codes.length] ?? '-32603';
@@ -375,7 +385,183 @@ function sweep(): SweepResult {
   return { url: LOAD_NODE_A, scenario: 'reads-mixed', search: 'ramp-bisect', steps, knee: held.length === 0 ? null : Math.max(...held) };
 }
 
-export type LoadFixtureKind = 'plain' | 'inclusion' | 'compared' | 'sweep' | 'baseline' | 'interrupted' | 'empty' | 'long';
+/** The devnet of the run with faults: its nodes by name, as `chainrpc load --devnet 2:1` starts them. */
+export const CHAOS_NODES = [
+  { name: 'mn1', kind: 'MN', url: 'http://127.0.0.1:40101' },
+  { name: 'mn2', kind: 'MN', url: 'http://127.0.0.1:40102' },
+  { name: 'ln1', kind: 'LN', url: 'http://127.0.0.1:40103' },
+] as const satisfies ChaosReport['nodes'];
+
+/** A round to one decimal, as the health figures are kept. */
+const tenth = (v: number): number => Math.round(v * 10) / 10;
+
+/**
+ * A devnet node's head, followed from `startedAt` (the health origin) until `endMs`: a height every second
+ * from 0.3 s on, each served a few ms after it appeared; while the node was `away` (killed, paused) it served
+ * none, and every height that appeared meanwhile it reached at once when it came back.
+ */
+function devnetHead(startedAt: string, seed: number, endMs: number, away?: { fromMs: number; toMs: number }): HeadHealth {
+  const rand = random(seed);
+  const series: { tMs: number; lagMs: number }[] = [];
+  for (let t = 300; t < endMs; t += 1000) series.push({ tMs: t, lagMs: away !== undefined && t >= away.fromMs && t < away.toMs ? away.toMs - t : tenth(1 + rand() * 30) });
+  const lags = series.map((p) => p.lagMs).sort((a, b) => a - b);
+  const at = (q: number): number => lags[Math.min(lags.length - 1, Math.ceil(q * lags.length) - 1)] ?? 0;
+  const firstHeight = 12;
+  const stalled = away !== undefined && away.toMs - away.fromMs > 3000;
+  return {
+    startedAt,
+    intervalMs: 100,
+    medianIntervalMs: 101,
+    samples: Math.round(endMs / 100),
+    failed: away === undefined ? 0 : Math.round((away.toMs - away.fromMs) / 100),
+    ...(away === undefined ? {} : { lastFailure: 'connect ECONNREFUSED' }),
+    blockTimeMs: 1000,
+    blocks: series.length,
+    lagMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: lags[lags.length - 1] ?? 0 },
+    worst: series
+      .map((p, i) => ({ height: firstHeight + i + 1, lagMs: p.lagMs }))
+      .sort((a, b) => b.lagMs - a.lagMs)
+      .slice(0, 5),
+    series,
+    lagTrend: null,
+    stalls: away !== undefined && stalled ? [{ startMs: away.fromMs + 3000, endMs: away.toMs, height: firstHeight + Math.ceil((away.fromMs - 300) / 1000), behindBlocks: Math.ceil((away.toMs - away.fromMs) / 1000) }] : [],
+    regressions: [],
+    regressionCount: 0,
+  };
+}
+
+/**
+ * A devnet node's process, read every 500 ms over the health clock until `endMs`: its CPU and a slowly growing
+ * RSS; while it was `away` nothing was read, and the process that came back started smaller.
+ */
+function devnetResources(source: string, seed: number, endMs: number, answeredCalls: number, away?: { fromMs: number; toMs: number }): NodeResources {
+  const rand = random(seed);
+  const series: ResourcePoint[] = [];
+  let missed = 0;
+  let previousMissed = true;
+  for (let t = 250; t < endMs; t += 500) {
+    if (away !== undefined && t >= away.fromMs && t < away.toMs) {
+      missed++;
+      previousMissed = true;
+      continue;
+    }
+    const after = away !== undefined && t >= away.toMs;
+    const rss = (after ? 70 + (t - (away?.toMs ?? 0)) / 1000 : 88 + t / 4000) * 1_048_576;
+    series.push({ tMs: t, cpuPercent: previousMissed ? null : tenth(18 + rand() * 14 + (after && t < (away?.toMs ?? 0) + 2000 ? 40 : 0)), rssBytes: Math.round(rss), openFds: 42, threads: 11 });
+    previousMissed = false;
+  }
+  const last = series[series.length - 1];
+  const cpuSeconds = tenth(series.reduce((n, p) => n + (p.cpuPercent ?? 0), 0) / 200);
+  return {
+    source,
+    intervalMs: 500,
+    samples: series.length + missed,
+    missed,
+    cpuSeconds,
+    answeredCalls,
+    cpuPerCallUs: answeredCalls === 0 ? null : Math.round((cpuSeconds * 1e6) / answeredCalls),
+    peakRssBytes: Math.max(...series.map((p) => p.rssBytes)),
+    ...(last === undefined ? {} : { last: { rssBytes: last.rssBytes, openFds: 42, threads: 11 } }),
+    rssTrend: null,
+    series,
+  };
+}
+
+/**
+ * A run with faults as `chainrpc load transfers --devnet 2:1 --chaos 20s:kill:mn2:10s --chaos 30.5s:pause:ln1:2s
+ * --chaos 36s:restart:any-mn` reports it. Its clocks are those of a real run: the health origin first, the
+ * schedule's t = 0 (the planned start of measurement) 5.06 s later, and each node's engine a few hundred ms after
+ * that (workers starting). mn2 refuses every call while it is down; ln1's answers are held while it is paused;
+ * the last step finds no MN down, so it is not done.
+ */
+function chaosReport(): LoadReport {
+  const healthOrigin = T0 + 7_200_000;
+  const warmupMs = 5000;
+  const originMs = healthOrigin + 60 + warmupMs;
+  // The schedule's times as the health clock counts them.
+  const health = (chaosMs: number): number => chaosMs + originMs - healthOrigin;
+  const endMs = health(41_500);
+  const [mn1, mn2, ln1] = CHAOS_NODES;
+  const runs = CHAOS_NODES.map((node, i): LoadRun => {
+    // Each node's engine started its warm-up 280 to 320 ms after the schedule's; `late` moves a schedule time to its clock.
+    const late = 280 + 20 * i;
+    const run = simulateRun({
+      url: node.url,
+      seed: 60 + i,
+      rate: 100,
+      durationS: 40,
+      warmupS: warmupMs / 1000,
+      medianUs: 2500,
+      capacity: 1500,
+      shapes: [{ method: 'chain_sendRawTransaction', weight: 1, errorRate: 0.001, codes: ['-32010'] }],
+      inclusion: true,
+      thresholds: [P99_UNDER_50MS, ERRORS_UNDER_1PCT],
+      ...(node === mn2 ? { outage: { fromS: 20, toS: 31 } } : {}),
+      ...(node === ln1 ? { stall: { fromS: 30, toS: 33, factor: 40 } } : {}),
+    });
+    run.scenario = 'transfers';
+    run.model = { kind: 'open', distribution: 'uniform', stages: [{ from: 100, to: 100, durationMs: 40_000 }] };
+    run.startedAt = new Date(originMs - warmupMs + late).toISOString();
+    run.endedAt = new Date(originMs + late + 40_000 + 900).toISOString();
+    const failed = node === mn2 ? run.timeline.reduce((n, p) => n + (p.tMs >= 0 ? p.failedCalls : 0), 0) : 0;
+    const chaos: RunChaos = {
+      events: [
+        { text: '20s:kill:mn2:10s', atMs: 20_003, failedCalls: failed, byMethod: failed === 0 ? {} : { chain_sendRawTransaction: failed }, firstFailureMs: failed === 0 ? null : 4, recoveryMs: failed === 0 ? 0 : 10_640 },
+        { text: '20s:kill:mn2:10s (end)', atMs: 30_001, failedCalls: 0, byMethod: {}, firstFailureMs: null, recoveryMs: node === mn2 ? 642 : 0 },
+        { text: '30.5s:pause:ln1:2s', atMs: 30_620, failedCalls: 0, byMethod: {}, firstFailureMs: null, recoveryMs: 0 },
+        { text: '30.5s:pause:ln1:2s (end)', atMs: 32_501, failedCalls: 0, byMethod: {}, firstFailureMs: null, recoveryMs: 0 },
+        { text: '36s:restart:any-mn', atMs: 36_001, failedCalls: 0, byMethod: {}, firstFailureMs: null, recoveryMs: 0 },
+      ],
+      recoveryMs: node === mn2 ? 10_640 : 0,
+      failoverMs: 2_140,
+      lostTx: node === mn2 ? 3 : 0,
+      duplicateTx: 0,
+      lostExamples: node === mn2 ? ['0x5f1c0e7a93d24b8e0c6a1f4e2b7d9a3c5e8f0a1b2c3d4e5f60718293a4b5c6d7', '0x0b9e2d4c6a8f1e3d5c7b9a0e2f4d6c8b1a3e5d7c9f0b2a4c6e8d0f1a3b5c7d9e', '0xc4a2e6f8b0d1c3e5a7f9b1d3e5c7a9f0b2d4e6a8c0f1b3d5e7a9c1e3f5b7d9a0'] : [],
+      duplicateExamples: [],
+    };
+    run.chaos = chaos;
+    const away = node === mn2 ? { fromMs: health(20_003), toMs: health(30_001 + 565) } : node === ln1 ? { fromMs: health(30_620), toMs: health(32_501 + 80) } : undefined;
+    const answered = run.methods.reduce((n, m) => n + m.calls - m.unanswered, 0);
+    run.health = {
+      head: devnetHead(new Date(healthOrigin).toISOString(), 70 + i, endMs, away),
+      // mn2's process is read from its metrics (the one that came back too); the others' by pid.
+      resources: devnetResources(node === mn2 ? `${node.url}/metrics` : `pid ${31_000 + i}`, 80 + i, endMs, answered, node === mn2 ? away : undefined),
+    };
+    return run;
+  });
+  const event = (e: Omit<ChaosReport['events'][number], 'leaderBefore' | 'leaderAfter' | 'headBefore' | 'nextBlockMs' | 'nextBlockAt'>, leader: [string, string], head: number, nextMs: number | null): ChaosReport['events'][number] => ({
+    ...e,
+    leaderBefore: leader[0],
+    leaderAfter: leader[1],
+    headBefore: head,
+    nextBlockMs: nextMs,
+    nextBlockAt: nextMs === null ? null : new Date(originMs + e.atMs + nextMs).toISOString(),
+  });
+  const chaos: ChaosReport = {
+    originAt: new Date(originMs).toISOString(),
+    nodes: CHAOS_NODES.map((n) => ({ ...n })),
+    steps: [
+      { text: '20s:kill:mn2:10s', atMs: 20_000, action: 'kill', target: mn2.name, forMs: 10_000 },
+      { text: '30.5s:pause:ln1:2s', atMs: 30_500, action: 'pause', target: ln1.name, forMs: 2_000 },
+      { text: '36s:restart:any-mn', atMs: 36_000, action: 'restart', target: 'any-mn', forMs: null },
+    ],
+    events: [
+      event({ text: '20s:kill:mn2:10s', action: 'kill', node: mn2.name, atMs: 20_003 }, [mn2.name, mn1.name], 37, 2_140),
+      event({ text: '20s:kill:mn2:10s (end)', action: 'restart', node: mn2.name, atMs: 30_001, catchUpMs: 565 }, [mn1.name, mn1.name], 45, 410),
+      event({ text: '30.5s:pause:ln1:2s', action: 'pause', node: ln1.name, atMs: 30_620 }, [mn1.name, mn1.name], 46, 380),
+      event({ text: '30.5s:pause:ln1:2s (end)', action: 'resume', node: ln1.name, atMs: 32_501, catchUpMs: 80 }, [mn1.name, mn1.name], 48, 500),
+      event({ text: '36s:restart:any-mn', action: 'restart', node: null, atMs: 36_001, error: 'no MN is down' }, [mn1.name, mn1.name], 51, 1_000),
+    ],
+    consistency: { fromHeight: 37, toHeight: 56, nodes: CHAOS_NODES.map((n) => n.name), forks: [] },
+  };
+  return report(runs, {
+    command: `chainrpc load transfers --devnet 2:1 --chaos 20s:kill:mn2:10s --chaos 30.5s:pause:ln1:2s --chaos 36s:restart:any-mn --rate 300 --duration 40s --warmup 5s`,
+    scenario: { name: 'transfers', definition: { name: 'transfers', model: { kind: 'open', distribution: 'uniform', rate: 300, duration: '40s', warmup: '5s' }, inclusion: { method: 'sender-nonce', pollInterval: '250ms' } } },
+    chaos,
+  });
+}
+
+export type LoadFixtureKind = 'plain' | 'inclusion' | 'compared' | 'sweep' | 'baseline' | 'interrupted' | 'empty' | 'long' | 'chaos';
 
 /** A LoadReport of the given kind (see the file's comment); each call builds a new value. */
 export function loadReportFixture(kind: LoadFixtureKind): LoadReport {
@@ -461,8 +647,10 @@ export function loadReportFixture(kind: LoadFixtureKind): LoadReport {
       const b = simulateRun({ url: LOAD_NODE_B, seed: 9, rate: 1500, durationS: 600, warmupS: 30, medianUs: 2600, capacity: 4000, shapes: READS, thresholds: STANDARD });
       return report([a, b], { command: `chainrpc load --scenario scenarios/reads-mixed.json --rate 1500 --duration 10m --warmup 30s --url ${LOAD_NODE_A} --url ${LOAD_NODE_B}` });
     }
+    case 'chaos':
+      return chaosReport();
   }
 }
 
 /** Every fixture kind, for tests that render them all. */
-export const LOAD_FIXTURE_KINDS: readonly LoadFixtureKind[] = ['plain', 'inclusion', 'compared', 'sweep', 'baseline', 'interrupted', 'empty', 'long'];
+export const LOAD_FIXTURE_KINDS: readonly LoadFixtureKind[] = ['plain', 'inclusion', 'compared', 'sweep', 'baseline', 'interrupted', 'empty', 'long', 'chaos'];

@@ -23,12 +23,22 @@ export function devnetShape(command: string, text: string): { mn: number; ln: nu
 }
 
 /** The schedule checked against the devnet's nodes and the run (exit 2 before anything starts). */
-export function chaosSteps(command: string, texts: readonly string[], shape: { mn: number; ln: number }, durationMs: number): ChaosStep[] {
+export function chaosSteps(command: string, texts: readonly string[], shape: { mn: number; ln: number }, durationMs: number, execs: readonly string[] = []): ChaosStep[] {
   const nodes = [...Array.from({ length: shape.mn }, (_, i) => ({ name: `mn${i + 1}`, kind: 'MN' as const })), ...Array.from({ length: shape.ln }, (_, i) => ({ name: `ln${i + 1}`, kind: 'LN' as const }))];
   try {
-    return chaosPlan(texts, { nodes }, durationMs);
+    return chaosPlan(texts, { nodes }, durationMs, execs);
   } catch (err) {
-    if (err instanceof ChaosPlanError) throw new CliError(`${command}: --chaos: ${err.message}`);
+    if (err instanceof ChaosPlanError) throw new CliError(`${command}: ${err.message.startsWith('--chaos-exec') ? '' : '--chaos: '}${err.message}`);
+    throw err;
+  }
+}
+
+/** --chaos-exec steps alone, against nodes chainrpc did not start (exit 2 before anything is sent). */
+export function execSteps(command: string, execs: readonly string[], durationMs: number): ChaosStep[] {
+  try {
+    return chaosPlan([], { nodes: [] }, durationMs, execs);
+  } catch (err) {
+    if (err instanceof ChaosPlanError) throw new CliError(`${command}: ${err.message}`);
     throw err;
   }
 }
@@ -49,7 +59,7 @@ export async function startRunDevnet(command: string, shape: { mn: number; ln: n
 /** The devnet as the chaos runner acts on it. */
 export function devnetNetwork(net: Devnet): ChaosNetwork {
   const byId = new Map(net.nodes.flatMap((n) => (n.id === undefined ? [] : [[n.id.toLowerCase(), n.name] as const])));
-  const actions: Record<ChaosAction, (name: string) => Promise<void>> = {
+  const actions: Record<Exclude<ChaosAction, 'exec'>, (name: string) => Promise<void>> = {
     kill: (name) => net.kill(name),
     stop: (name) => net.stopNode(name),
     restart: (name) => net.restart(name),
@@ -60,6 +70,6 @@ export function devnetNetwork(net: Devnet): ChaosNetwork {
     nodes: net.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })),
     isUp: (name) => net.running(name) && net.nodes.find((n) => n.name === name)?.paused !== true,
     nameOfProposer: (proposer) => byId.get(proposer.toLowerCase()),
-    act: (action, name) => actions[action](name),
+    act: (action, name) => (action === 'exec' ? Promise.reject(new Error('an exec step runs its command, not an action on a node')) : actions[action](name)),
   };
 }

@@ -33,7 +33,11 @@ export const CHAOS_HELP = `Faults under load (docs/chaos.md):
                            pause, resume; the target a node (mn2, ln1) or a role at that moment (leader,
                            follower, any-mn, any-ln); <for> brings a killed, stopped or paused node back
                            after it (e.g. 10s:kill:leader, 5s:pause:ln1:3s). Thresholds: failover, recovery,
-                           lost-tx, duplicate-tx (e.g. "failover < 3s", "lost-tx == 0")`;
+                           lost-tx, duplicate-tx (e.g. "failover < 3s", "lost-tx == 0")
+  --chaos-exec <at>:<command>
+                           your own fault, run by the shell at <at> (repeatable): against the --url nodes
+                           of a network chainrpc did not start (docker kill ..., kubectl delete pod ...), or
+                           beside --devnet; the nodes are loaded together and measured as with --chaos`;
 
 /** The generator's and the report's lines (run and sweep). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
@@ -58,6 +62,7 @@ const RUN = {
   devnet: { kind: 'text', value: '<mn>:<ln>' },
   'devnet-block-time': { kind: 'integer', value: '<ms>', min: 50, max: 60_000, default: 300 },
   chaos: { kind: 'list', value: '<at>:<action>:<target>[:<for>]' },
+  'chaos-exec': { kind: 'list', value: '<at>:<command>' },
 } as const satisfies OptionTable;
 
 /** A sweep's own options (a run refuses them). */
@@ -115,7 +120,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
     const metricNames = metricNamesOf(command, values.metric, metricsUrls);
-    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix), values.chaos.length + scenario.chaos.length > 0);
+    measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix), values.chaos.length + scenario.chaos.length + values['chaos-exec'].length > 0);
     const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {

@@ -6,7 +6,8 @@ import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { runLoad } from '../../../load/runLoad.js';
 import { CHAOS_HELP, ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS, SWEEP, type MeasureValues } from './measure.js';
-import { chaosSteps, devnetNetwork, devnetShape, startRunDevnet } from './devnetChaos.js';
+import { chaosSteps, devnetNetwork, devnetShape, execSteps, startRunDevnet } from './devnetChaos.js';
+import { outsideNetwork } from '../../../load/chaos/ChaosNetwork.js';
 import type { ChaosReport } from '../../../load/model.js';
 import type { ResolvedScenario } from '../../../load/scenario/loadScenario.js';
 import type { LoadReport } from '../../../load/model.js';
@@ -65,8 +66,30 @@ export async function runCommand(argv: string[]): Promise<number> {
   const scenario = scenarioOf(command, name, overridesOf(values));
   const baseline = baselineFor(command, values.baseline, scenario.name);
   if (values.devnet !== undefined) return withDevnet(command, argv, values, values.devnet, scenario, baseline);
+  if (values['chaos-exec'].length > 0 && values.chaos.length === 0 && scenario.chaos.length === 0) return withOwnFaults(command, argv, values, scenario, baseline);
   if (values.chaos.length > 0 || scenario.chaos.length > 0) throw new CliError(`${command}: ${values.chaos.length > 0 ? '--chaos steps' : `scenario ${scenario.name}'s chaos steps`} act on a devnet chainrpc starts: give --devnet <mn>:<ln> (docs/chaos.md)`);
   return measureAndReport({ command, argv, values, scenario, baseline, measure: async (common, urls) => ({ runs: await runLoad({ ...common, urls }), sweeps: [] }) });
+}
+
+/**
+ * A run against nodes chainrpc did not start, with the user's own faults (--chaos-exec): every --url loaded
+ * together, each command run at its time, the same figures (the nodes named node1, node2, ... in --url order).
+ */
+async function withOwnFaults(command: string, argv: string[], values: MeasureValues, scenario: ResolvedScenario, baseline: LoadReport | undefined): Promise<number> {
+  const steps = execSteps(command, values['chaos-exec'], scenario.durationMs);
+  if (values['head-hz'] === 0) throw new CliError(`${command}: --chaos-exec measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
+  return measureAndReport({
+    command,
+    argv,
+    values,
+    scenario,
+    baseline,
+    measure: async (common, urls) => {
+      let chaos: ChaosReport | undefined;
+      const runs = await runLoad({ ...common, urls, chaos: { steps, network: outsideNetwork(urls), onChaos: (r) => (chaos = r) } });
+      return { runs, sweeps: [], ...(chaos === undefined ? {} : { chaos }) };
+    },
+  });
 }
 
 /** The generator's send-lag bound of a run on a devnet started for it (docs/chaos.md, "The load"). */
@@ -79,7 +102,7 @@ async function withDevnet(command: string, argv: string[], values: MeasureValues
   if (values.profile !== undefined) throw new CliError(`${command}: --devnet starts reference nodes: the reference profile is theirs (give no --profile)`);
   const shape = devnetShape(command, devnet);
   // Checked before any node starts: a step that names no node, or falls outside the run, is exit 2.
-  const steps = chaosSteps(command, [...scenario.chaos, ...values.chaos], shape, scenario.durationMs);
+  const steps = chaosSteps(command, [...scenario.chaos, ...values.chaos], shape, scenario.durationMs, values['chaos-exec']);
   if (steps.length > 0 && values['head-hz'] === 0) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
   const faultThreshold = scenario.thresholds.find((t) => ['failover', 'recovery', 'lost-tx', 'duplicate-tx'].includes(t.metric));
   if (steps.length === 0 && faultThreshold !== undefined) throw new CliError(`${command}: the threshold "${faultThreshold.text}" judges a run with faults: give --chaos <at>:<action>:<target> (docs/chaos.md)`);

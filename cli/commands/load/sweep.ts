@@ -32,6 +32,7 @@ ${ENGINE_OPTIONS}
   --devnet <mn>:<ln>       refused: a run with faults is chainrpc load's (docs/chaos.md)
   --devnet-block-time <ms> refused, with --devnet
   --chaos <step>           refused, with --devnet
+  --chaos-exec <step>      refused, with --devnet
   -h, --help
 
 Exit codes: 0 a knee found; 99 the SLO held at no rate tried; 1 the figures cannot be trusted (the
@@ -49,7 +50,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const name = scenarioName(command, positionals);
   needUrls(command, values.url);
   if (values.url.length > 1) throw new CliError('load sweep: give one --url (a sweep finds one node\'s knee)');
-  if (values.devnet !== undefined || values.chaos.length > 0) throw new CliError('load sweep: --devnet and --chaos belong to chainrpc load (a run with faults), not to a sweep');
+  if (values.devnet !== undefined || values.chaos.length > 0 || values['chaos-exec'].length > 0) throw new CliError('load sweep: --devnet, --chaos and --chaos-exec belong to chainrpc load (a run with faults), not to a sweep');
   if (values.baseline !== undefined) throw new CliError('load sweep: --baseline compares runs of chainrpc load; a sweep reports its knee (compare knees by eye, or gate a run at the rate you need)');
   const scenario = scenarioOf(command, name, overridesOf(values));
   if (scenario.model.kind === 'closed') throw new CliError('load sweep: the scenario is closed-model; a sweep runs open-model rates (give a rate-based scenario)');
