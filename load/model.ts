@@ -140,6 +140,15 @@ export interface InclusionStats {
   chainTps: number;
   /** Transactions per block over the blocks that included the run's transactions. */
   perBlock: { blocks: number; mean: number; max: number };
+  /** What the senders' lanes did after failed sends (docs/chaos.md, "Lanes after a fault"); absent when none failed. */
+  lanes?: LaneLedger;
+}
+
+/** A lane stopped after a failed send to read its sender's nonce (resyncs); transactions it sent again, or skipped, from that nonce. */
+export interface LaneLedger {
+  resyncs: number;
+  resent: number;
+  skipped: number;
 }
 
 /** The unit of a threshold's or a baseline figure's numbers: milliseconds, percent, a count, per second. */

@@ -33,7 +33,7 @@ import { runChaos } from './chaos/runChaos.js';
 import { chainAfterFaults, consistencyAfter, stepsOf, type HeadPoint } from './chaos/chainAfterFaults.js';
 import { clientsAtFaults } from './chaos/clientsAtFaults.js';
 import type { HeadWatch } from './health/watchers.js';
-import type { ChaosReport, ChaosStep, Outage } from './model.js';
+import type { ChaosReport, ChaosStep, LaneLedger, Outage } from './model.js';
 import type { TransactionLedger } from './inclusion/InclusionTracker.js';
 
 /** No node answered JSON-RPC at the start (exit 3). */
@@ -105,6 +105,18 @@ interface Prepared {
   trackerOriginMs?: number;
   /** Per sender, the nonce after the last transaction sent: the next segment resumes there, sending none twice. */
   resumeAt: Record<string, number>;
+  /** What its lanes did after failed sends, over its segments (absent: no lane stopped). */
+  lanes?: LaneLedger;
+}
+
+/** A segment's engine result as a run of the node, its lanes' ledger added to the node's. */
+function segmentRun(result: EngineResult, p: Prepared, scenario: string): LoadRun {
+  const { lanes, ...run } = result;
+  if (lanes !== undefined) {
+    const sum = p.lanes ?? { resyncs: 0, resent: 0, skipped: 0 };
+    p.lanes = { resyncs: sum.resyncs + lanes.resyncs, resent: sum.resent + lanes.resent, skipped: sum.skipped + lanes.skipped };
+  }
+  return { ...run, url: p.url, scenario, thresholds: [] };
 }
 
 async function tipHeight(client: RpcClient, profile: Profile, url: string): Promise<number> {
@@ -323,7 +335,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
         const durationMs = Math.round(((round + 1) * s.durationMs) / rounds) - Math.round((round * s.durationMs) / rounds);
         if (rounds > 1) o.log(`load: ${p.url}: round ${round + 1} of ${rounds}`);
         const result = await runSegment(p, o, segmentModel(s.model, durationMs / s.durationMs), durationMs, round === 0 ? s.warmupMs : laterWarmupMs(s));
-        parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
+        parts.get(p.url)?.push(segmentRun(result, p, s.name));
         if (result.stop.reason === 'interrupted') break outer;
       }
     }
@@ -352,7 +364,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
     if (p.tracker !== undefined) {
       // Interrupted: what is known now; else follow the chain a little longer for what is still pending.
       const tracked = o.signal?.aborted === true ? await p.tracker.stop() : await p.tracker.finish();
-      run.inclusion = tracked.stats;
+      run.inclusion = p.lanes === undefined ? tracked.stats : { ...tracked.stats, lanes: p.lanes };
       run.timeline = withInclusion(run.timeline, list, tracked.series, p.trackerOriginMs ?? 0);
       ledger = tracked.ledger;
     }
@@ -409,7 +421,7 @@ async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, pa
   const results = loaded.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   prepared.forEach((p, i) => {
     const result = results[i];
-    if (result !== undefined) parts.get(p.url)?.push({ ...result, url: p.url, scenario: s.name, thresholds: [] });
+    if (result !== undefined) parts.get(p.url)?.push(segmentRun(result, p, s.name));
   });
   const originMs = heads.originEpochMs;
   const points = new Map<string, HeadPoint[]>();

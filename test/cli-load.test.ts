@@ -117,7 +117,7 @@ describe('chainrpc load: bad input', () => {
     [['load', 'reads', '--devnet', '3:0', '--url', 'http://127.0.0.1:9'], /--devnet loads the nodes it starts: give no --url/],
     [['load', 'reads', '--devnet', '3:0', '--chaos', '2s:kill:mn1', '--head-hz', '0'], /--chaos measures the chain through the nodes' heads/],
     [['load', 'reads', '--devnet', '3:0', '--threshold', 'failover < 3s'], /"failover < 3s" judges a run with faults: give --chaos/],
-    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--devnet', '3:0'], /--devnet and --chaos belong to chainrpc load/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--devnet', '3:0'], /--devnet, --chaos and --chaos-exec belong to chainrpc load/],
   ])('%j: exit 2 and says why', async (args, message) => {
     const r = await runChainrpc(...args);
     expect(r.code).toBe(2);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { PlannedRequest } from '../engine/RequestSource.js';
 import { CORPUS_FORMAT } from './Corpus.js';
 import type { Corpus } from './Corpus.js';
-import { createSource } from './corpusSource.js';
+import { corpusSource, createSource } from './corpusSource.js';
 import type { TxTag } from './corpusSource.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-source-'));
@@ -148,5 +148,79 @@ describe('corpus source', () => {
   it('refuses bad options with what to fix', async () => {
     await expect(Promise.resolve().then(() => createSource({ corpus: corpusFile('e.json', 1, 1), batchSize: 0 }, { index: 0, count: 1 }))).rejects.toThrow(/batchSize must be a positive integer/);
     await expect(Promise.resolve().then(() => createSource({ batchSize: 1 }, { index: 0, count: 1 }))).rejects.toThrow(/`corpus` must name the corpus file/);
+  });
+});
+
+describe('corpus source: a lane after a failed send (resync)', () => {
+  const accepted = { kind: 'result' as const, result: 'h' };
+  const refused = { kind: 'error' as const, code: -32000, message: 'nonce gap' };
+  const lost = { kind: 'unanswered' as const, reason: 'transport: ECONNREFUSED' };
+  let clock = 0;
+  const resync = { accountMethod: 'chain_getAccount', nonceOf: (r: unknown) => (typeof r === 'object' && r !== null && 'nonce' in r ? Number((r as { nonce: string }).nonce) : undefined), settleMs: 1_000, retryMs: 100, now: () => clock };
+  const account = (nonce: number) => ({ kind: 'result' as const, result: { balance: '1', nonce: String(nonce) } });
+  const oneLane = (name: string) => corpusSource({ corpus: corpusFile(name, 1, 6), batchSize: 1 }, { index: 0, count: 1 }, resync);
+  const send = (source: ReturnType<typeof oneLane>, outcome: Parameters<ReturnType<typeof oneLane>['onEnded']>[1]) => {
+    const r = source.next();
+    if (r === null || r === undefined) throw new Error('no request');
+    source.onEnded(r, outcome);
+    return r;
+  };
+  const nonceSent = (r: PlannedRequest) => tags(r)[0]?.nonce;
+
+  it('stops at a refusal, reads the sender\'s nonce, and sends again from the chain\'s nonce: nothing the chain has', () => {
+    clock = 0;
+    const source = oneLane('r1.json');
+    send(source, [accepted]); // nonce 0
+    send(source, [accepted]); // nonce 1
+    const failed = send(source, [refused]); // nonce 2
+    expect(nonceSent(failed)).toBe(2);
+    const read = source.next();
+    expect(read?.calls[0]?.method).toBe('chain_getAccount');
+    expect(read?.body.toString()).toContain('"params":["' + '0'.repeat(64) + '"]');
+    expect(source.next()).toBeNull(); // the lane waits for its read
+    source.onEnded(read as PlannedRequest, [account(2)]); // the chain waits for exactly nonce 2
+    expect(nonceSent(send(source, [accepted]))).toBe(2);
+    expect(source.ledger()).toEqual({ resyncs: 1, resent: 1, skipped: 0 });
+  });
+
+  it('goes on when the chain shows the failed send was taken after all; reads again while the node does not answer', () => {
+    clock = 0;
+    const source = oneLane('r2.json');
+    send(source, [accepted]);
+    send(source, [lost]); // nonce 1, no answer
+    const down = source.next() as PlannedRequest;
+    source.onEnded(down, [lost]); // the read gets no answer either
+    expect(source.next()).toBeNull();
+    clock = 150;
+    const again = source.next() as PlannedRequest;
+    expect(again.calls[0]?.method).toBe('chain_getAccount');
+    source.onEnded(again, [account(2)]); // the chain has nonce 1 after all
+    expect(nonceSent(send(source, [accepted]))).toBe(2);
+    expect(source.ledger()).toEqual({ resyncs: 1, resent: 0, skipped: 0 });
+  });
+
+  it('waits for earlier accepted ones to land, then sends them again once they count as lost', () => {
+    clock = 0;
+    const source = oneLane('r3.json');
+    send(source, [accepted]); // 0
+    send(source, [accepted]); // 1
+    send(source, [accepted]); // 2
+    send(source, [refused]); // 3: refused, a gap: 1 and 2 were lost with a node
+    const first = source.next() as PlannedRequest;
+    source.onEnded(first, [account(1)]);
+    expect(source.next()).toBeNull(); // they may still land
+    clock = 1_200; // past settleMs
+    const second = source.next() as PlannedRequest;
+    source.onEnded(second, [account(1)]);
+    expect([1, 2, 3, 4].map(() => nonceSent(send(source, [accepted])))).toEqual([1, 2, 3, 4]);
+    expect(source.ledger()).toEqual({ resyncs: 1, resent: 3, skipped: 0 });
+  });
+
+  it('without outcomes (a request abandoned at the end) or without resync, a lane just goes on', () => {
+    const plain = corpusSource({ corpus: corpusFile('r4.json', 1, 3), batchSize: 1 }, { index: 0, count: 1 });
+    const r = plain.next() as PlannedRequest;
+    plain.onEnded(r, [refused]);
+    expect(nonceSent(plain.next() as PlannedRequest)).toBe(1);
+    expect(plain.ledger()).toEqual({ resyncs: 0, resent: 0, skipped: 0 });
   });
 });

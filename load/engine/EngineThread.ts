@@ -120,18 +120,20 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
 
   ended(connection: HttpConnection<InFlight>, ctx: InFlight, exchange: Exchange, writtenMs: number | undefined, endedMs: number): void {
     this.inFlight--;
+    let outcomes: Classification['calls'] | undefined;
     if (this.#abandoning) {
       this.#abandoned++;
     } else {
       if (exchange.kind === 'answer') this.#unreachableSince = undefined;
       const c = classifyExchange(ctx.request, exchange, this.#checkResult);
+      outcomes = c.calls;
       this.recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < this.#windowEnd);
       this.#outage(ctx, c, endedMs);
       this.#track(ctx, c, endedMs);
       if (this.#observe !== undefined) this.#observed(ctx, c, writtenMs ?? ctx.scheduledMs, endedMs);
     }
     try {
-      this.#source.onEnded?.(ctx.request);
+      this.#source.onEnded?.(ctx.request, outcomes);
     } catch (error) {
       this.#sourceFailed(error);
     }
@@ -309,7 +311,8 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
         if (this.#sourceError !== undefined) this.#settle.reject(this.#sourceFailure());
         else {
           const reads = this.#source.reads?.();
-          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, outages: this.outages.outages(), ...(reads === undefined ? {} : { reads }) });
+          const lanes = this.#source.lanes?.();
+          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, outages: this.outages.outages(), ...(reads === undefined ? {} : { reads }), ...(lanes === undefined ? {} : { lanes }) });
         }
       })
       .catch(() => undefined);

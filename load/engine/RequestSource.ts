@@ -4,7 +4,7 @@
  * so it is made there by a module named in the run's options (`SourceSpec`), from JSON options.
  */
 import type { JsonValue } from '../../core/json/index.js';
-import type { ReadRegressions } from '../model.js';
+import type { LaneLedger, ReadRegressions } from '../model.js';
 
 /** One JSON-RPC call of a planned request: a single request has one, a batch one per element. */
 export interface PlannedCall {
@@ -40,8 +40,11 @@ export interface RequestSource {
    * ends the run when the requests in flight are answered.
    */
   next(): PlannedRequest | null | undefined;
-  /** Called when a request it made has ended, whatever the outcome (a lane may then send its next nonce). */
-  onEnded?(request: PlannedRequest): void;
+  /**
+   * Called when a request it made has ended, whatever the outcome (a lane may then send its next nonce), with
+   * each call's outcome in the request's order (absent for a request abandoned at the end of the run).
+   */
+  onEnded?(request: PlannedRequest, outcomes?: readonly CallResult[]): void;
   /** Whether a sampled result is valid (against the method's result schema); absent: every result is. */
   checkResult?(method: string, result: JsonValue): boolean;
   /**
@@ -50,6 +53,8 @@ export interface RequestSource {
    */
   observe?(call: PlannedCall, result: JsonValue, writtenMs: number, endedMs: number): void;
   reads?(): ReadRegressions | undefined;
+  /** What its transaction lanes did after failed sends (load/corpus/corpusSource.ts), when it sends any. */
+  lanes?(): LaneLedger | undefined;
   /** Called once when the run ends (close files, stop timers). */
   close?(): void | Promise<void>;
 }
@@ -71,6 +76,9 @@ export interface SourceSpec {
 
 /** The signature of a source module's `createSource` export. */
 export type CreateSource = (options: JsonValue, share: SourceShare) => RequestSource | Promise<RequestSource>;
+
+/** How one call ended, as a source sees it (the engine's classification, load/metrics/classifyExchange.ts). */
+export type CallResult = { kind: 'result'; result: JsonValue } | { kind: 'error'; code: number; message: string } | { kind: 'unanswered'; reason: string };
 
 /** The outcome of a call marked `track`, reported to the main thread. */
 export interface TrackedOutcome {

@@ -2,7 +2,7 @@
  * The load engine: runs one scenario's load against one endpoint and measures it (docs/load.md, "The engine").
  * The work runs in this thread, or split between worker threads (`threads`) whose figures merge exactly.
  */
-import type { ArrivalModel, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
+import type { ArrivalModel, LaneLedger, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
 import { mergeReadRegressions } from '../health/ReadWatch.js';
 import { mergeOutages } from '../metrics/OutageLog.js';
 import { Histogram } from '../metrics/Histogram.js';
@@ -54,7 +54,10 @@ export interface EngineOptions {
   unreachableMs?: number;
 }
 
-export type EngineResult = Omit<LoadRun, 'url' | 'scenario' | 'thresholds' | 'inclusion'>;
+export type EngineResult = Omit<LoadRun, 'url' | 'scenario' | 'thresholds' | 'inclusion'> & {
+  /** What the source's transaction lanes did after failed sends, summed over the threads (the run's inclusion figures take it). */
+  lanes?: LaneLedger;
+};
 
 /** How every reason a run is invalid because of the load generator (not the node) begins. */
 const GENERATOR_REASON = 'the generator';
@@ -189,7 +192,20 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
     stop,
     ...readsOf(results),
     ...outagesOf(results),
+    ...lanesOf(results),
   };
+}
+
+/** The threads' lanes' ledgers added up; absent when no lane ever stopped. */
+function lanesOf(results: readonly ThreadResult[]): Pick<EngineResult, 'lanes'> {
+  const parts = results.flatMap((r) => (r.lanes === undefined ? [] : [r.lanes]));
+  const lanes = { resyncs: 0, resent: 0, skipped: 0 };
+  for (const p of parts) {
+    lanes.resyncs += p.resyncs;
+    lanes.resent += p.resent;
+    lanes.skipped += p.skipped;
+  }
+  return lanes.resyncs === 0 ? {} : { lanes };
 }
 
 /** The threads' outages as the node's clients saw them together; absent when no call failed. */

@@ -133,6 +133,8 @@ export class InclusionTracker {
   private readonly duplicates: string[] = [];
   private duplicateCount = 0;
   private readonly maxNonceSent = new Map<string, number>();
+  /** Every send tracked, by `sender/nonce`: a transaction sent again is the same one. */
+  private readonly sends = new Map<string, SentTx>();
   /** sender-nonce: outstanding sends by sender; each polled sender's last nonce. */
   private readonly bySender = new Map<string, SentTx[]>();
   private readonly senderNonce = new Map<string, { nonce: number; at: number; height: number }>();
@@ -214,6 +216,17 @@ export class InclusionTracker {
       this.refused[code] = (this.refused[code] ?? 0) + 1;
       return;
     }
+    // A lane sends a transaction again after a failed send (corpusSource.ts, resync): one transaction, one entry.
+    const key = `${tag.sender}/${tag.nonce}`;
+    const before = this.sends.get(key);
+    if (before !== undefined) {
+      if (o.kind === 'result' && !before.answered) {
+        before.answered = true;
+        this.unanswered--;
+        this.accepted++;
+      }
+      return;
+    }
     const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, answered: o.kind === 'result' };
     if (o.kind === 'result') {
       const answered = answeredHash(this.reader.profile, o.result);
@@ -224,6 +237,7 @@ export class InclusionTracker {
       this.untracked++;
       return;
     }
+    this.sends.set(key, sent);
     if (sent.answered) this.accepted++;
     else this.unanswered++;
     this.maxNonceSent.set(sent.sender, Math.max(this.maxNonceSent.get(sent.sender) ?? -1, sent.nonce));
@@ -280,6 +294,7 @@ export class InclusionTracker {
   private include(tx: SentTx, at: number, height: number): void {
     if (!tx.answered) {
       // The chain shows it: the node took it after all.
+      tx.answered = true;
       this.unanswered--;
       this.accepted++;
     }

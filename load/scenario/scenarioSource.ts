@@ -10,7 +10,7 @@ import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile
 import { asInteger, readField } from '../../profile/readWire.js';
 import { ReadWatch, WATCHED_READS } from '../health/ReadWatch.js';
 import { profileValidators } from '../../profile/profileSchemas.js';
-import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
+import type { CallResult, PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
 import { drawParams } from '../requests/drawParams.js';
 import { createTransactionLanes, type TransactionLanes } from '../requests/chain_sendRawTransaction.js';
 import type { DrawContext } from '../requests/DrawContext.js';
@@ -58,7 +58,10 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const validators: Validators | undefined = options.validate > 0 ? profileValidators(profile) : undefined;
   const reads = new ReadWatch();
   const watched = new Set(WATCHED_READS.map(wire));
-  const lanes: TransactionLanes | undefined = options.transactions === null ? undefined : await createTransactionLanes({ ...options.transactions, method: wire('chain_sendRawTransaction') }, share);
+  // A lane whose send failed reads its sender's nonce before it sends again: the chain may have taken it, or lost
+  // what came before (a node killed in a run with faults). Earlier transactions get 5 block times to show.
+  const resync = { accountMethod: wire('chain_getAccount'), nonceOf: (result: JsonValue) => { const n = asInteger(readField(profile, result, 'nonce')); return n === undefined ? undefined : Number(n); }, settleMs: 5 * profile.blockTimeMs, retryMs: Math.max(100, profile.blockTimeMs / 2) };
+  const lanes: TransactionLanes | undefined = options.transactions === null ? undefined : createTransactionLanes({ ...options.transactions, method: wire('chain_sendRawTransaction') }, share, resync);
   const entries = options.mix.map((e) => ({ entry: e, weight: entryWeight(e) }));
   let nextId = 1;
 
@@ -90,9 +93,10 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
       const parts = Array.from({ length: entry.size }, () => call(weighted(entry.mix, random)));
       return { body: Buffer.from(`[${parts.map((p) => p.text).join(',')}]`), calls: parts.map((p) => p.planned), batch: true };
     },
-    onEnded(request: PlannedRequest): void {
-      lanes?.ended(request);
+    onEnded(request: PlannedRequest, outcomes?: readonly CallResult[]): void {
+      lanes?.ended(request, outcomes);
     },
+    lanes: () => lanes?.ledger(),
     observe(planned: PlannedCall, result: JsonValue, writtenMs: number, endedMs: number): void {
       const key = planned.observe ?? '';
       if (planned.method === wire('chain_blockNumber')) {

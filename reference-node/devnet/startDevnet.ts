@@ -76,6 +76,9 @@ export interface Devnet {
 /** The compiled CLI every node process runs (npm run build makes it). */
 export const CLI_PATH = join(packageRoot, 'dist', 'cli', 'chainrpc.js');
 
+/** Whether a node's process has neither exited nor been ended by a signal. */
+const running = (n: DevnetNode): boolean => n.process.exitCode === null && n.process.signalCode === null;
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }
@@ -164,29 +167,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
   const nodes: DevnetNode[] = [];
   const argsOf = new Map<string, string[]>();
-  const running = (n: DevnetNode): boolean => n.process.exitCode === null && n.process.signalCode === null;
-  const nodeNamed = (name: string): DevnetNode => {
-    const n = nodes.find((x) => x.name === name);
-    if (n === undefined) throw new Error(`the devnet has no node ${name}`);
-    return n;
-  };
-  const ended = async (n: DevnetNode, signal: NodeJS.Signals): Promise<void> => {
-    if (!running(n)) throw new Error(`${n.name} is not running`);
-    if (n.paused) {
-      // A stopped process takes SIGTERM only once it runs again.
-      n.process.kill('SIGCONT');
-      n.paused = false;
-    }
-    n.process.kill(signal);
-    const grace = signal === 'SIGKILL' ? undefined : setTimeout(() => n.process.kill('SIGKILL'), 5_000);
-    await exited(n.process);
-    clearTimeout(grace);
-  };
   const stop = async (): Promise<void> => {
     for (const n of nodes) if (n.paused && running(n)) n.process.kill('SIGCONT');
-    for (const n of nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGTERM');
+    for (const n of nodes) if (running(n)) n.process.kill('SIGTERM');
     const grace = setTimeout(() => {
-      for (const n of nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
+      for (const n of nodes) if (running(n)) n.process.kill('SIGKILL');
     }, 5_000);
     await Promise.all(nodes.map((n) => exited(n.process)));
     clearTimeout(grace);
@@ -217,6 +202,32 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await stop();
     throw err;
   }
+  return { nodes, genesisFile, stop, ...nodeControls(nodes, argsOf) };
+}
+
+/**
+ * The faults a run may do to the devnet's nodes (docs/chaos.md), by name: kill and stop (resolving once the
+ * process has exited), restart (its arguments again, on the same ports, its peers the nodes that run now),
+ * pause and resume.
+ */
+function nodeControls(nodes: DevnetNode[], argsOf: ReadonlyMap<string, string[]>): Omit<Devnet, 'nodes' | 'genesisFile' | 'stop'> {
+  const nodeNamed = (name: string): DevnetNode => {
+    const n = nodes.find((x) => x.name === name);
+    if (n === undefined) throw new Error(`the devnet has no node ${name}`);
+    return n;
+  };
+  const ended = async (n: DevnetNode, signal: NodeJS.Signals): Promise<void> => {
+    if (!running(n)) throw new Error(`${n.name} is not running`);
+    if (n.paused) {
+      // A stopped process takes SIGTERM only once it runs again.
+      n.process.kill('SIGCONT');
+      n.paused = false;
+    }
+    n.process.kill(signal);
+    const grace = signal === 'SIGKILL' ? undefined : setTimeout(() => n.process.kill('SIGKILL'), 5_000);
+    await exited(n.process);
+    clearTimeout(grace);
+  };
   const restart = async (name: string): Promise<void> => {
     const n = nodeNamed(name);
     if (running(n)) throw new Error(`${name} is running (pid ${n.pid}): stop or kill it first`);
@@ -232,25 +243,18 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     n.pid = child.pid;
     n.paused = false;
   };
+  const signalled = (name: string, signal: NodeJS.Signals, paused: boolean): void => {
+    const n = nodeNamed(name);
+    if (!running(n)) throw new Error(`${name} is not running`);
+    n.process.kill(signal);
+    n.paused = paused;
+  };
   return {
-    nodes,
-    genesisFile,
-    stop,
     kill: (name) => ended(nodeNamed(name), 'SIGKILL'),
     stopNode: (name) => ended(nodeNamed(name), 'SIGTERM'),
     restart,
-    pause: (name) => {
-      const n = nodeNamed(name);
-      if (!running(n)) throw new Error(`${name} is not running`);
-      n.process.kill('SIGSTOP');
-      n.paused = true;
-    },
-    resume: (name) => {
-      const n = nodeNamed(name);
-      if (!running(n)) throw new Error(`${name} is not running`);
-      n.process.kill('SIGCONT');
-      n.paused = false;
-    },
+    pause: (name) => signalled(name, 'SIGSTOP', true),
+    resume: (name) => signalled(name, 'SIGCONT', false),
     running: (name) => running(nodeNamed(name)),
   };
 }

@@ -43,11 +43,13 @@ export function chaosRunRows(runs: readonly LoadRun[]): string[][] {
     const failed = c.events.reduce((n, e) => n + e.failedCalls, 0);
     const lost = c.lostTx === null ? 'not tracked' : `${formatCount(c.lostTx)}${c.lostExamples.length > 0 ? ` (${c.lostExamples.slice(0, 3).join(', ')}${c.lostTx > 3 ? ', …' : ''})` : ''}`;
     const dup = c.duplicateTx === null ? 'not tracked' : `${formatCount(c.duplicateTx)}${c.duplicateExamples.length > 0 ? ` (${c.duplicateExamples.slice(0, 2).join('; ')})` : ''}`;
-    return [[r.url, formatCount(failed), msOr(c.recoveryMs, 'not recovered by the end'), lost, dup]];
+    const lanes = r.inclusion?.lanes;
+    const again = r.inclusion === undefined ? 'not tracked' : lanes === undefined ? '0' : `${formatCount(lanes.resent)} (${formatCount(lanes.resyncs)} lane stops)`;
+    return [[r.url, formatCount(failed), msOr(c.recoveryMs, 'not recovered by the end'), lost, dup, again]];
   });
 }
 
-export const CHAOS_RUN_HEAD = ['Node', 'Failed calls at faults', 'Recovery (worst)', 'Lost transactions', 'Included twice'];
+export const CHAOS_RUN_HEAD = ['Node', 'Failed calls at faults', 'Recovery (worst)', 'Lost transactions', 'Included twice', 'Sent again'];
 
 /** One run's events as its clients saw them. */
 export function chaosClientRows(run: LoadRun): string[][] {

@@ -120,7 +120,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const point = { tMs: 0, sent: 0, completed: 0, okCalls: 0, failedCalls: 0, dropped: 0, inFlight: 0, p50Us: 0, p99Us: 0, pending: 0, included: 0 } satisfies Required<TimelinePoint>;
     const inclusion = {
       method: 'sender-nonce', pollIntervalMs: 0, accepted: 0, refused: {}, included: 0, pending: 0, ratio: 0, timeToInclusionMs: h, chainTps: 0,
-      perBlock: { blocks: 0, mean: 0, max: 0 },
+      perBlock: { blocks: 0, mean: 0, max: 0 }, lanes: { resyncs: 1, resent: 0, skipped: 0 },
     } satisfies Required<InclusionStats>;
     const threshold = { name: '', metric: '', unit: 'ms', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
     const stop = { reason: 'completed', atMs: 0, message: '' } satisfies Required<RunStop>;
@@ -185,6 +185,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.TimelinePoint)).toEqual(sorted(point));
     expect(keysOf(defs.InclusionStats)).toEqual(sorted(inclusion));
     expect(keysOf(defs.InclusionStats?.properties?.perBlock)).toEqual(sorted(inclusion.perBlock));
+    expect(keysOf(defs.InclusionStats?.properties?.lanes)).toEqual(sorted(inclusion.lanes));
     expect(keysOf(defs.ThresholdResult)).toEqual(sorted(threshold));
     expect(keysOf(defs.RunStop)).toEqual(sorted(stop));
     expect(keysOf(defs.LoadRun)).toEqual(sorted(run));

@@ -151,6 +151,7 @@ function inclusionHtml(run: LoadRun): string {
     row('Refused', refused === '' ? '0' : refused, 'by error code'),
     row('Included', `${formatCount(inc.included)} (${formatPercent(inc.ratio)})`, `seen by ${inc.method === 'sender-nonce' ? "each sender's nonce" : 'transaction hashes in blocks'}, polled every ${formatMs(inc.pollIntervalMs)}`),
     row('Pending at the end', formatCount(inc.pending), 'accepted, not seen included when tracking ended'),
+    ...(inc.lanes === undefined ? [] : [row('Lanes after failed sends', `${formatCount(inc.lanes.resyncs)} stopped, ${formatCount(inc.lanes.resent)} sent again`, "each read its sender's nonce on the chain and went on from it (docs/chaos.md)")]),
     row('Time to inclusion p50 / p90', `${ms(t.p50)} / ${ms(t.p90)}`, 'from the scheduled send to the first poll that saw it included'),
     row('Time to inclusion p99 / max', `${ms(t.p99)} / ${ms(t.max)}`),
     row('Chain-side TPS', formatRate(inc.chainTps), 'included per second, first to last including block'),
