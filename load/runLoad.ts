@@ -321,7 +321,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   const healthOriginMs = Date.now();
   // Every node is followed for the whole run, also while another is loaded: each head lag is measured against all the others at every moment.
   const heads = o.health === undefined || o.health === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.health.intervalMs, reference: o.health.reference, startedAtMs: healthOriginMs });
-  const samplers = startSamplers(o.urls, o.pids, o.metricsUrls, o.metricNames);
+  const samplers = startSamplers(o.urls, pidsOf(o), o.metricsUrls, o.metricNames);
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
@@ -432,6 +432,16 @@ async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, pa
   const events = await chainAfterFaults(acted, points, chain);
   const consistency = await consistencyAfter(events, chain);
   return { measureStartMs, events, consistency, chain };
+}
+
+/** The nodes' processes: as given, or in a run with faults on a devnet chainrpc started, each node's process of the moment (a restart replaces it). */
+function pidsOf(o: RunLoadOptions): readonly (number | (() => number | undefined) | undefined)[] | undefined {
+  const network = o.chaos?.network;
+  if (network?.pidOf === undefined) return o.pids;
+  return o.urls.map((url) => {
+    const node = network.nodes.find((n) => n.url === url);
+    return node === undefined ? undefined : () => network.pidOf?.(node.name);
+  });
 }
 
 /** One node's share of the scenario's arrivals: an open model's rates scaled (a closed model's connections are scaled by runSegment). */

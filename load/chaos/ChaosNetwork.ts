@@ -35,4 +35,6 @@ export interface ChaosNetwork {
   nameOfProposer(proposer: string): string | undefined;
   /** Does the action; resolves once it is done (a restarted node serves again), rejects with why it could not be. */
   act(action: ChaosAction, name: string): Promise<void>;
+  /** The node's process on this machine now, when chainrpc started it (a restart gives it a new one). */
+  pidOf?(name: string): number | undefined;
 }

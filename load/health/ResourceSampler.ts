@@ -37,6 +37,35 @@ export interface ProcessSource {
 /** A process on this machine, through /proc. */
 export const pidSource = (pid: number): ProcessSource => ({ label: `pid ${pid}`, read: () => processSample(pid) });
 
+/**
+ * A node on this machine whose process may be replaced (a devnet node restarted in a run with faults): `pidOf`
+ * names its process now. Its CPU seconds run on across processes (each new one counts from the last reading of
+ * the one before), so the CPU per call and the series stay whole; its memory is the process's of the moment.
+ */
+export function followedPidSource(pidOf: () => number | undefined): ProcessSource {
+  const pids: number[] = [];
+  let before = 0;
+  let lastCpu = 0;
+  return {
+    get label(): string {
+      return pids.length <= 1 ? `pid ${pids[0] ?? '?'}` : `pid ${pids.join(', then ')}`;
+    },
+    read: () => {
+      const pid = pidOf();
+      if (pid === undefined) return undefined;
+      if (pids.at(-1) !== pid) {
+        if (pids.length > 0) before += lastCpu;
+        lastCpu = 0;
+        pids.push(pid);
+      }
+      const s = processSample(pid);
+      if (s === undefined) return undefined;
+      lastCpu = s.cpuSeconds;
+      return { ...s, cpuSeconds: before + s.cpuSeconds };
+    },
+  };
+}
+
 interface Sample extends ProcessReading {
   /** Epoch ms. */
   atMs: number;

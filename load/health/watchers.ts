@@ -8,7 +8,7 @@ import type { Profile } from '../../profile/Profile.js';
 import { HeadFollower } from './HeadFollower.js';
 import { headHealth } from './headHealth.js';
 import { metricsSource } from './metricsSource.js';
-import { pidSource, ResourceSampler } from './ResourceSampler.js';
+import { followedPidSource, pidSource, ResourceSampler } from './ResourceSampler.js';
 
 /** How often a --pid's process is read (/proc: three small files and a folder listing). */
 const PID_INTERVAL_MS = 250;
@@ -54,12 +54,14 @@ export function followHeads(o: FollowHeadsOptions): HeadWatch {
   };
 }
 
-/** A process sampler per URL that has a pid (read from /proc) or else a metrics URL (scraped), in the order of the URLs; started. */
-export function startSamplers(urls: readonly string[], pids: readonly (number | undefined)[] = [], metricsUrls: readonly (string | undefined)[] = [], metricNames: readonly string[] = []): Map<string, ResourceSampler> {
+/** A process sampler per URL that has a pid (read from /proc; a function: the node's process now) or else a metrics URL (scraped), in the order of the URLs; started. */
+export function startSamplers(urls: readonly string[], pids: readonly (number | (() => number | undefined) | undefined)[] = [], metricsUrls: readonly (string | undefined)[] = [], metricNames: readonly string[] = []): Map<string, ResourceSampler> {
   const samplers = new Map(
     urls.flatMap((url, i) => {
       const pid = pids[i];
       const metrics = metricsUrls[i];
+      // A pid given as a function: a node whose process a run with faults may replace (followedPidSource).
+      if (typeof pid === 'function') return [[url, new ResourceSampler(followedPidSource(pid), PID_INTERVAL_MS)] as const];
       if (pid !== undefined) return [[url, new ResourceSampler(pidSource(pid), PID_INTERVAL_MS)] as const];
       if (metrics !== undefined) return [[url, new ResourceSampler(metricsSource(metrics, metricNames), METRICS_INTERVAL_MS)] as const];
       return [];

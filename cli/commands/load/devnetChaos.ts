@@ -70,6 +70,7 @@ export function devnetNetwork(net: Devnet): ChaosNetwork {
     nodes: net.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })),
     isUp: (name) => net.running(name) && net.nodes.find((n) => n.name === name)?.paused !== true,
     nameOfProposer: (proposer) => byId.get(proposer.toLowerCase()),
+    pidOf: (name) => net.nodes.find((n) => n.name === name)?.pid,
     act: (action, name) => (action === 'exec' ? Promise.reject(new Error('an exec step runs its command, not an action on a node')) : actions[action](name)),
   };
 }
