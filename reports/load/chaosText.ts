@@ -35,9 +35,10 @@ export function consistencyText(chaos: ChaosReport): string {
   return `FORKED: ${formatCount(c.forks.length)} heights served with different blocks (${span}); the first, height ${first?.height ?? '?'}: ${Object.entries(first?.hashes ?? {}).map(([n, hash]) => `${n} ${hash.slice(0, 12)}…`).join(', ')}.`;
 }
 
-/** One row per node: the worst recovery, the failed calls over all events, lost and duplicated transactions. */
-export function chaosRunRows(runs: readonly LoadRun[]): string[][] {
+/** One row per node (its name in the network, and its URL): the worst recovery, the failed calls over all events, lost and duplicated transactions. */
+export function chaosRunRows(chaos: ChaosReport, runs: readonly LoadRun[]): string[][] {
   return runs.flatMap((r) => {
+    const name = chaos.nodes.find((n) => n.url === r.url)?.name;
     const c = r.chaos;
     if (c === undefined) return [];
     const failed = c.events.reduce((n, e) => n + e.failedCalls, 0);
@@ -45,7 +46,7 @@ export function chaosRunRows(runs: readonly LoadRun[]): string[][] {
     const dup = c.duplicateTx === null ? 'not tracked' : `${formatCount(c.duplicateTx)}${c.duplicateExamples.length > 0 ? ` (${c.duplicateExamples.slice(0, 2).join('; ')})` : ''}`;
     const lanes = r.inclusion?.lanes;
     const again = r.inclusion === undefined ? 'not tracked' : lanes === undefined ? '0' : `${formatCount(lanes.resent)} (${formatCount(lanes.resyncs)} lane stops)`;
-    return [[r.url, formatCount(failed), msOr(c.recoveryMs, 'not recovered by the end'), lost, dup, again]];
+    return [[name === undefined ? r.url : `${name} ${r.url}`, formatCount(failed), msOr(c.recoveryMs, 'not recovered by the end'), lost, dup, again]];
   });
 }
 

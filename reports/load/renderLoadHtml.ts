@@ -92,7 +92,7 @@ function faultsHtml(chaos: ChaosReport, runs: readonly LoadRun[]): string {
     '<h2>Faults</h2>',
     htmlTable('chaos-events', CHAOS_EVENT_HEAD.map((c) => text(c)), chaosEventRows(chaos).map(cells)),
     `<p class="${forked ? 'callout bad' : 'note'}" data-testid="consistency">${h(consistencyText(chaos))}</p>`,
-    htmlTable('chaos-runs', CHAOS_RUN_HEAD.map((c) => text(c)), chaosRunRows(runs).map(cells)),
+    htmlTable('chaos-runs', CHAOS_RUN_HEAD.map((c) => text(c)), chaosRunRows(chaos, runs).map(cells)),
     '<p class="note">Times from the start of measurement. Next block: from the fault to the first higher height any running node served (the failover time when the leader was hit). Recovery: from the fault to the clients\' first successful call again. Definitions: docs/chaos.md.</p>',
     '</section>',
   ].join('\n');

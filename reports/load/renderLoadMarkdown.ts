@@ -154,7 +154,7 @@ function baselineLines(report: LoadReport): string[] {
 /** A run with faults: the events, the chain's consistency, each node's recovery and ledger (chaosText.ts). */
 function faultsLines(chaos: ChaosReport, runs: readonly LoadRun[]): string[] {
   const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => markdownText(c)).join(' | ')} |`)];
-  return ['### Faults', '', ...table(CHAOS_EVENT_HEAD, chaosEventRows(chaos)), '', markdownText(consistencyText(chaos)), '', ...table(CHAOS_RUN_HEAD, chaosRunRows(runs)), ''];
+  return ['### Faults', '', ...table(CHAOS_EVENT_HEAD, chaosEventRows(chaos)), '', markdownText(consistencyText(chaos)), '', ...table(CHAOS_RUN_HEAD, chaosRunRows(chaos, runs)), ''];
 }
 
 export function renderLoadMarkdown(report: LoadReport): string {
