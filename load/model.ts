@@ -373,8 +373,11 @@ export interface HeadRegression {
   previous: { atMs: number; height: number };
 }
 
-/** What a fault does to a node (docs/chaos.md): SIGKILL, start again on its data, SIGTERM, SIGSTOP, SIGCONT; or the user's own command (exec). */
-export type ChaosAction = 'kill' | 'restart' | 'stop' | 'pause' | 'resume' | 'exec';
+/**
+ * What a fault does to a node (docs/chaos.md): SIGKILL, start again on its data, SIGTERM, SIGSTOP, SIGCONT; cut
+ * its peer links both ways, slow them (and lose some), open them again; or the user's own command (exec).
+ */
+export type ChaosAction = 'kill' | 'restart' | 'stop' | 'pause' | 'resume' | 'partition' | 'delay' | 'heal' | 'exec';
 
 /** One fault of a run's schedule (--chaos <at>:<action>:<target>[:<for>], or the scenario's `chaos`). */
 export interface ChaosStep {
@@ -389,6 +392,9 @@ export interface ChaosStep {
   forMs: number | null;
   /** exec (--chaos-exec): the shell command run at `atMs` (`target` is then empty). */
   command?: string;
+  /** delay: how long each peer message waits, and the share lost (0 to 1). */
+  delayMs?: number;
+  loss?: number;
 }
 
 /** One action taken on a node during the run (a step, or the return that ends a step's `forMs`). */
@@ -440,6 +446,8 @@ export interface RunChaos {
   recoveryMs: number | null;
   /** The longest time from an event to the chain's next block, over the events (the network's, the same for every node). */
   failoverMs: number | null;
+  /** Heights the nodes served with different blocks after the run (the network's, the same for every node); null: not compared. */
+  forks: number | null;
   /** From the inclusion tracker: accepted and never included, included twice (load/inclusion/InclusionTracker.ts, TransactionLedger). */
   lostTx: number | null;
   duplicateTx: number | null;

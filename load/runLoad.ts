@@ -373,7 +373,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       const shift = Date.parse(run.startedAt) + run.warmupMs - faults.measureStartMs;
       // Kept on the schedule's clock, as the events are (its t = 0 comes a worker's start-up before the engine's).
       if (run.outages !== undefined) run.outages = { ...run.outages, kept: run.outages.kept.map((x) => shifted(x, shift)) };
-      run.chaos = clientsAtFaults(run, faults.events, ledger);
+      run.chaos = clientsAtFaults(run, faults.events, ledger, faults.consistency);
     }
     const head = health?.get(p.url);
     const sampler = samplers.get(p.url);

@@ -4,6 +4,7 @@ import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { parseAmount } from '../parseAmount.js';
 import { defaultOnParentExit, ON_PARENT_EXIT, stopBounded, untilStopped } from '../untilStopped.js';
+import { PeerGate, readPeerGateFile } from '../../reference-node/p2p/PeerGate.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { EXIT } from '../../core/errors/exitCodes.js';
 import { withFaults } from '../../reference-node/faults/applyFaults.js';
@@ -37,6 +38,9 @@ Options:
   --p2p-host <addr>       peer address to bind (default ${NODE_DEFAULTS.p2pHost}: loopback only)
   --p2p-url <url>         the peer URL to announce, when peers reach this node by another address
                           (default: http://P2P-HOST:P2P-PORT)
+  --p2p-control <file>    the peer gate's state, read again on SIGUSR2: {"partitioned":true} cuts every
+                          peer message both ways, {"delayMs":200,"loss":0.1} slows them and loses some,
+                          {} opens it (chainrpc load --chaos partition|delay drives it: docs/chaos.md)
   --kind <MN|LN>          MN: may be elected and propose blocks when it is a member; LN: follows the
                           chain, serves reads, passes transactions on (default MN)
   --data-dir <dir>        node key, genesis and chain store (default ${NODE_DEFAULTS.dataDir}); a node resumes from it.
@@ -85,6 +89,7 @@ const commandLine = new CommandLine('node', {
   'p2p-port': { kind: 'integer', value: '<n>', min: 0, max: 65_535, default: NODE_DEFAULTS.p2pPort },
   'p2p-host': { kind: 'text', value: '<addr>', default: NODE_DEFAULTS.p2pHost },
   'p2p-url': { kind: 'text', value: '<url>' },
+  'p2p-control': { kind: 'text', value: '<file>' },
   genesis: { kind: 'text', value: '<file>' },
   'show-id': { kind: 'flag' },
   kind: { kind: 'choice', value: '<MN|LN>', choices: ['MN', 'LN'], default: 'MN' },
@@ -163,7 +168,21 @@ export const node: Command = {
       process.stderr.write(`${line}\n`);
       process.exit(EXIT.nodeError);
     };
+    const control = values['p2p-control'];
+    const peerGate = control === undefined ? undefined : new PeerGate();
+    if (peerGate !== undefined && control !== undefined) {
+      // Read again on each SIGUSR2 (SIGUSR1 is Node's debugger): a state that does not read leaves the gate as it was.
+      process.on('SIGUSR2', () => {
+        try {
+          peerGate.state = readPeerGateFile(control);
+          log(`peer gate: ${JSON.stringify(peerGate.state)}`);
+        } catch (err) {
+          log(`peer gate: ${control} not taken: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      });
+    }
     const started = await ReferenceNode.start(withFaults({
+      ...(peerGate === undefined ? {} : { peerGate }),
       host: values.host,
       port: values.port,
       p2pHost: values['p2p-host'],

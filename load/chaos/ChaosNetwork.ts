@@ -34,7 +34,7 @@ export interface ChaosNetwork {
   /** The node whose id is a block's proposer (compared without case), if it is one of the network's. */
   nameOfProposer(proposer: string): string | undefined;
   /** Does the action; resolves once it is done (a restarted node serves again), rejects with why it could not be. */
-  act(action: ChaosAction, name: string): Promise<void>;
+  act(action: ChaosAction, name: string, delay?: { delayMs: number; loss: number }): Promise<void>;
   /** The node's process on this machine now, when chainrpc started it (a restart gives it a new one). */
   pidOf?(name: string): number | undefined;
 }

@@ -24,7 +24,9 @@ export interface HeadPoint {
 /** Heights compared across nodes at most (the latest ones of the range). */
 const CONSISTENCY_HEIGHTS = 300;
 
-const BRINGS_BACK = new Set(['restart', 'resume']);
+/** Actions that bring a node back (its catch-up is measured); delay leaves a node in the network, slowed. */
+const BRINGS_BACK = new Set(['restart', 'resume', 'heal']);
+const SLOWS = new Set(['delay', 'exec']);
 
 /** The highest height any node in `heads` (but `except`) had served at `t`. */
 function highestAt(heads: ReadonlyMap<string, readonly HeadPoint[]>, t: number, except?: string): number | null {
@@ -67,7 +69,7 @@ export async function chainAfterFaults(acted: readonly ActedEvent[], heads: Read
   for (const e of acted) {
     const headBefore = highestAt(heads, e.atMs);
     // A node taken down is not where the next block is looked for; a node brought back is, as any other.
-    const down = e.error === undefined && !BRINGS_BACK.has(e.action) ? (e.node ?? undefined) : undefined;
+    const down = e.error === undefined && !BRINGS_BACK.has(e.action) && !SLOWS.has(e.action) ? (e.node ?? undefined) : undefined;
     const before = headBefore === null ? undefined : await chain.anyBlock(headBefore);
     // The next block is the first one the fault did not stop: blocks the node taken down made just before it fell
     // (served after the event, not seen before it) are history, not the network's answer to the fault.

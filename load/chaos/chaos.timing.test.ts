@@ -121,4 +121,21 @@ describe('a leader killed under load', () => {
       await net.stop();
     }
   }, 120_000);
+
+  it('a partitioned LN: the chain goes on, the LN\'s head stalls while its clients are still answered, it catches up after the heal, no fork', () => {
+    const reports = join(dir, 'partition');
+    const r = spawnSync(process.execPath, [CLI_PATH, 'load', 'reads', '--devnet', '2:1', '--chaos', '3s:partition:ln1:3s', '--duration', '9s', '--warmup', '1s', '--rate', '30', '--threshold', 'forks == 0', '--report-dir', reports], { encoding: 'utf8', timeout: 90_000 });
+    const report = latestReport(reports);
+    const chaos = report.chaos;
+    expect(chaos?.events.map((e) => [e.action, e.node]), r.stdout + r.stderr).toEqual([['partition', 'ln1'], ['heal', 'ln1']]);
+    const [cut, healed] = chaos?.events ?? [];
+    expect(cut?.nextBlockMs).toBeLessThan(1_500);
+    expect(typeof healed?.catchUpMs).toBe('number');
+    expect(healed?.catchUpMs).toBeLessThan(3_000);
+    const ln = report.runs.find((run) => run.url === chaos?.nodes.find((n) => n.name === 'ln1')?.url);
+    expect(ln?.health?.head?.stalls.length).toBeGreaterThanOrEqual(1);
+    for (const run of report.runs) expect(run.chaos?.events.map((e) => e.failedCalls), run.url).toEqual([0, 0]);
+    expect(chaos?.consistency?.forks).toEqual([]);
+    expect(report.runs.every((run) => run.thresholds.find((t) => t.metric === 'forks')?.ok === true)).toBe(true);
+  }, 120_000);
 });

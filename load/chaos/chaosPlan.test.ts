@@ -34,4 +34,15 @@ describe('a fault schedule', () => {
     expect(chaosPlan(['5s:kill:mn1'], shape, 20_000, ['1s:true']).map((s) => s.action)).toEqual(['exec', 'kill']);
     expect(() => chaosPlan([], { nodes: [] }, 5_000, ['6s:true'])).toThrow(/due at 6000 ms, not within the run's 5000 ms/);
   });
+
+  it('reads the network faults: partition, delay=<d>[/<loss>%], heal', () => {
+    expect(parseChaosStep('3s:partition:follower:5s')).toEqual({ text: '3s:partition:follower:5s', atMs: 3_000, action: 'partition', target: 'follower', forMs: 5_000 });
+    expect(parseChaosStep('3s:delay=200ms:mn2:5s')).toMatchObject({ action: 'delay', delayMs: 200, loss: 0, forMs: 5_000 });
+    expect(parseChaosStep('3s:delay=100ms/12.5%:ln1')).toMatchObject({ action: 'delay', delayMs: 100, loss: 0.125, forMs: null });
+    expect(parseChaosStep('9s:heal:mn2')).toMatchObject({ action: 'heal', target: 'mn2' });
+    expect(() => parseChaosStep('3s:delay:mn2')).toThrow(/delay=<d>\[\/<loss>%\]/);
+    expect(() => parseChaosStep('3s:delay=2m:mn2')).toThrow(/at most 60 s/);
+    expect(() => parseChaosStep('3s:heal:leader')).toThrow(/heal a node by its name/);
+    expect(() => parseChaosStep('3s:heal:mn1:2s')).toThrow(/heal takes no duration/);
+  });
 });

@@ -7,17 +7,17 @@
 import type { ChaosAction, ChaosStep } from '../model.js';
 import { parseDuration } from '../scenario/parseDuration.js';
 
-/** The actions a step may name (exec is --chaos-exec's, written `<at>:<command>`). */
-export const CHAOS_ACTIONS: readonly Exclude<ChaosAction, 'exec'>[] = ['kill', 'restart', 'stop', 'pause', 'resume'];
+/** The actions a step may name (exec is --chaos-exec's, written `<at>:<command>`; delay is written delay=<d>[/<loss>%]). */
+export const CHAOS_ACTIONS: readonly Exclude<ChaosAction, 'exec'>[] = ['kill', 'restart', 'stop', 'pause', 'resume', 'partition', 'delay', 'heal'];
 /** Roles a step may name instead of a node: resolved when the step is due. */
 export const CHAOS_ROLES = ['leader', 'follower', 'any-mn', 'any-ln'] as const;
 export type ChaosRole = (typeof CHAOS_ROLES)[number];
 
 /** The actions that take a node down, and the one that brings it back after their `for`. */
-export const RETURN_OF: Readonly<Partial<Record<ChaosAction, ChaosAction>>> = { kill: 'restart', stop: 'restart', pause: 'resume' };
+export const RETURN_OF: Readonly<Partial<Record<ChaosAction, ChaosAction>>> = { kill: 'restart', stop: 'restart', pause: 'resume', partition: 'heal', delay: 'heal' };
 
 /** The pattern of one step (the scenario schema's ChaosStep pattern). */
-export const CHAOS_STEP_PATTERN = '^\\s*[0-9]+(?:\\.[0-9]+)?(?:ms|s|m):(?:kill|restart|stop|pause|resume):(?:leader|follower|any-mn|any-ln|mn[0-9]+|ln[0-9]+)(?::[0-9]+(?:\\.[0-9]+)?(?:ms|s|m))?\\s*$';
+export const CHAOS_STEP_PATTERN = '^\\s*[0-9]+(?:\\.[0-9]+)?(?:ms|s|m):(?:kill|restart|stop|pause|resume|partition|heal|delay=[0-9]+(?:\\.[0-9]+)?(?:ms|s)(?:/[0-9]+(?:\\.[0-9]+)?%)?):(?:leader|follower|any-mn|any-ln|mn[0-9]+|ln[0-9]+)(?::[0-9]+(?:\\.[0-9]+)?(?:ms|s|m))?\\s*$';
 
 /** A step that does not read, or does not fit the run; its message says what is wrong and how it should read. */
 export class ChaosPlanError extends Error {
@@ -31,8 +31,9 @@ export function parseChaosStep(raw: string): ChaosStep {
   const text = raw.trim();
   const parts = text.split(':');
   if (parts.length < 3 || parts.length > 4) throw new ChaosPlanError(`chaos step "${raw}" does not read as ${FORM}`);
-  const [at = '', action = '', target = '', forText] = parts;
+  const [at = '', written = '', target = '', forText] = parts;
   const atMs = duration(raw, 'at', at);
+  const { action, delay } = delayOf(raw, written);
   if (!(CHAOS_ACTIONS as readonly string[]).includes(action)) throw new ChaosPlanError(`chaos step "${raw}": unknown action "${action}" (${CHAOS_ACTIONS.join(', ')}; your own command: --chaos-exec <at>:<command>)`);
   const act = action as Exclude<ChaosAction, 'exec'>;
   if (!isRole(target) && !/^(mn|ln)[1-9][0-9]*$/.test(target)) throw new ChaosPlanError(`chaos step "${raw}": the target "${target}" is neither a node (mn1, ln2, ...) nor a role (${CHAOS_ROLES.join(', ')})`);
@@ -42,10 +43,22 @@ export function parseChaosStep(raw: string): ChaosStep {
     forMs = duration(raw, 'for', forText);
     if (forMs <= 0) throw new ChaosPlanError(`chaos step "${raw}": the duration must be more than 0`);
   }
+  if (act === 'heal' && isRole(target)) throw new ChaosPlanError(`chaos step "${raw}": heal a node by its name (mn1, ln2), or give the partition or delay a duration (its end heals it)`);
   if ((act === 'restart' || act === 'resume') && isRole(target) && target !== 'any-mn' && target !== 'any-ln') {
     throw new ChaosPlanError(`chaos step "${raw}": ${act} a node by its name (mn1, ln2): a node that is down has no role`);
   }
-  return { text, atMs, action: act, target, forMs };
+  return { text, atMs, action: act, target, forMs, ...(delay === undefined ? {} : delay) };
+}
+
+/** `delay=<d>[/<loss>%]` as the delay action and its figures; any other action as written. */
+function delayOf(raw: string, written: string): { action: string; delay?: { delayMs: number; loss: number } } {
+  if (!written.startsWith('delay')) return { action: written };
+  const m = /^delay=([^/]+)(?:\/(\d+(?:\.\d+)?)%)?$/.exec(written);
+  if (m === null) throw new ChaosPlanError(`chaos step "${raw}": write the delay as delay=<d>[/<loss>%], e.g. delay=200ms or delay=100ms/10%`);
+  const delayMs = duration(raw, 'the delay', m[1] ?? '');
+  const loss = m[2] === undefined ? 0 : Number(m[2]) / 100;
+  if (delayMs > 60_000 || loss > 1) throw new ChaosPlanError(`chaos step "${raw}": a delay is at most 60 s and a loss at most 100%`);
+  return { action: 'delay', delay: { delayMs, loss } };
 }
 
 /**

@@ -27,7 +27,9 @@ describe('what one node\'s clients saw at each fault', () => {
   });
 
   it('says a node whose clients never saw a call fail recovered at once, and one never answered again did not recover', () => {
-    expect(clientsAtFaults({}, [event('1s:kill:mn2', 1_000, 500)], undefined)).toMatchObject({ recoveryMs: 0, lostTx: null, events: [{ failedCalls: 0, recoveryMs: 0 }] });
+    expect(clientsAtFaults({}, [event('1s:kill:mn2', 1_000, 500)], undefined)).toMatchObject({ recoveryMs: 0, lostTx: null, forks: null, events: [{ failedCalls: 0, recoveryMs: 0 }] });
+    const forked = { fromHeight: 3, toHeight: 9, nodes: ['mn1', 'mn2'], forks: [{ height: 7, hashes: { mn1: 'aa', mn2: 'bb' } }] };
+    expect(clientsAtFaults({}, [event('1s:partition:mn1', 1_000, 500)], undefined, forked).forks).toBe(1);
     const open = { count: 1, kept: [{ fromMs: 1_010, lastFailedMs: 9_000, toMs: null, failedCalls: 5, byMethod: {} }] };
     expect(clientsAtFaults({ outages: open }, [event('1s:kill:mn2', 1_000, null)], undefined)).toMatchObject({ recoveryMs: null, failoverMs: null });
   });

@@ -9,13 +9,13 @@
  *   the end of the run;
  * - failover: the longest time from an event to the chain's next block (the same for every node of the network).
  */
-import type { ChaosEvent, LoadRun, Outage, RunChaos } from '../model.js';
+import type { ChaosEvent, ChaosReport, LoadRun, Outage, RunChaos } from '../model.js';
 import type { TransactionLedger } from '../inclusion/InclusionTracker.js';
 
 /** How long before an event a failed request may have been scheduled and still be the event's (it was in flight then). */
 export const IN_FLIGHT_MS = 1_000;
 
-export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, events: readonly ChaosEvent[], ledger: TransactionLedger | undefined): RunChaos {
+export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, events: readonly ChaosEvent[], ledger: TransactionLedger | undefined, consistency?: ChaosReport['consistency']): RunChaos {
   const outages = run.outages?.kept ?? [];
   const done = events.filter((e) => e.error === undefined);
   const ownerOf = (o: Outage): number => {
@@ -44,6 +44,7 @@ export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, events: readonly 
     events: perEvent,
     recoveryMs: recoveries.includes(null) ? null : Math.max(0, ...(recoveries as number[])),
     failoverMs: nexts.length === 0 || nexts.includes(null) ? null : Math.max(...(nexts as number[])),
+    forks: consistency === undefined || consistency === null || consistency.error !== undefined ? null : consistency.forks.length,
     lostTx: ledger?.lost.count ?? null,
     duplicateTx: ledger?.duplicated.count ?? null,
     lostExamples: ledger?.lost.examples ?? [],

@@ -51,7 +51,7 @@ export function runChaos(o: RunChaosOptions): ChaosRun {
     timers.add(timer);
   };
 
-  const act = async (text: string, action: ChaosAction, node: string | null, why?: string): Promise<void> => {
+  const act = async (text: string, action: ChaosAction, node: string | null, why?: string, delay?: { delayMs: number; loss: number }): Promise<void> => {
     const atMs = Math.round(epochNow() - o.measureStartMs);
     if (node === null) {
       events.push({ text, action, node, atMs, error: why ?? 'no node could be chosen' });
@@ -59,7 +59,7 @@ export function runChaos(o: RunChaosOptions): ChaosRun {
       return;
     }
     try {
-      await o.network.act(action, node);
+      await o.network.act(action, node, delay);
       if (action === 'pause') paused.add(node);
       if (action === 'resume') paused.delete(node);
       events.push({ text, action, node, atMs });
@@ -87,7 +87,7 @@ export function runChaos(o: RunChaosOptions): ChaosRun {
     }
     at(step.atMs, async () => {
       const { node, why } = await resolveTarget(step, o.network, o.chain);
-      await act(step.text, step.action, node, why);
+      await act(step.text, step.action, node, why, step.action === 'delay' ? { delayMs: step.delayMs ?? 0, loss: step.loss ?? 0 } : undefined);
       const back = RETURN_OF[step.action];
       if (step.forMs !== null && back !== undefined && node !== null) {
         const returnAt = step.atMs + step.forMs;
@@ -116,7 +116,7 @@ export function runChaos(o: RunChaosOptions): ChaosRun {
 /** The node a step acts on now: by name, or by the role it has at this moment. */
 async function resolveTarget(step: ChaosStep, network: ChaosNetwork, chain: ChainView): Promise<{ node: string | null; why?: string }> {
   if (!isRole(step.target)) return { node: step.target };
-  const wantsDown = step.action === 'restart' || step.action === 'resume';
+  const wantsDown = step.action === 'restart' || step.action === 'resume' || step.action === 'heal';
   const of = (kind: 'MN' | 'LN'): string | null => network.nodes.find((n) => n.kind === kind && network.isUp(n.name) !== wantsDown)?.name ?? null;
   switch (step.target) {
     case 'any-mn':

@@ -36,6 +36,7 @@ export const THRESHOLD_METRICS = {
   recovery: { measures: 'time', perMethod: false, k6: false },
   'lost-tx': { measures: 'count', perMethod: false, k6: false },
   'duplicate-tx': { measures: 'count', perMethod: false, k6: false },
+  forks: { measures: 'count', perMethod: false, k6: false },
 } as const satisfies Record<string, { measures: 'time' | 'percent' | 'count' | 'growth' | 'drift'; perMethod: boolean; k6: boolean }>;
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
@@ -172,6 +173,8 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
       return run.chaos?.lostTx ?? null;
     case 'duplicate-tx':
       return run.chaos?.duplicateTx ?? null;
+    case 'forks':
+      return run.chaos?.forks ?? null;
   }
 }
 

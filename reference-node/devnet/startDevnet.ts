@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from '../../core/client/index.js';
@@ -12,6 +12,7 @@ import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
 import { NotOursError } from '../../core/files/ownedFolder.js';
 import { claimDevnetDataDir, claimDevnetNodeFolder } from './devnetDataDir.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
+import { OPEN_GATE, type PeerGateState } from '../p2p/PeerGate.js';
 
 export interface DevnetOptions {
   mn: number;
@@ -69,9 +70,14 @@ export interface Devnet {
   restart(name: string): Promise<void>;
   pause(name: string): void;
   resume(name: string): void;
+  /** Sets the node's peer gate (p2p/PeerGate.ts): cut, slowed, or open again (OPEN_GATE). */
+  gate(name: string, state: PeerGateState): void;
   /** Whether the node's process runs (paused or not). */
   running(name: string): boolean;
 }
+
+/** Each node's peer gate file, in its folder (chainrpc node --p2p-control). */
+const PEER_GATE_FILE = 'p2p-control.json';
 
 /** The compiled CLI every node process runs (npm run build makes it). */
 export const CLI_PATH = join(packageRoot, 'dist', 'cli', 'chainrpc.js');
@@ -185,6 +191,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       const args = [
         '--kind', kind, '--port', '0', '--p2p-port', '0', '--data-dir', nodeDir, '--genesis', genesisFile,
         '--block-time', String(options.blockTimeMs),
+        // The peer gate a run with faults drives (partition, delay: docs/chaos.md); open until then.
+        '--p2p-control', join(nodeDir, PEER_GATE_FILE),
         ...(first ? ['--peers', first.p2pUrl] : []),
         ...(faults.length > 0 ? ['--fault', faults.join(',')] : []),
         ...(options.nodeArgs ?? []),
@@ -231,6 +239,8 @@ function nodeControls(nodes: DevnetNode[], argsOf: ReadonlyMap<string, string[]>
   const restart = async (name: string): Promise<void> => {
     const n = nodeNamed(name);
     if (running(n)) throw new Error(`${name} is running (pid ${n.pid}): stop or kill it first`);
+    // A node starts with its gate open; the file says so too, for the next SIGUSR2.
+    writeFileSync(join(n.dataDir, PEER_GATE_FILE), JSON.stringify(OPEN_GATE));
     const first = argsOf.get(name) ?? [];
     // The same ports (its URL is what the load and its peers know), and as peers the nodes that run now.
     const port = new URL(n.url).port;
@@ -256,6 +266,15 @@ function nodeControls(nodes: DevnetNode[], argsOf: ReadonlyMap<string, string[]>
     pause: (name) => signalled(name, 'SIGSTOP', true),
     resume: (name) => signalled(name, 'SIGCONT', false),
     running: (name) => running(nodeNamed(name)),
+    gate: (name, state) => {
+      const n = nodeNamed(name);
+      if (!running(n)) throw new Error(`${name} is not running`);
+      // Written whole, then the node is told to read it (SIGUSR2).
+      const file = join(n.dataDir, PEER_GATE_FILE);
+      writeFileSync(`${file}.tmp`, JSON.stringify(state));
+      renameSync(`${file}.tmp`, file);
+      n.process.kill('SIGUSR2');
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import type { NodeContext } from '../methods/NodeContext.js';
 import { toRpc } from '../methods/rpcError.js';
 import { PeerLink } from '../p2p/PeerLink.js';
 import { createPeerServer } from '../p2p/PeerServer.js';
+import type { PeerGate } from '../p2p/PeerGate.js';
 import type { PeerHost, PeerServer } from '../p2p/PeerServer.js';
 import { PeerSet } from '../p2p/PeerSet.js';
 import { createRpcServer } from '../rpc/createRpcServer.js';
@@ -46,6 +47,8 @@ export interface NodeOptions {
   blockTimeMs: number;
   /** Peer (p2p) base URLs to greet; more are learned from members. */
   peers: string[];
+  /** The gate every peer message passes, both ways (p2p/PeerGate.ts); absent: none (as good as always open). */
+  peerGate?: PeerGate | undefined;
   /**
    * The network: chain id and members (NetworkGenesis). Absent: the genesis kept in the data dir
    * (genesis.json), else, for an MN, a one-member network of its own, written there.
@@ -240,7 +243,7 @@ export class ReferenceNode {
       metrics,
       ...(variant.transport ? { rules: variant.transport(REFERENCE_TRANSPORT_RULES) } : {}),
     });
-    const peerServer = createPeerServer(() => holder.node?.peerHost());
+    const peerServer = createPeerServer(() => holder.node?.peerHost(), options.peerGate);
     let urls: { url: string; p2pUrl: string };
     try {
       const { url } = await server.listen(options.port, options.host);
@@ -344,7 +347,7 @@ export class ReferenceNode {
   private link(url: string): PeerLink {
     let link = this.links.get(url);
     if (!link) {
-      link = new PeerLink(url, this.id, Math.max(2_000, this.options.blockTimeMs * 2));
+      link = new PeerLink(url, this.id, Math.max(2_000, this.options.blockTimeMs * 2), this.options.peerGate);
       this.links.set(url, link);
     }
     return link;

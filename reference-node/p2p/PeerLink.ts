@@ -2,6 +2,7 @@ import { createClient } from '../../core/client/index.js';
 import type { RpcClient } from '../../core/client/index.js';
 import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
+import type { PeerGate } from './PeerGate.js';
 
 /** Most bytes a peer's answer may carry (a sync batch of full blocks). */
 export const P2P_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -23,12 +24,15 @@ export class PeerLink {
     readonly url: string,
     private readonly selfId: string,
     private readonly timeoutMs: number,
+    /** The node's peer gate (open unless a run with faults closes it: PeerGate.ts). */
+    private readonly gate?: PeerGate,
   ) {
     this.client = createClient({ baseUrl: url, timeoutMs, connections: 2, maxResponseBytes: P2P_MAX_RESPONSE_BYTES });
   }
 
   /** One request, answered: used for hello, sync and faucet forwarding. Throws when the peer cannot be reached. */
   async request(path: string, body?: JsonValue, timeoutMs = this.timeoutMs): Promise<JsonValue> {
+    if (this.gate !== undefined && !this.gate.open && !(await this.gate.pass())) throw new Error(`peer ${this.url}: the link is cut (a partition, or a message lost)`);
     const res = await this.client.raw({
       path,
       method: body === undefined ? 'GET' : 'POST',

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { PeerGate } from './PeerGate.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringifyJson } from '../../core/json/index.js';
@@ -158,15 +159,24 @@ export interface PeerServer {
   close(): Promise<void>;
 }
 
-/** The peer listener: node:http with its own timeouts, serving only /p2p/ (servePeer). */
-export function createPeerServer(host: () => PeerHost | undefined): PeerServer {
+function serveWith(host: () => PeerHost | undefined, req: IncomingMessage, res: ServerResponse): void {
+  const node = host();
+  if (!node) {
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
+    return;
+  }
+  void servePeer(node, req, res);
+}
+
+/** The peer listener: node:http with its own timeouts, serving only /p2p/ (servePeer); `gate`: the node's peer gate (PeerGate.ts). */
+export function createPeerServer(host: () => PeerHost | undefined, gate?: PeerGate): PeerServer {
   const server = createServer({ requestTimeout: 15_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
-    const node = host();
-    if (!node) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
+    if (gate !== undefined && !gate.open) {
+      // Cut or slowed from outside (a run with faults): a message that does not pass meets a dropped connection.
+      void gate.pass().then((passes) => (passes ? serveWith(host, req, res) : req.socket.destroy()));
       return;
     }
-    void servePeer(node, req, res);
+    serveWith(host, req, res);
   });
   server.on('clientError', (_err, socket) => socket.destroy());
   let closing: Promise<void> | undefined;

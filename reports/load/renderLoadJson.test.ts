@@ -142,12 +142,12 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const outage = { fromMs: 0, lastFailedMs: 1, toMs: 2, failedCalls: 1, byMethod: { chain_blockNumber: 1 } } satisfies Required<Outage>;
     const outages = { count: 1, kept: [outage] };
     const runEvent = { text: '1s:kill:mn1', atMs: 1000, failedCalls: 1, byMethod: {}, firstFailureMs: 0, recoveryMs: 10 };
-    const runChaos = { events: [runEvent], recoveryMs: 10, failoverMs: 100, lostTx: 0, duplicateTx: 0, lostExamples: [], duplicateExamples: [] } satisfies Required<RunChaos>;
+    const runChaos = { events: [runEvent], recoveryMs: 10, failoverMs: 100, forks: 0, lostTx: 0, duplicateTx: 0, lostExamples: [], duplicateExamples: [] } satisfies Required<RunChaos>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
       schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop, outages, chaos: runChaos,
     } satisfies Required<LoadRun>;
-    const chaosStep = { text: '1s:kill:mn1', atMs: 1000, action: 'kill', target: 'mn1', forMs: null, command: '' } satisfies Required<ChaosStep>;
+    const chaosStep = { text: '1s:kill:mn1', atMs: 1000, action: 'kill', target: 'mn1', forMs: null, command: '', delayMs: 0, loss: 0 } satisfies Required<ChaosStep>;
     const chaosEvent = { text: '1s:kill:mn1', action: 'kill', node: 'mn1', atMs: 1000, error: '', exitCode: null, output: '', leaderBefore: 'mn1', leaderAfter: 'mn2', headBefore: 5, nextBlockMs: 100, nextBlockAt: null, catchUpMs: null } satisfies Required<ChaosEvent>;
     const consistency = { fromHeight: 1, toHeight: 2, nodes: ['mn1'], forks: [{ height: 2, hashes: { mn1: 'ab' } }], error: '' };
     const chaos = { originAt: '2026-11-27T00:00:00.000Z', nodes: [{ name: 'mn1', kind: 'MN' as const, url: 'http://127.0.0.1:1' }], steps: [chaosStep], events: [chaosEvent], consistency } satisfies Required<ChaosReport>;

@@ -514,6 +514,7 @@ function chaosReport(): LoadReport {
       ],
       recoveryMs: node === mn2 ? 10_640 : 0,
       failoverMs: 2_140,
+      forks: 0,
       lostTx: node === mn2 ? 3 : 0,
       duplicateTx: 0,
       lostExamples: node === mn2 ? ['0x5f1c0e7a93d24b8e0c6a1f4e2b7d9a3c5e8f0a1b2c3d4e5f60718293a4b5c6d7', '0x0b9e2d4c6a8f1e3d5c7b9a0e2f4d6c8b1a3e5d7c9f0b2a4c6e8d0f1a3b5c7d9e', '0xc4a2e6f8b0d1c3e5a7f9b1d3e5c7a9f0b2d4e6a8c0f1b3d5e7a9c1e3f5b7d9a0'] : [],

@@ -12,6 +12,7 @@ import { chaosPlan, ChaosPlanError } from '../../../load/chaos/chaosPlan.js';
 import type { ChaosNetwork } from '../../../load/chaos/ChaosNetwork.js';
 import type { ChaosAction, ChaosStep } from '../../../load/model.js';
 import { startDevnet, type Devnet } from '../../../reference-node/devnet/startDevnet.js';
+import { OPEN_GATE, type PeerGateState } from '../../../reference-node/p2p/PeerGate.js';
 
 /** `--devnet <mn>:<ln>`: the devnet's shape. */
 export function devnetShape(command: string, text: string): { mn: number; ln: number } {
@@ -59,18 +60,25 @@ export async function startRunDevnet(command: string, shape: { mn: number; ln: n
 /** The devnet as the chaos runner acts on it. */
 export function devnetNetwork(net: Devnet): ChaosNetwork {
   const byId = new Map(net.nodes.flatMap((n) => (n.id === undefined ? [] : [[n.id.toLowerCase(), n.name] as const])));
-  const actions: Record<Exclude<ChaosAction, 'exec'>, (name: string) => Promise<void>> = {
+  const gate = (name: string, state: PeerGateState): Promise<void> => Promise.resolve().then(() => net.gate(name, state));
+  const actions: Record<Exclude<ChaosAction, 'exec' | 'delay'>, (name: string) => Promise<void>> = {
     kill: (name) => net.kill(name),
     stop: (name) => net.stopNode(name),
     restart: (name) => net.restart(name),
     pause: (name) => Promise.resolve().then(() => net.pause(name)),
     resume: (name) => Promise.resolve().then(() => net.resume(name)),
+    partition: (name) => gate(name, { ...OPEN_GATE, partitioned: true }),
+    heal: (name) => gate(name, { ...OPEN_GATE }),
   };
   return {
     nodes: net.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })),
     isUp: (name) => net.running(name) && net.nodes.find((n) => n.name === name)?.paused !== true,
     nameOfProposer: (proposer) => byId.get(proposer.toLowerCase()),
     pidOf: (name) => net.nodes.find((n) => n.name === name)?.pid,
-    act: (action, name) => (action === 'exec' ? Promise.reject(new Error('an exec step runs its command, not an action on a node')) : actions[action](name)),
+    act: (action, name, delay) => {
+      if (action === 'exec') return Promise.reject(new Error('an exec step runs its command, not an action on a node'));
+      if (action === 'delay') return gate(name, { ...OPEN_GATE, delayMs: delay?.delayMs ?? 0, loss: delay?.loss ?? 0 });
+      return actions[action](name);
+    },
   };
 }

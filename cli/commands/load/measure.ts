@@ -33,7 +33,7 @@ export const CHAOS_HELP = `Faults under load (docs/chaos.md):
                            pause, resume; the target a node (mn2, ln1) or a role at that moment (leader,
                            follower, any-mn, any-ln); <for> brings a killed, stopped or paused node back
                            after it (e.g. 10s:kill:leader, 5s:pause:ln1:3s). Thresholds: failover, recovery,
-                           lost-tx, duplicate-tx (e.g. "failover < 3s", "lost-tx == 0")
+                           lost-tx, duplicate-tx, forks (e.g. "failover < 3s", "forks == 0")
   --chaos-exec <at>:<command>
                            your own fault, run by the shell at <at> (repeatable): against the --url nodes
                            of a network chainrpc did not start (docker kill ..., kubectl delete pod ...), or
@@ -157,7 +157,7 @@ function readsWatched(mix: readonly ResolvedEntry[]): boolean {
 
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
 function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean, readsWatched: boolean, faults: boolean): void {
-  const chaos = thresholds.find((t) => t.metric === 'failover' || t.metric === 'recovery' || t.metric === 'lost-tx' || t.metric === 'duplicate-tx');
+  const chaos = thresholds.find((t) => t.metric === 'failover' || t.metric === 'recovery' || t.metric === 'lost-tx' || t.metric === 'duplicate-tx' || t.metric === 'forks');
   if (chaos !== undefined && !faults) throw new CliError(`${command}: the threshold "${chaos.text}" judges a run with faults: give --devnet <mn>:<ln> and --chaos <at>:<action>:<target> (docs/chaos.md)`);
   if (faults && !headFollowed) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
   // Reads gone backwards are also counted in the load's own reads, when the mix makes some the watch judges.

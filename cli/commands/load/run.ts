@@ -104,7 +104,7 @@ async function withDevnet(command: string, argv: string[], values: MeasureValues
   // Checked before any node starts: a step that names no node, or falls outside the run, is exit 2.
   const steps = chaosSteps(command, [...scenario.chaos, ...values.chaos], shape, scenario.durationMs, values['chaos-exec']);
   if (steps.length > 0 && values['head-hz'] === 0) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
-  const faultThreshold = scenario.thresholds.find((t) => ['failover', 'recovery', 'lost-tx', 'duplicate-tx'].includes(t.metric));
+  const faultThreshold = scenario.thresholds.find((t) => ['failover', 'recovery', 'lost-tx', 'duplicate-tx', 'forks'].includes(t.metric));
   if (steps.length === 0 && faultThreshold !== undefined) throw new CliError(`${command}: the threshold "${faultThreshold.text}" judges a run with faults: give --chaos <at>:<action>:<target> (docs/chaos.md)`);
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   const net = await startRunDevnet(command, shape, values['devnet-block-time'], log);
