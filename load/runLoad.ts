@@ -411,27 +411,33 @@ async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, pa
   const s = o.scenario;
   const share = 1 / prepared.length;
   const chain = new ChainView(chaos.network, o.profile);
-  const measureStartMs = Date.now() + s.warmupMs;
-  const runner = runChaos({ steps: chaos.steps, network: chaos.network, chain, measureStartMs, log: o.log });
-  const loaded = await Promise.allSettled(prepared.map((p) => runSegment(p, o, sharedModel(s.model, share), s.durationMs, s.warmupMs, share)));
-  // Every fault is bounded: what is not yet due is cancelled and a paused node resumed, also when a load failed.
-  const acted = await runner.stop();
-  const failed = loaded.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-  const results = loaded.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
-  prepared.forEach((p, i) => {
-    const result = results[i];
-    if (result !== undefined) parts.get(p.url)?.push(segmentRun(result, p, s.name));
-  });
-  const originMs = heads.originEpochMs;
-  const points = new Map<string, HeadPoint[]>();
-  for (const n of chaos.network.nodes) {
-    const follower = heads.followers.get(n.url);
-    if (follower !== undefined) points.set(n.name, follower.samples.map((x) => ({ tMs: originMs + (x.sentMs + x.answeredMs) / 2 - measureStartMs, height: x.height })));
+  try {
+    const measureStartMs = Date.now() + s.warmupMs;
+    const runner = runChaos({ steps: chaos.steps, network: chaos.network, chain, measureStartMs, log: o.log });
+    const loaded = await Promise.allSettled(prepared.map((p) => runSegment(p, o, sharedModel(s.model, share), s.durationMs, s.warmupMs, share)));
+    // Every fault is bounded: what is not yet due is cancelled and a paused node resumed, also when a load failed.
+    const acted = await runner.stop();
+    const failed = loaded.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const results = loaded.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+    prepared.forEach((p, i) => {
+      const result = results[i];
+      if (result !== undefined) parts.get(p.url)?.push(segmentRun(result, p, s.name));
+    });
+    const originMs = heads.originEpochMs;
+    const points = new Map<string, HeadPoint[]>();
+    for (const n of chaos.network.nodes) {
+      const follower = heads.followers.get(n.url);
+      if (follower !== undefined) points.set(n.name, follower.samples.map((x) => ({ tMs: originMs + (x.sentMs + x.answeredMs) / 2 - measureStartMs, height: x.height })));
+    }
+    const events = await chainAfterFaults(acted, points, chain);
+    const consistency = await consistencyAfter(events, chain);
+    return { measureStartMs, events, consistency, chain };
+  } catch (error) {
+    // Its clients would keep the process alive after the error is reported.
+    await chain.close();
+    throw error;
   }
-  const events = await chainAfterFaults(acted, points, chain);
-  const consistency = await consistencyAfter(events, chain);
-  return { measureStartMs, events, consistency, chain };
 }
 
 /** The nodes' processes: as given, or in a run with faults on a devnet chainrpc started, each node's process of the moment (a restart replaces it). */
