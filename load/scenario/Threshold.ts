@@ -41,6 +41,9 @@ export const THRESHOLD_METRICS = {
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
 
+/** The metrics only a run with faults measures (load/chaos/, docs/chaos.md): refused without a fault. */
+export const FAULT_METRICS: ReadonlySet<ThresholdMetric> = new Set(['failover', 'recovery', 'lost-tx', 'duplicate-tx', 'forks']);
+
 export const METRIC_NAMES = Object.keys(THRESHOLD_METRICS) as ThresholdMetric[];
 const isMetric = (name: string): name is ThresholdMetric => Object.hasOwn(THRESHOLD_METRICS, name);
 

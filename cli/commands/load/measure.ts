@@ -12,7 +12,7 @@ import type { ChaosReport, LoadProgress, LoadReport, LoadRun, SweepResult } from
 import { TargetUnreachableError, type RunLoadOptions } from '../../../load/runLoad.js';
 import type { loadScenario, ResolvedEntry } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
-import type { Threshold } from '../../../load/scenario/Threshold.js';
+import { FAULT_METRICS, type Threshold } from '../../../load/scenario/Threshold.js';
 import { loadProgress } from '../../../reports/load/loadProgress.js';
 import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
@@ -157,7 +157,7 @@ function readsWatched(mix: readonly ResolvedEntry[]): boolean {
 
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
 function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean, readsWatched: boolean, faults: boolean): void {
-  const chaos = thresholds.find((t) => t.metric === 'failover' || t.metric === 'recovery' || t.metric === 'lost-tx' || t.metric === 'duplicate-tx' || t.metric === 'forks');
+  const chaos = thresholds.find((t) => FAULT_METRICS.has(t.metric));
   if (chaos !== undefined && !faults) throw new CliError(`${command}: the threshold "${chaos.text}" judges a run with faults: give --devnet <mn>:<ln> and --chaos <at>:<action>:<target> (docs/chaos.md)`);
   if (faults && !headFollowed) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
   // Reads gone backwards are also counted in the load's own reads, when the mix makes some the watch judges.

@@ -5,10 +5,12 @@
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { runLoad } from '../../../load/runLoad.js';
-import { CHAOS_HELP, ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS, SWEEP, type MeasureValues } from './measure.js';
+import { CHAOS_HELP, ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS, SWEEP, type MeasureCommon, type MeasureValues } from './measure.js';
 import { chaosSteps, devnetNetwork, devnetShape, execSteps, startRunDevnet } from './devnetChaos.js';
 import { outsideNetwork } from '../../../load/chaos/ChaosNetwork.js';
-import type { ChaosReport } from '../../../load/model.js';
+import type { ChaosReport, ChaosStep, LoadRun } from '../../../load/model.js';
+import type { ChaosNetwork } from '../../../load/chaos/ChaosNetwork.js';
+import { FAULT_METRICS } from '../../../load/scenario/Threshold.js';
 import type { ResolvedScenario } from '../../../load/scenario/loadScenario.js';
 import type { LoadReport } from '../../../load/model.js';
 import { baselineFor } from './publishLoadReport.js';
@@ -84,12 +86,15 @@ async function withOwnFaults(command: string, argv: string[], values: MeasureVal
     values,
     scenario,
     baseline,
-    measure: async (common, urls) => {
-      let chaos: ChaosReport | undefined;
-      const runs = await runLoad({ ...common, urls, chaos: { steps, network: outsideNetwork(urls), onChaos: (r) => (chaos = r) } });
-      return { runs, sweeps: [], ...(chaos === undefined ? {} : { chaos }) };
-    },
+    measure: (common, urls) => measureWithFaults(common, urls, steps, outsideNetwork(urls)),
   });
+}
+
+/** The scenario against the nodes with the fault schedule beside it: the runs and the network's report. */
+async function measureWithFaults(common: MeasureCommon, urls: readonly string[], steps: readonly ChaosStep[], network: ChaosNetwork): Promise<{ runs: LoadRun[]; sweeps: []; chaos?: ChaosReport }> {
+  let chaos: ChaosReport | undefined;
+  const runs = await runLoad({ ...common, urls, chaos: { steps, network, onChaos: (r) => (chaos = r) } });
+  return { runs, sweeps: [], ...(chaos === undefined ? {} : { chaos }) };
 }
 
 /** The generator's send-lag bound of a run on a devnet started for it (docs/chaos.md, "The load"). */
@@ -104,7 +109,7 @@ async function withDevnet(command: string, argv: string[], values: MeasureValues
   // Checked before any node starts: a step that names no node, or falls outside the run, is exit 2.
   const steps = chaosSteps(command, [...scenario.chaos, ...values.chaos], shape, scenario.durationMs, values['chaos-exec']);
   if (steps.length > 0 && values['head-hz'] === 0) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
-  const faultThreshold = scenario.thresholds.find((t) => ['failover', 'recovery', 'lost-tx', 'duplicate-tx', 'forks'].includes(t.metric));
+  const faultThreshold = scenario.thresholds.find((t) => FAULT_METRICS.has(t.metric));
   if (steps.length === 0 && faultThreshold !== undefined) throw new CliError(`${command}: the threshold "${faultThreshold.text}" judges a run with faults: give --chaos <at>:<action>:<target> (docs/chaos.md)`);
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   const net = await startRunDevnet(command, shape, values['devnet-block-time'], log);
@@ -119,11 +124,7 @@ async function withDevnet(command: string, argv: string[], values: MeasureValues
       values: withNodes,
       scenario,
       baseline,
-      measure: async (common, urls) => {
-        let chaos: ChaosReport | undefined;
-        const runs = await runLoad({ ...common, urls, chaos: { steps, network, onChaos: (r) => (chaos = r) } });
-        return { runs, sweeps: [], ...(chaos === undefined ? {} : { chaos }) };
-      },
+      measure: (common, urls) => measureWithFaults(common, urls, steps, network),
     });
   } finally {
     await net.stop();
