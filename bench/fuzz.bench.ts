@@ -5,7 +5,11 @@
  *   1. Cases per second against the honest node, liveness probes on (every risky case, every 100 cases), the
  *      default concurrency (4), no rate cap that binds; beside it the baseline measured right before: the same
  *      case bodies sent by the same client with nothing judged and no probe. The ratio is what the oracles,
- *      the probes and the generation cost. Goal (issue 23): 5,000 cases/s.
+ *      the probes and the generation cost. Goal (issue 23): 5,000 cases/s. Each fuzz run on one thread
+ *      (chainrpc fuzz's default on fewer than 4 cores) and then with the case thread (--threads 2: cases made
+ *      and answers judged beside the sending thread), with the sending thread's busy time per case (event-loop
+ *      utilization): what the fuzzer could drive were the node on cores of its own. A run with the case thread
+ *      starts a new thread, whose code V8 compiles again (the run on one thread reuses the warm main thread).
  *   2. Time to the first finding of each robustness fault (reference-node/faults/robustness.ts), seed 1, and
  *      the case that first showed it: each fault's documented budget is these figures with room.
  *
@@ -76,24 +80,35 @@ async function transportOnly(url: string, seed: number): Promise<number> {
 const perCase = (before: number | undefined, after: number | undefined, cases: number): number | undefined => (before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / cases);
 const micros = (us: number | undefined): string => (us === undefined ? 'n/a' : `${Math.round(us)} µs`);
 
-const fuzzRun = (urls: string[], seed: number, extra: { cases?: number; maxFindings?: number } = {}) =>
-  runFuzz({ urls, profile, seed, cases: extra.cases ?? CASES, durationMs: null, only: [], concurrency: CONCURRENCY, maxRate: 1_000_000, maxBodyBytes: 1024 * 1024, timeoutMs: 5_000, livenessEvery: 100, shrink: { maxAttempts: 60, maxMs: 8_000 }, version: 'bench', ...(extra.maxFindings === undefined ? {} : { maxFindings: extra.maxFindings }) });
+const fuzzRun = (urls: string[], seed: number, extra: { cases?: number; maxFindings?: number; threads?: 1 | 2 } = {}) =>
+  runFuzz({ urls, profile, profileSource: null, threads: extra.threads ?? 1, seed, cases: extra.cases ?? CASES, durationMs: null, only: [], concurrency: CONCURRENCY, maxRate: 1_000_000, maxBodyBytes: 1024 * 1024, timeoutMs: 5_000, livenessEvery: 100, shrink: { maxAttempts: 60, maxMs: 8_000 }, version: 'bench', ...(extra.maxFindings === undefined ? {} : { maxFindings: extra.maxFindings }) });
 
 console.log(`fuzz benchmark: ${CASES.toLocaleString('en-US')} cases per run, concurrency ${CONCURRENCY}, ${ROUNDS} rounds; node v${process.versions.node}, ${new Date().toISOString()}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fuzz-bench-'));
 try {
   const honest = await node(join(dir, 'honest'));
-  const pairs: { transport: number; fuzz: number; findings: number; node: number | undefined; fuzzer: number | undefined }[] = [];
+  const pairs: { transport: number; fuzz: number; findings: number; node: number | undefined; fuzzer: number | undefined; mainBusy: number }[] = [];
+  const twoThreads: { fuzz: number; node: number | undefined; fuzzer: number | undefined; mainBusy: number; findings: number }[] = [];
+  /** One fuzz run: cases/s, CPU per case of both processes, and the busy time per case of the fuzzer's sending thread. */
+  const measured = async (seed: number, threads: 1 | 2) => {
+    const cpu0 = { node: cpuSeconds(honest.pid), fuzzer: cpuSeconds('self') };
+    const elu0 = performance.eventLoopUtilization();
+    const run = await fuzzRun([honest.url], seed, { threads });
+    const mainBusy = (performance.eventLoopUtilization(elu0).active * 1_000) / run.cases;
+    const cpu = { node: perCase(cpu0.node, cpuSeconds(honest.pid), run.cases), fuzzer: perCase(cpu0.fuzzer, cpuSeconds('self'), run.cases) };
+    return { run, fuzz: (run.cases * 1_000) / run.durationMs, findings: fuzzVerdict(run).standing.length, mainBusy, ...cpu };
+  };
   try {
     await fuzzRun([honest.url], 99, { cases: WARM_UP });
+    await fuzzRun([honest.url], 98, { cases: WARM_UP, threads: 2 });
     for (let round = 0; round < ROUNDS; round++) {
       const transport = await transportOnly(honest.url, 100 + round);
-      const cpu0 = { node: cpuSeconds(honest.pid), fuzzer: cpuSeconds('self') };
-      const run = await fuzzRun([honest.url], 100 + round);
-      const cpu = { node: perCase(cpu0.node, cpuSeconds(honest.pid), run.cases), fuzzer: perCase(cpu0.fuzzer, cpuSeconds('self'), run.cases) };
-      const fuzz = (run.cases * 1_000) / run.durationMs;
-      pairs.push({ transport, fuzz, findings: fuzzVerdict(run).standing.length, ...cpu });
-      console.log(`  round ${round + 1}/${ROUNDS}: transport only ${Math.round(transport).toLocaleString('en-US')} cases/s, fuzz ${Math.round(fuzz).toLocaleString('en-US')} cases/s (ratio ${(fuzz / transport).toFixed(2)}), ${run.targets[0]?.livenessChecks ?? 0} liveness probes, ${pairs.at(-1)?.findings} findings; CPU per case: node ${micros(cpu.node)}, fuzzer ${micros(cpu.fuzzer)}`);
+      const one = await measured(100 + round, 1);
+      pairs.push({ transport, ...one });
+      console.log(`  round ${round + 1}/${ROUNDS}: transport only ${Math.round(transport).toLocaleString('en-US')} cases/s, fuzz ${Math.round(one.fuzz).toLocaleString('en-US')} cases/s (ratio ${(one.fuzz / transport).toFixed(2)}), ${one.run.targets[0]?.livenessChecks ?? 0} liveness probes, ${one.findings} findings; CPU per case: node ${micros(one.node)}, fuzzer ${micros(one.fuzzer)}; sending thread busy ${micros(one.mainBusy)} per case`);
+      const two = await measured(100 + round, 2);
+      twoThreads.push(two);
+      console.log(`               with the case thread (--threads 2): ${Math.round(two.fuzz).toLocaleString('en-US')} cases/s, ${two.findings} findings; CPU per case: node ${micros(two.node)}, fuzzer ${micros(two.fuzzer)}; sending thread busy ${micros(two.mainBusy)} per case`);
     }
   } finally {
     honest.stop();
@@ -103,7 +118,11 @@ try {
   console.log(`  transport only, cases/s (median)                                     ${Math.round(median(pairs.map((p) => p.transport))).toLocaleString('en-US')}`);
   console.log(`  ratio fuzz / transport (median of the rounds)                        ${median(pairs.map((p) => p.fuzz / p.transport)).toFixed(2)}x`);
   const cpuMedian = (which: 'node' | 'fuzzer'): number | undefined => (pairs.some((p) => p[which] === undefined) ? undefined : median(pairs.map((p) => p[which] ?? 0)));
-  console.log(`  CPU per case (median): node ${micros(cpuMedian('node'))}, fuzzer ${micros(cpuMedian('fuzzer'))} (user + system, /proc; both share 2 cores)\n`);
+  console.log(`  CPU per case (median): node ${micros(cpuMedian('node'))}, fuzzer ${micros(cpuMedian('fuzzer'))} (user + system, /proc; both share the machine's cores)`);
+  console.log(`  the sending thread's busy time per case (median)                     ${micros(median(pairs.map((p) => p.mainBusy)))}`);
+  console.log(`  with the case thread (--threads 2): cases/s (median)                 ${Math.round(median(twoThreads.map((p) => p.fuzz))).toLocaleString('en-US')}`);
+  const twoCpu = (which: 'node' | 'fuzzer'): number | undefined => (twoThreads.some((p) => p[which] === undefined) ? undefined : median(twoThreads.map((p) => p[which] ?? 0)));
+  console.log(`    CPU per case (median): node ${micros(twoCpu('node'))}, fuzzer ${micros(twoCpu('fuzzer'))} (both threads); sending thread busy ${micros(median(twoThreads.map((p) => p.mainBusy)))} per case\n`);
 
   console.log('  time to the first finding of each robustness fault (seed 1, --max-findings 1):');
   for (const fault of ROBUSTNESS_FAULTS) {

@@ -53,6 +53,23 @@ describe('chainrpc fuzz', () => {
     expect(fixed.stdout).toContain('now: NO LONGER SHOWS');
   }, 60_000);
 
+  it('--threads 2: the case thread finds what one thread finds, under a profile file with overrides', async () => {
+    // A profile file, and an override of the command line on top of it: the case thread must judge by both.
+    const profile = join(dir, 'profile.json');
+    writeFileSync(profile, JSON.stringify({ name: 'reference, from a file' }));
+    const args = (threads: string, out: string): string[] => ['fuzz', '--url', faulty.url, '--profile', profile, '--rpc-path', '/rpc', '--seed', '1', '--cases', '400', '--threads', threads, '--report-dir', join(dir, out)];
+    const one = await runChainrpc(...args('1', 'one'));
+    const two = await runChainrpc(...args('2', 'two'));
+    expect(one.code, one.stderr).toBe(1);
+    expect(two.code, two.stderr).toBe(1);
+    const findings = (stdout: string): string[] => [...stdout.matchAll(/^\s*(F\d+ \S+ \S+):/gm)].map((m) => m[1] ?? '');
+    expect(findings(two.stdout).length).toBeGreaterThan(0);
+    expect(findings(two.stdout)).toEqual(findings(one.stdout));
+    const bad = await runChainrpc('fuzz', '--url', honest.url, '--threads', '3');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--threads/);
+  }, 90_000);
+
   it('a node of another network: judged by the reference profile its own limit looks like a bug; --profile detect judges it by its own', async () => {
     // A node whose batches stop at 8 calls (the reference profile says 1000): a batch of 9 refused whole is its right.
     const small = await startTestNode({ maxBatch: 8 });

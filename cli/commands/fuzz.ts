@@ -14,7 +14,7 @@ import { baseUrls } from '../nodeUrls.js';
 import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 import { interruptible } from './load/interrupt.js';
 import { duration } from './load/scenarioOptions.js';
-import { DETECT, detectTargetProfile, TARGET, needUrls, targetOptions, targetProfile, URL_RULE } from './load/target.js';
+import { DETECT, detectTargetProfile, TARGET, needUrls, targetOptions, targetProfileAndSource, URL_RULE } from './load/target.js';
 import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
@@ -57,6 +57,9 @@ ${targetOptions('a node (repeatable: several are compared)')}
                            http) to fuzz; repeatable (default: all)
   --concurrency <n>        cases in flight at once (default 4; 1 names a killing request exactly)
   --max-rate <n>           cases per second at most (default 5000): a fuzz run is not a load test
+  --threads <1|2>          2: cases are made and answers judged on a second thread, beside the one
+                           that sends: for long runs (50,000 cases and more) with a core to spare
+                           beyond the node's (default 1; docs/fuzz.md, "Figures")
   --max-body <bytes>       request bodies stay under this (default: the profile's limit, else 1 MiB)
   --timeout <ms>           a case unanswered after this long is a finding (default 5000)
   --slow <ms>              the slow oracle's floor: an answer slower than max(this, 50x the median
@@ -90,6 +93,7 @@ const OPTIONS = {
   'liveness-every': { kind: 'integer', value: '<n>', min: 1, default: 100 },
   'max-findings': { kind: 'integer', value: '<n>', min: 1 },
   seek: { kind: 'choice', value: '<what>', choices: ['none', 'slow'], default: 'none' },
+  threads: { kind: 'integer', value: '<1|2>', min: 1, max: 2, default: 1 },
   'report-dir': { kind: 'text', value: '<dir>' },
   replay: { kind: 'text', value: '<report.json>' },
 } as const;
@@ -108,7 +112,8 @@ export const fuzz: Command = {
     const command = 'fuzz';
     const { values, positionals } = line.parse(argv);
     const detected = values.profile === DETECT && values.replay === undefined ? await detectTargetProfile(command, values) : undefined;
-    const profile = detected?.profile ?? (await targetProfile(command, values));
+    const chosen = detected === undefined ? await targetProfileAndSource(command, values) : { profile: detected.profile, source: { json: detected.json, name: 'the detected profile' } };
+    const profile = chosen.profile;
     if (values.replay !== undefined) {
       const [id, ...extra] = positionals;
       if (id === undefined || extra.length > 0) throw new CliError(`${command}: --replay takes a report and one finding id: chainrpc fuzz --replay <report.json> F1`);
@@ -135,6 +140,7 @@ export const fuzz: Command = {
       run = await runFuzz({
         urls,
         profile,
+        profileSource: chosen.source,
         seed,
         cases: values.cases ?? (durationMs === null ? DEFAULT_CASES : null),
         durationMs,
@@ -147,6 +153,7 @@ export const fuzz: Command = {
         livenessEvery: values['liveness-every'],
         ...(values['max-findings'] === undefined ? {} : { maxFindings: values['max-findings'] }),
         seek: values.seek,
+        threads: values.threads === 2 ? 2 : 1,
         version: packageVersion(),
         signal: stop.signal,
         onProgress: (p) => progress.update(p),

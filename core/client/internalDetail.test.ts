@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { internalDetail } from './internalDetail.js';
+import { internalDetail, PATTERNS } from './internalDetail.js';
 
 describe('internalDetail', () => {
   it.each([
@@ -33,5 +33,47 @@ describe('internalDetail', () => {
     'a 0x prefix is not allowed: remove it',
   ])('leaves a plain message alone: %s', (text) => {
     expect(internalDetail(text)).toBeUndefined();
+  });
+
+  it('finds what the patterns alone find: the literals that skip a pattern never hide a match', () => {
+    // The reading without the skip: each pattern tried on the whole text, in order.
+    const alone = (text: string): string | undefined => {
+      for (const p of PATTERNS) {
+        const m = p.re.exec(text);
+        if (m !== null) return `${p.kind} at ${m.index}: ${m[0]}`;
+      }
+      return undefined;
+    };
+    const read = (text: string): string | undefined => {
+      const found = internalDetail(text);
+      if (found === undefined) return undefined;
+      const m = PATTERNS.find((p) => p.kind === found.kind && p.re.test(text) && text.includes(found.excerpt))?.re.exec(text);
+      return m === null || m === undefined ? `${found.kind}: ?` : `${found.kind} at ${m.index}: ${m[0]}`;
+    };
+    const pieces = [
+      'at ', ' (', '(', ')', 'at node:', 'at file://', 'at C:\\', 'f (node:', 'f (C:\\', 'at f (/', 'at /', 'x.cjs:', 'a.cpp:', 'b.h:', '/', '/srv/', '/home/x/', 'C:\\', 'c:\\Users\\', 'file:///', 'node:', 'internal', 'server', '.js', '.ts:', '.go:', '.java:', '.kt:', '.scala:',
+      ':', ':12', '12', ':3', ' +0x1f', 'Error: ', 'TypeError', 'Exception', ': x', 'Uncaught: ', 'KeyError: k', 'panic: ', 'goroutine 7 [', "thread 'main' panicked at ",
+      'Traceback (most recent call last)', 'File "a.py", line 3', ' in ', ':line 9', 'node_modules/', 'node_modules', 'Cannot read properties of null', 'is not a function',
+      'NoneType', 'nil pointer dereference', 'index out of range', 'Exception in thread "', 'com.acme.Rpc.handle(Rpc.java:88)', ' ', '\n', '"', 'x', '-', 'at',
+    ];
+    // mulberry32: a seeded generator whose arithmetic stays exact in 32 bits.
+    let state = 12_345;
+    const random = (n: number): number => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    let found = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      for (let k = 1 + random(8); k > 0; k--) text += pieces[random(pieces.length)];
+      const expected = alone(text);
+      if (expected !== undefined) found++;
+      expect(read(text), JSON.stringify(text)).toBe(expected);
+    }
+    // Both readings were tried on texts that leak and texts that do not.
+    expect(found).toBeGreaterThan(2_000);
+    expect(found).toBeLessThan(19_000);
   });
 });

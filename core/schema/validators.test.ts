@@ -100,6 +100,14 @@ describe('deliberately wrong values fail, with the pointer and the rule in plain
     expect(v.params('chain_getBlockByHeight', [parseJson('[9007199254740993]')].flat()).ok).toBe(true);
   });
 
+  it('says the size of a huge integer instead of writing it out (40 digits at most)', () => {
+    const message = (value: bigint): string | undefined => problemsOf(v.params('chain_getBlockByHeight', [value]))[0]?.message;
+    expect(message(10n ** 40n - 1n)).toBe(`must be at most 18446744073709551615; got ${10n ** 40n - 1n}`);
+    expect(message(10n ** 40n)).toBe('must be at most 18446744073709551615; got an integer of about 41 digits');
+    expect(message(7n * 10n ** 48_163n)).toBe('must be at most 18446744073709551615; got an integer of about 48,164 digits');
+    expect(message(-(10n ** 50n) - 5n)).toBe('must be at least 0; got a negative integer of about 51 digits');
+  });
+
   it('upper-case hex is accepted as input, but profile results are lower case', () => {
     expect(v.params('chain_getAccount', [ADDRESS.toUpperCase()]).ok).toBe(true);
     const block = { height: 1, hash: ADDRESS.toUpperCase(), parent_hash: ADDRESS, timestamp: 1, proposer: ADDRESS, transaction_count: 0, transactions: [] };

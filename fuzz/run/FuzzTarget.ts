@@ -31,7 +31,9 @@ export class FuzzTarget {
   findings = 0;
   livenessChecks = 0;
   readonly #profile: Profile;
-  readonly #times: number[] = [];
+  /** The last TIMES_KEPT answer times (a ring; typed, so that the median's sort is numeric and allocation-light). */
+  readonly #times = new Float64Array(TIMES_KEPT);
+  #kept = 0;
   #next = 0;
   #answers = 0;
   #median = 0;
@@ -51,10 +53,11 @@ export class FuzzTarget {
   /** Notes an answer's time (answers only: a failure's time says nothing of the node's speed). */
   answered(answer: FuzzAnswer): void {
     if (answer.failure !== undefined) return;
-    if (this.#times.length < TIMES_KEPT) this.#times.push(answer.ms);
-    else this.#times[this.#next++ % TIMES_KEPT] = answer.ms;
+    this.#times[this.#next] = answer.ms;
+    this.#next = (this.#next + 1) % TIMES_KEPT;
+    this.#kept = Math.min(TIMES_KEPT, this.#kept + 1);
     // Re-sorting every 64 answers is enough for a bound that moves slowly.
-    if (this.#answers++ % 64 === 0) this.#median = median(this.#times);
+    if (this.#answers++ % 64 === 0) this.#median = median(this.#times.subarray(0, this.#kept));
   }
 
   get medianMs(): number {
@@ -92,9 +95,9 @@ export class FuzzTarget {
   }
 }
 
-function median(values: readonly number[]): number {
+function median(values: Float64Array): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.slice().sort();
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 

@@ -85,6 +85,18 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
     expect(run.durationMs).toBeLessThan(4_000 + 4 * 2_500);
   }, 120_000);
 
+  it('finds what one thread finds with its case thread (--threads 2), and nothing more', async () => {
+    const node = await startTestNode({ faults: ['leaks-stack-on-object-address', 'result-for-fractional-height', 'loses-id-on-odd-hex'] });
+    stops.push(() => node.stop());
+    const one = await fuzz([node.url], { cases: 600, threads: 1 });
+    const two = await fuzz([node.url], { cases: 600, threads: 2, profileSource: null });
+    const seen = (run: FuzzRun): string[] => run.findings.map((f) => `${f.signature} ${f.recheck}`).sort();
+    expect(seen(two)).toEqual(seen(one));
+    expect(fuzzVerdict(two).standing.map((f) => f.oracle)).toEqual(expect.arrayContaining(['leak', 'error-expected', 'envelope']));
+    expect(two.toolErrors).toEqual([]);
+    expect(two.cases).toBe(600);
+  }, 120_000);
+
   it('finds nothing on the honest reference node (2,000 cases, every family)', async () => {
     const node = await startTestNode();
     stops.push(() => node.stop());

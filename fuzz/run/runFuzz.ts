@@ -8,10 +8,10 @@
  */
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import type { Profile } from '../../profile/Profile.js';
-import { caseAt } from '../cases/caseAt.js';
+import type { ProfileSource } from '../../profile/loadProfile.js';
 import type { CaseContext } from '../cases/CaseContext.js';
-import { CASE_FAMILIES, type CaseFamily, type Finding, type FuzzAnswer, type FuzzCase, type FuzzRun, type ToolError } from '../model.js';
-import { judgeAnswer } from './judgeAnswer.js';
+import { CASE_FAMILIES, type CaseFamily, type Finding, type FuzzAnswer, type FuzzCase, type FuzzRun, type ToolError, type Violation } from '../model.js';
+import { startCaseSource, type CaseSource } from './caseSource.js';
 import { readChain, type ChainView } from './chainContext.js';
 import { CostSeeker } from './CostSeeker.js';
 import { compareAnswers } from './differential.js';
@@ -23,6 +23,8 @@ import { SHRINK_DEFAULTS, type ShrinkOptions } from './shrink.js';
 export interface FuzzOptions {
   urls: readonly string[];
   profile: Profile;
+  /** Where a second thread loads the profile's codec again (the command line's --profile): see `threads`. */
+  profileSource?: ProfileSource;
   seed: number;
   /** The case budget; null: only the time budget. */
   cases: number | null;
@@ -42,6 +44,11 @@ export interface FuzzOptions {
   livenessEvery: number;
   /** Stop sending once this many findings are filed (their re-checks and shrinking still finish); undefined: no limit. */
   maxFindings?: number;
+  /**
+   * 2: cases made and answers judged on a second thread (caseSource.ts), given `profileSource`, and without
+   * `seek: 'slow'` (it grows cases on this one); default 1.
+   */
+  threads?: 1 | 2;
   /** 'slow': steer generation toward the most expensive inputs per request byte and report them (CostSeeker.ts). */
   seek?: 'none' | 'slow';
   /** The slow oracle's floor (default 1,000 ms; the bound is max(floor, 50x the median answer)). */
@@ -67,6 +74,9 @@ export class FuzzUnreachableError extends ChainrpcError {
   readonly kind = 'target';
 }
 
+/** Answers waiting for their verdict from the case thread, at most (then the run waits for the judge). */
+const JUDGING_AT_MOST = 64;
+
 /** A node stopped answering: how long the second probe waits after the first. */
 const LIVENESS = { timeoutMs: 5_000, retryAfterMs: 1_000 };
 
@@ -78,8 +88,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
   try {
     await reachTargets(targets);
     const run = new FuzzLoop(o, targets, await readChain(targets[0]!.client, o.profile), t0);
-    const stop = await run.loop();
-    await run.book.settled();
+    let stop: FuzzRun['stop'];
+    try {
+      stop = await run.loop();
+      await run.book.settled();
+    } finally {
+      await run.cases.close();
+    }
+    if (run.cases.problem !== undefined) run.toolErrors.push({ message: `${run.cases.problem}; the run went on in one thread`, atMs: Math.round(performance.now() - t0) });
     return {
       tool: { name: 'chainrpc', version: o.version },
       startedAt: startedAt.toISOString(),
@@ -118,11 +134,15 @@ class FuzzLoop {
   readonly byFamily = Object.fromEntries(CASE_FAMILIES.map((f) => [f, 0])) as Record<CaseFamily, number>;
   sent = 0;
   readonly seeker: CostSeeker | undefined;
+  /** Where cases are made and answers judged (this thread or a second one). */
+  readonly cases: CaseSource;
   readonly #o: FuzzOptions;
   readonly #targets: FuzzTarget[];
   readonly #t0: number;
   #chain: ChainView;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Verdicts still coming from the case thread, filed when they come. */
+  readonly #judging = new Set<Promise<void>>();
   /** Cases per node since its last good liveness probe that got no answer: who may have killed it. */
   readonly #suspects = new Map<FuzzTarget, { c: FuzzCase; answer: FuzzAnswer }[]>();
 
@@ -132,6 +152,8 @@ class FuzzLoop {
     this.#chain = chain;
     this.#t0 = t0;
     this.seeker = o.seek === 'slow' ? new CostSeeker(o.maxBodyBytes) : undefined;
+    // Growing a costly case makes a request the case thread never saw: seeking stays on this thread.
+    this.cases = startCaseSource(o.seed, this.#context(), { profile: this.seeker === undefined && o.threads === 2 ? o.profileSource : undefined, limit: o.cases });
     this.book = new FindingBook({
       profile: o.profile,
       timeoutMs: o.timeoutMs,
@@ -151,7 +173,6 @@ class FuzzLoop {
   /** Sends cases until a budget runs out, every node has stopped, or the signal aborts; says which. */
   async loop(): Promise<FuzzRun['stop']> {
     const o = this.#o;
-    let ctx = this.#context();
     let lastTick = this.#t0;
     let sentAtTick = 0;
     let lastChainRead = this.#t0;
@@ -171,10 +192,10 @@ class FuzzLoop {
         lastChainRead = now;
         const reader = this.#targets.find((t) => t.answering);
         if (reader !== undefined) this.#chain = await readChain(reader.client, o.profile, this.#chain);
-        ctx = this.#context();
+        this.cases.chain(this.#context());
       }
       await this.#slot(index);
-      const fresh = caseAt(o.seed, index, ctx);
+      const fresh = await this.cases.next();
       const c = this.seeker?.grown(index, fresh) ?? fresh;
       this.byFamily[c.family]++;
       this.sent++;
@@ -187,13 +208,14 @@ class FuzzLoop {
   /** Waits for a free slot (concurrency) and for the case's turn under the rate cap. */
   async #slot(index: number): Promise<void> {
     while (this.#inFlight.size >= this.#o.concurrency) await Promise.race(this.#inFlight);
+    while (this.#judging.size >= JUDGING_AT_MOST) await Promise.race(this.#judging);
     const due = this.#t0 + (index / this.#o.maxRate) * 1_000;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
   }
 
   async #drain(stop: FuzzRun['stop']): Promise<FuzzRun['stop']> {
-    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+    while (this.#inFlight.size > 0 || this.#judging.size > 0) await Promise.all([...this.#inFlight, ...this.#judging]);
     const now = performance.now();
     // The last status line gives the whole run's rate (its last second may have held no case at all).
     this.#tick(now, this.sent, now - this.#t0, false);
@@ -217,7 +239,11 @@ class FuzzLoop {
   /** One case to every node still answering; then the comparison across them, for a valid case. */
   async #runCase(c: FuzzCase): Promise<void> {
     const live = this.#targets.filter((t) => t.answering);
-    const answers = await Promise.all(live.map((t) => this.#against(t, c)));
+    const sent = await Promise.all(live.map((t) => this.#against(t, c)));
+    const judged = sent.flatMap((s) => (s.judged === undefined ? [] : [s.judged]));
+    if (judged.length === 0) this.cases.done(c);
+    else this.#later(c, Promise.all(judged).finally(() => this.cases.done(c)));
+    const answers = sent.map((s) => s.answer);
     if (c.family !== 'valid' || live.length < 2) return;
     const pairs = live.map((t, i) => ({ target: t, answer: answers[i] })).filter((p): p is { target: FuzzTarget; answer: FuzzAnswer } => p.answer !== undefined && p.target.answering);
     const [first, ...rest] = pairs;
@@ -228,25 +254,44 @@ class FuzzLoop {
     }
   }
 
-  /** One case to one node: judged, its violations filed, the node's liveness probed when due. Undefined: the node died. */
-  async #against(t: FuzzTarget, c: FuzzCase): Promise<FuzzAnswer | undefined> {
+  /** A verdict from the case thread, filed when it comes; the run waits for it only at its end (and past JUDGING_AT_MOST). */
+  #later(c: FuzzCase, judged: Promise<unknown>): void {
+    const tracked: Promise<void> = judged
+      .then(() => undefined, (err: unknown) => void this.toolErrors.push({ message: `case ${c.index} (${c.rule}): ${err instanceof Error ? err.message : String(err)}`, atMs: Math.round(performance.now() - this.#t0) }))
+      .finally(() => this.#judging.delete(tracked));
+    this.#judging.add(tracked);
+  }
+
+  /**
+   * One case to one node: judged, its violations filed, the node's liveness probed when due. `answer`
+   * undefined: the node died. `judged`: the verdict still coming from the case thread (filed when it comes).
+   */
+  async #against(t: FuzzTarget, c: FuzzCase): Promise<{ answer: FuzzAnswer | undefined; judged?: Promise<void> }> {
     t.cases++;
     const answer = await sendCase(t.sender, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
     t.answered(answer);
     this.seeker?.weigh(c, answer, t.client.url);
-    const violations = judgeAnswer(c.http, answer, { profile: this.#o.profile, slowBoundMs: t.slowBound(this.#o.slowFloorMs) });
+    const verdict = this.cases.judge(c, answer, t.slowBound(this.#o.slowFloorMs));
     if (answer.failure !== undefined) (this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!).push({ c, answer });
     if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0) {
-      if (!t.answering) return undefined;
+      if (!t.answering) return { answer: undefined };
       if (!(await t.alive(LIVENESS))) {
         this.#died(t, c, answer);
-        return undefined;
+        return { answer: undefined };
       }
       this.#suspects.delete(t);
     }
-    if (!t.answering) return undefined;
-    for (const v of violations) this.book.file(t, c, answer, v, t.client.url);
-    return answer;
+    // A node that died meanwhile: its death is the finding, not what it answered on the way.
+    if (!t.answering) return { answer: undefined };
+    const file = (violations: Violation[]): void => {
+      const whole = violations.length === 0 ? c : this.cases.whole(c);
+      for (const v of violations) this.book.file(t, whole, answer, v, t.client.url);
+    };
+    if (Array.isArray(verdict)) {
+      file(verdict);
+      return { answer };
+    }
+    return { answer, judged: verdict.then(file) };
   }
 
   /**
@@ -260,7 +305,7 @@ class FuzzLoop {
     const suspects = (this.#suspects.get(t) ?? []).sort((a, b) => a.c.index - b.c.index);
     const culprit = suspects.find((s) => s.c.risky) ?? suspects[0] ?? { c, answer };
     const others = suspects.filter((s) => s !== culprit).map((s) => `#${s.c.index}`);
-    this.book.file(t, culprit.c, culprit.answer, {
+    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, {
       oracle: 'liveness',
       message: `the node stopped answering after this request${others.length > 0 ? ` (a guess: the first ${culprit.c.risky ? 'risky one ' : ''}of ${others.length + 1} cases left unanswered as it died; also ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}; --concurrency 1 names it exactly)` : ''}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart. The run sent it nothing more; restart it to go on`,
       source: 'liveness: a node must survive any request a client can send',

@@ -2,7 +2,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
 import type { CodecSpec, SignedLane, SignJob } from './signLanes.js';
 import { laneSigner, signLane } from './signLanes.js';
-import { startWorker } from '../engine/startWorker.js';
+import { startWorker } from '../../core/process/startWorker.js';
 
 /** Marks this module's own workers (another module's worker that imports this one does nothing). */
 const KIND = 'chainrpc-corpus-sign';

@@ -14,7 +14,7 @@ import { prepareThread } from './runThread.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadStop } from './ThreadPlan.js';
 import { Schedule } from './Schedule.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
-import { startWorker } from './startWorker.js';
+import { startWorker } from '../../core/process/startWorker.js';
 
 export interface EngineOptions {
   /** The full endpoint URL (http: only), e.g. http://127.0.0.1:8545/rpc. */

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * A worker thread running the module at `moduleUrl`: the engine's threads and the corpus's signing threads.
+ * A worker thread running the module at `moduleUrl`: the load engine's threads, the corpus's signing threads and the fuzzer's case thread.
  * From the compiled dist/ (a .js file) Node loads it. From the TypeScript sources under vitest or tsx (a .ts
  * file) Node 20 cannot, and an `--import tsx` in the worker's execArgv is not applied to its entry point, so
  * a one-line boot script registers tsx's ESM loader in the worker (development only: tsx is a
