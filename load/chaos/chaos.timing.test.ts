@@ -138,4 +138,21 @@ describe('a leader killed under load', () => {
     expect(chaos?.consistency?.forks).toEqual([]);
     expect(report.runs.every((run) => run.thresholds.find((t) => t.metric === 'forks')?.ok === true)).toBe(true);
   }, 120_000);
+
+  it.each(['leader', 'follower'])('a partitioned MN of three (the %s, for 5 s): the chain goes on on the other two, the member rejoins without a fork', (role) => {
+    const reports = join(dir, `partition-mn-${role}`);
+    const r = spawnSync(process.execPath, [CLI_PATH, 'load', 'reads', '--devnet', '3:1', '--chaos', `3s:partition:${role}:5s`, '--duration', '13s', '--warmup', '1s', '--rate', '30', '--threshold', 'forks == 0', '--report-dir', reports], { encoding: 'utf8', timeout: 120_000 });
+    const report = latestReport(reports);
+    const chaos = report.chaos;
+    const [cut, healed] = chaos?.events ?? [];
+    expect(chaos?.events.map((e) => e.action), r.stdout + r.stderr).toEqual(['partition', 'heal']);
+    expect(cut?.node).toMatch(/^mn[123]$/);
+    // The majority goes on: a block on the two others within the liveness window (2 s) and a block time or two.
+    expect(cut?.nextBlockMs, r.stdout).toBeLessThan(3_500);
+    // The member takes the majority's chain after the heal; at the end every height holds one block on every node.
+    expect(typeof healed?.catchUpMs).toBe('number');
+    expect(healed?.catchUpMs).toBeLessThan(4_000);
+    expect(chaos?.consistency?.forks, r.stdout).toEqual([]);
+    expect(report.runs.every((run) => run.thresholds.find((t) => t.metric === 'forks')?.ok === true)).toBe(true);
+  }, 150_000);
 });

@@ -25,6 +25,37 @@ describe('producing blocks', () => {
     expect(chain.stateRoot()).toBe(b2.stateRoot);
   });
 
+  it('a draft (draftBlock) changes nothing until commitDraft; a draft the chain moved past is stale, one it holds already is held', async () => {
+    const chain = await openTestChain();
+    const other = await openTestChain();
+    const tx = transfer(alice, bob.address, 5n * TOKEN, 0n);
+    await chain.submit(tx.wire, 'client');
+    const draft = await chain.draftBlock({ proposer: nodeA.id, sign: nodeA.sign, timestamp: 5_000n, pou: {} });
+    expect(draft.block).toMatchObject({ height: 1n, transactions: [{ hash: tx.hash }] });
+    // Nothing visible yet: the tip, the state, the pending transaction.
+    expect(chain.height()).toBe(0n);
+    expect(chain.getAccount(bob.address).balance).toBe(0n);
+    expect(chain.pendingCount()).toBe(1);
+    expect(await chain.commitDraft(draft)).toBe('committed');
+    expect(chain.tip()).toEqual(draft.block);
+    expect(chain.getAccount(bob.address).balance).toBe(5n * TOKEN);
+    expect(chain.pendingCount()).toBe(0);
+    // Committed once: the same draft again is the chain's own block.
+    expect(await chain.commitDraft(draft)).toBe('held');
+    // A peer's chain took the draft by import (as a member does when it is proposed to): the proposer's own draft of it is held there.
+    expect(await other.importBlock(draft.block)).toBe('imported');
+    expect(await other.commitDraft(draft)).toBe('held');
+    // A draft whose tip moved on to another block is dropped, its transactions still pending.
+    const late = transfer(alice, bob.address, 1n, 1n);
+    await other.submit(late.wire, 'client');
+    const stale = await other.draftBlock({ proposer: nodeA.id, sign: nodeA.sign, timestamp: 6_000n, pou: {} });
+    const winner = await chain.produceBlock({ proposer: nodeB.id, sign: nodeB.sign, timestamp: 6_500n, pou: {} });
+    expect(await other.importBlock(winner)).toBe('imported');
+    expect(await other.commitDraft(stale)).toBe('stale');
+    expect(other.tip().hash).toBe(winner.hash);
+    expect(other.pendingCount()).toBe(1);
+  });
+
   it('refuses a sign function that does not sign for the proposer', async () => {
     const chain = await openTestChain();
     await expect(chain.produceBlock({ proposer: nodeA.id, sign: nodeB.sign, timestamp: 1n, pou: {} })).rejects.toThrow(/does not sign for proposer/);

@@ -104,6 +104,20 @@ function resolveLimits(limits: ChainLimits | undefined): ResolvedLimits {
 }
 
 /** A PoU snapshot checked and in id order; throws TypeError on an entry that is not id -> u64. */
+/** A block drafted and signed, not committed (Chain.draftBlock), with the state changes it makes. */
+export interface BlockDraft {
+  readonly block: Block;
+  readonly changes: StateChanges;
+}
+
+/** Why produce options are unusable, if they are. */
+function produceProblem(options: ProduceOptions): TypeError | undefined {
+  if (!isHex64(options.proposer)) return new TypeError('proposer must be 64 lower-case hex characters (the node id)');
+  const t = options.timestamp;
+  if (typeof t !== 'bigint' || t < 0n || t > U64_MAX) return new TypeError('timestamp must be a u64 bigint (ms)');
+  return undefined;
+}
+
 function snapshotOf(given: Readonly<Record<string, bigint>>): Record<string, bigint> {
   const pou: Record<string, bigint> = {};
   for (const id of Object.keys(given).sort()) {
@@ -397,44 +411,75 @@ export class Chain {
    * its sender). Resolves once the block is durable and visible.
    */
   produceBlock(options: ProduceOptions): Promise<Block> {
-    const { proposer, sign, timestamp } = options;
-    if (!isHex64(proposer)) return Promise.reject(new TypeError('proposer must be 64 lower-case hex characters (the node id)'));
-    if (typeof timestamp !== 'bigint' || timestamp < 0n || timestamp > U64_MAX) return Promise.reject(new TypeError('timestamp must be a u64 bigint (ms)'));
+    const invalid = produceProblem(options);
+    if (invalid !== undefined) return Promise.reject(invalid);
+    return this.mutex.run(async () => {
+      const draft = this.draftNow(options);
+      await this.commit(draft.block, draft.changes);
+      return draft.block;
+    });
+  }
+
+  /**
+   * The next block as produceBlock would make it, signed, but not committed: a leader that commits only once a
+   * majority of the members holds its block (node/BlockProducer.ts) sends the draft first. commitDraft commits it.
+   */
+  draftBlock(options: ProduceOptions): Promise<BlockDraft> {
+    const invalid = produceProblem(options);
+    if (invalid !== undefined) return Promise.reject(invalid);
+    return this.mutex.run(() => Promise.resolve(this.draftNow(options)));
+  }
+
+  /**
+   * Commits a draft of draftBlock: 'committed', or 'held' when the chain already holds that very block (a peer
+   * that had it first served it back), or 'stale' when the tip moved on to another block (the draft is dropped:
+   * its transactions stay pending).
+   */
+  commitDraft(draft: BlockDraft): Promise<'committed' | 'held' | 'stale'> {
     return this.mutex.run(async () => {
       this.checkWritable();
-      const parent = this.tipBlock;
-      const pou = snapshotOf(typeof options.pou === 'function' ? options.pou(parent) : options.pou);
-      const draft = this.state.draft();
-      const included: SignedTransaction[] = [];
-      const skipped = new Set<string>();
-      for (const tx of this.mempool.transactions()) {
-        if (included.length >= this.limits.maxBlockTransactions) break;
-        if (skipped.has(tx.sender)) continue;
-        if (applyTransaction(draft, tx, proposer, this.faucetAddress, this.rules.fee(tx)).ok) included.push(tx);
-        else skipped.add(tx.sender);
-      }
-      const header = {
-        chainId: this.chainId,
-        height: parent.height + 1n,
-        parentHash: parent.hash,
-        timestamp: timestamp > parent.timestamp ? timestamp : parent.timestamp,
-        proposer,
-        transactions: included,
-        stateRoot: stateRootHex(draft.root),
-        pou,
-      };
-      const hashBytes = blockHashBytes(header);
-      const signature = sign(hashBytes);
-      if (!(signature instanceof Uint8Array) || signature.length !== 64) throw new TypeError('sign must return a 64-byte ed25519 signature');
-      const block: Block = { ...header, signature: toHex(signature), hash: toHex(hashBytes) };
-      const check = verifyBlockSignature(block);
-      // Peers would refuse it; better to fail here than to commit a block nobody accepts.
-      if (!check.ok) throw new Error(`the sign function does not sign for proposer ${proposer}: ${check.reason}`);
-      const refused = this.proposals?.(block, parent);
-      if (refused) throw new Error(`this block would be refused by the network: ${refused}`);
-      await this.commit(block, draft.changes());
-      return block;
+      if (this.getBlock(draft.block.height)?.hash === draft.block.hash) return 'held';
+      if (this.tipBlock.hash !== draft.block.parentHash) return 'stale';
+      await this.commit(draft.block, draft.changes);
+      return 'committed';
     });
+  }
+
+  /** The next block on the tip, drafted and signed (called under the mutex). */
+  private draftNow(options: ProduceOptions): BlockDraft {
+    const { proposer, sign, timestamp } = options;
+    this.checkWritable();
+    const parent = this.tipBlock;
+    const pou = snapshotOf(typeof options.pou === 'function' ? options.pou(parent) : options.pou);
+    const draft = this.state.draft();
+    const included: SignedTransaction[] = [];
+    const skipped = new Set<string>();
+    for (const tx of this.mempool.transactions()) {
+      if (included.length >= this.limits.maxBlockTransactions) break;
+      if (skipped.has(tx.sender)) continue;
+      if (applyTransaction(draft, tx, proposer, this.faucetAddress, this.rules.fee(tx)).ok) included.push(tx);
+      else skipped.add(tx.sender);
+    }
+    const header = {
+      chainId: this.chainId,
+      height: parent.height + 1n,
+      parentHash: parent.hash,
+      timestamp: timestamp > parent.timestamp ? timestamp : parent.timestamp,
+      proposer,
+      transactions: included,
+      stateRoot: stateRootHex(draft.root),
+      pou,
+    };
+    const hashBytes = blockHashBytes(header);
+    const signature = sign(hashBytes);
+    if (!(signature instanceof Uint8Array) || signature.length !== 64) throw new TypeError('sign must return a 64-byte ed25519 signature');
+    const block: Block = { ...header, signature: toHex(signature), hash: toHex(hashBytes) };
+    const check = verifyBlockSignature(block);
+    // Peers would refuse it; better to fail here than to commit a block nobody accepts.
+    if (!check.ok) throw new Error(`the sign function does not sign for proposer ${proposer}: ${check.reason}`);
+    const refused = this.proposals?.(block, parent);
+    if (refused) throw new Error(`this block would be refused by the network: ${refused}`);
+    return { block, changes: draft.changes() };
   }
 
   /**

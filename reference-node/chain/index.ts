@@ -1,6 +1,6 @@
 // Public API of the reference node's chain state machine. See docs/chain.md.
 export { Chain, DEFAULT_FAUCET_AMOUNT, DEFAULT_FAUCET_LIMIT } from './Chain.js';
-export type { ChainOpenOptions, FaucetClaimOptions, FaucetSettings } from './Chain.js';
+export type { BlockDraft, ChainOpenOptions, FaucetClaimOptions, FaucetSettings } from './Chain.js';
 export { ChainError, isChainError } from './ChainError.js';
 export type { ChainErrorDataMap, ChainErrorName } from './ChainError.js';
 export { BlockRejectedError } from './BlockRejectedError.js';

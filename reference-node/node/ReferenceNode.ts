@@ -17,7 +17,7 @@ import { PeerSet } from '../p2p/PeerSet.js';
 import { createRpcServer } from '../rpc/createRpcServer.js';
 import type { RpcServer } from '../rpc/createRpcServer.js';
 import { REFERENCE_TRANSPORT_RULES } from '../rpc/TransportRules.js';
-import { BlockProducer } from './BlockProducer.js';
+import { BlockProducer, quorumOf } from './BlockProducer.js';
 import { BlockSync } from './BlockSync.js';
 import { electLeader, rankMembers } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
@@ -207,7 +207,9 @@ export class ReferenceNode {
       mayPropose: () => !this.stopping && options.kind === 'MN' && this.membership.greeted && this.leader() === this.id && this.slotOpen() && this.settledIn() && !this.isBehind(0n) && !this.sync.syncing,
       proposes: () => this.hooks.proposes(),
       snapshot: (parent) => buildSnapshot(network.members, parent, this.id, this.meter.score(), (m) => this.peers.get(m)?.score),
-      broadcast: (block) => this.broadcastBlock(block),
+      quorum: quorumOf(network.members.length),
+      propose: (block, needed) => this.proposeToMembers(block, needed),
+      broadcast: (block, followersOnly) => this.broadcastBlock(block, followersOnly),
     });
   }
 
@@ -372,10 +374,58 @@ export class ReferenceNode {
     this.refusals.write(`member ${id} claimed height ${claimed} but served up to ${height}: its height is not believed for ${waitMs} ms`);
   }
 
-  /** Sends a block this node proposed to every peer (Membership.blockMessage: with its hello now and then). */
-  private broadcastBlock(block: Block): void {
+  /**
+   * Sends a block this node committed to its peers (Membership.blockMessage: with its hello now and then);
+   * `followersOnly`: not to the members it was proposed to (proposeToMembers), which hold it already.
+   */
+  private broadcastBlock(block: Block, followersOnly: boolean): void {
     const body = this.membership.blockMessage(encodeBlockWire(block));
-    for (const url of this.peers.knownUrls()) this.link(url).send('/p2p/block', body, (answer) => this.membership.takeBlockAnswer(answer));
+    const proposedTo = new Set(followersOnly ? this.memberPeers().map((p) => p.url) : []);
+    for (const url of this.peers.knownUrls()) if (!proposedTo.has(url)) this.link(url).send('/p2p/block', body, (answer) => this.membership.takeBlockAnswer(answer));
+  }
+
+  /** The other members this node knows (by a hello), with their peer URLs. */
+  private memberPeers(): { id: string; url: string }[] {
+    return this.peers.all().filter((p) => p.member && p.id !== this.id);
+  }
+
+  /**
+   * A drafted block to every other member this node knows: resolves with how many of them hold it (imported, or
+   * had it) once `needed` do, once all have answered, or after a block time (at least 500 ms), whichever is first.
+   */
+  private proposeToMembers(block: Block, needed: number): Promise<number> {
+    const members = this.memberPeers();
+    const body = this.membership.blockMessage(encodeBlockWire(block));
+    return new Promise<number>((resolve) => {
+      let held = 0;
+      let answered = 0;
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve(held);
+      };
+      const timer = setTimeout(finish, Math.max(500, this.options.blockTimeMs));
+      const answer = (holds: boolean): void => {
+        answered++;
+        if (holds) held++;
+        if (held >= needed || answered >= members.length) finish();
+      };
+      if (members.length === 0) return finish();
+      for (const m of members) {
+        this.link(m.url).send(
+          '/p2p/block',
+          body,
+          (reply) => {
+            this.membership.takeBlockAnswer(reply);
+            const status = typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? reply.status : undefined;
+            answer(status === 'imported' || status === 'known');
+          },
+          () => answer(false),
+        );
+      }
+    });
   }
 
   /** chain_sendRawTransaction: admission (NodeHooks), then the relay to peers; a refusal is the profile's error. */
