@@ -155,4 +155,50 @@ describe('a leader killed under load', () => {
     expect(chaos?.consistency?.forks, r.stdout).toEqual([]);
     expect(report.runs.every((run) => run.thresholds.find((t) => t.metric === 'forks')?.ok === true)).toBe(true);
   }, 150_000);
+
+  /** A JSON-RPC call's result (the test's own reads of the chain). */
+  const call = async (url: string, method: string, params: unknown[] = []): Promise<unknown> => {
+    const res = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    return ((await res.json()) as { result?: unknown }).result;
+  };
+
+  it.each([['drops-mempool-on-leader-change'], ['none (honest)']])('transactions lost at a leader change, the fault %s: the count and hashes the tracker gives are the truth', async (fault) => {
+    const faulty = fault === 'drops-mempool-on-leader-change';
+    const net = await startDevnet({ mn: 3, ln: 1, blockTimeMs: 300, chainId: 1n, dataDir: join(dir, `lost-${faulty ? 'faulty' : 'honest'}`), keepData: false, ...(faulty ? { faults: { all: [fault] } } : {}) });
+    try {
+      const leaderId = (await call(net.nodes[0]?.url ?? '', 'chain_pouLocal')) as { leader?: string };
+      const leader = net.nodes.find((n) => n.id !== undefined && n.id === leaderId.leader);
+      if (leader === undefined) throw new Error(`no leader among the MNs (${JSON.stringify(leaderId)})`);
+      // The load goes to the other three nodes only: what the leader's death costs them is its change, not its mempool.
+      const survivors = net.nodes.filter((n) => n !== leader);
+      const reports = join(dir, `lost-reports-${faulty ? 'faulty' : 'honest'}`);
+      const r = spawnSync(process.execPath, [CLI_PATH, 'load', 'send-raw-tx', ...survivors.flatMap((n) => ['--url', n.url]), '--chaos-exec', `4s:kill -9 ${leader.pid}`, '--duration', '12s', '--warmup', '1s', '--rate', '45', '--max-lag', '25ms', '--report-dir', reports], { encoding: 'utf8', timeout: 120_000 });
+      if (r.status !== 0 && r.status !== 99) throw new Error(`chainrpc load exited ${String(r.status)}: ${r.stdout}${r.stderr}`);
+      const report = latestReport(reports);
+      expect(report.chaos?.events[0], r.stdout + r.stderr).toMatchObject({ action: 'exec', exitCode: 0 });
+      // The truth: what the nodes say they dropped, less what the chain holds at the end (a sender that sent it again).
+      const dropped = new Set(survivors.flatMap((n) => [...readFileSync(n.logFile, 'utf8').matchAll(/FAULT drops-mempool-on-leader-change: .*: dropped \d+ pending transaction\(s\): ([0-9a-f,]*)/g)].flatMap((m) => (m[1] ?? '').split(',').filter((h) => h !== ''))));
+      const tip = Number(await call(survivors[0]?.url ?? '', 'chain_blockNumber'));
+      const onChain = new Set<string>();
+      for (let h = 1; h <= tip; h++) for (const tx of ((await call(survivors[0]?.url ?? '', 'chain_getBlockByHeight', [h])) as { transactions: string[] }).transactions) onChain.add(tx);
+      const lostTruth = [...dropped].filter((h) => !onChain.has(h)).sort();
+      const lostCount = report.runs.reduce((n, run) => n + (run.chaos?.lostTx ?? 0), 0);
+      const lostListed = report.runs.flatMap((run) => run.chaos?.lostExamples ?? []).sort();
+      const accepted = report.runs.reduce((n, run) => n + (run.inclusion?.accepted ?? 0), 0);
+      expect(accepted, r.stdout).toBeGreaterThan(100);
+      if (faulty) {
+        // The fault acted, and cost transactions: otherwise this test would see nothing.
+        expect(lostTruth.length, `dropped ${dropped.size}, ${r.stdout}`).toBeGreaterThan(0);
+        expect(lostCount).toBe(lostTruth.length);
+        // Every lost transaction is named (the report lists up to 20 per node).
+        if (lostTruth.length <= 20) expect(lostListed).toEqual(lostTruth);
+        else for (const h of lostListed) expect(lostTruth).toContain(h);
+      } else {
+        expect(dropped.size).toBe(0);
+        expect(lostCount, r.stdout).toBe(0);
+      }
+    } finally {
+      await net.stop();
+    }
+  }, 150_000);
 });

@@ -56,6 +56,24 @@ describe('producing blocks', () => {
     expect(other.pendingCount()).toBe(1);
   });
 
+  it('dropPending empties the mempool and says what it dropped; the senders can send again from the chain nonce', async () => {
+    const chain = await openTestChain();
+    const first = transfer(alice, bob.address, 1n, 0n);
+    const second = transfer(alice, bob.address, 1n, 1n);
+    await chain.submit(first.wire, 'client');
+    await chain.submit(second.wire, 'client');
+    // A relayed transaction ahead of its predecessor is held: dropped too.
+    const ahead = transfer(bob, alice.address, 1n, 3n);
+    await chain.submit(ahead.wire, 'relay');
+    expect(chain.heldCount()).toBe(1);
+    expect(await chain.dropPending()).toEqual([first.hash, second.hash, ahead.hash]);
+    expect([chain.pendingCount(), chain.heldCount()]).toEqual([0, 0]);
+    expect(chain.pendingNonce(alice.address)).toBe(0n);
+    expect((await produce(chain)).transactions).toEqual([]);
+    await chain.submit(first.wire, 'client');
+    expect((await produce(chain)).transactions.map((t) => t.hash)).toEqual([first.hash]);
+  });
+
   it('refuses a sign function that does not sign for the proposer', async () => {
     const chain = await openTestChain();
     await expect(chain.produceBlock({ proposer: nodeA.id, sign: nodeB.sign, timestamp: 1n, pou: {} })).rejects.toThrow(/does not sign for proposer/);

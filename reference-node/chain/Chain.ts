@@ -570,6 +570,14 @@ export class Chain {
     }
   }
 
+  /**
+   * Drops every pending and held transaction (never included, unless sent again); returns their hashes. An
+   * operator's flush, and the seam of a fault that loses the mempool (faults/resilience.ts).
+   */
+  dropPending(): Promise<string[]> {
+    return this.mutex.run(() => Promise.resolve(this.mempool.clear()));
+  }
+
   /** Waits for a block being produced or imported, then closes the store. */
   close(): Promise<void> {
     this.closing ??= this.mutex.run(async () => {

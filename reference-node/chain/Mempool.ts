@@ -223,6 +223,18 @@ export class Mempool {
    * in arrival order (dropping any that no longer fit, and so the rest of that sender's queue),
    * promote held transactions whose gap is now filled, expire old ones. Returns the dropped hashes.
    */
+  /** Empties the mempool, held transactions too; returns the hashes it dropped, pending ones first, in arrival order. */
+  clear(): string[] {
+    const dropped = [...this.pending.keys(), ...this.held.keys()];
+    this.pending = new Map();
+    this.senders = new Map();
+    this.credits = new Map();
+    this.faucetClaims = new Map();
+    this.held.clear();
+    this.heldBySender.clear();
+    return dropped;
+  }
+
   afterBlock(included: Iterable<string>, state: StateReader): string[] {
     const previous = this.pending;
     for (const hash of included) {

@@ -47,7 +47,7 @@ function compose<T>(steps: ((value: T) => T)[]): ((value: T) => T) | undefined {
 export function withFaults(options: NodeOptions, names: Iterable<string> | FaultSet, proc: FaultProcess = {}): NodeOptions {
   const faults = names instanceof FaultSet ? names : FaultSet.parse(names);
   if (faults.size === 0) return options;
-  const out: NodeOptions = { ...options, variant: faultVariant(faults, proc) };
+  const out: NodeOptions = { ...options, variant: faultVariant(faults, { log: options.log, ...proc }) };
   for (const { bend } of faults.faults) {
     const s = bend.settings;
     if (s === undefined) continue;

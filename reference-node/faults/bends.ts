@@ -16,9 +16,11 @@ import type { MethodHandler, MethodTable } from '../rpc/types.js';
 /**
  * The part of the interface a fault breaks: a check's category (core/ruleKinds.ts), for the conformance
  * faults; 'robustness' for the faults that prove the fuzzer (robustness.ts), which the conformance
- * catalogue is not meant to catch: each is set off by one input it is not built to look for.
+ * catalogue is not meant to catch: each is set off by one input it is not built to look for; 'resilience' for
+ * the faults that prove the measures of a run with faults (`chainrpc load --chaos`, resilience.ts): each shows
+ * only when a member fails.
  */
-export type FaultCategory = Category | 'robustness';
+export type FaultCategory = Category | 'robustness' | 'resilience';
 
 /** The level of the rule a fault breaks (informative; the checks that catch it carry their own). */
 export type FaultLevel = Level;
@@ -38,6 +40,8 @@ export interface FaultSettings {
 export interface FaultProcess {
   /** Ends the process at once (exit code 1) after writing `line`, the crash's last words, to stderr. */
   readonly crash?: ((line: string) => void) | undefined;
+  /** The node's log (withFaults gives the node's own): for a fault that must say what it did, exactly. */
+  readonly log?: ((line: string) => void) | undefined;
 }
 
 /** What a fault changes: the node's seams (NodeVariant), and settings. */

@@ -5,9 +5,10 @@
  * through JSON-RPC over HTTP, so that the conformance suite can be proven: every conformance fault
  * (CONFORMANCE_FAULTS) must be caught by at least one check, and every check must fail on one. The
  * robustness faults (robustness.ts, ROBUSTNESS_FAULTS) prove the fuzzer instead: each is set off by one
- * input the conformance catalogue is not built to look for, and the fault matrix leaves them out. Never use a
+ * input the conformance catalogue is not built to look for, and the fault matrix leaves them out; so are the
+ * resilience faults (resilience.ts), which prove `chainrpc load --chaos`: each shows only when a member fails. Never use a
  * faulty node for anything else. Each fault is one object of its category's file (transport.ts,
- * methods.ts, chain.ts, state.ts, pou.ts, network.ts, discovery.ts, robustness.ts): its description, level
+ * methods.ts, chain.ts, state.ts, pou.ts, network.ts, discovery.ts, robustness.ts, resilience.ts): its description, level
  * and how it bends a seam of the node; applyFaults.ts puts them on a node. The table: docs/faults.md.
  */
 
@@ -16,6 +17,7 @@ import { DISCOVERY_FAULTS } from './discovery.js';
 import { METHODS_FAULTS } from './methods.js';
 import { NETWORK_FAULTS } from './network.js';
 import { POU_FAULTS } from './pou.js';
+import { RESILIENCE_FAULTS as RESILIENCE } from './resilience.js';
 import { ROBUSTNESS_FAULTS as ROBUSTNESS } from './robustness.js';
 import type { RobustnessFault } from './robustness.js';
 import { STATE_FAULTS } from './state.js';
@@ -27,7 +29,7 @@ export type { Fault, FaultCategory, FaultInfo, FaultLevel, FaultProcess } from '
 export type { FuzzOracle, RobustnessFault } from './robustness.js';
 
 const CONFORMANCE = [...TRANSPORT_FAULTS, ...METHODS_FAULTS, ...CHAIN_FAULTS, ...STATE_FAULTS, ...POU_FAULTS, ...NETWORK_FAULTS, ...DISCOVERY_FAULTS] as const;
-const CATALOGUE = [...CONFORMANCE, ...ROBUSTNESS] as const;
+const CATALOGUE = [...CONFORMANCE, ...ROBUSTNESS, ...RESILIENCE] as const;
 
 /** A fault's name; FaultSet.has takes this type, so a misspelt name is a compile error. */
 export type FaultName = (typeof CATALOGUE)[number]['name'];
@@ -46,6 +48,9 @@ export const CONFORMANCE_FAULTS: readonly Fault[] = CONFORMANCE;
 
 /** The faults that prove the fuzzer (robustness.ts): one input each sets them off; the fault matrix leaves them out. */
 export const ROBUSTNESS_FAULTS: readonly RobustnessFault[] = ROBUSTNESS;
+
+/** The faults that prove the measures of a run with faults (resilience.ts): each shows only when a member fails; the fault matrix leaves them out. */
+export const RESILIENCE_FAULTS: readonly Fault[] = RESILIENCE;
 
 export const FAULT_NAMES: readonly FaultName[] = CATALOGUE.map((f) => f.name);
 

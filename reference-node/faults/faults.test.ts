@@ -38,7 +38,7 @@ import type { NodeOptions } from '../node/ReferenceNode.js';
 import { NODE_DEFAULTS } from '../node/nodeDefaults.js';
 import { httpRequest, post, startRpcServer } from '../../test/support/rpc.js';
 import { withFaults } from './applyFaults.js';
-import { CONFORMANCE_FAULTS, FAULT_CATALOGUE, FAULT_NAMES, FaultSet, ROBUSTNESS_FAULTS, UnknownFaultError } from './faultCatalogue.js';
+import { CONFORMANCE_FAULTS, FAULT_CATALOGUE, FAULT_NAMES, FaultSet, RESILIENCE_FAULTS, ROBUSTNESS_FAULTS, UnknownFaultError } from './faultCatalogue.js';
 import type { ConformanceFaultName } from './faultCatalogue.js';
 import { runChainrpc } from '../../test/runChainrpc.js';
 import { testNodeOptions } from '../../test/support/nodeOptions.js';
@@ -812,7 +812,8 @@ const NET_PROBES: Record<'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view
 
 describe('network-scope faults, each visible by comparing nodes', () => {
   it('has a probe for every network-scope fault', () => {
-    expect(Object.keys(NET_PROBES).sort()).toEqual(FAULT_CATALOGUE.filter((f) => f.scope === 'network').map((f) => f.name).sort());
+    // The resilience faults show only when a member fails: the chaos truth tests prove them (load/chaos/chaos.timing.test.ts).
+    expect(Object.keys(NET_PROBES).sort()).toEqual(FAULT_CATALOGUE.filter((f) => f.scope === 'network' && f.category !== 'resilience').map((f) => f.name).sort());
   });
 
   it('no network probe sees a deviation on an honest network', async () => {
@@ -850,9 +851,11 @@ describe('the fault catalogue and its validation', () => {
       expect(f.description).toMatch(/\.$/);
       expect(f.rule).toMatch(/\.$/);
     }
-    expect(new Set(FAULT_CATALOGUE.map((f) => f.category))).toEqual(new Set(['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery', 'robustness']));
-    // The catalogue is the conformance faults, then the robustness ones.
-    expect(FAULT_CATALOGUE).toEqual([...CONFORMANCE_FAULTS, ...ROBUSTNESS_FAULTS]);
+    expect(new Set(FAULT_CATALOGUE.map((f) => f.category))).toEqual(new Set(['transport', 'methods', 'chain', 'state', 'pou', 'network', 'discovery', 'robustness', 'resilience']));
+    // The catalogue is the conformance faults, then the robustness ones, then the resilience ones.
+    expect(FAULT_CATALOGUE).toEqual([...CONFORMANCE_FAULTS, ...ROBUSTNESS_FAULTS, ...RESILIENCE_FAULTS]);
+    expect(CONFORMANCE_FAULTS.filter((f) => f.category === 'resilience')).toEqual([]);
+    expect(RESILIENCE_FAULTS.filter((f) => f.category !== 'resilience')).toEqual([]);
     expect(CONFORMANCE_FAULTS.filter((f) => f.category === 'robustness')).toEqual([]);
     expect(ROBUSTNESS_FAULTS.filter((f) => f.category !== 'robustness')).toEqual([]);
   });
