@@ -15,12 +15,12 @@
  * judged again here, the run goes on in one thread, and `problem` says what happened.
  */
 import type { ProfileSource } from '../../profile/loadProfile.js';
-import type { Profile } from '../../profile/Profile.js';
 import { caseAt } from '../cases/caseAt.js';
 import type { CaseContext } from '../cases/CaseContext.js';
 import type { FuzzAnswer, FuzzCase, Violation } from '../model.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { startWorker } from '../../core/process/startWorker.js';
+import type { CaseWorkerInit, FromCaseWorker, ToCaseWorker } from './caseWorker.js';
 import type { Worker } from 'node:worker_threads';
 
 export interface CaseSource {
@@ -74,31 +74,6 @@ export class InlineCases implements CaseSource {
     return Promise.resolve();
   }
 }
-
-/** What the worker is started with. */
-export interface CaseWorkerInit {
-  seed: number;
-  /** Where the thread loads the profile's codec again (profile/loadProfile.ts): a codec's functions cross no thread. */
-  profile: ProfileSource;
-  /** The run's profile but its codec, as the run has it (with the command line's overrides); `codec` names the codec it must load. */
-  plain: Omit<Profile, 'codec'>;
-  codec: string;
-  ctx: Omit<CaseContext, 'profile'>;
-}
-
-/** From the run's thread to the worker. */
-export type ToCaseWorker =
-  | { type: 'want'; upTo: number }
-  | { type: 'chain'; version: number; ctx: Omit<CaseContext, 'profile'> }
-  | { type: 'judge'; jobs: { id: number; index: number; answer: FuzzAnswer; slowBoundMs: number }[]; forget: number[] };
-
-/** From the worker to the run's thread. */
-export type FromCaseWorker =
-  | { type: 'ready' }
-  | { type: 'failed'; message: string }
-  | { type: 'cases'; version: number; cases: FuzzCase[] }
-  | { type: 'case-error'; index: number; message: string }
-  | { type: 'verdicts'; verdicts: ({ id: number; violations: Violation[] } | { id: number; error: string })[] };
 
 /** Cases asked of the worker ahead of the run; more are asked when fewer than half are left. */
 const WINDOW = 256;

@@ -4,13 +4,37 @@
  * its codec's functions, which no message carries). Pure work only: it sends nothing to any node.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadProfileSource } from '../../profile/loadProfile.js';
+import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile.js';
 import type { Profile } from '../../profile/Profile.js';
 import { caseAt } from '../cases/caseAt.js';
 import type { CaseContext } from '../cases/CaseContext.js';
-import type { FuzzCase, FuzzHttp } from '../model.js';
-import type { CaseWorkerInit, FromCaseWorker, ToCaseWorker } from './caseSource.js';
+import type { FuzzAnswer, FuzzCase, FuzzHttp, Violation } from '../model.js';
 import { judgeAnswer } from './judgeAnswer.js';
+
+/** What the worker is started with (caseSource.ts, WorkerCases). */
+export interface CaseWorkerInit {
+  seed: number;
+  /** Where the thread loads the profile's codec again (profile/loadProfile.ts): a codec's functions cross no thread. */
+  profile: ProfileSource;
+  /** The run's profile but its codec, as the run has it (with the command line's overrides); `codec` names the codec it must load. */
+  plain: Omit<Profile, 'codec'>;
+  codec: string;
+  ctx: Omit<CaseContext, 'profile'>;
+}
+
+/** From the run's thread to the worker. */
+export type ToCaseWorker =
+  | { type: 'want'; upTo: number }
+  | { type: 'chain'; version: number; ctx: Omit<CaseContext, 'profile'> }
+  | { type: 'judge'; jobs: { id: number; index: number; answer: FuzzAnswer; slowBoundMs: number }[]; forget: number[] };
+
+/** From the worker to the run's thread. */
+export type FromCaseWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'cases'; version: number; cases: FuzzCase[] }
+  | { type: 'case-error'; index: number; message: string }
+  | { type: 'verdicts'; verdicts: ({ id: number; violations: Violation[] } | { id: number; error: string })[] };
 
 /** Cases made between two looks at the messages waiting (answers to judge). */
 const CHUNK = 32;
