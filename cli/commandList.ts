@@ -38,6 +38,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/profile.js')).profile,
   },
   {
+    name: 'record',
+    summary: "Record a node's traffic through a proxy that passes it on unchanged: the capture to replay",
+    exits: [0, 2, 3, 4],
+    load: async () => (await import('./commands/record.js')).record,
+  },
+  {
     name: 'replay',
     summary: "Send a check's recorded requests again and show the node's answers",
     exits: [0, 2, 3, 4],

@@ -1,0 +1,132 @@
+/**
+ * `chainrpc record`: a recording proxy in front of a node (load/capture/RecordingProxy.ts): clients send to it,
+ * it passes every request and answer through unchanged, and writes the capture (load/capture/captureFormat.ts).
+ * docs/replay.md.
+ */
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { CliError } from '../CliError.js';
+import { CommandLine } from '../CommandLine.js';
+import type { Command } from '../Command.js';
+import { relativeOrAbsolute } from './commandText.js';
+import { interruptible } from './load/interrupt.js';
+import { duration } from './load/scenarioOptions.js';
+import { packageVersion } from '../../core/packageVersion.js';
+import { CAPTURE_FORMAT } from '../../load/capture/captureFormat.js';
+import { CaptureWriter } from '../../load/capture/CaptureWriter.js';
+import { RecordingProxy } from '../../load/capture/RecordingProxy.js';
+import { parseDuration } from '../../load/scenario/parseDuration.js';
+import { formatDuration } from '../../reports/shared/formatDuration.js';
+
+const DEFAULT_MAX_SIZE = 1024 ** 3;
+
+const HELP = `Usage: chainrpc record --upstream <base-url> --out <capture.ndjson> [options]
+
+A recording proxy: point clients at the URL it prints, and it passes every request to --upstream and
+every answer back unchanged (method, request target, body bytes, headers but those of one hop; a
+malformed body goes on as it came), while it writes each exchange to --out: when it came, the request's
+bytes, the answer's status, bytes (unless --no-answers) and time, and the JSON-RPC calls it held (methods,
+batch size, ids). The capture (NDJSON, format ${CAPTURE_FORMAT}, schemas/load/capture.schema.json) is
+readable while it grows, up to its last whole line. An upstream that gives no answer gets the client a
+502 from the proxy, recorded as a failure. Runs until --duration or Ctrl-C; then the end line is
+written and the file synced to disk. docs/replay.md.
+
+Options:
+  --upstream <base-url>   the node the traffic goes to (http(s)://host:port[/path]: the clients'
+                          request targets are put under its path)
+  --out <file>            the capture to write (refused if it exists: nothing is overwritten)
+  --listen <port>         the proxy's port (default: a free one, printed)
+  --host <addr>           the proxy's address (default 127.0.0.1; 0.0.0.0 takes other machines' clients)
+  --duration <d>          how long to record: 30s, 10m (default: until Ctrl-C)
+  --max-size <bytes>      the capture's bound (default ${DEFAULT_MAX_SIZE}, 1 GiB): past it the recording
+                          stops (said once, and in the end line) and the proxy goes on passing traffic
+  --max-body <bytes>      a request body over this gets a 413 from the proxy (default 67108864, 64 MiB)
+  --timeout <ms>          an upstream answer not complete after this long gets a 502 (default 60000)
+  --no-answers            keep no answer bodies (their status and time still)
+  -h, --help
+
+Exit codes: 0 recorded (for its duration, or until Ctrl-C); 2 usage error (--out exists, a bad
+option); 3 the upstream cannot be reached at the start; 4 internal error (a bug in chainrpc).`;
+
+const OPTIONS = {
+  upstream: { kind: 'text', value: '<base-url>' },
+  out: { kind: 'text', value: '<file>' },
+  listen: { kind: 'integer', value: '<port>', min: 0, max: 65_535, default: 0 },
+  host: { kind: 'text', value: '<addr>', default: '127.0.0.1' },
+  duration: { kind: 'text', value: '<d>', check: duration },
+  'max-size': { kind: 'integer', value: '<bytes>', min: 1_024, default: DEFAULT_MAX_SIZE },
+  'max-body': { kind: 'integer', value: '<bytes>', min: 1, default: 64 * 1024 * 1024 },
+  timeout: { kind: 'integer', value: '<ms>', min: 1, default: 60_000 },
+  'no-answers': { kind: 'flag' },
+} as const;
+
+const line = new CommandLine('record', OPTIONS);
+
+export const record: Command = {
+  name: 'record',
+  summary: "Record a node's traffic through a proxy that passes it on unchanged: the capture to replay",
+  help: HELP,
+  commandLines: [line],
+  async run(argv) {
+    const command = 'record';
+    const { values, positionals } = line.parse(argv);
+    if (positionals.length > 0) throw new CliError(`${command}: unexpected argument "${positionals[0] ?? ''}" (see chainrpc record --help)`);
+    if (values.upstream === undefined) throw new CliError(`${command}: give --upstream <base-url>: the node the traffic goes to`);
+    if (values.out === undefined) throw new CliError(`${command}: give --out <file>: the capture to write`);
+    let upstream: URL;
+    try {
+      upstream = new URL(values.upstream);
+    } catch {
+      throw new CliError(`${command}: --upstream must be a URL such as http://127.0.0.1:8545; got "${values.upstream}"`);
+    }
+    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new CliError(`${command}: --upstream must be http or https; got "${values.upstream}"`);
+    if (existsSync(values.out)) throw new CliError(`${command}: ${values.out} exists; give another --out (a capture is never overwritten)`);
+    const port = Number(upstream.port || (upstream.protocol === 'https:' ? 443 : 80));
+    const reachable = await tcpReachable(upstream.hostname.replace(/^\[(.*)\]$/, '$1'), port);
+    if (reachable !== true) {
+      process.stderr.write(`chainrpc: ${command}: the upstream ${upstream.origin} cannot be reached (${reachable}); is the node running there?\n`);
+      return 3;
+    }
+    const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
+    const originMs = performance.now();
+    const writer = new CaptureWriter(values.out, { format: CAPTURE_FORMAT, startedAt: new Date().toISOString(), upstream: values.upstream, answers: values['no-answers'] !== true, tool: { name: 'chainrpc', version: packageVersion() } }, {
+      maxBytes: values['max-size'],
+      onFull: () => process.stderr.write(`${command}: the capture reached --max-size (${values['max-size']} bytes): recording stopped; the proxy goes on passing traffic\n`),
+    });
+    let proxy: RecordingProxy;
+    try {
+      proxy = await RecordingProxy.start({ upstream: values.upstream, host: values.host, port: values.listen, writer, answers: values['no-answers'] !== true, maxBodyBytes: values['max-body'], timeoutMs: values.timeout, originMs });
+    } catch (err) {
+      writer.close('interrupted');
+      throw new CliError(`${command}: cannot listen on ${values.host}:${values.listen}: ${(err as Error).message}`);
+    }
+    const stop = interruptible(`${command}: stopping: the exchanges under way finish, then the capture is closed`);
+    console.log(`recording: ${proxy.url} → ${values.upstream}${durationMs === null ? ', until Ctrl-C' : `, for ${formatDuration(durationMs)}`}; capture: ${relativeOrAbsolute(values.out)}`);
+    const reason = await new Promise<'duration' | 'interrupted'>((resolve) => {
+      const timer = durationMs === null ? undefined : setTimeout(() => resolve('duration'), durationMs);
+      stop.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve('interrupted');
+      }, { once: true });
+    });
+    stop.dispose();
+    await proxy.close();
+    writer.close(reason);
+    console.log(`recorded ${writer.exchanges.toLocaleString('en-US')} exchange(s) of ${proxy.passed.toLocaleString('en-US')} passed on${writer.full ? ' (stopped at --max-size)' : ''}: ${relativeOrAbsolute(values.out)}`);
+    return 0;
+  },
+};
+
+/** True when a TCP connection to host:port opens within 3 s, else why not. */
+function tcpReachable(host: string, port: number): Promise<true | string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (result: true | string): void => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(3_000, () => done('no connection within 3 s'));
+    socket.once('connect', () => done(true));
+    socket.once('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
+  });
+}
