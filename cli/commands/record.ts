@@ -17,6 +17,7 @@ import { CaptureWriter } from '../../load/capture/CaptureWriter.js';
 import { RecordingProxy } from '../../load/capture/RecordingProxy.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { formatDuration } from '../../reports/shared/formatDuration.js';
+import { CLEAR_LINE, fitLine } from '../../reports/shared/terminalLine.js';
 
 const DEFAULT_MAX_SIZE = 1024 ** 3;
 
@@ -102,6 +103,17 @@ export const record: Command = {
     }
     const stop = interruptible(`${command}: stopping: the exchanges under way finish, then the capture is closed`);
     console.log(`recording: ${proxy.url} → ${values.upstream}${durationMs === null ? ', until Ctrl-C' : `, for ${formatDuration(durationMs)}`}; capture: ${relativeOrAbsolute(values.out)}`);
+    // Progress: a live line on a terminal, a line every 10 s elsewhere (CI logs).
+    const tty = process.stderr.isTTY === true;
+    let last = { atMs: 0, exchanges: 0 };
+    const progress = setInterval(() => {
+      const atMs = performance.now() - originMs;
+      if (!tty && atMs - last.atMs < 10_000) return;
+      const rate = ((writer.exchanges - last.exchanges) * 1_000) / Math.max(1, atMs - last.atMs);
+      last = { atMs, exchanges: writer.exchanges };
+      const text = recordStatusLine(atMs, writer.exchanges, rate, writer.bytes, proxy.passed, writer.full);
+      process.stderr.write(tty ? `${CLEAR_LINE}${fitLine(text, process.stderr.columns)}` : `${text}\n`);
+    }, 1_000);
     const reason = await new Promise<'duration' | 'interrupted'>((resolve) => {
       const timer = durationMs === null ? undefined : setTimeout(() => resolve('duration'), durationMs);
       stop.signal.addEventListener('abort', () => {
@@ -109,6 +121,8 @@ export const record: Command = {
         resolve('interrupted');
       }, { once: true });
     });
+    clearInterval(progress);
+    if (tty) process.stderr.write(CLEAR_LINE);
     stop.dispose();
     await proxy.close();
     writer.close(reason);
@@ -116,6 +130,13 @@ export const record: Command = {
     return 0;
   },
 };
+
+/** One progress line: how long, how many exchanges (and how many a second lately), the capture's size. */
+export function recordStatusLine(atMs: number, exchanges: number, perSecond: number, bytes: number, passed: number, full: boolean): string {
+  const size = bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${(bytes / 1_024).toFixed(1)} KiB`;
+  const stopped = full ? `; recording stopped at --max-size, ${passed.toLocaleString('en-US')} passed on` : '';
+  return `record: ${formatDuration(atMs)}, ${exchanges.toLocaleString('en-US')} exchange(s) (${Math.round(perSecond).toLocaleString('en-US')}/s), capture ${size}${stopped}`;
+}
 
 /** True when a TCP connection to host:port opens within 3 s, else why not. */
 function tcpReachable(host: string, port: number): Promise<true | string> {

@@ -5,7 +5,7 @@
  * valid under schemas/load/capture.schema.json; an upstream that gives no answer, and the size bound.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,27 @@ describe('RecordingProxy', () => {
     const [e] = readCapture(path).exchanges;
     expect(e).toMatchObject({ status: null });
     expect(e?.failure).toMatch(/ECONNREFUSED|refused|connect/i);
+  });
+
+  it('a client that goes away mid-request: nothing reaches the node or the capture, and the proxy goes on', async () => {
+    const n = await node();
+    const { proxy, writer, path } = await recorder(n.url);
+    const { port } = new URL(proxy.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+        socket.write('POST /rpc HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"jsonrpc"');
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 50);
+      });
+      socket.on('error', reject);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await send(proxy.url, REQUESTS[0] as (typeof REQUESTS)[number])).status).toBe(200);
+    await proxy.close();
+    writer.close('interrupted');
+    expect(readCapture(path).exchanges.map((e) => e.rpc?.ids)).toEqual([[7]]);
   });
 
   it('stops recording at its size bound, says so once and in the end line, and goes on passing traffic', async () => {

@@ -65,7 +65,8 @@ export class RecordingProxy {
     const inFlight = new Set<Promise<void>>();
     const counted = { passed: 0 };
     const server = createServer((req, res) => {
-      const done = exchange(req, res, o, pool, prefix).finally(() => {
+      // An exchange never throws (a client gone away mid-request is no error of the recorder's): nothing unhandled.
+      const done = exchange(req, res, o, pool, prefix).catch(() => undefined).finally(() => {
         counted.passed++;
         inFlight.delete(done);
       });
@@ -100,10 +101,15 @@ async function exchange(req: IncomingMessage, res: ServerResponse, o: RecordingP
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > o.maxBodyBytes) over = true;
-    else chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > o.maxBodyBytes) over = true;
+      else chunks.push(chunk);
+    }
+  } catch {
+    // The client closed the connection before its request was whole: nothing reached the node, nothing to record.
+    return;
   }
   const body = Buffer.concat(chunks);
   const headers: Record<string, string> = {};
