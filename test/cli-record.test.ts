@@ -71,4 +71,21 @@ describe('chainrpc record', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/give --upstream/);
   }, 30_000);
+
+  it('record import: a capture of request bodies, read back whole; the help says what it takes', async () => {
+    const bodies = join(dir, 'bodies.txt');
+    writeFileSync(bodies, '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}\n{"jsonrpc":"2.0","method":"chain_health","params":[],"id":2}\n');
+    const out = join(dir, 'imported.ndjson');
+    const r = await runChainrpc('record', 'import', bodies, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^imported 2 exchange\(s\) of request bodies: /);
+    const capture = readCapture(out);
+    expect(capture.end).toMatchObject({ reason: 'imported', exchanges: 2 });
+    expect(capture.exchanges.map((e) => Object.keys(e.rpc?.methods ?? {})[0])).toEqual(['chain_blockNumber', 'chain_health']);
+    const again = await runChainrpc('record', 'import', bodies, '--out', out);
+    expect(again.code).toBe(2);
+    const help = await runChainrpc('record', 'import', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: chainrpc record import <file> --out <capture\.ndjson>/);
+  }, 30_000);
 });

@@ -3,7 +3,7 @@
  * it passes every request and answer through unchanged, and writes the capture (load/capture/captureFormat.ts).
  * docs/replay.md.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
@@ -15,13 +15,35 @@ import { packageVersion } from '../../core/packageVersion.js';
 import { CAPTURE_FORMAT } from '../../load/capture/captureFormat.js';
 import { CaptureWriter } from '../../load/capture/CaptureWriter.js';
 import { RecordingProxy } from '../../load/capture/RecordingProxy.js';
+import { detectImport, importCapture } from '../../load/capture/importCapture.js';
+import { CaptureError } from '../../load/capture/readCapture.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { formatDuration } from '../../reports/shared/formatDuration.js';
 import { CLEAR_LINE, fitLine } from '../../reports/shared/terminalLine.js';
 
 const DEFAULT_MAX_SIZE = 1024 ** 3;
 
+const IMPORT_HELP = `Usage: chainrpc record import <file> --out <capture.ndjson> [--from bodies|transcript] [--node <base-url>]
+
+Makes a capture (format ${CAPTURE_FORMAT}) of what you already have, without a proxy:
+  bodies       a file of request bodies, one per line, each kept exactly (no timing: replay it at a
+               rate; no answers)
+  transcript   the transcript.ndjson a chainrpc test run writes beside its report: each exchange's
+               request, answer and start (exchanges with one node only: --node picks it when there are
+               several; a body longer than the 4 KiB a transcript keeps is left out, and said)
+--from is found from the file when it is not given. docs/replay.md, "Imports".
+
+Options:
+  --out <file>            the capture to write (refused if it exists)
+  --from <what>           bodies or transcript (default: what the file's first line shows)
+  --node <base-url>       the node whose exchanges a transcript of several nodes gives
+  -h, --help
+
+Exit codes: 0 written; 2 usage error (--out exists, a file that is neither, no exchange to take);
+4 internal error (a bug in chainrpc).`;
+
 const HELP = `Usage: chainrpc record --upstream <base-url> --out <capture.ndjson> [options]
+       chainrpc record import <file> --out <capture.ndjson> [--from bodies|transcript]
 
 A recording proxy: point clients at the URL it prints, and it passes every request to --upstream and
 every answer back unchanged (method, request target, body bytes, headers but those of one hop; a
@@ -46,6 +68,9 @@ Options:
   --no-answers            keep no answer bodies (their status and time still)
   -h, --help
 
+Subcommand:
+  import <file>           a capture of request bodies (one per line) or of a chainrpc test transcript
+
 Exit codes: 0 recorded (for its duration, or until Ctrl-C); 2 usage error (--out exists, a bad
 option); 3 the upstream cannot be reached at the start; 4 internal error (a bug in chainrpc).`;
 
@@ -62,13 +87,20 @@ const OPTIONS = {
 } as const;
 
 const line = new CommandLine('record', OPTIONS);
+const importLine = new CommandLine('record import', {
+  out: { kind: 'text', value: '<file>' },
+  from: { kind: 'choice', value: '<what>', choices: ['bodies', 'transcript'] },
+  node: { kind: 'text', value: '<base-url>' },
+} as const, true);
 
 export const record: Command = {
   name: 'record',
   summary: "Record a node's traffic through a proxy that passes it on unchanged: the capture to replay",
   help: HELP,
   commandLines: [line],
+  subcommands: [{ name: 'import', help: IMPORT_HELP, commandLine: importLine }],
   async run(argv) {
+    if (argv[0] === 'import') return importRun(argv.slice(1));
     const command = 'record';
     const { values, positionals } = line.parse(argv);
     if (positionals.length > 0) throw new CliError(`${command}: unexpected argument "${positionals[0] ?? ''}" (see chainrpc record --help)`);
@@ -130,6 +162,36 @@ export const record: Command = {
     return 0;
   },
 };
+
+/** `chainrpc record import`: a capture of request bodies or of a test transcript. */
+function importRun(argv: string[]): number {
+  const command = 'record import';
+  const { values, positionals } = importLine.parse(argv);
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) throw new CliError(`${command}: give one file to import: chainrpc record import <file> --out <capture.ndjson>`);
+  if (values.out === undefined) throw new CliError(`${command}: give --out <file>: the capture to write`);
+  if (existsSync(values.out)) throw new CliError(`${command}: ${values.out} exists; give another --out (a capture is never overwritten)`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`${command}: cannot read ${file}: ${(err as Error).message}`);
+  }
+  const from = values.from ?? detectImport(text);
+  let imported;
+  try {
+    imported = importCapture(text, from, { file, version: packageVersion(), ...(values.node === undefined ? {} : { node: values.node }) });
+  } catch (err) {
+    if (err instanceof CaptureError) throw CliError.within(command, err);
+    throw err;
+  }
+  const writer = new CaptureWriter(values.out, imported.header, { maxBytes: Number.MAX_SAFE_INTEGER });
+  for (const e of imported.exchanges) writer.add(e);
+  writer.close('imported');
+  const left = Object.entries(imported.skipped).map(([why, n]) => `${n.toLocaleString('en-US')} ${why}`);
+  console.log(`imported ${imported.exchanges.length.toLocaleString('en-US')} exchange(s) of ${from === 'bodies' ? 'request bodies' : 'a chainrpc test transcript'}${left.length === 0 ? '' : `; left out: ${left.join('; ')}`}: ${relativeOrAbsolute(values.out)}`);
+  return 0;
+}
 
 /** One progress line: how long, how many exchanges (and how many a second lately), the capture's size. */
 export function recordStatusLine(atMs: number, exchanges: number, perSecond: number, bytes: number, passed: number, full: boolean): string {

@@ -55,8 +55,8 @@ export interface CaptureExchange {
 export interface CaptureEnd {
   end: true;
   exchanges: number;
-  /** Why the recording ended: its duration, Ctrl-C, or its size bound (the proxy went on passing traffic). */
-  reason: 'duration' | 'interrupted' | 'max-size';
+  /** Why the recording ended: its duration, Ctrl-C, or its size bound (the proxy went on passing traffic); or an import's end. */
+  reason: 'duration' | 'interrupted' | 'max-size' | 'imported';
   endedAt: string;
 }
 
