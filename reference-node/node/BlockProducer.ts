@@ -66,7 +66,7 @@ export class BlockProducer {
       const needed = deps.quorum - 1;
       const held = await deps.propose(draft.block, needed);
       if (held < needed) {
-        if (this.unheld++ === 0) deps.log(`block ${draft.block.height} not committed: ${held} of the ${needed} other member(s) a majority needs took it (cut off from the others?); no block is committed until a majority takes one`);
+        if (this.unheld++ === 0) deps.log(`block ${draft.block.height} not committed: ${held} of the ${needed} other member(s) a majority needs took it (cut off from them, or they are too busy to answer in time); no block is committed until a majority takes one`);
         return;
       }
       if (this.unheld > 0) deps.log(`a majority takes this node's blocks again (block ${draft.block.height}, after ${this.unheld} not taken)`);

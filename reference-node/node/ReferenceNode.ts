@@ -391,7 +391,7 @@ export class ReferenceNode {
 
   /**
    * A drafted block to every other member this node knows: resolves with how many of them hold it (imported, or
-   * had it) once `needed` do, once all have answered, or after a block time (at least 500 ms), whichever is first.
+   * had it) once `needed` do, once all have answered, or after two block times (at least 1 s), whichever is first.
    */
   private proposeToMembers(block: Block, needed: number): Promise<number> {
     const members = this.memberPeers();
@@ -406,7 +406,10 @@ export class ReferenceNode {
         clearTimeout(timer);
         resolve(held);
       };
-      const timer = setTimeout(finish, Math.max(500, this.options.blockTimeMs));
+      // Members verify the block's transactions before they answer: on a busy machine a big block takes a while.
+      // Half the liveness window at most, so that a leader cut off still says so well before it is given up.
+      const waitMs = Math.max(1_000, 2 * this.options.blockTimeMs);
+      const timer = setTimeout(finish, waitMs);
       const answer = (holds: boolean): void => {
         answered++;
         if (holds) held++;
@@ -414,16 +417,18 @@ export class ReferenceNode {
       };
       if (members.length === 0) return finish();
       for (const m of members) {
-        this.link(m.url).send(
-          '/p2p/block',
-          body,
-          (reply) => {
-            this.membership.takeBlockAnswer(reply);
-            const status = typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? reply.status : undefined;
-            answer(status === 'imported' || status === 'known');
-          },
-          () => answer(false),
-        );
+        // Not queued behind the link's relayed transactions (a relay of thousands under load would hold the
+        // proposal past its wait): a block carries its transactions, so it may overtake them.
+        this.link(m.url)
+          .request('/p2p/block', body, waitMs)
+          .then(
+            (reply) => {
+              this.membership.takeBlockAnswer(reply);
+              const status = typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? reply.status : undefined;
+              answer(status === 'imported' || status === 'known');
+            },
+            () => answer(false),
+          );
       }
     });
   }

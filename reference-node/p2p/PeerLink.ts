@@ -15,7 +15,7 @@ export const P2P_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 export class PeerLink {
   private readonly client: RpcClient;
-  private readonly queue: { path: string; body: JsonValue; onAnswer?: ((answer: JsonValue) => void) | undefined; onFailure?: (() => void) | undefined }[] = [];
+  private readonly queue: { path: string; body: JsonValue; onAnswer?: ((answer: JsonValue) => void) | undefined }[] = [];
   private pendingTxs: string[] = [];
   private sending = false;
   private closed = false;
@@ -51,14 +51,11 @@ export class PeerLink {
     this.pump();
   }
 
-  /** Queues a message after everything queued before it; `onAnswer` hears the peer's answer, if one comes, `onFailure` that none will. */
-  send(path: string, body: JsonValue, onAnswer?: (answer: JsonValue) => void, onFailure?: () => void): void {
-    if (this.closed) {
-      onFailure?.();
-      return;
-    }
+  /** Queues a message after everything queued before it; `onAnswer` hears the peer's answer, if one comes. */
+  send(path: string, body: JsonValue, onAnswer?: (answer: JsonValue) => void): void {
+    if (this.closed) return;
     this.flushTxs();
-    this.queue.push({ path, body, onAnswer, onFailure });
+    this.queue.push({ path, body, onAnswer });
     this.pump();
   }
 
@@ -76,13 +73,9 @@ export class PeerLink {
     if (!next) return;
     this.sending = true;
     this.request(next.path, next.body)
-      .then(
-        (answer) => {
-          if (this.closed) next.onFailure?.();
-          else next.onAnswer?.(answer);
-        },
-        () => next.onFailure?.(),
-      )
+      .then((answer) => {
+        if (!this.closed) next.onAnswer?.(answer);
+      })
       .catch(() => undefined)
       .finally(() => {
         this.sending = false;
@@ -92,7 +85,7 @@ export class PeerLink {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const dropped of this.queue.splice(0)) dropped.onFailure?.();
+    this.queue.length = 0;
     this.pendingTxs = [];
     await this.client.close();
   }
