@@ -11,6 +11,7 @@ import type { Command } from '../Command.js';
 import { relativeOrAbsolute } from './commandText.js';
 import { interruptible } from './load/interrupt.js';
 import { duration } from './load/scenarioOptions.js';
+import { parseOrigin } from '../../core/client/exactHttpParts.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { CAPTURE_FORMAT } from '../../load/capture/captureFormat.js';
 import { CaptureWriter } from '../../load/capture/CaptureWriter.js';
@@ -114,8 +115,8 @@ export const record: Command = {
     }
     if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new CliError(`${command}: --upstream must be http or https; got "${values.upstream}"`);
     if (existsSync(values.out)) throw new CliError(`${command}: ${values.out} exists; give another --out (a capture is never overwritten)`);
-    const port = Number(upstream.port || (upstream.protocol === 'https:' ? 443 : 80));
-    const reachable = await tcpReachable(upstream.hostname.replace(/^\[(.*)\]$/, '$1'), port);
+    const { hostname, port } = parseOrigin(upstream.origin);
+    const reachable = await tcpReachable(hostname, port);
     if (reachable !== true) {
       process.stderr.write(`chainrpc: ${command}: the upstream ${upstream.origin} cannot be reached (${reachable}); is the node running there?\n`);
       return 3;

@@ -230,8 +230,6 @@ export class WorkerCases implements CaseSource {
   #message(m: FromCaseWorker): void {
     if (this.#inline !== undefined) return;
     switch (m.type) {
-      case 'ready':
-        return;
       case 'failed':
         return this.#fail(`the case worker thread could not start: ${m.message}`);
       case 'case-error': {

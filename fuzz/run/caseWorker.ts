@@ -30,7 +30,6 @@ export type ToCaseWorker =
 
 /** From the worker to the run's thread. */
 export type FromCaseWorker =
-  | { type: 'ready' }
   | { type: 'failed'; message: string }
   | { type: 'cases'; version: number; cases: FuzzCase[] }
   | { type: 'case-error'; index: number; message: string }
@@ -122,4 +121,3 @@ port.on('message', (m: ToCaseWorker) => {
   }
 });
 
-post({ type: 'ready' });

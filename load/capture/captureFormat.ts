@@ -6,6 +6,7 @@
  * replay by what JSON-RPC 2.0 makes of its body: the methods called (with counts), the batch size, the ids.
  */
 import { parseJson, type JsonValue } from '../../core/json/index.js';
+import { isObject } from '../../profile/readWire.js';
 
 export const CAPTURE_FORMAT = 'chainrpc-capture/1';
 
@@ -74,8 +75,6 @@ export function captureBody(bytes: Uint8Array): CapturedBody {
 export function bodyBytes(body: CapturedBody): Buffer {
   return 'text' in body ? Buffer.from(body.text, 'utf8') : Buffer.from(body.base64, 'base64');
 }
-
-const isObject = (v: JsonValue): v is { [k: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSON-RPC index of a request body; null when it is no JSON, or holds no request object. */
 export function rpcIndex(body: CapturedBody): RpcIndex | null {

@@ -6,6 +6,7 @@
  * again (the request) or to compare with (the answer).
  */
 import { parseJson, type JsonValue } from '../../core/json/index.js';
+import { isObject } from '../../profile/readWire.js';
 import { captureBody, CAPTURE_FORMAT, rpcIndex, type CaptureExchange, type CaptureHeader } from './captureFormat.js';
 import { CaptureError } from './readCapture.js';
 
@@ -19,8 +20,6 @@ export interface Imported {
   /** The nodes a transcript's exchanges went to (with `node`, only that one's are taken). */
   nodes: string[];
 }
-
-const isObject = (v: JsonValue | undefined): v is { [k: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What the file is: a transcript when its first line is an exchange of one (a request and when it started), else bodies. */
 export function detectImport(text: string): ImportFrom {
@@ -47,7 +46,7 @@ export function importCapture(text: string, from: ImportFrom, options: { file: s
       return { t: 0, method: 'POST', path: '/', contentType: 'application/json', request, rpc: rpcIndex(request), status: null, ms: 0 };
     });
     if (exchanges.length === 0) throw new CaptureError(`${options.file} holds no request body: give one per line`);
-    return { header: { ...header, startedAt: header.startedAt }, exchanges, skipped, nodes: [] };
+    return { header, exchanges, skipped, nodes: [] };
   }
   const entries = lines.map((line, i) => {
     try {
