@@ -27,6 +27,7 @@ const TIMING = [
   'fuzz/run/runFuzz.proof.test.ts',
   'load/health/**/*.timing.test.ts',
   'load/chaos/**/*.timing.test.ts',
+  'load/replay/**/*.timing.test.ts',
 ];
 
 const PROCESS = [

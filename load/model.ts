@@ -28,8 +28,12 @@ export interface HistogramData {
 
 /** How requests arrive. */
 export type ArrivalModel =
-  /** Open: sends are scheduled at a rate, whatever the node does; a request that cannot go (in-flight cap) is dropped. */
-  | { kind: 'open'; distribution: 'uniform' | 'poisson'; stages: RateStage[] }
+  /**
+   * Open: sends are scheduled at a rate, whatever the node does; a request that cannot go (in-flight cap) is dropped.
+   * `recorded`: each request at the time its source gives (RequestSource.due: a replayed capture); the stages
+   * then only say the rate the source keeps, for the report.
+   */
+  | { kind: 'open'; distribution: 'uniform' | 'poisson' | 'recorded'; stages: RateStage[] }
   /** Closed: `connections` loops, each sending its next request when the last one is answered. */
   | { kind: 'closed'; connections: number };
 
@@ -524,7 +528,40 @@ export interface LoadReport {
   baseline?: BaselineComparison;
   /** A run with faults injected (--chaos): the schedule, what was done, and the chain's consistency. */
   chaos?: ChaosReport;
+  /** A capture replayed (chainrpc load replay): what of it was sent, how, and what was left out. */
+  replay?: ReplayReport;
   verdict: LoadVerdict;
+}
+
+/** How a replay is paced: the recorded offsets divided by `speed`, or the recorded order at `rate` requests/s. */
+export type ReplayPace = { speed: number } | { rate: number };
+
+/** Why an exchange of a capture is not replayed (each counted in the report). */
+export type LeftOutReason =
+  | 'not a JSON-RPC POST'
+  | 'not JSON-RPC'
+  | 'notifications only'
+  | 'ids the engine cannot match'
+  | 'methods not chosen'
+  | 'signed for another chain'
+  | 'chain not known';
+
+/** A capture replayed (docs/replay.md): what of it went, how, and what was left out. */
+export interface ReplayReport {
+  /** The capture's path as given. */
+  capture: string;
+  /** Exchanges in the capture, and those replayed (once per pass). */
+  exchanges: number;
+  replayed: number;
+  pace: ReplayPace;
+  loop: boolean;
+  /** ms one pass lasts at this pace (from the first request kept to the last). */
+  spanMs: number;
+  /** The rate one pass keeps on average, requests/s. */
+  rate: number;
+  leftOut: { reason: LeftOutReason; count: number }[];
+  /** What was done to what was sent, in words. */
+  transformations: string[];
 }
 
 export type LoadVerdictWord = 'PASSED' | 'FAILED' | 'NOT TRUSTED' | 'INTERRUPTED';

@@ -25,6 +25,9 @@ import { mergeRuns } from './mergeRuns.js';
 import type { ArrivalModel, LoadProgress, LoadRun, ReadRegressions, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from './scenario/scenarioSource.js';
+import type { ReplaySettings } from './replay/replayPlan.js';
+import type { ReplaySourceOptions } from './replay/replaySource.js';
+import { asU64, readField } from '../profile/readWire.js';
 import { evaluateThresholds } from './scenario/Threshold.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 import type { ChaosNetwork } from './chaos/ChaosNetwork.js';
@@ -86,6 +89,11 @@ export interface RunLoadOptions {
    * does not end its load: what its clients see is the measure. `onChaos` receives the network's report.
    */
   chaos?: { steps: readonly ChaosStep[]; network: ChaosNetwork; onChaos: (report: ChaosReport) => void };
+  /**
+   * A capture replayed instead of the scenario's mix (`chainrpc load replay`, docs/replay.md): its requests at their
+   * own times (the scenario's model is then the `recorded` distribution), once per node, in turn.
+   */
+  replay?: ReplaySettings;
   signal?: AbortSignal;
   onProgress?: (progress: LoadProgress) => void;
   log: (line: string) => void;
@@ -94,12 +102,16 @@ export interface RunLoadOptions {
 /** Rounds of an interleaved comparison: enough to spread the noise, few enough that each segment is long. */
 const ROUNDS = 3;
 
-const sourceModule = (): string => new URL(`./scenario/scenarioSource.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+const moduleBeside = (path: string): string => new URL(`${path}.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+const SCENARIO_SOURCE = './scenario/scenarioSource';
+const REPLAY_SOURCE = './replay/replaySource';
 
 /** A node's setup: the source's options and, for transactions, the inclusion tracker. */
 interface Prepared {
   url: string;
   options: ScenarioSourceOptions;
+  /** A replay's source options (then `options` is not used). */
+  replay?: ReplaySourceOptions;
   tracker?: InclusionTracker;
   /** Epoch ms that is t = 0 of the tracker's series. */
   trackerOriginMs?: number;
@@ -143,7 +155,7 @@ async function reachable(client: RpcClient, profile: Profile, url: string): Prom
 }
 
 /** The segments a node's run is cut into: 3 rounds when several nodes share a fixed rate, else 1. */
-const roundsOf = (o: RunLoadOptions): number => (o.chaos === undefined && o.urls.length > 1 && (o.scenario.model.kind === 'closed' || o.scenario.model.stages.length === 1) ? ROUNDS : 1);
+const roundsOf = (o: RunLoadOptions): number => (o.chaos === undefined && o.replay === undefined && o.urls.length > 1 && (o.scenario.model.kind === 'closed' || o.scenario.model.stages.length === 1) ? ROUNDS : 1);
 
 /** A later round's warm-up: the scenario's, at most 1 s. */
 const laterWarmupMs = (s: ResolvedScenario): number => Math.min(s.warmupMs, 1000);
@@ -170,6 +182,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
   const { scenario: s, profile } = o;
   const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
   try {
+    if (o.replay !== undefined) return await prepareReplay(url, client, o, o.replay);
     // The tip matters to chain_getBlockByHeight's params; otherwise any JSON-RPC answer shows the node is there.
     const tip = s.reads.has('chain_getBlockByHeight') ? await tipHeight(client, profile, url) : await reachable(client, profile, url);
     const from = Math.max(profile.genesisHeight, tip - s.recentBlocks + 1);
@@ -222,6 +235,35 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
   }
 }
 
+/**
+ * A node made ready for a replay: its head (heights are rebased against it) and its chain (transactions signed for
+ * another are left out); the scenario's own setup (accounts, a corpus) is not a replay's.
+ */
+async function prepareReplay(url: string, client: RpcClient, o: RunLoadOptions, settings: ReplaySettings): Promise<Prepared> {
+  const { profile } = o;
+  const tip = settings.rebaseHeights ? await tipHeight(client, profile, url) : await reachable(client, profile, url);
+  let chainId = profile.chainId;
+  if (chainId === undefined) {
+    try {
+      chainId = asU64(readField(profile, await client.call<JsonValue>(wireMethod(profile, 'chain_health')), 'chain_id'));
+    } catch {
+      chainId = undefined; // no chain id known: the capture's signed transactions are left out and counted
+    }
+  }
+  const replay: ReplaySourceOptions = {
+    settings,
+    // The scenario's warm-up is the replay's lead-in: connections opened, nothing sent.
+    leadMs: o.scenario.warmupMs,
+    wire: { blockNumber: wireMethod(profile, 'chain_blockNumber'), blockByHeight: wireMethod(profile, 'chain_getBlockByHeight'), sendRawTransaction: wireMethod(profile, 'chain_sendRawTransaction') },
+    profile: o.profileSource,
+    chainId: chainId === undefined ? null : chainId.toString(),
+    targetHead: tip >= 0 ? tip : null,
+    genesisHeight: profile.genesisHeight,
+  };
+  const options: ScenarioSourceOptions = { mix: [], wire: {}, heights: null, accounts: [], validate: 0, seed: o.scenario.seed, profile: o.profileSource, transactions: null };
+  return { url, options, replay, resumeAt: {} };
+}
+
 /** The model of one segment: the scenario's, its time scaled to the segment (interleaved runs). */
 function segmentModel(model: ArrivalModel, fraction: number): ArrivalModel {
   if (model.kind === 'closed' || fraction === 1) return model;
@@ -245,7 +287,7 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
     timeoutMs: s.timeoutMs,
     // With faults a node that does not answer is what is measured, not a reason to stop.
     ...(o.chaos === undefined ? {} : { unreachableMs: Number.POSITIVE_INFINITY }),
-    source: { module: sourceModule(), options: withResume(p) as unknown as JsonValue },
+    source: p.replay === undefined ? { module: moduleBeside(SCENARIO_SOURCE), options: withResume(p) as unknown as JsonValue } : { module: moduleBeside(REPLAY_SOURCE), options: p.replay as unknown as JsonValue },
     threads: o.threads,
     // The generator on a thread of its own: the tracker and the progress stay here, off its schedule.
     worker: true,

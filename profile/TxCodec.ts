@@ -25,6 +25,11 @@ export interface TxCodec {
   newKey(): { privateKey: Uint8Array; address: string };
   addressOf(privateKey: Uint8Array): string;
   sign(privateKey: Uint8Array, tx: Transfer): EncodedTransaction;
+  /**
+   * The chain id a signed transaction (wire hex) was signed for; undefined when the hex is no transaction of this
+   * format. Optional: a replay leaves out the transactions whose chain it cannot tell (docs/replay.md).
+   */
+  chainIdOf?(wire: string): bigint | undefined;
   /** Variants a strict node must refuse; each returns wire hex. */
   crafted?: {
     /** A valid transaction with one signature byte changed. */

@@ -9,6 +9,8 @@ import {
 } from '../core/codec/index.js';
 import { identityRSignature, withSPlusL } from '../core/codec/craftSignature.js';
 import { createMessageSigner } from '../core/codec/index.js';
+import { decodeTransaction } from '../core/codec/decodeTransaction.js';
+import { CodecError } from '../core/codec/CodecError.js';
 import type { EncodedTransaction, Transfer, TxCodec } from './TxCodec.js';
 
 const U128_MAX = (1n << 128n) - 1n;
@@ -31,6 +33,14 @@ export const referenceCodec: TxCodec = {
   sign(privateKey, tx): EncodedTransaction {
     const signed = createTransactionSigner(privateKey).sign(tx);
     return { wire: signed.wire, hash: signed.hash };
+  },
+  chainIdOf(hex) {
+    try {
+      return decodeTransaction(hex).chainId;
+    } catch (error) {
+      if (error instanceof CodecError) return undefined;
+      throw error;
+    }
   },
   crafted: {
     badSignature(privateKey, tx) {

@@ -101,6 +101,20 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
     }
   }
 
+  due(): number | undefined {
+    const source = this.#source;
+    if (source.due === undefined) {
+      this.#sourceFailed(new Error('the run plays recorded times, but its request source keeps none (RequestSource.due)'));
+      return undefined;
+    }
+    try {
+      return source.due();
+    } catch (error) {
+      this.#sourceFailed(error);
+      return undefined;
+    }
+  }
+
   sourceRanOut(t: number): void {
     const at = Math.round(t - this.measureStart);
     this.stopSending({ reason: 'completed', atMs: at, message: `the request source had no more requests at ${at} ms` }, Infinity);

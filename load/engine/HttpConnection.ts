@@ -128,6 +128,11 @@ export class HttpConnection<T> {
     else if (this.#socket === undefined) this.#open();
   }
 
+  /** Opens the connection ahead of its first request (idle until `send`); a no-op when it is open. */
+  open(): void {
+    if (this.#socket === undefined) this.#open();
+  }
+
   /** Ends the current request as a timeout if it began before `beforeMs` (the socket is destroyed). */
   expire(beforeMs: number): void {
     if (this.#context !== undefined && this.startedMs < beforeMs) this.#fail({ kind: 'timeout' });

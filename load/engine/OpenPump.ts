@@ -1,5 +1,5 @@
 /**
- * The open model's pump: request i is due at t_i (the Schedule); the pump takes it up as soon as it can, and
+ * The open model's pump: request i is due at t_i (the Schedule, or the source's own times: a replay); the pump takes it up as soon as it can, and
  * how late that was is the send lag. Over the in-flight cap, or when the source is busy, the request is dropped;
  * with every connection busy (fewer connections than the cap) it waits for one, in order. Latency runs from t_i,
  * so a late generator cannot hide a slow node (no coordinated omission; docs/load.md, "The engine").
@@ -22,6 +22,9 @@ import type { InFlight, Sender, SenderHost } from './Sender.js';
  */
 const TIMER_MIN_MS = 1;
 
+/** Connections a `recorded` schedule opens at the start (the rest as they are needed). */
+const PRECONNECT = 32;
+
 export interface OpenPumpPlan {
   model: Extract<ArrivalModel, { kind: 'open' }>;
   warmupMs: number;
@@ -35,7 +38,9 @@ export interface OpenPumpPlan {
 export class OpenPump implements Sender {
   readonly #host: SenderHost;
   readonly #plan: OpenPumpPlan;
-  readonly #schedule: Schedule;
+  /** The send times: the Schedule of the stages, or the source's own (the `recorded` distribution). */
+  readonly #schedule: { next(): number | undefined };
+  readonly #recorded: boolean;
   /** ms after the origin of the next send; undefined once the schedule is over. */
   #due: number | undefined;
   readonly #idle: HttpConnection<InFlight>[] = [];
@@ -54,11 +59,22 @@ export class OpenPump implements Sender {
     // The warm-up at the first stage's starting rate, then the stages.
     const first = plan.model.stages[0];
     const warm = plan.warmupMs > 0 && first !== undefined ? [{ from: first.from, to: first.from, durationMs: plan.warmupMs }] : [];
-    this.#schedule = new Schedule([...warm, ...plan.model.stages], plan.model.distribution, plan.seed, plan.share);
+    const { distribution } = plan.model;
+    this.#recorded = distribution === 'recorded';
+    this.#schedule = distribution === 'recorded' ? { next: () => host.due() } : new Schedule([...warm, ...plan.model.stages], distribution, plan.seed, plan.share);
     this.#due = this.#schedule.next();
   }
 
   begin(): void {
+    // Recorded times often begin with a burst: connections are opened before the first is due (a replay's
+    // lead-in, its warm-up, sends nothing), so the first requests do not wait for a handshake.
+    if (this.#recorded) {
+      for (let i = Math.min(this.#plan.connections, PRECONNECT); i > 0; i--) {
+        const connection = this.#open();
+        connection.open();
+        this.#idle.push(connection);
+      }
+    }
     this.pump();
   }
 
@@ -95,6 +111,8 @@ export class OpenPump implements Sender {
     host.recorder.scheduled(measured);
     host.recorder.lag((t - scheduledMs) * 1000, measured);
     if (host.inFlight >= this.#plan.maxInFlight) {
+      // A source with its own times moves on past the request that could not go.
+      if (this.#recorded) host.next();
       host.recorder.dropped(measured);
       return;
     }

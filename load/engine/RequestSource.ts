@@ -41,6 +41,11 @@ export interface RequestSource {
    */
   next(): PlannedRequest | null | undefined;
   /**
+   * A source that keeps its own times (the open model's `recorded` distribution: a replayed capture): when the
+   * request the next `next()` gives is due, in ms from the warm-up's start; undefined when it has no more.
+   */
+  due?(): number | undefined;
+  /**
    * Called when a request it made has ended, whatever the outcome (a lane may then send its next nonce), with
    * each call's outcome in the request's order (absent for a request abandoned at the end of the run).
    */

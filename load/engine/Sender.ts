@@ -33,6 +33,8 @@ export interface SenderHost {
    * stops sending, sets `failed` and gives null.
    */
   next(): PlannedRequest | null | undefined;
+  /** The source's own time for its next request (RequestSource.due), for the `recorded` distribution. */
+  due(): number | undefined;
   readonly failed: boolean;
   /** Stops sending when the source has run out at `t`. */
   sourceRanOut(t: number): void;

@@ -13,6 +13,7 @@ import type { SourceSpec, TrackedOutcome } from './RequestSource.js';
 import { prepareThread } from './runThread.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadStop } from './ThreadPlan.js';
 import { Schedule } from './Schedule.js';
+import { warmHistograms } from '../metrics/Histogram.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
 import { startWorker } from '../../core/process/startWorker.js';
 
@@ -120,6 +121,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   };
   let results: ThreadResult[];
   try {
+    // The ticks' histograms are decoded and merged here: compiled now, not at the first tick of the schedule.
+    warmHistograms();
     // Start a moment ahead, so every thread begins at the same instant.
     origin = performance.timeOrigin + performance.now() + (handles.length > 1 ? 50 : 1);
     startedAt.setTime(origin);

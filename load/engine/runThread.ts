@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { EngineThread } from './EngineThread.js';
 import { parseTarget } from './HttpConnection.js';
+import { warmHistograms } from '../metrics/Histogram.js';
 import type { CreateSource, RequestSource, SourceShare, SourceSpec } from './RequestSource.js';
 import type { PreparedThread, ThreadHooks, ThreadPlan } from './ThreadPlan.js';
 
@@ -28,5 +29,7 @@ export async function makeSource(spec: SourceSpec, share: SourceShare): Promise<
 export async function prepareThread(plan: ThreadPlan, hooks: ThreadHooks): Promise<PreparedThread> {
   const target = parseTarget(plan.url);
   const source = await makeSource(plan.source, plan.share);
+  // A tick builds and encodes a histogram: cold, that takes milliseconds, done here rather than mid-schedule.
+  warmHistograms();
   return { start: (origin) => new EngineThread(plan, hooks, source, target, origin).run() };
 }

@@ -39,7 +39,8 @@ export function sloReasons(run: LoadRun): string[] {
 }
 
 function atRate(s: ResolvedScenario, rate: number, durationMs: number): ResolvedScenario {
-  const distribution = s.model.kind === 'open' ? s.model.distribution : 'uniform';
+  // A sweep sets its own rates: a replay's recorded times are no scenario's distribution.
+  const distribution = s.model.kind === 'open' && s.model.distribution !== 'recorded' ? s.model.distribution : 'uniform';
   return {
     ...s,
     durationMs,

@@ -1,4 +1,5 @@
-import type { BaselineComparison, ChaosReport, LoadReport, LoadRun } from '../../load/model.js';
+import type { BaselineComparison, ChaosReport, LoadReport, LoadRun, ReplayReport } from '../../load/model.js';
+import { REPLAY_HEAD, replayRows } from './replayText.js';
 import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
 import type { Cell } from '../shared/htmlTable.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
@@ -98,11 +99,23 @@ function faultsHtml(chaos: ChaosReport, runs: readonly LoadRun[]): string {
   ].join('\n');
 }
 
+/** A replay: the capture, its pace, what went and what was left out, the changes made (replayText.ts). */
+function replayHtml(replay: ReplayReport): string {
+  return [
+    '<section id="replay" data-testid="replay">',
+    '<h2>Replay</h2>',
+    htmlTable('replay', REPLAY_HEAD.map((c) => text(c)), replayRows(replay).map((row) => row.map((c) => text(c)))),
+    '<p class="note">Each request sent as recorded (a batch as the batch it was), at its recorded time on the run\'s clock; what was left out and every change made are above. docs/replay.md.</p>',
+    '</section>',
+  ].join('\n');
+}
+
 export function renderLoadHtml(report: LoadReport): string {
   const headline = loadHeadline(report);
   const facts = verdictFacts(report);
   const compared = report.runs.length > 1;
   const toc: [string, string][] = [
+    ...(report.replay ? [['replay', 'Replay'] as [string, string]] : []),
     ...(report.chaos ? [['faults', 'Faults'] as [string, string]] : []),
     ...(compared ? [['comparison', 'Comparison'] as [string, string]] : []),
     ...report.runs.map((r, i): [string, string] => [`run-${i + 1}`, `Run ${i + 1}: ${r.url}`]),
@@ -110,6 +123,7 @@ export function renderLoadHtml(report: LoadReport): string {
     ...(report.baseline ? [['baseline', 'Baseline'] as [string, string]] : []),
   ];
   const sections = [
+    report.replay ? replayHtml(report.replay) : '',
     report.chaos ? faultsHtml(report.chaos, report.runs) : '',
     compared ? comparisonHtml(report.runs, report.chaos) : '',
     ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared, chaos: report.chaos })),

@@ -7,6 +7,7 @@ import type {
   BaselineComparison,
   ChaosEvent,
   ChaosReport,
+  ReplayReport,
   ChaosStep,
   Outage,
   RunChaos,
@@ -155,9 +156,10 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const sweep = { url: '', scenario: '', search: 'given', steps: [], knee: null, stopped: '' } satisfies Required<SweepResult>;
     const delta = { metric: '', unit: '%', baseline: 0, current: 0, change: 0, allowed: 0, regression: false } satisfies Required<BaselineDelta>;
     const baseline = { file: '', createdAt: '', deltas: [] } satisfies Required<BaselineComparison>;
+    const replay = { capture: '', exchanges: 1, replayed: 1, pace: { speed: 1 }, loop: false, spanMs: 0, rate: 1, leftOut: [{ reason: 'not JSON-RPC' as const, count: 1 }], transformations: [] } satisfies Required<ReplayReport>;
     const report = {
       format: 'chainrpc-load/2', tool: { name: 'chainrpc', version: '' }, createdAt: '', command: '', scenario: { name: '', definition: null }, profile: '',
-      runs: [], sweeps: [], baseline, chaos, verdict: { word: 'PASSED', exitCode: 0, reasons: [], knees: [], summary: '' },
+      runs: [], sweeps: [], baseline, chaos, replay, verdict: { word: 'PASSED', exitCode: 0, reasons: [], knees: [], summary: '' },
     } satisfies Required<LoadReport>;
 
     const defs = schema.definitions ?? {};
@@ -198,6 +200,8 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.RunChaos)).toEqual(sorted(runChaos));
     expect(keysOf(defs.RunChaos?.properties?.events?.items)).toEqual(sorted(runEvent));
     expect(keysOf(defs.ChaosStep)).toEqual(sorted(chaosStep));
+    expect(keysOf(defs.ReplayReport)).toEqual(sorted(replay));
+    expect(keysOf(defs.ReplayReport?.properties?.leftOut?.items)).toEqual(sorted(replay.leftOut[0] ?? {}));
     expect(keysOf(defs.ChaosEvent)).toEqual(sorted(chaosEvent));
     expect(keysOf(defs.ChaosReport)).toEqual(sorted(chaos));
     expect(keysOf(defs.ChaosReport?.properties?.consistency?.oneOf?.[1])).toEqual(sorted(consistency));

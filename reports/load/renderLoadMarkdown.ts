@@ -7,6 +7,7 @@ import { formatChange, formatCount, formatMetricValue, formatMicros, formatPerce
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
 import { headHealthRows, healthRows, type HealthRow } from './healthText.js';
+import { replayRows } from './replayText.js';
 import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
 
 const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
@@ -177,6 +178,7 @@ export function renderLoadMarkdown(report: LoadReport): string {
   if (report.runs.length > 0) out.push(...runsTable(report.runs), '');
   out.push(...thresholdsTable(report.runs));
   out.push(...healthTable(report.runs));
+  if (report.replay !== undefined) out.push('### Replay', '', '| | |', '|---|---|', ...replayRows(report.replay).map((r) => `| ${r.map((c) => markdownText(c)).join(' | ')} |`), '');
   if (report.chaos !== undefined) out.push(...faultsLines(report.chaos, report.runs));
   for (const sweep of report.sweeps) out.push(...sweepLines(sweep));
   out.push(...baselineLines(report));

@@ -9,12 +9,13 @@ import { CORPUS_HELP, corpusCommand, corpusLine } from './corpus.js';
 import { K6_HELP, k6Command, k6Line } from './k6.js';
 import { LIST_HELP, listCommand, listLine } from './list.js';
 import { MERGE_HELP, mergeCommand, mergeLine } from './merge.js';
+import { REPLAY_HELP, replayCommand, replayLine } from './replay.js';
 import { RUN_ABOUT, RUN_OPTIONS, RUN_USAGE, runCommand, runLine } from './run.js';
 import { SWEEP_HELP, sweepCommand, sweepLine } from './sweep.js';
 
 /** The `load` page: a run's usage, what it does and its options, with the subcommands between. */
 const HELP = `${RUN_USAGE}
-       chainrpc load <subcommand> ...   (sweep, corpus, list, k6, merge: below)
+       chainrpc load <subcommand> ...   (sweep, corpus, list, k6, merge, replay: below)
 
 ${RUN_ABOUT}
 
@@ -24,6 +25,7 @@ Subcommands (each with its own --help, e.g. chainrpc load k6 --help):
   list                     the built-in scenarios
   k6 <scenario>            writes the scenario as a k6 test (and a k6-operator TestRun)
   merge <summary.json>...  adds up what the instances of such a k6 test wrote into one report
+  replay <capture>         sends a recorded capture again (chainrpc record) at its pacing or faster
 
 ${RUN_OPTIONS}`;
 
@@ -33,6 +35,7 @@ const SUBCOMMANDS = [
   { name: 'list', help: LIST_HELP, commandLine: listLine, run: listCommand },
   { name: 'k6', help: K6_HELP, commandLine: k6Line, run: k6Command },
   { name: 'merge', help: MERGE_HELP, commandLine: mergeLine, run: mergeCommand },
+  { name: 'replay', help: REPLAY_HELP, commandLine: replayLine, run: replayCommand },
 ] as const;
 
 export const load: Command = {

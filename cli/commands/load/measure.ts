@@ -8,7 +8,7 @@ import type { OptionTable, OptionValues } from '../../CommandLine.js';
 import { REGRESSION } from '../../commonOptions.js';
 import { baseUrls } from '../../nodeUrls.js';
 import { CorpusError, FundingError } from '../../../load/corpus/CorpusError.js';
-import type { ChaosReport, LoadProgress, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
+import type { ChaosReport, LoadProgress, LoadReport, LoadRun, ReplayReport, SweepResult } from '../../../load/model.js';
 import { TargetUnreachableError, type RunLoadOptions } from '../../../load/runLoad.js';
 import type { loadScenario, ResolvedEntry } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
@@ -88,6 +88,14 @@ export type MeasureValues = OptionValues<typeof MEASURE_OPTIONS>;
 /** What runLoad and runSweep both take, made here. */
 export type MeasureCommon = Omit<RunLoadOptions, 'urls'>;
 
+/** What a measure gives the report: the runs or sweeps, and a run with faults' or a replay's own part. */
+interface Measured {
+  runs: LoadRun[];
+  sweeps: SweepResult[];
+  chaos?: ChaosReport;
+  replay?: ReplayReport;
+}
+
 export interface Measure {
   /** "load" or "load sweep": every message starts with it. */
   command: string;
@@ -97,7 +105,7 @@ export interface Measure {
   /** The --baseline report, read before anything runs (baselineFor). */
   baseline: LoadReport | undefined;
   /** Runs the scenario against the URLs. */
-  measure: (common: MeasureCommon, urls: readonly string[]) => Promise<{ runs: LoadRun[]; sweeps: SweepResult[]; chaos?: ChaosReport }>;
+  measure: (common: MeasureCommon, urls: readonly string[]) => Promise<Measured>;
 }
 
 /** Measures (the report folder and the profile first), then judges and writes the report of what ran; resolves to the exit code. */
@@ -113,7 +121,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
   const log = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  let measured: { runs: LoadRun[]; sweeps: SweepResult[]; chaos?: ChaosReport };
+  let measured: Measured;
   try {
     const maxLag = values['max-lag'] === undefined ? {} : { maxLagP99Us: parseDuration(values['max-lag']) * 1000 };
     const health = healthOf(command, values, profile.rpcPath);
@@ -142,6 +150,7 @@ export async function measureAndReport(o: Measure): Promise<number> {
     runs: measured.runs,
     sweeps: measured.sweeps,
     ...(measured.chaos === undefined ? {} : { chaos: measured.chaos }),
+    ...(measured.replay === undefined ? {} : { replay: measured.replay }),
     interrupted: stop.interrupted(),
     baseline: o.baseline === undefined ? undefined : { path: values.baseline ?? '', report: o.baseline },
     regression: values.regression,

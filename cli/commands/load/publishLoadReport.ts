@@ -8,7 +8,7 @@ import { packageVersion } from '../../../core/packageVersion.js';
 import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
 import { EXIT } from '../../../core/errors/exitCodes.js';
 import { loadVerdict } from '../../../load/loadVerdict.js';
-import type { BaselineComparison, ChaosReport, LoadReport, LoadRun, SweepResult } from '../../../load/model.js';
+import type { BaselineComparison, ChaosReport, LoadReport, ReplayReport, LoadRun, SweepResult } from '../../../load/model.js';
 import { writeLoadReports } from '../../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
 import { recordedCommand, relativeOrAbsolute } from '../commandText.js';
@@ -39,6 +39,8 @@ export interface LoadReportParts {
   sweeps: SweepResult[];
   /** A run with faults: the schedule, the events, the chain's consistency. */
   chaos?: ChaosReport;
+  /** A replay: what of the capture went, how, and what was left out. */
+  replay?: ReplayReport;
   interrupted: boolean;
   baseline?: { path: string; report: LoadReport } | undefined;
   /** --regression, percent. */
@@ -68,6 +70,7 @@ export async function publishLoadReport(o: LoadReportParts): Promise<number> {
     sweeps: o.sweeps,
     ...(comparison === undefined ? {} : { baseline: comparison }),
     ...(o.chaos === undefined ? {} : { chaos: o.chaos }),
+    ...(o.replay === undefined ? {} : { replay: o.replay }),
     verdict: loadVerdict(o.runs, o.sweeps, comparison, o.interrupted),
   };
   const written = await writeLoadReports(report, { dir: o.reportDir ?? DEFAULT_REPORT_DIR });

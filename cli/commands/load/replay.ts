@@ -1,0 +1,196 @@
+/**
+ * `chainrpc load replay <capture>`: a capture (`chainrpc record`, `chainrpc record import`) sent again to one node
+ * or several (in turn) at its recorded pacing or faster, on the open-model engine, and judged and reported as a
+ * run of `chainrpc load` is (docs/replay.md). The capture is made into a plan first (load/replay/replayPlan.ts),
+ * once for the report and once in each engine thread.
+ */
+import { CliError } from '../../CliError.js';
+import { CommandLine } from '../../CommandLine.js';
+import { positiveNumberProblem } from '../../commonOptions.js';
+import { CaptureError, readCapture, type Capture } from '../../../load/capture/readCapture.js';
+import type { RateStage } from '../../../load/model.js';
+import { replayPlan, ReplayPlanError, type ReplayPace, type ReplaySettings } from '../../../load/replay/replayPlan.js';
+import { runLoad } from '../../../load/runLoad.js';
+import { resolveScenario, type ResolvedScenario } from '../../../load/scenario/loadScenario.js';
+import { parseDuration } from '../../../load/scenario/parseDuration.js';
+import { parseThreshold } from '../../../load/scenario/Threshold.js';
+import type { LoadScenario } from '../../../load/scenario/Scenario.generated.js';
+import { wireMethod, type Profile } from '../../../profile/Profile.js';
+import { ENGINE_OPTIONS, measureAndReport, type MeasureValues } from './measure.js';
+import type { OptionTable } from '../../CommandLine.js';
+import { REGRESSION } from '../../commonOptions.js';
+import { HEALTH_OPTIONS } from './healthOptions.js';
+import { baselineFor } from './publishLoadReport.js';
+import { duration, rate, SCENARIO_OVERRIDES } from './scenarioOptions.js';
+import { needUrls, TARGET, targetOptions, URL_RULE } from './target.js';
+
+export const REPLAY_HELP = `Usage: chainrpc load replay <capture> --url <base-url> [--speed <x> | --rate <n>] [options]
+
+Sends a capture's requests again (chainrpc record, or chainrpc record import) at their recorded
+offsets divided by --speed, or in their recorded order at --rate requests/s, on the open-model engine:
+latency from each request's due time, every call judged as JSON-RPC, every threshold, --baseline and
+report of chainrpc load. Each body goes as it was recorded (a batch as the batch it was); what is left
+out (not a JSON-RPC POST, notifications only, ids that cannot be matched, transactions signed for
+another chain) and every change made is counted in the report. Several --url: the capture is
+replayed to each node in turn. docs/replay.md.
+
+${URL_RULE}
+
+Options:
+  --speed <x>              the recorded offsets divided by x (default 1: the recorded pacing; 2: twice as fast)
+  --rate <n>               the recorded order evenly at n requests/s instead of the recorded offsets
+  --loop                   play the capture again, one period after the last, until --duration ends
+  --duration <d>           the measured window (default: one pass of the capture; needed with --loop)
+  --methods <m1,m2,...>    only requests whose calls are all of these methods (the node's method names)
+  --rebase-heights         a block asked by height is asked at the same depth below the target's head
+                           as it was below the recorded head (the capture's own head answers say where)
+${targetOptions('a node (repeatable: each replays the capture in turn)')}
+  --connections <n>        the connection pool (default 64)
+  --max-in-flight <n>      requests waiting at once; one due beyond it is dropped (default 1024)
+  --threshold <t>          an SLO threshold (repeatable; default "errors < 1%", "dropped == 0")
+  --baseline <report.json> a previous replay's report: a regression beyond the noise fails the run (99)
+  --regression <pct>       the change allowed before noise is added, in percent (default 10)
+${ENGINE_OPTIONS}
+  -h, --help
+
+Exit codes: 0 every threshold kept; 99 a threshold broken, or a regression beyond the noise; 1 the
+figures cannot be trusted (the generator fell behind the recorded times), or a node stopped answering;
+2 usage error, or a capture that is not one or holds nothing to replay; 3 no node answered at the
+start; 4 internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): the report of what ran is
+written first.`;
+
+const REPLAY_OPTIONS = {
+  ...TARGET,
+  connections: SCENARIO_OVERRIDES.connections,
+  'max-in-flight': SCENARIO_OVERRIDES['max-in-flight'],
+  threshold: SCENARIO_OVERRIDES.threshold,
+  baseline: { kind: 'text', value: '<report.json>' },
+  regression: REGRESSION,
+  threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
+  'max-lag': { kind: 'text', value: '<d>', check: duration },
+  ...HEALTH_OPTIONS,
+  'report-dir': { kind: 'text', value: '<dir>' },
+  speed: { kind: 'text', value: '<x>', check: (text: string) => positiveNumberProblem(text, 'times the recorded pace', 1000) },
+  rate: { kind: 'text', value: '<n>', check: rate },
+  duration: { kind: 'text', value: '<d>', check: duration },
+  loop: { kind: 'flag' },
+  methods: { kind: 'text', value: '<m1,m2,...>' },
+  'rebase-heights': { kind: 'flag' },
+} as const satisfies OptionTable;
+
+export const replayLine = new CommandLine('load replay', REPLAY_OPTIONS, true);
+
+/** The run's lead-in before the capture's first request: its warm-up, in which it opens connections and sends nothing. */
+const LEAD_IN_MS = 200;
+
+/** Thresholds a replay is judged by unless --threshold says otherwise. */
+const DEFAULT_THRESHOLDS = ['errors < 1%', 'dropped == 0'];
+/** Thresholds that need what a replay does not do. */
+const NOT_MEASURED = /^(inclusion|tti-|failover|recovery|lost-tx|duplicate-tx|forks)/;
+
+export async function replayCommand(argv: string[]): Promise<number> {
+  const command = 'load replay';
+  const { values, positionals } = replayLine.parse(argv);
+  const path = positionals[0];
+  if (path === undefined) throw new CliError(`${command}: name the capture to replay (chainrpc record writes one)`);
+  if (positionals.length > 1) throw new CliError(`${command}: one capture at a time; got ${positionals.join(' ')}`);
+  needUrls(command, values.url);
+  if (values.speed !== undefined && values.rate !== undefined) throw new CliError(`${command}: give --speed or --rate, not both`);
+  if (values.loop && values.duration === undefined) throw new CliError(`${command}: --loop plays the capture until the run ends: give --duration`);
+  const pace: ReplayPace = values.rate !== undefined ? { rate: Number(values.rate) } : { speed: Number(values.speed ?? 1) };
+  let capture: Capture;
+  try {
+    capture = readCapture(path);
+  } catch (error) {
+    if (error instanceof CaptureError) throw CliError.within(command, error);
+    throw error;
+  }
+  const settings: ReplaySettings = {
+    capture: path,
+    pace,
+    loop: values.loop,
+    methods: values.methods === undefined ? null : values.methods.split(',').map((m) => m.trim()).filter((m) => m !== ''),
+    rebaseHeights: values['rebase-heights'],
+  };
+  const thresholds = values.threshold.length > 0 ? values.threshold : DEFAULT_THRESHOLDS;
+  const unmeasured = thresholds.find((t) => NOT_MEASURED.test(t.trim()));
+  if (unmeasured !== undefined) throw new CliError(`${command}: the threshold "${unmeasured}" needs what a replay does not do (transactions it tracks, faults it injects)`);
+  // The scenario's settings as a replay runs them; its times and duration come from the plan, under the node's profile.
+  const scenario = replayScenario(command, thresholds, values);
+  const baseline = baselineFor(command, values.baseline, scenario.name);
+  // What chainrpc load's other options would be, unset: a replay has none of them (no devnet, faults, corpus, seed).
+  const measureValues: MeasureValues = { ...values, warmup: undefined, 'batch-size': undefined, corpus: undefined, seed: undefined, 'private-key': undefined, devnet: undefined, 'devnet-block-time': 300, chaos: [], 'chaos-exec': [], rates: undefined, 'start-rate': undefined, 'max-rate': undefined, step: undefined };
+  return measureAndReport({
+    command,
+    argv,
+    values: measureValues,
+    scenario,
+    baseline,
+    measure: async (common, urls) => {
+      const plan = planFor(command, capture, settings, common.profile);
+      const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
+      const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
+      common.log(`${command}: ${plan.summary.replayed} of ${plan.summary.exchanges} exchanges, ${plan.summary.transformations.join('; ')}${plan.summary.leftOut.length === 0 ? '' : `; left out: ${plan.summary.leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}`);
+      return { runs: await runLoad({ ...common, scenario: timed, urls, replay: settings }), sweeps: [], replay: plan.summary };
+    },
+  });
+}
+
+/** The replay's plan under the node's profile: a capture with nothing to replay is a usage error. */
+function planFor(command: string, capture: Capture, settings: ReplaySettings, profile: Profile): ReturnType<typeof replayPlan> {
+  try {
+    // The plan here is for the report; each engine thread makes the same one with the node's chain id.
+    return replayPlan(capture, settings, {
+      wire: { blockNumber: wireMethod(profile, 'chain_blockNumber'), blockByHeight: wireMethod(profile, 'chain_getBlockByHeight'), sendRawTransaction: wireMethod(profile, 'chain_sendRawTransaction') },
+      chainId: profile.chainId ?? null,
+      chainIdOf: profile.codec.chainIdOf?.bind(profile.codec),
+    });
+  } catch (error) {
+    if (error instanceof ReplayPlanError) throw new CliError(`${command}: ${settings.capture}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The scenario a replay is reported under: its thresholds, pool and timeout (what is sent and when is the plan's). */
+function replayScenario(command: string, thresholds: readonly string[], values: { connections?: number | undefined; 'max-in-flight'?: number | undefined }): ResolvedScenario {
+  const definition = {
+    name: 'replay',
+    description: 'A recorded capture sent again at its recorded times (chainrpc load replay).',
+    arrivals: { model: 'open', rate: 1 },
+    duration: '1s',
+    warmup: '0s',
+    connections: values.connections ?? 64,
+    maxInFlight: values['max-in-flight'] ?? 1024,
+    timeout: '10s',
+    mix: [{ method: 'chain_blockNumber' }],
+  };
+  // Thresholds are read here, not by the scenario: a replay may judge any method its capture calls.
+  const parsed = thresholds.map((text) => {
+    try {
+      return parseThreshold(text);
+    } catch (error) {
+      throw new CliError(`${command}: --threshold ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  return { ...resolveScenario(definition, {}, 'replay'), definition: { ...definition, mix: [], thresholds: [...thresholds] } as unknown as LoadScenario, mix: [], reads: new Set(), thresholds: parsed };
+}
+
+/**
+ * The rate the recorded times keep, second by second, as the report's target rate: a stage per second of the run
+ * with as many requests as are due in it.
+ */
+export function recordedStages(atMs: readonly number[], periodMs: number, durationMs: number, loop: boolean): RateStage[] {
+  const seconds = Math.max(1, Math.ceil(durationMs / 1000));
+  const counts = new Array<number>(seconds).fill(0);
+  for (let pass = 0; pass === 0 || (loop && pass * periodMs < durationMs); pass++) {
+    for (const t of atMs) {
+      const at = pass * periodMs + t;
+      if (at <= durationMs) counts[Math.min(seconds - 1, Math.floor(at / 1000))] = (counts[Math.min(seconds - 1, Math.floor(at / 1000))] ?? 0) + 1;
+    }
+  }
+  return counts.map((n, i) => {
+    const ms = Math.min(1000, durationMs - i * 1000);
+    const perSecond = ms > 0 ? (n * 1000) / ms : 0;
+    return { from: perSecond, to: perSecond, durationMs: Math.max(0, ms) };
+  });
+}

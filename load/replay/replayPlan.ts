@@ -1,0 +1,225 @@
+/**
+ * A capture (load/capture/) made into what `chainrpc load replay` sends (docs/replay.md): which exchanges go, each
+ * one's time, its exact body and the calls the engine waits for, and every exchange left out with the reason.
+ * Pure and deterministic: the main thread makes it once for the report and every engine thread makes the same
+ * one for its share (load/replay/replaySource.ts).
+ *
+ * Times: the recorded offsets (from the first exchange kept) divided by `speed`, or the kept sequence evenly at
+ * `rate` requests/s. A loop plays the capture again one period later: its span plus one mean gap.
+ */
+import { parseJson, type JsonValue } from '../../core/json/index.js';
+import { asInteger, isObject } from '../../profile/readWire.js';
+import type { PlannedCall } from '../engine/RequestSource.js';
+import { bodyBytes, type CaptureExchange } from '../capture/captureFormat.js';
+import type { Capture } from '../capture/readCapture.js';
+import type { LeftOutReason, ReplayPace, ReplayReport } from '../model.js';
+
+export interface ReplaySettings {
+  /** The capture's path (each thread reads it). */
+  capture: string;
+  pace: ReplayPace;
+  loop: boolean;
+  /** Wire method names to replay (a request goes when every call it makes is one of them); null: every method. */
+  methods: string[] | null;
+  /** Heights asked at the same depth below the target's head as they were below the recorded head. */
+  rebaseHeights: boolean;
+}
+
+/** The wire names of the methods a replay reads or changes (the profile's renames). */
+export interface ReplayWire {
+  blockNumber: string;
+  blockByHeight: string;
+  sendRawTransaction: string;
+}
+
+/** What the plan needs of the target: its chain (signed transactions for another are left out) and how to read one. */
+export interface ReplayTarget {
+  wire: ReplayWire;
+  /** The target chain's id; null: unknown (every signed transaction is left out). */
+  chainId: bigint | null;
+  /** The chain id a transaction's wire hex was signed for (the profile codec's chainIdOf); absent: it cannot tell. */
+  chainIdOf: ((wire: string) => bigint | undefined) | undefined;
+}
+
+export interface ReplayItem {
+  /** ms from the start of one pass of the replay. */
+  atMs: number;
+  /** ms from the start of the recording (for the recorded head at that moment). */
+  recordedMs: number;
+  body: Buffer;
+  calls: PlannedCall[];
+  batch: boolean;
+  /** It asks blocks by height: rebased when the replay rebases heights. */
+  asksHeights: boolean;
+}
+
+export type { LeftOutReason, ReplayPace, ReplayReport as ReplaySummary } from '../model.js';
+
+export interface ReplayPlan {
+  items: ReplayItem[];
+  /** The recorded head's heights over the recording, when rebasing: [ms from the recording's start, height]. */
+  recordedHeads?: [number, number][];
+  /** ms between the starts of two passes (loop). */
+  periodMs: number;
+  summary: ReplayReport;
+}
+
+/** Thrown when the capture and the settings leave nothing to replay, or rebasing has no head to go by. */
+export class ReplayPlanError extends Error {}
+
+/** An id's key: 1 and "1" are different ids. */
+const idKey = (id: number | string): string => (typeof id === 'string' ? `s${id}` : `n${id}`);
+
+const isId = (id: JsonValue): id is number | string => typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
+/** The request objects of a body, with their ids; undefined when it holds none (not JSON-RPC). */
+function requestObjects(exchange: CaptureExchange): { batch: boolean; objects: { [k: string]: JsonValue }[] } | undefined {
+  if (exchange.rpc === null || !('text' in exchange.request)) return undefined;
+  let value: JsonValue;
+  try {
+    value = parseJson(exchange.request.text);
+  } catch {
+    return undefined;
+  }
+  const elements = Array.isArray(value) ? value : [value];
+  const objects = elements.filter((e): e is { [k: string]: JsonValue } => isObject(e) && typeof e.method === 'string');
+  return { batch: Array.isArray(value), objects };
+}
+
+/** Each exchange replayed or left out, with its calls; the times come after (paced). */
+export function replayPlan(capture: Capture, settings: ReplaySettings, target: ReplayTarget): ReplayPlan {
+  const leftOut = new Map<LeftOutReason, number>();
+  const leave = (reason: LeftOutReason): void => void leftOut.set(reason, (leftOut.get(reason) ?? 0) + 1);
+  const chosen = settings.methods === null ? undefined : new Set(settings.methods);
+  const kept: Omit<ReplayItem, 'atMs'>[] = [];
+  for (const exchange of capture.exchanges) {
+    const contentType = exchange.contentType?.split(';')[0]?.trim().toLowerCase();
+    if (exchange.method !== 'POST' || (contentType !== undefined && contentType !== 'application/json')) {
+      leave('not a JSON-RPC POST');
+      continue;
+    }
+    const parsed = requestObjects(exchange);
+    if (parsed === undefined || parsed.objects.length === 0) {
+      leave('not JSON-RPC');
+      continue;
+    }
+    const calls: PlannedCall[] = [];
+    const ids = new Set<string>();
+    let matchable = true;
+    let signedElsewhere = false;
+    let chainUnknown = false;
+    for (const o of parsed.objects) {
+      const method = o.method as string;
+      if (chosen !== undefined && !chosen.has(method)) {
+        matchable = false;
+        leave('methods not chosen');
+        break;
+      }
+      if (method === target.wire.sendRawTransaction) {
+        const raw = Array.isArray(o.params) ? o.params[0] : undefined;
+        const chainId = typeof raw === 'string' ? target.chainIdOf?.(raw) : undefined;
+        if (chainId === undefined || target.chainId === null) chainUnknown = true;
+        else if (chainId !== target.chainId) signedElsewhere = true;
+      }
+      if (!Object.hasOwn(o, 'id')) continue; // a notification: no answer to wait for
+      const id = o.id ?? null;
+      if (!isId(id) || ids.has(idKey(id))) {
+        matchable = false;
+        leave('ids the engine cannot match');
+        break;
+      }
+      ids.add(idKey(id));
+      calls.push({ id, method });
+    }
+    if (!matchable) continue;
+    if (chainUnknown) {
+      leave('chain not known');
+      continue;
+    }
+    if (signedElsewhere) {
+      leave('signed for another chain');
+      continue;
+    }
+    if (calls.length === 0) {
+      leave('notifications only');
+      continue;
+    }
+    kept.push({ recordedMs: exchange.t, body: bodyBytes(exchange.request), calls, batch: parsed.batch, asksHeights: calls.some((c) => c.method === target.wire.blockByHeight) });
+  }
+  if (kept.length === 0) {
+    const why = [...leftOut].map(([reason, count]) => `${count} ${reason}`).join(', ');
+    throw new ReplayPlanError(`the capture holds nothing to replay: ${capture.exchanges.length} exchanges${why === '' ? '' : `, left out: ${why}`}`);
+  }
+
+  const first = (kept[0] as Omit<ReplayItem, 'atMs'>).recordedMs;
+  const pace = settings.pace;
+  const items: ReplayItem[] = kept.map((k, i) => ({ ...k, atMs: 'speed' in pace ? (k.recordedMs - first) / pace.speed : (i * 1000) / pace.rate }));
+  const spanMs = (items.at(-1) as ReplayItem).atMs;
+  const meanGapMs = items.length > 1 ? spanMs / (items.length - 1) : 'rate' in pace ? 1000 / pace.rate : 1000;
+  const periodMs = spanMs + meanGapMs;
+
+  const transformations: string[] = [];
+  if ('speed' in pace) transformations.push(pace.speed === 1 ? 'sent at the recorded offsets' : `sent at the recorded offsets divided by ${pace.speed} (${pace.speed}x speed)`);
+  else transformations.push(`the recorded order sent evenly at ${pace.rate} requests/s (the recorded offsets set aside)`);
+  if (settings.loop) transformations.push(`played again every ${Math.round(periodMs)} ms until the run's duration ends`);
+  if (chosen !== undefined) transformations.push(`only requests whose calls are all of ${[...chosen].join(', ')}`);
+  const summary: ReplayReport = {
+    capture: settings.capture,
+    exchanges: capture.exchanges.length,
+    replayed: items.length,
+    pace,
+    loop: settings.loop,
+    spanMs,
+    rate: periodMs > 0 ? (items.length * 1000) / periodMs : 0,
+    leftOut: [...leftOut].map(([reason, count]) => ({ reason, count })),
+    transformations,
+  };
+  if (settings.rebaseHeights) {
+    const heads = recordedHeads(capture, target.wire.blockNumber);
+    if (heads.length === 0) {
+      throw new ReplayPlanError(`--rebase-heights needs the head at the time of the recording, and the capture holds no answered ${target.wire.blockNumber} call to read it from (recorded with --no-answers, or no client asked)`);
+    }
+    transformations.push(`${target.wire.blockByHeight} heights moved to the same depth below the target's head as below the recorded head (the body re-written)`);
+    return { items, periodMs, summary, recordedHeads: heads };
+  }
+  return { items, periodMs, summary };
+}
+
+/** The heights the recorded node answered to the head method, over the recording: [ms, height], in time order. */
+export function recordedHeads(capture: Capture, blockNumber: string): [number, number][] {
+  const heads: [number, number][] = [];
+  for (const exchange of capture.exchanges) {
+    if (exchange.rpc?.methods[blockNumber] === undefined || exchange.answer === undefined || !('text' in exchange.answer) || !('text' in exchange.request)) continue;
+    let request: JsonValue;
+    let answer: JsonValue;
+    try {
+      request = parseJson(exchange.request.text);
+      answer = parseJson(exchange.answer.text);
+    } catch {
+      continue;
+    }
+    const ids = new Set((Array.isArray(request) ? request : [request]).flatMap((o) => (isObject(o) && o.method === blockNumber && isId(o.id ?? null) ? [idKey(o.id as number | string)] : [])));
+    for (const a of Array.isArray(answer) ? answer : [answer]) {
+      if (!isObject(a) || !isId(a.id ?? null) || !ids.has(idKey(a.id as number | string)) || !Object.hasOwn(a, 'result')) continue;
+      const height = asInteger(a.result);
+      // Taken at the middle of the exchange: the node answered somewhere between the request and its answer.
+      if (height !== undefined && height <= BigInt(Number.MAX_SAFE_INTEGER)) heads.push([exchange.t + exchange.ms / 2, Number(height)]);
+    }
+  }
+  return heads.sort((a, b) => a[0] - b[0]);
+}
+
+/** The recorded head at `ms` from the recording's start: the last known at or before it, else the first known. */
+export function headAt(heads: readonly [number, number][], ms: number): number {
+  let lo = 0;
+  let hi = heads.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((heads[mid] as [number, number])[0] <= ms) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return (heads[Math.max(0, found)] as [number, number])[1];
+}

@@ -1,0 +1,89 @@
+/**
+ * The request source of `chainrpc load replay` (the engine's SourceSpec module): the capture's exchanges at their
+ * own times (RequestSource.due, the open model's `recorded` distribution), each body sent as recorded, a batch as
+ * the batch it was. Thread k of n takes the requests k, k + n, k + 2n, ... of the replay (over every pass when it
+ * loops), so the threads together send each request once, at its time. Made in whichever thread sends.
+ *
+ * With `rebaseHeights`, a block asked by height is asked at the same depth below the target's head as it was
+ * below the recorded head: the target's head is the one read before the run, raised by every head the replay's
+ * own calls see (its chain_blockNumber calls).
+ */
+import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
+import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile.js';
+import { asInteger, isObject } from '../../profile/readWire.js';
+import { readCapture } from '../capture/readCapture.js';
+import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
+import { headAt, replayPlan, type ReplayItem, type ReplaySettings, type ReplayWire } from './replayPlan.js';
+
+/** The JSON options of a replay source. */
+export interface ReplaySourceOptions {
+  settings: ReplaySettings;
+  wire: ReplayWire;
+  /** The profile (for its codec: the chain a transaction was signed for). */
+  profile: ProfileSource;
+  /** The target chain's id, as a decimal string (JSON has no bigint); null: unknown. */
+  chainId: string | null;
+  /** ms from the warm-up's start to the first request: the run's lead-in, which sends nothing. */
+  leadMs: number;
+  /** The target's head before the run, and its first height (rebasing). */
+  targetHead: number | null;
+  genesisHeight: number;
+}
+
+export async function createSource(raw: JsonValue, share: SourceShare): Promise<RequestSource> {
+  const options = raw as unknown as ReplaySourceOptions;
+  const profile = await loadProfileSource(options.profile);
+  const capture = readCapture(options.settings.capture);
+  const chainIdOf = profile.codec.chainIdOf?.bind(profile.codec);
+  const plan = replayPlan(capture, options.settings, { wire: options.wire, chainId: options.chainId === null ? null : BigInt(options.chainId), chainIdOf });
+  const { items, periodMs } = plan;
+  const heads = plan.recordedHeads;
+  let targetHead = options.targetHead ?? undefined;
+  if (heads !== undefined && targetHead === undefined) throw new Error('rebasing heights needs the target\'s head before the run');
+  const rebase = heads === undefined || targetHead === undefined ? undefined : (item: ReplayItem): Buffer => rebased(item, options.wire.blockByHeight, headAt(heads, item.recordedMs), targetHead ?? 0, options.genesisHeight);
+  const observeHeads = rebase !== undefined;
+  // The replay's own head reads raise the target's head the rebasing goes by.
+  const calls = items.map((item) => (observeHeads ? item.calls.map((c): PlannedCall => (c.method === options.wire.blockNumber ? { ...c, observe: '' } : c)) : item.calls));
+  let index = share.index;
+
+  return {
+    due(): number | undefined {
+      const pass = Math.floor(index / items.length);
+      if (pass > 0 && !options.settings.loop) return undefined;
+      return options.leadMs + pass * periodMs + (items[index % items.length] as ReplayItem).atMs;
+    },
+    next(): PlannedRequest | undefined {
+      const pass = Math.floor(index / items.length);
+      if (pass > 0 && !options.settings.loop) return undefined;
+      const at = index % items.length;
+      const item = items[at] as ReplayItem;
+      index += share.count;
+      return { body: rebase !== undefined && item.asksHeights ? rebase(item) : item.body, calls: calls[at] as PlannedCall[], batch: item.batch };
+    },
+    observe(call: PlannedCall, result: JsonValue): void {
+      if (call.method !== options.wire.blockNumber) return;
+      const height = asInteger(result);
+      if (height !== undefined && height <= BigInt(Number.MAX_SAFE_INTEGER)) targetHead = Math.max(targetHead ?? 0, Number(height));
+    },
+  };
+}
+
+/**
+ * The item's body with each height asked of `blockByHeight` moved by the difference between the heads: the same
+ * depth below `targetHead` as below `recordedHead`, never below the first height; written as it was (a number, or
+ * a hex string). Params that are no height are left as they were.
+ */
+export function rebased(item: Pick<ReplayItem, 'body'>, blockByHeight: string, recordedHead: number, targetHead: number, genesisHeight: number): Buffer {
+  const value = parseJson(item.body.toString('utf8'));
+  const shift = BigInt(targetHead) - BigInt(recordedHead);
+  for (const o of Array.isArray(value) ? value : [value]) {
+    if (!isObject(o) || o.method !== blockByHeight || !Array.isArray(o.params)) continue;
+    const old = o.params[0];
+    const height = asInteger(old);
+    if (height === undefined) continue;
+    let moved = height + shift;
+    if (moved < BigInt(genesisHeight)) moved = BigInt(genesisHeight);
+    o.params[0] = typeof old === 'string' ? `0x${moved.toString(16)}` : moved <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(moved) : moved;
+  }
+  return Buffer.from(stringifyJson(value));
+}

@@ -1,0 +1,117 @@
+/**
+ * `chainrpc record` then `chainrpc load replay` as a user runs them (the build, reference nodes on loopback): a
+ * capture replayed is judged and reported like a load run, with what was left out counted; a capture from one
+ * chain replayed on a younger one asks blocks that do not exist there unless --rebase-heights moves them below
+ * the new head; and what a replay refuses, it refuses before sending anything (exit 2).
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../core/json/index.js';
+import type { LoadReport } from '../load/model.js';
+import { startTestNode, type TestNode } from './support/suites.js';
+import { runChainrpc, startChainrpc } from './runChainrpc.js';
+
+let dir: string;
+let older: TestNode;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-replay-'));
+  older = await startTestNode();
+  // A chain some 30 blocks old (a block every 100 ms), so that a fresh one is far behind it.
+  while (Number((await rpc(older.url, 'chain_blockNumber', [])).result) < 30) await new Promise((r) => setTimeout(r, 200));
+}, 60_000);
+
+afterAll(async () => {
+  await older.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function rpc(url: string, method: string, params: unknown[], id: number | string = 1): Promise<{ result?: unknown; error?: unknown }> {
+  const res = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id }) });
+  return (await res.json()) as { result?: unknown; error?: unknown };
+}
+
+const reportIn = (reportDir: string): LoadReport => {
+  const runs = readdirSync(reportDir).filter((d) => d.startsWith('load-')).sort();
+  return parseJson(readFileSync(join(reportDir, runs.at(-1) ?? '', 'report.json'), 'utf8')) as unknown as LoadReport;
+};
+
+/** A capture of a client that reads the head and the two blocks below it, ten times (every 40 ms), and sends one notification. */
+async function recordReads(out: string): Promise<void> {
+  const recorder = startChainrpc(['record', '--upstream', older.url, '--out', out]);
+  const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
+  for (let i = 0; i < 10; i++) {
+    const head = Number((await rpc(proxy, 'chain_blockNumber', [], `h${i}`)).result);
+    await rpc(proxy, 'chain_getBlockByHeight', [head - 1], i * 2);
+    await rpc(proxy, 'chain_getBlockByHeight', [head - 2], i * 2 + 1);
+    // A client's pace, not a burst: what is judged here is what is sent, not how a cold generator keeps up with one.
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  await fetch(`${proxy}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"chain_health","params":[]}' });
+  recorder.child.kill('SIGINT');
+  expect(await recorder.closed(15_000)).toBe(true);
+}
+
+/**
+ * What is judged here is what a replay sends, not how punctually: these short runs share the machine with the test
+ * runner, its nodes and other test files, where the first sends of a cold generator can be late by more than the
+ * default 5 ms bound (the timing is load/replay/replay.timing.test.ts's).
+ */
+const LENIENT = ['--head-hz', '0', '--max-lag', '200ms'];
+
+describe('chainrpc load replay', () => {
+  it('replays a capture, reports it as a load run with what it left out, and rebases heights on a younger chain', async () => {
+    const capture = join(dir, 'reads.ndjson');
+    await recordReads(capture);
+
+    const same = await runChainrpc('load', 'replay', capture, '--url', older.url, '--speed', '4', ...LENIENT, '--report-dir', join(dir, 'same'));
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/load replay: 30 of 31 exchanges, sent at the recorded offsets divided by 4 \(4x speed\); left out: 1 notifications only/);
+    const report = reportIn(join(dir, 'same'));
+    expect(report.replay).toMatchObject({ exchanges: 31, replayed: 30, pace: { speed: 4 }, leftOut: [{ reason: 'notifications only', count: 1 }] });
+    expect(report.runs[0]?.methods.map((m) => [m.method, m.calls, m.ok])).toEqual([['chain_blockNumber', 10, 10], ['chain_getBlockByHeight', 20, 20]]);
+    expect(report.runs[0]?.model).toMatchObject({ kind: 'open', distribution: 'recorded' });
+
+    // A fresh chain has none of those heights: as recorded, the reads fail; rebased below its head, they do not.
+    const younger = await startTestNode();
+    try {
+      const asRecorded = await runChainrpc('load', 'replay', capture, '--url', younger.url, ...LENIENT, '--report-dir', join(dir, 'younger'));
+      expect(asRecorded.code, asRecorded.stdout + asRecorded.stderr).toBe(99);
+      expect(reportIn(join(dir, 'younger')).runs[0]?.methods.find((m) => m.method === 'chain_getBlockByHeight')?.ok).toBe(0);
+      const rebased = await runChainrpc('load', 'replay', capture, '--url', younger.url, '--rebase-heights', ...LENIENT, '--report-dir', join(dir, 'rebased'));
+      expect(rebased.code, rebased.stdout + rebased.stderr).toBe(0);
+      const run = reportIn(join(dir, 'rebased'));
+      expect(run.runs[0]?.methods.find((m) => m.method === 'chain_getBlockByHeight')).toMatchObject({ calls: 20, ok: 20 });
+      expect(run.replay?.transformations.join('; ')).toMatch(/heights moved to the same depth below the target's head/);
+    } finally {
+      await younger.stop();
+    }
+  }, 120_000);
+
+  it('refuses, before sending anything, what it cannot replay (exit 2)', async () => {
+    const notCapture = join(dir, 'bodies.txt');
+    writeFileSync(notCapture, '{"jsonrpc":"2.0","method":"chain_health","params":[],"id":1}\n');
+    const noAnswers = join(dir, 'no-answers.ndjson');
+    const recorder = startChainrpc(['record', '--upstream', older.url, '--out', noAnswers, '--no-answers']);
+    const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
+    await rpc(proxy, 'chain_blockNumber', []);
+    recorder.child.kill('SIGINT');
+    expect(await recorder.closed(15_000)).toBe(true);
+    const cases: [string[], RegExp][] = [
+      [['load', 'replay', '--url', older.url], /name the capture to replay/],
+      [['load', 'replay', notCapture, '--url', older.url], /bodies\.txt/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--loop'], /--loop plays the capture until the run ends: give --duration/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--speed', '2', '--rate', '10'], /give --speed or --rate, not both/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--rebase-heights'], /holds no answered chain_blockNumber/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--corpus', 'x.json'], /Unknown option '--corpus'/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--threshold', 'inclusion >= 99%'], /needs what a replay does not do/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runChainrpc(...args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  }, 60_000);
+});
