@@ -56,10 +56,15 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
 }
 
 /**
- * What a threshold measured, with its unit, as a sentence's part: "1.73 ms", "0.53%", "3 requests" (dropped
- * is the one count), "nothing measured".
+ * What a threshold measured, with its unit, as a sentence's part: "1.73 ms", "0.53%", "3 requests" (a count
+ * says what it counts: requests dropped, calls that differ, stalls, ...), "nothing measured".
  */
-export function thresholdActual(t: Pick<ThresholdResult, 'unit' | 'actual'>): string {
+export function thresholdActual(t: Pick<ThresholdResult, 'unit' | 'actual' | 'metric'>): string {
   const text = formatMetricValue(t.unit, t.actual);
-  return t.unit === 'count' && t.actual !== null ? `${text} request${t.actual === 1 ? '' : 's'}` : text;
+  if (t.unit !== 'count' || t.actual === null) return text;
+  // Each count says what it counts: requests dropped, calls that differ, stalls, reads gone backwards, ...
+  const noun = COUNTED[t.metric.replace(/^.*:/, '')] ?? '';
+  return noun === '' ? text : `${text} ${noun}${t.actual === 1 ? '' : 's'}`;
 }
+
+const COUNTED: Record<string, string> = { dropped: 'request', mismatches: 'call', stalls: 'stall', regressions: 'read', 'lost-tx': 'transaction', 'duplicate-tx': 'transaction', forks: 'fork' };

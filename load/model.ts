@@ -237,6 +237,8 @@ export interface LoadRun {
   outages?: { count: number; kept: Outage[] };
   /** A run with faults injected (--chaos): what this node's clients saw around each fault, and the transactions' ledger. */
   chaos?: RunChaos;
+  /** A replay with --diff-url: the second node's answers against this node's. */
+  diff?: ReplayDiff;
 }
 
 /** A stretch in which calls failed: from the first failed request's scheduled send to the end of the first request sent after it that succeeded. */
@@ -531,6 +533,33 @@ export interface LoadReport {
   /** A capture replayed (chainrpc load replay): what of it was sent, how, and what was left out. */
   replay?: ReplayReport;
   verdict: LoadVerdict;
+}
+
+/** One method's calls in a replay's diff. */
+export interface DiffCounts {
+  method: string;
+  compared: number;
+  mismatches: number;
+  setAside: number;
+  notCompared: number;
+}
+
+/** A replay's diff (--diff-url): each call also sent to a second node at the same instant, the answers compared. */
+export interface ReplayDiff {
+  /** The second node's base URL. */
+  url: string;
+  /**
+   * Calls compared (both answered), found different, set aside (what two honest nodes may answer differently at one
+   * instant, compared not at all: profile/compareAnswers.ts), and not compared (a side gave no answer).
+   */
+  compared: number;
+  mismatches: number;
+  setAside: number;
+  notCompared: number;
+  /** The same, per method (the spec's method names). */
+  byMethod: DiffCounts[];
+  /** The first mismatches, the two answers side by side (each cut at 2 KiB). */
+  examples: { method: string; request: string; answer: string; other: string; why: string }[];
 }
 
 /** How a replay is paced: the recorded offsets divided by `speed`, or the recorded order at `rate` requests/s. */

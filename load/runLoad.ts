@@ -254,6 +254,7 @@ async function prepareReplay(url: string, client: RpcClient, o: RunLoadOptions, 
     settings,
     // The scenario's warm-up is the replay's lead-in: connections opened, nothing sent.
     leadMs: o.scenario.warmupMs,
+    timeoutMs: o.scenario.timeoutMs,
     wire: { blockNumber: wireMethod(profile, 'chain_blockNumber'), blockByHeight: wireMethod(profile, 'chain_getBlockByHeight'), sendRawTransaction: wireMethod(profile, 'chain_sendRawTransaction') },
     profile: o.profileSource,
     chainId: chainId === undefined ? null : chainId.toString(),

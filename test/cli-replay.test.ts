@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/json/index.js';
 import type { LoadReport } from '../load/model.js';
-import { startTestNode, type TestNode } from './support/suites.js';
+import { startTestNetwork, startTestNode, type TestNode } from './support/suites.js';
 import { runChainrpc, startChainrpc } from './runChainrpc.js';
 
 let dir: string;
@@ -114,4 +114,51 @@ describe('chainrpc load replay', () => {
       expect(r.stderr).toMatch(message);
     }
   }, 60_000);
+});
+
+describe('chainrpc load replay --diff-url', () => {
+  it('counts as mismatches exactly the calls a node answers wrongly, none against an honest twin, none for a legal variation its profile describes', async () => {
+    // One chain: an MN (replayed to) and LNs to diff against: honest, wrong on two methods, and legally different.
+    const net = await startTestNetwork(['MN', 'LN', 'LN', 'LN'], (i) => ({ faults: [[], [], ['balance-padded', 'health-no-mode'], ['unknown-height-null']][i] ?? [] }));
+    try {
+      const [mn, honest, wrong, variant] = net.urls as [string, string, string, string];
+      while (Number((await rpc(honest, 'chain_blockNumber', [])).result) < 3) await new Promise((r) => setTimeout(r, 100));
+      // What a client did: heads, accounts, health, an old block, blocks far above the head.
+      const capture = join(dir, 'diff.ndjson');
+      const recorder = startChainrpc(['record', '--upstream', mn, '--out', capture]);
+      const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
+      const calls: [string, unknown[], number][] = [['chain_blockNumber', [], 5], ['chain_getAccount', ['ab'.repeat(32)], 6], ['chain_health', [], 4], ['chain_getBlockByHeight', [1], 3], ['chain_getBlockByHeight', [1_000_000], 2]];
+      let id = 0;
+      for (const [method, params, times] of calls) for (let i = 0; i < times; i++) await rpc(proxy, method, params, ++id).then(() => new Promise((r) => setTimeout(r, 10)));
+      recorder.child.kill('SIGINT');
+      expect(await recorder.closed(15_000)).toBe(true);
+
+      const diffAgainst = async (other: string, name: string, extra: string[] = []): Promise<{ code: number | null; diff: NonNullable<LoadReport['runs'][number]['diff']> }> => {
+        const r = await runChainrpc('load', 'replay', capture, '--url', mn, '--diff-url', other, ...extra, ...LENIENT, '--threshold', 'errors < 50%', '--threshold', 'mismatches == 0', '--report-dir', join(dir, name));
+        const diff = reportIn(join(dir, name)).runs[0]?.diff;
+        if (diff === undefined) throw new Error(`no diff in the report: ${r.stdout}${r.stderr}`);
+        return { code: r.code, diff };
+      };
+      const count = (d: { byMethod: { method: string; mismatches: number }[] }, m: string): number | undefined => d.byMethod.find((x) => x.method === m)?.mismatches;
+
+      const twin = await diffAgainst(honest, 'twin');
+      expect(twin.diff, JSON.stringify(twin.diff.examples)).toMatchObject({ mismatches: 0, notCompared: 0 });
+      expect(twin.code).toBe(0);
+      // chain_getAccount is compared exactly, chain_health by shape: every call of each is a mismatch, and nothing else is.
+      const faulty = await diffAgainst(wrong, 'wrong');
+      expect(faulty.code).toBe(99);
+      expect([faulty.diff.mismatches, count(faulty.diff, 'chain_getAccount'), count(faulty.diff, 'chain_health')]).toEqual([10, 6, 4]);
+      expect(faulty.diff.examples[0]).toMatchObject({ method: 'chain_getAccount', why: expect.stringMatching(/different results/) as unknown });
+      // A null for a missing block is this node's legal choice: a mismatch unless its profile says so.
+      const undescribed = await diffAgainst(variant, 'variant');
+      expect([undescribed.diff.mismatches, count(undescribed.diff, 'chain_getBlockByHeight')]).toEqual([2, 2]);
+      const profile = join(dir, 'variant-profile.json');
+      writeFileSync(profile, JSON.stringify({ name: 'variant', unknownHeight: 'null' }));
+      const described = await diffAgainst(variant, 'described', ['--diff-profile', profile]);
+      expect(described.diff.mismatches, JSON.stringify(described.diff.examples)).toBe(0);
+      expect(described.code).toBe(0);
+    } finally {
+      await net.stop();
+    }
+  }, 120_000);
 });

@@ -326,7 +326,8 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
         else {
           const reads = this.#source.reads?.();
           const lanes = this.#source.lanes?.();
-          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, outages: this.outages.outages(), ...(reads === undefined ? {} : { reads }), ...(lanes === undefined ? {} : { lanes }) });
+          const diff = this.#source.diff?.();
+          this.#settle.resolve({ figures: this.recorder.figures(), stop, sendingEndedMs: this.#sendingEnded - this.measureStart, abandoned: this.#abandoned, outages: this.outages.outages(), ...(reads === undefined ? {} : { reads }), ...(lanes === undefined ? {} : { lanes }), ...(diff === undefined ? {} : { diff }) });
         }
       })
       .catch(() => undefined);

@@ -4,7 +4,7 @@
  * so it is made there by a module named in the run's options (`SourceSpec`), from JSON options.
  */
 import type { JsonValue } from '../../core/json/index.js';
-import type { LaneLedger, ReadRegressions } from '../model.js';
+import type { LaneLedger, ReadRegressions, ReplayDiff } from '../model.js';
 
 /** One JSON-RPC call of a planned request: a single request has one, a batch one per element. */
 export interface PlannedCall {
@@ -60,6 +60,8 @@ export interface RequestSource {
   reads?(): ReadRegressions | undefined;
   /** What its transaction lanes did after failed sends (load/corpus/corpusSource.ts), when it sends any. */
   lanes?(): LaneLedger | undefined;
+  /** A replay's diff against a second node (load/replay/ReplayDiff.ts), when it compares one; read after `close`. */
+  diff?(): ReplayDiff | undefined;
   /** Called once when the run ends (close files, stop timers). */
   close?(): void | Promise<void>;
 }

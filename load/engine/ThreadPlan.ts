@@ -2,7 +2,7 @@
  * One engine thread's plan, its hooks and its result: plain data and callbacks, shared by the thread
  * (EngineThread.ts), the main thread's engine (runEngine.ts) and the worker (engineWorker.ts).
  */
-import type { ArrivalModel, LaneLedger, Outage, ReadRegressions, RunStop } from '../model.js';
+import type { ArrivalModel, LaneLedger, Outage, ReadRegressions, ReplayDiff, RunStop } from '../model.js';
 import type { RecordedFigures, TickReport } from '../metrics/LoadRecorder.js';
 import type { SourceShare, SourceSpec, TrackedOutcome } from './RequestSource.js';
 
@@ -49,6 +49,8 @@ export interface ThreadResult {
   outages: { kept: Outage[]; count: number };
   /** What the source's transaction lanes did after failed sends (RequestSource.lanes). */
   lanes?: LaneLedger;
+  /** A replay's diff against a second node (RequestSource.diff). */
+  diff?: ReplayDiff;
 }
 
 export interface ThreadRun {

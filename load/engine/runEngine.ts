@@ -14,6 +14,7 @@ import { prepareThread } from './runThread.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadStop } from './ThreadPlan.js';
 import { Schedule } from './Schedule.js';
 import { warmHistograms } from '../metrics/Histogram.js';
+import { diffOf } from '../replay/ReplayDiff.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
 import { startWorker } from '../../core/process/startWorker.js';
 
@@ -196,7 +197,15 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
     ...readsOf(results),
     ...outagesOf(results),
     ...lanesOf(results),
+    ...diffsOf(results),
   };
+}
+
+/** The threads' diffs added up (each thread compared its own share of the calls); absent when none compared. */
+function diffsOf(results: readonly ThreadResult[]): Pick<LoadRun, 'diff'> {
+  const parts = results.flatMap((r) => (r.diff === undefined ? [] : [r.diff]));
+  const [first] = parts;
+  return first === undefined ? {} : { diff: diffOf(first.url, parts.flatMap((p) => p.byMethod), parts.flatMap((p) => p.examples)) };
 }
 
 /** The threads' lanes' ledgers added up; absent when no lane ever stopped. */

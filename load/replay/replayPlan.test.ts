@@ -19,7 +19,7 @@ import type { JsonValue } from '../../core/json/index.js';
 
 const WIRE = { blockNumber: 'chain_blockNumber', blockByHeight: 'chain_getBlockByHeight', sendRawTransaction: 'chain_sendRawTransaction' };
 const TARGET: ReplayTarget = { wire: WIRE, chainId: 7n, chainIdOf: (hex) => referenceCodec.chainIdOf?.(hex) };
-const SETTINGS: ReplaySettings = { capture: 'c.ndjson', pace: { speed: 1 }, loop: false, methods: null, rebaseHeights: false };
+const SETTINGS: ReplaySettings = { capture: 'c.ndjson', pace: { speed: 1 }, loop: false, methods: null, rebaseHeights: false, diff: null };
 
 function exchange(t: number, body: string, o: { method?: string; contentType?: string | null; answer?: string; ms?: number } = {}): CaptureExchange {
   const request = captureBody(Buffer.from(body));
@@ -111,7 +111,7 @@ describe('the replay source', () => {
       const capture = captureOf([exchange(10, call(1)), exchange(14, call(2)), exchange(20, call(3))]);
       const path = join(dir, 'c.ndjson');
       writeFileSync(path, [capture.header, ...capture.exchanges].map((l) => JSON.stringify(l)).join('\n') + '\n');
-      const options: ReplaySourceOptions = { settings: { ...SETTINGS, capture: path, pace: { speed: 2 }, loop: true }, wire: WIRE, profile: null, chainId: '7', leadMs: 100, targetHead: null, genesisHeight: 0 };
+      const options: ReplaySourceOptions = { settings: { ...SETTINGS, capture: path, pace: { speed: 2 }, loop: true }, wire: WIRE, profile: null, chainId: '7', leadMs: 100, timeoutMs: 5000, targetHead: null, genesisHeight: 0 };
       const played: [number, string][] = [];
       for (const index of [0, 1]) {
         const source = await createSource(options as unknown as JsonValue, { index, count: 2 });

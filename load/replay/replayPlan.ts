@@ -13,6 +13,7 @@ import type { PlannedCall } from '../engine/RequestSource.js';
 import { bodyBytes, type CaptureExchange } from '../capture/captureFormat.js';
 import type { Capture } from '../capture/readCapture.js';
 import type { LeftOutReason, ReplayPace, ReplayReport } from '../model.js';
+import type { ProfileSource } from '../../profile/loadProfile.js';
 
 export interface ReplaySettings {
   /** The capture's path (each thread reads it). */
@@ -23,6 +24,8 @@ export interface ReplaySettings {
   methods: string[] | null;
   /** Heights asked at the same depth below the target's head as they were below the recorded head. */
   rebaseHeights: boolean;
+  /** Every request also sent to this node at the same instant, the answers compared (ReplayDiff.ts); null: no diff. */
+  diff: { url: string; endpoint: string; profile: ProfileSource } | null;
 }
 
 /** The wire names of the methods a replay reads or changes (the profile's renames). */
@@ -48,6 +51,8 @@ export interface ReplayItem {
   recordedMs: number;
   body: Buffer;
   calls: PlannedCall[];
+  /** Each call's params as recorded (absent: none), in the calls' order. */
+  params: (JsonValue | undefined)[];
   batch: boolean;
   /** It asks blocks by height: rebased when the replay rebases heights. */
   asksHeights: boolean;
@@ -104,6 +109,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
       continue;
     }
     const calls: PlannedCall[] = [];
+    const params: (JsonValue | undefined)[] = [];
     const ids = new Set<string>();
     let matchable = true;
     let signedElsewhere = false;
@@ -130,6 +136,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
       }
       ids.add(idKey(id));
       calls.push({ id, method });
+      params.push(o.params);
     }
     if (!matchable) continue;
     if (chainUnknown) {
@@ -144,7 +151,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
       leave('notifications only');
       continue;
     }
-    kept.push({ recordedMs: exchange.t, body: bodyBytes(exchange.request), calls, batch: parsed.batch, asksHeights: calls.some((c) => c.method === target.wire.blockByHeight) });
+    kept.push({ recordedMs: exchange.t, body: bodyBytes(exchange.request), calls, params, batch: parsed.batch, asksHeights: calls.some((c) => c.method === target.wire.blockByHeight) });
   }
   if (kept.length === 0) {
     const why = [...leftOut].map(([reason, count]) => `${count} ${reason}`).join(', ');
@@ -163,6 +170,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   else transformations.push(`the recorded order sent evenly at ${pace.rate} requests/s (the recorded offsets set aside)`);
   if (settings.loop) transformations.push(`played again every ${Math.round(periodMs)} ms until the run's duration ends`);
   if (chosen !== undefined) transformations.push(`only requests whose calls are all of ${[...chosen].join(', ')}`);
+  if (settings.diff !== null) transformations.push(`each request also sent to ${settings.diff.url} at the same instant, the answers compared (not timed)`);
   const summary: ReplayReport = {
     capture: settings.capture,
     exchanges: capture.exchanges.length,

@@ -12,7 +12,10 @@ import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.
 import { loadProfileSource, type ProfileSource } from '../../profile/loadProfile.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
 import { readCapture } from '../capture/readCapture.js';
-import type { PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
+import type { CallResult, PlannedCall, PlannedRequest, RequestSource, SourceShare } from '../engine/RequestSource.js';
+import { ReplayDiffer } from './ReplayDiff.js';
+import { wireMethod, type Profile } from '../../profile/Profile.js';
+import { SPEC_METHOD_NAMES } from '../../core/schema/types.generated.js';
 import { headAt, replayPlan, type ReplayItem, type ReplaySettings, type ReplayWire } from './replayPlan.js';
 
 /** The JSON options of a replay source. */
@@ -23,6 +26,8 @@ export interface ReplaySourceOptions {
   profile: ProfileSource;
   /** The target chain's id, as a decimal string (JSON has no bigint); null: unknown. */
   chainId: string | null;
+  /** How long the diff's second node has to answer a call. */
+  timeoutMs: number;
   /** ms from the warm-up's start to the first request: the run's lead-in, which sends nothing. */
   leadMs: number;
   /** The target's head before the run, and its first height (rebasing). */
@@ -37,6 +42,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const chainIdOf = profile.codec.chainIdOf?.bind(profile.codec);
   const plan = replayPlan(capture, options.settings, { wire: options.wire, chainId: options.chainId === null ? null : BigInt(options.chainId), chainIdOf });
   const { items, periodMs } = plan;
+  const differ = options.settings.diff === null ? undefined : await startDiffer(options, profile);
   const heads = plan.recordedHeads;
   let targetHead = options.targetHead ?? undefined;
   if (heads !== undefined && targetHead === undefined) throw new Error('rebasing heights needs the target\'s head before the run');
@@ -58,14 +64,33 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
       const at = index % items.length;
       const item = items[at] as ReplayItem;
       index += share.count;
-      return { body: rebase !== undefined && item.asksHeights ? rebase(item) : item.body, calls: calls[at] as PlannedCall[], batch: item.batch };
+      const request: PlannedRequest = { body: rebase !== undefined && item.asksHeights ? rebase(item) : item.body, calls: calls[at] as PlannedCall[], batch: item.batch };
+      differ?.send(request, item.params);
+      return request;
     },
+    onEnded(request: PlannedRequest, outcomes?: readonly CallResult[]): void {
+      differ?.answered(request, outcomes);
+    },
+    diff: () => differ?.summary(),
+    close: () => differ?.close(),
     observe(call: PlannedCall, result: JsonValue): void {
       if (call.method !== options.wire.blockNumber) return;
       const height = asInteger(result);
       if (height !== undefined && height <= BigInt(Number.MAX_SAFE_INTEGER)) targetHead = Math.max(targetHead ?? 0, Number(height));
     },
   };
+}
+
+/** The diff's second node, read under its own profile (ReplayDiff.ts). */
+async function startDiffer(options: ReplaySourceOptions, profile: Profile): Promise<ReplayDiffer | undefined> {
+  const diff = options.settings.diff;
+  if (diff === null) return undefined;
+  const otherProfile = await loadProfileSource(diff.profile);
+  const specByWire = new Map(SPEC_METHOD_NAMES.map((m) => [wireMethod(profile, m), m as string]));
+  return new ReplayDiffer(
+    { url: diff.url, endpoint: diff.endpoint, profile, otherProfile, specName: (wire) => specByWire.get(wire) ?? wire, otherWire: (spec) => ((SPEC_METHOD_NAMES as readonly string[]).includes(spec) ? wireMethod(otherProfile, spec) : spec), timeoutMs: options.timeoutMs },
+    options.targetHead,
+  );
 }
 
 /**

@@ -37,6 +37,7 @@ export const THRESHOLD_METRICS = {
   'lost-tx': { measures: 'count', perMethod: false, k6: false },
   'duplicate-tx': { measures: 'count', perMethod: false, k6: false },
   forks: { measures: 'count', perMethod: false, k6: false },
+  mismatches: { measures: 'count', perMethod: false, k6: false },
 } as const satisfies Record<string, { measures: 'time' | 'percent' | 'count' | 'growth' | 'drift'; perMethod: boolean; k6: boolean }>;
 
 export type ThresholdMetric = keyof typeof THRESHOLD_METRICS;
@@ -155,6 +156,9 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     case 'stalls':
       return run.health?.head?.stalls.length ?? null;
     // The head's (the follower's) and the load's own reads' (ReadWatch): null when neither was watched.
+    // A replay's diff (--diff-url): calls whose two answers disagree.
+    case 'mismatches':
+      return run.diff === undefined ? null : run.diff.mismatches;
     case 'regressions': {
       const head = run.health?.head?.regressionCount;
       const reads = run.health?.reads;

@@ -250,6 +250,7 @@ export function resolveScenario(raw: JsonValue, overrides: ScenarioOverrides = {
     if (t.metric === 'achieved' && model.kind === 'closed') fail(at, 'threshold-achieved', 'achieved compares with a target rate: the closed model has none');
     if (t.metric === 'lag-p99' && model.kind === 'closed') fail(at, 'threshold-lag', 'lag-p99 is the lag behind a schedule: the closed model has none');
     if ((t.metric === 'inclusion' || t.metric.startsWith('tti-')) && !sendsTransactions) fail(at, 'threshold-inclusion', `${t.metric} needs transactions in the mix`);
+    if (t.metric === 'mismatches') fail(at, 'threshold-mismatches', 'judges the diff of a replay against a second node (chainrpc load replay --diff-url), not a scenario');
   });
 
   (def.chaos ?? []).forEach((text, i) => {

@@ -42,6 +42,7 @@ table.data tbody th { font-weight: 500; white-space: nowrap; }
 table.data .note { color: var(--muted); font-size: 12px; }
 table.data .zero { color: var(--muted); }
 table.data .best { font-weight: 700; }
+table.data[data-testid="diff-examples"] td { max-width: 22em; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: 12px; }
 .ok { color: var(--pass); font-weight: 600; } .bad { color: var(--fail); font-weight: 600; } span.warn { color: var(--error); font-weight: 600; }
 .knee { font-size: 18px; margin: 6px 0 10px; }
 .note { color: var(--muted); font-size: 12px; }

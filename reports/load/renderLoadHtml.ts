@@ -1,5 +1,5 @@
 import type { BaselineComparison, ChaosReport, LoadReport, LoadRun, ReplayReport } from '../../load/model.js';
-import { REPLAY_HEAD, replayRows } from './replayText.js';
+import { DIFF_EXAMPLE_HEAD, DIFF_METHOD_HEAD, diffExampleRows, diffLine, diffMethodRows, REPLAY_HEAD, replayRows } from './replayText.js';
 import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
 import type { Cell } from '../shared/htmlTable.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
@@ -99,12 +99,23 @@ function faultsHtml(chaos: ChaosReport, runs: readonly LoadRun[]): string {
   ].join('\n');
 }
 
-/** A replay: the capture, its pace, what went and what was left out, the changes made (replayText.ts). */
-function replayHtml(replay: ReplayReport): string {
+/** A replay: the capture, its pace, what went and what was left out, the changes made, each run's diff (replayText.ts). */
+function replayHtml(replay: ReplayReport, runs: readonly LoadRun[]): string {
+  const cells = (row: readonly string[]): Cell[] => row.map((c) => text(c));
+  const diffs = runs.flatMap((run) =>
+    run.diff === undefined
+      ? []
+      : [
+          `<p class="${run.diff.mismatches > 0 ? 'callout bad' : 'note'}" data-testid="diff">${h(diffLine(run, run.diff))}</p>`,
+          htmlTable('diff-methods', DIFF_METHOD_HEAD.map((c) => text(c)), diffMethodRows(run.diff).map(cells)),
+          run.diff.examples.length === 0 ? '' : htmlTable('diff-examples', DIFF_EXAMPLE_HEAD.map((c) => text(c)), diffExampleRows(run.diff).map(cells)),
+        ],
+  );
   return [
     '<section id="replay" data-testid="replay">',
     '<h2>Replay</h2>',
-    htmlTable('replay', REPLAY_HEAD.map((c) => text(c)), replayRows(replay).map((row) => row.map((c) => text(c)))),
+    htmlTable('replay', REPLAY_HEAD.map((c) => text(c)), replayRows(replay).map(cells)),
+    ...diffs,
     '<p class="note">Each request sent as recorded (a batch as the batch it was), at its recorded time on the run\'s clock; what was left out and every change made are above. docs/replay.md.</p>',
     '</section>',
   ].join('\n');
@@ -123,7 +134,7 @@ export function renderLoadHtml(report: LoadReport): string {
     ...(report.baseline ? [['baseline', 'Baseline'] as [string, string]] : []),
   ];
   const sections = [
-    report.replay ? replayHtml(report.replay) : '',
+    report.replay ? replayHtml(report.replay, report.runs) : '',
     report.chaos ? faultsHtml(report.chaos, report.runs) : '',
     compared ? comparisonHtml(report.runs, report.chaos) : '',
     ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared, chaos: report.chaos })),

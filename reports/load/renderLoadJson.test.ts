@@ -8,6 +8,7 @@ import type {
   ChaosEvent,
   ChaosReport,
   ReplayReport,
+  ReplayDiff,
   ChaosStep,
   Outage,
   RunChaos,
@@ -144,9 +145,12 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const outages = { count: 1, kept: [outage] };
     const runEvent = { text: '1s:kill:mn1', atMs: 1000, failedCalls: 1, byMethod: {}, firstFailureMs: 0, recoveryMs: 10 };
     const runChaos = { events: [runEvent], recoveryMs: 10, failoverMs: 100, forks: 0, lostTx: 0, duplicateTx: 0, lostExamples: [], duplicateExamples: [] } satisfies Required<RunChaos>;
+    const diffMethod = { method: 'chain_health', compared: 1, mismatches: 1, setAside: 0, notCompared: 0 };
+    const diffExample = { method: 'chain_health', request: '', answer: '', other: '', why: '' };
+    const diff = { url: '', compared: 1, mismatches: 1, setAside: 0, notCompared: 0, byMethod: [diffMethod], examples: [diffExample] } satisfies Required<ReplayDiff>;
     const run = {
       url: '', scenario: '', model: { kind: 'closed', connections: 1 }, startedAt: '', endedAt: '', warmupMs: 0, durationMs: 0, valid: true, invalid: [],
-      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop, outages, chaos: runChaos,
+      schedule, failures, latency: h, service: h, methods: [], batchSizes: [], timeline: [], inclusion, health, thresholds: [], stop, outages, chaos: runChaos, diff,
     } satisfies Required<LoadRun>;
     const chaosStep = { text: '1s:kill:mn1', atMs: 1000, action: 'kill', target: 'mn1', forMs: null, command: '', delayMs: 0, loss: 0 } satisfies Required<ChaosStep>;
     const chaosEvent = { text: '1s:kill:mn1', action: 'kill', node: 'mn1', atMs: 1000, error: '', exitCode: null, output: '', leaderBefore: 'mn1', leaderAfter: 'mn2', headBefore: 5, nextBlockMs: 100, nextBlockAt: null, catchUpMs: null } satisfies Required<ChaosEvent>;
@@ -201,6 +205,9 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.RunChaos?.properties?.events?.items)).toEqual(sorted(runEvent));
     expect(keysOf(defs.ChaosStep)).toEqual(sorted(chaosStep));
     expect(keysOf(defs.ReplayReport)).toEqual(sorted(replay));
+    expect(keysOf(defs.ReplayDiff)).toEqual(sorted(diff));
+    expect(keysOf(defs.ReplayDiff?.properties?.byMethod?.items)).toEqual(sorted(diffMethod));
+    expect(keysOf(defs.ReplayDiff?.properties?.examples?.items)).toEqual(sorted(diffExample));
     expect(keysOf(defs.ReplayReport?.properties?.leftOut?.items)).toEqual(sorted(replay.leftOut[0] ?? {}));
     expect(keysOf(defs.ChaosEvent)).toEqual(sorted(chaosEvent));
     expect(keysOf(defs.ChaosReport)).toEqual(sorted(chaos));

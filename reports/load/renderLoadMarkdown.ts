@@ -1,4 +1,4 @@
-import type { ChaosReport, LoadReport, LoadRun, SweepResult } from '../../load/model.js';
+import type { ChaosReport, LoadReport, LoadRun, ReplayReport, SweepResult } from '../../load/model.js';
 import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
@@ -7,7 +7,7 @@ import { formatChange, formatCount, formatMetricValue, formatMicros, formatPerce
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
 import { headHealthRows, healthRows, type HealthRow } from './healthText.js';
-import { replayRows } from './replayText.js';
+import { DIFF_METHOD_HEAD, diffLine, diffMethodRows, replayRows } from './replayText.js';
 import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
 
 const ICON: Record<LoadVerdictWord, string> = { PASSED: '✅', FAILED: '❌', 'NOT TRUSTED': '⚠️', INTERRUPTED: '⏹️' };
@@ -152,6 +152,17 @@ function baselineLines(report: LoadReport): string[] {
  * requests, failures, drops, percentiles), the thresholds, each sweep's knee and steps, and the baseline's
  * regressions. Everything a user or a node wrote is escaped or put in code, so it cannot become markup.
  */
+/** A replay: what of the capture went and how, and each run's diff by method (replayText.ts; the examples are report.html's). */
+function replayLines(replay: ReplayReport, runs: readonly LoadRun[]): string[] {
+  const row = (r: readonly string[]): string => `| ${r.map((c) => markdownText(c)).join(' | ')} |`;
+  const out = ['### Replay', '', '| | |', '|---|---|', ...replayRows(replay).map(row), ''];
+  for (const run of runs) {
+    if (run.diff === undefined) continue;
+    out.push(markdownText(diffLine(run, run.diff)), '', row(DIFF_METHOD_HEAD), `|${DIFF_METHOD_HEAD.map(() => '---').join('|')}|`, ...diffMethodRows(run.diff).map(row), '');
+  }
+  return out;
+}
+
 /** A run with faults: the events, the chain's consistency, each node's recovery and ledger (chaosText.ts). */
 function faultsLines(chaos: ChaosReport, runs: readonly LoadRun[]): string[] {
   const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => markdownText(c)).join(' | ')} |`)];
@@ -178,7 +189,7 @@ export function renderLoadMarkdown(report: LoadReport): string {
   if (report.runs.length > 0) out.push(...runsTable(report.runs), '');
   out.push(...thresholdsTable(report.runs));
   out.push(...healthTable(report.runs));
-  if (report.replay !== undefined) out.push('### Replay', '', '| | |', '|---|---|', ...replayRows(report.replay).map((r) => `| ${r.map((c) => markdownText(c)).join(' | ')} |`), '');
+  if (report.replay !== undefined) out.push(...replayLines(report.replay, report.runs));
   if (report.chaos !== undefined) out.push(...faultsLines(report.chaos, report.runs));
   for (const sweep of report.sweeps) out.push(...sweepLines(sweep));
   out.push(...baselineLines(report));

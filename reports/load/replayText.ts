@@ -2,7 +2,7 @@
  * A replay in words, for the HTML and Markdown reports alike (docs/replay.md): the capture, how it was paced,
  * what of it went, what was left out and why, and every change made to what was sent.
  */
-import type { ReplayReport } from '../../load/model.js';
+import type { LoadRun, ReplayDiff, ReplayReport } from '../../load/model.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatRate } from './formatLoad.js';
 
@@ -19,4 +19,23 @@ export function replayRows(replay: ReplayReport): string[][] {
     ['Left out', leftOut],
     ...replay.transformations.map((t, i) => [i === 0 ? 'Changes' : '', t]),
   ];
+}
+
+/** A run's diff in one sentence. */
+export function diffLine(run: Pick<LoadRun, 'url'>, diff: ReplayDiff): string {
+  const verdict = diff.mismatches === 0 ? 'no mismatch' : `${formatCount(diff.mismatches)} mismatch${diff.mismatches === 1 ? '' : 'es'}`;
+  const aside = diff.setAside > 0 ? `, ${formatCount(diff.setAside)} set aside (answers that may differ at one instant)` : '';
+  return `${run.url} against ${diff.url}: ${formatCount(diff.compared)} calls compared, ${verdict}${aside}${diff.notCompared > 0 ? `, ${formatCount(diff.notCompared)} not compared (a node gave no answer)` : ''}.`;
+}
+
+export const DIFF_METHOD_HEAD = ['Method', 'Compared', 'Mismatches', 'Set aside', 'Not compared'];
+
+export function diffMethodRows(diff: ReplayDiff): string[][] {
+  return diff.byMethod.map((m) => [m.method, formatCount(m.compared), formatCount(m.mismatches), formatCount(m.setAside), formatCount(m.notCompared)]);
+}
+
+export const DIFF_EXAMPLE_HEAD = ['Method', 'Why', 'Request', 'This node', 'The other'];
+
+export function diffExampleRows(diff: ReplayDiff): string[][] {
+  return diff.examples.map((e) => [e.method, e.why, e.request, e.answer, e.other]);
 }

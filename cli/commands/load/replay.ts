@@ -6,7 +6,6 @@
  */
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
-import { positiveNumberProblem } from '../../commonOptions.js';
 import { CaptureError, readCapture, type Capture } from '../../../load/capture/readCapture.js';
 import type { RateStage } from '../../../load/model.js';
 import { replayPlan, ReplayPlanError, type ReplayPace, type ReplaySettings } from '../../../load/replay/replayPlan.js';
@@ -18,11 +17,15 @@ import type { LoadScenario } from '../../../load/scenario/Scenario.generated.js'
 import { wireMethod, type Profile } from '../../../profile/Profile.js';
 import { ENGINE_OPTIONS, measureAndReport, type MeasureValues } from './measure.js';
 import type { OptionTable } from '../../CommandLine.js';
-import { REGRESSION } from '../../commonOptions.js';
+import { httpUrlProblem, positiveNumberProblem, REGRESSION } from '../../commonOptions.js';
 import { HEALTH_OPTIONS } from './healthOptions.js';
 import { baselineFor } from './publishLoadReport.js';
 import { duration, rate, SCENARIO_OVERRIDES } from './scenarioOptions.js';
-import { needUrls, TARGET, targetOptions, URL_RULE } from './target.js';
+import { needUrls, TARGET, targetFailure, targetOptions, targetProfileAndSource, URL_RULE } from './target.js';
+import { baseUrls } from '../../nodeUrls.js';
+import { rpcEndpoint } from '../../../core/client/baseUrl.js';
+import { createClient, JsonRpcError } from '../../../core/client/index.js';
+import { loadProfileSource, type ProfileSource } from '../../../profile/loadProfile.js';
 
 export const REPLAY_HELP = `Usage: chainrpc load replay <capture> --url <base-url> [--speed <x> | --rate <n>] [options]
 
@@ -44,19 +47,27 @@ Options:
   --methods <m1,m2,...>    only requests whose calls are all of these methods (the node's method names)
   --rebase-heights         a block asked by height is asked at the same depth below the target's head
                            as it was below the recorded head (the capture's own head answers say where)
+  --diff-url <base-url>    each request also sent to this node at the same instant, and the two answers
+                           to each call compared, each read under its node's profile: same result, same
+                           error, or for what differs between nodes at one instant (the head, health, PoU,
+                           peers) the same shape. Mismatches by method, the first side by side; threshold
+                           "mismatches < n" (default "mismatches == 0" with --diff-url)
+  --diff-profile <file|detect>
+                           the --diff-url node's profile (default: --profile's)
 ${targetOptions('a node (repeatable: each replays the capture in turn)')}
   --connections <n>        the connection pool (default 64)
   --max-in-flight <n>      requests waiting at once; one due beyond it is dropped (default 1024)
-  --threshold <t>          an SLO threshold (repeatable; default "errors < 1%", "dropped == 0")
+  --threshold <t>          an SLO threshold (repeatable; default "errors < 1%", "dropped == 0", and with
+                           --diff-url "mismatches == 0")
   --baseline <report.json> a previous replay's report: a regression beyond the noise fails the run (99)
   --regression <pct>       the change allowed before noise is added, in percent (default 10)
 ${ENGINE_OPTIONS}
   -h, --help
 
-Exit codes: 0 every threshold kept; 99 a threshold broken, or a regression beyond the noise; 1 the
+Exit codes: 0 every threshold kept; 99 a threshold broken (mismatches too), or a regression beyond the noise; 1 the
 figures cannot be trusted (the generator fell behind the recorded times), or a node stopped answering;
 2 usage error, or a capture that is not one or holds nothing to replay; 3 no node answered at the
-start; 4 internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): the report of what ran is
+start (or the --diff-url node did not); 4 internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): the report of what ran is
 written first.`;
 
 const REPLAY_OPTIONS = {
@@ -76,6 +87,8 @@ const REPLAY_OPTIONS = {
   loop: { kind: 'flag' },
   methods: { kind: 'text', value: '<m1,m2,...>' },
   'rebase-heights': { kind: 'flag' },
+  'diff-url': { kind: 'text', value: '<base-url>', check: httpUrlProblem },
+  'diff-profile': { kind: 'text', value: '<file|detect>' },
 } as const satisfies OptionTable;
 
 export const replayLine = new CommandLine('load replay', REPLAY_OPTIONS, true);
@@ -111,10 +124,14 @@ export async function replayCommand(argv: string[]): Promise<number> {
     loop: values.loop,
     methods: values.methods === undefined ? null : values.methods.split(',').map((m) => m.trim()).filter((m) => m !== ''),
     rebaseHeights: values['rebase-heights'],
+    diff: null,
   };
-  const thresholds = values.threshold.length > 0 ? values.threshold : DEFAULT_THRESHOLDS;
+  if (values['diff-profile'] !== undefined && values['diff-url'] === undefined) throw new CliError(`${command}: --diff-profile describes the node of --diff-url: give --diff-url`);
+  const thresholds = values.threshold.length > 0 ? values.threshold : [...DEFAULT_THRESHOLDS, ...(values['diff-url'] === undefined ? [] : ['mismatches == 0'])];
   const unmeasured = thresholds.find((t) => NOT_MEASURED.test(t.trim()));
   if (unmeasured !== undefined) throw new CliError(`${command}: the threshold "${unmeasured}" needs what a replay does not do (transactions it tracks, faults it injects)`);
+  const mismatches = thresholds.find((t) => /^mismatches\b/.test(t.trim()));
+  if (mismatches !== undefined && values['diff-url'] === undefined) throw new CliError(`${command}: the threshold "${mismatches}" judges the diff against a second node: give --diff-url`);
   // The scenario's settings as a replay runs them; its times and duration come from the plan, under the node's profile.
   const scenario = replayScenario(command, thresholds, values);
   const baseline = baselineFor(command, values.baseline, scenario.name);
@@ -127,6 +144,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     scenario,
     baseline,
     measure: async (common, urls) => {
+      if (values['diff-url'] !== undefined) settings.diff = await diffNode(command, values['diff-url'], values['diff-profile'] ?? values.profile, common.profileSource);
       const plan = planFor(command, capture, settings, common.profile);
       const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
       const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
@@ -134,6 +152,25 @@ export async function replayCommand(argv: string[]): Promise<number> {
       return { runs: await runLoad({ ...common, scenario: timed, urls, replay: settings }), sweeps: [], replay: plan.summary };
     },
   });
+}
+
+/**
+ * The diff's second node: its profile (--diff-profile, else the first node's), its endpoint, and an answer from it
+ * before anything is sent (none: exit 3, as for --url).
+ */
+async function diffNode(command: string, url: string, profileArg: string | undefined, firstSource: ProfileSource): Promise<NonNullable<ReplaySettings['diff']>> {
+  const { profile, source } = profileArg === undefined ? { profile: await loadProfileSource(firstSource), source: firstSource } : await targetProfileAndSource(command, { profile: profileArg, url: [url] });
+  const [base] = baseUrls(command, [url], profile.rpcPath);
+  const endpoint = rpcEndpoint(base ?? url, profile.rpcPath);
+  const client = createClient({ baseUrl: base ?? url, rpcPath: profile.rpcPath });
+  try {
+    await client.call(wireMethod(profile, 'chain_blockNumber'), []);
+  } catch (error) {
+    if (!(error instanceof JsonRpcError)) throw targetFailure(command, base ?? url, error) ?? error;
+  } finally {
+    await client.close();
+  }
+  return { url: base ?? url, endpoint, profile: source };
 }
 
 /** The replay's plan under the node's profile: a capture with nothing to replay is a usage error. */

@@ -1,0 +1,192 @@
+/**
+ * The diff while replaying (`--diff-url`, docs/replay.md): each request the replay sends to its node goes to a
+ * second node at the same instant (when the source hands it to the engine), over kept connections of its own
+ * (core/client/ExactHttpPool), and the two answers to each call are compared as two honest nodes of one chain must
+ * agree (profile/compareAnswers.ts), each read under its own profile. The second node's answers are not timed:
+ * the engine measures the first node; this compares them.
+ */
+import { ExactHttpPool } from '../../core/client/ExactHttpPool.js';
+import { HttpExchangeFailure } from '../../core/client/HttpExchangeFailure.js';
+import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
+import { agreementFor, disagreement, type CallAnswer } from '../../profile/compareAnswers.js';
+import type { Profile } from '../../profile/Profile.js';
+import { asInteger, isObject } from '../../profile/readWire.js';
+import type { CallResult, PlannedRequest } from '../engine/RequestSource.js';
+import type { DiffCounts, ReplayDiff } from '../model.js';
+
+/** Examples kept, and how much of each answer. */
+const EXAMPLES = 10;
+const EXAMPLE_CHARS = 2048;
+
+export interface DiffSides {
+  /** The second node's base URL (for the report) and its endpoint. */
+  url: string;
+  endpoint: string;
+  /** The first node's profile and the second's. */
+  profile: Profile;
+  otherProfile: Profile;
+  /** A spec method's name from the first node's wire name; the second node's wire name from the spec's. */
+  specName: (wire: string) => string;
+  otherWire: (spec: string) => string;
+  timeoutMs: number;
+}
+
+interface Pending {
+  /** Each call's params, for how it is compared (a block's height). */
+  params: readonly (JsonValue | undefined)[];
+  own?: readonly (CallAnswer | undefined)[];
+  other?: readonly (CallAnswer | undefined)[];
+}
+
+export class ReplayDiffer {
+  readonly #o: DiffSides;
+  readonly #pool: ExactHttpPool;
+  readonly #path: string;
+  readonly #pending = new Map<PlannedRequest, Pending>();
+  readonly #byMethod = new Map<string, DiffCounts>();
+  readonly #examples: ReplayDiff['examples'] = [];
+  readonly #renames: boolean;
+  #head: bigint | undefined;
+  #inFlight = new Set<Promise<void>>();
+
+  constructor(o: DiffSides, head: number | null) {
+    this.#o = o;
+    const endpoint = new URL(o.endpoint);
+    this.#pool = new ExactHttpPool(endpoint.origin, { maxIdle: 64 });
+    this.#path = `${endpoint.pathname}${endpoint.search}` || '/';
+    this.#head = head === null ? undefined : BigInt(head);
+    // Method names differ between the two nodes' profiles: the body is re-written for the second.
+    this.#renames = ['chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount', 'chain_health'].some((m) => o.otherWire(m) !== m || o.specName(m) !== m);
+  }
+
+  /** Sends the request to the second node now; its answers wait for the first node's (`answered`). */
+  send(request: PlannedRequest, params: readonly (JsonValue | undefined)[]): void {
+    const pending: Pending = { params };
+    this.#pending.set(request, pending);
+    // Sent once the engine has written the request to the first node (a microtask after it takes it from the
+    // source): the diff never delays the send it measures.
+    const sent = Promise.resolve()
+      .then(() => this.#pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#renames ? this.#renamed(request.body) : request.body, timeoutMs: this.#o.timeoutMs, maxBodyBytes: 64 * 1024 * 1024 }))
+      .then(
+        // Whatever the HTTP status (a profile may give errors another one): the JSON-RPC answers in the body count.
+        (answer) => (pending.other = answersFor(request, answer.body)),
+        (error: unknown) => {
+          if (!(error instanceof HttpExchangeFailure)) throw error;
+          pending.other = request.calls.map(() => undefined);
+        },
+      )
+      .then(() => this.#settle(request, pending));
+    this.#inFlight.add(sent);
+    void sent.finally(() => this.#inFlight.delete(sent));
+  }
+
+  /** The first node's outcomes of a request sent (absent: abandoned at the end of the run). */
+  answered(request: PlannedRequest, outcomes: readonly CallResult[] | undefined): void {
+    const pending = this.#pending.get(request);
+    if (pending === undefined) return;
+    pending.own = request.calls.map((_, i) => callAnswer(outcomes?.[i]));
+    this.#settle(request, pending);
+  }
+
+  /** A head the replay saw (its own chain_blockNumber calls): blocks near it are not compared. */
+  head(height: bigint): void {
+    if (this.#head === undefined || height > this.#head) this.#head = height;
+  }
+
+  /** Waits for the second node's answers still under way (at most their timeout), then closes its connections. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
+    this.#pool.close();
+  }
+
+  /** What was compared, by method, with the first mismatches. */
+  summary(): ReplayDiff {
+    // A request whose second answer never settled (the run ended first) is not compared.
+    for (const request of this.#pending.keys()) for (const call of request.calls) this.#count(this.#o.specName(call.method)).notCompared++;
+    this.#pending.clear();
+    return diffOf(this.#o.url, [...this.#byMethod.values()], this.#examples);
+  }
+
+  #count(method: string): DiffCounts {
+    let c = this.#byMethod.get(method);
+    if (c === undefined) this.#byMethod.set(method, (c = { method, compared: 0, mismatches: 0, setAside: 0, notCompared: 0 }));
+    return c;
+  }
+
+  #settle(request: PlannedRequest, pending: Pending): void {
+    const { own, other } = pending;
+    if (own === undefined || other === undefined) return;
+    this.#pending.delete(request);
+    request.calls.forEach((call, i) => {
+      const method = this.#o.specName(call.method);
+      const count = this.#count(method);
+      const a = own[i];
+      const b = other[i];
+      if (a === undefined || b === undefined) {
+        count.notCompared++;
+        return;
+      }
+      if (method === 'chain_blockNumber') for (const x of [a, b]) if ('result' in x) this.#seen(x.result);
+      const agreement = agreementFor(method, pending.params[i], this.#head);
+      if (agreement === 'none') {
+        count.setAside++;
+        return;
+      }
+      count.compared++;
+      const why = disagreement(agreement, method, { profile: this.#o.profile, answer: a }, { profile: this.#o.otherProfile, answer: b });
+      if (why === undefined) return;
+      count.mismatches++;
+      if (this.#examples.length < EXAMPLES) this.#examples.push({ method, request: clip(request.body.toString('utf8')), answer: clip(show(a)), other: clip(show(b)), why });
+    });
+  }
+
+  #seen(result: JsonValue): void {
+    const h = asInteger(result);
+    if (h !== undefined) this.head(h);
+  }
+
+  /** The body with each call's method under the second node's name. */
+  #renamed(body: Buffer): Buffer {
+    const value = parseJson(body.toString('utf8'));
+    for (const o of Array.isArray(value) ? value : [value]) if (isObject(o) && typeof o.method === 'string') o.method = this.#o.otherWire(this.#o.specName(o.method));
+    return Buffer.from(stringifyJson(value));
+  }
+}
+
+/** The diff of these per-method counts (threads' counts of one method added up), the examples as given, at most EXAMPLES. */
+export function diffOf(url: string, counts: readonly DiffCounts[], examples: ReplayDiff['examples']): ReplayDiff {
+  const byName = new Map<string, DiffCounts>();
+  for (const c of counts) {
+    const sum = byName.get(c.method) ?? { method: c.method, compared: 0, mismatches: 0, setAside: 0, notCompared: 0 };
+    byName.set(c.method, { method: c.method, compared: sum.compared + c.compared, mismatches: sum.mismatches + c.mismatches, setAside: sum.setAside + c.setAside, notCompared: sum.notCompared + c.notCompared });
+  }
+  const byMethod = [...byName.values()].sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+  const total = (k: 'compared' | 'mismatches' | 'setAside' | 'notCompared'): number => byMethod.reduce((n, m) => n + m[k], 0);
+  return { url, compared: total('compared'), mismatches: total('mismatches'), setAside: total('setAside'), notCompared: total('notCompared'), byMethod, examples: examples.slice(0, EXAMPLES) };
+}
+
+/** A call's outcome at the first node as an answer; undefined when it got none. */
+function callAnswer(outcome: CallResult | undefined): CallAnswer | undefined {
+  if (outcome === undefined || outcome.kind === 'unanswered') return undefined;
+  return outcome.kind === 'result' ? { result: outcome.result } : { error: outcome.code };
+}
+
+/** Each call's answer in the second node's HTTP body, matched by id (a batch's elements in any order). */
+function answersFor(request: PlannedRequest, body: Uint8Array | undefined): (CallAnswer | undefined)[] {
+  let value: JsonValue;
+  try {
+    value = body === undefined ? null : parseJson(Buffer.from(body).toString('utf8'));
+  } catch {
+    value = null;
+  }
+  const byId = new Map<string, CallAnswer>();
+  for (const a of Array.isArray(value) ? value : [value]) {
+    if (!isObject(a) || (typeof a.id !== 'string' && typeof a.id !== 'number')) continue;
+    const answer: CallAnswer | undefined = Object.hasOwn(a, 'result') ? { result: a.result as JsonValue } : isObject(a.error) && typeof a.error.code === 'number' ? { error: a.error.code } : undefined;
+    if (answer !== undefined) byId.set(`${typeof a.id}:${a.id}`, answer);
+  }
+  return request.calls.map((c) => byId.get(`${typeof c.id}:${c.id}`));
+}
+
+const show = (a: CallAnswer): string => ('result' in a ? stringifyJson({ result: a.result }) : stringifyJson({ error: { code: a.error } }));
+const clip = (text: string): string => (text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text);
