@@ -27,6 +27,11 @@ describe('compareAnswers', () => {
     expect(disagreement('exact', 'chain_getAccount', { profile: ref, answer: { result: block } }, { profile: ref, answer: { error: -32602 } })).toMatch(/one node answered a result, the other the error InvalidParams/);
     expect(disagreement('shape', 'chain_blockNumber', { profile: ref, answer: { result: 5 } }, { profile: other, answer: { result: '0x6' } })).toBeUndefined();
     expect(disagreement('shape', 'chain_health', { profile: ref, answer: { result: json('{"status":"ok","height":5}') } }, { profile: ref, answer: { result: json('{"status":"ok"}') } })).toMatch(/different shapes/);
+    // Scores by peer: two nodes see other peers (and one may see none yet); the shape is a map either way.
+    const peers = (ids: string[]): JsonValue => json(JSON.stringify({ peers: Object.fromEntries(ids.map((id, i) => [id, i + 1])) }));
+    expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: peers(['41'.repeat(32), 'cc'.repeat(32)]) } })).toBeUndefined();
+    expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: peers([]) } })).toBeUndefined();
+    expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: json('{"peers":[]}') } })).toMatch(/different shapes/);
     expect(disagreement('none', 'chain_faucetClaim', { profile: ref, answer: { result: 1 } }, { profile: ref, answer: { error: -32000 } })).toBeUndefined();
   });
 

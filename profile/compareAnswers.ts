@@ -108,10 +108,18 @@ function timestampMs(profile: Profile, value: JsonValue): bigint | undefined {
   return profile.timestamps === 'seconds' ? n * 1000n : n;
 }
 
-/** The shape of a canonical value: each object's keys with their values' shapes, the kind of anything else. */
+/**
+ * The shape of a canonical value: each object's keys with their values' shapes, the kind of anything else. An
+ * object keyed by identifiers (chain_pouPeers' scores by peer) is a map, whatever its keys and however many: two
+ * nodes see other peers.
+ */
 function shapeOf(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return 'array';
-  if (isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf(value[k] as JsonValue)]));
+  if (isObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 0 || keys.every((k) => IDENTIFIER.test(k))) return 'map';
+    return Object.fromEntries(keys.sort().map((k) => [k, shapeOf(value[k] as JsonValue)]));
+  }
   if (typeof value === 'bigint' || typeof value === 'number') return 'number';
   return value === null ? 'null' : typeof value;
 }

@@ -107,6 +107,9 @@ describe('chainrpc load replay', () => {
       [['load', 'replay', noAnswers, '--url', older.url, '--rebase-heights'], /holds no answered chain_blockNumber/],
       [['load', 'replay', noAnswers, '--url', older.url, '--corpus', 'x.json'], /Unknown option '--corpus'/],
       [['load', 'replay', noAnswers, '--url', older.url, '--threshold', 'inclusion >= 99%'], /needs what a replay does not do/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--threshold', 'mismatches == 0'], /judges a diff: give --diff-url or --diff-recorded/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--diff-recorded'], /was recorded with --no-answers/],
+      [['load', 'replay', noAnswers, '--url', older.url, '--diff-recorded', '--diff-url', older.url], /not both/],
     ];
     for (const [args, message] of cases) {
       const r = await runChainrpc(...args);
@@ -157,6 +160,17 @@ describe('chainrpc load replay --diff-url', () => {
       const described = await diffAgainst(variant, 'described', ['--diff-profile', profile]);
       expect(described.diff.mismatches, JSON.stringify(described.diff.examples)).toBe(0);
       expect(described.code).toBe(0);
+
+      // The recorded answers as the other side: the same node agrees with its recording; the wrong one does not, on the same 10 calls.
+      const recorded = async (url: string, name: string): Promise<NonNullable<LoadReport['runs'][number]['diff']>> => {
+        const r = await runChainrpc('load', 'replay', capture, '--url', url, '--diff-recorded', ...LENIENT, '--threshold', 'errors < 50%', '--report-dir', join(dir, name));
+        const diff = reportIn(join(dir, name)).runs[0]?.diff;
+        if (diff === undefined) throw new Error(`no diff in the report: ${r.stdout}${r.stderr}`);
+        return diff;
+      };
+      expect((await recorded(mn, 'recorded-same')).mismatches).toBe(0);
+      const against = await recorded(wrong, 'recorded-wrong');
+      expect([against.mismatches, count(against, 'chain_getAccount'), count(against, 'chain_health')]).toEqual([10, 6, 4]);
     } finally {
       await net.stop();
     }

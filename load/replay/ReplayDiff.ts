@@ -3,7 +3,8 @@
  * second node at the same instant (when the source hands it to the engine), over kept connections of its own
  * (core/client/ExactHttpPool), and the two answers to each call are compared as two honest nodes of one chain must
  * agree (profile/compareAnswers.ts), each read under its own profile. The second node's answers are not timed:
- * the engine measures the first node; this compares them.
+ * the engine measures the first node; this compares them. With `--diff-recorded` there is no second node: the
+ * answers the capture recorded are the other side.
  */
 import { ExactHttpPool } from '../../core/client/ExactHttpPool.js';
 import { HttpExchangeFailure } from '../../core/client/HttpExchangeFailure.js';
@@ -19,9 +20,9 @@ const EXAMPLES = 10;
 const EXAMPLE_CHARS = 2048;
 
 export interface DiffSides {
-  /** The second node's base URL (for the report) and its endpoint. */
+  /** The second node's base URL (for the report) and its endpoint; null: the recorded answers are the other side. */
   url: string;
-  endpoint: string;
+  endpoint: string | null;
   /** The first node's profile and the second's. */
   profile: Profile;
   otherProfile: Profile;
@@ -40,7 +41,7 @@ interface Pending {
 
 export class ReplayDiffer {
   readonly #o: DiffSides;
-  readonly #pool: ExactHttpPool;
+  readonly #pool: ExactHttpPool | undefined;
   readonly #path: string;
   readonly #pending = new Map<PlannedRequest, Pending>();
   readonly #byMethod = new Map<string, DiffCounts>();
@@ -51,22 +52,30 @@ export class ReplayDiffer {
 
   constructor(o: DiffSides, head: number | null) {
     this.#o = o;
-    const endpoint = new URL(o.endpoint);
-    this.#pool = new ExactHttpPool(endpoint.origin, { maxIdle: 64 });
-    this.#path = `${endpoint.pathname}${endpoint.search}` || '/';
+    const endpoint = o.endpoint === null ? undefined : new URL(o.endpoint);
+    this.#pool = endpoint === undefined ? undefined : new ExactHttpPool(endpoint.origin, { maxIdle: 64 });
+    this.#path = endpoint === undefined ? '/' : `${endpoint.pathname}${endpoint.search}` || '/';
     this.#head = head === null ? undefined : BigInt(head);
     // Method names differ between the two nodes' profiles: the body is re-written for the second.
     this.#renames = ['chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount', 'chain_health'].some((m) => o.otherWire(m) !== m || o.specName(m) !== m);
   }
 
-  /** Sends the request to the second node now; its answers wait for the first node's (`answered`). */
-  send(request: PlannedRequest, params: readonly (JsonValue | undefined)[]): void {
+  /**
+   * Sends the request to the second node now (or takes the answer the capture recorded for it); its answers wait
+   * for the first node's (`answered`).
+   */
+  send(request: PlannedRequest, params: readonly (JsonValue | undefined)[], recorded: Uint8Array | undefined): void {
     const pending: Pending = { params };
     this.#pending.set(request, pending);
+    const pool = this.#pool;
+    if (pool === undefined) {
+      pending.other = answersFor(request, recorded);
+      return;
+    }
     // Sent once the engine has written the request to the first node (a microtask after it takes it from the
     // source): the diff never delays the send it measures.
     const sent = Promise.resolve()
-      .then(() => this.#pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#renames ? this.#renamed(request.body) : request.body, timeoutMs: this.#o.timeoutMs, maxBodyBytes: 64 * 1024 * 1024 }))
+      .then(() => pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#renames ? this.#renamed(request.body) : request.body, timeoutMs: this.#o.timeoutMs, maxBodyBytes: 64 * 1024 * 1024 }))
       .then(
         // Whatever the HTTP status (a profile may give errors another one): the JSON-RPC answers in the body count.
         (answer) => (pending.other = answersFor(request, answer.body)),
@@ -96,7 +105,7 @@ export class ReplayDiffer {
   /** Waits for the second node's answers still under way (at most their timeout), then closes its connections. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.#inFlight]);
-    this.#pool.close();
+    this.#pool?.close();
   }
 
   /** What was compared, by method, with the first mismatches. */

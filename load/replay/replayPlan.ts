@@ -24,8 +24,12 @@ export interface ReplaySettings {
   methods: string[] | null;
   /** Heights asked at the same depth below the target's head as they were below the recorded head. */
   rebaseHeights: boolean;
-  /** Every request also sent to this node at the same instant, the answers compared (ReplayDiff.ts); null: no diff. */
-  diff: { url: string; endpoint: string; profile: ProfileSource } | null;
+  /**
+   * The answers compared (ReplayDiff.ts) with those of a second node, each request also sent to its `endpoint` at
+   * the same instant; or, with no endpoint, with the answers the capture recorded (`url` then names the recording).
+   * null: no diff.
+   */
+  diff: { url: string; endpoint: string | null; profile: ProfileSource } | null;
 }
 
 /** The wire names of the methods a replay reads or changes (the profile's renames). */
@@ -54,6 +58,8 @@ export interface ReplayItem {
   /** Each call's params as recorded (absent: none), in the calls' order. */
   params: (JsonValue | undefined)[];
   batch: boolean;
+  /** The answer the capture recorded (absent: none kept, or no answer). */
+  answer?: Buffer;
   /** It asks blocks by height: rebased when the replay rebases heights. */
   asksHeights: boolean;
 }
@@ -151,7 +157,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
       leave('notifications only');
       continue;
     }
-    kept.push({ recordedMs: exchange.t, body: bodyBytes(exchange.request), calls, params, batch: parsed.batch, asksHeights: calls.some((c) => c.method === target.wire.blockByHeight) });
+    kept.push({ recordedMs: exchange.t, body: bodyBytes(exchange.request), calls, params, batch: parsed.batch, asksHeights: calls.some((c) => c.method === target.wire.blockByHeight), ...(exchange.answer === undefined ? {} : { answer: bodyBytes(exchange.answer) }) });
   }
   if (kept.length === 0) {
     const why = [...leftOut].map(([reason, count]) => `${count} ${reason}`).join(', ');
@@ -170,7 +176,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   else transformations.push(`the recorded order sent evenly at ${pace.rate} requests/s (the recorded offsets set aside)`);
   if (settings.loop) transformations.push(`played again every ${Math.round(periodMs)} ms until the run's duration ends`);
   if (chosen !== undefined) transformations.push(`only requests whose calls are all of ${[...chosen].join(', ')}`);
-  if (settings.diff !== null) transformations.push(`each request also sent to ${settings.diff.url} at the same instant, the answers compared (not timed)`);
+  if (settings.diff !== null) transformations.push(settings.diff.endpoint === null ? 'the answers compared with those the capture recorded' : `each request also sent to ${settings.diff.url} at the same instant, the answers compared (not timed)`);
   const summary: ReplayReport = {
     capture: settings.capture,
     exchanges: capture.exchanges.length,

@@ -65,7 +65,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
       const item = items[at] as ReplayItem;
       index += share.count;
       const request: PlannedRequest = { body: rebase !== undefined && item.asksHeights ? rebase(item) : item.body, calls: calls[at] as PlannedCall[], batch: item.batch };
-      differ?.send(request, item.params);
+      differ?.send(request, item.params, item.answer);
       return request;
     },
     onEnded(request: PlannedRequest, outcomes?: readonly CallResult[]): void {

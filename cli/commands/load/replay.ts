@@ -51,9 +51,11 @@ Options:
                            to each call compared, each read under its node's profile: same result, same
                            error, or for what differs between nodes at one instant (the head, health, PoU,
                            peers) the same shape. Mismatches by method, the first side by side; threshold
-                           "mismatches < n" (default "mismatches == 0" with --diff-url)
+                           "mismatches < n" (default "mismatches == 0" with --diff-url or --diff-recorded)
   --diff-profile <file|detect>
-                           the --diff-url node's profile (default: --profile's)
+                           the --diff-url node's profile (default: --profile's), or the recorded node's
+  --diff-recorded          compare with the answers the capture recorded instead of a second node (a
+                           capture with answers; what changed on the chain since is a mismatch too)
 ${targetOptions('a node (repeatable: each replays the capture in turn)')}
   --connections <n>        the connection pool (default 64)
   --max-in-flight <n>      requests waiting at once; one due beyond it is dropped (default 1024)
@@ -89,6 +91,7 @@ const REPLAY_OPTIONS = {
   'rebase-heights': { kind: 'flag' },
   'diff-url': { kind: 'text', value: '<base-url>', check: httpUrlProblem },
   'diff-profile': { kind: 'text', value: '<file|detect>' },
+  'diff-recorded': { kind: 'flag' },
 } as const satisfies OptionTable;
 
 export const replayLine = new CommandLine('load replay', REPLAY_OPTIONS, true);
@@ -126,12 +129,19 @@ export async function replayCommand(argv: string[]): Promise<number> {
     rebaseHeights: values['rebase-heights'],
     diff: null,
   };
-  if (values['diff-profile'] !== undefined && values['diff-url'] === undefined) throw new CliError(`${command}: --diff-profile describes the node of --diff-url: give --diff-url`);
-  const thresholds = values.threshold.length > 0 ? values.threshold : [...DEFAULT_THRESHOLDS, ...(values['diff-url'] === undefined ? [] : ['mismatches == 0'])];
+  if (values['diff-profile'] !== undefined && values['diff-url'] === undefined && !values['diff-recorded']) throw new CliError(`${command}: --diff-profile describes the node of --diff-url (or the recorded one): give --diff-url or --diff-recorded`);
+  if (values['diff-recorded']) {
+    if (values['diff-url'] !== undefined) throw new CliError(`${command}: give --diff-url (a second node) or --diff-recorded (the recorded answers), not both`);
+    if (!capture.header.answers) throw new CliError(`${command}: --diff-recorded compares with the recorded answers, and ${path} was recorded with --no-answers`);
+    if (values['diff-profile'] === 'detect') throw new CliError(`${command}: --diff-profile detect asks a node, and --diff-recorded has none: give the recorded node's profile file`);
+    if (values['rebase-heights']) throw new CliError(`${command}: --diff-recorded with --rebase-heights would compare blocks of other heights than those recorded: give one of them`);
+  }
+  const diffing = values['diff-url'] !== undefined || values['diff-recorded'];
+  const thresholds = values.threshold.length > 0 ? values.threshold : [...DEFAULT_THRESHOLDS, ...(diffing ? ['mismatches == 0'] : [])];
   const unmeasured = thresholds.find((t) => NOT_MEASURED.test(t.trim()));
   if (unmeasured !== undefined) throw new CliError(`${command}: the threshold "${unmeasured}" needs what a replay does not do (transactions it tracks, faults it injects)`);
   const mismatches = thresholds.find((t) => /^mismatches\b/.test(t.trim()));
-  if (mismatches !== undefined && values['diff-url'] === undefined) throw new CliError(`${command}: the threshold "${mismatches}" judges the diff against a second node: give --diff-url`);
+  if (mismatches !== undefined && !diffing) throw new CliError(`${command}: the threshold "${mismatches}" judges a diff: give --diff-url or --diff-recorded`);
   // The scenario's settings as a replay runs them; its times and duration come from the plan, under the node's profile.
   const scenario = replayScenario(command, thresholds, values);
   const baseline = baselineFor(command, values.baseline, scenario.name);
@@ -145,6 +155,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     baseline,
     measure: async (common, urls) => {
       if (values['diff-url'] !== undefined) settings.diff = await diffNode(command, values['diff-url'], values['diff-profile'] ?? values.profile, common.profileSource);
+      if (values['diff-recorded']) settings.diff = { url: `the recording of ${capture.header.upstream}`, endpoint: null, profile: values['diff-profile'] === undefined ? common.profileSource : (await targetProfileAndSource(command, { profile: values['diff-profile'] })).source };
       const plan = planFor(command, capture, settings, common.profile);
       const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
       const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
