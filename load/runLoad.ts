@@ -235,6 +235,16 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
   }
 }
 
+/** The chain a node's transactions must be signed for: the profile's `chainId`, else chain_health's; undefined when neither says. */
+export async function nodeChainId(client: RpcClient, profile: Profile): Promise<bigint | undefined> {
+  if (profile.chainId !== undefined) return profile.chainId;
+  try {
+    return asU64(readField(profile, await client.call<JsonValue>(wireMethod(profile, 'chain_health')), 'chain_id'));
+  } catch {
+    return undefined; // no chain id known: a replay leaves the capture's signed transactions out, and counts them
+  }
+}
+
 /**
  * A node made ready for a replay: its head (heights are rebased against it) and its chain (transactions signed for
  * another are left out); the scenario's own setup (accounts, a corpus) is not a replay's.
@@ -242,14 +252,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
 async function prepareReplay(url: string, client: RpcClient, o: RunLoadOptions, settings: ReplaySettings): Promise<Prepared> {
   const { profile } = o;
   const tip = settings.rebaseHeights ? await tipHeight(client, profile, url) : await reachable(client, profile, url);
-  let chainId = profile.chainId;
-  if (chainId === undefined) {
-    try {
-      chainId = asU64(readField(profile, await client.call<JsonValue>(wireMethod(profile, 'chain_health')), 'chain_id'));
-    } catch {
-      chainId = undefined; // no chain id known: the capture's signed transactions are left out and counted
-    }
-  }
+  const chainId = await nodeChainId(client, profile);
   const replay: ReplaySourceOptions = {
     settings,
     // The scenario's warm-up is the replay's lead-in: connections opened, nothing sent.

@@ -28,12 +28,17 @@ const PRECONNECT = 32;
 export interface OpenPumpPlan {
   model: Extract<ArrivalModel, { kind: 'open' }>;
   warmupMs: number;
+  /** The measured window: a source with its own times (a replay in a loop) is not sent past its end. */
+  durationMs: number;
   seed: number;
   share: SourceShare;
   /** This thread's in-flight cap and connections. */
   maxInFlight: number;
   connections: number;
 }
+
+/** A due time within the run, else undefined (the schedule is over). */
+const atMost = (due: number | undefined, endMs: number): number | undefined => (due === undefined || due > endMs ? undefined : due);
 
 export class OpenPump implements Sender {
   readonly #host: SenderHost;
@@ -61,11 +66,14 @@ export class OpenPump implements Sender {
     const warm = plan.warmupMs > 0 && first !== undefined ? [{ from: first.from, to: first.from, durationMs: plan.warmupMs }] : [];
     const { distribution } = plan.model;
     this.#recorded = distribution === 'recorded';
-    this.#schedule = distribution === 'recorded' ? { next: () => host.due() } : new Schedule([...warm, ...plan.model.stages], distribution, plan.seed, plan.share);
-    this.#due = this.#schedule.next();
+    const endMs = plan.warmupMs + plan.durationMs;
+    this.#schedule = distribution === 'recorded' ? { next: () => atMost(host.due(), endMs) } : new Schedule([...warm, ...plan.model.stages], distribution, plan.seed, plan.share);
   }
 
   begin(): void {
+    // The first send time is asked for here, not while the thread is being made: a source that fails to give
+    // one stops the run, and the run must exist to be stopped.
+    this.#due = this.#schedule.next();
     // Recorded times often begin with a burst: connections are opened before the first is due (a replay's
     // lead-in, its warm-up, sends nothing), so the first requests do not wait for a handshake.
     if (this.#recorded) {

@@ -20,6 +20,20 @@ const source = fixedCallsSpec({ calls: [{ method: 'chain_blockNumber' }, { metho
 const open = (rate: number, durationMs: number): EngineOptions['model'] => ({ kind: 'open', distribution: 'uniform', stages: [{ from: rate, to: rate, durationMs }] });
 const base = (over: Partial<EngineOptions>): EngineOptions => ({ url: server.endpoint, model: open(100, 1_000), warmupMs: 0, durationMs: 1_000, maxInFlight: 64, timeoutMs: 2_000, source, ...over });
 
+describe('runEngine: a source that keeps its own times (a replay)', () => {
+  it('sends at the source\'s times and stops at the end of the measured window, though the source never runs out', async () => {
+    const run = await runEngine(base({ model: { kind: 'open', distribution: 'recorded', stages: [{ from: 50, to: 50, durationMs: 600 }] }, durationMs: 600, source: testSourceSpec({ dueEveryMs: 20 }) }));
+    expect(run.stop.reason).toBe('completed');
+    // Due at 0, 20, ..., 600 ms: 31 requests, none after the window.
+    expect(run.schedule.sent).toBe(31);
+    expect(run.schedule.dropped).toBe(0);
+  });
+
+  it('is refused by a source that keeps no times: the run fails with the reason', async () => {
+    await expect(runEngine(base({ model: { kind: 'open', distribution: 'recorded', stages: [{ from: 50, to: 50, durationMs: 300 }] }, durationMs: 300, source: testSourceSpec({}) }))).rejects.toThrow(/keeps none \(RequestSource.due\)/);
+  });
+});
+
 describe('runEngine: the target fails', () => {
   it('stops a run against a port nobody listens on as target-unreachable, with what it measured', async () => {
     const port = await refusedPort();

@@ -8,7 +8,9 @@
  * - busyEvery: every n-th next() returns null (a source whose lanes are all waiting);
  * - track: tag every call with { n, method } for the main thread;
  * - validateEvery: mark every n-th call for validation; invalidMethod: checkResult refuses that method's results;
- * - throwAfter: next() throws (a broken source) once it has made this many requests.
+ * - throwAfter: next() throws (a broken source) once it has made this many requests;
+ * - dueEveryMs: the source keeps its own times (the `recorded` distribution): request n is due at n × dueEveryMs,
+ *   for ever (a replay in a loop).
  */
 import { threadId } from 'node:worker_threads';
 import type { JsonValue } from '../../core/json/index.js';
@@ -25,6 +27,7 @@ export interface TestSourceOptions {
   validateEvery?: number;
   invalidMethod?: string;
   throwAfter?: number;
+  dueEveryMs?: number;
 }
 
 export function testSourceSpec(options: TestSourceOptions): SourceSpec {
@@ -67,6 +70,7 @@ export const createSource: CreateSource = (raw) => {
       const objects = calls.map((c) => ({ jsonrpc: '2.0', id: c.id, method: c.method, params: [] }));
       return { body: Buffer.from(JSON.stringify(batchSize > 1 ? objects : objects[0])), calls, batch: batchSize > 1 };
     },
+    ...(o.dueEveryMs === undefined ? {} : { due: () => made * (o.dueEveryMs ?? 0) }),
     onEnded() {
       seen.ended++;
     },

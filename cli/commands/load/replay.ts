@@ -9,7 +9,7 @@ import { CommandLine } from '../../CommandLine.js';
 import { CaptureError, readCapture, type Capture } from '../../../load/capture/readCapture.js';
 import type { RateStage } from '../../../load/model.js';
 import { replayPlan, ReplayPlanError, type ReplayPace, type ReplaySettings } from '../../../load/replay/replayPlan.js';
-import { runLoad } from '../../../load/runLoad.js';
+import { nodeChainId, runLoad } from '../../../load/runLoad.js';
 import { resolveScenario, type ResolvedScenario } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
 import { parseThreshold } from '../../../load/scenario/Threshold.js';
@@ -156,7 +156,11 @@ export async function replayCommand(argv: string[]): Promise<number> {
     measure: async (common, urls) => {
       if (values['diff-url'] !== undefined) settings.diff = await diffNode(command, values['diff-url'], values['diff-profile'] ?? values.profile, common.profileSource);
       if (values['diff-recorded']) settings.diff = { url: `the recording of ${capture.header.upstream}`, endpoint: null, profile: values['diff-profile'] === undefined ? common.profileSource : (await targetProfileAndSource(command, { profile: values['diff-profile'] })).source };
-      const plan = planFor(command, capture, settings, common.profile);
+      // The report's plan is the first node's (its chain id decides which signed transactions go); each thread
+      // makes its node's own.
+      const first = createClient({ baseUrl: urls[0] ?? '', rpcPath: common.profile.rpcPath });
+      const chainId = await nodeChainId(first, common.profile).finally(() => first.close());
+      const plan = planFor(command, capture, settings, common.profile, chainId);
       const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
       const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
       common.log(`${command}: ${plan.summary.replayed} of ${plan.summary.exchanges} exchanges, ${plan.summary.transformations.join('; ')}${plan.summary.leftOut.length === 0 ? '' : `; left out: ${plan.summary.leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}`);
@@ -185,12 +189,11 @@ async function diffNode(command: string, url: string, profileArg: string | undef
 }
 
 /** The replay's plan under the node's profile: a capture with nothing to replay is a usage error. */
-function planFor(command: string, capture: Capture, settings: ReplaySettings, profile: Profile): ReturnType<typeof replayPlan> {
+function planFor(command: string, capture: Capture, settings: ReplaySettings, profile: Profile, chainId: bigint | undefined): ReturnType<typeof replayPlan> {
   try {
-    // The plan here is for the report; each engine thread makes the same one with the node's chain id.
     return replayPlan(capture, settings, {
       wire: { blockNumber: wireMethod(profile, 'chain_blockNumber'), blockByHeight: wireMethod(profile, 'chain_getBlockByHeight'), sendRawTransaction: wireMethod(profile, 'chain_sendRawTransaction') },
-      chainId: profile.chainId ?? null,
+      chainId: chainId ?? null,
       chainIdOf: profile.codec.chainIdOf?.bind(profile.codec),
     });
   } catch (error) {
