@@ -173,6 +173,19 @@ describe('readCapture', () => {
     expect(capture.end).toBeUndefined();
   });
 
+  it('reads a file line by line, lines across its reads whole and multi-byte characters intact, as the text reader does', () => {
+    // 3,000 lines of about 1.3 KB: lines cross the reader's 1 MiB reads, some inside a multi-byte character.
+    const line = (i: number): string => exchange.replace('"request":{"text":"{}"}', `"request":{"text":${JSON.stringify(`{"n":${i},"pad":"${'é€'.repeat(200 + (i % 7))}"}`)}}`);
+    const text = `${header}\n${Array.from({ length: 3_000 }, (_, i) => line(i)).join('\n')}\n${exchange.slice(0, 40)}`;
+    const path = join(dir, 'large.ndjson');
+    writeFileSync(path, text);
+    const read = readCapture(path);
+    expect(read).toEqual(parseCapture(text, path));
+    expect(read.exchanges).toHaveLength(3_000);
+    expect(read.exchanges[2_999]?.request).toEqual({ text: `{"n":2999,"pad":"${'é€'.repeat(200 + (2_999 % 7))}"}` });
+    expect(read.cutShort).toBe(true);
+  });
+
   it('refuses what is not a capture, naming the line and the rule', () => {
     const path = join(dir, 'not-a-capture.json');
     writeFileSync(path, '{"format":"chainrpc-corpus/1"}\n');

@@ -4,7 +4,7 @@
  * cut short (a recording killed while it wrote) is set aside and said (`cutShort`), not an error. Anything else
  * that is not a capture is a CaptureError naming the line and the rule.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { parseJson, type JsonValue } from '../../core/json/index.js';
@@ -35,53 +35,101 @@ function captureValidators(): Validators {
   return compiled;
 }
 
-/** The capture at `path`; `where` names it in errors (default: the path). */
+/** Bytes read at a time: the capture is read line by line, never as one string (V8 caps a string near 512 MiB). */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** The capture at `path`, read line by line; `where` names it in errors (default: the path). */
 export function readCapture(path: string, where = path): Capture {
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (err) {
     throw new CaptureError(`cannot read the capture ${where}: ${(err as Error).message}`);
   }
-  return parseCapture(text, where);
+  const reader = new CaptureReader(where);
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    let pending: Buffer[] = [];
+    for (;;) {
+      const n = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      if (n === 0) break;
+      let from = 0;
+      for (let nl = chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = chunk.indexOf(0x0a, from)) {
+        pending.push(chunk.subarray(from, nl));
+        reader.line(Buffer.concat(pending).toString('utf8'));
+        pending = [];
+        from = nl + 1;
+      }
+      // The rest of the chunk begins a line the next read ends: kept as a copy, the chunk is read into again.
+      if (from < n) pending.push(Buffer.from(chunk.subarray(from, n)));
+    }
+    return reader.end(Buffer.concat(pending).toString('utf8'));
+  } catch (err) {
+    if (err instanceof CaptureError) throw err;
+    throw new CaptureError(`cannot read the capture ${where}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
+/** A capture held as text (an import's output, a test's). */
 export function parseCapture(text: string, where: string): Capture {
   const lines = text.split('\n');
   // A file written whole ends with a newline: the text after the last one is a line cut short, or nothing.
   const tail = lines.pop() ?? '';
-  const cutShort = tail.trim() !== '';
-  const values: JsonValue[] = [];
-  for (const [i, line] of lines.entries()) {
+  const reader = new CaptureReader(where);
+  for (const line of lines) reader.line(line);
+  return reader.end(tail);
+}
+
+/** A capture taken in line by line: each line is checked as it comes (the header first, then exchanges, then at most the end line). */
+class CaptureReader {
+  readonly #where: string;
+  #index = 0;
+  #capture: Capture | undefined;
+
+  constructor(where: string) {
+    this.#where = where;
+  }
+
+  line(line: string): void {
+    const where = this.#where;
+    const i = this.#index++;
     if (line.trim() === '') throw new CaptureError(`${where}:${i + 1}: an empty line; a capture holds one JSON value per line`);
+    let value: JsonValue;
     try {
-      values.push(parseJson(line));
+      value = parseJson(line);
     } catch (err) {
       if (i === 0) throw new CaptureError(`${where} is not a capture: its first line is not JSON (${(err as Error).message}); make one with \`chainrpc record\``);
       throw new CaptureError(`${where}:${i + 1}: not JSON (${(err as Error).message})`);
     }
-  }
-  const [first, ...rest] = values;
-  if (first === undefined) throw new CaptureError(`${where} is not a capture: it is empty${cutShort ? ' but for a line cut short' : ''}; make one with \`chainrpc record\``);
-  const format = typeof first === 'object' && first !== null && !Array.isArray(first) ? first.format : undefined;
-  if (format !== CAPTURE_FORMAT) throw new CaptureError(`${where} is not a capture this chainrpc reads: its first line's format is ${JSON.stringify(format) ?? 'missing'}, not "${CAPTURE_FORMAT}"`);
-  const validators = captureValidators();
-  const check = (value: JsonValue, i: number, what: string): void => {
-    const v = validators.validate(`${CAPTURE_SCHEMA_ID}#/definitions/${what}`, value);
-    if (!v.ok) throw new CaptureError(`${where}:${i + 1}: not a valid ${what.toLowerCase()} line (schemas/load/capture.schema.json): ${formatProblems(v.problems.slice(0, 3))}`);
-  };
-  check(first, 0, 'Header');
-  const capture: Capture = { header: first as unknown as CaptureHeader, exchanges: [], cutShort };
-  rest.forEach((value, j) => {
-    const i = j + 1;
+    const capture = this.#capture;
+    if (capture === undefined) {
+      const format = typeof value === 'object' && value !== null && !Array.isArray(value) ? value.format : undefined;
+      if (format !== CAPTURE_FORMAT) throw new CaptureError(`${where} is not a capture this chainrpc reads: its first line's format is ${JSON.stringify(format) ?? 'missing'}, not "${CAPTURE_FORMAT}"`);
+      this.#check(value, i, 'Header');
+      this.#capture = { header: value as unknown as CaptureHeader, exchanges: [], cutShort: false };
+      return;
+    }
     if (capture.end !== undefined) throw new CaptureError(`${where}:${i + 1}: a line after the end line`);
     if (typeof value === 'object' && value !== null && !Array.isArray(value) && value.end === true) {
-      check(value, i, 'End');
+      this.#check(value, i, 'End');
       capture.end = value as unknown as CaptureEnd;
       return;
     }
-    check(value, i, 'Exchange');
+    this.#check(value, i, 'Exchange');
     capture.exchanges.push(value as unknown as CaptureExchange);
-  });
-  return capture;
+  }
+
+  /** The capture, once the text after the last newline (a line cut short, or nothing) is known. */
+  end(tail: string): Capture {
+    const cutShort = tail.trim() !== '';
+    if (this.#capture === undefined) throw new CaptureError(`${this.#where} is not a capture: it is empty${cutShort ? ' but for a line cut short' : ''}; make one with \`chainrpc record\``);
+    return { ...this.#capture, cutShort };
+  }
+
+  #check(value: JsonValue, i: number, what: string): void {
+    const v = captureValidators().validate(`${CAPTURE_SCHEMA_ID}#/definitions/${what}`, value);
+    if (!v.ok) throw new CaptureError(`${this.#where}:${i + 1}: not a valid ${what.toLowerCase()} line (schemas/load/capture.schema.json): ${formatProblems(v.problems.slice(0, 3))}`);
+  }
 }
