@@ -75,7 +75,8 @@ describe('chainrpc load replay', () => {
     expect(report.runs[0]?.model).toMatchObject({ kind: 'open', distribution: 'recorded' });
 
     // A fresh chain has none of those heights: as recorded, the reads fail; rebased below its head, they do not.
-    const younger = await startTestNode();
+    // A block a second there, so that it stays far below the recorded heights however slow the machine.
+    const younger = await startTestNode({ blockTimeMs: 1_000 });
     try {
       const asRecorded = await runChainrpc('load', 'replay', capture, '--url', younger.url, ...LENIENT, '--report-dir', join(dir, 'younger'));
       expect(asRecorded.code, asRecorded.stdout + asRecorded.stderr).toBe(99);
