@@ -14,7 +14,7 @@ import { prepareThread } from './runThread.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadStop } from './ThreadPlan.js';
 import { Schedule } from './Schedule.js';
 import { warmHistograms } from '../metrics/Histogram.js';
-import { diffOf } from '../replay/ReplayDiff.js';
+import { diffOf } from '../replay/diffCounts.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
 import { startWorker } from '../../core/process/startWorker.js';
 

@@ -7,6 +7,7 @@
  * Sender.ts. Latency runs from the scheduled time, service time from the first byte written.
  */
 import { pathToFileURL } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { EngineThread } from './EngineThread.js';
 import { parseTarget } from './HttpConnection.js';
 import { warmHistograms } from '../metrics/Histogram.js';
@@ -29,7 +30,8 @@ export async function makeSource(spec: SourceSpec, share: SourceShare): Promise<
 export async function prepareThread(plan: ThreadPlan, hooks: ThreadHooks): Promise<PreparedThread> {
   const target = parseTarget(plan.url);
   const source = await makeSource(plan.source, plan.share);
-  // A tick builds and encodes a histogram: cold, that takes milliseconds, done here rather than mid-schedule.
-  warmHistograms();
+  // A tick builds and encodes a histogram: cold, that takes milliseconds, done here rather than mid-schedule (in a
+  // worker: runEngine warms the main thread's itself).
+  if (!isMainThread) warmHistograms();
   return { start: (origin) => new EngineThread(plan, hooks, source, target, origin).run() };
 }

@@ -14,9 +14,9 @@ import type { Profile } from '../../profile/Profile.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
 import type { CallResult, PlannedRequest } from '../engine/RequestSource.js';
 import type { DiffCounts, ReplayDiff } from '../model.js';
+import { DIFF_EXAMPLES, diffOf } from './diffCounts.js';
 
-/** Examples kept, and how much of each answer. */
-const EXAMPLES = 10;
+/** How much of each answer an example keeps. */
 const EXAMPLE_CHARS = 2048;
 
 export interface DiffSides {
@@ -29,6 +29,8 @@ export interface DiffSides {
   /** A spec method's name from the first node's wire name; the second node's wire name from the spec's. */
   specName: (wire: string) => string;
   otherWire: (spec: string) => string;
+  /** The two profiles name some method differently: each body is re-written for the second node. */
+  renames: boolean;
   timeoutMs: number;
 }
 
@@ -46,7 +48,6 @@ export class ReplayDiffer {
   readonly #pending = new Map<PlannedRequest, Pending>();
   readonly #byMethod = new Map<string, DiffCounts>();
   readonly #examples: ReplayDiff['examples'] = [];
-  readonly #renames: boolean;
   #head: bigint | undefined;
   #inFlight = new Set<Promise<void>>();
 
@@ -56,8 +57,6 @@ export class ReplayDiffer {
     this.#pool = endpoint === undefined ? undefined : new ExactHttpPool(endpoint.origin, { maxIdle: 64 });
     this.#path = endpoint === undefined ? '/' : `${endpoint.pathname}${endpoint.search}` || '/';
     this.#head = head === null ? undefined : BigInt(head);
-    // Method names differ between the two nodes' profiles: the body is re-written for the second.
-    this.#renames = ['chain_blockNumber', 'chain_getBlockByHeight', 'chain_getAccount', 'chain_health'].some((m) => o.otherWire(m) !== m || o.specName(m) !== m);
   }
 
   /**
@@ -75,7 +74,7 @@ export class ReplayDiffer {
     // Sent once the engine has written the request to the first node (a microtask after it takes it from the
     // source): the diff never delays the send it measures.
     const sent = Promise.resolve()
-      .then(() => pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#renames ? this.#renamed(request.body) : request.body, timeoutMs: this.#o.timeoutMs, maxBodyBytes: 64 * 1024 * 1024 }))
+      .then(() => pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#o.renames ? this.#renamed(request.body) : request.body, timeoutMs: this.#o.timeoutMs, maxBodyBytes: 64 * 1024 * 1024 }))
       .then(
         // Whatever the HTTP status (a profile may give errors another one): the JSON-RPC answers in the body count.
         (answer) => (pending.other = answersFor(request, answer.body)),
@@ -145,7 +144,7 @@ export class ReplayDiffer {
       const why = disagreement(agreement, method, { profile: this.#o.profile, answer: a }, { profile: this.#o.otherProfile, answer: b });
       if (why === undefined) return;
       count.mismatches++;
-      if (this.#examples.length < EXAMPLES) this.#examples.push({ method, request: clip(request.body.toString('utf8')), answer: clip(show(a)), other: clip(show(b)), why });
+      if (this.#examples.length < DIFF_EXAMPLES) this.#examples.push({ method, request: clip(request.body.toString('utf8')), answer: clip(show(a)), other: clip(show(b)), why });
     });
   }
 
@@ -160,18 +159,6 @@ export class ReplayDiffer {
     for (const o of Array.isArray(value) ? value : [value]) if (isObject(o) && typeof o.method === 'string') o.method = this.#o.otherWire(this.#o.specName(o.method));
     return Buffer.from(stringifyJson(value));
   }
-}
-
-/** The diff of these per-method counts (threads' counts of one method added up), the examples as given, at most EXAMPLES. */
-export function diffOf(url: string, counts: readonly DiffCounts[], examples: ReplayDiff['examples']): ReplayDiff {
-  const byName = new Map<string, DiffCounts>();
-  for (const c of counts) {
-    const sum = byName.get(c.method) ?? { method: c.method, compared: 0, mismatches: 0, setAside: 0, notCompared: 0 };
-    byName.set(c.method, { method: c.method, compared: sum.compared + c.compared, mismatches: sum.mismatches + c.mismatches, setAside: sum.setAside + c.setAside, notCompared: sum.notCompared + c.notCompared });
-  }
-  const byMethod = [...byName.values()].sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
-  const total = (k: 'compared' | 'mismatches' | 'setAside' | 'notCompared'): number => byMethod.reduce((n, m) => n + m[k], 0);
-  return { url, compared: total('compared'), mismatches: total('mismatches'), setAside: total('setAside'), notCompared: total('notCompared'), byMethod, examples: examples.slice(0, EXAMPLES) };
 }
 
 /** A call's outcome at the first node as an answer; undefined when it got none. */

@@ -87,8 +87,9 @@ async function startDiffer(options: ReplaySourceOptions, profile: Profile): Prom
   if (diff === null) return undefined;
   const otherProfile = await loadProfileSource(diff.profile);
   const specByWire = new Map(SPEC_METHOD_NAMES.map((m) => [wireMethod(profile, m), m as string]));
+  const renames = SPEC_METHOD_NAMES.some((m) => wireMethod(profile, m) !== wireMethod(otherProfile, m));
   return new ReplayDiffer(
-    { url: diff.url, endpoint: diff.endpoint, profile, otherProfile, specName: (wire) => specByWire.get(wire) ?? wire, otherWire: (spec) => ((SPEC_METHOD_NAMES as readonly string[]).includes(spec) ? wireMethod(otherProfile, spec) : spec), timeoutMs: options.timeoutMs },
+    { url: diff.url, endpoint: diff.endpoint, profile, otherProfile, specName: (wire) => specByWire.get(wire) ?? wire, otherWire: (spec) => ((SPEC_METHOD_NAMES as readonly string[]).includes(spec) ? wireMethod(otherProfile, spec) : spec), renames, timeoutMs: options.timeoutMs },
     options.targetHead,
   );
 }
