@@ -118,7 +118,7 @@ export class ExactHttpPool {
   }
 
   #open(): Kept {
-    const socket = openSocket(this.#origin);
+    const socket = openSocket(this.#origin, (chunk: Buffer) => (kept.exchange === undefined ? idleGone() : kept.exchange.data(chunk)));
     // The writer stops once the exchange on the connection has its answer's head (or has ended); it asks `kept` only when writing, after it is made.
     const writer = new RequestWriter(socket, () => kept.exchange === undefined || kept.exchange.reader.head !== undefined);
     const kept: Kept = { socket, writer, exchange: undefined, idleSince: 0, idleLimitMs: KEEP_IDLE_MS, used: false, connected: false };
@@ -130,7 +130,6 @@ export class ExactHttpPool {
       if (at !== -1) this.#idle.splice(at, 1);
       socket.destroy();
     };
-    socket.on('data', (chunk: Buffer) => (kept.exchange === undefined ? idleGone() : kept.exchange.data(chunk)));
     socket.on('end', () => (kept.exchange === undefined ? idleGone() : kept.exchange.closed(undefined)));
     socket.on('error', (error: Error) => (kept.exchange === undefined ? idleGone() : kept.exchange.closed(error)));
     socket.on('close', () => (kept.exchange === undefined ? idleGone() : kept.exchange.closed(undefined)));

@@ -47,7 +47,18 @@ export function startClock(): Clock {
 }
 
 /** A connection to the origin, TLS for https; connecting, not yet connected. */
-export function openSocket(target: Origin): Socket {
+/**
+ * Every plain connection that reads through `onData` reads into this one buffer (node:net's `onread`: no stream
+ * machinery per read). A read is handed over before the next can arrive, as a copy of the bytes read (readers
+ * keep what they are given).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A connection to `target`. With `onData`, a plain TCP connection hands each read to it directly instead of as
+ * 'data' events (TLS keeps its stream); 'end', 'error' and 'close' are emitted either way.
+ */
+export function openSocket(target: Origin, onData?: (chunk: Buffer) => void): Socket {
   const options = { host: target.hostname, port: target.port, allowHalfOpen: true };
   const socket: Socket = target.tls
     ? connectTls({
@@ -56,7 +67,21 @@ export function openSocket(target: Origin): Socket {
         ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
         ALPNProtocols: ['http/1.1'],
       })
-    : connectTcp(options);
+    : connectTcp(
+        onData === undefined
+          ? options
+          : {
+              ...options,
+              onread: {
+                buffer: READ_BUFFER,
+                callback: (n: number, buf: Uint8Array): boolean => {
+                  onData(Buffer.from(buf.subarray(0, n)));
+                  return true;
+                },
+              },
+            },
+      );
+  if (target.tls && onData !== undefined) socket.on('data', onData);
   socket.setNoDelay(true);
   return socket;
 }

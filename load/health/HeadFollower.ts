@@ -1,7 +1,10 @@
 /**
  * A node's head, followed during a load run: `chain_blockNumber` (under the profile's name) asked every
- * `intervalMs` (20 Hz by default), one call at a time, on a kept connection of its own (core/client/ExactHttpPool),
- * never through the load engine and never in its figures. Each answer is kept as a sample (when it was asked,
+ * `intervalMs` (20 Hz by default), one call at a time, on a kept connection of its own, never through the load
+ * engine's queues and never in its figures. An http: node is read on the engine's lean connection
+ * (load/engine/HttpConnection.ts: the request encoded once, a minimal parser, no timer or promise per call: at
+ * 20 reads a second the code a read runs is cold each time, so what it runs is what it costs, docs/benchmarks.md);
+ * an https: one (a --head-reference) through core/client/ExactHttpPool. Each answer is kept as a sample (when it was asked,
  * when it came, the height); headHealth.ts makes the head lag, the stalls and the heights that went backwards of
  * them. A call that fails or times out is counted, not retried: the next tick asks again.
  */
@@ -9,6 +12,8 @@ import { rpcEndpoint } from '../../core/client/baseUrl.js';
 import { ExactHttpPool } from '../../core/client/ExactHttpPool.js';
 import { HttpExchangeFailure } from '../../core/client/HttpExchangeFailure.js';
 import { parseJson, type JsonValue } from '../../core/json/index.js';
+import { HttpConnection, parseTarget, RequestEncoder } from '../engine/HttpConnection.js';
+import type { Exchange } from '../metrics/classifyExchange.js';
 import type { Profile } from '../../profile/Profile.js';
 import { wireMethod } from '../../profile/Profile.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
@@ -49,9 +54,15 @@ export class HeadFollower {
   failed = 0;
   /** The last failure, said once in the report. */
   lastFailure: string | undefined;
-  readonly #pool: ExactHttpPool;
+  /** The lean path (http:), with its request encoded once; else the pool (https:). */
+  readonly #lean: { connection: HttpConnection<number>; wire: Buffer } | undefined;
+  readonly #pool: ExactHttpPool | undefined;
   readonly #path: string;
   readonly #body: Buffer;
+  readonly #timeoutMs: number;
+  /** The call under way on the lean path: when it was sent (ms on the run's clock), and who waits for its end. */
+  #leanSentMs: number | undefined;
+  #leanEnded: (() => void) | undefined;
   readonly #o: HeadFollowerOptions;
   readonly #intervals: number[] = [];
   #lastSentMs: number | undefined;
@@ -63,16 +74,27 @@ export class HeadFollower {
   constructor(o: HeadFollowerOptions) {
     this.#o = o;
     this.url = o.url;
-    const endpoint = new URL(rpcEndpoint(o.url, o.profile.rpcPath));
+    const url = rpcEndpoint(o.url, o.profile.rpcPath);
+    const endpoint = new URL(url);
     this.#path = `${endpoint.pathname}${endpoint.search}` || '/';
-    this.#pool = new ExactHttpPool(endpoint.origin, { maxIdle: 1 });
     this.#body = Buffer.from(`{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(o.profile, 'chain_blockNumber'))},"params":[],"id":1}`);
+    this.#timeoutMs = o.timeoutMs ?? Math.max(1_000, 4 * o.intervalMs);
+    if (endpoint.protocol === 'http:') {
+      const target = parseTarget(url);
+      this.#lean = { wire: new RequestEncoder(target).wire(this.#body), connection: new HttpConnection<number>(target, { ended: (_c, sentMs, exchange) => this.#leanEnd(sentMs, exchange) }) };
+      this.#pool = undefined;
+    } else {
+      this.#lean = undefined;
+      this.#pool = new ExactHttpPool(endpoint.origin, { maxIdle: 1 });
+    }
   }
 
   /** Starts following: the first call now, then one every interval (on the clock the run's followers share). */
   start(): void {
     const tick = (): void => {
-      if (this.#stopped || this.#inFlight !== undefined) return;
+      if (this.#stopped) return;
+      if (this.#lean !== undefined) return this.#leanAsk(this.#lean);
+      if (this.#inFlight !== undefined) return;
       this.#inFlight = this.#ask().finally(() => (this.#inFlight = undefined));
     };
     tick();
@@ -83,23 +105,58 @@ export class HeadFollower {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#leave?.();
+    if (this.#lean !== undefined) {
+      const lean = this.#lean;
+      if (lean.connection.busy) {
+        // The call under way ends by its answer or at its timeout, as any other.
+        const deadline = setTimeout(() => lean.connection.expire(Number.POSITIVE_INFINITY), Math.max(0, this.#o.originMs + (this.#leanSentMs ?? 0) + this.#timeoutMs - performance.now()));
+        await new Promise<void>((ended) => (this.#leanEnded = ended));
+        clearTimeout(deadline);
+      }
+      lean.connection.close();
+      return;
+    }
     await this.#inFlight;
-    this.#pool.close();
+    this.#pool?.close();
+  }
+
+  /** A tick on the lean path: the call under way past its timeout ends as failed; a new call goes when none is under way. */
+  #leanAsk(lean: { connection: HttpConnection<number>; wire: Buffer }): void {
+    const now = performance.now();
+    if (lean.connection.busy) {
+      lean.connection.expire(now - this.#timeoutMs);
+      if (lean.connection.busy) return;
+    }
+    this.#leanSentMs = now - this.#o.originMs;
+    lean.connection.send(lean.wire, this.#leanSentMs);
+  }
+
+  #leanEnd(sentMs: number, exchange: Exchange): void {
+    const answeredMs = performance.now() - this.#o.originMs;
+    this.#leanSentMs = undefined;
+    if (exchange.kind === 'answer') this.#read(sentMs, answeredMs, exchange.status, exchange.body);
+    else this.#fail(exchange.kind === 'timeout' ? `no answer within ${this.#timeoutMs} ms` : exchange.reason);
+    const ended = this.#leanEnded;
+    this.#leanEnded = undefined;
+    ended?.();
   }
 
   async #ask(): Promise<void> {
-    const { originMs, intervalMs } = this.#o;
-    const sentMs = performance.now() - originMs;
+    const sentMs = performance.now() - this.#o.originMs;
     try {
-      const answer = await this.#pool.send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#body, timeoutMs: this.#o.timeoutMs ?? Math.max(1_000, 4 * intervalMs), maxBodyBytes: 64 * 1024 });
-      const answeredMs = performance.now() - originMs;
-      const height = heightOf(DECODER.decode(answer.body));
-      if (height === undefined) return this.#fail(`HTTP ${answer.status}: not a height`);
-      if (!this.#stopped) this.#answer({ sentMs, answeredMs, height });
+      const answer = await (this.#pool as ExactHttpPool).send({ method: 'POST', path: this.#path, headers: { 'content-type': 'application/json' }, body: this.#body, timeoutMs: this.#timeoutMs, maxBodyBytes: 64 * 1024 });
+      this.#read(sentMs, performance.now() - this.#o.originMs, answer.status, answer.body);
     } catch (err) {
       if (!(err instanceof HttpExchangeFailure)) throw err;
       this.#fail(err.error.message);
     }
+  }
+
+  /** An answer: a sample when it holds a height, else a failed call. */
+  #read(sentMs: number, answeredMs: number, status: number, body: Uint8Array): void {
+    const height = heightOf(DECODER.decode(body));
+    if (height === undefined) return this.#fail(`HTTP ${status}: not a height`);
+    if (!this.#stopped) this.#answer({ sentMs, answeredMs, height });
   }
 
   #answer(sample: HeadSample): void {
