@@ -2,9 +2,10 @@
  * `chainrpc record` then `chainrpc load replay` as a user runs them (the build, reference nodes on loopback): a
  * capture replayed is judged and reported like a load run, with what was left out counted; a capture from one
  * chain replayed on a younger one asks blocks that do not exist there unless --rebase-heights moves them below
- * the new head; and what a replay refuses, it refuses before sending anything (exit 2).
+ * the new head; and what a replay refuses, it refuses before sending anything (exit 2). The same replay written as
+ * a k6 test (--k6) and run by the real k6 (skipped without one) sends the same calls, rebased the same way.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { parseJson } from '../core/json/index.js';
 import type { LoadReport } from '../load/model.js';
 import { startTestNetwork, startTestNode, type TestNode } from './support/suites.js';
 import { runChainrpc, startChainrpc } from './runChainrpc.js';
+import { findK6, K6_SKIP_NOTE, runK6, runK6Segments, summariesIn } from './support/k6.js';
 
 let dir: string;
 let older: TestNode;
@@ -176,4 +178,77 @@ describe('chainrpc load replay --diff-url', () => {
       await net.stop();
     }
   }, 120_000);
+});
+
+const k6 = findK6();
+if (k6 === undefined) console.warn(`test/cli-replay.test.ts (--k6) ${K6_SKIP_NOTE}`);
+
+describe.skipIf(k6 === undefined)('chainrpc load replay --k6, under the real k6', () => {
+  it('writes a replay k6 runs: every call sent and answered, heights rebased on the head k6 reads, and merged into a report with its replay section', async () => {
+    const capture = join(dir, 'reads-k6.ndjson');
+    await recordReads(capture);
+    const younger = await startTestNode({ blockTimeMs: 1_000 });
+    try {
+      const run = async (name: string, extra: string[]): Promise<{ k6: number | null; merged: number | null; report: LoadReport }> => {
+        const out = join(dir, name);
+        const written = await runChainrpc('load', 'replay', capture, '--url', younger.url, '--speed', '4', '--k6', out, ...extra);
+        expect(written.code, written.stdout + written.stderr).toBe(0);
+        expect(written.stdout).toMatch(/30 of 31 exchanges[^]*k6 run script\.js[^]*chainrpc load merge/);
+        const k6Run = await runK6(k6 ?? 'k6', ['script.js'], out);
+        const merged = await runChainrpc('load', 'merge', join(out, 'chainrpc-summary.json'), '--report-dir', join(out, 'reports'));
+        return { k6: k6Run.code, merged: merged.code, report: reportIn(join(out, 'reports')) };
+      };
+      const counts = (r: LoadReport): [string, number, number][] => (r.runs[0]?.methods ?? []).map((m) => [m.method, m.calls, m.ok]);
+
+      // As recorded: the younger chain has none of those blocks; k6 and the merge both say the errors threshold broke.
+      const asRecorded = await run('k6-as-recorded', []);
+      expect([asRecorded.k6, asRecorded.merged]).toEqual([99, 99]);
+      expect(counts(asRecorded.report)).toEqual([['chain_blockNumber', 10, 10], ['chain_getBlockByHeight', 20, 0]]);
+
+      // Rebased below the head k6 reads before it starts: every read answered.
+      const rebased = await run('k6-rebased', ['--rebase-heights']);
+      expect([rebased.k6, rebased.merged]).toEqual([0, 0]);
+      expect(counts(rebased.report)).toEqual([['chain_blockNumber', 10, 10], ['chain_getBlockByHeight', 20, 20]]);
+      expect(rebased.report.replay).toMatchObject({ exchanges: 31, replayed: 30, pace: { speed: 4 }, leftOut: [{ reason: 'notifications only', count: 1 }] });
+      expect(rebased.report.replay?.transformations.join('; ')).toMatch(/heights moved to the same depth below the target's head/);
+      expect(rebased.report.runs[0]?.model).toMatchObject({ kind: 'open', distribution: 'recorded' });
+
+      // Split over two k6 processes (execution segments): each request sent once, by one of them.
+      const split = join(dir, 'k6-split');
+      expect((await runChainrpc('load', 'replay', capture, '--url', younger.url, '--speed', '4', '--rebase-heights', '--k6', split, '--segments', '2')).code).toBe(0);
+      const parts = await runK6Segments(k6 ?? 'k6', split, 2);
+      expect(parts.map((p) => p.code)).toEqual([0, 0]);
+      const perPart = summariesIn(split).map((x) => x.requests.count);
+      expect(perPart.length).toBe(2);
+      expect(perPart.every((n) => n > 0)).toBe(true);
+      const merged = await runChainrpc('load', 'merge', ...readdirSync(split).filter((f) => f.startsWith('chainrpc-summary')).map((f) => join(split, f)), '--report-dir', join(split, 'reports'));
+      expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+      expect(counts(reportIn(join(split, 'reports')))).toEqual([['chain_blockNumber', 10, 10], ['chain_getBlockByHeight', 20, 20]]);
+    } finally {
+      await younger.stop();
+    }
+  }, 120_000);
+
+  it('refuses what a k6 test cannot do before touching the node (exit 2), and leaves no folder behind', async () => {
+    const bodies = join(dir, 'k6-bodies.txt');
+    writeFileSync(bodies, '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}\n');
+    const capture = join(dir, 'k6-bodies.ndjson');
+    expect((await runChainrpc('record', 'import', bodies, '--out', capture)).code).toBe(0);
+    const out = join(dir, 'k6-refused');
+    const cases: [string[], RegExp][] = [
+      [['--diff-url', older.url], /a diff needs the Node engine/],
+      [['--baseline', 'x.json'], /--baseline judges a report: give it to chainrpc load merge/],
+      [['--pid', '1'], /chainrpc watch/],
+      [['--threshold', 'mismatches == 0'], /judges a diff/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runChainrpc('load', 'replay', capture, '--url', older.url, '--k6', out, ...extra);
+      expect(r.code, `${extra.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    }
+    const segments = await runChainrpc('load', 'replay', capture, '--url', older.url, '--segments', '2');
+    expect(segments.code).toBe(2);
+    expect(segments.stderr).toMatch(/--segments splits a k6 test: give --k6/);
+  }, 60_000);
 });

@@ -9,7 +9,7 @@
  * factor 2^(1/8) (9.05%); a merged percentile is the bucket's geometric middle, within 4.4% of the truth.
  * Counts add across instances exactly, so the merge is exact to the bucket resolution.
  */
-import type { ArrivalModel } from '../model.js';
+import type { ArrivalModel, ReplayReport } from '../model.js';
 import { METRIC_NAMES, THRESHOLD_METRICS, type ThresholdMetric } from '../scenario/Threshold.js';
 
 export const K6_SUMMARY_FORMAT = 'chainrpc-k6-summary/1';
@@ -20,6 +20,16 @@ export const K6_SUMMARY_FORMAT = 'chainrpc-k6-summary/1';
  * `notJudged`), and `chainrpc load merge` leaves them out of the merged run's (mergeK6Summaries.ts).
  */
 export const K6_UNMEASURED_METRICS: ReadonlySet<ThresholdMetric> = new Set(METRIC_NAMES.filter((m) => !THRESHOLD_METRICS[m].k6));
+/**
+ * Threshold metrics a k6 replay does not judge, beyond what no k6 test measures (K6_UNMEASURED_METRICS): it sends
+ * every request (late rather than dropped: `dropped`, `achieved`), and its one latency is from each request's time
+ * (no service time apart). The one list: the writer leaves them out of k6's thresholds, the merge out of its judging.
+ */
+export const K6_REPLAY_UNMEASURED: ReadonlySet<string> = new Set(['dropped', 'achieved', 'service-p50', 'service-p99']);
+
+/** Whether a k6 replay judges a threshold of this metric. */
+export const k6ReplayJudges = (metric: ThresholdMetric): boolean => !K6_UNMEASURED_METRICS.has(metric) && !K6_REPLAY_UNMEASURED.has(metric);
+
 export const K6_BUCKETS_PER_OCTAVE = 8;
 /** The lowest bucket: 2^(26/8) µs = 9.5 µs (anything faster counts here). */
 export const K6_BUCKET_MIN = 26;
@@ -77,4 +87,6 @@ export interface K6Summary {
    * reference profile, whose wire names are the spec's.
    */
   profile?: { name: string; wire: Record<string, string> };
+  /** Optional: the test replays a capture (chainrpc load replay --k6): the report's replay section, as the plan made it. */
+  replay?: ReplayReport;
 }

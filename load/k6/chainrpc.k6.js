@@ -17,6 +17,7 @@
  */
 import http from 'k6/http';
 import exec from 'k6/execution';
+import { sleep } from 'k6';
 import { Counter, Rate, Trend } from 'k6/metrics';
 
 // A call's `draw` names one of paramsOf's draws below: writeK6Script.ts reads it from load/requests/drawParams.ts (K6Draw).
@@ -47,6 +48,16 @@ import { Counter, Rate, Trend } from 'k6/metrics';
  * @property {number[]} codes JSON-RPC error codes counted one by one; others count as "other"
  * @property {number[]} statuses HTTP statuses counted one by one; others count as "other"
  * @property {{ perOctave: number, min: number, max: number }} buckets
+ * @property {ReplayData} [replay] a capture replayed (load/k6/writeK6Replay.ts): its requests instead of the mix
+ */
+/** @typedef {{ at: number, body: string, calls: { id: number | string, method: number }[], batch: boolean, head?: number }} ReplayItem */
+/**
+ * @typedef {object} ReplayData
+ * @property {unknown} summary the report's replay section (load/model.ts ReplayReport), passed on to the summary
+ * @property {number} leadMs ms from the scenario's start to the first request's time
+ * @property {number} periodMs ms between the starts of two passes
+ * @property {ReplayItem[]} items
+ * @property {{ blockNumber: string, blockByHeight: string, genesisHeight: number } | null} rebase heights moved to the same depth below the node's head
  */
 
 const TIMEOUT_ERROR = 1050;
@@ -100,6 +111,8 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
   };
   const latencyTrend = new Trend('chainrpc_latency', true);
   const callFailed = new Rate('chainrpc_call_failed');
+  // A replay's requests: how late each was sent after its time (k6's own output; its latency already counts from its time).
+  const sendLag = data.replay === undefined ? undefined : new Trend('chainrpc_send_lag', true);
 
   let nextId = 1;
   /** This VU's lane (its next transaction's index lives in this VU's memory). */
@@ -125,13 +138,18 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
   };
 
   /**
-   * One request of `calls` (method indexes, ids), measured when `measuring`.
-   * @param {string} body @param {{ id: number, method: number }[]} calls @param {boolean} batch @param {boolean} measuring
+   * One request of `calls` (method indexes, ids), measured when `measuring`; its latency counts `lateMs` more (a
+   * replayed request sent after its time). Returns the answers by id (none for a failed exchange).
+   * @param {string} body @param {{ id: number | string, method: number }[]} calls @param {boolean} batch @param {boolean} measuring @param {number} [lateMs]
+   * @returns {Map<number | string, { result?: unknown, error?: { code?: unknown } }>}
    */
-  const send = (body, calls, batch, measuring) => {
+  const send = (body, calls, batch, measuring, lateMs = 0) => {
     const res = http.post(data.endpoint, body, { headers: { 'content-type': 'application/json' }, timeout: `${data.timeoutMs}ms`, tags: { name: 'chainrpc' } });
-    if (!measuring) return;
-    const us = res.timings.duration * 1000;
+    /** @type {Map<number | string, { result?: unknown, error?: { code?: unknown } }>} */
+    const answers = new Map();
+    if (!measuring) return answers;
+    const ms = res.timings.duration + lateMs;
+    const us = ms * 1000;
     const bucket = bucketOf(us) - min;
     requests.add(1);
     add(requestLatency[bucket]);
@@ -140,8 +158,6 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       size.requests.add(1);
       add(size.latency[bucket]);
     }
-    /** @type {Map<number, { result?: unknown, error?: { code?: unknown } }>} */
-    const answers = new Map();
     let exchangeFailed = false;
     if (res.status === 0) {
       (res.error_code === TIMEOUT_ERROR ? failures.timeouts : failures.transport).add(1);
@@ -165,7 +181,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         const ids = new Set(calls.map((c) => c.id));
         for (const e of elements) {
           const id = e !== null && typeof e === 'object' ? e.id : undefined;
-          if (typeof id === 'number' && ids.has(id) && !answers.has(id)) answers.set(id, e);
+          if ((typeof id === 'number' || typeof id === 'string') && ids.has(id) && !answers.has(id)) answers.set(id, e);
           else failures.extra.add(1);
         }
         if (answers.size < calls.length) failures.missing.add(1);
@@ -177,7 +193,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       m.calls.add(1);
       add(m.latency[bucket]);
       const methodTag = { method: data.methods[c.method] || '' };
-      latencyTrend.add(res.timings.duration, methodTag);
+      latencyTrend.add(ms, methodTag);
       const answer = exchangeFailed ? undefined : answers.get(c.id);
       if (answer !== undefined && 'result' in answer && !('error' in answer)) {
         m.ok.add(1);
@@ -191,10 +207,88 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         callFailed.add(true, methodTag);
       }
     }
+    return exchangeFailed ? new Map() : answers;
   };
 
-  /** One iteration: one request of the mix, as the Node engine draws it. */
-  const iteration = () => {
+  const replay = data.replay;
+  /** A height as the node writes one (a number, or a hex string), if it is one. @param {unknown} v */
+  const heightOf = (v) => {
+    if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? v : undefined;
+    if (typeof v === 'string' && /^0x0*[0-9a-fA-F]{1,13}$/.test(v)) return parseInt(v.slice(2), 16);
+    return undefined;
+  };
+  /** This VU's idea of the node's head: read in setup, raised by every head the replay's own calls see. */
+  let head = -1;
+
+  /** The node's head before the replay starts (k6's setup), for rebasing; {} when the replay does not rebase. */
+  const setup = () => {
+    if (replay === undefined || replay.rebase === null) return {};
+    const res = http.post(data.endpoint, JSON.stringify({ jsonrpc: '2.0', id: 1, method: replay.rebase.blockNumber, params: [] }), { headers: { 'content-type': 'application/json' }, timeout: `${data.timeoutMs}ms` });
+    let parsed;
+    try {
+      parsed = JSON.parse(typeof res.body === 'string' ? res.body : '');
+    } catch (_error) {
+      parsed = undefined;
+    }
+    const h = parsed !== null && typeof parsed === 'object' ? heightOf(parsed.result) : undefined;
+    if (h === undefined) throw new Error(`chainrpc replay: rebasing heights needs the node's head, and ${data.endpoint} answered ${replay.rebase.blockNumber} with HTTP ${res.status}: ${String(res.body).slice(0, 200)}`);
+    return { head: h };
+  };
+
+  /**
+   * The body of a replayed request whose blocks asked by height keep their depth below the head: the recorded
+   * head at its time (`item.head`) becomes the node's, never below the chain's first height; a height stays
+   * written as it was (a number, or a hex string). As load/replay/replaySource.ts rebases for the Node engine.
+   * @param {ReplayItem} item @param {{ blockByHeight: string, genesisHeight: number }} rebase @param {number} to
+   */
+  const rebased = (item, rebase, to) => {
+    const value = JSON.parse(item.body);
+    const shift = to - (item.head === undefined ? to : item.head);
+    for (const o of Array.isArray(value) ? value : [value]) {
+      if (o === null || typeof o !== 'object' || o.method !== rebase.blockByHeight || !Array.isArray(o.params)) continue;
+      const old = o.params[0];
+      const h = heightOf(old);
+      if (h === undefined) continue;
+      const moved = Math.max(rebase.genesisHeight, h + shift);
+      o.params[0] = typeof old === 'string' ? `0x${moved.toString(16)}` : moved;
+    }
+    return JSON.stringify(value);
+  };
+
+  /**
+   * One replayed request: iteration k of the test is request k mod n of pass floor(k / n), sent at its time
+   * (or as soon as a VU is free after it: latency then counts from its time).
+   * @param {ReplayData} r @param {{ head?: number }} start
+   */
+  const replayIteration = (r, start) => {
+    const k = exec.scenario.iterationInTest;
+    const item = r.items[k % r.items.length];
+    if (item === undefined) return;
+    const pass = Math.floor(k / r.items.length);
+    const due = exec.scenario.startTime + r.leadMs + pass * r.periodMs + item.at;
+    const wait = due - Date.now();
+    if (wait > 0) sleep(wait / 1000);
+    const lateMs = Math.max(0, Date.now() - due);
+    if (sendLag !== undefined) sendLag.add(lateMs);
+    started.add(1);
+    if (head < 0 && start !== undefined && typeof start.head === 'number') head = start.head;
+    const body = r.rebase !== null && item.head !== undefined && head >= 0 ? rebased(item, r.rebase, head) : item.body;
+    const answers = send(body, item.calls, item.batch, true, lateMs);
+    if (r.rebase === null) return;
+    for (const c of item.calls) {
+      if (data.methods[c.method] !== r.rebase.blockNumber) continue;
+      const answer = answers.get(c.id);
+      const h = answer === undefined ? undefined : heightOf(answer.result);
+      if (h !== undefined && h > head) head = h;
+    }
+  };
+
+  /**
+   * One iteration: one request of the mix, as the Node engine draws it; or of a replay, at its time.
+   * @param {{ head?: number }} [start] what setup returned
+   */
+  const iteration = (start) => {
+    if (replay !== undefined) return replayIteration(replay, start === undefined ? {} : start);
     const measuring = Date.now() - exec.scenario.startTime >= data.warmupMs;
     if (measuring) started.add(1);
     const entry = weighted(data.mix);
@@ -280,6 +374,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     } catch (_error) {
       segment = null;
     }
+    /** @type {Record<string, unknown>} */
     const result = {
       format: 'chainrpc-k6-summary/1',
       tool: data.tool,
@@ -305,12 +400,13 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       },
       thresholds,
     };
+    if (replay !== undefined) result.replay = replay.summary;
     const dir = __ENV.CHAINRPC_SUMMARY_DIR || '.';
     const file = `${dir}/chainrpc-summary${segment === null ? '' : `-${segment.replace(/[^0-9a-zA-Z.]+/g, '_')}`}.json`;
     const broken = Object.entries(thresholds).filter(([, ok]) => !ok).map(([name]) => name);
-    const line = `chainrpc: ${result.requests.count} requests measured; ${broken.length === 0 ? 'every threshold kept' : `thresholds broken: ${broken.join(', ')}`}; summary: ${file}\n`;
+    const line = `chainrpc: ${count('chainrpc_requests')} requests measured; ${broken.length === 0 ? 'every threshold kept' : `thresholds broken: ${broken.join(', ')}`}; summary: ${file}\n`;
     return { [file]: JSON.stringify(result, null, 1), stdout: line };
   };
 
-  return { options: { scenarios: data.scenarios, thresholds: data.thresholds, summaryTrendStats: ['p(50)', 'p(99)', 'max'], discardResponseBodies: false }, iteration, summary };
+  return { options: { scenarios: data.scenarios, thresholds: data.thresholds, summaryTrendStats: ['p(50)', 'p(99)', 'max'], discardResponseBodies: false }, iteration, setup, summary };
 }

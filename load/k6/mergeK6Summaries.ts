@@ -21,9 +21,9 @@ import { Histogram } from '../metrics/Histogram.js';
 import type { ArrivalModel, BatchSizeStats, HistogramData, LoadRun, MethodStats, RequestFailures } from '../model.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
-import { evaluateThresholds, type Threshold } from '../scenario/Threshold.js';
+import { evaluateThresholds, parseThreshold, type Threshold } from '../scenario/Threshold.js';
 import { checkSegments } from './executionSegments.js';
-import { K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS, k6ReplayJudges, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
 
 // What `chainrpc load merge` (cli/commands/load/merge.ts) takes from here: reading, merging, and the error of both.
@@ -68,6 +68,7 @@ function checkSameRun(summaries: readonly K6Summary[], name: (i: number) => stri
     if (at !== null) throw new K6SummaryError(`${name(0)} and ${name(i)} ran scenario ${first.scenario.name} with different definitions (they differ at ${at}): they are not parts of one test`);
     const figures = (['durationMs', 'warmupMs', 'model'] as const).find((k) => firstDifference(first[k], s[k]) !== null);
     if (figures !== undefined) throw new K6SummaryError(`${name(0)} and ${name(i)} differ in ${figures}: they are not parts of one test`);
+    if (firstDifference(first.replay, s.replay) !== null) throw new K6SummaryError(`${name(0)} and ${name(i)} replay different captures or plans: they are not parts of one test`);
     if (firstDifference(first.profile, s.profile) !== null) throw new K6SummaryError(`${name(0)} and ${name(i)} were made with different profiles (${first.profile?.name ?? 'reference'}, ${s.profile?.name ?? 'reference'}): they are not parts of one test`);
   });
 }
@@ -104,6 +105,8 @@ function modelRate(model: ArrivalModel): number | null {
  * against the summary's own name, times and model), less those k6 does not measure.
  */
 function judgedThresholds(first: K6Summary, source: string): Threshold[] {
+  // A replay's definition is no scenario (what it sends is its capture's): its thresholds are read as they are written.
+  if (first.replay !== undefined) return replayThresholds(first, source);
   try {
     const resolved = resolveScenario(first.scenario.definition as JsonValue, {}, `the scenario in ${source}`);
     if (resolved.name !== first.scenario.name) throw new K6SummaryError(`${source}: scenario.name is ${first.scenario.name} but its definition is named ${resolved.name}`);
@@ -116,6 +119,20 @@ function judgedThresholds(first: K6Summary, source: string): Threshold[] {
     if (error instanceof ScenarioError) throw new K6SummaryError(`${error.message} (the definition a summary carries is the scenario as it ran)`);
     throw error;
   }
+}
+
+/** The thresholds of a replay's test (its definition's `thresholds`), less those a k6 replay does not judge. */
+function replayThresholds(first: K6Summary, source: string): Threshold[] {
+  const definition = first.scenario.definition as { thresholds?: unknown } | null;
+  const texts = definition?.thresholds;
+  if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new K6SummaryError(`${source}: a replay's scenario.definition.thresholds must be the thresholds' texts (an array of strings)`);
+  return (texts as string[]).map((text) => {
+    try {
+      return parseThreshold(text);
+    } catch (error) {
+      throw new K6SummaryError(`${source}: scenario.definition.thresholds: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }).filter((t) => k6ReplayJudges(t.metric));
 }
 
 /**

@@ -26,6 +26,15 @@ describe('readK6Summary', () => {
     expect(readK6Summary(file('good.json', good))).toEqual(thirds[0]);
   });
 
+  it('reads a replay\'s section back, and names what is wrong in one', () => {
+    const replay = { capture: 'traffic.ndjson', exchanges: 31, replayed: 30, pace: { speed: 4 }, loop: false, spanMs: 480, rate: 61.5, leftOut: [{ reason: 'notifications only', count: 1 }], transformations: ['sent at the recorded offsets divided by 4 (4x speed)'] };
+    expect(readK6Summary(file('replay.json', edited((s) => (s.replay = replay)))).replay).toEqual(replay);
+    const badReason = file('replay-reason.json', edited((s) => (s.replay = { ...replay, leftOut: [{ reason: 'too old', count: 1 }] })));
+    expect(errorOf(() => readK6Summary(badReason)).message).toMatch(/replay\.leftOut\[?\.?0\]?\.reason.*"not a JSON-RPC POST"/);
+    const noLoop = file('replay-loop.json', edited((s) => (s.replay = { ...replay, loop: 'no' })));
+    expect(errorOf(() => readK6Summary(noLoop)).message).toMatch(/replay\.loop/);
+  });
+
   it('says so when the file is missing or not JSON', () => {
     expect(errorOf(() => readK6Summary(join(dir, 'absent.json'))).message).toMatch(/absent\.json: cannot be read: ENOENT/);
     const path = file('text.json', 'p99=3ms\n');

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
-import type { ArrivalModel } from '../model.js';
+import type { ArrivalModel, LeftOutReason, ReplayReport } from '../model.js';
 import { parseExecutionSegment } from './executionSegments.js';
 import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
@@ -68,6 +68,32 @@ class FieldReader {
     return out;
   }
 
+  /** The report's replay section a replay's test carries (load/model.ts ReplayReport). */
+  replay(v: unknown, path: string): ReplayReport {
+    const o = this.obj(v, path);
+    const pace = this.obj(o.pace, child(path, 'pace'));
+    const at = (k: string): string => child(path, k);
+    if (typeof o.loop !== 'boolean') this.fail(at('loop'), 'true or false', o.loop);
+    if (!Array.isArray(o.leftOut)) this.fail(at('leftOut'), 'an array', o.leftOut);
+    if (!Array.isArray(o.transformations)) this.fail(at('transformations'), 'an array of strings', o.transformations);
+    return {
+      capture: this.str(o.capture, at('capture'), true),
+      exchanges: this.count(o.exchanges, at('exchanges')),
+      replayed: this.count(o.replayed, at('replayed')),
+      pace: pace.speed !== undefined ? { speed: this.num(pace.speed, child(at('pace'), 'speed'), 0, true) } : { rate: this.num(pace.rate, child(at('pace'), 'rate'), 0, true) },
+      loop: o.loop === true,
+      spanMs: this.num(o.spanMs, at('spanMs'), 0),
+      rate: this.num(o.rate, at('rate'), 0),
+      leftOut: (o.leftOut as unknown[]).map((l, i) => {
+        const e = this.obj(l, child(at('leftOut'), i));
+        const reason = this.str(e.reason, child(child(at('leftOut'), i), 'reason'), true);
+        if (!LEFT_OUT_REASONS.includes(reason as LeftOutReason)) this.fail(child(child(at('leftOut'), i), 'reason'), LEFT_OUT_REASONS.map((x) => `"${x}"`).join(', '), reason);
+        return { reason: reason as LeftOutReason, count: this.count(e.count, child(child(at('leftOut'), i), 'count')) };
+      }),
+      transformations: (o.transformations as unknown[]).map((t, i) => this.str(t, child(at('transformations'), i), true)),
+    };
+  }
+
   model(v: unknown, path: string): ArrivalModel {
     const o = this.obj(v, path);
     if (o.kind === 'closed') {
@@ -77,7 +103,7 @@ class FieldReader {
     }
     if (o.kind !== 'open') this.fail(child(path, 'kind'), '"open" or "closed"', o.kind);
     const distribution = o.distribution;
-    if (distribution !== 'uniform' && distribution !== 'poisson') return this.fail(child(path, 'distribution'), '"uniform" or "poisson"', distribution);
+    if (distribution !== 'uniform' && distribution !== 'poisson' && distribution !== 'recorded') return this.fail(child(path, 'distribution'), '"uniform", "poisson" or "recorded"', distribution);
     const stagesPath = child(path, 'stages');
     if (!Array.isArray(o.stages) || o.stages.length === 0) return this.fail(stagesPath, 'a non-empty array of stages', o.stages);
     const stages = o.stages.map((s: unknown, i) => {
@@ -88,6 +114,10 @@ class FieldReader {
     return { kind: 'open', distribution, stages };
   }
 }
+
+/** Why a replay leaves an exchange out (load/model.ts LeftOutReason), every one. */
+const LEFT_OUT: Record<LeftOutReason, true> = { 'not a JSON-RPC POST': true, 'not JSON-RPC': true, 'notifications only': true, 'ids the engine cannot match': true, 'methods not chosen': true, 'signed for another chain': true, 'chain not known': true };
+const LEFT_OUT_REASONS = Object.keys(LEFT_OUT) as LeftOutReason[];
 
 /** What the value looks like, for a message about a file that is not a summary. */
 function describeJson(v: JsonValue): string {
@@ -211,5 +241,6 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
     const wire = r.obj(p.wire, 'profile.wire');
     summary.profile = { name: r.str(p.name, 'profile.name', true), wire: Object.fromEntries(Object.entries(wire).map(([k, w]) => [k, r.str(w, child('profile.wire', k), true)])) };
   }
+  if (v.replay !== undefined) summary.replay = r.replay(v.replay, 'replay');
   return summary;
 }

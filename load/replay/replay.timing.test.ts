@@ -14,6 +14,7 @@ import type { LoadReport } from '../model.js';
 import { readCapture, type Capture } from '../capture/readCapture.js';
 import { runChainrpc, startChainrpc, type LongRun } from '../../test/runChainrpc.js';
 import { startStampingRelay, type StampedRequest } from '../../test/support/stampingRelay.js';
+import { findK6, K6_SKIP_NOTE, runK6 } from '../../test/support/k6.js';
 
 let dir: string;
 let node: LongRun;
@@ -45,12 +46,48 @@ const callsIn = (capture: Capture): Map<string, number> => {
 
 const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
 
+/** The capture of the first test (a known schedule, recorded), replayed again by the second. */
+let knownCapture: string | undefined;
+
+/**
+ * Each recorded request matched with its arrival at the relay (by its exact body); the arrived rate (the
+ * least-squares slope of arrivals against recorded times) against `speed` times the recorded one, and each arrival's error from its recorded offset divided by `speed`
+ * (offsets aligned at their median: the replay's start aside).
+ */
+function arrivals(capture: Capture, stamped: readonly StampedRequest[], speed: number): { rateRatio: number; errors: number[]; said: string } {
+  const arrived = stamped.slice(stamped.length - capture.exchanges.length);
+  const queues = new Map<string, number[]>();
+  for (const r of arrived) queues.set(r.body, [...(queues.get(r.body) ?? []), r.atMs]);
+  const pairs = capture.exchanges.map((e) => {
+    const body = 'text' in e.request ? e.request.text : '';
+    const at = queues.get(body)?.shift();
+    if (at === undefined) throw new Error(`a recorded request never reached the node: ${body}`);
+    return { recordedMs: e.t, arrivedMs: at };
+  });
+  const first = pairs[0] as { recordedMs: number; arrivedMs: number };
+  const last = pairs.at(-1) as { recordedMs: number; arrivedMs: number };
+  const recordedRate = ((pairs.length - 1) * 1000) / (last.recordedMs - first.recordedMs);
+  // The arrived rate as the least-squares slope of arrivals against recorded times (every request counts, not
+  // only the first and the last: a generator's first request, on a connection still to open, may go late).
+  const mean = (f: (p: { recordedMs: number; arrivedMs: number }) => number): number => pairs.reduce((n, p) => n + f(p), 0) / pairs.length;
+  const mr = mean((p) => p.recordedMs);
+  const ma = mean((p) => p.arrivedMs);
+  const slope = mean((p) => (p.recordedMs - mr) * (p.arrivedMs - ma)) / mean((p) => (p.recordedMs - mr) ** 2);
+  const arrivedRate = recordedRate / slope;
+  const offsets = pairs.map((p) => p.arrivedMs - first.arrivedMs - (p.recordedMs - first.recordedMs) / speed);
+  const shift = percentile([...offsets].sort((a, b) => a - b), 0.5);
+  const errors = offsets.map((o) => Math.abs(o - shift)).sort((a, b) => a - b);
+  const said = `arrived at ${arrivedRate.toFixed(2)}/s against ${speed} x ${recordedRate.toFixed(2)}/s recorded; offset errors: p50 ${percentile(errors, 0.5).toFixed(3)} ms, p90 ${percentile(errors, 0.9).toFixed(3)} ms, p99 ${percentile(errors, 0.99).toFixed(3)} ms, max ${errors.at(-1)?.toFixed(3) ?? ''} ms over ${errors.length}`;
+  return { rateRatio: arrivedRate / (speed * recordedRate), errors, said };
+}
+
 describe('chainrpc load replay, against the arrivals a relay stamps', () => {
   it('replays a recorded schedule at twice its rate, each request at its recorded offset halved', async () => {
     // 1. A known schedule recorded: 150 calls/s, evenly, for 4 s, through chainrpc record.
     const scenario = join(dir, 'known.json');
     writeFileSync(scenario, JSON.stringify({ name: 'known', arrivals: { model: 'open', rate: 150, distribution: 'uniform' }, duration: '4s', warmup: '0s', timeout: '5s', mix: [{ method: 'chain_blockNumber', weight: 2 }, { method: 'chain_getBlockByHeight', weight: 2 }, { method: 'chain_health', weight: 1 }], thresholds: ['errors < 1%'] }));
     const capturePath = join(dir, 'known.ndjson');
+    knownCapture = capturePath;
     const recorder = startChainrpc(['record', '--upstream', nodeUrl, '--listen', '0', '--out', capturePath]);
     const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
     const load = await runChainrpc('load', scenario, '--url', proxy, '--head-hz', '0', '--report-dir', join(dir, 'recorded'));
@@ -79,31 +116,40 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
       stamped = await relay.stop();
 
       // The replay's own probe of the node comes first; then each recorded request, matched by its exact body.
-      const arrived = stamped.slice(stamped.length - capture.exchanges.length);
-      const queues = new Map<string, number[]>();
-      for (const r of arrived) queues.set(r.body, [...(queues.get(r.body) ?? []), r.atMs]);
-      const pairs = capture.exchanges.map((e) => {
-        const body = 'text' in e.request ? e.request.text : '';
-        const at = queues.get(body)?.shift();
-        if (at === undefined) throw new Error(`a recorded request never reached the node: ${body}`);
-        return { recordedMs: e.t, arrivedMs: at };
-      });
-      const first = pairs[0] as { recordedMs: number; arrivedMs: number };
-      const last = pairs.at(-1) as { recordedMs: number; arrivedMs: number };
-      const recordedRate = ((pairs.length - 1) * 1000) / (last.recordedMs - first.recordedMs);
-      const arrivedRate = ((pairs.length - 1) * 1000) / (last.arrivedMs - first.arrivedMs);
-      expect(Math.abs(arrivedRate / (2 * recordedRate) - 1), `arrived at ${arrivedRate.toFixed(2)}/s, recorded ${recordedRate.toFixed(2)}/s`).toBeLessThan(0.01);
-
-      const offsets = pairs.map((p) => p.arrivedMs - first.arrivedMs - (p.recordedMs - first.recordedMs) / 2);
-      const shift = percentile([...offsets].sort((a, b) => a - b), 0.5);
-      const errors = offsets.map((o) => Math.abs(o - shift)).sort((a, b) => a - b);
-      const said = `offset errors: p50 ${percentile(errors, 0.5).toFixed(3)} ms, p90 ${percentile(errors, 0.9).toFixed(3)} ms, p99 ${percentile(errors, 0.99).toFixed(3)} ms, max ${errors.at(-1)?.toFixed(3) ?? ''} ms over ${errors.length}; the engine's send lag p99 ${((report.runs[0]?.schedule.lagUs.p99 ?? 0) / 1000).toFixed(3)} ms`;
+      const { rateRatio, errors, said: arrived } = arrivals(capture, stamped, 2);
+      const said = `${arrived}; the engine's send lag p99 ${((report.runs[0]?.schedule.lagUs.p99 ?? 0) / 1000).toFixed(3)} ms`;
+      expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
       // Issue 26 asks for 1 ms at p99. On a 2-core machine shared by the node, the relay and the engine, a process
       // waking for its next request is a millisecond or more late a few times in a hundred (docs/replay.md,
       // "How true the timing is"): 1 ms is held at p90 here, and p99 is said, not judged.
       expect(percentile(errors, 0.5), said).toBeLessThanOrEqual(0.25);
       expect(percentile(errors, 0.9), said).toBeLessThanOrEqual(1);
       console.log(`replay at --speed 2: ${said}`);
+    } finally {
+      if (stamped === undefined) await relay.stop();
+    }
+  }, 120_000);
+
+  const k6 = findK6();
+  if (k6 === undefined) console.warn(`load/replay/replay.timing.test.ts (--k6) ${K6_SKIP_NOTE}`);
+  it.skipIf(k6 === undefined)('replays the same capture on k6 (--k6) at twice its rate, each request near its recorded offset halved', async () => {
+    if (knownCapture === undefined) throw new Error('the first test records the capture');
+    const capture = readCapture(knownCapture);
+    const out = join(dir, 'k6');
+    const relay = await startStampingRelay(nodeUrl);
+    let stamped: StampedRequest[] | undefined;
+    try {
+      const written = await runChainrpc('load', 'replay', knownCapture, '--url', relay.url, '--speed', '2', '--k6', out);
+      expect(written.code, written.stderr).toBe(0);
+      const run = await runK6(k6 ?? 'k6', ['script.js'], out);
+      expect(run.code, run.stderr).toBe(0);
+      stamped = await relay.stop();
+      // k6's VUs wake by its Go timers and stamp by Date.now() (whole ms): a millisecond's truth, held at p90.
+      const { rateRatio, errors, said } = arrivals(capture, stamped, 2);
+      expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
+      expect(percentile(errors, 0.5), said).toBeLessThanOrEqual(1);
+      expect(percentile(errors, 0.9), said).toBeLessThanOrEqual(2);
+      console.log(`replay on k6 at --speed 2: ${said}`);
     } finally {
       if (stamped === undefined) await relay.stop();
     }

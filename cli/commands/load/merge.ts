@@ -86,6 +86,8 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     profile: first.profile?.name ?? 'reference',
     runs: [run],
     sweeps: [],
+    // A replay's test carries the report's replay section (what of the capture went, how, what was left out).
+    ...(first.replay === undefined ? {} : { replay: first.replay }),
     interrupted: false,
     baseline: baseline === undefined ? undefined : { path: values.baseline ?? '', report: baseline },
     regression: values.regression,

@@ -26,6 +26,13 @@ import { baseUrls } from '../../nodeUrls.js';
 import { rpcEndpoint } from '../../../core/client/baseUrl.js';
 import { createClient, JsonRpcError } from '../../../core/client/index.js';
 import { loadProfileSource, type ProfileSource } from '../../../profile/loadProfile.js';
+import { claimFolder, removeFolder } from '../../../core/files/ownedFolder.js';
+import type { JsonValue } from '../../../core/json/index.js';
+import { packageVersion } from '../../../core/packageVersion.js';
+import { k6ReplayThresholds, writeK6Replay } from '../../../load/k6/writeK6Replay.js';
+import { K6_FOLDER, K6Unsupported } from '../../../load/k6/writeK6Script.js';
+import { relativeOrAbsolute } from '../commandText.js';
+import { k6Recipe } from './k6Recipe.js';
 
 export const REPLAY_HELP = `Usage: chainrpc load replay <capture> --url <base-url> [--speed <x> | --rate <n>] [options]
 
@@ -56,6 +63,10 @@ Options:
                            the --diff-url node's profile (default: --profile's), or the recorded node's
   --diff-recorded          compare with the answers the capture recorded instead of a second node (a
                            capture with answers; what changed on the chain since is a mismatch too)
+  --k6 <dir>               write the replay as a k6 test into <dir> instead of running it (k6 0.48 or
+                           later; each request at its time, latency from its time, heights rebased on the
+                           head k6 reads when it starts); chainrpc load merge makes its report
+  --segments <n>           with --k6: print the k6 commands of an n-way split (execution segments)
 ${targetOptions('a node (repeatable: each replays the capture in turn)')}
   --connections <n>        the connection pool (default 64)
   --max-in-flight <n>      requests waiting at once; one due beyond it is dropped (default 1024)
@@ -92,6 +103,8 @@ const REPLAY_OPTIONS = {
   'diff-url': { kind: 'text', value: '<base-url>', check: httpUrlProblem },
   'diff-profile': { kind: 'text', value: '<file|detect>' },
   'diff-recorded': { kind: 'flag' },
+  k6: { kind: 'text', value: '<dir>' },
+  segments: { kind: 'integer', value: '<n>', min: 1, max: 1000 },
 } as const satisfies OptionTable;
 
 export const replayLine = new CommandLine('load replay', REPLAY_OPTIONS, true);
@@ -144,6 +157,8 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (mismatches !== undefined && !diffing) throw new CliError(`${command}: the threshold "${mismatches}" judges a diff: give --diff-url or --diff-recorded`);
   // The scenario's settings as a replay runs them; its times and duration come from the plan, under the node's profile.
   const scenario = replayScenario(command, thresholds, values);
+  if (values.k6 !== undefined) return replayOnK6(command, values.k6, { values, capture, settings, scenario });
+  if (values.segments !== undefined) throw new CliError(`${command}: --segments splits a k6 test: give --k6 <dir>`);
   const baseline = baselineFor(command, values.baseline, scenario.name);
   // What chainrpc load's other options would be, unset: a replay has none of them (no devnet, faults, corpus, seed).
   const measureValues: MeasureValues = { ...values, warmup: undefined, 'batch-size': undefined, corpus: undefined, seed: undefined, 'private-key': undefined, devnet: undefined, 'devnet-block-time': 300, chaos: [], 'chaos-exec': [], rates: undefined, 'start-rate': undefined, 'max-rate': undefined, step: undefined };
@@ -167,6 +182,71 @@ export async function replayCommand(argv: string[]): Promise<number> {
       return { runs: await runLoad({ ...common, scenario: timed, urls, replay: settings }), sweeps: [], replay: plan.summary };
     },
   });
+}
+
+/**
+ * `--k6 <dir>`: the replay written as a k6 test (load/k6/writeK6Replay.ts) for the one node of --url, whose chain
+ * decides which signed transactions go; what a k6 test cannot do is refused before the node is touched (exit 2).
+ */
+async function replayOnK6(command: string, out: string, o: { values: ReturnType<typeof replayLine.parse>['values']; capture: Capture; settings: ReplaySettings; scenario: ResolvedScenario }): Promise<number> {
+  const { values, capture, settings, scenario } = o;
+  const refuse = (what: string, why: string): never => {
+    throw new CliError(`${command}: --k6 writes a test instead of running one, and ${what} ${why}`);
+  };
+  if (values['diff-url'] !== undefined || values['diff-recorded']) refuse('a diff', 'needs the Node engine (k6 sends each request to one node and keeps no answers): run chainrpc load replay --diff-url without --k6');
+  if (values.baseline !== undefined) refuse('--baseline', 'judges a report: give it to chainrpc load merge, which makes the k6 test\'s report');
+  if (values['report-dir'] !== undefined) refuse('--report-dir', 'names where reports go: give it to chainrpc load merge');
+  if (values.pid.length > 0 || values['metrics-url'].length > 0 || values['head-reference'] !== undefined) refuse('the nodes\' health (--pid, --metrics-url, --head-reference)', 'is read by the Node engine: run chainrpc watch beside the k6 test');
+  if (values.url.length > 1) refuse('several --url', 'replay one node each: write one test per node');
+  try {
+    k6ReplayThresholds(scenario.thresholds);
+  } catch (error) {
+    if (error instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this replay`, error);
+    throw error;
+  }
+  // A folder of the user's is refused before the node is touched; one this run made goes again if the test is not written.
+  const claim = claimFolder(out, K6_FOLDER);
+  let plan: ReturnType<typeof replayPlan>;
+  let written: ReturnType<typeof writeK6Replay>;
+  try {
+    const { profile } = await targetProfileAndSource(command, values);
+    const [url] = baseUrls(command, values.url, profile.rpcPath) as [string];
+    const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
+    let chainId: bigint | undefined;
+    try {
+      await client.call(wireMethod(profile, 'chain_blockNumber'), []).catch((error: unknown) => {
+        if (!(error instanceof JsonRpcError)) throw targetFailure(command, url, error) ?? error;
+      });
+      chainId = await nodeChainId(client, profile);
+    } finally {
+      await client.close();
+    }
+    plan = planFor(command, capture, settings, profile, chainId);
+    const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
+    written = writeK6Replay({
+      plan,
+      settings,
+      url,
+      profile,
+      scenario: { name: scenario.name, definition: scenario.definition as unknown as JsonValue },
+      thresholds: scenario.thresholds,
+      durationMs,
+      model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) },
+      timeoutMs: scenario.timeoutMs,
+      vus: values.connections ?? 64,
+      genesisHeight: profile.genesisHeight,
+      out,
+      version: packageVersion(),
+    });
+  } catch (error) {
+    if (claim === 'made') removeFolder(out, K6_FOLDER);
+    if (error instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this replay`, error);
+    throw error;
+  }
+  process.stdout.write(`${command}: ${plan.summary.replayed} of ${plan.summary.exchanges} exchanges, ${plan.summary.transformations.join('; ')}${plan.summary.leftOut.length === 0 ? '' : `; left out: ${plan.summary.leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}\n`);
+  const lines = k6Recipe({ scenario: 'the replay', dir: relativeOrAbsolute(written.dir), files: written.files, notJudged: written.notJudged, segments: values.segments ?? 1, sendsTransactions: false });
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
 }
 
 /**
