@@ -11,8 +11,8 @@ const halfBlock = (ctx: CheckContext): number => Math.max(20, Math.floor(ctx.pro
 /** How long a live chain may take to add a block: six block times, at least 2 s. */
 const riseTimeout = (ctx: CheckContext): number => Math.max(2_000, ctx.profile.blockTimeMs * 6);
 
-/** Rounds of height samples (a few block times at two rounds per block time). */
-const SAMPLES = 10;
+/** Rounds of height samples: two block times at two rounds per block time (a rise or two seen on a live chain). */
+const SAMPLES = 5;
 /** chain_blockNumber calls per round of chain/height-never-decreases, back to back. */
 const BURST = 3;
 /** Most heights fetched for one rise between two samples (the latest ones). */

@@ -65,5 +65,11 @@ export function planJobs(checks: Check[], targets: string[], unreachable: Map<st
     else if (reachable.length < targets.length) immediate.push(resultOf(check, 'network', 'error', `not every target is reachable: ${[...unreachable.keys()].join(', ')}`));
     else jobs.push({ checks: [check], node: 'network' });
   }
-  return { jobs, immediate };
+  // Checks that wait for the chain (blocks, inclusion) start first, so that they wait together while the quick ones
+  // run beside them: a run lasts about as long as its longest wait, not the sum of the waits that queued.
+  const waits = (job: Job): boolean => job.checks.some((c) => WAITING_CATEGORIES.has(c.category));
+  return { jobs: [...jobs.filter(waits), ...jobs.filter((j) => !waits(j))], immediate };
 }
+
+/** Categories whose checks wait for blocks (a height to rise, a transaction to be included). */
+const WAITING_CATEGORIES: ReadonlySet<string> = new Set(['chain', 'state']);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Check } from '../Check.js';
 import type { CheckResult, Exchange, Level, RunResult } from '../model.js';
 import type { Profile } from '../../profile/Profile.js';
@@ -48,6 +49,12 @@ export interface SuiteRun {
 }
 
 /**
+ * Checks running at once per node unless told: enough that every check that waits for blocks (most of the time
+ * asleep) waits beside the others instead of queueing behind them (planJobs starts those first).
+ */
+export const DEFAULT_CONCURRENCY_PER_NODE = 32;
+
+/**
  * Runs the checks against the targets: independent checks concurrently (bounded), the checks of one
  * flow in order, each under its own timeout and all under a global deadline, so that a node that hangs,
  * floods or resets still gets a verdict per check and the run always ends.
@@ -83,7 +90,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   for (const r of immediate) emit(r);
 
   const env: CheckRunEnv = { shared, deadline: deadline.signal, deadlineMs, checkTimeoutMs, reachable, shownBy };
-  await runJobs(jobs, options.concurrency ?? 8, env, emit);
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY_PER_NODE * Math.max(1, options.targets.length);
+  // Each running check listens for the deadline: as many listeners as checks at once is no leak.
+  setMaxListeners(concurrency + 10, deadline.signal);
+  await runJobs(jobs, concurrency, env, emit);
   clearTimeout(deadlineTimer);
   await close();
 
