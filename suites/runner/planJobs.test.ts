@@ -7,7 +7,7 @@ const check = (id: string, category: Check['category'], flow?: string): Check =>
 
 describe('planJobs', () => {
   it('starts the checks that wait for blocks first, each node\'s in catalogue order, and keeps a flow\'s checks together', () => {
-    const checks = [check('transport/a', 'transport'), check('state/b', 'state', 'wallet'), check('chain_health/c', 'chain_health'), check('chain/d', 'chain'), check('state/e', 'state', 'wallet')];
+    const checks = [check('transport/a', 'transport'), check('state/b', 'state', 'wallet'), check('chain_health/c', 'methods'), check('chain/d', 'chain'), check('state/e', 'state', 'wallet')];
     const { jobs, immediate } = planJobs(checks, ['n1', 'n2'], new Map());
     expect(immediate).toEqual([]);
     expect(jobs.map((j) => `${j.node}:${j.checks.map((c) => c.id).join('+')}`)).toEqual([
