@@ -7,6 +7,9 @@
  *      autocannon first in even ones); the median of the pairs' ratios (goal >= 1.0x).
  *   2. Open model at 80% of the capacity the engine measures right before (three times; the median run by
  *      lag): the achieved rate within 1% of the target and the send lag p99 under 1 ms.
+ *   4. (printed after 2) CPU per request, user + system: the engine (the build) in the closed model and open at 80% of
+ *      its capacity, against wrk 4.1 (one thread, a Debian package; skipped, saying so, without it), the same
+ *      connections to the bare server, in alternating pairs (issue 27: <= 1.0x closed, <= 1.2x open).
  *   3. Coordinated omission: a server that stalls 200 ms every second (test/support/loadServers.ts, its own
  *      process). What autocannon reports (closed, and its rate mode), beside what the engine reports (open
  *      model), beside the truth (latency from the intended send time: p90 = 100 ms, p99 = 190 ms, p99.9 = 199 ms).
@@ -15,8 +18,15 @@
  * their own processes. Options:
  * --seconds N (per run, default 5), --rounds N (pairs, default 5), --connections N (default 16).
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { cpuSeconds } from '../core/process/procStat.js';
+import type * as EngineModule from '../load/engine/index.js';
+import { fromBuild } from './fromBuild.js';
 import { runEngine, type EngineResult } from '../load/engine/index.js';
 import { fixedCallsSpec } from '../test/support/fixedCallsSource.js';
 import { startBare, startStallProcess } from './bareServer.js';
@@ -45,6 +55,71 @@ async function engineClosed(url: string): Promise<EngineResult> {
   const ok = run.methods.reduce((n, m) => n + m.ok, 0);
   if (ok !== run.latency.count) throw new Error(`the engine saw ${run.latency.count - ok} failed calls against the bare server`);
   return run;
+}
+
+/** wrk (a Debian package: apt-get install wrk), from $WRK_BIN or the PATH; undefined without it. */
+function findWrk(): string | undefined {
+  for (const bin of [process.env.WRK_BIN, 'wrk'].filter((b): b is string => b !== undefined && b !== '')) {
+    const r = spawnSync(bin, ['-v'], { encoding: 'utf8' });
+    // wrk prints its version and exits 1.
+    if (r.error === undefined && /^wrk /m.test(`${r.stdout}${r.stderr}`)) return bin;
+  }
+  return undefined;
+}
+
+/** One wrk run (one thread, CONNECTIONS connections, SECONDS s): requests, and its CPU (user + system, from bash's `times`). */
+function wrkRun(bin: string, url: string, script: string): { requests: number; cpuS: number } {
+  const r = spawnSync('bash', ['-c', `"$0" -t1 -c${CONNECTIONS} -d${SECONDS}s -s "$1" "$2" && times`, bin, script, url], { encoding: 'utf8' });
+  const requests = Number(/(\d+) requests in/.exec(r.stdout)?.[1] ?? Number.NaN);
+  const errors = /Non-2xx|Socket errors/.exec(r.stdout);
+  if (r.status !== 0 || !Number.isFinite(requests) || errors !== null) throw new Error(`wrk failed (exit ${String(r.status)}): ${r.stdout}${r.stderr}`);
+  // `times`: the shell's user and system time, then its children's (wrk's).
+  const children = r.stdout.trim().split('\n').at(-1) ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((n, m) => n + Number(m[1]) * 60 + Number(m[2]), 0);
+  return { requests, cpuS: seconds };
+}
+
+/**
+ * CPU per request of the engine (closed model, then open at 80% of its capacity) and of wrk 4 (one thread), the
+ * same connections to the bare server, in alternating pairs (issue 27: the engine <= 1.0x wrk's CPU per request
+ * closed, <= 1.2x open). The engine is the build's, in this process: its CPU is this process's over the run.
+ */
+async function cpuAgainstWrk(endpoint: string): Promise<void> {
+  const wrk = findWrk();
+  if (wrk === undefined) {
+    console.log('\n  CPU per request against wrk: skipped, wrk not found (Debian: apt-get install wrk; or set WRK_BIN)');
+    return;
+  }
+  const { runEngine: runBuilt } = await fromBuild<typeof EngineModule>('load/engine/index.js');
+  const dir = mkdtempSync(join(tmpdir(), 'chainrpc-wrk-'));
+  const script = join(dir, 'post.lua');
+  writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${JSON.stringify(call)}'\nwrk.headers["Content-Type"] = "application/json"\n`);
+  const engineCpu = async (model: EngineResult['model']): Promise<{ us: number; rate: number }> => {
+    const cpu0 = cpuSeconds('self') ?? Number.NaN;
+    const run = await runBuilt({ url: endpoint, model, warmupMs: 0, durationMs: SECONDS * 1000, maxInFlight: model.kind === 'closed' ? CONNECTIONS : 20_000, connections: model.kind === 'closed' ? CONNECTIONS : CONNECTIONS * 4, timeoutMs: 10_000, source });
+    const sent = run.latency.count;
+    return { us: (((cpuSeconds('self') ?? Number.NaN) - cpu0) * 1e6) / sent, rate: run.schedule.achievedRate };
+  };
+  try {
+    console.log(`\n  CPU per request (user + system), ${CONNECTIONS} connections, ${SECONDS} s runs, the bare server; ${wrk} -t1`);
+    const rows: { engine: number; wrk: number; open: number }[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const w = (): { us: number; rate: number } => {
+        const r = wrkRun(wrk, endpoint, script);
+        return { us: (r.cpuS * 1e6) / r.requests, rate: r.requests / SECONDS };
+      };
+      const first = i % 2 === 0 ? await engineCpu({ kind: 'closed', connections: CONNECTIONS }) : w();
+      const second = i % 2 === 0 ? w() : await engineCpu({ kind: 'closed', connections: CONNECTIONS });
+      const [engine, viaWrk] = i % 2 === 0 ? [first, second] : [second, first];
+      const open = await engineCpu({ kind: 'open', distribution: 'uniform', stages: [{ from: Math.round(0.8 * engine.rate), to: Math.round(0.8 * engine.rate), durationMs: SECONDS * 1000 }] });
+      rows.push({ engine: engine.us, wrk: viaWrk.us, open: open.us });
+      console.log(`  round ${i + 1}/${ROUNDS}: engine closed ${engine.us.toFixed(1)} µs (${fmt(engine.rate)} req/s), wrk ${viaWrk.us.toFixed(1)} µs (${fmt(viaWrk.rate)} req/s), engine open at 80% ${open.us.toFixed(1)} µs; closed / wrk ${(engine.us / viaWrk.us).toFixed(2)}x`);
+    }
+    row('CPU per request, engine closed / wrk, median of the pairs (goal <= 1.0x)', `${median(rows.map((r) => r.engine / r.wrk)).toFixed(2)}x  (${median(rows.map((r) => r.engine)).toFixed(1)} against ${median(rows.map((r) => r.wrk)).toFixed(1)} µs)`);
+    row('CPU per request, engine open at 80% / wrk closed, median (goal <= 1.2x)', `${median(rows.map((r) => r.open / r.wrk)).toFixed(2)}x  (${median(rows.map((r) => r.open)).toFixed(1)} µs)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 console.log(`load engine benchmark: ${SECONDS} s per run, ${CONNECTIONS} connections, ${ROUNDS} rounds; node v${process.versions.node}, ${new Date().toISOString()}\n`);
@@ -104,6 +179,9 @@ try {
   row('  send lag p50 / p99 / p99.9 / max, ms (goal: p99 < 1 ms)', `${ms(s.lagUs.p50)} / ${ms(s.lagUs.p99)} / ${ms(s.lagUs.p999)} / ${ms(s.lagUs.max)}  (p99 of the runs: ${opens.map((o) => ms(o.run.schedule.lagUs.p99)).join(', ')})`);
   row('  dropped, queued at most, valid', `${s.dropped}, ${s.queuedMax}, ${mid.run.valid}${mid.run.valid ? '' : ` (${mid.run.invalid.join('; ')})`}`);
   row('  latency p50 / p99, ms', `${ms(mid.run.latency.p50)} / ${ms(mid.run.latency.p99)}`);
+
+  // 4. CPU per request: the engine (the build, as users run it) against wrk, the same connections to the same server.
+  await cpuAgainstWrk(endpoint);
 } finally {
   bare.child.kill('SIGTERM');
 }
