@@ -73,7 +73,7 @@ describe('self-conformance', () => {
     const network = r.report.results.filter((x) => x.scope === 'network');
     expect(network.length).toBeGreaterThan(3);
     expect(network.every((x) => x.status === 'pass')).toBe(true);
-    // Its checks run side by side (32 per node): nothing Node warns about reaches the user.
+    // Its checks run side by side (16 per node): nothing Node warns about reaches the user.
     expect(r.stdout).not.toMatch(/Warning/);
   }, 180_000);
 

@@ -52,7 +52,7 @@ Options:
                          a latest or latest-conformance that is not chainrpc's link is refused
   --private-key <hex>    a funded key for the state checks, where the network has no faucet
   --block-time <ms>      the network's block time (default: the profile's, 1000 for the reference)
-  --concurrency <n>      checks running at once (default 32 per --url; those that wait for blocks start first)
+  --concurrency <n>      checks running at once (default 16 per --url; those that wait for blocks start first)
   --timeout <ms>         per-check limit (default max(20 s, 20 block times))
   --deadline <s>         the whole run's limit; unfinished checks get an error verdict (default 300)
   --list                 print the checks (id, level, title) and exit
