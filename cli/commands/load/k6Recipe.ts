@@ -25,12 +25,14 @@ export interface K6Written {
   sendsTransactions: boolean;
   /** The k6-operator manifest written beside the test (testrun.yaml), if any. */
   testRun?: string | undefined;
+  /** Why k6 leaves `notJudged` out (default: only the Node engine measures them). */
+  notJudgedWhy?: string;
 }
 
 /** The lines printed after the test is written: what it is, how to run it, and how to merge what it writes. */
 export function k6Recipe(w: K6Written): string[] {
   const lines = [`k6 test of ${w.scenario} written to ${w.dir}: ${w.files.join(', ')}`];
-  if (w.notJudged.length > 0) lines.push(`not judged by k6 (only the Node engine measures them): ${w.notJudged.join('; ')}`);
+  if (w.notJudged.length > 0) lines.push(`not judged by k6 (${w.notJudgedWhy ?? 'only the Node engine measures them'}): ${w.notJudged.join('; ')}`);
   if (w.segments === 1) lines.push('run it:', `  cd ${shellWord(w.dir)} && K6_NO_USAGE_REPORT=true k6 run script.js`);
   else lines.push(`run it as ${w.segments} k6 processes (any machines, each with this folder), at the same time:`, ...segmentCommands(w.segments, w.sendsTransactions).map((c) => `  cd ${shellWord(w.dir)} && ${c}`));
   if (w.testRun !== undefined) lines.push(`k6-operator: ${w.testRun} (a ConfigMap and a TestRun of parallelism ${w.segments}): kubectl apply -f it`);

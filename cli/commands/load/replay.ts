@@ -244,7 +244,15 @@ async function replayOnK6(command: string, out: string, o: { values: ReturnType<
     throw error;
   }
   process.stdout.write(`${command}: ${plan.summary.replayed} of ${plan.summary.exchanges} exchanges, ${plan.summary.transformations.join('; ')}${plan.summary.leftOut.length === 0 ? '' : `; left out: ${plan.summary.leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}\n`);
-  const lines = k6Recipe({ scenario: 'the replay', dir: relativeOrAbsolute(written.dir), files: written.files, notJudged: written.notJudged, segments: values.segments ?? 1, sendsTransactions: false });
+  const lines = k6Recipe({
+    scenario: 'the replay',
+    dir: relativeOrAbsolute(written.dir),
+    files: written.files,
+    notJudged: written.notJudged,
+    notJudgedWhy: 'a k6 replay sends every request, late rather than dropped, its latency from its time; or only the Node engine measures them',
+    segments: values.segments ?? 1,
+    sendsTransactions: false,
+  });
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
