@@ -46,7 +46,6 @@ export function startClock(): Clock {
   };
 }
 
-/** A connection to the origin, TLS for https; connecting, not yet connected. */
 /**
  * Every plain connection that reads through `onData` reads into this one buffer (node:net's `onread`: no stream
  * machinery per read). A read is handed over before the next can arrive, as a copy of the bytes read (readers
@@ -55,7 +54,7 @@ export function startClock(): Clock {
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 /**
- * A connection to `target`. With `onData`, a plain TCP connection hands each read to it directly instead of as
+ * A connection to `target`, TLS for https; connecting, not yet connected. With `onData`, a plain TCP connection hands each read to it directly instead of as
  * 'data' events (TLS keeps its stream); 'end', 'error' and 'close' are emitted either way.
  */
 export function openSocket(target: Origin, onData?: (chunk: Buffer) => void): Socket {

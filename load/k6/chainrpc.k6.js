@@ -207,7 +207,8 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         callFailed.add(true, methodTag);
       }
     }
-    return exchangeFailed ? new Map() : answers;
+    // A failed exchange left no answer in the map.
+    return answers;
   };
 
   const replay = data.replay;
@@ -237,13 +238,13 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
 
   /**
    * The body of a replayed request whose blocks asked by height keep their depth below the head: the recorded
-   * head at its time (`item.head`) becomes the node's, never below the chain's first height; a height stays
+   * head at its time (`recordedHead`) becomes the node's, never below the chain's first height; a height stays
    * written as it was (a number, or a hex string). As load/replay/replaySource.ts rebases for the Node engine.
-   * @param {ReplayItem} item @param {{ blockByHeight: string, genesisHeight: number }} rebase @param {number} to
+   * @param {string} body @param {number} recordedHead @param {{ blockByHeight: string, genesisHeight: number }} rebase @param {number} to
    */
-  const rebased = (item, rebase, to) => {
-    const value = JSON.parse(item.body);
-    const shift = to - (item.head === undefined ? to : item.head);
+  const rebased = (body, recordedHead, rebase, to) => {
+    const value = JSON.parse(body);
+    const shift = to - recordedHead;
     for (const o of Array.isArray(value) ? value : [value]) {
       if (o === null || typeof o !== 'object' || o.method !== rebase.blockByHeight || !Array.isArray(o.params)) continue;
       const old = o.params[0];
@@ -272,7 +273,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     if (sendLag !== undefined) sendLag.add(lateMs);
     started.add(1);
     if (head < 0 && start !== undefined && typeof start.head === 'number') head = start.head;
-    const body = r.rebase !== null && item.head !== undefined && head >= 0 ? rebased(item, r.rebase, head) : item.body;
+    const body = r.rebase !== null && item.head !== undefined && head >= 0 ? rebased(item.body, item.head, r.rebase, head) : item.body;
     const answers = send(body, item.calls, item.batch, true, lateMs);
     if (r.rebase === null) return;
     for (const c of item.calls) {

@@ -21,7 +21,7 @@ import type { ArrivalModel } from '../model.js';
 import { headAt, type ReplayPlan, type ReplaySettings } from '../replay/replayPlan.js';
 import type { Threshold } from '../scenario/Threshold.js';
 import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, k6ReplayJudges } from './K6Summary.js';
-import { CODES, K6_DATA_FORMAT, K6_OP, K6Unsupported, scriptText, startTestFolder, STATUSES, TREND_STAT, type WrittenK6Script } from './writeK6Script.js';
+import { CODES, K6_DATA_FORMAT, k6CallThreshold, K6Unsupported, scriptText, startTestFolder, STATUSES, type WrittenK6Script } from './writeK6Script.js';
 
 /** ms from the scenario's start to the first request: VUs start and connect, nothing is sent (the Node engine's lead-in). */
 export const K6_REPLAY_LEAD_MS = 1_000;
@@ -65,11 +65,9 @@ export function k6ReplayThresholds(thresholds: readonly Threshold[]): { threshol
       notJudged.push(t.text);
       continue;
     }
-    const op = K6_OP[t.op] ?? t.op;
-    const base = (metric: string): string => (t.method === undefined ? metric : `${metric}{method:${t.method}}`);
-    const stat = TREND_STAT[t.metric];
-    if (stat !== undefined) (out[base('chainrpc_latency')] ??= []).push(`${stat}${op}${t.limit}`);
-    else if (t.metric === 'errors') (out[base('chainrpc_call_failed')] ??= []).push(`rate${op}${t.limit / 100}`);
+    // A replay's methods are named as the capture sent them.
+    const call = k6CallThreshold(t, t.method);
+    if (call !== undefined) (out[call.metric] ??= []).push(call.expr);
     else throw new K6Unsupported(`threshold "${t.text}": k6 has no figure for it in a replay; run it with the Node engine (chainrpc load replay)`);
   }
   return { thresholds: out, notJudged };

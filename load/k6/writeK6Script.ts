@@ -28,7 +28,7 @@ export const K6_DATA_FORMAT = 'chainrpc-k6-data/1';
 export const K6_RUNTIME = join(packageRoot, 'load', 'k6', 'chainrpc.k6.js');
 
 /** The first line of every script.js this file writes (scriptText): how a test chainrpc made is recognised. */
-export const SCRIPT_HEAD = '// k6 test of the chainrpc scenario "';
+const SCRIPT_HEAD = '// k6 test of the chainrpc scenario "';
 
 /**
  * The folder a k6 test goes into (chainrpc load k6 --out): a new or empty folder, or one chainrpc load k6
@@ -71,7 +71,7 @@ export function k6DrawOf(method: string, table?: Readonly<Record<string, ParamsD
   return draw.k6;
 }
 
-export const TREND_STAT: Record<string, string> = { p50: 'p(50)', p90: 'p(90)', p99: 'p(99)', p999: 'p(99.9)', max: 'max', mean: 'avg', 'service-p50': 'p(50)', 'service-p99': 'p(99)' };
+const TREND_STAT: Record<string, string> = { p50: 'p(50)', p90: 'p(90)', p99: 'p(99)', p999: 'p(99.9)', max: 'max', mean: 'avg', 'service-p50': 'p(50)', 'service-p99': 'p(99)' };
 
 const ms = (n: number): string => `${Math.round(n)}ms`;
 
@@ -107,7 +107,20 @@ export function k6Scenarios(s: ResolvedScenario, maxVUs: number): Record<string,
   return { chainrpc: { executor: 'ramping-arrival-rate', startRate: first.from, timeUnit: '1s', stages, preAllocatedVUs, maxVUs, gracefulStop: '5s' } };
 }
 
-export const K6_OP: Record<string, string> = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '==' };
+const K6_OP: Record<string, string> = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '==' };
+
+/**
+ * A threshold on the calls' latency or errors as a k6 threshold (the runtime's Trend and Rate, tagged by the method
+ * named `method`, the name it was sent under); undefined for any other metric.
+ */
+export function k6CallThreshold(t: Threshold, method: string | undefined): { metric: string; expr: string } | undefined {
+  const op = K6_OP[t.op] ?? t.op;
+  const scoped = (base: string): string => (method === undefined ? base : `${base}{method:${method}}`);
+  const stat = TREND_STAT[t.metric];
+  if (stat !== undefined) return { metric: scoped('chainrpc_latency'), expr: `${stat}${op}${t.limit}` };
+  if (t.metric === 'errors') return { metric: scoped('chainrpc_call_failed'), expr: `rate${op}${t.limit / 100}` };
+  return undefined;
+}
 
 /** The scenario's thresholds as k6 thresholds; those only the Node engine measures are returned apart. */
 export function k6Thresholds(s: ResolvedScenario, profile: Profile): { thresholds: Record<string, string[]>; notJudged: string[] } {
@@ -116,7 +129,6 @@ export function k6Thresholds(s: ResolvedScenario, profile: Profile): { threshold
   const add = (metric: string, expr: string): void => {
     (thresholds[metric] ??= []).push(expr);
   };
-  const scoped = (base: string, t: Threshold): string => (t.method === undefined ? base : `${base}{method:${wireMethod(profile, t.method)}}`);
   const total = (s.warmupMs + s.durationMs) / 1000;
   const expected = s.model.kind === 'open' ? s.model.stages.reduce((n, st) => n + ((st.from + st.to) / 2) * (st.durationMs / 1000), 0) * (total / (s.durationMs / 1000)) : 0;
   for (const t of s.thresholds) {
@@ -125,9 +137,8 @@ export function k6Thresholds(s: ResolvedScenario, profile: Profile): { threshold
       notJudged.push(t.text);
       continue;
     }
-    const stat = TREND_STAT[t.metric];
-    if (stat !== undefined) add(scoped('chainrpc_latency', t), `${stat}${op}${t.limit}`);
-    else if (t.metric === 'errors') add(scoped('chainrpc_call_failed', t), `rate${op}${t.limit / 100}`);
+    const call = k6CallThreshold(t, t.method === undefined ? undefined : wireMethod(profile, t.method));
+    if (call !== undefined) add(call.metric, call.expr);
     else if (t.metric === 'dropped' && t.unit === 'count') add('dropped_iterations', `count${op}${t.limit}`);
     else if (t.metric === 'achieved' && (t.op === '>=' || t.op === '>') && s.model.kind === 'open') {
       // achieved >= X% of the target: no more than (100 - X)% of the iterations dropped (k6 counts drops over the whole test).

@@ -52,7 +52,7 @@ export interface SuiteRun {
  * Checks running at once per node unless told: enough that every check that waits for blocks (most of the time
  * asleep) waits beside the others instead of queueing behind them (planJobs starts those first).
  */
-export const DEFAULT_CONCURRENCY_PER_NODE = 16;
+const DEFAULT_CONCURRENCY_PER_NODE = 16;
 
 /**
  * Runs the checks against the targets: independent checks concurrently (bounded), the checks of one

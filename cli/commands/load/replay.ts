@@ -178,7 +178,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
       const plan = planFor(command, capture, settings, common.profile, chainId);
       const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
       const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
-      common.log(`${command}: ${plan.summary.replayed} of ${plan.summary.exchanges} exchanges, ${plan.summary.transformations.join('; ')}${plan.summary.leftOut.length === 0 ? '' : `; left out: ${plan.summary.leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}`);
+      common.log(planLine(command, plan));
       return { runs: await runLoad({ ...common, scenario: timed, urls, replay: settings }), sweeps: [], replay: plan.summary };
     },
   });
@@ -211,16 +211,7 @@ async function replayOnK6(command: string, out: string, o: { values: ReturnType<
   try {
     const { profile } = await targetProfileAndSource(command, values);
     const [url] = baseUrls(command, values.url, profile.rpcPath) as [string];
-    const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
-    let chainId: bigint | undefined;
-    try {
-      await client.call(wireMethod(profile, 'chain_blockNumber'), []).catch((error: unknown) => {
-        if (!(error instanceof JsonRpcError)) throw targetFailure(command, url, error) ?? error;
-      });
-      chainId = await nodeChainId(client, profile);
-    } finally {
-      await client.close();
-    }
+    const chainId = await reachNode(command, url, profile, (client) => nodeChainId(client, profile));
     plan = planFor(command, capture, settings, profile, chainId);
     const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
     written = writeK6Replay({
@@ -243,7 +234,7 @@ async function replayOnK6(command: string, out: string, o: { values: ReturnType<
     if (error instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this replay`, error);
     throw error;
   }
-  process.stdout.write(`${command}: ${plan.summary.replayed} of ${plan.summary.exchanges} exchanges, ${plan.summary.transformations.join('; ')}${plan.summary.leftOut.length === 0 ? '' : `; left out: ${plan.summary.leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}\n`);
+  process.stdout.write(`${planLine(command, plan)}\n`);
   const lines = k6Recipe({
     scenario: 'the replay',
     dir: relativeOrAbsolute(written.dir),
@@ -265,15 +256,32 @@ async function diffNode(command: string, url: string, profileArg: string | undef
   const { profile, source } = profileArg === undefined ? { profile: await loadProfileSource(firstSource), source: firstSource } : await targetProfileAndSource(command, { profile: profileArg, url: [url] });
   const [base] = baseUrls(command, [url], profile.rpcPath);
   const endpoint = rpcEndpoint(base ?? url, profile.rpcPath);
-  const client = createClient({ baseUrl: base ?? url, rpcPath: profile.rpcPath });
+  await reachNode(command, base ?? url, profile);
+  return { url: base ?? url, endpoint, profile: source };
+}
+
+/**
+ * A JSON-RPC answer from the node before anything is sent (an error answer is one; none at all: exit 3, as for
+ * --url); `then` reads more of it on the same client.
+ */
+async function reachNode<T = void>(command: string, url: string, profile: Profile, then?: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T | undefined> {
+  const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
   try {
-    await client.call(wireMethod(profile, 'chain_blockNumber'), []);
-  } catch (error) {
-    if (!(error instanceof JsonRpcError)) throw targetFailure(command, base ?? url, error) ?? error;
+    try {
+      await client.call(wireMethod(profile, 'chain_blockNumber'), []);
+    } catch (error) {
+      if (!(error instanceof JsonRpcError)) throw targetFailure(command, url, error) ?? error;
+    }
+    return await then?.(client);
   } finally {
     await client.close();
   }
-  return { url: base ?? url, endpoint, profile: source };
+}
+
+/** The command's first line about a plan: what of the capture goes, how, and what is left out. */
+function planLine(command: string, plan: ReturnType<typeof replayPlan>): string {
+  const { replayed, exchanges, transformations, leftOut } = plan.summary;
+  return `${command}: ${replayed} of ${exchanges} exchanges, ${transformations.join('; ')}${leftOut.length === 0 ? '' : `; left out: ${leftOut.map((l) => `${l.count} ${l.reason}`).join(', ')}`}`;
 }
 
 /** The replay's plan under the node's profile: a capture with nothing to replay is a usage error. */
