@@ -43,9 +43,10 @@ export type { TransactionSigner } from './createTransactionSigner.js';
 export { encodeSignedTransaction } from './encodeSignedTransaction.js';
 export { decodeTransaction } from './decodeTransaction.js';
 export { transactionHash } from './transactionHash.js';
-export { verifyTransaction } from './verifyTransaction.js';
+export { verifyTransaction, verifyTransactionOffThread } from './verifyTransaction.js';
 export type { TransactionToVerify } from './verifyTransaction.js';
 export { verifyStrict, verifyStrictDetailed } from './strictVerify.js';
+export { verifyStrictOffThread } from './offThreadVerify.js';
 export type { StrictVerifyCode, StrictVerifyResult } from './strictVerify.js';
 export { KEY_OBJECT_CACHE_SIZE, publicKeyObject } from './keyObjectCache.js';
 // Deliberately bad signatures, for tests and for conformance checks that a node refuses them.

@@ -103,8 +103,11 @@ const FAIL = {
   BAD_SIGNATURE: fail('BAD_SIGNATURE', 'signature does not verify for this key and message ([S]B != R + [k]A, or A/R is not a curve point)'),
 } as const;
 
-/** Strict verification with the reason for a rejection. Never throws. */
-export function verifyStrictDetailed(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): StrictVerifyResult {
+/**
+ * The byte-level rules (every check but the group equation), in the order of the reasons above; undefined
+ * when all pass. Shared by the verification on this thread and the one on the thread pool (offThreadVerify.ts).
+ */
+export function strictPrecheck(publicKey: Uint8Array, signature: Uint8Array): StrictVerifyResult | undefined {
   if (publicKey.length !== 32) return FAIL.KEY_LENGTH;
   if (signature.length !== 64) return FAIL.SIGNATURE_LENGTH;
   // S is the little-endian integer in bytes 32..63 (§5.1.6 step 6); S >= L is the classic malleability.
@@ -114,8 +117,18 @@ export function verifyStrictDetailed(publicKey: Uint8Array, message: Uint8Array,
   if (!isCanonicalPoint(signature, 0)) return FAIL.NON_CANONICAL_R;
   // An honest R = [r]B is small-order only if r = 0 mod L (probability 2^-252); libsodium rejects it too.
   if (inList(signature, 0, SMALL_ORDER_ENCODINGS)) return FAIL.SMALL_ORDER_R;
+  return undefined;
+}
+
+/** The group equation's verdict as a result: OpenSSL's true or false. */
+export const equationResult = (holds: boolean): StrictVerifyResult => (holds ? OK : FAIL.BAD_SIGNATURE);
+
+/** Strict verification with the reason for a rejection. Never throws. */
+export function verifyStrictDetailed(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): StrictVerifyResult {
+  const refused = strictPrecheck(publicKey, signature);
+  if (refused !== undefined) return refused;
   try {
-    return nodeVerify(null, message, publicKeyObject(publicKey), signature) ? OK : FAIL.BAD_SIGNATURE;
+    return equationResult(nodeVerify(null, message, publicKeyObject(publicKey), signature));
   } catch {
     // OpenSSL refusing the key bytes (not a curve point) is a failed verification, not a crash.
     return FAIL.BAD_SIGNATURE;

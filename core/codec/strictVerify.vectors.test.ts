@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../paths.js';
+import { verifyStrictOffThread } from './offThreadVerify.js';
 import { verifyStrict, verifyStrictDetailed } from './strictVerify.js';
 
 const vectorsDir = path.join(packageRoot, 'test', 'vectors', 'ed25519');
@@ -66,5 +67,24 @@ describe('public vectors (test/vectors/ed25519)', () => {
     const message = new TextEncoder().encode('Zcash');
     const accepted = cases.filter((c) => verifyStrict(hex(c.vk_bytes), message, hex(c.sig_bytes)));
     expect(accepted).toEqual([]);
+  });
+
+  it('the thread pool gives the same verdict, with the same reason, on every vector of the three sets', async () => {
+    const all: { pub: Uint8Array; msg: Uint8Array; sig: Uint8Array }[] = [];
+    const file = JSON.parse(read('wycheproof_ed25519_test.json')) as WycheproofFile;
+    for (const group of file.testGroups) for (const test of group.tests) all.push({ pub: hex(group.publicKey.pk), msg: hex(test.msg), sig: hex(test.sig) });
+    const lines = read('speccheck_cases.txt').trim().split('\n');
+    const value = (line: string | undefined): Uint8Array => hex(line?.slice(line.indexOf('=') + 1) ?? '');
+    for (let i = 0; i < Number(lines[0]); i++) all.push({ msg: value(lines[1 + 3 * i]), pub: value(lines[2 + 3 * i]), sig: value(lines[3 + 3 * i]) });
+    const zcash = new TextEncoder().encode('Zcash');
+    for (const c of JSON.parse(read('zip215.json')) as Zip215Case[]) all.push({ pub: hex(c.vk_bytes), msg: zcash, sig: hex(c.sig_bytes) });
+    expect(all).toHaveLength(151 + 12 + 196);
+    // All at once: the pool's slots and the queue behind them are part of what is tested.
+    const offThread = await Promise.all(all.map((v) => verifyStrictOffThread(v.pub, v.msg, v.sig)));
+    const onThread = all.map((v) => verifyStrictDetailed(v.pub, v.msg, v.sig));
+    expect(offThread).toEqual(onThread);
+    // Both verdicts occur, so the comparison above could fail either way.
+    expect(onThread.filter((r) => r.ok).length).toBeGreaterThan(50);
+    expect(onThread.filter((r) => !r.ok).length).toBeGreaterThan(200);
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { cpuSeconds, processSample } from './procStat.js';
+import { pbkdf2 } from 'node:crypto';
+import { cpuSeconds, processSample, threadCpuSeconds } from './procStat.js';
 
 const MB = 1024 * 1024;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,6 +28,27 @@ describe.runIf(process.platform === 'linux')('cpuSeconds (/proc/<pid>/stat)', ()
     }
     expect(grown).toBeGreaterThanOrEqual(0.05);
     expect(cpuSeconds(NO_SUCH_PID)).toBeUndefined();
+  });
+});
+
+describe.runIf(process.platform === 'linux')('threadCpuSeconds (/proc/<pid>/task/<pid>/stat)', () => {
+  it('puts the event loop\'s spinning on the main thread and the thread pool\'s hashing on the others', async () => {
+    const start = threadCpuSeconds(process.pid);
+    if (start === undefined) throw new Error('no figures for this process');
+    // The event loop spins 100 ms of CPU (10 ticks) at least, however busy the machine; 5 s of wall time at most.
+    const giveUp = performance.now() + 5_000;
+    while ((threadCpuSeconds(process.pid)?.main ?? 0) - start.main < 0.1 && performance.now() < giveUp) {
+      const until = performance.now() + 10;
+      while (performance.now() < until);
+    }
+    const spun = threadCpuSeconds(process.pid) ?? start;
+    expect(spun.main - start.main).toBeGreaterThanOrEqual(0.1);
+    // Then the pool hashes while the event loop waits: 4 key derivations at once, each far more than a tick.
+    await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve, reject) => pbkdf2('p', 's', 300_000, 32, 'sha256', (e, k) => (e ? reject(e) : resolve(k))))));
+    const hashed = threadCpuSeconds(process.pid) ?? spun;
+    expect(hashed.others - spun.others).toBeGreaterThanOrEqual(0.1);
+    expect(hashed.main - spun.main).toBeLessThan(hashed.others - spun.others);
+    expect(threadCpuSeconds(NO_SUCH_PID)).toBeUndefined();
   });
 });
 

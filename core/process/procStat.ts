@@ -14,9 +14,14 @@ const BYTES_PER_KB = 1024;
 
 /** CPU seconds (user + system, every thread) the process has used so far; undefined when /proc cannot tell. */
 export function cpuSeconds(pid: number | 'self'): number | undefined {
+  return statTicks(`/proc/${pid}/stat`);
+}
+
+/** user + system of a stat file of proc(5) (a process's or one thread's), in seconds. */
+function statTicks(path: string): number | undefined {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
@@ -26,6 +31,17 @@ export function cpuSeconds(pid: number | 'self'): number | undefined {
   const user = Number(fields[11]);
   const system = Number(fields[12]);
   return Number.isFinite(user) && Number.isFinite(system) ? (user + system) / TICKS_PER_S : undefined;
+}
+
+/**
+ * CPU seconds of a process's main thread (for node, its event loop) and of all its other threads together (libuv's
+ * thread pool, V8's compiler and garbage-collector threads, threads that have exited): the process's total less its
+ * main thread's. undefined when /proc cannot tell.
+ */
+export function threadCpuSeconds(pid: number): { readonly main: number; readonly others: number } | undefined {
+  const total = cpuSeconds(pid);
+  const main = statTicks(`/proc/${pid}/task/${pid}/stat`);
+  return total === undefined || main === undefined ? undefined : { main, others: total - main };
 }
 
 /** One look at a process: what a health monitor follows over a long run to see it leak or pile up. */

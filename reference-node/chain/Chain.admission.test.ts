@@ -137,6 +137,48 @@ describe('admission: duplicates and nonces', () => {
   });
 });
 
+describe('admission: arrival order while signatures verify on the thread pool', () => {
+  it('200 transactions submitted at once, two senders interleaved, nonces in order: all pending, in arrival order', async () => {
+    const chain = await openTestChain();
+    const carol = signer('chain-test-carol');
+    // carol has nothing yet: fund her in a block first.
+    await chain.submit(transfer(alice, carol.address, 100n * TOKEN, 0n).wire, 'client');
+    await produce(chain);
+    const txs = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? transfer(alice, bob.address, 1n, BigInt(1 + i / 2)) : transfer(carol, bob.address, 1n, BigInt((i - 1) / 2))));
+    // Not awaited one by one: every verification is in flight before the first is admitted.
+    const outcomes = await Promise.all(txs.map((tx) => chain.submit(tx.wire, 'client')));
+    // Out of order, a later nonce would have met NonceGap: every one pending is the order kept.
+    expect(outcomes.map((o) => o.status)).toEqual(txs.map(() => 'pending'));
+    expect(chain.pendingTransactions().map((t) => t.hash)).toEqual(txs.map((t) => t.hash));
+  });
+
+  it('a refused signature among them is refused with its reason and holds up no one after it', async () => {
+    const chain = await openTestChain();
+    const txs = Array.from({ length: 20 }, (_, i) => transfer(alice, bob.address, 1n, BigInt(i)));
+    const forged = transfer(alice, bob.address, 2n, 10n);
+    const wires: string[] = txs.map((t) => t.wire);
+    // The 11th carries nonce 10 under another transaction's signature: the equation fails.
+    wires[10] = forged.wire.slice(0, 226) + (txs[10] as SignedTransaction).wire.slice(226);
+    const settled = await Promise.allSettled(wires.map((w) => chain.submit(w, 'client')));
+    const names = settled.map((r): string => {
+      if (r.status === 'fulfilled') return r.value.status;
+      const reason: unknown = r.reason;
+      return reason instanceof ChainError ? String(reason.name) : 'other';
+    });
+    // Nonce 10 never entered, so 11..19 meet a gap, each at its turn: exactly what one-by-one admission gives.
+    expect(names).toEqual([...Array<string>(10).fill('pending'), 'TxBadSignature', ...Array<string>(9).fill('NonceGap')]);
+  });
+
+  it('a faucet claim takes its turn behind the transactions that arrived before it', async () => {
+    const chain = await openTestChain();
+    const txs = Array.from({ length: 30 }, (_, i) => transfer(alice, bob.address, 1n, BigInt(i)));
+    const before = txs.map((tx) => chain.submit(tx.wire, 'client'));
+    const claim = chain.claimFaucet(bob.address);
+    await Promise.all([...before, claim]);
+    expect(chain.pendingTransactions().map((t) => t.hash)).toEqual([...txs.map((t) => t.hash), (await claim).transaction_hash]);
+  });
+});
+
 describe('admission: balance, overflow, capacity', () => {
   it('balance less queued spends below value + fee: InsufficientBalance {available, required} as decimals', async () => {
     const chain = await openTestChain();

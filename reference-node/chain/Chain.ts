@@ -8,7 +8,7 @@
  * seen survives a crash, and after a crash the store holds a whole number of blocks.
  */
 import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, U64_MAX } from '../../core/codec/index.js';
-import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode } from '../../core/codec/index.js';
+import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode, TransactionVerifyResult } from '../../core/codec/index.js';
 import { ChainStore } from './ChainStore.js';
 import { BlockRejectedError } from './BlockRejectedError.js';
 import { blockHash, blockHashBytes } from './blockHash.js';
@@ -21,6 +21,7 @@ import { resolveGenesis } from './genesis.js';
 import { applyTransaction } from './applyTransaction.js';
 import { loadChainState } from './loadChainState.js';
 import { Mempool } from './Mempool.js';
+import { ArrivalOrder } from './ArrivalOrder.js';
 import { Mutex } from './Mutex.js';
 import { verifyBlockSignature } from './signBlock.js';
 import { stateRootHex } from './stateRoot.js';
@@ -130,10 +131,11 @@ function snapshotOf(given: Readonly<Record<string, bigint>>): Record<string, big
   return pou;
 }
 
-/** The result of a synchronous step as a promise; a throw becomes a rejection (the Promise executor catches it). */
-function settle<T>(run: () => T): Promise<T> {
-  return new Promise((resolve) => resolve(run()));
-}
+/** A transaction of an imported block: the mempool's copy (verified at admission), or its verification. */
+type TransactionCheck = { readonly known: SignedTransaction } | { readonly verified: TransactionVerifyResult | Promise<TransactionVerifyResult> };
+
+/** The verdict on a transaction this node has just signed with its own key (a faucet claim). */
+const SIGNED_HERE: TransactionVerifyResult = Object.freeze({ ok: true });
 
 function normalizeAddress(address: string, what = 'address'): string {
   // Already 64 lower-case hex (every address a handler passes, after params validation): its own normal form.
@@ -157,6 +159,7 @@ export class Chain {
   readonly limits: ResolvedLimits;
 
   private readonly mutex = new Mutex();
+  private readonly arrivals = new ArrivalOrder();
   private readonly recent = new Map<bigint, Block>();
   private readonly listeners = new Set<(block: Block) => void>();
   private tipBlock: Block;
@@ -322,13 +325,23 @@ export class Chain {
   /**
    * Admit a transaction (wire hex, or decoded) to the mempool. Throws ChainError with the
    * profile's error name and data. 'relay' holds a transaction whose nonce is ahead instead of
-   * refusing it with NonceGap.
+   * refusing it with NonceGap. Its signature is checked while earlier arrivals still verify (the honest
+   * rules verify on the thread pool); it is admitted after them, in arrival order (ArrivalOrder.ts).
    */
   submit(input: string | SignedTransaction, source: SubmitSource): Promise<SubmitOutcome> {
-    return settle(() => this.admit(input, source));
+    let tx: SignedTransaction;
+    let verified: TransactionVerifyResult | Promise<TransactionVerifyResult>;
+    try {
+      tx = this.admissible(input);
+      verified = this.rules.verify(tx);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.arrivals.run(verified, (result) => this.admit(tx, result, source));
   }
 
-  private admit(input: string | SignedTransaction, source: SubmitSource): SubmitOutcome {
+  /** The checks before the signature's: the chain open, the wire decoded, the chain id. */
+  private admissible(input: string | SignedTransaction): SignedTransaction {
     this.checkOpen();
     let tx: SignedTransaction;
     if (typeof input === 'string') {
@@ -349,7 +362,12 @@ export class Chain {
         actual: jsonInteger(tx.chainId),
       });
     }
-    const verified = this.rules.verify(tx);
+    return tx;
+  }
+
+  /** The signature's verdict, then the mempool's rules, at the transaction's turn. */
+  private admit(tx: SignedTransaction, verified: TransactionVerifyResult, source: SubmitSource): SubmitOutcome {
+    this.checkOpen();
     if (!verified.ok) {
       if (STRICT_VERIFY_CODES.has(verified.code)) throw new ChainError('TxBadSignature', { reason: verified.reason });
       throw new ChainError('TxMalformed', { reason: verified.reason });
@@ -375,7 +393,8 @@ export class Chain {
    * (confirmed plus pending claims); FaucetUnavailable without a key or funds.
    */
   claimFaucet(address: string, options: FaucetClaimOptions = {}): Promise<FaucetClaim> {
-    return settle(() => this.claim(address, options));
+    // In arrival order with the transactions still verifying: its limit, balance and nonce are read at its turn.
+    return this.arrivals.run(undefined, () => this.claim(address, options));
   }
 
   private claim(address: string, options: FaucetClaimOptions): FaucetClaim {
@@ -399,7 +418,8 @@ export class Chain {
       throw new ChainError('FaucetUnavailable', { reason: `the faucet has ${available} base units left, less than a claim of ${amount}` });
     }
     const tx = this.faucet.signer.sign({ chainId: this.chainId, to, value: amount, nonce: this.mempool.nextNonce(this.faucetAddress, this.state), fee: 0n });
-    this.admit(tx, 'client');
+    // Signed here and now with the faucet's own key: there is no signature to doubt.
+    this.admit(tx, SIGNED_HERE, 'client');
     return { transaction_hash: tx.hash, amount: amount.toString(), tx, wire: tx.wire };
   }
 
@@ -513,16 +533,21 @@ export class Chain {
       const refused = this.proposals?.(block, tip);
       if (refused) reject(refused);
 
+      // A transaction we already verified at admission (same wire bytes) is not verified again; the others
+      // are all verified at once (on the thread pool, for the honest rules) and judged below in block order.
+      const checks = block.transactions.map((tx): TransactionCheck => {
+        const known = this.mempool.get(tx.hash);
+        return known !== undefined && known.wire === tx.wire ? { known } : { verified: this.rules.verify(tx) };
+      });
       const draft = this.state.draft();
       const transactions: SignedTransaction[] = [];
       for (const [i, tx] of block.transactions.entries()) {
-        // A transaction we already verified at admission (same wire bytes) is not verified again.
-        const known = this.mempool.get(tx.hash);
+        const check = checks[i] as TransactionCheck;
         let canonical: SignedTransaction;
-        if (known !== undefined && known.wire === tx.wire) {
-          canonical = known;
+        if ('known' in check) {
+          canonical = check.known;
         } else {
-          const verified = this.rules.verify(tx);
+          const verified = await check.verified;
           if (!verified.ok) reject(`transaction ${i} (${tx.hash}) fails verification: ${verified.reason}`);
           canonical = tx;
         }
