@@ -90,17 +90,22 @@ export class WorldState implements StateReader {
   }
 }
 
-/** Copy-on-write overlay over a state; records what changed and keeps its own root up to date. */
+/**
+ * Copy-on-write overlay over a state; records what changed. Its root is computed when read, from the entries
+ * changed since the base (each touched entry hashed twice, whatever the number of times it changed: a block
+ * crediting one account a thousand times hashes it twice, not two thousand times), and kept until the next change.
+ */
 export class StateDraft implements StateReader {
   private readonly accounts = new Map<string, Account>();
   private readonly faucet = new Map<string, bigint>();
-  private rootValue: bigint;
+  private rootValue: bigint | undefined;
 
   constructor(private readonly base: StateReader) {
     this.rootValue = base.root;
   }
 
   get root(): bigint {
+    this.rootValue ??= this.computeRoot();
     return this.rootValue;
   }
 
@@ -113,16 +118,24 @@ export class StateDraft implements StateReader {
   }
 
   setAccount(address: string, account: Account): void {
-    this.rootValue = replaceEntry(this.rootValue, accountEntry(address, this.getAccount(address)), accountEntry(address, account));
     this.accounts.set(address, account);
+    this.rootValue = undefined;
   }
 
   setFaucetCount(address: string, count: bigint): void {
-    this.rootValue = replaceEntry(this.rootValue, faucetEntry(address, this.faucetCount(address)), faucetEntry(address, count));
     this.faucet.set(address, count);
+    this.rootValue = undefined;
   }
 
   changes(): StateChanges {
-    return { accounts: this.accounts, faucetCounts: this.faucet, root: this.rootValue };
+    return { accounts: this.accounts, faucetCounts: this.faucet, root: this.root };
+  }
+
+  /** The base's root, each changed entry's base value taken out and its value here put in. */
+  private computeRoot(): bigint {
+    let root = this.base.root;
+    for (const [address, account] of this.accounts) root = replaceEntry(root, accountEntry(address, this.base.getAccount(address)), accountEntry(address, account));
+    for (const [address, count] of this.faucet) root = replaceEntry(root, faucetEntry(address, this.base.faucetCount(address)), faucetEntry(address, count));
+    return root;
   }
 }

@@ -38,6 +38,41 @@ describe('state root', () => {
     );
   });
 
+  it('a draft over a filled state, entries changed many times and its root read between changes, has the root of the state it describes', () => {
+    const pool = Array.from({ length: 4 }, (_, i) => String(i + 1).padStart(2, '0').repeat(32));
+    const pooledOp = fc.oneof(
+      fc.record({ kind: fc.constant('account' as const), address: fc.constantFrom(...pool), account: accountArb, read: fc.boolean() }),
+      fc.record({ kind: fc.constant('faucet' as const), address: fc.constantFrom(...pool), count: fc.bigInt({ min: 0n, max: 3n }), read: fc.boolean() }),
+    );
+    fc.assert(
+      fc.property(fc.array(pooledOp, { maxLength: 12 }), fc.array(pooledOp, { minLength: 1, maxLength: 60 }), (before, during) => {
+        const base = new WorldState();
+        const replayed = new WorldState();
+        for (const op of before) {
+          for (const state of [base, replayed]) {
+            if (op.kind === 'account') state.setAccount(op.address, op.account);
+            else state.setFaucetCount(op.address, op.count);
+          }
+        }
+        const draft = base.draft();
+        for (const op of during) {
+          if (op.kind === 'account') {
+            draft.setAccount(op.address, op.account);
+            replayed.setAccount(op.address, op.account);
+          } else {
+            draft.setFaucetCount(op.address, op.count);
+            replayed.setFaucetCount(op.address, op.count);
+          }
+          if (op.read) expect(draft.root).toBe(replayed.root);
+        }
+        expect(draft.root).toBe(computeStateRoot(replayed.accountEntries(), replayed.faucetEntries()));
+        // The confirmed state takes the draft's changes to the same root (applyChanges checks it too).
+        base.applyChanges(draft.changes());
+        expect(base.root).toBe(replayed.root);
+      }),
+    );
+  });
+
   it('empty accounts and zero counts contribute nothing; account and faucet entries differ', () => {
     const a = '01'.repeat(32);
     expect(computeStateRoot([[a, { balance: 0n, nonce: 0n }]], [[a, 0n]])).toBe(0n);
