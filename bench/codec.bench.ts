@@ -1,5 +1,6 @@
 /**
- * Transaction codec benchmark (not a test): signing, raw vs strict verification, decode + verify.
+ * Transaction codec benchmark (not a test): signing, raw vs strict verification, decode + verify, and strict
+ * verification with its equation on libuv's thread pool (every core: the reference node's admission path).
  * Run: npx tsx bench/codec.bench.ts [--seconds N]   (N seconds per measurement, default 2)
  * Each row warms up first, then counts operations for a fixed time budget. Raw and strict
  * verification run in alternating slices so a noisy neighbour slows both alike; both use the
@@ -16,8 +17,10 @@ import {
   signingMessage,
   signTransaction,
   verifyStrict,
+  verifyStrictOffThread,
   verifyTransaction,
 } from '../core/codec/index.js';
+import { VERIFY_SLOTS } from '../core/codec/offThreadVerify.js';
 import type { SignedTransaction } from '../core/codec/index.js';
 
 function parseSeconds(argv: readonly string[]): number {
@@ -121,6 +124,27 @@ rows.push(['verify/s, raw node:crypto (cached KeyObject)', fmt(raw)]);
 rows.push(['verify/s, strict verifier (same KeyObject cache)', fmt(strict)]);
 rows.push(['ratio strict / raw (goal >= 0.80)', `${(strict / raw).toFixed(2)}x`]);
 rows.push(['decode + verify/s, full 354-hex wire transaction', fmt(measure((i) => verifyTransaction(decodeTransaction(pick(i).tx.wire))))]);
+
+/** Strict verifications through the thread pool (offThreadVerify.ts), `inFlight` at a time, for `ms`: verifications/s. */
+async function offThreadRate(inFlight: number, ms: number): Promise<number> {
+  let done = 0;
+  let started = 0;
+  const until = performance.now() + ms;
+  const t0 = performance.now();
+  const lane = async (): Promise<void> => {
+    while (performance.now() < until) {
+      const it = pick(started++);
+      if (!(await verifyStrictOffThread(it.publicKey, it.message, it.signature)).ok) throw new Error('a benchmark signature does not verify');
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return (done / (performance.now() - t0)) * 1000;
+}
+await offThreadRate(VERIFY_SLOTS * 2, Math.min(500, seconds * 250)); // warm-up
+const pooled = await offThreadRate(VERIFY_SLOTS * 2, seconds * 1000);
+rows.push([`verify/s, strict, equation on the thread pool (${VERIFY_SLOTS} threads, all cores)`, fmt(pooled)]);
+rows.push(['ratio thread pool / strict on one thread', `${(pooled / strict).toFixed(2)}x`]);
 
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log('');
