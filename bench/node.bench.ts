@@ -9,7 +9,8 @@
  *   3. pre-signed chain_sendRawTransaction in batches of 100, one lane per sender (nonces in order):
  *      accepted tx/s vs the single-core decode + strict-verify rate of the same transactions
  *      (goal >= 0.6x; issue 27's >= 1.5x: the node verifies on libuv's thread pool), the node's CPU per
- *      accepted tx on its event loop and on its other threads, and included tx/s (first send to last inclusion).
+ *      accepted tx on its event loop and on its other threads, and included tx/s (first send to last inclusion);
+ *      before it (3b), one client on one connection sending its batches of 100 one after the other: ms per batch.
  *
  * Servers run as separate processes on loopback; the load comes from this process. Part 3 still sends
  * through core/client (a corpus of lanes with inclusion tracking belongs to `chainrpc load send-raw-tx`;
@@ -102,10 +103,12 @@ try {
   // 3. Pre-signed transactions: fund the senders, sign every lane, then send.
   const client = createClient({ baseUrl: url, connections: CONNECTIONS, timeoutMs: 30_000 });
   const senders = Array.from({ length: SENDERS }, () => createTransactionSigner(generatePrivateKey()));
-  const claims = await client.batch(senders.map((s) => ({ method: 'chain_faucetClaim', params: [s.address] })));
+  // One more sender for the single client of 3b (its own lane, sent before the others).
+  const lone = createTransactionSigner(generatePrivateKey());
+  const claims = await client.batch([...senders, lone].map((s) => ({ method: 'chain_faucetClaim', params: [s.address] })));
   if (claims.some((c) => !c.ok)) throw new Error('faucet claims failed');
   for (;;) {
-    const accounts = await client.batch(senders.map((s) => ({ method: 'chain_getAccount', params: [s.address] })));
+    const accounts = await client.batch([...senders, lone].map((s) => ({ method: 'chain_getAccount', params: [s.address] })));
     if (accounts.every((a) => a.ok && (a.result as { balance: string }).balance !== '0')) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -118,6 +121,24 @@ try {
   for (const tx of all) if (!verifyTransaction(decodeTransaction(tx.wire)).ok) throw new Error('a pre-signed transaction does not verify');
   const verifyRate = all.length / ((performance.now() - t0) / 1000);
   row(`decode + strict verify of the same ${all.length} txs, tx/s (one core)`, fmt(verifyRate));
+
+  // 3b. One client on one connection: its batches of 100, one after the other (each batch's signatures verify
+  // on the thread pool together: Chain.prepare). The batch's time is what a wallet or exchange sending its
+  // transactions in batches waits for.
+  const LONE_BATCHES = 20;
+  const loneClient = createClient({ baseUrl: url, connections: 1, timeoutMs: 30_000 });
+  const loneTimes: number[] = [];
+  for (let b = 0; b < LONE_BATCHES; b++) {
+    const body = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', method: 'chain_sendRawTransaction', params: [lone.sign({ chainId: 1n, to: sink, value: 1n, nonce: BigInt(b * 100 + i), fee: 10n ** 15n }).wire], id: i + 1 })));
+    const t = performance.now();
+    const res = await loneClient.raw({ body, headers: { 'content-type': 'application/json' }, timeoutMs: 30_000 });
+    loneTimes.push(performance.now() - t);
+    const answers = Array.isArray(res.json) ? res.json : [];
+    if (answers.filter((a) => typeof a === 'object' && a !== null && !Array.isArray(a) && 'result' in a).length !== 100) throw new Error(`a batch of the single client was not all accepted: ${JSON.stringify(answers[0])}`);
+  }
+  await loneClient.close();
+  const loneMedian = median(loneTimes);
+  row('one client, one connection, batches of 100: ms per batch (median)', `${loneMedian.toFixed(1)} ms (${fmt((100 * 1000) / loneMedian)} tx/s)`);
 
   const bodies = lanes.map((lane) => JSON.stringify(lane.map((tx, i) => ({ jsonrpc: '2.0', method: 'chain_sendRawTransaction', params: [tx.wire], id: i + 1 }))));
   const startHeight = await client.call<number>('chain_blockNumber');

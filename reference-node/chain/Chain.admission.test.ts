@@ -9,7 +9,10 @@ import {
   U128_MAX,
   withSPlusL,
 } from '../../core/codec/index.js';
+import { verifyTransaction } from '../../core/codec/index.js';
 import type { SignedTransaction } from '../../core/codec/index.js';
+import { REFERENCE_CHAIN_RULES } from './ChainRules.js';
+import type { ChainRules } from './ChainRules.js';
 import type { Chain } from './Chain.js';
 import { ChainError } from './ChainError.js';
 import { alice, bob, CHAIN_ID, FEE, closeTestChains, openTestChain, produce, signer, TOKEN, transfer } from '../../test/support/chain.js';
@@ -176,6 +179,54 @@ describe('admission: arrival order while signatures verify on the thread pool', 
     const claim = chain.claimFaucet(bob.address);
     await Promise.all([...before, claim]);
     expect(chain.pendingTransactions().map((t) => t.hash)).toEqual([...txs.map((t) => t.hash), (await claim).transaction_hash]);
+  });
+});
+
+describe('admission: verifications started ahead of their turn (Chain.prepare, a batch\'s lookahead)', () => {
+  /** The honest rules, counting the verifications they start. */
+  function countingRules(): { rules: ChainRules; count: () => number } {
+    let n = 0;
+    return {
+      rules: { ...REFERENCE_CHAIN_RULES, verify: (tx) => (n++, REFERENCE_CHAIN_RULES.verify(tx)) },
+      count: () => n,
+    };
+  }
+
+  it('a batch\'s transactions prepared, then submitted one after the other: each verified once, all admitted in order', async () => {
+    const { rules, count } = countingRules();
+    const chain = await openTestChain({ rules });
+    const txs = Array.from({ length: 50 }, (_, i) => transfer(alice, bob.address, 1n, BigInt(i)));
+    for (const tx of txs) chain.prepare(tx.wire);
+    expect(count()).toBe(50);
+    for (const tx of txs) expect((await chain.submit(tx.wire, 'client')).status).toBe('pending');
+    expect(count()).toBe(50);
+    expect(chain.pendingTransactions().map((t) => t.hash)).toEqual(txs.map((t) => t.hash));
+    // Taken when used: the same bytes again are verified anew, and refused as what they are.
+    expect((await refusal(chain, (txs[0] as SignedTransaction).wire)).name).toBe('TxDuplicate');
+    expect(count()).toBe(51);
+  });
+
+  it('a prepared forgery is refused at its turn with its reason; what does not decode is left to its submit', async () => {
+    const chain = await openTestChain();
+    const good = transfer(alice, bob.address, 1n, 0n);
+    const forged = transfer(alice, bob.address, 2n, 0n).wire.slice(0, 226) + good.wire.slice(226);
+    chain.prepare(forged);
+    chain.prepare('zz');
+    chain.prepare(good.wire.slice(0, -2));
+    expect((await refusal(chain, forged)).name).toBe('TxBadSignature');
+    expect((await refusal(chain, 'zz')).name).toBe('TxMalformed');
+    expect((await refusal(chain, good.wire.slice(0, -2))).name).toBe('TxMalformed');
+    expect((await chain.submit(good.wire, 'client')).status).toBe('pending');
+  });
+
+  it('rules that verify at once (a variant\'s) are prepared alike: verified once, ahead of the submit', async () => {
+    let n = 0;
+    const chain = await openTestChain({ rules: { ...REFERENCE_CHAIN_RULES, verify: (tx) => (n++, verifyTransaction(tx)) } });
+    const tx = transfer(alice, bob.address, 1n, 0n);
+    chain.prepare(tx.wire);
+    expect(n).toBe(1);
+    expect((await chain.submit(tx.wire, 'client')).status).toBe('pending');
+    expect(n).toBe(1);
   });
 });
 

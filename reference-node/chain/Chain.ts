@@ -134,6 +134,15 @@ function snapshotOf(given: Readonly<Record<string, bigint>>): Record<string, big
 /** A transaction of an imported block: the mempool's copy (verified at admission), or its verification. */
 type TransactionCheck = { readonly known: SignedTransaction } | { readonly verified: TransactionVerifyResult | Promise<TransactionVerifyResult> };
 
+/** A transaction decoded and its verification started ahead of its submit (Chain.prepare). */
+interface Prepared {
+  readonly tx: SignedTransaction;
+  readonly verified: TransactionVerifyResult | Promise<TransactionVerifyResult>;
+}
+
+/** Verifications kept ahead of their submit: a batch's worth (maxBatch is 1,000) and room for a few more. */
+export const PREPARED_KEPT = 4096;
+
 /** The verdict on a transaction this node has just signed with its own key (a faucet claim). */
 const SIGNED_HERE: TransactionVerifyResult = Object.freeze({ ok: true });
 
@@ -160,6 +169,8 @@ export class Chain {
 
   private readonly mutex = new Mutex();
   private readonly arrivals = new ArrivalOrder();
+  /** Verifications started ahead of their submit (prepare), by wire hex. */
+  private readonly prepared = new Map<string, Prepared>();
   private readonly recent = new Map<bigint, Block>();
   private readonly listeners = new Set<(block: Block) => void>();
   private tipBlock: Block;
@@ -332,12 +343,48 @@ export class Chain {
     let tx: SignedTransaction;
     let verified: TransactionVerifyResult | Promise<TransactionVerifyResult>;
     try {
-      tx = this.admissible(input);
-      verified = this.rules.verify(tx);
+      const early = typeof input === 'string' ? this.takePrepared(input) : undefined;
+      if (early === undefined) {
+        tx = this.admissible(input);
+        verified = this.rules.verify(tx);
+      } else {
+        this.checkOpen();
+        ({ tx, verified } = early);
+      }
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     return this.arrivals.run(verified, (result) => this.admit(tx, result, source));
+  }
+
+  /**
+   * Starts a wire transaction's verification before its turn (the transactions later in a batch, while the
+   * first are admitted), so that its submit finds it done or under way. Never throws and changes no state: a
+   * transaction that does not decode or is for another chain is left to its submit.
+   * Kept by its exact hex, the oldest let go past PREPARED_KEPT (a verdict on the same bytes is always the same).
+   */
+  prepare(hex: string): void {
+    if (this.closed || this.prepared.has(hex)) return;
+    let tx: SignedTransaction;
+    let verified: TransactionVerifyResult | Promise<TransactionVerifyResult>;
+    try {
+      tx = this.admissible(hex);
+      verified = this.rules.verify(tx);
+    } catch {
+      return;
+    }
+    if (this.prepared.size >= PREPARED_KEPT) {
+      const oldest = this.prepared.keys().next();
+      if (oldest.done !== true) this.prepared.delete(oldest.value);
+    }
+    this.prepared.set(hex, { tx, verified });
+  }
+
+  /** The verification prepare started for `hex`, taken out of the cache; undefined when there is none. */
+  private takePrepared(hex: string): Prepared | undefined {
+    const early = this.prepared.get(hex);
+    if (early !== undefined) this.prepared.delete(hex);
+    return early;
   }
 
   /** The checks before the signature's: the chain open, the wire decoded, the chain id. */

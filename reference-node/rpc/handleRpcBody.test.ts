@@ -492,4 +492,31 @@ describe('handleRpcBody without HTTP', () => {
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4, 5]);
     expect(answers.map((a) => a.result ?? a.error?.code)).toEqual([1, 2, 3, -32603, 5]);
   });
+
+  it('tells a handler that asks (prepare) of each of its calls in a batch, params as sent, before the first call runs', async () => {
+    const events: string[] = [];
+    const step = Object.assign(
+      (params: JsonValue[]) => {
+        events.push(`run ${JSON.stringify(params[0])}`);
+        return params[0] ?? null;
+      },
+      {
+        prepare: (params: JsonValue | undefined) => {
+          events.push(`prepare ${JSON.stringify(params)}`);
+          if (Array.isArray(params) && params[0] === 'boom') throw new Error('a hint that fails');
+        },
+      },
+    );
+    const methods = { step, other: () => 'o' };
+    const batch = [call('step', [1], 1), call('other', [], 2), '{"jsonrpc":"2.0","method":"step","params":["boom"],"id":3}', '{"jsonrpc":"2.0","method":"step","id":4}', '7', call('step', [5], 5)];
+    const answer = await handleRpcBody(`[${batch.join(',')}]`, methods, { maxBatch: 10, logError: () => undefined });
+    expect(events).toEqual(['prepare [1]', 'prepare ["boom"]', 'prepare undefined', 'prepare [5]', 'run 1', 'run "boom"', 'run undefined', 'run 5']);
+    // A throwing hint changes no answer: every call is answered at its turn.
+    const answers = JSON.parse(answer ?? 'null') as { id: number | null; result?: JsonValue }[];
+    expect(answers.map((a) => a.result ?? null)).toEqual([1, 'o', 'boom', null, null, 5]);
+    // A single call is not a batch: nothing to look ahead of.
+    events.length = 0;
+    await handleRpcBody(call('step', [9], 9), methods, { maxBatch: 10, logError: () => undefined });
+    expect(events).toEqual(['run 9']);
+  });
 });

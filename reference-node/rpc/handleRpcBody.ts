@@ -104,7 +104,9 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 
 function handleBatch(batch: JsonValue[], methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
   // §6 lets a server process a batch "in any order and with any width of parallelism"; this one runs
-  // the calls one after the other, in request order, so consecutive nonces are admitted in order.
+  // the calls one after the other, in request order, so consecutive nonces are admitted in order. Handlers
+  // that can start work early (MethodHandler.prepare) are told of their calls first.
+  for (const element of batch) prepare(element, methods);
   const answers: string[] = [];
   for (let i = 0; i < batch.length; i++) {
     const answer = handleOne(batch[i] as JsonValue, methods, options);
@@ -123,6 +125,20 @@ async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promi
     if (answer !== null) answers.push(answer);
   }
   return batchText(answers);
+}
+
+/** Tells a batch element's handler of its call ahead of its turn, when it asks to be (MethodHandler.prepare). */
+function prepare(element: JsonValue, methods: MethodTable): void {
+  if (typeof element !== 'object' || element === null || Array.isArray(element)) return;
+  const method = element.method;
+  if (typeof method !== 'string' || !Object.hasOwn(methods, method)) return;
+  const early = methods[method]?.prepare;
+  if (early === undefined) return;
+  try {
+    early(element.params);
+  } catch {
+    // A hint only: the call's own turn reports whatever is wrong with it.
+  }
 }
 
 function batchText(answers: string[]): string | null {

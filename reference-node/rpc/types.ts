@@ -13,7 +13,15 @@ export interface CallContext {
  * schema under schemas/methods/, params have already been validated against it. Return the result, or
  * throw RpcMethodError to answer with an error object.
  */
-export type MethodHandler = (params: JsonValue[], ctx: CallContext) => JsonValue | Promise<JsonValue>;
+export type MethodHandler = ((params: JsonValue[], ctx: CallContext) => JsonValue | Promise<JsonValue>) & {
+  /**
+   * Optional: told of each call of this method in a batch, with its params as sent (not validated), before the
+   * batch's calls run one after the other (docs/transport.md, "Batches"). It may start work that no client can
+   * see (a signature's verification on the thread pool) so that a call later in the batch does not wait for it
+   * at its turn. It changes no state, and what it throws is ignored.
+   */
+  readonly prepare?: (params: JsonValue | undefined) => void;
+};
 
 /** The methods a server offers, by wire name. Only own properties count (never Object.prototype's). */
 export type MethodTable = Readonly<Record<string, MethodHandler>>;
