@@ -19,11 +19,6 @@ export class ArrivalOrder {
     return done;
   }
 
-  /** Steps waiting their turn or their value (tests). */
-  get waiting(): number {
-    return this.inFlight;
-  }
-
   private readonly left = (): void => {
     this.inFlight--;
   };

@@ -340,20 +340,15 @@ export class Chain {
    * rules verify on the thread pool); it is admitted after them, in arrival order (ArrivalOrder.ts).
    */
   submit(input: string | SignedTransaction, source: SubmitSource): Promise<SubmitOutcome> {
-    let tx: SignedTransaction;
-    let verified: TransactionVerifyResult | Promise<TransactionVerifyResult>;
+    let started: Prepared;
     try {
       const early = typeof input === 'string' ? this.takePrepared(input) : undefined;
-      if (early === undefined) {
-        tx = this.admissible(input);
-        verified = this.rules.verify(tx);
-      } else {
-        this.checkOpen();
-        ({ tx, verified } = early);
-      }
+      if (early !== undefined) this.checkOpen();
+      started = early ?? this.startVerifying(input);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    const { tx, verified } = started;
     return this.arrivals.run(verified, (result) => this.admit(tx, result, source));
   }
 
@@ -365,11 +360,9 @@ export class Chain {
    */
   prepare(hex: string): void {
     if (this.closed || this.prepared.has(hex)) return;
-    let tx: SignedTransaction;
-    let verified: TransactionVerifyResult | Promise<TransactionVerifyResult>;
+    let started: Prepared;
     try {
-      tx = this.admissible(hex);
-      verified = this.rules.verify(tx);
+      started = this.startVerifying(hex);
     } catch {
       return;
     }
@@ -377,7 +370,13 @@ export class Chain {
       const oldest = this.prepared.keys().next();
       if (oldest.done !== true) this.prepared.delete(oldest.value);
     }
-    this.prepared.set(hex, { tx, verified });
+    this.prepared.set(hex, started);
+  }
+
+  /** The checks before the signature's (admissible), then its verification started. */
+  private startVerifying(input: string | SignedTransaction): Prepared {
+    const tx = this.admissible(input);
+    return { tx, verified: this.rules.verify(tx) };
   }
 
   /** The verification prepare started for `hex`, taken out of the cache; undefined when there is none. */
