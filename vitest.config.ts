@@ -21,6 +21,7 @@ const TIMING = [
   'load/engine/runEngine.batches.test.ts',
   'load/engine/runEngine.failures.test.ts',
   'load/engine/runEngine.stall.test.ts',
+  'load/engine/runEngine.accuracy.test.ts',
   'load/sweep/**/*.test.ts',
   'load/k6/k6.timing.test.ts',
   'load/inclusion/InclusionTracker.test.ts',

@@ -7,7 +7,7 @@
 import { mergeReadRegressions } from './health/ReadWatch.js';
 import { mergeHistogramData } from './metrics/Histogram.js';
 import { mergeOutages } from './metrics/OutageLog.js';
-import type { BatchSizeStats, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
+import type { BatchSizeStats, HistogramData, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
 
 const sumRecord = (records: readonly Record<string, number>[]): Record<string, number> => {
   const out: Record<string, number> = {};
@@ -94,6 +94,8 @@ export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
       dropped: parts.reduce((n, p) => n + p.schedule.dropped, 0),
       queuedMax: Math.max(...parts.map((p) => p.schedule.queuedMax)),
       lagUs: mergeHistogramData(parts.map((p) => p.schedule.lagUs)),
+      // Only when every part measured it: a part without (k6, an older report) would make the merged bound a guess.
+      ...(parts.every((p) => p.schedule.readLagUs !== undefined) ? { readLagUs: mergeHistogramData(parts.map((p) => p.schedule.readLagUs as HistogramData)) } : {}),
     },
     failures: mergeFailures(parts.map((p) => p.failures)),
     latency: mergeHistogramData(parts.map((p) => p.latency)),

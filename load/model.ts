@@ -60,6 +60,12 @@ export interface ScheduleStats {
   queuedMax: number;
   /** How late each send was against its scheduled time (generator lag). */
   lagUs: HistogramData;
+  /**
+   * How long each answer may have waited unread in the generator before its arrival was stamped (an upper
+   * bound, load/engine/ReadTurn.ts): the generator's lag on the reading side. The Node engine's runs have it;
+   * k6's and reports written before it do not.
+   */
+  readLagUs?: HistogramData;
 }
 
 /** Per-method accounting, one call at a time (a batch of 100 is 100 calls). */

@@ -68,7 +68,7 @@ export interface RunLoadOptions {
   /** The profile as given (a file, a detected profile's JSON; null: the reference profile), for the source threads to load. */
   profileSource: ProfileSource;
   threads: number;
-  /** The generator's send lag p99 (µs) above which a run is invalid (default the engine's, 5 ms). */
+  /** The generator's send lag p99 and read lag p99 (µs) above which a run is invalid (default the engine's, 5 ms). */
   maxLagP99Us?: number;
   /** Where a corpus made for the run is kept (default: a folder under the OS temp dir). */
   workDir?: string;

@@ -11,6 +11,7 @@ import { LoadRecorder } from '../metrics/LoadRecorder.js';
 import { ClosedLoops } from './ClosedLoops.js';
 import { HttpConnection, RequestEncoder, type ConnectionEvents, type HttpTarget } from './HttpConnection.js';
 import { OpenPump } from './OpenPump.js';
+import { readTurn } from './ReadTurn.js';
 import type { PlannedRequest, RequestSource, TrackedOutcome } from './RequestSource.js';
 import type { InFlight, Sender, SenderHost } from './Sender.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadRun } from './ThreadPlan.js';
@@ -132,7 +133,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
 
   // ---- what the connections tell (ConnectionEvents)
 
-  ended(connection: HttpConnection<InFlight>, ctx: InFlight, exchange: Exchange, writtenMs: number | undefined, endedMs: number): void {
+  ended(connection: HttpConnection<InFlight>, ctx: InFlight, exchange: Exchange, writtenMs: number | undefined, endedMs: number, readLagMs?: number): void {
     this.inFlight--;
     let outcomes: Classification['calls'] | undefined;
     if (this.#abandoning) {
@@ -142,6 +143,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
       const c = classifyExchange(ctx.request, exchange, this.#checkResult);
       outcomes = c.calls;
       this.recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, ctx.measured && endedMs < this.#windowEnd);
+      if (readLagMs !== undefined) this.recorder.readLag(readLagMs * 1000, ctx.measured);
       this.#outage(ctx, c, endedMs);
       this.#track(ctx, c, endedMs);
       if (this.#observe !== undefined) this.#observed(ctx, c, writtenMs ?? ctx.scheduledMs, endedMs);
@@ -224,7 +226,9 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
 
   /** Timeouts and tracked outcomes. */
   #sweep(): void {
-    const before = now() - this.#plan.timeoutMs;
+    const t = now();
+    readTurn.working(t);
+    const before = t - this.#plan.timeoutMs;
     for (const c of this.#connections) c.expire(before);
     this.#flushTracked();
   }
@@ -239,6 +243,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
 
   #onTick(): void {
     const t = now();
+    readTurn.working(t);
     const index = this.#tickIndex(t);
     // Close every tick that has passed (a late timer closes more than one).
     while (this.#tick < index) this.#hooks.tick(this.recorder.closeTick(this.#tick++, this.inFlight));

@@ -12,6 +12,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import type { Exchange } from '../metrics/classifyExchange.js';
+import { readTurn, type Delivery } from './ReadTurn.js';
 
 /** Where requests go: from an http: URL. */
 export interface HttpTarget {
@@ -58,8 +59,13 @@ export class RequestEncoder {
 
 /** What the connection tells its owner. */
 export interface ConnectionEvents<T> {
-  /** The request given with `context` ended; `writtenMs` is when its first byte was written (undefined: never). */
-  ended(connection: HttpConnection<T>, context: T, exchange: Exchange, writtenMs: number | undefined, endedMs: number): void;
+  /**
+   * The request given with `context` ended; `writtenMs` is when its first byte was written (undefined: never).
+   * An answer's `endedMs` is when its last bytes were read, stamped before any work on it or on the answers
+   * read after it in the same turn (ReadTurn.ts), and `readLagMs` is how long they may have waited unread in
+   * this thread; a failure's `endedMs` is when it was seen, with no `readLagMs`.
+   */
+  ended(connection: HttpConnection<T>, context: T, exchange: Exchange, writtenMs: number | undefined, endedMs: number, readLagMs?: number): void;
   /** A connection attempt succeeded or failed (for telling an unreachable target). */
   connected?(ok: boolean, error?: Error): void;
   /** The first byte of a request was written. */
@@ -78,6 +84,22 @@ export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const isShared = (b: Buffer): boolean => b.buffer === READ_BUFFER.buffer;
+
+/** A request's end, handed to its connection's `ended` after the turn's reads (a class: no closure per answer). */
+class Ended<T> implements Delivery {
+  constructor(
+    readonly connection: HttpConnection<T>,
+    readonly context: T,
+    readonly exchange: Exchange,
+    readonly writtenMs: number | undefined,
+    readonly endedMs: number,
+    readonly readLagMs: number | undefined,
+  ) {}
+
+  deliver(): void {
+    this.connection.events.ended(this.connection, this.context, this.exchange, this.writtenMs, this.endedMs, this.readLagMs);
+  }
+}
 
 /** A header's value in a lower-cased head, `key` being "\r\n<name>:"; undefined when absent. */
 function headerValue(lower: string, key: string): string | undefined {
@@ -105,6 +127,8 @@ export class HttpConnection<T> {
   #bodyParts: Buffer[] = [];
   #closeAfter = false;
   #received = 0;
+  /** The stamp of the read being parsed (ReadTurn.read); undefined outside one. */
+  #readAt: number | undefined;
 
   constructor(
     readonly target: HttpTarget,
@@ -152,7 +176,9 @@ export class HttpConnection<T> {
       onread: {
         buffer: READ_BUFFER,
         callback: (n: number, buf: Uint8Array): boolean => {
-          if (this.#socket === socket) this.#onData(Buffer.from(buf.buffer, buf.byteOffset, n));
+          // The stamp first: nothing of the engine's runs between the read and it.
+          const at = readTurn.read();
+          if (this.#socket === socket) this.#onData(Buffer.from(buf.buffer, buf.byteOffset, n), at);
           return true; // keep reading
         },
       },
@@ -177,7 +203,9 @@ export class HttpConnection<T> {
 
   #write(): void {
     const socket = this.#socket as Socket;
-    this.#writtenMs = performance.now();
+    const t = performance.now();
+    this.#writtenMs = t;
+    readTurn.working(t);
     socket.write(this.#wire as Buffer);
     this.events.written?.(this.#context as T);
   }
@@ -208,13 +236,15 @@ export class HttpConnection<T> {
     this.#end(exchange);
   }
 
+  /** Ends the request: an answer stamped at the read that completed it, anything else now; delivered after the turn's reads. */
   #end(exchange: Exchange): void {
     const context = this.#context as T;
     const written = this.#writtenMs;
     this.#context = undefined;
     this.#wire = undefined;
     this.#resetParser();
-    this.events.ended(this, context, exchange, written, performance.now());
+    const at = this.#readAt;
+    readTurn.defer(at === undefined ? new Ended(this, context, exchange, written, performance.now(), undefined) : new Ended(this, context, exchange, written, at, readTurn.lagOf(at, written)));
   }
 
   #resetParser(): void {
@@ -226,7 +256,7 @@ export class HttpConnection<T> {
     this.#received = 0;
   }
 
-  #onData(chunk: Buffer): void {
+  #onData(chunk: Buffer, at: number): void {
     if (this.#context === undefined) return; // bytes nobody asked for: ignored
     this.#received += chunk.length;
     if (this.#received > MAX_RESPONSE_BYTES) {
@@ -234,12 +264,15 @@ export class HttpConnection<T> {
       return;
     }
     this.#buf = this.#buf === undefined ? chunk : Buffer.concat([this.#buf, chunk]);
+    this.#readAt = at;
     try {
       this.#parse();
     } catch (error) {
+      this.#readAt = undefined;
       this.#fail({ kind: 'transport', reason: `unreadable HTTP response: ${(error as Error).message}` });
       return;
     }
+    this.#readAt = undefined;
     // What waits for the next read must not stay in the shared read buffer.
     if (this.#buf !== undefined && isShared(this.#buf)) this.#buf = Buffer.from(this.#buf);
     for (let i = 0; i < this.#bodyParts.length; i++) {
@@ -346,7 +379,9 @@ export class HttpConnection<T> {
 
   #complete(): void {
     const parts = this.#bodyParts;
-    const body = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    // Delivered after the turn's other reads, which reuse the shared buffer: a body still in it is copied out.
+    const one = parts[0] as Buffer;
+    const body = parts.length === 1 ? (isShared(one) ? Buffer.from(one) : one) : Buffer.concat(parts);
     const status = this.#status;
     if (this.#closeAfter) this.#drop();
     this.#end({ kind: 'answer', status, body });

@@ -6,6 +6,7 @@
  */
 import type { ArrivalModel } from '../model.js';
 import type { HttpConnection } from './HttpConnection.js';
+import { readTurn } from './ReadTurn.js';
 import { RequestQueue } from './RequestQueue.js';
 import type { SourceShare } from './RequestSource.js';
 import { Schedule } from './Schedule.js';
@@ -54,6 +55,8 @@ export class OpenPump implements Sender {
   /** The next wake-up: a timer or a poll (setImmediate); `at` is when it is due. */
   #wake: { immediate: boolean; at: number; handle: NodeJS.Timeout | NodeJS.Immediate } | undefined;
   readonly #onWake = (): void => {
+    // Woken by an immediate, the pump runs just after libuv polled: the reads' lag is measured from there.
+    if (this.#wake?.immediate === true) readTurn.polled();
     this.#wake = undefined;
     this.pump();
   };

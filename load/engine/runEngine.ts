@@ -50,7 +50,7 @@ export interface EngineOptions {
   onProgress?(p: Omit<LoadProgress, 'url' | 'included' | 'pending'>): void;
   /** Outcomes of calls marked `track`, in batches, in this thread. */
   onTracked?(outcomes: TrackedOutcome[]): void;
-  /** The run is invalid when the generator's send lag p99 exceeds this (default 5,000 µs). */
+  /** The run is invalid when the generator's send lag p99, or its read lag p99, exceeds this (default 5,000 µs). */
   maxLagP99Us?: number;
   /** Every connection attempt failing for this long stops the run as 'target-unreachable' (default 2,000 ms). */
   unreachableMs?: number;
@@ -67,7 +67,7 @@ const GENERATOR_REASON = 'the generator';
 /** Whether a reason of `LoadRun.invalid` blames the generator (its schedule lag), not the node. */
 export const isGeneratorReason = (reason: string): boolean => reason.startsWith(GENERATOR_REASON);
 
-/** The default bound of the generator's send lag p99: beyond it the figures carry the generator's delays. */
+/** The default bound of the generator's send lag p99 and read lag p99: beyond it the figures carry the generator's delays. */
 export const DEFAULT_MAX_LAG_P99_US = 5_000;
 /** A generator that took up one due request this late stalled: the run is invalid whatever its p99. */
 export const MAX_LAG_STALL_US = 200_000;
@@ -167,6 +167,11 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
     if (lag.p99 > maxLag) invalid.push(`${GENERATOR_REASON} fell behind its schedule: send lag p99 ${ms(lag.p99)}, over the ${ms(maxLag)} bound; lower the rate, add threads, or run the generator on a less busy machine`);
     else if (lag.max > MAX_LAG_STALL_US) invalid.push(`${GENERATOR_REASON} stalled: one send went ${ms(lag.max)} late (bound ${ms(MAX_LAG_STALL_US)}); run the generator on a less busy machine`);
   }
+  // The reading side of the same delay, in either model: answers that waited unread carry the generator's time in their latency.
+  const readLag = f.schedule.readLagUs;
+  if (readLag !== undefined && readLag.count > 0 && readLag.p99 > maxLag) {
+    invalid.push(`${GENERATOR_REASON} fell behind its answers: read lag p99 ${ms(readLag.p99)} (how long answers may have waited unread before they were stamped), over the ${ms(maxLag)} bound; lower the rate or connections, add threads, or run the generator on a less busy machine`);
+  }
   if (stop.reason === 'target-unreachable') invalid.push(`the target became unreachable: ${stop.message ?? ''}`);
   if (stop.reason === 'deadline') invalid.push(`the run was cut at its hard deadline: ${stop.message ?? ''}`);
 
@@ -186,6 +191,7 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
       dropped: f.schedule.dropped,
       queuedMax: f.schedule.queuedMax,
       lagUs: o.model.kind === 'open' ? lag : new Histogram().toData(),
+      ...(readLag === undefined ? {} : { readLagUs: readLag }),
     },
     failures: f.failures,
     latency: f.latency,

@@ -76,6 +76,7 @@ export class LoadRecorder {
   readonly #latency = new Histogram();
   readonly #service = new Histogram();
   readonly #lag = new Histogram();
+  readonly #readLag = new Histogram();
   #scheduled = 0;
   #sent = 0;
   #dropped = 0;
@@ -92,6 +93,11 @@ export class LoadRecorder {
   /** How late the generator took up a due request, in microseconds. */
   lag(us: number, measured: boolean): void {
     if (measured) this.#lag.record(us);
+  }
+
+  /** How long an answer may have waited unread before its stamp, in microseconds (ReadTurn.ts). */
+  readLag(us: number, measured: boolean): void {
+    if (measured) this.#readLag.record(us);
   }
 
   sent(measured: boolean): void {
@@ -199,7 +205,7 @@ export class LoadRecorder {
 
   figures(): RecordedFigures {
     return {
-      schedule: { scheduled: this.#scheduled, sent: this.#sent, dropped: this.#dropped, queuedMax: this.#queuedMax, completed: this.#completed, lagUs: this.#lag.toData() },
+      schedule: { scheduled: this.#scheduled, sent: this.#sent, dropped: this.#dropped, queuedMax: this.#queuedMax, completed: this.#completed, lagUs: this.#lag.toData(), readLagUs: this.#readLag.toData() },
       failures: { ...this.#failures, httpStatus: { ...this.#failures.httpStatus } },
       latency: this.#latency.toData(),
       service: this.#service.toData(),
@@ -232,6 +238,7 @@ export class LoadRecorder {
     this.#queuedMax += f.schedule.queuedMax;
     this.#completed += f.schedule.completed;
     this.#lag.add(Histogram.decode(f.schedule.lagUs.encoded));
+    if (f.schedule.readLagUs !== undefined) this.#readLag.add(Histogram.decode(f.schedule.readLagUs.encoded));
     const fl = this.#failures;
     fl.timeouts += f.failures.timeouts;
     fl.transport += f.failures.transport;

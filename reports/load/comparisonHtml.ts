@@ -31,6 +31,7 @@ const ROWS: readonly Row[] = [
   { label: 'Failed share', value: errorRate, format: formatPercent, better: 'low' },
   { label: 'Dropped', value: (r) => r.schedule.dropped, format: formatCount, better: 'low' },
   { label: 'Generator lag p99', value: (r) => (r.schedule.lagUs.count === 0 ? null : r.schedule.lagUs.p99), format: formatMicros },
+  { label: 'Read lag p99', value: (r) => (r.schedule.readLagUs === undefined || r.schedule.readLagUs.count === 0 ? null : r.schedule.readLagUs.p99), format: formatMicros },
   latency('Latency p50', 'p50'),
   latency('Latency p90', 'p90'),
   latency('Latency p99', 'p99'),

@@ -63,6 +63,7 @@ export function summaryRows(run: LoadRun): Cell[][] {
     row('Calls failed', `${formatCount(failedOf(run))} (${formatPercent(errorRate(run))})`, 'JSON-RPC errors (also inside a 200 or a batch) and unanswered calls'),
     row('Dropped', formatCount(schedule.dropped), 'not sent: the in-flight cap was reached at their time'),
     row('Generator lag p99', us(schedule.lagUs, 'p99'), `how late sends left against the schedule (max ${us(schedule.lagUs, 'max')})`),
+    ...(schedule.readLagUs === undefined ? [] : [row('Read lag p99', us(schedule.readLagUs, 'p99'), `how long answers may have waited unread in the generator before their arrival was stamped (max ${us(schedule.readLagUs, 'max')})`)]),
     row('Latency p50 / p90', `${us(run.latency, 'p50')} / ${us(run.latency, 'p90')}`, 'from the scheduled send time to the full answer'),
     row('Latency p99 / p99.9', `${us(run.latency, 'p99')} / ${us(run.latency, 'p999')}`),
     row('Latency max', us(run.latency, 'max'), `mean ${us(run.latency, 'mean')}`),

@@ -10,6 +10,8 @@ export interface FixedCallsOptions {
   calls: { method: string; params?: JsonValue }[];
   /** 1 (the default): single requests; more: batches of that many calls. */
   batchSize?: number;
+  /** Every call marked `track` (its outcome and times reach runEngine's onTracked). */
+  track?: boolean;
 }
 
 /** The spec that makes this source in any thread. */
@@ -18,7 +20,7 @@ export function fixedCallsSpec(options: FixedCallsOptions): SourceSpec {
 }
 
 export const createSource: CreateSource = (options) => {
-  const { calls, batchSize } = readOptions(options);
+  const { calls, batchSize, track } = readOptions(options);
   // The cycle of distinct requests: after len / gcd(len, batchSize) requests the round-robin starts over.
   const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   const cycle = calls.length / gcd(calls.length, batchSize);
@@ -29,7 +31,7 @@ export const createSource: CreateSource = (options) => {
     const batch = batchSize > 1;
     requests.push({
       body: Buffer.from(stringifyJson(batch ? objects : objects[0]), 'utf8'),
-      calls: picked.map((c, i) => ({ id: i + 1, method: c.method })),
+      calls: picked.map((c, i) => ({ id: i + 1, method: c.method, ...(track ? { track: true } : {}) })),
       batch,
     });
   }
@@ -43,8 +45,8 @@ export const createSource: CreateSource = (options) => {
   };
 };
 
-function readOptions(options: JsonValue): { calls: { method: string; params?: JsonValue }[]; batchSize: number } {
-  const o = options as { calls?: unknown; batchSize?: unknown } | null;
+function readOptions(options: JsonValue): { calls: { method: string; params?: JsonValue }[]; batchSize: number; track: boolean } {
+  const o = options as { calls?: unknown; batchSize?: unknown; track?: unknown } | null;
   if (typeof o !== 'object' || o === null || !Array.isArray(o.calls) || o.calls.length === 0) {
     throw new Error('fixedCallsSource: options.calls must be a non-empty array of { method, params? }');
   }
@@ -53,5 +55,5 @@ function readOptions(options: JsonValue): { calls: { method: string; params?: Js
   }
   const batchSize = o.batchSize ?? 1;
   if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1) throw new Error('fixedCallsSource: batchSize must be an integer >= 1');
-  return { calls: o.calls as { method: string; params?: JsonValue }[], batchSize };
+  return { calls: o.calls as { method: string; params?: JsonValue }[], batchSize, track: o.track === true };
 }

@@ -154,6 +154,7 @@ export function simulateRun(spec: RunSpec): LoadRun {
   const latency = newHistogram();
   const service = newHistogram();
   const lag = newHistogram();
+  const readLag = newHistogram();
   const perMethod = new Map<string, { stats: Omit<MethodStats, 'latency' | 'service'>; latency: hdr.Histogram; service: hdr.Histogram }>();
   const perBatch = new Map<string, { requests: number; latency: hdr.Histogram; service: hdr.Histogram }>();
   const timeline: TimelinePoint[] = [];
@@ -207,6 +208,8 @@ export function simulateRun(spec: RunSpec): LoadRun {
       latency.recordValueWithCount(Math.round(latencyUs), weight);
       service.recordValueWithCount(Math.round(serviceUs), weight);
       lag.recordValueWithCount(Math.round(lagUs), weight);
+      // The reading side of the same generator (no draw of its own: the fixtures' other figures stay as they were).
+      readLag.recordValueWithCount(Math.round(lagUs / 4), weight);
       const m = perMethod.get(shape.method) ?? {
         stats: { method: shape.method, calls: 0, ok: 0, errors: {}, unanswered: 0, validated: 0, invalid: 0 },
         latency: newHistogram(),
@@ -293,6 +296,7 @@ export function simulateRun(spec: RunSpec): LoadRun {
       dropped,
       queuedMax,
       lagUs: histogramData(lag),
+      readLagUs: histogramData(readLag),
     },
     failures,
     latency: histogramData(latency),

@@ -7,11 +7,14 @@
  * - startCapacityServer: serves requests one at a time at a fixed cost each (capacity = 1/cost requests/s).
  * - startBatchErrorServer: answers known calls inside batches with errors, drops or adds elements, in an
  *   order other than the request's, and counts exactly what it did.
+ * - startBurstServer: holds every request until `burst` are held, then answers them all at once, last come
+ *   first, over raw sockets (faster than any client reads them); each answer's result is its sequence number,
+ *   and the server keeps when each request arrived and when its answer was written (the truth, per request).
  *
  * Every call is answered `{"jsonrpc":"2.0","id":<its id>,"result":"ok"}` unless a server says otherwise.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 
 export interface LoadServer {
   /** The base URL (`http://127.0.0.1:<port>`); the servers answer on any path. */
@@ -29,6 +32,15 @@ interface Call {
 }
 
 type Handler = (calls: Call[] | Call | undefined, res: ServerResponse, arrivedMs: number) => void;
+
+/** Listens on a free loopback port; the base URL. */
+async function listenOnLoopback(server: NetServer): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 async function startRpcServer(handler: Handler): Promise<LoadServer> {
   let requests = 0;
@@ -48,11 +60,7 @@ async function startRpcServer(handler: Handler): Promise<LoadServer> {
   });
   // Keep connections for the whole run: the harness's connections must not be closed under it.
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await listenOnLoopback(server);
   return {
     url,
     endpoint: `${url}/rpc`,
@@ -103,29 +111,41 @@ export async function startDelayServer(options: { delayMs: number }): Promise<Lo
 export interface StallServer extends LoadServer {
   periodMs: number;
   stallMs: number;
+  /** Every answered request by its sequence number (the result it was answered with), from 0. */
+  served(): ServedRequest[];
+  /** The server's start, epoch ms: its stalls are [start + k·periodMs, start + k·periodMs + stallMs). */
+  startedAtMs: number;
 }
 
 /**
  * Answers at once, except in the stalls: [k·periodMs, k·periodMs + stallMs) from the server's start, every
- * request that arrives is held and answered when the stall ends (all of them, by one timer).
+ * request that arrives is held and answered when the stall ends (all of them, by one timer). A single call's
+ * result is its sequence number, and the server keeps when each request arrived and when its answer was
+ * written (its own service time, timer and all, is then known, not assumed).
  */
 export async function startStallServer(options: { periodMs: number; stallMs: number }): Promise<StallServer> {
   const { periodMs, stallMs } = options;
-  const held: { res: ServerResponse; answer: unknown }[] = [];
+  const held: { res: ServerResponse; parsed: Call[] | Call | undefined; arrivedAtMs: number }[] = [];
+  const served: ServedRequest[] = [];
   let timer: NodeJS.Timeout | undefined;
   let origin = 0;
+  const answer = (res: ServerResponse, parsed: Call[] | Call | undefined, arrivedAtMs: number): void => {
+    send(res, Array.isArray(parsed) ? answerAll(parsed) : { jsonrpc: '2.0', id: parsed?.id ?? null, result: served.length });
+    // node:http has written the answer to the socket by now (nothing is left corked after end()).
+    served.push({ arrivedAtMs, writtenAtMs: epochNow() });
+  };
   const release = (): void => {
     timer = undefined;
-    for (const h of held.splice(0)) send(h.res, h.answer);
+    for (const h of held.splice(0)) answer(h.res, h.parsed, h.arrivedAtMs);
   };
   const server = await startRpcServer((parsed, res, arrived) => {
-    const answer = answerAll(parsed);
+    const arrivedAtMs = performance.timeOrigin + arrived;
     const phase = (arrived - origin) % periodMs;
     if (phase >= stallMs) {
-      send(res, answer);
+      answer(res, parsed, arrivedAtMs);
       return;
     }
-    held.push({ res, answer });
+    held.push({ res, parsed, arrivedAtMs });
     timer ??= setTimeout(release, stallMs - phase);
   });
   origin = performance.now();
@@ -133,6 +153,8 @@ export async function startStallServer(options: { periodMs: number; stallMs: num
     ...server,
     periodMs,
     stallMs,
+    served: () => served,
+    startedAtMs: performance.timeOrigin + origin,
     stop: async () => {
       if (timer !== undefined) clearTimeout(timer);
       release();
@@ -276,4 +298,83 @@ export async function refusedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** When one request reached the server and when its answer was handed to the kernel, epoch ms (fractional). */
+export interface ServedRequest {
+  arrivedAtMs: number;
+  writtenAtMs: number;
+}
+
+export interface BurstServer extends LoadServer {
+  burst: number;
+  /** Every answered request by its sequence number (the result it was answered with), from 0. */
+  served(): ServedRequest[];
+}
+
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Holds every request until `burst` are held (or the first of them waited `maxHoldMs`), then writes all their
+ * answers at once, the last to come first:
+ * the answers the client waited longest for reach it last, so a client that stamps an answer only after its
+ * work on the answers before it shows that delay in its top percentiles. HTTP/1.1 keep-alive over node:net
+ * with a request parser for what a load generator sends (a head, Content-Length, a body), so a burst of 100
+ * leaves in well under a millisecond. The answer to request n is `{"jsonrpc":"2.0","id":<id>,"result":n}`.
+ */
+export async function startBurstServer(options: { burst: number; maxHoldMs?: number }): Promise<BurstServer> {
+  const { burst, maxHoldMs } = options;
+  const served: ServedRequest[] = [];
+  const held: { socket: Socket; id: string; arrivedAtMs: number }[] = [];
+  const sockets = new Set<Socket>();
+  let requests = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const release = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    for (const h of held.splice(0).reverse()) {
+      const seq = served.length;
+      const body = `{"jsonrpc":"2.0","id":${h.id},"result":${seq}}`;
+      h.socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      served.push({ arrivedAtMs: h.arrivedAtMs, writtenAtMs: epochNow() });
+    }
+  };
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    let buf: Buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(buf.toString('latin1', 0, end))?.[1] ?? 0);
+        if (buf.length < end + 4 + length) return;
+        const body = buf.toString('utf8', end + 4, end + 4 + length);
+        buf = buf.subarray(end + 4 + length);
+        requests++;
+        const id = /"id"\s*:\s*("[^"]*"|-?\d+|null)/.exec(body)?.[1] ?? 'null';
+        held.push({ socket, id, arrivedAtMs: epochNow() });
+        if (held.length >= burst) release();
+        // A burst that never fills (the run's last requests) is answered after maxHoldMs.
+        else if (maxHoldMs !== undefined) timer ??= setTimeout(release, maxHoldMs);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const url = await listenOnLoopback(server);
+  return {
+    url,
+    endpoint: `${url}/rpc`,
+    burst,
+    requests: () => requests,
+    served: () => served,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (timer !== undefined) clearTimeout(timer);
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

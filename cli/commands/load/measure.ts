@@ -41,7 +41,7 @@ export const CHAOS_HELP = `Faults under load (docs/chaos.md):
 
 /** The generator's and the report's lines (run and sweep). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
-  --max-lag <d>            the generator's send lag p99 above which a run is invalid (default 5ms)
+  --max-lag <d>            the generator's send lag p99, or read lag p99, above which a run is invalid (default 5ms)
 ${HEALTH_HELP}
   --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
                            <dir>/latest and <dir>/latest-load point at it; a latest or latest-load
