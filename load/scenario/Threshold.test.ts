@@ -9,7 +9,7 @@ function run(over: Partial<LoadRun> = {}): LoadRun {
   return {
     url: 'http://127.0.0.1:1', scenario: 't', model: { kind: 'open', distribution: 'uniform', stages: [{ from: 100, to: 100, durationMs: 1000 }] },
     startedAt: '', endedAt: '', warmupMs: 0, durationMs: 1000, valid: true, invalid: [],
-    schedule: { targetRate: 100, achievedRate: 98, scheduled: 100, sent: 98, dropped: 2, queuedMax: 0, lagUs: hist(300) },
+    schedule: { targetRate: 100, achievedRate: 98, scheduled: 100, sent: 98, dropped: 2, queuedMax: 0, lagUs: hist(300), readLagUs: hist(2_500) },
     failures: { timeouts: 0, transport: 0, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 },
     latency: hist(200_000), service: hist(150_000),
     methods: [method('chain_blockNumber', 100, 99, 100_000), method('acme_account', 50, 40, 400_000)],
@@ -43,6 +43,7 @@ describe('thresholds', () => {
       parseThreshold('chain_getAccount:p99 < 500ms'),
       parseThreshold('invalid < 1%'),
       parseThreshold('lag-p99 < 1ms'),
+      parseThreshold('read-lag-p99 < 1ms'),
     ], (m) => (m === 'chain_getAccount' ? 'acme_account' : m));
     expect(results.map((r) => [r.name, r.actual, r.ok])).toEqual([
       ['p99 < 250ms', 200, true],
@@ -55,6 +56,7 @@ describe('thresholds', () => {
       ['chain_getAccount:p99 < 500ms', 400, true],
       ['invalid < 1%', 25, false],
       ['lag-p99 < 1ms', 0.3, true],
+      ['read-lag-p99 < 1ms', 2.5, false],
     ]);
   });
 

@@ -20,6 +20,7 @@ export const THRESHOLD_METRICS = {
   'service-p50': { measures: 'time', perMethod: true, k6: true },
   'service-p99': { measures: 'time', perMethod: true, k6: true },
   'lag-p99': { measures: 'time', perMethod: false, k6: false },
+  'read-lag-p99': { measures: 'time', perMethod: false, k6: false },
   errors: { measures: 'percent', perMethod: true, k6: true },
   dropped: { measures: 'count', perMethod: false, k6: true },
   achieved: { measures: 'percent', perMethod: false, k6: true },
@@ -106,7 +107,7 @@ const ms = (us: number): number => us / 1000;
 
 function fromHistogram(h: HistogramData, metric: ThresholdMetric): number | null {
   if (h.count === 0) return null;
-  const key = metric.replace(/^(service|lag|tti)-/, '') as 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'mean';
+  const key = metric.replace(/^(service|lag|read-lag|tti)-/, '') as 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'mean';
   return h[key];
 }
 
@@ -133,6 +134,10 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     }
     case 'lag-p99': {
       const v = fromHistogram(run.schedule.lagUs, t.metric);
+      return v === null ? null : ms(v);
+    }
+    case 'read-lag-p99': {
+      const v = run.schedule.readLagUs === undefined ? null : fromHistogram(run.schedule.readLagUs, t.metric);
       return v === null ? null : ms(v);
     }
     case 'errors':
