@@ -13,8 +13,8 @@
  *   2. Time to the first finding of each robustness fault (reference-node/faults/robustness.ts), seed 1, and
  *      the case that first showed it: each fault's documented budget is these figures with room.
  *
- * Both come after a warm-up run of 3,000 cases, not counted (V8 compiles the hot paths of the fuzzer and of the
- * node in it; a real run is longer than that).
+ * Both come after a warm-up run of 15,000 cases, not counted (V8 compiles the hot paths of the fuzzer and of the
+ * node in it, WARM_UP below; a real run, 100,000 cases in the long script, is longer than that).
  *
  * Options: --cases N (for 1, default 10,000), --rounds N (pairs of 1, default 3), --concurrency N (default 4,
  * chainrpc fuzz's).
@@ -51,8 +51,13 @@ const CASES = Number(values.cases ?? 10_000);
 const ROUNDS = Number(values.rounds ?? 3);
 /** chainrpc fuzz's default. */
 const CONCURRENCY = Number(values.concurrency ?? 4);
-/** Cases of a first run, not counted: V8 compiles the fuzzer's and the node's hot paths in it. */
-const WARM_UP = 3_000;
+/**
+ * Cases of a first run, not counted: V8 compiles the fuzzer's and the node's hot paths in it. Measured
+ * 2026-11-27 (runs of 3,000 in a row from a cold start): 888, 1,652, 2,086, 2,735, 2,549, 3,185, 3,341 cases/s,
+ * the fuzzer's CPU per case 1,083, 530, 443, 347, 367, 287, 277 µs with its compiler threads. A fuzzer's many
+ * rare paths take about 15,000 cases to compile, so a warm-up of 3,000 left the first measured round warming up.
+ */
+const WARM_UP = 15_000;
 const profile = referenceProfile();
 
 async function node(dir: string, faults: string[] = []): Promise<{ url: string; pid: number; stop: () => void }> {
