@@ -59,7 +59,7 @@ describe('writeK6Script: params', () => {
 
 describe('k6Thresholds', () => {
   it('leaves exactly the metrics k6 does not measure (K6_UNMEASURED_METRICS) to the Node engine', () => {
-    const texts = ['p99 < 250ms', 'errors < 1%', 'lag-p99 < 10ms', 'invalid < 1%', 'inclusion >= 99%', 'tti-p50 < 2s', 'tti-p99 < 5s', 'head-lag-p99 < 500ms', 'stalls == 0', 'regressions == 0', 'rss-growth < 50MB/h', 'head-lag-drift < 1s/h', 'failover < 3s', 'recovery < 5s', 'lost-tx == 0', 'duplicate-tx == 0', 'forks == 0', 'mismatches == 0'];
+    const texts = ['p99 < 250ms', 'errors < 1%', 'lag-p99 < 10ms', 'read-lag-p99 < 10ms', 'invalid < 1%', 'inclusion >= 99%', 'tti-p50 < 2s', 'tti-p99 < 5s', 'head-lag-p99 < 500ms', 'stalls == 0', 'regressions == 0', 'rss-growth < 50MB/h', 'head-lag-drift < 1s/h', 'failover < 3s', 'recovery < 5s', 'lost-tx == 0', 'duplicate-tx == 0', 'forks == 0', 'mismatches == 0'];
     const s = { ...scenario([{ method: 'chain_blockNumber' }]), thresholds: texts.map(parseThreshold) };
     const { thresholds, notJudged } = k6Thresholds(s, referenceProfile());
     expect(notJudged).toEqual(texts.filter((t) => [...K6_UNMEASURED_METRICS].some((m) => t.startsWith(`${m} `))));

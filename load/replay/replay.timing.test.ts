@@ -91,7 +91,7 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
     const recorder = startChainrpc(['record', '--upstream', nodeUrl, '--listen', '0', '--out', capturePath]);
     const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
     const load = await runChainrpc('load', scenario, '--url', proxy, '--head-hz', '0', '--report-dir', join(dir, 'recorded'));
-    expect(load.code, load.stderr).toBe(0);
+    expect(load.code, `${load.stderr}\n${load.stdout.slice(-2_000)}`).toBe(0);
     recorder.child.kill('SIGINT');
     expect(await recorder.closed(15_000)).toBe(true);
     const capture = readCapture(capturePath);
