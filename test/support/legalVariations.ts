@@ -61,17 +61,33 @@ export async function expectedProfile(profile: Record<string, unknown>): Promise
  * cannot be provoked (-32603) shows no status, and a proxy that re-serializes requests has a body limit of
  * its own (`unseen.bodyLimit`).
  */
-export function expectSameProfile(got: Profile, want: Profile, unseen: { bodyLimit?: boolean } = {}): void {
+export function expectSameProfile(got: Profile, want: Profile, unseen: { bodyLimit?: boolean } = {}, observedBlockTimeMs?: number): void {
   expect(want.health.status).toContain(got.health.status[0]);
   expect(want.health.mode).toContain(got.health.mode[0]);
   // Statuses of error codes never drawn (an internal error) cannot be listed: what is listed must be right.
   expect(want.http.errorByCode).toMatchObject(got.http.errorByCode);
-  expect(Math.abs(got.blockTimeMs - want.blockTimeMs)).toBeLessThanOrEqual(30);
+  // The block time the node was given, or the one it showed: on a loaded machine the in-process node's block
+  // timer runs late, and detection rightly reports the blocks it saw.
+  const blockTimeOff = Math.min(Math.abs(got.blockTimeMs - want.blockTimeMs), observedBlockTimeMs === undefined ? Infinity : Math.abs(got.blockTimeMs - observedBlockTimeMs));
+  expect(blockTimeOff, `detected ${got.blockTimeMs} ms; given ${want.blockTimeMs} ms, shown ${observedBlockTimeMs?.toFixed(0) ?? '?'} ms`).toBeLessThanOrEqual(30);
   const strip = (p: Profile): Record<string, unknown> => {
     const { name: _n, source: _s, codec: _c, blockTimeMs: _b, health: _h, http, maxBodyBytes, ...rest } = p;
     return { ...rest, http: { ...http, errorByCode: {} }, ...(unseen.bodyLimit === true ? {} : { maxBodyBytes }) };
   };
   expect(strip(got)).toEqual(strip(want));
+}
+
+/** The mean time between the last 20 blocks of an (unvaried) reference node, from their timestamps (ms). */
+async function shownBlockTimeMs(url: string, blocks = 20): Promise<number | undefined> {
+  const call = async (method: string, params: unknown[]): Promise<unknown> => {
+    const r = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    return ((await r.json()) as { result?: unknown }).result;
+  };
+  const head = Number(await call('chain_blockNumber', []));
+  if (!Number.isSafeInteger(head) || head < blocks) return undefined;
+  const stamp = async (height: number): Promise<number> => Number(((await call('chain_getBlockByHeight', [height])) as { timestamp?: unknown } | undefined)?.timestamp);
+  const shown = ((await stamp(head)) - (await stamp(head - blocks))) / blocks;
+  return Number.isFinite(shown) ? shown : undefined;
 }
 
 /**
@@ -90,7 +106,7 @@ export async function detectedAndRun(
     const detected = await detectProfile({ url: node.url, ...told });
     const profile = await profileFromJson(detected.profile, 'detected.json');
     if (want !== undefined) {
-      expectSameProfile(profile, want.profile, want.unseen);
+      expectSameProfile(profile, want.profile, want.unseen, await shownBlockTimeMs(upstream.url));
       expect(detected.warnings).toEqual([]);
     }
     return await runChecks(nodeChecks, [node.url], { profile });
