@@ -4,7 +4,8 @@
  * briefly with `chainrpc load mixed` (reads and signed transfers, inclusion tracked) against the first
  * node, stop the devnet, and print where both HTML reports are. Exits with the first non-zero exit code of
  * the two commands (0 when the devnet passed and the load's thresholds were kept). A load whose figures
- * cannot be trusted because this machine was too busy to keep the schedule is run once more, saying so.
+ * cannot be trusted because this machine was too busy to keep the schedule is run again, saying so, up to
+ * LOAD_ATTEMPTS in all.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
@@ -13,6 +14,12 @@ import { packageRoot } from '../core/paths.js';
 import { CLI_PATH, startDevnet } from '../reference-node/devnet/startDevnet.js';
 
 const BLOCK_MS = 300;
+/**
+ * Runs of the load at most. On this 2-core machine, shared with other work, a load beside the devnet was NOT
+ * TRUSTED in about one run of six (send lag p99 over 5 ms for a moment), and once, on 2026-11-27, twice in a
+ * row (9.2 then 5.2 ms, with the other runs of the hour at 1.2 to 3.0 ms).
+ */
+const LOAD_ATTEMPTS = 3;
 const reportDir = join(packageRoot, '.chainrpc', 'reports');
 
 /** Runs chainrpc with `args`, its output shown as it comes; resolves with its exit code. */
@@ -56,10 +63,10 @@ try {
   loadCode = chainrpc(load);
   loaded = latestFolder();
   // NOT TRUSTED judges the generator, not the node: on a machine busy with other work it may lag its own
-  // schedule. A safety net only (the devnet's idle nodes leave the generator its schedule): once more, saying
-  // so, then the verdict stands.
-  if (loadCode === 1 && loadVerdict(loaded).startsWith('NOT TRUSTED')) {
-    console.log('\ndemo: the load\'s figures were not trusted: this machine was too busy to keep the schedule (see above); running it once more.');
+  // schedule. A safety net only (the devnet's idle nodes leave the generator its schedule): again, saying so,
+  // up to LOAD_ATTEMPTS runs, then the verdict stands.
+  for (let attempt = 2; attempt <= LOAD_ATTEMPTS && loadCode === 1 && loadVerdict(loaded).startsWith('NOT TRUSTED'); attempt++) {
+    console.log(`\ndemo: the load's figures were not trusted: this machine was too busy to keep the schedule (see above); running it again (${attempt} of ${LOAD_ATTEMPTS}).`);
     loadCode = chainrpc(load);
     loaded = latestFolder();
   }
