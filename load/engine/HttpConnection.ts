@@ -244,7 +244,7 @@ export class HttpConnection<T> {
     this.#wire = undefined;
     this.#resetParser();
     const at = this.#readAt;
-    readTurn.defer(at === undefined ? new Ended(this, context, exchange, written, performance.now(), undefined) : new Ended(this, context, exchange, written, at, readTurn.lagOf(at, written)));
+    readTurn.defer(new Ended(this, context, exchange, written, at ?? performance.now(), at === undefined ? undefined : readTurn.lagOf(at, written)));
   }
 
   #resetParser(): void {

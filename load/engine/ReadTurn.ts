@@ -69,8 +69,8 @@ export class ReadTurn {
    * The engine runs in libuv's check phase, right after a poll (an immediate, such as the open model's pump
    * polling for a send due within a millisecond): libuv has just looked for readable connections.
    */
-  polled(t: number = now()): void {
-    this.#lastPoll = this.#turnStart ?? t;
+  polled(): void {
+    this.#lastPoll = this.#turnStart ?? now();
   }
 
   /** A read: its stamp (ms, performance.now()). The first read of a turn starts the turn. */
@@ -122,7 +122,7 @@ export class ReadTurn {
    */
   #onCheck(): void {
     this.#checkScheduled = false;
-    this.#lastPoll = this.#turnStart ?? now();
+    this.polled();
     this.#turnStart = undefined;
     if (this.#deliver(DELIVER_PER_CHECK)) this.#schedule();
   }

@@ -5,6 +5,7 @@
  * upstream, so the files run side by side.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { JsonValue } from '../../core/json/index.js';
 import { catalogue } from '../../suites/catalogue.js';
 import type { CheckResult } from '../../suites/model.js';
 import { profileFromJson } from '../../profile/loadProfile.js';
@@ -13,6 +14,7 @@ import { detectProfile } from '../../profile/detect/detectProfile.js';
 import { REFERENCE_SETTINGS } from '../../profile/referenceProfile.js';
 import { describeResults, runChecks, startTestNode, TEST_BLOCK_MS } from './suites.js';
 import type { TestNode } from './suites.js';
+import { member, rpc } from './rpc.js';
 import { startVaryingNode } from './varyingNode.js';
 import type { VariationName } from './varyingNode.js';
 
@@ -79,13 +81,10 @@ export function expectSameProfile(got: Profile, want: Profile, unseen: { bodyLim
 
 /** The mean time between the last 20 blocks of an (unvaried) reference node, from their timestamps (ms). */
 async function shownBlockTimeMs(url: string, blocks = 20): Promise<number | undefined> {
-  const call = async (method: string, params: unknown[]): Promise<unknown> => {
-    const r = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-    return ((await r.json()) as { result?: unknown }).result;
-  };
+  const call = async (method: string, params: number[]): Promise<JsonValue | undefined> => member(await rpc(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })), 'result');
   const head = Number(await call('chain_blockNumber', []));
   if (!Number.isSafeInteger(head) || head < blocks) return undefined;
-  const stamp = async (height: number): Promise<number> => Number(((await call('chain_getBlockByHeight', [height])) as { timestamp?: unknown } | undefined)?.timestamp);
+  const stamp = async (height: number): Promise<number> => Number(member(await call('chain_getBlockByHeight', [height]), 'timestamp'));
   const shown = ((await stamp(head)) - (await stamp(head - blocks))) / blocks;
   return Number.isFinite(shown) ? shown : undefined;
 }
