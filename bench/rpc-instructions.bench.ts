@@ -19,7 +19,8 @@
  * Needs valgrind (Debian: `apt-get install valgrind`). Options: --requests N (single calls counted per
  * workload, default 2000), --warmup N (requests per workload before counting, default 8000; a batch is one
  * request, so node:http's own per-request code is as warm for batches as for single calls), --batches N
- * (batches of 100 counted, default 100). With KEEP=1 in the environment the callgrind files are kept (their
+ * (batches of 100 counted, default 100), --block-number-only (the bare server and chain_blockNumber alone: the
+ * single-call ratio in half the time). With KEEP=1 in the environment the callgrind files are kept (their
  * folder is printed) for `callgrind_annotate`, one `<server>.callgrind.1` per workload.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -33,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { CLI_PATH } from '../reference-node/devnet/startDevnet.js';
 import { BARE_SERVER_SOURCE, startServerProcess } from './bareServer.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string' }, warmup: { type: 'string' }, batches: { type: 'string' } } });
+const { values } = parseArgs({ options: { requests: { type: 'string' }, warmup: { type: 'string' }, batches: { type: 'string' }, 'block-number-only': { type: 'boolean' } } });
 const REQUESTS = Number(values.requests ?? 2000);
 const WARMUP = Number(values.warmup ?? 8000);
 const BATCHES = Number(values.batches ?? 100);
@@ -148,15 +149,17 @@ try {
   const node = (name: string, work: Workload): Promise<number> =>
     count(name, (launcher) => startServerProcess([...NODE_FLAGS, CLI_PATH, 'node', '--port', '0', '--p2p-port', '0', '--data-dir', join(dir, `${name}-data`), '--block-time', '600000'], launcher), work);
   const blockNumber = await node('node-blockNumber', BLOCK_NUMBER);
-  const single = await node('node-getAccount', GET_ACCOUNT);
-  const batched = await node('node-getAccount-batch', GET_ACCOUNT_BATCH);
   const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStart(8);
   console.log(`\n  bare node:http constant answer, instructions/call                ${fmt(bare)}`);
   console.log(`  reference node chain_blockNumber, instructions/call              ${fmt(blockNumber)}`);
   console.log(`  ratio bare / node                                                ${(bare / blockNumber).toFixed(2)}x`);
-  console.log(`  reference node chain_getAccount single, instructions/call        ${fmt(single)}`);
-  console.log(`  reference node chain_getAccount batched by ${BATCH_SIZE}, instructions/call ${fmt(batched)}`);
-  console.log(`  ratio single / batched, per call (bench:node's goal is >= 10x in calls/s) ${(single / batched).toFixed(2)}x`);
+  if (values['block-number-only'] !== true) {
+    const single = await node('node-getAccount', GET_ACCOUNT);
+    const batched = await node('node-getAccount-batch', GET_ACCOUNT_BATCH);
+    console.log(`  reference node chain_getAccount single, instructions/call        ${fmt(single)}`);
+    console.log(`  reference node chain_getAccount batched by ${BATCH_SIZE}, instructions/call ${fmt(batched)}`);
+    console.log(`  ratio single / batched, per call (bench:node's goal is >= 10x in calls/s) ${(single / batched).toFixed(2)}x`);
+  }
 } finally {
   if (process.env.KEEP === undefined) rmSync(dir, { recursive: true, force: true });
   else console.log(dir);

@@ -117,6 +117,28 @@ describe('HttpConnection', () => {
     expect(got.map(text)).toEqual(['200 hello world', '200 hello world', '503 busy', '200 abc']);
   });
 
+  it('reads a head equal to the last one as that one, and every other head for itself (status, length, close)', async () => {
+    const heads = [
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nyes',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 503 Service Unavailable\r\nContent-Length: 2\r\n\r\nno',
+      'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+    ];
+    const server = await rawServer((socket, _, n) => {
+      const answer = heads[n] as string;
+      if (answer.includes('close')) socket.end(answer);
+      else socket.write(answer);
+    });
+    const { exchanges: got } = await exchanges(server.url, heads.length);
+    expect(got.map(text)).toEqual(['200 ok', '200 ok', '200 yes', '200 ok', '503 no', '200 ok', '200 ok', '200 ok']);
+    // The first connection, and one after each answer that said it closes.
+    expect(server.connections()).toBe(3);
+  });
+
   it('connects again when the server closes after an answer (Connection: close, or a body read to the close)', async () => {
     const server = await rawServer((socket, _, n) => {
       if (n % 2 === 0) socket.end('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\na');

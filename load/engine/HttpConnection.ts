@@ -112,6 +112,44 @@ function headerValue(lower: string, key: string): string | undefined {
 
 type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked' } | { kind: 'close' };
 
+/** Heads longer than this are never remembered (copying them would cost more than reading them). */
+const REMEMBERED_HEAD_MAX = 512;
+
+/**
+ * The last final response head read in this thread, byte for byte, and what it said. A server answers with the
+ * same head time after time (it changes with the Date header each second, or with the body's length), so a head
+ * equal to it is known by one comparison of bytes, without decoding or searching it.
+ */
+class RememberedHead {
+  #bytes: Buffer | undefined;
+  status = 0;
+  closeAfter = false;
+  /** The framing it gave: a length (remaining, as the head said it), or chunked, or to the close. */
+  kind: Framing['kind'] = 'close';
+  length = 0;
+
+  /** Whether `buf`'s first `end` bytes are the remembered head. */
+  matches(buf: Buffer, end: number): boolean {
+    const bytes = this.#bytes;
+    return bytes !== undefined && bytes.length === end && buf.compare(bytes, 0, end, 0, end) === 0;
+  }
+
+  remember(buf: Buffer, end: number, status: number, closeAfter: boolean, framing: Framing): void {
+    if (end > REMEMBERED_HEAD_MAX) return;
+    this.#bytes = Buffer.from(buf.subarray(0, end));
+    this.status = status;
+    this.closeAfter = closeAfter;
+    this.kind = framing.kind;
+    this.length = framing.kind === 'length' ? framing.remaining : 0;
+  }
+
+  framing(): Framing {
+    return this.kind === 'length' ? { kind: 'length', remaining: this.length } : this.kind === 'chunked' ? { kind: 'chunked' } : { kind: 'close' };
+  }
+}
+
+const rememberedHead = new RememberedHead();
+
 export class HttpConnection<T> {
   #socket: Socket | undefined;
   #connected = false;
@@ -146,9 +184,10 @@ export class HttpConnection<T> {
     this.#context = context;
     this.#wire = wire;
     this.#writtenMs = undefined;
-    this.startedMs = performance.now();
+    const t = performance.now();
+    this.startedMs = t;
     this.#resetParser();
-    if (this.#socket !== undefined && this.#connected) this.#write();
+    if (this.#socket !== undefined && this.#connected) this.#write(t);
     else if (this.#socket === undefined) this.#open();
   }
 
@@ -201,9 +240,9 @@ export class HttpConnection<T> {
     });
   }
 
-  #write(): void {
+  /** Writes the request; `t`: now, when the caller has just read the clock. */
+  #write(t = performance.now()): void {
     const socket = this.#socket as Socket;
-    const t = performance.now();
     this.#writtenMs = t;
     readTurn.working(t);
     socket.write(this.#wire as Buffer);
@@ -291,7 +330,14 @@ export class HttpConnection<T> {
           if (buf.length > MAX_HEAD) throw new Error(`no end of the response head in ${MAX_HEAD} bytes`);
           return;
         }
-        this.#readHead(buf.toString('latin1', 0, end));
+        if (rememberedHead.matches(buf, end)) {
+          this.#status = rememberedHead.status;
+          this.#closeAfter = rememberedHead.closeAfter;
+          this.#framing = rememberedHead.framing();
+        } else {
+          this.#readHead(buf.toString('latin1', 0, end));
+          this.#rememberHead(buf, end);
+        }
         this.#buf = buf.length > end + 4 ? buf.subarray(end + 4) : undefined;
         if (this.#status >= 100 && this.#status < 200) {
           this.#framing = undefined; // an interim answer (100 Continue): the real one follows
@@ -326,6 +372,11 @@ export class HttpConnection<T> {
       this.#complete();
       return;
     }
+  }
+
+  /** Remembers the head just read (a final one: an interim 1xx says nothing of the answer's framing). */
+  #rememberHead(buf: Buffer, end: number): void {
+    if (this.#status >= 200 && this.#framing !== undefined) rememberedHead.remember(buf, end, this.#status, this.#closeAfter, this.#framing);
   }
 
   #readHead(head: string): void {

@@ -56,10 +56,15 @@ export class ReadTurn {
   #next = 0;
   #checkScheduled = false;
   #delivering = false;
+  /** Whether `working` has read the idle time in the current run of deliveries. */
+  #workedInDelivery = false;
   readonly #check = (): void => this.#onCheck();
 
   /** The engine works now (at `t`): a stretch of work begins here when the loop waited in the kernel since the last one. */
   working(t: number = now()): void {
+    // libuv's idle time grows only while the loop polls: within one run of deliveries, the first call said it all.
+    if (this.#workedInDelivery) return;
+    this.#workedInDelivery = this.#delivering;
     const idle = idleMs();
     if (idle - this.#idleSeen > WAITED_MS) this.#busySince = t;
     this.#idleSeen = idle;
@@ -131,10 +136,12 @@ export class ReadTurn {
   #deliver(n: number): boolean {
     if (this.#delivering) return false;
     this.#delivering = true;
+    this.#workedInDelivery = false;
     try {
       for (let done = 0; done < n && this.#next < this.#queue.length; done++) (this.#queue[this.#next++] as Delivery).deliver();
     } finally {
       this.#delivering = false;
+      this.#workedInDelivery = false;
       if (this.#next === this.#queue.length) {
         this.#queue = [];
         this.#next = 0;

@@ -1,7 +1,33 @@
+import fc from 'fast-check';
+// The library itself, as the truth the in-place records are held to (Histogram.ts is its only user otherwise).
+import hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { Histogram, HISTOGRAM_MAX, histogramDataOfMs, mergeHistogramData } from './Histogram.js';
 
 describe('Histogram', () => {
+  it('counts each record in the very bucket HdrHistogram\'s own recordValue uses, read between records or not', () => {
+    const edges = [1, 2, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 65_535, 65_536, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, HISTOGRAM_MAX - 1, HISTOGRAM_MAX];
+    const value = fc.oneof(fc.constantFrom(...edges), fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: HISTOGRAM_MAX }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(value, fc.integer({ min: 1, max: 3 }), fc.boolean()), { minLength: 1, maxLength: 200 }), (records) => {
+        const ours = new Histogram();
+        const theirs = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: HISTOGRAM_MAX, numberOfSignificantValueDigits: 3, autoResize: false, bitBucketSize: 32 });
+        let total = 0;
+        for (const [v, count, read] of records) {
+          ours.record(v, count);
+          theirs.recordValueWithCount(v, count);
+          total += count;
+          expect(ours.count).toBe(total);
+          // A read hands the records made so far to the HdrHistogram; the next ones land in place again.
+          if (read) expect(ours.percentile(50)).toBe(theirs.getValueAtPercentile(50));
+        }
+        expect(ours.encode()).toBe(hdr.encodeIntoCompressedBase64(theirs));
+        expect(ours.toData().p99).toBe(theirs.getValueAtPercentile(99));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('gives percentiles within 0.1% over 1 µs to an hour', () => {
     const h = new Histogram();
     for (let v = 1; v <= 100_000; v++) h.record(v);

@@ -188,9 +188,13 @@ function answerOf(request: ValidRequest, isNotification: boolean, outcome: Outco
   let answer: string | null = null;
   let code = 'error' in outcome ? outcome.error.code : null;
   if (!isNotification || options.rules?.answerNotifications === true) {
-    const written = responseText(request.id ?? null, outcome, request.method, options);
-    answer = written.text;
-    if (written.failed) code = RPC_ERROR.internalError.code;
+    const id = request.id ?? null;
+    const written = responseText(id, outcome, request.method, options);
+    if (written === undefined) {
+      // A result or error data with no JSON form (a cycle, a function at the top): a handler bug.
+      answer = standardError('internalError', id, INTERNAL_REASON);
+      code = RPC_ERROR.internalError.code;
+    } else answer = written;
   }
   const kind: CallOutcome = code === null ? 'result' : 'error';
   if (options.onSettled !== undefined) settled(options, dispatched ? request.method : null, code, started);
@@ -251,18 +255,18 @@ function failureOutcome(error: unknown, method: string, options: HandleRpcBodyOp
   return internalOutcome();
 }
 
-/** The response object's text (§5): exactly jsonrpc, id and one of result / error. */
-function responseText(id: RpcId, outcome: Outcome, method: string, options: HandleRpcBodyOptions): { text: string; failed: boolean } {
+/**
+ * The response object's text (§5): exactly jsonrpc, id and one of result / error; undefined (the failure logged)
+ * when the result or the error's data has no JSON form.
+ */
+function responseText(id: RpcId, outcome: Outcome, method: string, options: HandleRpcBodyOptions): string | undefined {
   try {
-    const text =
-      'result' in outcome
-        ? `{"jsonrpc":"2.0","id":${stringifyJson(id)},"result":${resultText(outcome.result)}}`
-        : errorResponse(id, outcome.error.code, outcome.error.message, outcome.error.data);
-    return { text, failed: false };
+    return 'result' in outcome
+      ? `{"jsonrpc":"2.0","id":${stringifyJson(id)},"result":${resultText(outcome.result)}}`
+      : errorResponse(id, outcome.error.code, outcome.error.message, outcome.error.data);
   } catch (error) {
-    // A result or error data with no JSON form (a cycle, a function at the top): a handler bug.
     log(options, `rpc: ${method} answered with a value that has no JSON form: ${describe(error)}`);
-    return { text: standardError('internalError', id, INTERNAL_REASON), failed: true };
+    return undefined;
   }
 }
 
@@ -291,11 +295,13 @@ function checkRequest(value: JsonValue): Checked {
   // Allocated only for an invalid request.
   let problems: string[] | undefined;
 
+  // The four members are read directly: a JSON value never holds undefined, and Object.prototype has none of
+  // these names, so a member is present exactly when it reads as something other than undefined.
+
   // §4: id "MUST contain a String, Number, or NULL value if included".
-  const hasId = Object.hasOwn(value, 'id');
   const rawId = value.id;
   let id: RpcId | undefined;
-  if (hasId) {
+  if (rawId !== undefined) {
     if (typeof rawId === 'string' || typeof rawId === 'bigint' || rawId === null || (typeof rawId === 'number' && Number.isFinite(rawId))) {
       id = rawId;
     } else if (typeof rawId === 'number') {
@@ -307,16 +313,15 @@ function checkRequest(value: JsonValue): Checked {
   }
 
   // §4: jsonrpc "MUST be exactly "2.0"".
-  if (!Object.hasOwn(value, 'jsonrpc')) (problems ??= []).push('member "jsonrpc" is missing; it must be "2.0"');
-  else if (value.jsonrpc !== '2.0') (problems ??= []).push(`member "jsonrpc" must be exactly "2.0"; got ${shortValue(value.jsonrpc)}`);
+  const jsonrpc = value.jsonrpc;
+  if (jsonrpc !== '2.0') (problems ??= []).push(jsonrpc === undefined ? 'member "jsonrpc" is missing; it must be "2.0"' : `member "jsonrpc" must be exactly "2.0"; got ${shortValue(jsonrpc)}`);
 
   // §4: method is "A String containing the name of the method to be invoked".
   const method = value.method;
-  if (!Object.hasOwn(value, 'method')) (problems ??= []).push('member "method" is missing; it must be a string');
-  else if (typeof method !== 'string') (problems ??= []).push(`member "method" must be a string; got ${kindOf(method)}`);
+  if (typeof method !== 'string') (problems ??= []).push(method === undefined ? 'member "method" is missing; it must be a string' : `member "method" must be a string; got ${kindOf(method)}`);
 
   // §4: params "MUST be a Structured value" (array or object) and "MAY be omitted".
-  const params = Object.hasOwn(value, 'params') ? value.params : undefined;
+  const params = value.params;
   if (params !== undefined && (typeof params !== 'object' || params === null)) {
     (problems ??= []).push(`member "params" must be an array or an object when present; got ${kindOf(params)}`);
   }
