@@ -95,17 +95,17 @@ async function cpuAgainstWrk(endpoint: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chainrpc-wrk-'));
   const script = join(dir, 'post.lua');
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${JSON.stringify(call)}'\nwrk.headers["Content-Type"] = "application/json"\n`);
-  const engineCpu = async (model: EngineResult['model']): Promise<{ us: number; rate: number }> => {
+  const engineCpu = async (model: EngineResult['model'], seconds = SECONDS): Promise<{ us: number; rate: number }> => {
     const cpu0 = cpuSeconds('self') ?? Number.NaN;
-    const run = await runBuilt({ url: endpoint, model, warmupMs: 0, durationMs: SECONDS * 1000, maxInFlight: model.kind === 'closed' ? CONNECTIONS : 20_000, connections: model.kind === 'closed' ? CONNECTIONS : CONNECTIONS * 4, timeoutMs: 10_000, source });
+    const run = await runBuilt({ url: endpoint, model, warmupMs: 0, durationMs: seconds * 1000, maxInFlight: model.kind === 'closed' ? CONNECTIONS : 20_000, connections: model.kind === 'closed' ? CONNECTIONS : CONNECTIONS * 4, timeoutMs: 10_000, source });
     const sent = run.latency.count;
     return { us: (((cpuSeconds('self') ?? Number.NaN) - cpu0) * 1e6) / sent, rate: run.schedule.achievedRate };
   };
   try {
     // The build's engine is a module of its own in this process (the runs above used the sources): one unmeasured
     // run first, so that no measured round pays its compilation (wrk, compiled ahead of time, pays none).
-    await runBuilt({ url: endpoint, model: { kind: 'closed', connections: CONNECTIONS }, warmupMs: 0, durationMs: 2_000, maxInFlight: CONNECTIONS, timeoutMs: 10_000, source });
-    await runBuilt({ url: endpoint, model: { kind: 'open', distribution: 'uniform', stages: [{ from: 10_000, to: 10_000, durationMs: 2_000 }] }, warmupMs: 0, durationMs: 2_000, maxInFlight: 20_000, connections: CONNECTIONS * 4, timeoutMs: 10_000, source });
+    await engineCpu({ kind: 'closed', connections: CONNECTIONS }, 2);
+    await engineCpu({ kind: 'open', distribution: 'uniform', stages: [{ from: 10_000, to: 10_000, durationMs: 2_000 }] }, 2);
     console.log(`\n  CPU per request (user + system), ${CONNECTIONS} connections, ${SECONDS} s runs, the bare server; ${wrk} -t1`);
     const rows: { engine: number; wrk: number; open: number }[] = [];
     for (let i = 0; i < ROUNDS; i++) {

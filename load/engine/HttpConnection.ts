@@ -124,9 +124,8 @@ class RememberedHead {
   #bytes: Buffer | undefined;
   status = 0;
   closeAfter = false;
-  /** The framing it gave: a length (remaining, as the head said it), or chunked, or to the close. */
-  kind: Framing['kind'] = 'close';
-  length = 0;
+  /** The framing it gave, as the head said it (a length framing's `remaining` counts down in each answer's copy). */
+  #framing: Framing = { kind: 'close' };
 
   /** Whether `buf`'s first `end` bytes are the remembered head. */
   matches(buf: Buffer, end: number): boolean {
@@ -139,12 +138,13 @@ class RememberedHead {
     this.#bytes = Buffer.from(buf.subarray(0, end));
     this.status = status;
     this.closeAfter = closeAfter;
-    this.kind = framing.kind;
-    this.length = framing.kind === 'length' ? framing.remaining : 0;
+    this.#framing = { ...framing };
   }
 
+  /** The framing for a new answer with this head: a length framing's own copy; the others are never changed. */
   framing(): Framing {
-    return this.kind === 'length' ? { kind: 'length', remaining: this.length } : this.kind === 'chunked' ? { kind: 'chunked' } : { kind: 'close' };
+    const f = this.#framing;
+    return f.kind === 'length' ? { kind: 'length', remaining: f.remaining } : f;
   }
 }
 

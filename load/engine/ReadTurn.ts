@@ -56,7 +56,7 @@ export class ReadTurn {
   #next = 0;
   #checkScheduled = false;
   #delivering = false;
-  /** Whether `working` has read the idle time in the current run of deliveries. */
+  /** Whether `working` has read the idle time in the current run of deliveries (false outside one). */
   #workedInDelivery = false;
   readonly #check = (): void => this.#onCheck();
 
@@ -136,7 +136,6 @@ export class ReadTurn {
   #deliver(n: number): boolean {
     if (this.#delivering) return false;
     this.#delivering = true;
-    this.#workedInDelivery = false;
     try {
       for (let done = 0; done < n && this.#next < this.#queue.length; done++) (this.#queue[this.#next++] as Delivery).deliver();
     } finally {

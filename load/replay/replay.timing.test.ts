@@ -85,32 +85,58 @@ function arrivals(capture: Capture, stamped: readonly StampedRequest[], speed: n
 /** Replays of the known capture before the timing test gives up on a busy machine. */
 const REPLAY_ATTEMPTS = 3;
 
+/** Whether one replay was on time, and its figures (ending "on time" or why it was late). */
+interface Verdict {
+  onTime: boolean;
+  said: string;
+}
+
+/** Replays (`once`) until one is on time, REPLAY_ATTEMPTS at most; prints every attempt's figures, and fails unless the last was on time. */
+async function untilOnTime(label: string, once: (attempt: number) => Promise<Verdict>): Promise<void> {
+  const attempts: string[] = [];
+  for (let attempt = 1; attempt <= REPLAY_ATTEMPTS; attempt++) {
+    const verdict = await once(attempt);
+    attempts.push(`attempt ${attempt}: ${verdict.said}`);
+    if (verdict.onTime) break;
+  }
+  const said = attempts.join('\n');
+  console.log(`${label}:\n${said}`);
+  expect(attempts.at(-1), said).toMatch(/ on time$/);
+}
+
+/** Runs `send` against a fresh stamping relay in front of the node; the requests it stamped, in order of arrival. */
+async function throughRelay(send: (url: string) => Promise<void>): Promise<StampedRequest[]> {
+  const relay = await startStampingRelay(nodeUrl);
+  try {
+    await send(relay.url);
+  } catch (error) {
+    await relay.stop();
+    throw error;
+  }
+  return relay.stop();
+}
+
 /**
  * One replay of `capture` at --speed 2 through a stamping relay: the run itself must be right (every exchange
  * replayed, none dropped, the rate within 1%), and it is on time when the offset errors are within 0.25 ms at the
  * median and 1 ms plus the engine's own send lag p90 at p90.
  */
-async function replayOnce(capturePath: string, capture: Capture, reportDir: string): Promise<{ onTime: boolean; said: string }> {
-  const relay = await startStampingRelay(nodeUrl);
-  let stamped: StampedRequest[] | undefined;
-  try {
-    const replay = await runChainrpc('load', 'replay', capturePath, '--url', relay.url, '--speed', '2', '--head-hz', '0', '--report-dir', reportDir);
+async function replayOnce(capturePath: string, capture: Capture, reportDir: string): Promise<Verdict> {
+  const stamped = await throughRelay(async (url) => {
+    const replay = await runChainrpc('load', 'replay', capturePath, '--url', url, '--speed', '2', '--head-hz', '0', '--report-dir', reportDir);
     expect(replay.code, `${replay.stderr}\n${replay.stdout.slice(-2_000)}`).toBe(0);
-    const report = reportIn(reportDir);
-    expect(report.replay).toMatchObject({ exchanges: capture.exchanges.length, replayed: capture.exchanges.length, pace: { speed: 2 }, leftOut: [] });
-    const schedule = report.runs[0]?.schedule;
-    expect(schedule).toMatchObject({ sent: capture.exchanges.length, dropped: 0 });
-    stamped = await relay.stop();
-    // The replay's own probe of the node comes first; then each recorded request, matched by its exact body.
-    const { rateRatio, errors, said: arrived } = arrivals(capture, stamped, 2);
-    const lagP90Ms = (schedule?.lagUs.p90 ?? 0) / 1000;
-    const said = `${arrived}; the engine's send lag p90 ${lagP90Ms.toFixed(3)} ms, p99 ${((schedule?.lagUs.p99 ?? 0) / 1000).toFixed(3)} ms, read lag p99 ${((schedule?.readLagUs?.p99 ?? 0) / 1000).toFixed(3)} ms`;
-    expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
-    const onTime = percentile(errors, 0.5) <= 0.25 && percentile(errors, 0.9) <= 1 + lagP90Ms;
-    return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 0.25 ms or p90 over 1 ms + send lag p90)'}` };
-  } finally {
-    if (stamped === undefined) await relay.stop();
-  }
+  });
+  const report = reportIn(reportDir);
+  expect(report.replay).toMatchObject({ exchanges: capture.exchanges.length, replayed: capture.exchanges.length, pace: { speed: 2 }, leftOut: [] });
+  const schedule = report.runs[0]?.schedule;
+  expect(schedule).toMatchObject({ sent: capture.exchanges.length, dropped: 0 });
+  // The replay's own probe of the node comes first; then each recorded request, matched by its exact body.
+  const { rateRatio, errors, said: arrived } = arrivals(capture, stamped, 2);
+  const lagP90Ms = (schedule?.lagUs.p90 ?? 0) / 1000;
+  const said = `${arrived}; the engine's send lag p90 ${lagP90Ms.toFixed(3)} ms, p99 ${((schedule?.lagUs.p99 ?? 0) / 1000).toFixed(3)} ms, read lag p99 ${((schedule?.readLagUs?.p99 ?? 0) / 1000).toFixed(3)} ms`;
+  expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
+  const onTime = percentile(errors, 0.5) <= 0.25 && percentile(errors, 0.9) <= 1 + lagP90Ms;
+  return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 0.25 ms or p90 over 1 ms + send lag p90)'}` };
 }
 
 describe('chainrpc load replay, against the arrivals a relay stamps', () => {
@@ -142,46 +168,29 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
     // 1 ms is held at p90 beyond the engine's own send lag at p90 in the same run (what it measured of its own
     // lateness: a run on a busy machine says so), and p99 is said, not judged. A replay the machine interrupted is
     // tried again, up to three times in all; every attempt's figures are said.
-    const attempts: string[] = [];
-    for (let attempt = 1; attempt <= REPLAY_ATTEMPTS; attempt++) {
-      const verdict = await replayOnce(capturePath, capture, join(dir, `replayed-${attempt}`));
-      attempts.push(`attempt ${attempt}: ${verdict.said}`);
-      if (verdict.onTime) break;
-    }
-    const said = attempts.join('\n');
-    console.log(`replay at --speed 2:\n${said}`);
-    expect(attempts.at(-1), said).toMatch(/ on time$/);
+    await untilOnTime('replay at --speed 2', (attempt) => replayOnce(capturePath, capture, join(dir, `replayed-${attempt}`)));
   }, 120_000);
 
   const k6 = findK6();
   if (k6 === undefined) console.warn(`load/replay/replay.timing.test.ts (--k6) ${K6_SKIP_NOTE}`);
   it.skipIf(k6 === undefined)('replays the same capture on k6 (--k6) at twice its rate, each request near its recorded offset halved', async () => {
-    if (knownCapture === undefined) throw new Error('the first test records the capture');
-    const capture = readCapture(knownCapture);
+    const capturePath = knownCapture;
+    if (capturePath === undefined) throw new Error('the first test records the capture');
+    const capture = readCapture(capturePath);
     // k6's VUs wake by its Go timers and stamp by Date.now() (whole ms): a millisecond's truth, held at p90. k6
     // measures nothing of its own lateness, so a run the machine interrupted is tried again, up to three in all.
-    const attempts: string[] = [];
-    for (let attempt = 1; attempt <= REPLAY_ATTEMPTS; attempt++) {
+    await untilOnTime('replay on k6 at --speed 2', async (attempt) => {
       const out = join(dir, `k6-${attempt}`);
-      const relay = await startStampingRelay(nodeUrl);
-      let stamped: StampedRequest[] | undefined;
-      try {
-        const written = await runChainrpc('load', 'replay', knownCapture, '--url', relay.url, '--speed', '2', '--k6', out);
+      const stamped = await throughRelay(async (url) => {
+        const written = await runChainrpc('load', 'replay', capturePath, '--url', url, '--speed', '2', '--k6', out);
         expect(written.code, written.stderr).toBe(0);
         const run = await runK6(k6 ?? 'k6', ['script.js'], out);
         expect(run.code, run.stderr).toBe(0);
-        stamped = await relay.stop();
-        const { rateRatio, errors, said } = arrivals(capture, stamped, 2);
-        expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
-        const onTime = percentile(errors, 0.5) <= 1 && percentile(errors, 0.9) <= 2;
-        attempts.push(`attempt ${attempt}: ${said}: ${onTime ? 'on time' : 'late (p50 over 1 ms or p90 over 2 ms)'}`);
-        if (onTime) break;
-      } finally {
-        if (stamped === undefined) await relay.stop();
-      }
-    }
-    const said = attempts.join('\n');
-    console.log(`replay on k6 at --speed 2:\n${said}`);
-    expect(attempts.at(-1), said).toMatch(/ on time$/);
+      });
+      const { rateRatio, errors, said } = arrivals(capture, stamped, 2);
+      expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
+      const onTime = percentile(errors, 0.5) <= 1 && percentile(errors, 0.9) <= 2;
+      return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 1 ms or p90 over 2 ms)'}` };
+    });
   }, 120_000);
 });
