@@ -36,7 +36,7 @@ describe('the suite, proven by fault injection', () => {
   it('makes every check fail on at least one targeted fault (not one that breaks everything), or says why not', () => {
     const failedSomewhere = new Set(targetedFaults(matrix).flatMap((r) => r.caughtBy));
     const unproven = matrix.checks.map((c) => c.id).filter((id) => !failedSomewhere.has(id) && UNPROVEN[id] === undefined);
-    const erredOn = (id: string): string => matrix.faults.filter((r) => r.errors.includes(id)).map((r) => r.fault.name).join(', ') || 'none';
+    const erredOn = (id: string): string => matrix.faults.filter((r) => r.errors.includes(id)).map((r) => `${r.fault.name} (${r.errorReasons[id] ?? ''})`).join(', ') || 'none';
     expect(unproven, unproven.map((id) => `${id} ended in error on: ${erredOn(id)}`).join('; ')).toEqual([]);
     // The exemption list stays short and truthful: an exempt check that a fault now fails must leave it.
     expect(Object.keys(UNPROVEN).filter((id) => failedSomewhere.has(id))).toEqual([]);
