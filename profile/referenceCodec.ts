@@ -11,6 +11,7 @@ import { identityRSignature, withSPlusL } from '../core/codec/craftSignature.js'
 import { createMessageSigner } from '../core/codec/index.js';
 import { decodeTransaction } from '../core/codec/decodeTransaction.js';
 import { CodecError } from '../core/codec/CodecError.js';
+import type { TransactionSigner } from '../core/codec/index.js';
 import type { EncodedTransaction, Transfer, TxCodec } from './TxCodec.js';
 
 const U128_MAX = (1n << 128n) - 1n;
@@ -18,6 +19,24 @@ const U128_MAX = (1n << 128n) - 1n;
 /** Body bytes of a transfer, built without the encoder's range checks (for deliberately bad variants). */
 function body(privateKey: Uint8Array, tx: Transfer): Uint8Array {
   return encodeTransactionBody({ chainId: tx.chainId, sender: addressOf(publicKeyOf(privateKey)), to: tx.to, value: tx.value, nonce: tx.nonce, fee: tx.fee });
+}
+
+/**
+ * Signers by private key, each made once: making one derives the public key (noble) and OpenSSL's key object,
+ * about 1 ms together against 0.05 ms a signature, and callers sign with a few keys many times (a faucet's
+ * master key funding every sender, the fuzzer's pool of keys, a check's wallet). Bounded: emptied when full.
+ */
+const SIGNERS = new Map<string, TransactionSigner>();
+const SIGNERS_KEPT = 1_024;
+
+function signerOf(privateKey: Uint8Array): TransactionSigner {
+  const id = bytesToHex(privateKey);
+  const known = SIGNERS.get(id);
+  if (known !== undefined) return known;
+  const signer = createTransactionSigner(privateKey);
+  if (SIGNERS.size >= SIGNERS_KEPT) SIGNERS.clear();
+  SIGNERS.set(id, signer);
+  return signer;
 }
 
 const wire = (b: Uint8Array, signature: Uint8Array): string => bytesToHex(b) + bytesToHex(signature);
@@ -31,7 +50,7 @@ export const referenceCodec: TxCodec = {
   },
   addressOf: (privateKey) => addressOf(publicKeyOf(privateKey)),
   sign(privateKey, tx): EncodedTransaction {
-    const signed = createTransactionSigner(privateKey).sign(tx);
+    const signed = signerOf(privateKey).sign(tx);
     return { wire: signed.wire, hash: signed.hash };
   },
   chainIdOf(hex) {
@@ -44,7 +63,7 @@ export const referenceCodec: TxCodec = {
   },
   crafted: {
     badSignature(privateKey, tx) {
-      const w = createTransactionSigner(privateKey).sign(tx).wire;
+      const w = signerOf(privateKey).sign(tx).wire;
       const i = w.length - 40; // inside S
       return w.slice(0, i) + (w[i] === '0' ? '1' : '0') + w.slice(i + 1);
     },
@@ -63,7 +82,7 @@ export const referenceCodec: TxCodec = {
       return wire(b, createMessageSigner(privateKey).sign(signingMessageForBody(b)));
     },
     wrongLength(privateKey, tx) {
-      return createTransactionSigner(privateKey).sign(tx).wire.slice(0, -2);
+      return signerOf(privateKey).sign(tx).wire.slice(0, -2);
     },
   },
 };
