@@ -109,5 +109,5 @@ function carried(due: Due, what: { result: JsonValue } | { error: { [key: string
     if (answer.code === undefined || !isInteger(got) || sameId(answer.code, got)) return [];
     return [{ oracle: 'error-code', message: `answered ${due.what} with error code ${codeText(got)}, not ${codeText(answer.code)}: ${answer.because}`, source: answer.codeFrom ?? due.source, excerpt: excerpt() }];
   }
-  return 'result' in what ? resultViolations(answer.method, what.result, profile, due.what) : errorViolations(answer.method, what.error, profile, due.what);
+  return 'result' in what ? resultViolations(answer.method, what.result, profile, due) : errorViolations(answer.method, what.error, profile, due);
 }

@@ -76,8 +76,19 @@ function batchTooLarge(size: number, max: number, profile: Profile): Due {
   return { id: null, idMayBeNull: false, answer, source: 'profile: maxBatch (docs/reference-profile.md#transport: refused whole, one error object, id null)', what: `a batch of ${size}` };
 }
 
-function invalidRequest(id: JsonValue, idMayBeNull: boolean, what: string, because: string, source: string): Due {
-  return { id, idMayBeNull, answer: { kind: 'error', code: INVALID_REQUEST, codeFrom: 'JSON-RPC 2.0 §5.1', because }, source, what };
+/** `what`: the words themselves, or a function that writes them when a message first reads them. */
+function invalidRequest(id: JsonValue, idMayBeNull: boolean, what: string | (() => string), because: string, source: string): Due {
+  return typeof what === 'string'
+    ? { id, idMayBeNull, answer: { kind: 'error', code: INVALID_REQUEST, codeFrom: 'JSON-RPC 2.0 §5.1', because }, source, what }
+    : {
+        id,
+        idMayBeNull,
+        answer: { kind: 'error', code: INVALID_REQUEST, codeFrom: 'JSON-RPC 2.0 §5.1', because },
+        source,
+        get what() {
+          return what();
+        },
+      };
 }
 
 /** The id of a request object as JSON-RPC 2.0 §4 takes it: absent (a notification if valid), valid, or one it forbids. */
@@ -117,7 +128,9 @@ function dueOf(v: JsonValue, where: string, duplicates: boolean, options: ModelO
   const problems = requestProblems(v);
   if (id.kind === 'invalid') problems.push(id.why);
   const validId = id.kind === 'valid' ? id.id : null;
-  const what = describeRequest(v, id.kind === 'valid' ? id.id : undefined, where);
+  // The request in words is for messages only, and most answers are right: written when first read.
+  let described: string | undefined;
+  const what = (): string => (described ??= describeRequest(v, id.kind === 'valid' ? id.id : undefined, where));
   if (problems.length > 0) {
     const due = invalidRequest(validId, validId !== null, what, `an invalid request: ${problems.join('; ')}`, 'JSON-RPC 2.0 §4, §5.1');
     return duplicates ? { ...due, answer: DUPLICATE_KEYS } : due;
@@ -128,10 +141,26 @@ function dueOf(v: JsonValue, where: string, duplicates: boolean, options: ModelO
   let due: Due;
   if (spec === undefined) {
     const reserved = method.startsWith('rpc.') ? ' (JSON-RPC 2.0 §4 keeps rpc. names for rpc-internal methods)' : '';
-    due = { id: validId, idMayBeNull: false, answer: { kind: 'error', code: METHOD_NOT_FOUND, codeFrom: 'JSON-RPC 2.0 §5.1', because: `${short(method)} is no method of the profile${reserved}` }, source: 'JSON-RPC 2.0 §5.1', what };
+    due = {
+      id: validId,
+      idMayBeNull: false,
+      answer: { kind: 'error', code: METHOD_NOT_FOUND, codeFrom: 'JSON-RPC 2.0 §5.1', because: `${short(method)} is no method of the profile${reserved}` },
+      source: 'JSON-RPC 2.0 §5.1',
+      get what() {
+        return what();
+      },
+    };
   } else {
     const verdict = paramsVerdict(spec, Object.hasOwn(v, 'params') ? v.params : undefined, options.profile);
-    due = { id: validId, idMayBeNull: false, answer: verdict.answer, source: verdict.source, what };
+    due = {
+      id: validId,
+      idMayBeNull: false,
+      answer: verdict.answer,
+      source: verdict.source,
+      get what() {
+        return what();
+      },
+    };
   }
   if (spec !== undefined) due.method = spec;
   return duplicates ? { ...due, answer: DUPLICATE_KEYS } : due;

@@ -23,8 +23,8 @@ import type { Violation } from '../model.js';
 const INTERNAL_ERROR = -32603;
 const METHOD_NOT_FOUND = -32601;
 
-/** What is wrong with a valid call's result, if anything. */
-export function resultViolations(spec: string, result: JsonValue, profile: Profile, what: string): Violation[] {
+/** What is wrong with a valid call's result, if anything. `call.what` (the call in words) is read only for a violation. */
+export function resultViolations(spec: string, result: JsonValue, profile: Profile, call: { readonly what: string }): Violation[] {
   if (spec === 'chain_getBlockByHeight' && result === null && profile.unknownHeight === 'null') return [];
   const v = profileValidators(profile);
   const checked = v.result(spec, result, 'profile');
@@ -32,7 +32,7 @@ export function resultViolations(spec: string, result: JsonValue, profile: Profi
   if (spec === 'chain_getBlockByHeight' && isGenesis(result, profile) && v.validate(GENESIS_SCHEMA_REF, result).ok) return [];
   return [{
     oracle: 'result-schema',
-    message: `answered ${what} with a result that breaks the method's result schema under profile ${profile.name}: ${formatProblems(checked.problems)}`,
+    message: `answered ${call.what} with a result that breaks the method's result schema under profile ${profile.name}: ${formatProblems(checked.problems)}`,
     source: `schema: methods/${spec}.schema.json#/definitions/result`,
     excerpt: short(result),
   }];
@@ -42,11 +42,11 @@ function isGenesis(result: JsonValue, profile: Profile): boolean {
   return asU64(readField(profile, result, 'height')) === BigInt(profile.genesisHeight);
 }
 
-/** What is wrong with an error answer to a valid call, if anything. */
-export function errorViolations(spec: string, error: JsonObject, profile: Profile, what: string): Violation[] {
+/** What is wrong with an error answer to a valid call, if anything. `call.what` (the call in words) is read only for a violation. */
+export function errorViolations(spec: string, error: JsonObject, profile: Profile, call: { readonly what: string }): Violation[] {
   const code = error.code;
   if (code === INTERNAL_ERROR) {
-    return [{ oracle: 'internal-error', message: `answered ${what}, a valid call, with -32603 Internal error: the node's own word for a failure of its own`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: short(error) }];
+    return [{ oracle: 'internal-error', message: `answered ${call.what}, a valid call, with -32603 Internal error: the node's own word for a failure of its own`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: short(error) }];
   }
   const source = `schema: methods/${spec}.schema.json#/definitions/error`;
   const wrong = (message: string): Violation[] => [{ oracle: 'result-schema', message, source, excerpt: short(error) }];
@@ -57,10 +57,10 @@ export function errorViolations(spec: string, error: JsonObject, profile: Profil
   if (named.length === 0) {
     if (code === METHOD_NOT_FOUND && optionalMethod(spec, profile)) return [];
     const known = names.map((n) => `${n} ${codesOf(profile, n).join('/')}`).join(', ');
-    return wrong(`answered ${what}, a valid call, with error code ${short(code)}, none of ${spec}'s errors under profile ${profile.name} (${known})`);
+    return wrong(`answered ${call.what}, a valid call, with error code ${short(code)}, none of ${spec}'s errors under profile ${profile.name} (${known})`);
   }
   if (named.every((n) => n === 'InvalidParams')) {
-    return wrong(`refused ${what} with ${short(code)} (InvalidParams), though its params validate against ${spec}'s params schema`);
+    return wrong(`refused ${call.what} with ${short(code)} (InvalidParams), though its params validate against ${spec}'s params schema`);
   }
   const name = named.find((n) => n !== 'InvalidParams') ?? 'InvalidParams';
   const reference = referenceCode(name);
@@ -68,7 +68,7 @@ export function errorViolations(spec: string, error: JsonObject, profile: Profil
   // The schema holds the reference profile's codes: the error is read under the reference code of its name.
   const checked = profileValidators(profile).error(spec, { ...error, code: reference });
   if (checked.ok) return [];
-  return wrong(`answered ${what} with ${name} (${short(code)}) whose error object breaks its schema: ${formatProblems(checked.problems)}`);
+  return wrong(`answered ${call.what} with ${name} (${short(code)}) whose error object breaks its schema: ${formatProblems(checked.problems)}`);
 }
 
 /** Whether a node may lack the method (answer -32601) under the profile. */
