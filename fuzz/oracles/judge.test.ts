@@ -190,6 +190,19 @@ describe('judge', () => {
     expect(judge({ http: post(BAD_HEIGHT) }, reply(result('3', '5')), opts)[0]?.method).toBeUndefined();
   });
 
+  it('a long answer read again is judged by its own text: the same text as before, or one of the same length that differs', () => {
+    const ids = Array.from({ length: 150 }, (_, i) => String(i + 1));
+    const http = post(`[${ids.map((id) => call('chain_blockNumber', '[]', id)).join(',')}]`);
+    const right = `[${ids.map((id) => result(id, '5')).join(',')}]`;
+    const wrong = right.replace('"id":150,', '"id":151,');
+    expect(right.length).toBeGreaterThan(4_096);
+    expect(wrong.length).toBe(right.length);
+    expect(oracles(http, reply(right))).toEqual([]);
+    expect(oracles(http, reply(right))).toEqual([]);
+    expect(oracles(http, reply(wrong))).toEqual(['envelope', 'envelope']);
+    expect(oracles(http, reply(right))).toEqual([]);
+  });
+
   it('a node quoting the request back does not leak', () => {
     const http = post(call('at handle (/srv/app/server.js:12:7)', '[]', '1'));
     expect(oracles(http, reply(error('1', -32601, 'Method not found', '{"reason":"no method named \\"at handle (/srv/app/server.js:12:7)\\""}')))).toEqual([]);
