@@ -203,6 +203,18 @@ describe('judge', () => {
     expect(oracles(http, reply(right))).toEqual([]);
   });
 
+  it('a long answer found clean before: a leak in its headers, or in another body of the same length, is still found', () => {
+    const ids = Array.from({ length: 150 }, (_, i) => String(i + 1));
+    const http = post(`[${ids.map((id) => call('chain_blockNumber', '[]', id)).join(',')}]`);
+    const clean = `[${ids.map((id) => result(id, '"0000000000000000"')).join(',')}]`;
+    const leaky = clean.replace('"0000000000000000"', '"/srv/app/xy.js:9"');
+    expect(leaky.length).toBe(clean.length);
+    expect(oracles(http, reply(clean))).not.toContain('leak');
+    expect(oracles(http, reply(clean, 200, 3, { 'content-type': 'application/json', 'x-debug': 'at handle (/srv/app/server.js:12:7)' }))).toContain('leak');
+    expect(oracles(http, reply(leaky))).toContain('leak');
+    expect(oracles(http, reply(clean))).not.toContain('leak');
+  });
+
   it('a node quoting the request back does not leak', () => {
     const http = post(call('at handle (/srv/app/server.js:12:7)', '[]', '1'));
     expect(oracles(http, reply(error('1', -32601, 'Method not found', '{"reason":"no method named \\"at handle (/srv/app/server.js:12:7)\\""}')))).toEqual([]);
