@@ -87,7 +87,8 @@ export const FRACTIONS: readonly (readonly [Wire, string])[] = [
 
 /**
  * Integer values in unusual but valid JSON number spellings, and spellings whose value no integer type holds:
- * the text is sent exactly. `integral` says whether the value read back is an integer a u64 holds.
+ * the text is sent exactly. `integral` says whether the number written is an integer a u64 holds (a double may
+ * read it otherwise: 18446744073709551615.0 as 2^64, 1e-400 as 0; the judge takes either reading, RFC 8259 §6).
  */
 export const NUMBER_TEXTS: readonly { text: string; integral: boolean }[] = [
   { text: '1e3', integral: true },
@@ -101,9 +102,9 @@ export const NUMBER_TEXTS: readonly { text: string; integral: boolean }[] = [
   { text: '0.0', integral: true },
   { text: '1E400', integral: false },
   { text: '-1E400', integral: false },
-  { text: '1e19', integral: false },
-  { text: '18446744073709551615.0', integral: false },
-  { text: '1e-400', integral: true },
+  { text: '1e19', integral: true },
+  { text: '18446744073709551615.0', integral: true },
+  { text: '1e-400', integral: false },
 ];
 
 /** Strings a node may choke on: look-alike digits, control characters, every plane of unicode. */

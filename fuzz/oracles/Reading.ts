@@ -31,6 +31,12 @@ export interface Due {
 export interface ExpectedStatus {
   status: number;
   source: string;
+  /**
+   * Any 4xx is as right as `status`: where the profile's status was stated (and detected) for one request of a
+   * kind but this one may differ (PUT beside GET; no content type, or another one, beside text/plain), a refusal
+   * of any kind is the node's own choice.
+   */
+  orAnyRefusal?: boolean;
 }
 
 /** One legal reading of a request: what JSON-RPC 2.0 and the profile make of it. */

@@ -14,7 +14,7 @@ import type { Profile } from '../../profile/Profile.js';
 import { isObject } from '../../profile/readWire.js';
 import type { Violation } from '../model.js';
 import type { Due } from './Reading.js';
-import { errorViolations, resultViolations } from './resultOracle.js';
+import { errorViolations, optionalMethod, resultViolations } from './resultOracle.js';
 import { responseProblems } from '../../core/client/responseProblems.js';
 
 /** JSON-RPC 2.0's names of its codes (§5.1), for messages. */
@@ -32,6 +32,7 @@ export const codeText = (code: JsonValue | undefined): string => {
 };
 
 const INTERNAL_ERROR = -32603;
+const METHOD_NOT_FOUND = -32601;
 
 const isInteger = (v: JsonValue | undefined): boolean => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
 
@@ -107,6 +108,9 @@ function carried(due: Due, what: { result: JsonValue } | { error: { [key: string
     if ('result' in what) return [{ oracle: 'error-expected', message: `answered ${due.what} with a result, not an error: ${answer.because}`, source: due.source, excerpt: excerpt() }];
     const got = what.error.code;
     if (answer.code === undefined || !isInteger(got) || sameId(answer.code, got)) return [];
+    // A node may lack an optional method altogether (rpc.discover; chain_faucetClaim without a faucet): -32601 is
+    // then its answer to any call of it, whatever the params (JSON-RPC 2.0 §5.1).
+    if (sameId(METHOD_NOT_FOUND, got) && due.method !== undefined && optionalMethod(due.method, profile)) return [];
     return [{ oracle: 'error-code', message: `answered ${due.what} with error code ${codeText(got)}, not ${codeText(answer.code)}: ${answer.because}`, source: answer.codeFrom ?? due.source, excerpt: excerpt() }];
   }
   return 'result' in what ? resultViolations(answer.method, what.result, profile, due) : errorViolations(answer.method, what.error, profile, due);

@@ -23,7 +23,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import { stringifyJson } from '../../core/json/index.js';
 import type { Profile } from '../../profile/Profile.js';
 import type { AnswerExpectation, Expectation, FuzzHttp } from '../model.js';
-import { decodeBody, readJsonText } from './readJsonBody.js';
+import { decodeBody, PARSER_DEPTH_LIMIT, readJsonText } from './readJsonBody.js';
 import type { DuplicateSites } from './readJsonBody.js';
 import type { Due, Reading, Readings } from './Reading.js';
 import { readingOfValue } from './requestModel.js';
@@ -56,14 +56,21 @@ export function readingsOf(http: FuzzHttp, profile: Profile): Readings {
   if (http.method !== 'POST') {
     // The profile's status is for the methods it was stated and detected with (GET, PUT, DELETE: docs/profiles.md);
     // others (OPTIONS for CORS, a method the server does not know: 501, RFC 9110 §15.6.2) are left open.
-    const stated = PROFILE_WRONG_METHODS.includes(http.method) ? { status: { status: profile.http.wrongMethod, source: 'profile: http.wrongMethod' } } : {};
+    // The profile's status is GET's when detected (profile detect asks GET only): PUT and DELETE may be refused otherwise.
+    const stated = PROFILE_WRONG_METHODS.includes(http.method) ? { status: { status: profile.http.wrongMethod, source: 'profile: http.wrongMethod', ...(http.method === 'GET' ? {} : { orAnyRefusal: true }) } } : {};
     return { readings: [{ kind: 'unjudged', what: `an HTTP ${http.method}`, because: `an HTTP ${http.method}: JSON-RPC goes by POST (docs/interface.md#transport-method); the answer is the profile's matter`, ...stated, mustBeJson: false }] };
   }
-  if (!isJsonContentType(http.contentType) && profile.http.wrongContentType !== 200) {
-    const type = http.contentType === undefined ? 'no content type' : `content type ${JSON.stringify(http.contentType)}`;
-    return { readings: [{ kind: 'unjudged', what: `a POST with ${type}`, because: `a POST with ${type}: the profile does not serve it (docs/interface.md#transport-content-type)`, status: { status: profile.http.wrongContentType, source: 'profile: http.wrongContentType' }, mustBeJson: false }] };
-  }
   const bytes = http.omitContentLength === true ? NO_BYTES : http.body;
+  if (!isJsonContentType(http.contentType) && profile.http.wrongContentType !== 200) {
+    // The profile's status is text/plain's (the suite and profile detect ask with it): another type, or none, may be
+    // refused otherwise, or served as JSON (many servers read no content type as JSON, some take application/json-rpc).
+    const type = http.contentType === undefined ? 'no content type' : `content type ${JSON.stringify(http.contentType)}`;
+    const plain = http.contentType?.split(';')[0]?.trim().toLowerCase() === 'text/plain';
+    const refused: Reading = { kind: 'unjudged', what: `a POST with ${type}`, because: `a POST with ${type}: the profile does not serve it (docs/interface.md#transport-content-type)`, status: { status: profile.http.wrongContentType, source: 'profile: http.wrongContentType', ...(plain ? {} : { orAnyRefusal: true }) }, mustBeJson: false };
+    if (plain) return { readings: [refused] };
+    const served = readingsOf({ ...http, contentType: 'application/json' }, profile);
+    return { ...served, readings: [refused, ...served.readings] };
+  }
   const limit = profile.maxBodyBytes;
   if (limit !== undefined && bytes.length > limit) {
     return {
@@ -107,29 +114,43 @@ function textReadings(text: string, profile: Profile): Reading[] {
     case 'too-deep':
       return [{ kind: 'unjudged', what: 'a body nested deeper than 512 levels', because: `${body.reason}: RFC 8259 §9 lets a parser limit nesting, so a parse error and a reading of the body are both right`, mustBeJson: true }];
     case 'json': {
-      if (body.duplicates === undefined) return valueReadings(body.value, { profile, duplicates: 'none', duplicatesAs: 'either' });
+      // Numbers a double reads otherwise than they are written (RFC 8259 §6), and nesting a parser may refuse (§9): more legal readings.
+      const exact = body.exact === undefined ? [] : valueReadings(body.exact, { profile, duplicates: body.duplicates?.where ?? 'none', duplicatesAs: 'either' });
+      const deep = body.deep === true ? [tooDeepRefused()] : [];
+      if (body.duplicates === undefined) return [...valueReadings(body.value, { profile, duplicates: 'none', duplicatesAs: 'either' }), ...exact, ...deep];
       const where: DuplicateSites = body.duplicates.where;
       return [
         ...valueReadings(body.value, { profile, duplicates: where, duplicatesAs: 'either' }),
         ...valueReadings(body.duplicates.firstWins, { profile, duplicates: where, duplicatesAs: 'either' }),
         ...valueReadings(body.value, { profile, duplicates: where, duplicatesAs: 'refused' }),
         parseError('the body repeats a member name', 'RFC 8259 §4 (names SHOULD be unique; a parser may refuse the text)'),
+        ...exact,
+        ...deep,
       ];
     }
   }
 }
 
-/** The readings of a parsed body: one, or two where an id is beyond a double (refused, or echoed). */
+/** The readings of a parsed body: one, two where an id is beyond a double (refused, or echoed), and a batch over the limit refused call by call. */
 function valueReadings(value: JsonValue, options: Omit<ModelOptions, 'nonFiniteIds'>): Reading[] {
   const notes: ModelNotes = { nonFiniteId: false };
   const first = readingOfValue(value, { ...options, nonFiniteIds: 'invalid' }, notes);
-  if (!notes.nonFiniteId) return [first];
-  return [first, readingOfValue(value, { ...options, nonFiniteIds: 'echo' }, { nonFiniteId: false })];
+  const readings = notes.nonFiniteId ? [first, readingOfValue(value, { ...options, nonFiniteIds: 'echo' }, { nonFiniteId: false })] : [first];
+  const max = options.profile.maxBatch;
+  if (!Array.isArray(value) || max === undefined || value.length <= max) return readings;
+  // A batch over the profile's limit may also be refused call by call (requestModel.ts, overLimit).
+  return [...readings, readingOfValue(value, { ...options, nonFiniteIds: 'invalid', overLimit: 'per-call' }, { nonFiniteId: false })];
 }
 
 function emptyBody(): Reading {
   const because = 'an empty body is not JSON (RFC 8259 §2): -32700 is due, which the suite grades SHOULD (transport/parse-error-empty-body), so no code is compared';
   return { kind: 'single', due: { id: null, idMayBeNull: false, answer: { kind: 'error', because }, source: 'JSON-RPC 2.0 §5.1, §5 (id null)', what: 'an empty body' } };
+}
+
+/** A body nested deeper than PARSER_DEPTH_LIMIT refused by a parser's depth limit: an error with id null, no code compared. */
+function tooDeepRefused(): Reading {
+  const because = `the body nests deeper than ${PARSER_DEPTH_LIMIT} levels: a parser may limit nesting (RFC 8259 §9) and refuse it`;
+  return { kind: 'single', due: { id: null, idMayBeNull: false, answer: { kind: 'error', because }, source: 'RFC 8259 §9; JSON-RPC 2.0 §5 (id null)', what: 'the body' } };
 }
 
 function parseError(reason: string, source: string): Reading {

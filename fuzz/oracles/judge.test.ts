@@ -163,7 +163,28 @@ describe('judge', () => {
     expect(oracles(post('', { method: 'OPTIONS', contentType: undefined }), reply('', 204))).toEqual([]);
     expect(oracles(post('', { method: 'BREW', contentType: undefined }), reply('', 501))).toEqual([]);
     const [v] = judge({ http: post(BLOCK_NUMBER, { method: 'PUT' }) }, reply(result('7', '5')), { profile: REF, slowBoundMs: 1000 });
-    expect(v).toMatchObject({ oracle: 'envelope', source: 'profile: http.wrongMethod', message: 'answered an HTTP PUT with HTTP 200, not the profile\'s 405' });
+    expect(v).toMatchObject({ oracle: 'envelope', source: 'profile: http.wrongMethod', message: 'answered an HTTP PUT with HTTP 200, not the profile\'s 405 nor any other 4xx' });
+  });
+
+  it('states the profile\'s wrong-method status for GET (what profile detect asks); PUT and DELETE may be refused with any 4xx', () => {
+    const health: Profile = { ...REF, http: { ...REF.http, wrongMethod: 200 } };
+    expect(oracles(post('', { method: 'GET', contentType: undefined }), reply('ok', 200, 3, {}), health)).toEqual([]);
+    expect(oracles(post('', { method: 'GET', contentType: undefined }), reply('', 405, 3, {}), health)).toEqual(['envelope']);
+    expect(oracles(post(BLOCK_NUMBER, { method: 'PUT' }), reply('', 405, 3, {}), health)).toEqual([]);
+    expect(oracles(post(BLOCK_NUMBER, { method: 'DELETE' }), reply('', 400, 3, {}), health)).toEqual([]);
+    expect(oracles(post(BLOCK_NUMBER, { method: 'DELETE' }), reply('', 500, 3, {}), health)).toEqual(['envelope']);
+  });
+
+  it('holds text/plain to the profile\'s content-type status; no content type, or another, may be refused with any 4xx or served as JSON', () => {
+    expect(oracles(post(BLOCK_NUMBER, { contentType: 'text/plain' }), reply('', 400, 3, {}))).toEqual(['envelope']);
+    expect(oracles(post(BLOCK_NUMBER, { contentType: 'text/plain' }), reply('', 415, 3, {}))).toEqual([]);
+    for (const contentType of [undefined, 'application/json-rpc']) {
+      expect(oracles(post(BLOCK_NUMBER, { contentType }), reply('', 415, 3, {}))).toEqual([]);
+      expect(oracles(post(BLOCK_NUMBER, { contentType }), reply('', 400, 3, {}))).toEqual([]);
+      expect(oracles(post(BLOCK_NUMBER, { contentType }), reply(result('7', '5')))).toEqual([]);
+      expect(oracles(post(BLOCK_NUMBER, { contentType }), reply(result('"7"', '5')))).toEqual(['envelope']);
+      expect(oracles(post(BLOCK_NUMBER, { contentType }), reply('oops', 500, 3, {}))).toContain('envelope');
+    }
   });
 
   it('lets a node cut off a body over the profile\'s limit, but not time out on it', () => {
@@ -213,6 +234,59 @@ describe('judge', () => {
     expect(oracles(http, reply(clean, 200, 3, { 'content-type': 'application/json', 'x-debug': 'at handle (/srv/app/server.js:12:7)' }))).toContain('leak');
     expect(oracles(http, reply(leaky))).toContain('leak');
     expect(oracles(http, reply(clean))).not.toContain('leak');
+  });
+
+  it('a number a double reads otherwise than it is written may be read either way (RFC 8259 §6)', () => {
+    const codes = REF.errorCodes;
+    const invalidHeight = Number(codes['InvalidParams/height'] ?? codes.InvalidParams);
+    const blockNotFound = Number(codes.BlockNotFound);
+    // 18446744073709551615.0: u64's top exactly (no such block yet), 2^64 as a double (no u64 at all).
+    const top = post(call('chain_getBlockByHeight', '[18446744073709551615.0]', '3'));
+    expect(oracles(top, reply(error('3', blockNotFound, 'no block', '{"reason":"no block at that height"}')))).toEqual([]);
+    expect(oracles(top, reply(error('3', invalidHeight, 'bad height', INVALID_PARAMS_DATA)))).toEqual([]);
+    // 1e-400: a fraction written, 0 as a double (the genesis block).
+    const tiny = post(call('chain_getBlockByHeight', '[1e-400]', '4'));
+    expect(oracles(tiny, reply(error('4', invalidHeight, 'bad height', INVALID_PARAMS_DATA)))).toEqual([]);
+    expect(oracles(tiny, reply(error('4', -32000, 'odd')))).not.toEqual([]);
+    // A number a double reads exactly has one reading: 1.5e1 is 15, a height, so a refusal as a fraction is wrong.
+    expect(oracles(post(call('chain_getBlockByHeight', '[1.5e1]', '5')), reply(error('5', invalidHeight, 'bad height', INVALID_PARAMS_DATA)))).toContain('result-schema');
+  });
+
+  it('a batch over the profile\'s maxBatch may be refused whole (one error, id null) or call by call (an error to each call)', () => {
+    const ids = Array.from({ length: 3 }, (_, i) => String(i + 1));
+    const http = post(`[${ids.map((id) => call('chain_blockNumber', '[]', id)).join(',')}]`);
+    expect(oracles(http, reply(error('null', Number(REF.errorCodes.BatchTooLarge), 'too many')), SMALL)).toEqual([]);
+    expect(oracles(http, reply(`[${ids.map((id) => error(id, -32050, 'too many')).join(',')}]`), SMALL)).toEqual([]);
+    expect(oracles(http, reply(`[${ids.slice(1).map((id) => error(id, -32050, 'too many')).join(',')}]`), SMALL)).toEqual(['envelope']);
+    expect(oracles(http, reply(`[${ids.map((id) => result(id, '5')).join(',')}]`), SMALL)).not.toEqual([]);
+  });
+
+  it('an optional method the node lacks (rpc.discover) may be answered -32601 whatever its params', () => {
+    expect(oracles(post(call('rpc.discover', '[[]]', '""')), reply(error('""', -32601, 'no such method')))).toEqual([]);
+    expect(oracles(post(call('chain_blockNumber', '[[]]', '1')), reply(error('1', -32601, 'no such method')))).toEqual(['error-code']);
+  });
+
+  it('a body nested deeper than a parser may go can be refused with an error and id null (RFC 8259 §9)', () => {
+    const deep = post(call('chain_blockNumber', `${'['.repeat(40)}${']'.repeat(40)}`, '6'));
+    expect(oracles(deep, reply(error('null', -32700, 'too deep')))).toEqual([]);
+    expect(oracles(deep, reply(error('6', -32602, 'bad params', INVALID_PARAMS_DATA)))).toEqual([]);
+    const shallow = post(call('chain_blockNumber', `${'['.repeat(20)}${']'.repeat(20)}`, '6'));
+    expect(oracles(shallow, reply(error('null', -32700, 'too deep')))).not.toEqual([]);
+  });
+
+  it('error data: where the profile says "object", a reason sentence is all that is due (the reference\'s other members are its own)', () => {
+    const missing = post(call('chain_getBlockByHeight', '[99999999]', '8'));
+    const code = Number(REF.errorCodes.BlockNotFound);
+    expect(oracles(missing, reply(error('8', code, 'no block', '{"reason":"no such block"}')))).toEqual([]);
+    expect(oracles(missing, reply(error('8', code, 'no block', '{"height":99999999}')))).toEqual(['result-schema']);
+    expect(oracles(missing, reply(error('8', code, 'no block')))).toEqual(['result-schema']);
+  });
+
+  it('a request object with members JSON-RPC does not name may be served or refused (-32600)', () => {
+    const extra = post('{"params2":[],"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":0}');
+    expect(oracles(extra, reply(result('0', '5')))).toEqual([]);
+    expect(oracles(extra, reply(error('0', -32600, 'unknown member')))).toEqual([]);
+    expect(oracles(extra, reply(error('0', -32603, 'boom')))).toEqual(['internal-error']);
   });
 
   it('a node quoting the request back does not leak', () => {

@@ -23,7 +23,22 @@ export type JsonBody =
       value: JsonValue;
       /** Set when some object repeats a member name: the value with the first of them kept, and which parts hold one. */
       duplicates?: { firstWins: JsonValue; where: DuplicateSites };
+      /**
+       * Set when a number written with a fraction or an exponent reads otherwise as a double than as the number
+       * it writes (RFC 8259 §6: a parser may read numbers to a limited precision): the value with each such number
+       * read exactly (see exactlyRead).
+       */
+      exact?: JsonValue;
+      /** The nesting goes deeper than PARSER_DEPTH_LIMIT levels: a parser with a depth limit may refuse it (RFC 8259 §9). */
+      deep?: true;
     };
+
+/**
+ * Nesting beyond which a body may be refused as too deep by a node's parser (RFC 8259 §9 lets a parser limit
+ * nesting; .NET's System.Text.Json stops at 64 levels by default, serde_json at 128): deeper than any request of
+ * the interface needs.
+ */
+export const PARSER_DEPTH_LIMIT = 32;
 
 /** Where duplicate member names are: in the whole value, or (a batch) in these elements of the top-level array. */
 export type DuplicateSites = 'whole' | ReadonlySet<number>;
@@ -54,13 +69,115 @@ export function readJsonText(text: string): JsonBody {
     if (error instanceof JsonParseError && error.reason.startsWith('Nesting deeper')) return { kind: 'too-deep', reason };
     return { kind: 'not-json', reason: `the body is not valid JSON: ${reason}`, source: 'RFC 8259 §2-§7' };
   }
+  const exact = exactlyRead(text);
+  const more = { ...(exact === undefined ? {} : { exact }), ...(nestsDeeperThan(text, PARSER_DEPTH_LIMIT) ? { deep: true as const } : {}) };
   // Most texts repeat no name: as many names in the text as in the value read says so, without the scan below.
-  if (namesIn(text) === namesOf(value)) return { kind: 'json', value };
+  if (namesIn(text) === namesOf(value)) return { kind: 'json', value, ...more };
   const scan = new FirstWins(text);
   const firstWins = scan.read();
-  if (scan.sites.size === 0 && !scan.anywhere) return { kind: 'json', value };
+  if (scan.sites.size === 0 && !scan.anywhere) return { kind: 'json', value, ...more };
   const where: DuplicateSites = Array.isArray(value) && !scan.anywhere ? scan.sites : 'whole';
-  return { kind: 'json', value, duplicates: { firstWins, where } };
+  return { kind: 'json', value, duplicates: { firstWins, where }, ...more };
+}
+
+/** Whether a valid JSON text nests deeper than `limit` levels (brackets inside strings do not count). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  // Depth d takes d opening brackets: most texts have too few to need the scan.
+  let brackets = 0;
+  for (let i = text.indexOf('['); i !== -1 && brackets <= limit; i = text.indexOf('[', i + 1)) brackets++;
+  for (let i = text.indexOf('{'); i !== -1 && brackets <= limit; i = text.indexOf('{', i + 1)) brackets++;
+  if (brackets <= limit) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const close = closingQuote(text, i);
+      if (close === -1) return false;
+      i = close;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A number literal: sign, integer digits, fraction digits, exponent. */
+const NUMBER_LITERAL = /-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/g;
+/** Beyond this many digits of exponent a number's exact reading is only "huge" or "tiny". */
+const EXPONENT_CAP = 400;
+const TWO_52 = 2 ** 52;
+
+/**
+ * The value of a valid JSON text with each number written with a fraction or an exponent read exactly where a
+ * double reads it as another number in a way a schema can tell: an integer a double changes (18446744073709551615.0
+ * reads as 2^64, beyond a u64; 1E400 as Infinity) becomes that integer (a bigint; beyond 10^400, 10^400), and a
+ * fraction a double reads as an integer (1e-400 reads as 0, 1.00000000000000000001 as 1) becomes a fraction with
+ * the same integer part (its floor + 0.5). Undefined when no number needs it (integers written without a fraction
+ * or an exponent are read exactly by core/json already). Numbers inside strings are never touched.
+ */
+export function exactlyRead(text: string): JsonValue | undefined {
+  if (!/\d[.eE]/.test(text)) return undefined;
+  const replaced: { at: number; length: number; value: bigint | number }[] = [];
+  for (let segment = 0; segment <= text.length; ) {
+    const open = text.indexOf('"', segment);
+    const end = open === -1 ? text.length : open;
+    NUMBER_LITERAL.lastIndex = segment;
+    for (let m = NUMBER_LITERAL.exec(text); m !== null && m.index < end; m = NUMBER_LITERAL.exec(text)) {
+      if (m[2] === undefined && m[3] === undefined) continue;
+      const exact = exactNumber(m[0], m[1] ?? '', m[2] ?? '', m[3]);
+      if (exact !== undefined) replaced.push({ at: m.index, length: m[0].length, value: exact });
+    }
+    if (open === -1) break;
+    const close = closingQuote(text, open);
+    if (close === -1) return undefined;
+    segment = close + 1;
+  }
+  if (replaced.length === 0) return undefined;
+  // Each replaced literal is written as a string holding its index, read back as the exact value.
+  let out = '';
+  let copied = 0;
+  replaced.forEach((r, i) => {
+    out += `${text.slice(copied, r.at)}"${MARK}${i}"`;
+    copied = r.at + r.length;
+  });
+  if (text.includes(MARK) || ESCAPED_MARK.test(text)) return undefined;
+  return restore(parseJson(out + text.slice(copied)), replaced.map((r) => r.value));
+}
+
+/** Marks a replaced literal: a noncharacter no body the fuzzer sends holds (a body that does, as is or escaped, gets no exact reading). */
+const MARK = '\uFDD2';
+const ESCAPED_MARK = /\\u[fF][dD][dD]2/;
+
+/** A literal's exact reading where a double misreads it (see exactlyRead); undefined where the double is right. */
+function exactNumber(literal: string, int: string, frac: string, exp: string | undefined): bigint | number | undefined {
+  const negative = literal.startsWith('-');
+  const double = Number(literal);
+  let digits = (int + frac).replace(/^0+/, '');
+  let scale = (exp === undefined ? 0 : Number(exp)) - frac.length;
+  if (digits === '') return undefined; // zero, which a double reads exactly
+  const trailing = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailing);
+  scale += trailing;
+  if (scale >= 0) {
+    // An integer: right when the double is that very integer.
+    if (digits.length + scale > EXPONENT_CAP) return Number.isFinite(double) ? undefined : (negative ? -1n : 1n) * 10n ** BigInt(EXPONENT_CAP);
+    const exact = (negative ? -1n : 1n) * BigInt(digits) * 10n ** BigInt(scale);
+    return Number.isInteger(double) && BigInt(double) === exact ? undefined : exact;
+  }
+  // A fraction: right when the double is not an integer either.
+  if (!Number.isInteger(double)) return undefined;
+  const wholeDigits = digits.length + scale;
+  const floorMagnitude = wholeDigits <= 0 ? 0n : BigInt(digits.slice(0, wholeDigits));
+  const floor = negative ? -floorMagnitude - 1n : floorMagnitude;
+  return floor > -TWO_52 && floor < TWO_52 ? Number(floor) + 0.5 : 0.5;
+}
+
+function restore(value: JsonValue, exact: readonly (bigint | number)[]): JsonValue {
+  if (typeof value === 'string') return value.startsWith(MARK) ? (exact[Number(value.slice(1))] ?? value) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => restore(item, exact));
+  // fromEntries keeps every name an own member (an assignment to "__proto__" would set the prototype instead).
+  return Object.fromEntries(Object.keys(value).map((key) => [key, restore(value[key] as JsonValue, exact)]));
 }
 
 /**

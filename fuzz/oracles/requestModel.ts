@@ -30,6 +30,12 @@ export interface ModelOptions {
   duplicates: 'none' | 'whole' | ReadonlySet<number>;
   /** How this reading takes them: read (one value kept), the answer 'either'; or refused, an error with id null, even to a notification. */
   duplicatesAs: 'either' | 'refused';
+  /**
+   * A batch over the profile's maxBatch: refused whole, one error object with id null (the reference's choice,
+   * the default), or call by call, an error to each call in an array (JSON-RPC 2.0 §6's shape for a batch's
+   * answer; another legal choice the profile does not state).
+   */
+  overLimit?: 'whole' | 'per-call';
 }
 
 /** What the model saw that calls for another reading. */
@@ -45,6 +51,11 @@ const DUPLICATE_KEYS: AnswerExpectation = {
   because: 'the request object repeats a member name: RFC 8259 §4 leaves which value counts (or a refusal) to the node\'s parser',
 };
 
+const OTHER_MEMBERS: AnswerExpectation = {
+  kind: 'either',
+  because: 'the request object has members JSON-RPC 2.0 §4 does not name (the interface: "a JSON object with four members"): a node may ignore them or refuse the request (-32600)',
+};
+
 /** The reading of a whole parsed body. */
 export function readingOfValue(value: JsonValue, options: ModelOptions, notes: ModelNotes): Reading {
   if (!Array.isArray(value)) {
@@ -55,7 +66,8 @@ export function readingOfValue(value: JsonValue, options: ModelOptions, notes: M
     return { kind: 'single', due: invalidRequest(null, false, 'the empty batch []', 'an empty batch is not a request: JSON-RPC 2.0 §6 answers it with ONE Invalid Request object, not an array', 'JSON-RPC 2.0 §6') };
   }
   const max = options.profile.maxBatch;
-  if (max !== undefined && value.length > max) return { kind: 'single', due: batchTooLarge(value.length, max, options.profile) };
+  const over = max !== undefined && value.length > max;
+  if (over && options.overLimit !== 'per-call') return { kind: 'single', due: batchTooLarge(value.length, max, options.profile) };
   const elements: Due[] = [];
   let notifications = 0;
   value.forEach((element, i) => {
@@ -65,6 +77,11 @@ export function readingOfValue(value: JsonValue, options: ModelOptions, notes: M
     else elements.push(due);
   });
   if (elements.length === 0) return { kind: 'nothing', what: `a batch of ${value.length} notifications`, because: 'JSON-RPC 2.0 §6: for a batch of notifications only the server should return nothing at all (and MUST NOT return an empty array)' };
+  if (over) {
+    // Refused call by call: an error to each call with its id, as JSON-RPC 2.0 §6 answers a batch (an array).
+    const because = `a batch of ${value.length}, over the profile's maxBatch (${max}), refused call by call`;
+    for (const due of elements) due.answer = { kind: 'error', because };
+  }
   return { kind: 'batch', elements, notifications, wholeRefusal: max === undefined };
 }
 
@@ -163,7 +180,15 @@ function dueOf(v: JsonValue, where: string, duplicates: boolean, options: ModelO
     };
   }
   if (spec !== undefined) due.method = spec;
-  return duplicates ? { ...due, answer: DUPLICATE_KEYS } : due;
+  if (duplicates) return { ...due, answer: DUPLICATE_KEYS };
+  if (hasOtherMembers(v) && due.answer.kind !== 'either') due.answer = OTHER_MEMBERS;
+  return due;
+}
+
+/** Whether a request object has members JSON-RPC 2.0 §4 does not name. */
+function hasOtherMembers(v: { [key: string]: JsonValue }): boolean {
+  for (const key in v) if (key !== 'jsonrpc' && key !== 'method' && key !== 'params' && key !== 'id') return true;
+  return false;
 }
 
 /** A request in a few words for messages: `chain_getAccount [12345] (id 7)`, or where it was when it has no method name. */
