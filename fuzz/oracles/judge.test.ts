@@ -274,12 +274,13 @@ describe('judge', () => {
     expect(oracles(shallow, reply(error('null', -32700, 'too deep')))).not.toEqual([]);
   });
 
-  it('error data: where the profile says "object", a reason sentence is all that is due (the reference\'s other members are its own)', () => {
+  it('error data is left alone: optional in JSON-RPC 2.0 §5.1, its shape a profile matter the suite checks', () => {
     const missing = post(call('chain_getBlockByHeight', '[99999999]', '8'));
     const code = Number(REF.errorCodes.BlockNotFound);
-    expect(oracles(missing, reply(error('8', code, 'no block', '{"reason":"no such block"}')))).toEqual([]);
-    expect(oracles(missing, reply(error('8', code, 'no block', '{"height":99999999}')))).toEqual(['result-schema']);
-    expect(oracles(missing, reply(error('8', code, 'no block')))).toEqual(['result-schema']);
+    for (const data of ['{"reason":"no such block"}', '{"height":99999999}', '"no block"', undefined]) {
+      expect(oracles(missing, reply(error('8', code, 'no block', data)))).toEqual([]);
+    }
+    expect(oracles(missing, reply(error('8', -32000, 'no block')))).toEqual(['result-schema']);
   });
 
   it('a request object with members JSON-RPC does not name may be served or refused (-32600)', () => {
