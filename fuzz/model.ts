@@ -199,7 +199,13 @@ export interface FuzzRun {
   startedAt: string;
   durationMs: number;
   seed: number;
-  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; maxFindings?: number };
+  /**
+   * `profile`: the name of the profile the run judged by; `profileFile`: its file as an absolute path, when it
+   * came from one (`--profile <file>`, or the `profile.json` a `--profile detect` run writes beside its
+   * report): `--replay` loads it, and the reports' replay commands pass it, so a finding is judged again by
+   * the rules it was found by.
+   */
+  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; profileFile?: string; maxFindings?: number };
   targets: TargetSummary[];
   cases: number;
   /** Cases by family (what was generated). */

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './support/suites.js';
 import { runChainrpc } from './runChainrpc.js';
@@ -62,6 +62,15 @@ describe('chainrpc fuzz', () => {
     const two = await runChainrpc(...args('2', 'two'));
     expect(one.code, one.stderr).toBe(1);
     expect(two.code, two.stderr).toBe(1);
+    // The profile file goes into report.json and every replay command; --replay without --profile loads it.
+    const replay = /^replay one: chainrpc fuzz --replay (\S+) (F\d+) --profile (\S+)$/m.exec(one.stdout);
+    expect(replay?.[3], one.stdout).toBe(profile);
+    const report = JSON.parse(readFileSync(replay?.[1] ?? '', 'utf8')) as { options: { profileFile?: string } };
+    expect(report.options.profileFile).toBe(profile);
+    expect(readFileSync(join(/^reports: (.+)$/m.exec(one.stdout)?.[1] ?? '', 'summary.md'), 'utf8')).toContain(`--profile ${profile}`);
+    const again = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', replay?.[2] ?? '', '--rpc-path', '/rpc');
+    expect(again.stderr).toContain(`judging by the run's profile, ${profile}`);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
     const findings = (stdout: string): string[] => [...stdout.matchAll(/^\s*(F\d+ \S+ \S+):/gm)].map((m) => m[1] ?? '');
     expect(findings(two.stdout).length).toBeGreaterThan(0);
     expect(findings(two.stdout)).toEqual(findings(one.stdout));
@@ -86,11 +95,46 @@ describe('chainrpc fuzz', () => {
       expect(detected.stderr).not.toMatch(/judging by the reference profile/);
       const file = /^profile detected \(.*\): (.+)$/m.exec(detected.stdout)?.[1] ?? '';
       expect((JSON.parse(readFileSync(file, 'utf8')) as { maxBatch: unknown }).maxBatch).toBe(8);
-      expect(file.startsWith(/^reports: (.+)$/m.exec(detected.stdout)?.[1] ?? '-')).toBe(true);
+      const folder = /^reports: (.+)$/m.exec(detected.stdout)?.[1] ?? '-';
+      expect(file.startsWith(folder)).toBe(true);
+      // report.json names it (absolute), for --replay and the reports' replay commands.
+      const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { options: { profileFile?: string } };
+      expect(report.options.profileFile).toBe(resolve(file));
     } finally {
       await small.stop();
     }
   }, 90_000);
+
+  it('a node that dies: its liveness replay shows again on a node it kills (1), and no longer on one that answers after it (0)', async () => {
+    const dying = await startTestNode({ faults: ['dies-on-huge-height'] });
+    const another = await startTestNode({ faults: ['dies-on-huge-height'] });
+    try {
+      // One case at a time: the request it names is the one that killed the node, not a guess.
+      const r = await runChainrpc('fuzz', '--url', dying.url, '--seed', '1', '--concurrency', '1', '--max-findings', '1', '--report-dir', join(dir, 'died'));
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/^ {2}F1 liveness/m);
+      const replay = /^replay one: chainrpc fuzz --replay (\S+) F1$/m.exec(r.stdout);
+      const dead = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', 'F1');
+      expect(dead.code, dead.stdout + dead.stderr).toBe(3);
+      const again = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', 'F1', '--url', another.url);
+      expect(again.stdout).toMatch(/^now: SHOWS AGAIN: the node stopped answering after this request/m);
+      expect(again.code, again.stdout + again.stderr).toBe(1);
+      const fixed = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', 'F1', '--url', honest.url);
+      expect(fixed.stdout).toMatch(/^now: NO LONGER SHOWS/m);
+      expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    } finally {
+      await dying.stop();
+      await another.stop();
+    }
+  }, 90_000);
+
+  it('a second node that never answered is named in the last line and in summary.md', async () => {
+    const r = await runChainrpc('fuzz', '--url', honest.url, '--url', 'http://127.0.0.1:1', '--cases', '100', '--seed', '5', '--report-dir', join(dir, 'half'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^FUZZ: no finding in 100 cases \(.*; http:\/\/127\.0\.0\.1:1 did not answer at the start: not fuzzed\)$/m);
+    const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(readFileSync(join(folder, 'summary.md'), 'utf8')).toContain('http://127.0.0.1:1 did not answer a known-good call');
+  }, 60_000);
 
   it('exits 3 when no node answers, and 2 on usage errors', async () => {
     const none = await runChainrpc('fuzz', '--url', 'http://127.0.0.1:1', '--cases', '10');

@@ -5,9 +5,10 @@
  * finding's minimal case again. docs/fuzz.md.
  */
 import { randomInt } from 'node:crypto';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CliError } from '../CliError.js';
-import { CommandLine } from '../CommandLine.js';
+import { CommandLine, type OptionValues } from '../CommandLine.js';
 import type { Command } from '../Command.js';
 import { positiveNumberProblem } from '../commonOptions.js';
 import { baseUrls } from '../nodeUrls.js';
@@ -15,14 +16,17 @@ import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 import { interruptible } from './load/interrupt.js';
 import { duration } from './load/scenarioOptions.js';
 import { DETECT, detectTargetProfile, TARGET, needUrls, targetOptions, targetProfileAndSource, URL_RULE } from './load/target.js';
-import { writeFileAtomically } from '../../core/files/AtomicFile.js';
 import { packageVersion } from '../../core/packageVersion.js';
+import type { ProfileSource } from '../../profile/loadProfile.js';
+import type { Profile } from '../../profile/Profile.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
 import type { Finding, FuzzRun } from '../../fuzz/model.js';
 import { unknownOnly } from '../../fuzz/cases/CaseContext.js';
-import { replayFinding } from '../../fuzz/run/replayFinding.js';
+import { readFuzzReport, replayFinding, type FuzzReportRead } from '../../fuzz/run/replayFinding.js';
 import { FuzzUnreachableError, runFuzz } from '../../fuzz/run/runFuzz.js';
+import { replayCommand } from '../../reports/fuzz/findingText.js';
 import { fuzzHeadline } from '../../reports/fuzz/fuzzHeadline.js';
 import { FuzzProgressLine } from '../../reports/fuzz/fuzzProgress.js';
 import { FUZZ_REPORT_KIND, writeFuzzReports } from '../../reports/fuzz/writeFuzzReports.js';
@@ -71,7 +75,10 @@ ${targetOptions('a node (repeatable: several are compared)')}
                            ones against the median answer: the one-request denial-of-service search
   --report-dir <dir>       where report folders go (default .chainrpc/reports)
   --replay <report.json>   send a finding's minimal case again (give its id, e.g. F1, after it);
-                           to the node it was found on, or to --url
+                           to the node it was found on, or to --url; judged by the run's profile
+                           file, which the report names (--profile <file> judges by another).
+                           Exit 0: it no longer shows; 1: it shows again, or got no answer at all;
+                           3: the node did not answer a known-good call before it
   -h, --help
 
 Exit codes: 0 no finding (a flaky sighting, seen once and not when sent again, is said, not counted);
@@ -101,7 +108,9 @@ const OPTIONS = {
 
 const line = new CommandLine('fuzz', OPTIONS, true);
 
+type FuzzValues = OptionValues<typeof OPTIONS>;
 
+const COMMAND = 'fuzz';
 
 export const fuzz: Command = {
   name: 'fuzz',
@@ -109,80 +118,110 @@ export const fuzz: Command = {
   help: HELP,
   commandLines: [line],
   async run(argv) {
-    const command = 'fuzz';
     const { values, positionals } = line.parse(argv);
-    const detected = values.profile === DETECT && values.replay === undefined ? await detectTargetProfile(command, values) : undefined;
-    const chosen = detected === undefined ? await targetProfileAndSource(command, values) : { profile: detected.profile, source: { json: detected.json, name: 'the detected profile' } };
-    const profile = chosen.profile;
-    if (values.replay !== undefined) {
-      const [id, ...extra] = positionals;
-      if (id === undefined || extra.length > 0) throw new CliError(`${command}: --replay takes a report and one finding id: chainrpc fuzz --replay <report.json> F1`);
-      const urls = values.url.length > 0 ? baseUrls(command, values.url, profile.rpcPath) : [];
-      return replayFinding({ reportPath: values.replay, findingId: id, ...(urls[0] === undefined ? {} : { url: urls[0] }), profile, timeoutMs: values.timeout, out: (l) => console.log(l) });
-    }
-    if (positionals.length > 0) throw new CliError(`${command}: unexpected argument "${positionals[0] ?? ''}" (see chainrpc fuzz --help)`);
-    needUrls(command, values.url);
-    const urls = baseUrls(command, values.url, profile.rpcPath);
-    const unknown = unknownOnly(values.only);
-    if (unknown.length > 0) throw new CliError(`${command}: --only ${unknown.join(', ')}: give a method of the interface (chain_getAccount; chainrpc methods lists them) or a family (valid, invalid-params, envelope, http)`);
-    const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
-    const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
-    const maxBodyBytes = values['max-body'] ?? Math.min(profile.maxBodyBytes ?? 1024 * 1024, 1024 * 1024);
-    // A folder that cannot take the report is said now, not after a long run.
-    checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, FUZZ_REPORT_KIND);
-    const progress = new FuzzProgressLine(process.stderr);
-    const stop = interruptible('fuzz: interrupted: stopping, then writing the report of what ran');
-    // Judged by the reference profile, another team's node would show its own limits and codes as findings.
-    if (values.profile === undefined) console.error(`fuzz: judging by the reference profile (its limits: batches of ${profile.maxBatch ?? 'any size'}, bodies of ${profile.maxBodyBytes ?? 'any size'} bytes; its error codes); for a node of another network, --profile <file> or --profile detect`);
-    console.error(`fuzz: seed ${seed} (--seed ${seed} makes this run again), ${urls.join(', ')}`);
-    let run: FuzzRun;
-    try {
-      run = await runFuzz({
-        urls,
-        profile,
-        profileSource: chosen.source,
-        seed,
-        cases: values.cases ?? (durationMs === null ? DEFAULT_CASES : null),
-        durationMs,
-        only: values.only,
-        concurrency: values.concurrency,
-        maxRate: Number(values['max-rate']),
-        maxBodyBytes,
-        timeoutMs: values.timeout,
-        slowFloorMs: values.slow,
-        livenessEvery: values['liveness-every'],
-        ...(values['max-findings'] === undefined ? {} : { maxFindings: values['max-findings'] }),
-        seek: values.seek,
-        threads: values.threads === 2 ? 2 : 1,
-        version: packageVersion(),
-        signal: stop.signal,
-        onProgress: (p) => progress.update(p),
-        onFinding: (f) => progress.finding(f),
-      });
-    } catch (err) {
-      if (err instanceof FuzzUnreachableError) throw CliError.within(command, err);
-      throw err;
-    } finally {
-      stop.dispose();
-      progress.done();
-    }
-    const written = await writeFuzzReports(run, { ...(values['report-dir'] === undefined ? {} : { dir: values['report-dir'] }), command: recordedCommand(command, argv) });
-    const verdict = fuzzVerdict(run);
-    console.log(fuzzHeadline(run).line);
-    const said = (f: Finding): string => `  ${f.id} ${f.oracle}${f.method === undefined ? '' : ` ${f.method}`}: ${f.message}`;
-    for (const f of verdict.standing) console.log(said(f));
-    if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
-    for (const f of verdict.flaky) console.log(said(f));
-    console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
-    // The detected profile beside the report: the run's findings are judged by it, and a replay needs it.
-    const profileFile = detected === undefined ? undefined : join(written.dir, 'profile.json');
-    if (detected !== undefined && profileFile !== undefined) {
-      writeFileAtomically(profileFile, `${JSON.stringify(detected.json, null, 2)}\n`);
-      console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(profileFile)}`);
-    }
-    for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
-    const first = verdict.standing[0];
-    if (first !== undefined) console.log(`replay one: chainrpc fuzz --replay ${relativeOrAbsolute(written.files.json)} ${first.id}${profileFile === undefined ? (values.profile === undefined ? '' : ` --profile ${values.profile}`) : ` --profile ${relativeOrAbsolute(profileFile)}`}`);
-    return verdict.exitCode;
+    if (values.replay !== undefined) return replay(values, values.replay, positionals);
+    if (positionals.length > 0) throw new CliError(`${COMMAND}: unexpected argument "${positionals[0] ?? ''}" (see chainrpc fuzz --help)`);
+    return fuzzRun(argv, values);
   },
 };
+
+/** `--replay <report.json> <id>`: the finding's minimal case sent again, judged by the run's profile unless --profile names another. */
+async function replay(values: FuzzValues, reportPath: string, positionals: readonly string[]): Promise<number> {
+  const [id, ...extra] = positionals;
+  if (id === undefined || extra.length > 0) throw new CliError(`${COMMAND}: --replay takes a report and one finding id: chainrpc fuzz --replay <report.json> F1`);
+  const report = readFuzzReport(reportPath);
+  const { profile } = await targetProfileAndSource(COMMAND, { ...values, profile: replayProfile(values.profile, report, reportPath) });
+  const urls = values.url.length > 0 ? baseUrls(COMMAND, values.url, profile.rpcPath) : [];
+  return replayFinding({ reportPath, report, findingId: id, ...(urls[0] === undefined ? {} : { url: urls[0] }), profile, timeoutMs: values.timeout, out: (l) => console.log(l) });
+}
+
+/**
+ * The profile a replay judges by: --profile when given (it wins); else the file the run's report names
+ * (options.profileFile), said on stderr, and a usage error (exit 2) when it is gone: judged by another
+ * profile, a finding could seem fixed when nothing changed. Else the reference profile, with a warning when
+ * the report names another profile without its file (a report written before it kept the file).
+ */
+export function replayProfile(given: string | undefined, report: FuzzReportRead, reportPath: string): string | undefined {
+  if (given !== undefined) return given;
+  const file = report.profileFile;
+  if (file !== undefined) {
+    if (!existsSync(file)) throw new CliError(`${COMMAND}: --replay ${reportPath}: its findings were judged by the profile ${file}, which is gone: give the same profile with --profile <file> (judged by another, a finding can seem fixed when nothing changed)`);
+    console.error(`${COMMAND}: --replay: judging by the run's profile, ${file} (named in the report; --profile <file> judges by another)`);
+    return file;
+  }
+  const reference = referenceProfile().name;
+  if (report.profileName !== undefined && report.profileName !== reference) console.error(`${COMMAND}: --replay: the run was judged by the profile "${report.profileName}", whose file the report does not name: judging by the reference profile; give --profile <file> to judge by the run's`);
+  return undefined;
+}
+
+/** A fuzz run: the profile (detected, a file, or the reference), the run, its reports, and what the console says of them. */
+async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<number> {
+  const detected = values.profile === DETECT ? await detectTargetProfile(COMMAND, values) : undefined;
+  const chosen = detected === undefined ? await targetProfileAndSource(COMMAND, values) : { profile: detected.profile, source: { json: detected.json, name: 'the detected profile' } };
+  const profile = chosen.profile;
+  needUrls(COMMAND, values.url);
+  const urls = baseUrls(COMMAND, values.url, profile.rpcPath);
+  const unknown = unknownOnly(values.only);
+  if (unknown.length > 0) throw new CliError(`${COMMAND}: --only ${unknown.join(', ')}: give a method of the interface (chain_getAccount; chainrpc methods lists them) or a family (valid, invalid-params, envelope, http)`);
+  // A folder that cannot take the report is said now, not after a long run.
+  checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, FUZZ_REPORT_KIND);
+  // Judged by the reference profile, another team's node would show its own limits and codes as findings.
+  if (values.profile === undefined) console.error(`${COMMAND}: judging by the reference profile (its limits: batches of ${profile.maxBatch ?? 'any size'}, bodies of ${profile.maxBodyBytes ?? 'any size'} bytes; its error codes); for a node of another network, --profile <file> or --profile detect`);
+  const run = await runOnce(values, urls, chosen);
+  const written = await writeFuzzReports(run, { ...(values['report-dir'] === undefined ? {} : { dir: values['report-dir'] }), command: recordedCommand(COMMAND, argv), ...(detected === undefined ? {} : { detectedProfile: detected.json }) });
+  const verdict = fuzzVerdict(run);
+  console.log(fuzzHeadline(run).line);
+  const said = (f: Finding): string => `  ${f.id} ${f.oracle}${f.method === undefined ? '' : ` ${f.method}`}: ${f.message}`;
+  for (const f of verdict.standing) console.log(said(f));
+  if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
+  for (const f of verdict.flaky) console.log(said(f));
+  console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
+  // The detected profile beside the report: the run's findings are judged by it, and a replay loads it.
+  if (detected !== undefined && written.profileFile !== undefined) console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(written.profileFile)}`);
+  for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
+  const first = verdict.standing[0];
+  if (first !== undefined) console.log(`replay one: ${replayCommand(first.id, relativeOrAbsolute(written.files.json), written.profileFile === undefined ? undefined : relativeOrAbsolute(written.profileFile))}`);
+  return verdict.exitCode;
+}
+
+/** The run itself, under the progress line and Ctrl-C; no node answering at the start is exit 3. */
+async function runOnce(values: FuzzValues, urls: string[], chosen: { profile: Profile; source: ProfileSource }): Promise<FuzzRun> {
+  const { profile } = chosen;
+  const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
+  const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
+  const progress = new FuzzProgressLine(process.stderr);
+  const stop = interruptible('fuzz: interrupted: stopping, then writing the report of what ran');
+  console.error(`${COMMAND}: seed ${seed} (--seed ${seed} makes this run again), ${urls.join(', ')}`);
+  try {
+    return await runFuzz({
+      urls,
+      profile,
+      profileSource: chosen.source,
+      // The file as the user gave it, made absolute: the report is read back from anywhere.
+      ...(typeof chosen.source === 'string' ? { profileFile: resolve(chosen.source) } : {}),
+      seed,
+      cases: values.cases ?? (durationMs === null ? DEFAULT_CASES : null),
+      durationMs,
+      only: values.only,
+      concurrency: values.concurrency,
+      maxRate: Number(values['max-rate']),
+      maxBodyBytes: values['max-body'] ?? Math.min(profile.maxBodyBytes ?? 1024 * 1024, 1024 * 1024),
+      timeoutMs: values.timeout,
+      slowFloorMs: values.slow,
+      livenessEvery: values['liveness-every'],
+      ...(values['max-findings'] === undefined ? {} : { maxFindings: values['max-findings'] }),
+      seek: values.seek,
+      threads: values.threads === 2 ? 2 : 1,
+      version: packageVersion(),
+      signal: stop.signal,
+      onProgress: (p) => progress.update(p),
+      onFinding: (f) => progress.finding(f),
+    });
+  } catch (err) {
+    if (err instanceof FuzzUnreachableError) throw CliError.within(COMMAND, err);
+    throw err;
+  } finally {
+    stop.dispose();
+    progress.done();
+  }
+}

@@ -126,7 +126,8 @@ function integerBreak(g: Gen, spec: ParamSpec, rule: ParamRule, valid: Wire, roo
     case 'string-integer': {
       const v = typeof valid === 'number' || typeof valid === 'bigint' ? BigInt(valid) : 5n;
       const text = g.draw.pick([String(v), String(v), `0x${v.toString(16)}`, `0x${v.toString(16)}`, '0x0', '0X1F', '1e3', '007', ' 5', '-1', '+1', '', '18446744073709551615', `0x${'f'.repeat(16)}`, `0x${'f'.repeat(17)}`]);
-      return { value: text, what: `${spec.name} as the string ${JSON.stringify(text)}` };
+      // A string holding an integer beyond 2^53 is a boundary number all the same (a node that reads it may overflow).
+      return { value: text, what: `${spec.name} as the string ${JSON.stringify(text)}`, risky: beyondSafe(text) };
     }
     case 'huge': {
       const digits = Math.min(HUGE_BYTES, room);
@@ -283,3 +284,11 @@ export const invalidParams: Generator = {
     return { rule: call.rule, title: `${call.method}: ${call.what}`, method: call.method, body: jsonBody(request(g.wire(call.method), call.params, g.id())), risky: call.risky };
   },
 };
+
+/** Whether a string writes an integer (decimal, or hex after 0x) beyond 2^53 - 1. */
+function beyondSafe(text: string): boolean {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return BigInt(t) > SAFE_MAX;
+  if (/^0[xX][0-9a-fA-F]+$/.test(t)) return BigInt(t) > SAFE_MAX;
+  return false;
+}

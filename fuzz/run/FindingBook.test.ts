@@ -96,6 +96,39 @@ describe('FindingBook', () => {
     }
   });
 
+  it('never hands an id out twice: a finding filed after a fold gets a new id, not the folded one\'s', async () => {
+    const profile = referenceProfile();
+    const target = new FuzzTarget(url, profile, 4);
+    const caseOf = (rule: string, method: string, index: number, json: { [k: string]: JsonValue }): FuzzCase =>
+      ({ rule, family: 'envelope', method, seed: 1, index, title: rule, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
+    const huge = 2n ** 63n + 5n;
+    const cases = [
+      // The id rounded, reached by two rules: the second is folded into the first.
+      caseOf('envelope/id-type', 'chain_blockNumber', 1, { id: huge, jsonrpc: '2.0', method: 'chain_blockNumber', params: [], extra: 'x'.repeat(50) }),
+      caseOf('envelope/extra-member', 'chain_health', 2, { id: huge, jsonrpc: '2.0', method: 'chain_health', params: [], extra: [1, 2] }),
+      // Another bug (a notification answered): a finding of its own, filed after the fold.
+      caseOf('envelope/notification', 'chain_getAccount', 3, { jsonrpc: '2.0', method: 'chain_getAccount', params: ['ab'] }),
+    ];
+    const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 } });
+    try {
+      for (const c of cases) {
+        const answer = await sendCase(target.sender, c.http, 2_000);
+        const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'envelope');
+        if (violation === undefined) throw new Error(`the test server did not show the bug of ${c.rule}`);
+        book.file(target, c, answer, violation, target.client.url);
+        await book.settled();
+      }
+      const live = book.findings.map((f) => f.id);
+      const folded = book.findings.flatMap((f) => (f.alsoAs ?? []).map((a) => a.id));
+      expect(live).toEqual(['F1', 'F3']);
+      expect(folded).toEqual(['F2']);
+      // Every id names one thing: no live finding shares an id with another, nor with a folded one.
+      expect(new Set([...live, ...folded]).size).toBe(live.length + folded.length);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('labels a batch finding with the method of the call it is about, never with the batch\'s first call by default', () => {
     const batch = { method: 'chain_blockNumber', rule: 'envelope/batch-mixed', json: [{ jsonrpc: '2.0', method: 'chain_blockNumber', id: 1 }, null] };
     expect(findingMethod(batch, {})).toBeUndefined();

@@ -31,6 +31,8 @@ export class FindingBook {
   readonly #options: FindingBookOptions;
   readonly #bySignature = new Map<string, Finding>();
   readonly #findings: Finding[] = [];
+  /** The number of the last id handed out: a counter, never the list's length (a fold shortens the list, and an id must never be given twice). */
+  #lastId = 0;
   readonly #settling = new Set<Promise<void>>();
   readonly #started = performance.now();
 
@@ -54,7 +56,7 @@ export class FindingBook {
     }
     const first = foundCase(c, answer, endpoint);
     const finding: Finding = {
-      id: `F${this.#findings.length + 1}`,
+      id: `F${++this.#lastId}`,
       signature,
       oracle: v.oracle,
       url: target.url,
@@ -114,7 +116,7 @@ export class FindingBook {
   /**
    * One cause, two signatures: `finding`'s cases shrank to `twin`'s minimal case with the same violation. It is
    * folded into `twin` (named in its alsoAs, its sightings added, its signature's later sightings counted there)
-   * and leaves the list before it is announced.
+   * and leaves the list before it is announced. Its id goes with it into alsoAs and is never handed out again.
    */
   #fold(target: FuzzTarget, finding: Finding, twin: Finding): void {
     (twin.alsoAs ??= []).push({ id: finding.id, ...(finding.method === undefined ? {} : { method: finding.method }), rule: finding.rule, count: finding.count });

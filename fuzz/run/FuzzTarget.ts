@@ -21,6 +21,9 @@ export interface LivenessOptions {
   retryAfterMs: number;
 }
 
+/** The liveness probe after a case (a run's, and a replay's): each try's bound, and the second try a second after the first. */
+export const LIVENESS_PROBE: LivenessOptions = { timeoutMs: 5_000, retryAfterMs: 1_000 };
+
 export class FuzzTarget {
   readonly url: string;
   readonly client: RpcClient;

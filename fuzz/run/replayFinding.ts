@@ -1,26 +1,45 @@
 /**
  * `chainrpc fuzz --replay <report.json> <finding-id>`: a finding's minimal case sent again, byte for byte, to
  * the node it was found on (or another), judged by the same oracles, and whether it still shows said plainly:
- * the fix of a node team is proven by this command turning from "shows again" to "no longer shows".
+ * the fix of a node team is proven by this command turning from "shows again" to "no longer shows". So that
+ * can only mean a node that answered: the node must answer a known-good call before the case is sent (else
+ * nothing it does after could be told from what it did before), a liveness finding is judged by the same probe
+ * after the case as in the run, and a case that gets no answer at all is never said to no longer show.
  */
 import { readFileSync } from 'node:fs';
-import { rpcEndpoint } from '../../core/client/baseUrl.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { EXIT } from '../../core/errors/exitCodes.js';
 import type { Profile } from '../../profile/Profile.js';
-import type { Finding } from '../model.js';
+import type { Finding, FuzzAnswer, FuzzHttp } from '../model.js';
 import { SLOW_FLOOR_MS } from '../oracles/slowBound.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { httpOf } from './foundCase.js';
-import { CaseSender, sendCase } from './sendCase.js';
+import { FuzzTarget, LIVENESS_PROBE } from './FuzzTarget.js';
+import { sendCase } from './sendCase.js';
 
 /** The report or the finding cannot be read (exit 2). */
 export class FuzzReplayError extends ChainrpcError {
   readonly kind = 'usage';
 }
 
+/** The node does not answer a known-good call before the replay (exit 3): start it, then replay. */
+export class FuzzReplayUnreachableError extends ChainrpcError {
+  readonly kind = 'target';
+}
+
+/** What a replay reads of a fuzz report: its findings, and the profile the run judged them by. */
+export interface FuzzReportRead {
+  findings: Finding[];
+  /** The profile's name (`options.profile`), when the report says it. */
+  profileName?: string;
+  /** The profile's file as an absolute path (`options.profileFile`), when the run's profile came from a file. */
+  profileFile?: string;
+}
+
 export interface ReplayOptions {
+  /** The report's path, as the user gave it (for messages). */
   reportPath: string;
+  report: FuzzReportRead;
   findingId: string;
   /** Another node than the one the finding was found on. */
   url?: string;
@@ -29,44 +48,96 @@ export interface ReplayOptions {
   out: (line: string) => void;
 }
 
-/** The findings of a fuzz report (its `findings`), or a FuzzReplayError saying what the file is instead. */
-export function readFindings(path: string): Finding[] {
+const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null && key in value ? (value as Record<string, unknown>)[key] : undefined);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** A fuzz report's findings and profile, or a FuzzReplayError saying what the file is instead. */
+export function readFuzzReport(path: string): FuzzReportRead {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new FuzzReplayError(`--replay ${path}: cannot read it as JSON (${(err as Error).message})`);
   }
-  const findings = typeof value === 'object' && value !== null && 'findings' in value ? (value).findings : undefined;
-  const format = typeof value === 'object' && value !== null && 'format' in value ? String((value).format) : '';
+  const findings = field(value, 'findings');
+  const format = field(value, 'format') === undefined ? '' : String(field(value, 'format'));
   if (!Array.isArray(findings) || (format !== '' && !format.startsWith('chainrpc-fuzz/'))) throw new FuzzReplayError(`--replay ${path}: not a chainrpc fuzz report (no findings list${format === '' ? '' : `; its format is ${format}`})`);
-  return findings as Finding[];
+  const options = field(value, 'options');
+  const profileName = text(field(options, 'profile'));
+  const profileFile = text(field(options, 'profileFile'));
+  return { findings: findings as Finding[], ...(profileName === undefined ? {} : { profileName }), ...(profileFile === undefined ? {} : { profileFile }) };
 }
 
-/** Sends the finding's minimal case again; resolves 1 when it still shows, 0 when it no longer does. */
+/**
+ * The finding a replay names: by its id, or by an id that was folded into it (one cause filed under two
+ * signatures: report.json lists the later in the earlier's alsoAs, and that id is never another finding's).
+ */
+export function findingOf(report: FuzzReportRead, id: string, reportPath: string, out: (line: string) => void): Finding {
+  const same = (other: string): boolean => other.toLowerCase() === id.toLowerCase();
+  const own = report.findings.find((f) => same(f.id));
+  if (own !== undefined) return own;
+  const holder = report.findings.find((f) => (f.alsoAs ?? []).some((a) => same(a.id)));
+  if (holder === undefined) throw new FuzzReplayError(`--replay ${reportPath}: no finding ${id} (it has ${report.findings.map((f) => f.id).join(', ') || 'none'})`);
+  out(`${id.toUpperCase()} was folded into ${holder.id} (one cause: its cases shrank to ${holder.id}'s minimal case): replaying ${holder.id}`);
+  return holder;
+}
+
+/** Sends the finding's minimal case again; resolves 1 when it still shows (or the case got no answer at all), 0 when it no longer does. */
 export async function replayFinding(o: ReplayOptions): Promise<number> {
-  const findings = readFindings(o.reportPath);
-  const finding = findings.find((f) => f.id.toLowerCase() === o.findingId.toLowerCase());
-  if (finding === undefined) throw new FuzzReplayError(`--replay ${o.reportPath}: no finding ${o.findingId} (it has ${findings.map((f) => f.id).join(', ') || 'none'})`);
-  const url = o.url ?? finding.url;
-  const sender = new CaseSender(rpcEndpoint(url, o.profile.rpcPath), 1);
+  const finding = findingOf(o.report, o.findingId, o.reportPath, o.out);
+  const target = new FuzzTarget(o.url ?? finding.url, o.profile, 2);
   try {
+    // Before the case: a node that does not answer now would make any verdict after it meaningless.
+    if (!(await target.alive({ ...LIVENESS_PROBE, timeoutMs: o.timeoutMs }))) {
+      throw new FuzzReplayUnreachableError(`--replay: ${target.sender.url} does not answer a known-good call (chain_blockNumber); start the node (or give --url), then replay ${finding.id}`);
+    }
     const http = httpOf(finding.minimal);
     o.out(`${finding.id} ${finding.oracle}${finding.method === undefined ? '' : ` ${finding.method}`}: ${finding.message}`);
-    o.out(`sending its minimal case (${http.body.length} bytes) to ${sender.url}`);
-    const answer = await sendCase(sender, http, o.timeoutMs, o.profile.maxBodyBytes);
-    if (finding.oracle === 'liveness' || finding.oracle === 'disagreement') {
-      o.out(answer.failure === undefined ? `answered: HTTP ${answer.status ?? '?'} in ${answer.ms.toFixed(1)} ms: ${(answer.text ?? '').slice(0, 300)}` : `no answer: ${answer.failure.message}`);
-      o.out(finding.oracle === 'liveness' ? 'now: check that the node still answers (chainrpc call --url … chain_blockNumber): a dead node is the finding' : 'now: compare with the other node\'s answer in the report');
-      return EXIT.ok;
-    }
-    // Slowness by the oracle's default floor: the run's median is not the replay's.
-    const violations = judgeAnswer(http, answer, { profile: o.profile, slowBoundMs: SLOW_FLOOR_MS });
-    const again = violations.find((v) => v.oracle === finding.oracle);
+    o.out(`sending its minimal case (${http.body.length} bytes) to ${target.sender.url}`);
+    const answer = await sendCase(target.sender, http, o.timeoutMs, o.profile.maxBodyBytes);
     o.out(answer.failure === undefined ? `answer: HTTP ${answer.status ?? '?'} in ${answer.ms.toFixed(1)} ms: ${(answer.text ?? '').slice(0, 300)}` : `no answer: ${answer.failure.message}`);
-    o.out(again === undefined ? `now: NO LONGER SHOWS (${finding.oracle})` : `now: SHOWS AGAIN: ${again.message}`);
-    return again === undefined ? EXIT.ok : EXIT.nodeError;
+    const now = await verdictNow(finding, http, answer, { target, profile: o.profile, timeoutMs: o.timeoutMs });
+    o.out(`now: ${now.line}`);
+    return now.exit;
   } finally {
-    sender.close();
+    await target.close();
   }
 }
+
+interface Now {
+  line: string;
+  exit: number;
+}
+
+/**
+ * What the replay shows now. A liveness finding: the run's probe after the case (the node still answering
+ * is the only sign it no longer dies of it). A disagreement: the answer is printed for comparing, the other
+ * node not being here. Any other: the answer judged by the finding's oracle. In every case, no answer at
+ * all is never "no longer shows": a request left unanswered is a bug of its own, and hides whether this one
+ * still shows.
+ */
+async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, ctx: { target: FuzzTarget; profile: Profile; timeoutMs: number }): Promise<Now> {
+  const probe = { ...LIVENESS_PROBE, timeoutMs: ctx.timeoutMs };
+  if (finding.oracle === 'liveness') {
+    if (!(await ctx.target.alive(probe))) return died();
+    return answer.failure === undefined ? gone('liveness: the node still answers a known-good call after it') : unanswered(answer, 'the node still answers a known-good call after it');
+  }
+  // Slowness by the oracle's default floor: the run's median is not the replay's.
+  const again = finding.oracle === 'disagreement' ? undefined : judgeAnswer(http, answer, { profile: ctx.profile, slowBoundMs: SLOW_FLOOR_MS }).find((v) => v.oracle === finding.oracle);
+  if (again !== undefined) return { line: `SHOWS AGAIN: ${again.message}`, exit: EXIT.nodeError };
+  if (answer.failure !== undefined) return (await ctx.target.alive(probe)) ? unanswered(answer, 'the node still answers a known-good call') : died();
+  if (finding.oracle === 'disagreement') return { line: 'compare with the other node\'s answer in the report (a disagreement is between two nodes: send the case to both with --url)', exit: EXIT.ok };
+  return gone(finding.oracle);
+}
+
+const died = (): Now => ({
+  line: `SHOWS AGAIN: the node stopped answering after this request: a known-good chain_blockNumber went unanswered twice, ${LIVENESS_PROBE.retryAfterMs} ms apart; restart it`,
+  exit: EXIT.nodeError,
+});
+
+const gone = (what: string): Now => ({ line: `NO LONGER SHOWS (${what})`, exit: EXIT.ok });
+
+const unanswered = (answer: FuzzAnswer, alive: string): Now => ({
+  line: `NO ANSWER: the request got no answer (${answer.failure?.code ?? '?'}: ${answer.failure?.message ?? ''}), though ${alive}: whether the finding still shows cannot be told, and a request left unanswered is a bug of its own`,
+  exit: EXIT.nodeError,
+});

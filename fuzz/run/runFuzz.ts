@@ -16,7 +16,7 @@ import { readChain, type ChainView } from './chainContext.js';
 import { CostSeeker } from './CostSeeker.js';
 import { compareAnswers } from './differential.js';
 import { FindingBook } from './FindingBook.js';
-import { FuzzTarget } from './FuzzTarget.js';
+import { FuzzTarget, LIVENESS_PROBE } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
 import { SHRINK_DEFAULTS, type ShrinkOptions } from './shrink.js';
 
@@ -25,6 +25,8 @@ export interface FuzzOptions {
   profile: Profile;
   /** Where a second thread loads the profile's codec again (the command line's --profile): see `threads`. */
   profileSource?: ProfileSource;
+  /** The profile's file, as an absolute path, when it came from one: the report keeps it for `--replay` (FuzzRun options.profileFile). */
+  profileFile?: string;
   seed: number;
   /** The case budget; null: only the time budget. */
   cases: number | null;
@@ -77,8 +79,8 @@ export class FuzzUnreachableError extends ChainrpcError {
 /** Answers waiting for their verdict from the case thread, at most (then the run waits for the judge). */
 const JUDGING_AT_MOST = 64;
 
-/** A node stopped answering: how long the second probe waits after the first. */
-const LIVENESS = { timeoutMs: 5_000, retryAfterMs: 1_000 };
+/** A node stopped answering: how long the second probe waits after the first (the replay probes alike). */
+const LIVENESS = LIVENESS_PROBE;
 
 export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
   const startedAt = new Date();
@@ -101,7 +103,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - t0),
       seed: o.seed,
-      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
+      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.profileFile === undefined ? {} : { profileFile: o.profileFile }), ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
       targets: targets.map((t) => t.summary()),
       cases: run.sent,
       byFamily: run.byFamily,
@@ -144,7 +146,7 @@ class FuzzLoop {
   /** Verdicts still coming from the case thread, filed when they come. */
   readonly #judging = new Set<Promise<void>>();
   /** Cases per node since its last good liveness probe that got no answer: who may have killed it. */
-  readonly #suspects = new Map<FuzzTarget, { c: FuzzCase; answer: FuzzAnswer }[]>();
+  readonly #suspects = new Map<FuzzTarget, Suspect[]>();
 
   constructor(o: FuzzOptions, targets: FuzzTarget[], chain: ChainView, t0: number) {
     this.#o = o;
@@ -267,16 +269,17 @@ class FuzzLoop {
    * undefined: the node died. `judged`: the verdict still coming from the case thread (filed when it comes).
    */
   async #against(t: FuzzTarget, c: FuzzCase): Promise<{ answer: FuzzAnswer | undefined; judged?: Promise<void> }> {
-    t.cases++;
+    // Its place in what this node was sent: the order the node received (and so processed) its requests in.
+    const sent = ++t.cases;
     const answer = await sendCase(t.sender, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
     t.answered(answer);
     this.seeker?.weigh(c, answer, t.client.url);
     const verdict = this.cases.judge(c, answer, t.slowBound(this.#o.slowFloorMs));
-    if (answer.failure !== undefined) (this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!).push({ c, answer });
+    if (answer.failure !== undefined) (this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!).push({ c, answer, sent });
     if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0) {
       if (!t.answering) return { answer: undefined };
       if (!(await t.alive(LIVENESS))) {
-        this.#died(t, c, answer);
+        this.#died(t, { c, answer, sent });
         return { answer: undefined };
       }
       this.#suspects.delete(t);
@@ -295,21 +298,49 @@ class FuzzLoop {
   }
 
   /**
-   * The node stopped answering. The request that killed it: among the cases it left unanswered since its last
-   * good probe, the first that could hurt, else the first sent; with none unanswered, the case after which the
-   * probe failed. With more than one case in flight this is a strong guess, named as one (--concurrency 1 makes it exact).
+   * The node stopped answering: its liveness finding names the request that killed it (culpritOf), the case
+   * after which the probe failed when none was left unanswered.
    */
-  #died(t: FuzzTarget, c: FuzzCase, answer: FuzzAnswer): void {
+  #died(t: FuzzTarget, last: Suspect): void {
     if (!t.answering) return;
     t.state = 'stopped';
-    const suspects = (this.#suspects.get(t) ?? []).sort((a, b) => a.c.index - b.c.index);
-    const culprit = suspects.find((s) => s.c.risky) ?? suspects[0] ?? { c, answer };
-    const others = suspects.filter((s) => s !== culprit).map((s) => `#${s.c.index}`);
-    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, {
-      oracle: 'liveness',
-      message: `the node stopped answering after this request${others.length > 0 ? ` (a guess: the first ${culprit.c.risky ? 'risky one ' : ''}of ${others.length + 1} cases left unanswered as it died; also ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}; --concurrency 1 names it exactly)` : ''}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart. The run sent it nothing more; restart it to go on`,
-      source: 'liveness: a node must survive any request a client can send',
-    }, t.client.url);
+    const { culprit, others } = culpritOf(this.#suspects.get(t) ?? [], last);
+    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, { oracle: 'liveness', message: diedMessage(culprit, others), source: 'liveness: a node must survive any request a client can send' }, t.client.url);
   }
 }
 
+/** A case a node left unanswered since its last good liveness probe: one that may have killed it. */
+export interface Suspect {
+  c: FuzzCase;
+  answer: FuzzAnswer;
+  /** Its place in what the node was sent (1 for the first case): the order the node received them in. */
+  sent: number;
+}
+
+/**
+ * The request that killed a node: among the cases it left unanswered since its last good probe, the first risky
+ * one (what could hurt: fuzz/cases marks it), else the first to reach it. Which of the cases in flight killed it
+ * cannot be known from outside: a node that reads its requests in order dies on the first left unanswered, but a
+ * node that works on several at once (most do, and the reference node verifies signatures on other threads) can
+ * die on a later one while earlier ones are still under way. Against the reference node's dies-on-huge-height,
+ * seeds 1 to 16 (2026-11-28), the first risky one was the killer 15 times in 16 at concurrency 4 and at 8, the
+ * first sent 15 and 10 times. The order they reached it in is the order they were sent in, but that a case sent
+ * on a connection of its own (no Content-Length) waits for a TCP handshake first. With none unanswered, `last`,
+ * the case after which the probe failed. With more than one, a guess, named as one with the others
+ * (--concurrency 1 makes it exact).
+ */
+export function culpritOf(suspects: readonly Suspect[], last: Suspect): { culprit: Suspect; others: Suspect[] } {
+  const inOrder = [...suspects].sort((a, b) => ownConnection(a) - ownConnection(b) || a.sent - b.sent);
+  const culprit = inOrder.find((s) => s.c.risky) ?? inOrder[0] ?? last;
+  return { culprit, others: inOrder.filter((s) => s !== culprit) };
+}
+
+/** 1 for a case sent on a connection of its own (it reaches the node a TCP handshake later than its place in the sending order), else 0. */
+const ownConnection = (s: Suspect): number => (s.c.http.omitContentLength === true ? 1 : 0);
+
+/** The liveness finding's message: what happened, and when the culprit is a guess, that it is one and the other suspects. */
+export function diedMessage(culprit: Suspect, others: readonly Suspect[]): string {
+  const named = others.map((s) => `#${s.c.index}`);
+  const guess = named.length === 0 ? '' : ` (a guess: the first ${culprit.c.risky ? 'risky one' : 'sent'} of ${named.length + 1} cases left unanswered as it died; also ${named.slice(0, 8).join(', ')}${named.length > 8 ? ', …' : ''}; --concurrency 1 names it exactly)`;
+  return `the node stopped answering after this request${guess}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart. The run sent it nothing more; restart it to go on`;
+}

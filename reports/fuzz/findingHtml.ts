@@ -41,7 +41,7 @@ function answersHtml(f: Finding): string {
 function commandsHtml(f: Finding, options: FuzzReportOptions): string {
   const anchor = anchorOf(f.id);
   return [
-    `<div class="label">Replay with chainrpc</div><pre class="command" data-testid="replay-${h(anchor)}">${h(replayCommand(f.id, options.reportPath))}</pre>`,
+    `<div class="label">Replay with chainrpc</div><pre class="command" data-testid="replay-${h(anchor)}">${h(replayCommand(f.id, options.reportPath, options.profileFile))}</pre>`,
     `<div class="label">Or with curl</div><pre class="command" data-testid="curl-${h(anchor)}">${h(f.minimal.curl)}</pre>`,
   ].join('');
 }

@@ -20,6 +20,17 @@ export interface FuzzReportOptions {
   reportPath?: string;
   /** The command as it ran (secrets left out), shown with the run's parameters; report.json holds the seed and the options. */
   command?: string;
+  /**
+   * The profile file the replay commands pass (`--profile <file>`); default: the run's own (options.profileFile,
+   * reportOptions). Without it a finding would be judged again by the reference profile, not the rules it was found by.
+   */
+  profileFile?: string;
+}
+
+/** The options a renderer works with: as given, the profile file defaulting to the run's own. */
+export function reportOptions(run: FuzzRun, options: FuzzReportOptions): FuzzReportOptions {
+  const profileFile = options.profileFile ?? run.options.profileFile;
+  return profileFile === undefined ? options : { ...options, profileFile };
 }
 
 /**
@@ -40,10 +51,10 @@ export function nodeFindings(run: FuzzRun, url: string): { standing: number; fla
 /** The flaky sightings beside a count, when there are any: " (+1 flaky)". */
 export const flakyAside = (flaky: number): string => (flaky === 0 ? '' : ` (+${formatCount(flaky)} flaky)`);
 
-/** The command that sends a finding's minimal case again and judges the answer now. */
-export function replayCommand(id: string, reportPath = DEFAULT_REPORT_PATH): string {
-  const word = /^[\w./@%+=:,-]+$/.test(reportPath) ? reportPath : shellQuote(reportPath);
-  return `chainrpc fuzz --replay ${word} ${/^[\w-]+$/.test(id) ? id : shellQuote(id)}`;
+/** The command that sends a finding's minimal case again and judges the answer now, by the profile it was found by when that was a file. */
+export function replayCommand(id: string, reportPath = DEFAULT_REPORT_PATH, profileFile?: string): string {
+  const word = (text: string): string => (/^[\w./@%+=:,-]+$/.test(text) ? text : shellQuote(text));
+  return `chainrpc fuzz --replay ${word(reportPath)} ${/^[\w-]+$/.test(id) ? id : shellQuote(id)}${profileFile === undefined ? '' : ` --profile ${word(profileFile)}`}`;
 }
 
 /** What a recheck found, in words. */

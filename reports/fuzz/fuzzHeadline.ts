@@ -36,24 +36,46 @@ export function stopPhrase(run: FuzzRun): string | undefined {
   return one ? 'the node stopped answering' : 'every node stopped answering';
 }
 
+/** The nodes that never answered (each named: one of two left out of a run must not go unsaid). */
+export const unreachableUrls = (run: FuzzRun): string[] => run.targets.filter((t) => t.state === 'unreachable').map((t) => t.url);
+
+/**
+ * What the headline says of nodes that did not answer at the start, when others were fuzzed: "http://b did not
+ * answer at the start: not fuzzed". Every such node by its URL, however many: a differential run that quietly
+ * became a run on one node has compared nothing.
+ */
+export function unreachablePhrase(run: FuzzRun): string | undefined {
+  const urls = [...new Set(unreachableUrls(run))];
+  if (urls.length === 0 || urls.length === run.targets.length) return undefined;
+  return `${urls.join(' and ')} did not answer at the start: not fuzzed`;
+}
+
+/** The sentence a report gives nodes that did not answer at the start, beside others that did (undefined: none such). */
+export function unreachableNote(run: FuzzRun): string | undefined {
+  if (unreachablePhrase(run) === undefined) return undefined;
+  const urls = [...new Set(unreachableUrls(run))];
+  return `${urls.join(' and ')} did not answer a known-good call (chain_blockNumber) at the start: no case was sent to ${urls.length === 1 ? 'it' : 'them'}, so nothing was judged or compared there.`;
+}
+
 /** The verdict line of a run (the words are the report's, the facts the run's). */
 export function fuzzHeadline(run: FuzzRun): FuzzHeadline {
   const stop = stopPhrase(run);
-  const urls = run.targets.map((t) => t.url);
+  const unreachable = unreachablePhrase(run);
+  const fuzzed = run.targets.filter((t) => t.state !== 'unreachable').map((t) => t.url);
   const verdict = fuzzVerdict(run);
   const flaky = verdict.flaky.length > 0 ? `; ${plural(verdict.flaky.length, 'flaky sighting')} did not reproduce` : '';
   if (verdict.word === 'FOUND') {
     const where = nodesPhrase(verdict.standing.map((f) => f.url));
-    const line = `FUZZ: ${plural(verdict.standing.length, 'finding')} on ${where} in ${plural(run.cases, 'case')} (seed ${run.seed}${flaky}${stop === undefined ? '' : `; ${stop}`})`;
+    const line = `FUZZ: ${plural(verdict.standing.length, 'finding')} on ${where} in ${plural(run.cases, 'case')} (seed ${run.seed}${flaky}${[unreachable, stop].map((p) => (p === undefined ? '' : `; ${p}`)).join('')})`;
     return { word: 'FOUND', line };
   }
   if (verdict.word === 'NOTHING') {
-    const unreachable = run.targets.filter((t) => t.state === 'unreachable').map((t) => t.url);
-    const why = unreachable.length > 0 ? `${nodesPhrase(unreachable)} did not answer` : (stop ?? 'no case was sent');
+    const none = unreachableUrls(run);
+    const why = none.length > 0 ? `${nodesPhrase(none)} did not answer` : (stop ?? 'no case was sent');
     return { word: 'NOTHING', line: `FUZZ: nothing fuzzed: ${why} (seed ${run.seed})` };
   }
-  const facts = [`seed ${run.seed}`, formatDuration(run.durationMs), nodesPhrase(urls), ...(stop === undefined ? [] : [stop])];
-  return { word: 'CLEAN', line: `FUZZ: no finding in ${plural(run.cases, 'case')} (${facts.join(', ')}${flaky})` };
+  const facts = [`seed ${run.seed}`, formatDuration(run.durationMs), nodesPhrase(fuzzed), ...(stop === undefined ? [] : [stop])];
+  return { word: 'CLEAN', line: `FUZZ: no finding in ${plural(run.cases, 'case')} (${facts.join(', ')}${flaky}${unreachable === undefined ? '' : `; ${unreachable}`})` };
 }
 
 /** The CSS class of a headline's word, in the palette every report shares (pass, fail, error). */

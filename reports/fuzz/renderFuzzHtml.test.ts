@@ -32,6 +32,15 @@ describe('renderFuzzHtml', () => {
     expect([...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1])).toEqual(['']);
   });
 
+  it('says a node that never answered, beside others that did, in the headline and a warning of its own', () => {
+    const two = fuzzRunFixture('clean');
+    two.targets.push({ url: 'http://10.0.0.9:8545', cases: 0, findings: 0, state: 'unreachable', medianMs: 0, slowBoundMs: 1000, livenessChecks: 1 });
+    const page = renderFuzzHtml(two);
+    expect(byTestId(page, 'verdict')).toMatch(/; http:\/\/10\.0\.0\.9:8545 did not answer at the start: not fuzzed\)$/);
+    expect(byTestId(page, 'unreachable')).toBe('http://10.0.0.9:8545 did not answer a known-good call (chain_blockNumber) at the start: no case was sent to it, so nothing was judged or compared there.');
+    expect(html).not.toContain('data-testid="unreachable"');
+  });
+
   it('leads with the headline and the run\'s parameters', () => {
     expect(byTestId(html, 'verdict')).toBe(`FUZZ: 5 findings on ${FUZZ_NODE_A} and ${FUZZ_NODE_B} in 10,793 cases (seed 424242; 1 flaky sighting did not reproduce)`);
     expect(html).toContain('class="verdict verdict-failed"');

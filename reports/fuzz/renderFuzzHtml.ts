@@ -17,11 +17,11 @@ import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import { formatCount } from '../load/formatLoad.js';
 import { caseHtml, findingHtml } from './findingHtml.js';
-import { findingsInOrder, flakyAside, formatTime, nodeFindings } from './findingText.js';
+import { findingsInOrder, flakyAside, formatTime, nodeFindings, reportOptions } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
 import { casesChart, findingsChart } from './fuzzCharts.js';
 import { FUZZ_REPORT_CSS } from './fuzzHtmlAssets.js';
-import { fuzzHeadline, headlineClass, stopPhrase } from './fuzzHeadline.js';
+import { fuzzHeadline, headlineClass, stopPhrase, unreachableNote } from './fuzzHeadline.js';
 
 /** The heading of the flaky sightings, after the findings. */
 const FLAKY_HEADING = 'Flaky sightings (seen once, not when sent again; not counted)';
@@ -45,7 +45,7 @@ function metaHtml(run: FuzzRun, command: string | undefined): string {
     ['Stopped', STOP_WORDS[run.stop]],
     ['Only', o.only.length === 0 ? 'everything' : o.only.join(', ')],
     ['Limits', `at most ${formatCount(o.maxRate)} cases/s per node, bodies up to ${formatCount(o.maxBodyBytes)} bytes${o.seek === 'slow' ? ', seeking slow cases' : ''}`],
-    ['Profile', o.profile],
+    ['Profile', o.profileFile === undefined ? o.profile : `${o.profile} (${o.profileFile})`],
     ['Tool', `${run.tool.name} ${run.tool.version}`],
     ['Started', run.startedAt],
   ];
@@ -137,9 +137,11 @@ function tocHtml(run: FuzzRun): string {
 }
 
 /** The HTML report of a run; `options.reportPath` is the report.json the replay commands name. */
-export function renderFuzzHtml(run: FuzzRun, options: FuzzReportOptions = {}): string {
+export function renderFuzzHtml(run: FuzzRun, given: FuzzReportOptions = {}): string {
+  const options = reportOptions(run, given);
   const headline = fuzzHeadline(run);
   const stop = stopPhrase(run);
+  const unreachable = unreachableNote(run);
   return htmlPage({
     title: `chainrpc fuzz: ${headline.line}`,
     styles: FUZZ_REPORT_CSS,
@@ -149,6 +151,7 @@ export function renderFuzzHtml(run: FuzzRun, options: FuzzReportOptions = {}): s
       '<h1>chainrpc fuzz report</h1>',
       `<p class="verdict verdict-${headlineClass(headline.word)}" data-testid="verdict">${h(headline.line)}</p>`,
       stop === undefined ? '' : `<p class="warn" data-testid="stop">${h(`The run ended early: ${stop}.`)}</p>`,
+      unreachable === undefined ? '' : `<p class="warn" data-testid="unreachable">${h(unreachable)}</p>`,
       metaHtml(run, options.command),
       '</header>',
       tocHtml(run),

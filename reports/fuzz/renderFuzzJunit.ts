@@ -14,7 +14,7 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase, JunitSuite } from '../shared/junitXml.js';
 import { formatCount } from '../load/formatLoad.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, replayCommand, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, replayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
 import { fuzzHeadline } from './fuzzHeadline.js';
 
@@ -45,7 +45,7 @@ export function findingText(f: Finding, options: FuzzReportOptions = {}): string
     if (text !== '') lines.push(text);
   }
   const curl = c.curl.length <= MAX_CURL_CHARS ? c.curl : `(${formatCount(c.curl.length)} characters: in report.html and report.json)`;
-  lines.push('', `replay: ${replayCommand(f.id, options.reportPath)}`, `curl: ${curl}`);
+  lines.push('', `replay: ${replayCommand(f.id, options.reportPath, options.profileFile)}`, `curl: ${curl}`);
   return lines.join('\n');
 }
 
@@ -120,7 +120,8 @@ function targetSuite(run: FuzzRun, url: string, options: FuzzReportOptions, tool
 }
 
 /** The JUnit XML of a run; `options.reportPath` is the report.json the replay commands name. */
-export function renderFuzzJunit(run: FuzzRun, options: FuzzReportOptions = {}): string {
+export function renderFuzzJunit(run: FuzzRun, given: FuzzReportOptions = {}): string {
+  const options = reportOptions(run, given);
   // Nodes as given, then any other node a finding names (none, from the runner).
   const urls = [...new Set([...run.targets.map((t) => t.url), ...run.findings.map((f) => f.url)])];
   const numbered = run.toolErrors.map((e, i): [ToolError, number] => [e, i + 1]);

@@ -49,6 +49,31 @@ describe('fuzzHeadline', () => {
   });
 });
 
+/** The clean run (or the findings run) with a second node that never answered, as the runner files one. */
+function withUnreachable(kind: 'clean' | 'findings'): FuzzRun {
+  const run = fuzzRunFixture(kind);
+  const down = 'http://10.0.0.9:8545';
+  return { ...run, targets: [...run.targets, { url: down, cases: 0, findings: 0, state: 'unreachable', medianMs: 0, slowBoundMs: 1000, livenessChecks: 1 }] };
+}
+
+describe('a node that never answered, beside others that did', () => {
+  const note = 'http://10.0.0.9:8545 did not answer at the start: not fuzzed';
+
+  it('is named in the headline (the console\'s last line and summary.md\'s heading), clean or not, and not among the nodes fuzzed', () => {
+    expect(fuzzHeadline(withUnreachable('clean')).line).toBe(`FUZZ: no finding in 10,000 cases (seed 424242, 50.0 s, ${FUZZ_NODE_A}; ${note})`);
+    expect(fuzzHeadline(withUnreachable('findings')).line).toBe(`FUZZ: 5 findings on ${FUZZ_NODE_A} and ${FUZZ_NODE_B} in 10,793 cases (seed 424242; 1 flaky sighting did not reproduce; ${note})`);
+    // Only unreachable nodes: nothing was fuzzed, said as before.
+    expect(fuzzHeadline(fuzzRunFixture('unreachable')).line).toBe(`FUZZ: nothing fuzzed: ${FUZZ_NODE_A} did not answer (seed 424242)`);
+  });
+
+  it('is said in summary.md in a sentence of its own, under the headline', () => {
+    const md = renderFuzzMarkdown(withUnreachable('clean'));
+    expect(md.split('\n')[0]).toContain(note);
+    expect(md).toContain('⚠️ http://10.0.0.9:8545 did not answer a known-good call (chain\\_blockNumber) at the start: no case was sent to it, so nothing was judged or compared there.');
+    expect(renderFuzzMarkdown(fuzzRunFixture('clean'))).not.toContain('did not answer');
+  });
+});
+
 describe('renderFuzzMarkdown', () => {
   const run = fuzzRunFixture('findings');
   const md = renderFuzzMarkdown(run, { reportPath: '.chainrpc/reports/fuzz-2026-12-01T10-00-00-000Z/report.json', command: 'chainrpc fuzz --url http://127.0.0.1:8545 --seed 424242' });

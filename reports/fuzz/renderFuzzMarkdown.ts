@@ -12,9 +12,9 @@ import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { formatCount } from '../load/formatLoad.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, flakyAside, formatTime, nodeFindings, replayCommand, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, flakyAside, formatTime, nodeFindings, replayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
-import { fuzzHeadline, stopPhrase } from './fuzzHeadline.js';
+import { fuzzHeadline, stopPhrase, unreachableNote } from './fuzzHeadline.js';
 
 const ICON = { FOUND: '❌', CLEAN: '✅', NOTHING: '⚠️' } as const;
 /** A step summary is for scanning: findings (and flaky sightings) beyond these, and long bodies, are left to report.html. */
@@ -52,7 +52,7 @@ function answerLines(f: Finding): string[] {
 /** The replay command and the curl, in one shell block (the curl left to report.html when very long). */
 function commandLines(f: Finding, options: FuzzReportOptions): string[] {
   const curl = f.minimal.curl.length <= MAX_CURL_CHARS ? f.minimal.curl : `# the curl command is ${formatCount(f.minimal.curl.length)} characters long: copy it from report.html or report.json`;
-  return ['**Replay**:', '', markdownFence(`${replayCommand(f.id, options.reportPath)}\n${curl}`, 'sh'), ''];
+  return ['**Replay**:', '', markdownFence(`${replayCommand(f.id, options.reportPath, options.profileFile)}\n${curl}`, 'sh'), ''];
 }
 
 function findingBlock(f: Finding, options: FuzzReportOptions): string[] {
@@ -132,7 +132,7 @@ function aboutLine(run: FuzzRun): string {
   const parts = [
     `Seed ${markdownCode(String(run.seed))}`,
     `${formatCount(run.cases)} cases in ${formatDuration(run.durationMs)}${asked === '' ? '' : ` (asked: ${asked})`}`,
-    `profile ${markdownCode(o.profile)}`,
+    `profile ${markdownCode(o.profile)}${o.profileFile === undefined ? '' : ` (${markdownCode(o.profileFile)})`}`,
     `at most ${formatCount(o.maxRate)} cases/s`,
     ...(o.only.length === 0 ? [] : [`only ${o.only.map(markdownCode).join(', ')}`]),
     ...(stopPhrase(run) === undefined ? [] : [markdownText(`stopped: ${stopPhrase(run) ?? ''}`)]),
@@ -143,9 +143,12 @@ function aboutLine(run: FuzzRun): string {
 }
 
 /** The Markdown summary of a run; `options.reportPath` is the report.json the replay commands name. */
-export function renderFuzzMarkdown(run: FuzzRun, options: FuzzReportOptions = {}): string {
+export function renderFuzzMarkdown(run: FuzzRun, given: FuzzReportOptions = {}): string {
+  const options = reportOptions(run, given);
   const headline = fuzzHeadline(run);
   const out: string[] = [`## ${ICON[headline.word]} ${markdownText(headline.line)}`, '', aboutLine(run), ''];
+  const unreachable = unreachableNote(run);
+  if (unreachable !== undefined) out.push(`${ICON.NOTHING} ${markdownText(unreachable)}`, '');
   out.push(...findingsLines(run, options));
   out.push(...targetLines(run), ...familyLines(run));
   if (run.costly !== undefined && run.costly.length > 0) {

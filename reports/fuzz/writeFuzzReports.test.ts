@@ -53,6 +53,29 @@ describe('writeFuzzReports', () => {
     expect(await readFile(second.files.markdown, 'utf8')).toContain(`chainrpc fuzz --replay ${join(base, `${FOLDER}-2`, 'report.json')} F1\n`);
   });
 
+  it('passes the run\'s profile file in every replay command the reports print (not only the console\'s)', async () => {
+    const profileFile = '/home/me/net/detected profile.json';
+    const run: FuzzRun = { ...fuzzRunFixture('findings'), options: { ...fuzzRunFixture('findings').options, profile: 'small-batches', profileFile } };
+    const written = await writeFuzzReports(run, { dir: base });
+    const replay = `chainrpc fuzz --replay ${join(base, FOLDER, 'report.json')} F1 --profile '${profileFile}'`;
+    expect(written.profileFile).toBe(profileFile);
+    expect(JSON.parse(await readFile(written.files.json, 'utf8'))).toMatchObject({ options: { profile: 'small-batches', profileFile } });
+    expect(await readFile(written.files.markdown, 'utf8')).toContain(`${replay}\n`);
+    expect(await readFile(written.files.junit, 'utf8')).toContain(`replay: ${replay}`);
+    expect(await readFile(written.files.html, 'utf8')).toContain(`>${replay.replace(/'/g, '&#39;')}</pre>`);
+    for (const file of [written.files.markdown, written.files.html, written.files.junit]) expect(await readFile(file, 'utf8'), file).not.toMatch(/--replay \S+ F\d+(?! --profile)/);
+  });
+
+  it('keeps a detected profile beside the reports as profile.json, which report.json names and the replay commands pass', async () => {
+    const detected = { name: 'detected at http://127.0.0.1:8545', maxBatch: 8 };
+    const written = await writeFuzzReports(fuzzRunFixture('findings'), { dir: base, detectedProfile: detected });
+    const file = join(base, FOLDER, 'profile.json');
+    expect(written.profileFile).toBe(file);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(detected);
+    expect(JSON.parse(await readFile(written.files.json, 'utf8'))).toMatchObject({ options: { profileFile: file } });
+    expect(await readFile(written.files.markdown, 'utf8')).toContain(`chainrpc fuzz --replay ${join(base, FOLDER, 'report.json')} F1 --profile ${file}\n`);
+  });
+
   it('sits beside conformance and load runs: latest-fuzz moves, the other kinds\' links stay', async () => {
     await publishReportFolder(base, '2026-12-01T09:00:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-report/3"}' } }, 'conformance');
     await publishReportFolder(base, 'load-2026-12-01T09:30:00.000Z', { json: { name: 'report.json', text: '{"format":"chainrpc-load/2"}' } }, 'load');

@@ -1,0 +1,73 @@
+/**
+ * The liveness finding's culprit (runFuzz.ts, culpritOf): with several cases in flight when a node dies, the
+ * request it names is the first risky one of those left unanswered, else the earliest sent, and the message says
+ * it is a guess and names the others. And the run keeps where its profile came from, for --replay. The whole run against real faulty nodes
+ * is runFuzz.proof.test.ts (timing lane).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { referenceProfile } from '../../profile/referenceProfile.js';
+import type { FuzzAnswer } from '../model.js';
+import { culpritOf, diedMessage, runFuzz, type Suspect } from './runFuzz.js';
+
+const cut: FuzzAnswer = { failure: { code: 'ECONNRESET', message: 'socket hang up' }, ms: 3 };
+const suspect = (index: number, risky: boolean, sent = index): Suspect => ({
+  c: { rule: risky ? 'envelope/deep' : 'invalid-params/type', family: risky ? 'envelope' : 'invalid-params', method: 'chain_getAccount', seed: 1, index, title: `#${index}`, risky, http: { method: 'POST', contentType: 'application/json', body: new Uint8Array() } },
+  answer: cut,
+  sent,
+});
+
+describe('culpritOf: the request a dead node is blamed on', () => {
+  it('names the first risky one of the cases left unanswered, else the earliest sent', () => {
+    // Their failures may come back in any order.
+    const suspects = [suspect(1798, false), suspect(1797, true), suspect(1796, false)];
+    const { culprit, others } = culpritOf(suspects, suspect(1798, false));
+    expect(culprit.c.index).toBe(1797);
+    expect(others.map((s) => s.c.index)).toEqual([1796, 1798]);
+    expect(diedMessage(culprit, others)).toMatch(/^the node stopped answering after this request \(a guess: the first risky one of 3 cases left unanswered as it died; also #1796, #1798; --concurrency 1 names it exactly\)/);
+    const plain = [suspect(1798, false), suspect(1796, false)];
+    const first = culpritOf(plain, suspect(1798, false));
+    expect(first.culprit.c.index).toBe(1796);
+    expect(diedMessage(first.culprit, first.others)).toMatch(/\(a guess: the first sent of 2 cases left unanswered as it died; also #1798;/);
+  });
+
+  it('goes by the order the node was sent the cases, not by their index', () => {
+    // What the node saw is the order it was sent the cases in (its own count), whatever their index in the run.
+    const { culprit } = culpritOf([suspect(12, false, 41), suspect(10, false, 43), suspect(11, false, 42)], suspect(12, false, 41));
+    expect(culprit.c.index).toBe(12);
+  });
+
+  it('puts a case sent on a connection of its own after those sent beside it over kept connections', () => {
+    // No Content-Length: a connection of its own, so a TCP handshake before its bytes reach the node.
+    const alone = suspect(72, false);
+    alone.c.http.omitContentLength = true;
+    const { culprit, others } = culpritOf([alone, suspect(73, false), suspect(74, false)], suspect(74, false));
+    expect(culprit.c.index).toBe(73);
+    expect(others.map((s) => s.c.index)).toEqual([74, 72]);
+  });
+
+  it('names the case after which the probe failed when none was left unanswered, and says no guess', () => {
+    const { culprit, others } = culpritOf([], suspect(7, false));
+    expect(culprit.c.index).toBe(7);
+    expect(others).toEqual([]);
+    expect(diedMessage(culprit, others)).toMatch(/^the node stopped answering after this request: a known-good chain_blockNumber went unanswered twice, 1000 ms apart/);
+  });
+});
+
+describe('runFuzz', () => {
+  it('keeps the profile\'s file in the run\'s options (report.json), for --replay and the replay commands', async () => {
+    // A node that answers anything with a result: what it is judged to do wrong does not matter here.
+    const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":"0x2a"}')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const base = { urls: [url], profile: referenceProfile(), seed: 1, cases: 5, durationMs: null, only: ['valid'], concurrency: 1, maxRate: 1_000, maxBodyBytes: 1 << 20, timeoutMs: 1_000, livenessEvery: 100, maxFindings: 1, shrink: { maxAttempts: 1, maxMs: 100 }, version: 'test' };
+      expect((await runFuzz({ ...base, profileFile: '/etc/chainrpc/net.json' })).options).toMatchObject({ profile: 'reference', profileFile: '/etc/chainrpc/net.json' });
+      expect((await runFuzz(base)).options.profileFile).toBeUndefined();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
