@@ -50,7 +50,8 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
     case '%': return formatPercent(value / 100);
     case '/s': return `${formatRate(value)}/s`;
     case 'count': return formatCount(value);
-    case 'MB/h': return `${value > 0 ? '+' : ''}${value.toFixed(1)} MB/h`;
+    // The unit is written MB/h in a threshold (rss-growth < 50MB/h), but the figure is MiB (2^20 bytes) per hour.
+    case 'MB/h': return `${value > 0 ? '+' : ''}${value.toFixed(1)} MiB/h`;
     case 'ms/h': return `${value > 0 ? '+' : ''}${formatMs(value)}/h`;
   }
 }

@@ -350,6 +350,12 @@ export interface HeadHealth {
   blockTimeMs: number | null;
   /** Heights judged: those that appeared while the run followed them. */
   blocks: number;
+  /**
+   * Followed alone: no other node and no --head-reference to compare its heights with, so its head lag and
+   * stalls cannot be measured (lagMs null, no worst, series, lagTrend or stalls; the thresholds on them are
+   * refused or left out before the run). A second --url or --head-reference gives them.
+   */
+  alone?: true;
   /** The node's head lag over those heights (ms; null when none appeared). */
   lagMs: { p50: number; p90: number; p99: number; max: number } | null;
   /** The heights it reached latest. */
@@ -368,7 +374,11 @@ export interface HeadHealth {
   regressionCount: number;
 }
 
-/** The node's head held at `height` while another had the next one, from `startMs` until it rose (`endMs`; null: not by the end). */
+/**
+ * The node's own head held at `height` for more than 3 block times after another source had the next one: from
+ * `startMs`, the later of the node reaching `height` and another source having the next (before both it is lag,
+ * not a stall), until it rose (`endMs`; null: not by the end).
+ */
 export interface HeadStall {
   startMs: number;
   endMs: number | null;
@@ -377,7 +387,7 @@ export interface HeadStall {
   behindBlocks: number;
 }
 
-/** A read that went backwards: the node served `height` at `atMs` after serving `previous.height`. */
+/** A move backwards: the node served `height` at `atMs` right after `previous.height` (first served at `previous.atMs`), a higher one. */
 export interface HeadRegression {
   kind: 'height';
   atMs: number;

@@ -104,6 +104,10 @@ describe('chainrpc load: bad input', () => {
     // The node's health: a threshold on it needs what measures it; --pid and --metrics-url as given.
     [['load', 'soak', '--url', 'http://127.0.0.1:9'], /the threshold "rss-growth < 50MB\/h" judges the node's memory: give --pid <pid> \(a node on this machine\) or --metrics-url/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--head-hz', '0', '--threshold', 'stalls == 0'], /"stalls == 0" judges the nodes' heads, which --head-hz 0 leaves unfollowed/],
+    // One head alone (one --url, no --head-reference): nothing to measure the lag or stalls against.
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--threshold', 'stalls == 0'], /"stalls == 0" compares the node's head with another's, and only one node's head is followed: give a second --url or --head-reference/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--threshold', 'head-lag-p99 < 100ms'], /"head-lag-p99 < 100ms" compares the node's head with another's/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--threshold', 'head-lag-drift < 1s/h'], /"head-lag-drift < 1s\/h" compares the node's head with another's/],
     // Regressions are counted in the load's own reads too, but a mix of transfers alone reads nothing.
     [['load', 'send-raw-tx', '--url', 'http://127.0.0.1:9', '--head-hz', '0', '--threshold', 'regressions == 0'], /"regressions == 0" judges the nodes' heads, which --head-hz 0 leaves unfollowed/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--pid', '4194311'], /--pid 4194311 \(for http:\/\/127\.0\.0\.1:9\): no such process here/],

@@ -29,6 +29,12 @@ describe('chainrpc watch', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^WATCHED 1 node for 2\.\d+ s: /m);
     expect(r.stderr).toMatch(/^watch: http:\/\/127\.0\.0\.1:\d+, heads read 20 times a second, for 2\.00 s$/m);
+    // The pid is said with the URL it is read as (this process listens on the node's port: no warning), and a
+    // head alone is said to have no lag or stalls to measure.
+    expect(r.stderr).toMatch(/^watch: --pid \d+ is read as the process of http:\/\/127\.0\.0\.1:\d+ \(--pid pairs with --url by position\)$/m);
+    expect(r.stderr).not.toMatch(/warning: process/);
+    expect(r.stderr).toMatch(/^watch: one node's head is followed, and no --head-reference: its head lag and stalls cannot be measured/m);
+    expect(r.stdout).toMatch(/^WATCHED 1 node for .*: head lag and stalls not measured/m);
     const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
     for (const file of ['report.json', 'summary.md', 'report.html']) expect(existsSync(join(folder, file)), file).toBe(true);
     const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { format: string; stop: string; nodes: { health: { head?: { samples: number }; resources?: { samples: number } } }[] };

@@ -8,7 +8,7 @@ import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
 import { baseUrls } from '../nodeUrls.js';
 import { recordedCommand, relativeOrAbsolute } from './commandText.js';
-import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidsOf } from './load/healthOptions.js';
+import { ALONE_NOTE, HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidNotes, pidsOf } from './load/healthOptions.js';
 import { interruptible } from './load/interrupt.js';
 import { duration } from './load/scenarioOptions.js';
 import { needUrls, TARGET, targetOptions, targetProfile, URL_RULE } from './load/target.js';
@@ -87,6 +87,8 @@ export const watch: Command = {
     const stop = interruptible('watch: stopping, then writing the report of what was seen');
     const tty = process.stderr.isTTY === true;
     console.error(`watch: ${urls.join(', ')}${head === null ? '' : `, heads read ${Math.round(1_000 / head.intervalMs)} times a second`}${durationMs === null ? ', until Ctrl-C' : `, for ${formatDuration(durationMs)}`}`);
+    for (const note of pidNotes(command, urls, pids)) console.error(note);
+    if (head !== null && urls.length === 1 && head.reference === undefined) console.error(ALONE_NOTE(command));
     let lastPrinted = -Infinity;
     let result;
     try {

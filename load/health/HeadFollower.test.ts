@@ -77,13 +77,27 @@ describe('HeadFollower: calls that fail', () => {
   });
 
   it('counts an answer without a height as failed, and says what it was', async () => {
-    const node = await nodeAnswering((n) => (n === 1 ? '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"x"}}' : `{"jsonrpc":"2.0","id":1,"result":"0x${n.toString(16)}"}`));
+    const node = await nodeAnswering((n) => (n === 1 ? '{"jsonrpc":"2.0","id":1,"result":"tall"}' : `{"jsonrpc":"2.0","id":1,"result":"0x${n.toString(16)}"}`));
     const follower = new HeadFollower({ url: node.url, profile: referenceProfile(), intervalMs: 5, originMs: performance.now() });
     try {
       follower.start();
       await until(() => follower.answered >= 2);
       expect(follower.failed).toBe(1);
       expect(follower.lastFailure).toBe('HTTP 200: not a height');
+    } finally {
+      await follower.stop();
+      await node.close();
+    }
+  });
+
+  it('says a JSON-RPC error answer by its code and message', async () => {
+    const node = await nodeAnswering((n) => (n === 1 ? '{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"temporarily unavailable"}}' : `{"jsonrpc":"2.0","id":1,"result":${n}}`));
+    const follower = new HeadFollower({ url: node.url, profile: referenceProfile(), intervalMs: 5, originMs: performance.now() });
+    try {
+      follower.start();
+      await until(() => follower.answered >= 2);
+      expect(follower.failed).toBe(1);
+      expect(follower.lastFailure).toBe('HTTP 200: JSON-RPC error -32000: temporarily unavailable');
     } finally {
       await follower.stop();
       await node.close();

@@ -154,9 +154,9 @@ export class HeadFollower {
 
   /** An answer: a sample when it holds a height, else a failed call. */
   #read(sentMs: number, answeredMs: number, status: number, body: Uint8Array): void {
-    const height = heightOf(DECODER.decode(body));
-    if (height === undefined) return this.#fail(`HTTP ${status}: not a height`);
-    if (!this.#stopped) this.#answer({ sentMs, answeredMs, height });
+    const read = heightOf(DECODER.decode(body));
+    if (typeof read === 'string') return this.#fail(`HTTP ${status}: ${read}`);
+    if (!this.#stopped) this.#answer({ sentMs, answeredMs, height: read });
   }
 
   #answer(sample: HeadSample): void {
@@ -207,15 +207,28 @@ function onEvery(intervalMs: number, tick: () => void): () => void {
   };
 }
 
-/** The height in a JSON-RPC answer's result, if it holds one. */
-function heightOf(text: string): number | undefined {
+/**
+ * The height in a JSON-RPC answer's result; else what the answer was instead, said in the report as the
+ * last failure: a JSON-RPC error with its code and message (a node that says "temporarily unavailable" is not
+ * one that answers nonsense), or "not a height".
+ */
+function heightOf(text: string): number | string {
   let value: JsonValue;
   try {
     value = parseJson(text);
   } catch {
-    return undefined;
+    return 'not a height (not JSON)';
   }
-  if (!isObject(value) || !Object.hasOwn(value, 'result')) return undefined;
+  if (!isObject(value)) return 'not a height';
+  if (!Object.hasOwn(value, 'result')) {
+    const error = value.error;
+    if (isObject(error)) {
+      const code = typeof error.code === 'number' || typeof error.code === 'bigint' ? ` ${String(error.code)}` : '';
+      const message = typeof error.message === 'string' ? `: ${error.message.slice(0, 200)}` : '';
+      return `JSON-RPC error${code}${message}`;
+    }
+    return 'not a height';
+  }
   const height = asInteger(value.result);
-  return height === undefined || height < 0n || height > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(height);
+  return height === undefined || height < 0n || height > BigInt(Number.MAX_SAFE_INTEGER) ? 'not a height' : Number(height);
 }

@@ -60,6 +60,91 @@ describe('headHealth', () => {
     expect(b?.lagMs?.max).toBeGreaterThanOrEqual(7_900);
   });
 
+  it('a node steadily 4 blocks behind, advancing every block, lags 4 blocks and never stalls (500 ms and 1 s blocks)', () => {
+    for (const block of [500, 1_000]) {
+      const onTime = (t: number): number => 10 + Math.floor(t / block);
+      // Behind from the start: it serves each height 4 blocks after the chain, and moves every block.
+      const behind = (t: number): number => 6 + Math.floor(t / block);
+      const b = headHealth([follow('a', onTime, 15_000), follow('b', behind, 15_000)], { ...options, endMs: 15_000 }).get('b');
+      expect(b?.stalls).toEqual([]);
+      expect(b?.lagMs?.p50).toBeGreaterThanOrEqual(4 * block - 50);
+      expect(b?.lagMs?.p50).toBeLessThanOrEqual(4 * block + 50);
+    }
+  });
+
+  it('a node frozen 3 s (6 blocks of 500 ms), then caught up: one stall, from the chain\'s next height to its rise', () => {
+    const block = 500;
+    const onTime = (t: number): number => 10 + Math.floor(t / block);
+    // Frozen at the height it had at 7 s (24) over [7 s, 10 s), then on time again.
+    const frozen = (t: number): number => (t >= 7_000 && t < 10_000 ? 24 : onTime(t));
+    const b = headHealth([follow('a', onTime, 15_000), follow('b', frozen, 15_000)], { ...options, endMs: 15_000 }).get('b');
+    const stalls = b?.stalls ?? [];
+    expect(stalls).toHaveLength(1);
+    expect(stalls[0]?.height).toBe(24);
+    // The chain had 25 at 7.5 s; the node rose at 10 s: 2.5 s (within a sampling period at each end).
+    expect(stalls[0]?.startMs).toBeGreaterThanOrEqual(7_500);
+    expect(stalls[0]?.startMs).toBeLessThanOrEqual(7_560);
+    expect((stalls[0]?.endMs ?? 0) - (stalls[0]?.startMs ?? 0)).toBeGreaterThanOrEqual(2_400);
+    expect((stalls[0]?.endMs ?? 0) - (stalls[0]?.startMs ?? 0)).toBeLessThanOrEqual(2_560);
+    expect(stalls[0]?.behindBlocks).toBe(6);
+  });
+
+  it('a node 4 blocks behind that freezes 3 s: one stall, from when it reached the height it held', () => {
+    const block = 500;
+    const behind = (t: number): number => 6 + Math.floor(t / block);
+    // It reaches 20 at 7 s (4 blocks late) and holds it until 10 s.
+    const frozen = (t: number): number => (t >= 7_000 && t < 10_000 ? 20 : behind(t));
+    const b = headHealth([follow('a', (t) => 10 + Math.floor(t / block), 15_000), follow('b', frozen, 15_000)], { ...options, endMs: 15_000 }).get('b');
+    const stalls = b?.stalls ?? [];
+    expect(stalls).toHaveLength(1);
+    expect(stalls[0]?.height).toBe(20);
+    expect(stalls[0]?.startMs).toBeGreaterThanOrEqual(7_000);
+    expect(stalls[0]?.startMs).toBeLessThanOrEqual(7_060);
+    expect(stalls[0]?.endMs).toBeGreaterThanOrEqual(10_000);
+    expect(stalls[0]?.endMs).toBeLessThanOrEqual(10_060);
+  });
+
+  it('a node that answers slowly never makes the others look late: a height is dated by the answer\'s arrival', () => {
+    const block = 500;
+    const onTime = (t: number): number => 10 + Math.floor(t / block);
+    // On time, but each answer takes 800 ms, the height worked out when it answers (never before it exists);
+    // one call at a time, the next sent when the last is answered.
+    const samples: HeadSample[] = [];
+    for (let t = 0; t + 800 <= 15_000; t += 800) samples.push({ sentMs: t, answeredMs: t + 800, height: onTime(t + 800) });
+    const result = headHealth([follow('a', onTime, 15_000), follow('b', onTime, 15_000), { url: 'slow', samples, failed: 0 }], { ...options, endMs: 15_000 });
+    for (const url of ['a', 'b']) {
+      // Truth 0; the error is the follower's interval and the call (50 + 2 ms) at most.
+      expect(result.get(url)?.lagMs?.p99).toBeLessThanOrEqual(52);
+    }
+    // The slow node's own figure is late by its calls, at most a call and an interval.
+    expect(result.get('slow')?.lagMs?.max).toBeLessThanOrEqual(850);
+    expect(result.get('slow')?.stalls).toEqual([]);
+  });
+
+  it('a node followed alone has no lag and no stalls to measure, and says so, however long its head freezes', () => {
+    const block = 500;
+    const frozen = (t: number): number => (t >= 7_000 && t < 10_000 ? 24 : 10 + Math.floor(t / block));
+    const alone = headHealth([follow('a', frozen, 12_000)], { ...options, endMs: 12_000 }).get('a');
+    expect(alone?.alone).toBe(true);
+    expect(alone?.lagMs).toBeNull();
+    expect(alone?.stalls).toEqual([]);
+    expect(alone?.lagTrend).toBeNull();
+    expect(alone?.blockTimeMs).toBe(500);
+    // With a second node (or a reference) the same head shows its stall, and no `alone`.
+    const compared = headHealth([follow('a', frozen, 12_000), follow('ref', (t) => 10 + Math.floor(t / block), 12_000)], { ...options, endMs: 12_000, reference: 'ref' }).get('a');
+    expect(compared?.alone).toBeUndefined();
+    expect(compared?.stalls).toHaveLength(1);
+  });
+
+  it('one move backwards, then growth from there, is one height gone backwards (a step down, not the climb back)', () => {
+    // 11 until 6 s, then 3 lower (8, 9, 10, ... growing) for 2 s, then on time again.
+    const onTime = (t: number): number => Math.floor(t / 500);
+    const back = (t: number): number => (t >= 6_000 && t < 8_000 ? onTime(t) - 3 : onTime(t));
+    const b = headHealth([follow('a', onTime, 10_000), follow('b', back, 10_000)], { ...options, endMs: 10_000 }).get('b');
+    expect(b?.regressionCount).toBe(1);
+    expect(b?.regressions.map((r) => [r.height, r.previous.height])).toEqual([[9, 11]]);
+  });
+
   it('counts heights that went backwards, with both samples', () => {
     const flapping = (t: number): number => wallHead(0)(t) - (Math.floor(t / 50) % 10 === 5 && t > 1_500 ? 1 : 0);
     const b = headHealth([follow('a', wallHead(0), 5_000), follow('b', flapping, 5_000)], { ...options, endMs: 5_000 }).get('b');

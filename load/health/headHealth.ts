@@ -1,16 +1,23 @@
 /**
  * The head lag, stalls and heights gone backwards of each node, from its HeadFollower's samples. docs/load.md,
  * "The node's health", defines them; in short:
- * - A sample saw its height at the middle of its call (the node answered at some instant within it, so the
- *   error is at most half the call, and the follower's interval at most separates two samples).
+ * - A sample is dated by its answer's arrival: the node served that height at some instant within the call, so
+ *   the height existed no later than the arrival, and nothing tells how much earlier. The middle of the call
+ *   would be a guess that can be early by half the call: one node answering slowly would then date heights
+ *   before they existed and make every other node look late. The arrival is never early; it can be late by the
+ *   call's time plus the follower's interval, and only for the node whose answer it is.
  * - A node reached height h when it first served h or more (a node that takes two blocks at once reached both).
  * - Heights judged: those no source had reached when the followers started, up to the highest any reached.
  *   The earliest time any source (the targets and the `--head-reference`) reached h is h's time; a node's
  *   head lag for h is the time it reached h minus that. A node that never reached h is at least the end of the
  *   following minus h's time behind: that lower bound is counted (a node that fell behind must not look fast).
- * - A stall: the node's head held at H while the others had H + 1 for more than STALL_BLOCKS block times (the
- *   block time: the median time between successive heights' times); it ends when the node's head rises.
- * - A height gone backwards: a sample lower than one the node served before, kept with the two samples.
+ *   With one source alone (one node, no reference) there is nothing to compare with: no lag and no stalls are
+ *   made (HeadHealth.alone), rather than figures that are 0 whatever the node does.
+ * - A stall: the node's own head held at H for more than STALL_BLOCKS block times (the block time: the median
+ *   time between successive heights' times) after another source had H + 1: from the later of the node reaching
+ *   H and another having H + 1, until the node's head rises. A node steadily behind but advancing at the
+ *   chain's pace holds each height about a block time once the chain has the next: lag, not stalls.
+ * - A height gone backwards: a sample lower than the sample before it (a step down), kept with the two samples.
  */
 import type { HeadHealth, HeadRegression, HeadStall } from '../model.js';
 import { fitLine, MIN_LEAK_POINTS } from './leakFit.js';
@@ -54,7 +61,8 @@ export interface HeadHealthOptions {
   trendFromMs?: number;
 }
 
-const seenAt = (s: HeadSample): number => (s.sentMs + s.answeredMs) / 2;
+/** When a sample saw its height: no later than its answer's arrival (the module's doc says why not the middle). */
+const seenAt = (s: HeadSample): number => s.answeredMs;
 
 /** For each height from `from` + 1 to the highest the samples reach, the time the node first reached it. */
 function reachTimes(samples: readonly HeadSample[], from: number): Map<number, number> {
@@ -86,46 +94,57 @@ function bounded(series: { tMs: number; lagMs: number }[]): { tMs: number; lagMs
 }
 
 /**
- * Heights a node served lower than one it served before: each time it went to a lower height (answers that
- * repeat the same lower height are one regression, however often the follower asked).
+ * Heights a node served lower than the answer before (a step down): each move backwards once. Answers that
+ * repeat the lower height, and the climb back from it (11, 9, 10, 11: one move, not two), are not moves
+ * backwards; a node that flaps between two heights steps down each time it flaps.
  */
 function regressionsOf(samples: readonly HeadSample[]): { count: number; kept: HeadRegression[] } {
-  let top: HeadSample | undefined;
   let previous: HeadSample | undefined;
   let count = 0;
   const kept: HeadRegression[] = [];
   for (const s of samples) {
-    const repeat = previous?.height === s.height;
-    previous = s;
-    if (top !== undefined && s.height < top.height && !repeat) {
+    if (previous !== undefined && s.height < previous.height) {
       count++;
-      if (kept.length < REGRESSIONS_KEPT) kept.push({ kind: 'height', atMs: round(seenAt(s)), height: s.height, previous: { atMs: round(seenAt(top)), height: top.height } });
+      if (kept.length < REGRESSIONS_KEPT) kept.push({ kind: 'height', atMs: round(seenAt(s)), height: s.height, previous: { atMs: round(seenAt(previous)), height: previous.height } });
     }
-    if (top === undefined || s.height > top.height) top = s;
+    // The answer stepped from is the first of its height (a follower keeps only the changes: the same either way).
+    if (previous?.height !== s.height) previous = s;
   }
   return { count, kept };
 }
 
-/** Stalls of one node: where its head held while another source already had the next height for too long. */
-function stallsOf(samples: readonly HeadSample[], earliest: ReadonlyMap<number, number>, blockTimeMs: number | null, endMs: number, from: number): HeadStall[] {
-  if (blockTimeMs === null) return [];
+/**
+ * Stalls of one node: where its own head held one height for more than STALL_BLOCKS block times after the chain
+ * had the next. `chainHad(h)` is when some source first had h (0 for a height one had when following began;
+ * undefined for one no source reached). A stall of height H runs from the later of the node reaching H and the
+ * chain having H + 1 (before both it is lag, not a stall) until the node's head rises; stalls of successive held
+ * heights follow one another, never overlap.
+ */
+function stallsOf(samples: readonly HeadSample[], chainHad: (height: number) => number | undefined, blockTimeMs: number | null, endMs: number): HeadStall[] {
+  const first = samples[0];
+  if (blockTimeMs === null || first === undefined) return [];
   const limit = STALL_BLOCKS * blockTimeMs;
   const stalls: HeadStall[] = [];
-  let held = from;
+  let held = first.height;
+  let heldSince = seenAt(first);
+  /** The highest height the chain had at `atMs`. */
   const best = (atMs: number): number => {
     let h = held;
-    while (earliest.has(h + 1) && (earliest.get(h + 1) ?? Infinity) <= atMs) h++;
+    while ((chainHad(h + 1) ?? Infinity) <= atMs) h++;
     return h;
   };
   const check = (untilMs: number, ended: boolean): void => {
-    const others = earliest.get(held + 1);
-    if (others === undefined || untilMs - others <= limit) return;
-    stalls.push({ startMs: round(others), endMs: ended ? round(untilMs) : null, height: held, behindBlocks: best(untilMs) - held });
+    const next = chainHad(held + 1);
+    if (next === undefined) return;
+    const startMs = Math.max(heldSince, next);
+    if (untilMs - startMs <= limit) return;
+    stalls.push({ startMs: round(startMs), endMs: ended ? round(untilMs) : null, height: held, behindBlocks: best(untilMs) - held });
   };
   for (const s of samples) {
     if (s.height <= held) continue;
     check(seenAt(s), true);
     held = s.height;
+    heldSince = seenAt(s);
   }
   check(endMs, false);
   return stalls;
@@ -141,6 +160,10 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
   const heights = [...earliest.keys()].sort((a, b) => a - b);
   const gaps = heights.slice(1).map((h, i) => (earliest.get(h) ?? 0) - (earliest.get(heights[i] ?? h) ?? 0));
   const blockTimeMs = median(gaps);
+  const chainHad = (h: number): number | undefined => (h <= from ? 0 : earliest.get(h));
+  // One source alone has only its own times to compare with: its lag would be 0 and it could never stall,
+  // whatever it did. Nothing is made of it rather than figures that look good.
+  const alone = sources.length < 2;
   const out = new Map<string, HeadHealth>();
   for (const source of sources) {
     if (source.url === o.reference) continue;
@@ -163,11 +186,12 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
       ...(o.reference === undefined ? {} : { reference: o.reference }),
       blockTimeMs: blockTimeMs === null ? null : round(blockTimeMs),
       blocks: lags.length,
-      lagMs: sorted.length === 0 ? null : { p50: round(quantile(sorted, 0.5)), p90: round(quantile(sorted, 0.9)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0) },
-      worst: [...lags].sort((a, b) => b.lagMs - a.lagMs).slice(0, WORST_KEPT).map((l) => ({ height: l.height, lagMs: round(l.lagMs) })),
-      series: bounded(lags.map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }))),
-      lagTrend: lagTrend(lags.filter((l) => l.reached), o),
-      stalls: stallsOf(source.samples, earliest, blockTimeMs, o.endMs, from),
+      ...(alone ? { alone: true as const } : {}),
+      lagMs: alone || sorted.length === 0 ? null : { p50: round(quantile(sorted, 0.5)), p90: round(quantile(sorted, 0.9)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0) },
+      worst: alone ? [] : [...lags].sort((a, b) => b.lagMs - a.lagMs).slice(0, WORST_KEPT).map((l) => ({ height: l.height, lagMs: round(l.lagMs) })),
+      series: alone ? [] : bounded(lags.map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }))),
+      lagTrend: alone ? null : lagTrend(lags.filter((l) => l.reached), o),
+      stalls: alone ? [] : stallsOf(source.samples, chainHad, blockTimeMs, o.endMs),
       regressions: regressions.kept,
       regressionCount: regressions.count,
     });

@@ -69,5 +69,16 @@ describe('watchNodes: the health of nodes under no load', () => {
     const result = await watchNodes({ urls: [url], profile: referenceProfile(), headIntervalMs: 20, durationMs: null, signal: controller.signal });
     expect(result.stop).toBe('interrupted');
     expect(result.nodes[0]?.health.head?.samples).toBeGreaterThan(5);
+    // One node, no reference: its lag and stalls are not measured, and the report says so (and stays valid).
+    expect(result.nodes[0]?.health.head?.alone).toBe(true);
+    expect(result.nodes[0]?.health.head?.lagMs).toBeNull();
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(JSON.parse(readFileSync(new URL('../../reports/load/load-report.schema.json', import.meta.url), 'utf8')) as object);
+    const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../reports/watch/watch-report.schema.json', import.meta.url), 'utf8')) as object);
+    const files = renderWatchReports(watchReport(result, { version: 'test', command: 'chainrpc watch' }));
+    expect(validate(JSON.parse(files.json.text)), JSON.stringify(validate.errors)).toBe(true);
+    expect(files.markdown.text).toContain('head lag and stalls not measured (one node\'s head alone');
+    expect(files.markdown.text).toContain('Head lag not measured: the head was followed alone');
   });
 });

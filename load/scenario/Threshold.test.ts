@@ -75,6 +75,9 @@ describe('thresholds', () => {
       ['regressions <= 3', 3, true],
     ]);
     expect(evaluateThresholds(run(), texts.map(parseThreshold)).every((r) => !r.ok && r.actual === null)).toBe(true);
+    // A head followed alone has no stalls to count: nothing measured (broken), never a silent 0.
+    const alone = { ...head, alone: true as const, lagMs: null, stalls: [] };
+    expect(evaluateThresholds(run({ health: { head: alone } }), [parseThreshold('stalls == 0'), parseThreshold('head-lag-p99 < 100ms')]).map((r) => [r.actual, r.ok])).toEqual([[null, false], [null, false]]);
     expect(() => parseThreshold('stalls < 1%')).toThrow(/stalls is a count, written without a unit/);
     expect(parseThreshold('rss-growth < 50MB/h')).toEqual({ text: 'rss-growth < 50MB/h', metric: 'rss-growth', op: '<', limit: 50, unit: 'MB/h' });
     expect(() => parseThreshold('rss-growth < 50')).toThrow(/a growth: write it in MB\/h/);

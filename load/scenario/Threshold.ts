@@ -158,8 +158,9 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     // The node's own health (load/health/): null when its head was not followed, or no new height appeared.
     case 'head-lag-p99':
       return run.health?.head?.lagMs?.p99 ?? null;
+    // A head followed alone (no other node, no reference) has no stalls to count: nothing measured, not 0.
     case 'stalls':
-      return run.health?.head?.stalls.length ?? null;
+      return run.health?.head === undefined || run.health.head.alone === true ? null : run.health.head.stalls.length;
     // The head's (the follower's) and the load's own reads' (ReadWatch): null when neither was watched.
     // A replay's diff (--diff-url): calls whose two answers disagree.
     case 'mismatches':

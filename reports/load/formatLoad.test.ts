@@ -54,6 +54,8 @@ describe('formatLoad', () => {
     ['%', 99, '99.0%'],
     ['/s', 2000, '2,000/s'],
     ['count', 12, '12'],
+    // rss-growth's unit is written MB/h in a threshold; the figure is MiB per hour, and says so.
+    ['MB/h', 19.8, '+19.8 MiB/h'],
   ] as const)('%s %s reads "%s"', (unit, value, text) => {
     expect(formatMetricValue(unit, value)).toBe(text);
   });

@@ -40,7 +40,7 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   return [
     { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
     { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
-    { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MB/h; a leak is sure only when the interval's low end is above the limit (rss-growth), and a short run says little` },
+    { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h; a leak is sure only when the interval's low end is above the limit (rss-growth), and a short run says little` },
     ...(r.metrics ?? []).map((m): HealthRow => ({
       label: m.name,
       value: m.perSecond === null ? number(m.last) : `${number(m.perSecond)}/s`,
@@ -60,6 +60,16 @@ export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const head = run.health?.head;
   if (head === undefined) return [];
   const lag = head.lagMs;
+  if (head.alone === true) {
+    return [
+      { label: 'Head lag p50 / p90', value: DASH, note: ALONE },
+      { label: 'Head lag p99 / max', value: DASH, note: '' },
+      { label: 'Head-lag trend', value: DASH, note: '' },
+      { label: 'Stalls', value: DASH, note: 'not measured: a stall is the head held while another node had the next height, and no other was followed' },
+      { label: 'Heights gone backwards', value: formatCount(head.regressionCount), note: regressionNote(head) },
+      { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) },
+    ];
+  }
   return [
     { label: 'Head lag p50 / p90', value: lag === null ? DASH : `${formatMs(lag.p50)} / ${formatMs(lag.p90)}`, note: lagNote(head) },
     { label: 'Head lag p99 / max', value: lag === null ? DASH : `${formatMs(lag.p99)} / ${formatMs(lag.max)}`, note: worstNote(head) },
@@ -69,6 +79,9 @@ export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
     { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) },
   ];
 }
+
+/** Why a head followed alone has no lag and no stalls (HeadHealth.alone). */
+const ALONE = 'not measured: the head was followed alone (one node, no --head-reference), with no other heights to compare its own with; a second --url or --head-reference <url> gives the lag and the stalls (thresholds on them were not judged)';
 
 function lagNote(head: HeadHealth): string {
   if (head.blocks === 0) return 'no new height appeared while the run followed the head';
@@ -92,14 +105,14 @@ function trendNote(head: HeadHealth): string {
 
 function stallNote(head: HeadHealth): string {
   const first = head.stalls[0];
-  if (first === undefined) return 'its head never held for more than 3 block times while another node had the next height';
+  if (first === undefined) return 'its head never held one height for more than 3 block times after another node had the next';
   const end = first.endMs === null ? 'still held at the end' : `for ${formatMs(first.endMs - first.startMs)}`;
   return `first at ${formatMs(first.startMs)}: held at height ${first.height} ${end}, ${formatCount(first.behindBlocks)} heights behind`;
 }
 
 function regressionNote(head: HeadHealth): string {
   const first = head.regressions[0];
-  if (first === undefined) return 'it never served a height lower than one it had served';
+  if (first === undefined) return 'it never served a height lower than the one it served before';
   return `first at ${formatMs(first.atMs)}: height ${first.height} after ${first.previous.height} (at ${formatMs(first.previous.atMs)})`;
 }
 

@@ -182,13 +182,14 @@ export function pendingOverTimeChart(id: string, runs: readonly LoadRun[], marke
 export function headLagChart(id: string, run: Pick<LoadRun, 'health'>, markers?: readonly TimeMarker[]): string {
   const head = run.health?.head;
   const title = 'Head lag over time';
+  if (head?.alone === true) return emptyChart(id, title, 'The head was followed alone (one node, no --head-reference): no lag to draw, nothing to compare its heights with.');
   if (head === undefined || head.series.length === 0) return emptyChart(id, title, 'No new height appeared while the run followed the head.');
   const longest = Math.max(...head.series.map((p) => p.tMs));
   const format = longest > 180_000 ? clock : (s: number): string => `${formatTick(s)} s`;
   return lineChartSvg({
     id,
     title,
-    description: `For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held while another node had the next height for more than 3 block times).${faultsNote(markers)}`,
+    description: `For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held one height for more than 3 block times after another node had the next).${faultsNote(markers)}`,
     x: { label: longest > 180_000 ? 'time since the heads were first read (min:s)' : 'time since the heads were first read', format, seconds: true },
     y: msAxis('head lag, ms'),
     series: [
@@ -216,7 +217,7 @@ export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>, markers
     series: [
       { name: 'CPU %', color: 0, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.cpuPercent]), 'mean') },
       { name: 'RSS MiB', color: 1, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.rssBytes / 1_048_576]), 'max') },
-      ...(r.rssTrend === null ? [] : [{ name: `RSS trend ${r.rssTrend.mbPerHour > 0 ? '+' : ''}${r.rssTrend.mbPerHour.toFixed(1)} MB/h`, color: 2 as const, dash: true, points: r.rssTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.mb]) }]),
+      ...(r.rssTrend === null ? [] : [{ name: `RSS trend ${r.rssTrend.mbPerHour > 0 ? '+' : ''}${r.rssTrend.mbPerHour.toFixed(1)} MiB/h`, color: 2 as const, dash: true, points: r.rssTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.mb]) }]),
     ],
     events: faultEvents(markers),
   });

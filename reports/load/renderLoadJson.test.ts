@@ -129,7 +129,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const stall = { startMs: 0, endMs: null, height: 0, behindBlocks: 0 } satisfies Required<HeadStall>;
     const regression = { kind: 'height', atMs: 0, height: 0, previous: { atMs: 0, height: 0 } } satisfies Required<HeadRegression>;
     const head = {
-      startedAt: '', intervalMs: 50, medianIntervalMs: 0, samples: 0, failed: 0, lastFailure: '', reference: '', blockTimeMs: null, blocks: 0,
+      startedAt: '', intervalMs: 50, medianIntervalMs: 0, samples: 0, failed: 0, lastFailure: '', reference: '', blockTimeMs: null, blocks: 0, alone: true,
       lagMs: { p50: 0, p90: 0, p99: 0, max: 0 }, worst: [{ height: 0, lagMs: 0 }], series: [{ tMs: 0, lagMs: 0 }],
       lagTrend: { msPerHour: 0, low: 0, high: 0, confidence: 0.95, points: 10, fromMs: 0, line: [{ tMs: 0, lagMs: 0 }, { tMs: 1, lagMs: 0 }] }, stalls: [stall], regressions: [regression], regressionCount: 0,
     } satisfies Required<HeadHealth>;

@@ -45,7 +45,10 @@ export function watchHeadline(report: WatchResult): string {
   const worst = Math.max(-1, ...report.nodes.map((x) => x.health.head?.lagMs?.p99 ?? -1));
   const how = report.stop === 'interrupted' ? ' (stopped)' : '';
   const lag = worst < 0 ? 'no new height seen' : `head lag p99 at most ${worst.toFixed(1)} ms`;
-  return `WATCHED ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'} for ${formatDuration(report.durationMs)}${how}: ${lag}, ${stalls} stall${stalls === 1 ? '' : 's'}, ${back} height${back === 1 ? '' : 's'} gone backwards`;
+  // One head alone (one node, no reference): nothing to measure lag or stalls against; said, not shown as 0.
+  const alone = report.nodes.some((x) => x.health.head?.alone === true);
+  const compared = alone ? 'head lag and stalls not measured (one node\'s head alone: give a second --url or --head-reference)' : `${lag}, ${stalls} stall${stalls === 1 ? '' : 's'}`;
+  return `WATCHED ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'} for ${formatDuration(report.durationMs)}${how}: ${compared}, ${back} height${back === 1 ? '' : 's'} gone backwards`;
 }
 
 export function renderWatchMarkdown(report: WatchReport): string {

@@ -7,6 +7,7 @@ import { CliError } from '../../CliError.js';
 import type { OptionTable } from '../../CommandLine.js';
 import { httpUrlProblem } from '../../commonOptions.js';
 import { baseUrls } from '../../nodeUrls.js';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cpuSeconds } from '../../../core/process/procStat.js';
 
 export const HEALTH_OPTIONS = {
@@ -21,6 +22,7 @@ export const HEALTH_OPTIONS = {
 export const HEALTH_HELP = `  --head-hz <n>            each node's head is read n times a second through the run, apart from the
                            load (head lag, stalls, heights gone backwards; default 20; 0: not followed)
   --head-reference <url>   a node trusted to be at the tip, followed too: heights' times count its own
+                           (with one --url, head lag and stalls need it: nothing else to compare with)
   --pid <pid>              a node's process on this machine, in the order of --url (repeatable): its CPU,
                            memory, open files and threads read from /proc through the run, and the node's
                            CPU per answered call
@@ -44,6 +46,10 @@ export function healthOf(command: string, values: HealthValues, rpcPath: string)
   const reference = values['head-reference'] === undefined ? undefined : baseUrls(command, [values['head-reference']], rpcPath, '--head-reference')[0];
   return { intervalMs: 1_000 / values['head-hz'], ...(reference === undefined ? {} : { reference }) };
 }
+
+/** Said on the console when one node's head is followed with nothing to compare it with (docs/load.md, "The node's health"). */
+export const ALONE_NOTE = (command: string): string =>
+  `${command}: one node's head is followed, and no --head-reference: its head lag and stalls cannot be measured (nothing to compare its heights with); a second --url or --head-reference <url> (a node trusted to be at the tip) gives them`;
 
 /** --pid, one per --url in order (fewer: the last nodes have none); each must be a process this machine has. */
 export function pidsOf(command: string, given: readonly string[] | undefined, urls: readonly string[]): number[] | undefined {
@@ -70,4 +76,70 @@ export function metricNamesOf(command: string, given: readonly string[] | undefi
   if (given === undefined || given.length === 0) return [];
   if (metricsUrls.length === 0) throw new CliError(`${command}: --metric ${given[0] ?? ''} is read from a node's Prometheus metrics: give --metrics-url <url>`);
   return [...new Set(given)];
+}
+
+/**
+ * What the console says of --pid: which --url each is read as (they pair by position, so a pid given in the
+ * wrong place would silently be another node's process), and a warning for a pid that does not listen on its
+ * URL's port (read from /proc: the pid's TCP sockets in LISTEN against the URL's port). A pid whose sockets this
+ * user cannot read, or a URL whose port is reached through something else (a container's port mapping, a
+ * proxy), is not proven wrong: a warning, never an error.
+ */
+export function pidNotes(command: string, urls: readonly string[], pids: readonly number[]): string[] {
+  return pids.flatMap((pid, i) => {
+    const url = urls[i] ?? '';
+    const port = portOf(url);
+    const listening = port === undefined ? undefined : listensOn(pid, port);
+    const pairing = `${command}: --pid ${pid} is read as the process of ${url} (--pid pairs with --url by position)`;
+    return listening === false ? [pairing, `${command}: warning: process ${pid} does not listen on port ${port ?? ''} of ${url}: is it that node's process? (give --pid in the order of --url)`] : [pairing];
+  });
+}
+
+function portOf(url: string): number | undefined {
+  try {
+    const u = new URL(url);
+    return u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether process `pid` holds a TCP socket listening on `port` (any address, IPv4 or IPv6): the LISTEN sockets
+ * of its network namespace on that port (/proc/<pid>/net/tcp, tcp6), matched by inode with its open files
+ * (/proc/<pid>/fd, `socket:[inode]`). undefined: this user cannot read them (not Linux, another user's process).
+ */
+export function listensOn(pid: number, port: number): boolean | undefined {
+  const inodes = new Set<string>();
+  let read = false;
+  try {
+    for (const file of ['tcp', 'tcp6']) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${pid}/net/${file}`, 'utf8');
+        read = true;
+      } catch {
+        continue;
+      }
+      for (const line of text.split('\n').slice(1)) {
+        // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+        const f = line.trim().split(/\s+/);
+        const local = f[1];
+        if (local === undefined || f[3] !== '0A' || f[9] === undefined) continue;
+        if (Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16) === port) inodes.add(f[9]);
+      }
+    }
+    if (!read) return undefined;
+    const fds = readdirSync(`/proc/${pid}/fd`);
+    return fds.some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        return target.startsWith('socket:[') && inodes.has(target.slice(8, -1));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
 }

@@ -21,7 +21,7 @@ import { publishLoadReport } from './publishLoadReport.js';
 import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
 import { PRIVATE_KEY, TARGET, targetFailure, targetProfileAndSource } from './target.js';
 import { WATCHED_READS } from '../../../load/health/ReadWatch.js';
-import { HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidsOf } from './healthOptions.js';
+import { ALONE_NOTE, HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidNotes, pidsOf } from './healthOptions.js';
 
 /** A run's faults (chainrpc load only). */
 export const CHAOS_HELP = `Faults under load (docs/chaos.md):
@@ -128,8 +128,15 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const pids = pidsOf(command, values.pid, urls) ?? [];
     const metricsUrls = metricsUrlsOf(command, values['metrics-url'], values.pid, urls);
     const metricNames = metricNamesOf(command, values.metric, metricsUrls);
+    for (const line of pidNotes(command, urls, pids)) log(line);
     measurable(command, scenario.thresholds, health !== null, pids.length + metricsUrls.length > 0, readsWatched(scenario.mix), values.chaos.length + scenario.chaos.length + values['chaos-exec'].length > 0);
-    const common = { scenario, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    // One node's head alone: no lag or stalls to measure (docs/load.md, "The node's health"): said, and their
+    // thresholds refused (the user's own) or left out (the scenario's, which stay right for runs that can).
+    const heads = health === null ? 'none' : urls.length > 1 || health.reference !== undefined ? 'compared' : 'alone';
+    const judged = headThresholds(command, scenario.thresholds, scenario.thresholds.slice(scenario.thresholds.length - values.threshold.length), heads);
+    if (heads === 'alone') log(ALONE_NOTE(command));
+    if (judged.leftOut.length > 0) log(`${command}: the scenario's thresholds ${judged.leftOut.map((t) => `"${t.text}"`).join(', ')} are not judged in this run: they compare the node's head with another's (a second --url or --head-reference <url> judges them)`);
+    const common = { scenario: { ...scenario, thresholds: judged.kept }, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;
@@ -162,6 +169,25 @@ export async function measureAndReport(o: Measure): Promise<number> {
 function readsWatched(mix: readonly ResolvedEntry[]): boolean {
   const judged = new Set(WATCHED_READS);
   return mix.some((e) => (e.kind === 'call' ? judged.has(e.call.method) : e.kind === 'batch' && e.mix.some((c) => judged.has(c.method))));
+}
+
+/** Thresholds that compare a node's head with another's: nothing to measure them by when one head is followed alone. */
+const COMPARED_METRICS: ReadonlySet<string> = new Set(['head-lag-p99', 'head-lag-drift', 'stalls']);
+
+/**
+ * The thresholds a run judges, given how the heads are followed: with one head alone (one --url, no
+ * --head-reference) head-lag-p99, head-lag-drift and stalls have nothing to be measured against (a lone head's
+ * lag is 0 and it never stalls, whatever it does), so one given on the command line (`fromCommandLine`) is an
+ * error (exit 2, before anything runs), as one with --head-hz 0 is; one the scenario carries (the built-in soak's
+ * `stalls == 0`, `head-lag-p99 < 1s`, `head-lag-drift < 1s/h`) is left out of this run, said in `leftOut`: a
+ * scenario's thresholds are meant for runs that can measure them, and `load soak --url X --pid P` still judges
+ * the rest (the memory's trend among them).
+ */
+export function headThresholds(command: string, thresholds: readonly Threshold[], fromCommandLine: readonly Threshold[], heads: 'none' | 'alone' | 'compared'): { kept: Threshold[]; leftOut: Threshold[] } {
+  if (heads !== 'alone') return { kept: [...thresholds], leftOut: [] };
+  const given = fromCommandLine.find((t) => COMPARED_METRICS.has(t.metric));
+  if (given !== undefined) throw new CliError(`${command}: the threshold "${given.text}" compares the node's head with another's, and only one node's head is followed: give a second --url or --head-reference <url> (a node trusted to be at the tip)`);
+  return { kept: thresholds.filter((t) => !COMPARED_METRICS.has(t.metric)), leftOut: thresholds.filter((t) => COMPARED_METRICS.has(t.metric)) };
 }
 
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
