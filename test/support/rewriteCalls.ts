@@ -61,6 +61,11 @@ export function rewriteCalls(text: string, modes: ReadonlySet<VariationName>): C
     // Refused whole, before anything runs, as one error object (the reference node's -32013 policy, with another code).
     return { upstreamBody: undefined, ownAnswers: [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } }], batch: false, book };
   }
+  if (modes.has('batch-refused-per-call') && body.length > SMALL_BATCH_LIMIT) {
+    // Refused call by call, before anything runs: an error for each element that has an id, in an array (JSON-RPC 2.0 §6's shape).
+    const refusals = body.flatMap((element): JsonObject[] => (isObject(element) && Object.hasOwn(element, 'id') ? [{ jsonrpc: '2.0', id: element.id as JsonValue, error: { code: -32600, message: 'batch too large' } }] : []));
+    return { upstreamBody: undefined, ownAnswers: refusals, batch: true, book };
+  }
   const forwarded: JsonValue[] = [];
   const ownAnswers: JsonObject[] = [];
   let changed = false;

@@ -154,7 +154,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   { fault: 'http-500-on-error', catches: { 'transport/answer-status': /was answered with HTTP 500, not 200/ } },
   { fault: 'get-accepted', catches: { 'transport/wrong-method-status': /GET \/rpc was answered with HTTP 200, not 405/ } },
   { fault: 'any-content-type', catches: { 'transport/wrong-content-type-status': /text\/plain was answered with HTTP 200, not 415/ } },
-  { fault: 'batch-limit-ignored', catches: { 'transport/batch-limit': /a batch of 1001 calls \(maxBatch 1000\): the answer is an array, not a single response object/ } },
+  { fault: 'batch-limit-ignored', catches: { 'transport/batch-limit': /a batch of 1001 calls \(maxBatch 1000\): the batch was served \(1001 of its calls answered with a result\), not refused/ } },
   {
     fault: 'batch-reversed-and-truncated',
     catches: {

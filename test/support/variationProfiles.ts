@@ -45,6 +45,7 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'error-statuses': { profile: { http: { errorByCode: { '-32700': 400, '-32600': 400, '-32601': 404, '-32603': 500 } } }, specAllows: true },
   'text-plain-served': { profile: { http: { wrongContentType: 200 } }, specAllows: true },
   'small-limits': { profile: { maxBatch: 50, maxBodyBytes: 65_536, errorCodes: { BatchTooLarge: -32600 } }, specAllows: true },
+  'batch-refused-per-call': { profile: { maxBatch: 50, errorCodes: { BatchTooLarge: -32600 } }, specAllows: true },
   'no-discover': { profile: {}, specAllows: true },
   'genesis-parent-empty': { profile: { genesisBlock: { parent_hash: 'empty' } }, specAllows: true },
   'hex-peer-count': { profile: { methodIntegers: { net_peerCount: 'hex' } }, specAllows: true },

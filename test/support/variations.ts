@@ -32,6 +32,7 @@ export type VariationName =
   | 'error-statuses'
   | 'text-plain-served'
   | 'small-limits'
+  | 'batch-refused-per-call'
   | 'no-discover'
   | 'genesis-parent-empty'
   | 'hex-peer-count'
@@ -66,6 +67,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'error-statuses': { description: 'single JSON-RPC errors come with HTTP 400, 404 or 500 by code' },
   'text-plain-served': { description: 'a POST sent as text/plain or with no content type is served like JSON' },
   'small-limits': { description: 'batches over 50 calls and bodies over 64 KiB are refused' },
+  'batch-refused-per-call': { description: 'a batch over 50 calls is refused call by call: an array with an error for each call, not one error object' },
   'no-discover': { description: 'rpc.discover is not offered (Method not found)' },
   'genesis-parent-empty': { description: "the genesis block's parent_hash is an empty string instead of 64 zeros" },
   'hex-peer-count': { description: 'net_peerCount answers a hex quantity ("0x3") while every other integer is a JSON number' },

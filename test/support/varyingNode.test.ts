@@ -600,6 +600,16 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('batch-refused-per-call', async () => {
+    await withVarying(['batch-refused-per-call'], async (url) => {
+      const batch = (n: number): JsonObject[] => Array.from({ length: n }, (_, i) => request('chain_blockNumber', [], i));
+      const over = await rpc(url, batch(51));
+      expect(over.status).toBe(200);
+      expect(over.body).toEqual(batch(51).map((r) => ({ jsonrpc: '2.0', id: r.id, error: { code: -32600, message: 'batch too large' } })));
+      expect((await rpc(url, batch(50))).body).toHaveLength(50);
+    });
+  });
+
   modeTest('no-discover', async () => {
     await withVarying(['no-discover'], async (url) => {
       expect(asObject(await direct('rpc.discover'), 'OpenRPC document').openrpc).toBeDefined();

@@ -139,18 +139,26 @@ export const batches: Check[] = [
     level: 'PROFILE',
     category: 'transport',
     scope: 'node',
-    title: 'a batch one call over the profile\'s maxBatch is refused whole with one BatchTooLarge error object (id null)',
-    spec: 'profile: docs/reference-profile.md#transport ("A batch over the node\'s limit is refused whole with one -32013 BatchTooLarge error (id: null)")',
+    title: 'a batch one call over the profile\'s maxBatch is refused with its BatchTooLarge code: whole (one error object, id null), or call by call (an error for each call)',
+    spec: 'profile: docs/reference-profile.md#transport ("A batch over the node\'s limit is refused whole with one -32013 BatchTooLarge error (id: null)"); JSON-RPC 2.0 §6 (a batch\'s answer is an array: a refusal call by call is the other legal form)',
     async run(ctx: CheckContext) {
       const max = ctx.profile.maxBatch;
       if (max === undefined) ctx.skip('the profile gives no maxBatch');
       const code = errorCode(ctx.profile, 'BatchTooLarge');
       if (code === undefined) ctx.skip('the profile names no BatchTooLarge code');
-      const { body } = blockNumberBatch(ctx, max + 1);
+      const { body, ids } = blockNumberBatch(ctx, max + 1);
       skipOverBodyLimit(ctx, body);
       const what = `a batch of ${max + 1} calls (maxBatch ${max})`;
-      const expected = `one error response, code ${code ?? 'any'} (BatchTooLarge), id null`;
+      const expected = `one error response, code ${code ?? 'any'} (BatchTooLarge), id null; or an error with that code for each call`;
       const res = await ctx.probe({ body }, what);
+      if (Array.isArray(res.json)) {
+        // Refused call by call: each call's answer an error with the profile's code, matched by id; results mean it was served.
+        const byId = matchById(ctx, batchResponses(ctx, res, what, expected), ids, what, res);
+        const served = [...byId.values()].flat().filter((r) => !isObject(r.error));
+        if (served.length > 0) ctx.fail(`${what}: the batch was served (${served.length} of its calls answered with a result), not refused`, expected, answerText(res));
+        for (const [response] of byId.values()) if (response !== undefined) expectErrorMember(ctx, response, `${what}, call ${idText(response.id)}`, code ?? (isObject(response.error) && typeof response.error.code === 'number' ? response.error.code : INVALID_REQUEST), [response.id ?? null], expected, res);
+        return `refused call by call with ${show(code)}`;
+      }
       const response = singleResponse(ctx, res, what, expected);
       const got = isObject(response.error) ? response.error.code : undefined;
       expectErrorMember(ctx, response, what, code ?? (typeof got === 'number' ? got : INVALID_REQUEST), [null], expected, res);

@@ -113,21 +113,22 @@ export const http: Check[] = [
     level: 'PROFILE',
     category: 'transport',
     scope: 'node',
-    title: 'GET, PUT and DELETE on the endpoint get the profile\'s wrong-method status; a 405 carries an Allow header listing POST',
-    spec: `${STATUS_POLICY} ("Wrong HTTP method 405"); RFC 9110 §15.5.6 (a 405 "MUST generate an Allow header field"; other statuses need none)`,
+    title: 'GET on the endpoint gets the profile\'s wrong-method status, PUT and DELETE that status or another refusal (4xx); a 405 carries an Allow header listing POST',
+    spec: `${STATUS_POLICY} ("Wrong HTTP method 405"); RFC 9110 §15.5.6 (a 405 "MUST generate an Allow header field"; other statuses need none). The profile's status is GET's (a node may serve GET for health checks and refuse PUT and DELETE)`,
     async run(ctx: CheckContext) {
       const want = ctx.profile.http.wrongMethod;
       for (const method of WRONG_METHODS) {
         const res = await ctx.raw(wrongMethodRequest(ctx, method));
         const what = `${method} ${ctx.profile.rpcPath}`;
-        if (res.status !== want) ctx.fail(`${what} was answered with HTTP ${res.status}, not ${want}`, `HTTP ${want}${want === 405 ? ' with Allow: POST' : ''}`, answerText(res));
+        const refusedOtherwise = method !== 'GET' && res.status >= 400 && res.status < 500;
+        if (res.status !== want && !refusedOtherwise) ctx.fail(`${what} was answered with HTTP ${res.status}, not ${want}${method === 'GET' ? '' : ' nor another 4xx'}`, `HTTP ${want}${want === 405 ? ' with Allow: POST' : ''}${method === 'GET' ? '' : ', or another 4xx'}`, answerText(res));
         if (res.status === 405) {
           const allow = res.headers.allow;
           const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
           if (!methods.includes('POST')) ctx.fail(`${what} was answered 405 without an Allow header listing POST (allow: ${allow ?? 'none'})`, 'HTTP 405 with Allow: POST', `HTTP ${res.status}, allow: ${allow ?? '(none)'}`);
         }
       }
-      return `HTTP ${want} for ${WRONG_METHODS.join(', ')}`;
+      return `HTTP ${want} for GET; PUT and DELETE refused`;
     },
   }),
   defineCheck({
