@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readJsonText } from './readJsonBody.js';
+import { exactlyRead, readJsonText } from './readJsonBody.js';
 
 const duplicated = (text: string): boolean => {
   const body = readJsonText(text);
@@ -42,5 +42,20 @@ describe('readJsonText: repeated member names', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('exactlyRead: numbers a double reads otherwise than they are written (RFC 8259 §6)', () => {
+  it('reads them exactly, and leaves the rest (strings, numbers a double reads right) alone', () => {
+    expect(exactlyRead('{"a":[18446744073709551615.0,1.5,"1e-400",1e-400,-1e-400,1E400,1.0,1e3,0.0]}')).toEqual({
+      a: [18446744073709551615n, 1.5, '1e-400', 0.5, -0.5, 10n ** 400n, 1, 1000, 0],
+    });
+    expect(exactlyRead('[1.0,1e3,0.5,"18446744073709551615.0"]')).toBeUndefined();
+    expect(exactlyRead('{"__proto__":[1e-400]}')).toEqual(JSON.parse('{"__proto__":[0.5]}'));
+  });
+
+  it('stays linear on a body of many strings before a long one (each stretch between strings searched once)', () => {
+    const body = `[${Array.from({ length: 50_000 }, () => '"a"').join(',')},"${'x'.repeat(500_000)}",1e-400]`;
+    expect((exactlyRead(body) as unknown[]).at(-1)).toBe(0.5);
   });
 });

@@ -121,11 +121,13 @@ export function exactlyRead(text: string): JsonValue | undefined {
   for (let segment = 0; segment <= text.length; ) {
     const open = text.indexOf('"', segment);
     const end = open === -1 ? text.length : open;
-    NUMBER_LITERAL.lastIndex = segment;
-    for (let m = NUMBER_LITERAL.exec(text); m !== null && m.index < end; m = NUMBER_LITERAL.exec(text)) {
+    // Searched within the segment only: a search through the whole text from each segment would be quadratic.
+    const part = text.slice(segment, end);
+    NUMBER_LITERAL.lastIndex = 0;
+    for (let m = NUMBER_LITERAL.exec(part); m !== null; m = NUMBER_LITERAL.exec(part)) {
       if (m[2] === undefined && m[3] === undefined) continue;
       const exact = exactNumber(m[0], m[1] ?? '', m[2] ?? '', m[3]);
-      if (exact !== undefined) replaced.push({ at: m.index, length: m[0].length, value: exact });
+      if (exact !== undefined) replaced.push({ at: segment + m.index, length: m[0].length, value: exact });
     }
     if (open === -1) break;
     const close = closingQuote(text, open);
