@@ -75,7 +75,7 @@ export interface Profile {
    */
   errorCodes: Record<string, number | null>;
   /** What error objects carry in `data`: an object with a `reason` sentence (reference), a string, or nothing. */
-  errorData: 'object' | 'string' | 'absent';
+  errorData: 'object' | 'string' | 'absent' | 'any';
   /** Param forms the spec does not show, each refused (with InvalidParams, reference) or accepted. */
   params: {
     /** Params beyond a method's list ([1] for chain_blockNumber). */

@@ -224,7 +224,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   if (has('fields')) p.fields = readFields(raw.fields);
   if (has('http')) p.http = readHttp(raw.http, p.http);
   if (has('errorCodes')) p.errorCodes = readErrorCodes(raw.errorCodes, p.errorCodes);
-  if (has('errorData')) p.errorData = oneOf(raw.errorData, 'errorData', ['object', 'string', 'absent']);
+  if (has('errorData')) p.errorData = oneOf(raw.errorData, 'errorData', ['object', 'string', 'absent', 'any']);
   if (has('params')) p.params = readParams(raw.params, p.params);
   if (has('health')) {
     const h = raw.health;

@@ -3,29 +3,28 @@ import { fallback, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
 import type { ErrorDataShape } from './Prober.js';
 
+/** The share of the error objects seen one shape must hold for the profile to state it (the rest: odd answers, such as a proxy's own). */
+const ONE_SHAPE = 0.9;
+
 /**
  * errorData: what the node's error objects carry in `data` (JSON-RPC 2.0 §5.1: "A Primitive or
  * Structured value ... may be omitted"), from every error answer the detection saw: an object with a
- * `reason` sentence (reference), a string, or nothing. The most common shape wins; a mix lowers the
- * confidence.
+ * `reason` sentence (reference), a string, or nothing, when at least 90% of them have that shape (all: high
+ * confidence); else 'any' (not compared): a node that keeps to no one of them (shapes mixed, or objects without
+ * a reason) would fail its own profile's checks under any other value.
  */
 export function decideErrorData(tally: ReadonlyMap<ErrorDataShape, { count: number; example: string }>): Finding {
-  const asProfile = (shape: ErrorDataShape): 'object' | 'string' | 'absent' | undefined =>
-    shape === 'object' || shape === 'object-without-reason' ? 'object' : shape === 'string' || shape === 'absent' ? shape : undefined;
   const counts = new Map<'object' | 'string' | 'absent', number>();
   let total = 0;
   for (const [shape, { count }] of tally) {
-    const p = asProfile(shape);
-    if (p === undefined) continue;
-    counts.set(p, (counts.get(p) ?? 0) + count);
+    if (shape === 'other') continue;
     total += count;
+    // An object without a reason is no 'object' (the profile's object carries a reason sentence).
+    if (shape !== 'object-without-reason') counts.set(shape, (counts.get(shape) ?? 0) + count);
   }
-  const ranked = [...counts.entries()].sort(([, a], [, b]) => b - a);
-  const top = ranked[0];
-  if (top === undefined) return fallback('errorData', referenceProfile().errorData, 'no error object was seen');
-  const [value, count] = top;
+  if (total === 0) return fallback('errorData', referenceProfile().errorData, 'no error object was seen');
+  const [value, count] = [...counts.entries()].sort(([, a], [, b]) => b - a)[0] ?? ['object', 0];
   const shapes = [...tally.entries()].map(([shape, t]) => `${t.count} ${shape} (e.g. ${t.example})`).join('; ');
-  const withoutReason = value === 'object' && (tally.get('object-without-reason')?.count ?? 0) > 0;
-  const confidence = count === total && !withoutReason ? 'high' : 'medium';
-  return probed('errorData', value, confidence, `${total} error object(s) seen: ${shapes}${withoutReason ? ' (some objects carry no reason)' : ''}`);
+  if (count < ONE_SHAPE * total) return probed('errorData', 'any', 'medium', `${total} error object(s) seen, of no one shape the profile can state: ${shapes}`);
+  return probed('errorData', value, count === total ? 'high' : 'medium', `${total} error object(s) seen: ${shapes}`);
 }

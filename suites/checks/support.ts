@@ -162,7 +162,7 @@ async function refusedByName(ctx: CheckContext, method: string, params: CallPara
   return r.error;
 }
 
-/** The error's data as the profile says errors carry it: an object with a reason sentence, a string, or nothing. */
+/** The error's data as the profile says errors carry it: an object with a reason sentence, a string, nothing, or any (not compared). */
 export function expectErrorData(ctx: CheckContext, error: { code: number; message: string; data?: JsonValue }, what: string): void {
   const data = error.data;
   switch (ctx.profile.errorData) {
@@ -176,6 +176,9 @@ export function expectErrorData(ctx: CheckContext, error: { code: number; messag
       break;
     case 'absent':
       ctx.expect(data === undefined, `${what}: the error carries data`, 'no data member (errorData: absent)', error);
+      break;
+    case 'any':
+      // The node's errors carry data of no one shape (JSON-RPC 2.0 §5.1: optional, any value): nothing to compare.
       break;
   }
 }
