@@ -589,7 +589,9 @@ export type LeftOutReason =
   | 'ids the engine cannot match'
   | 'methods not chosen'
   | 'signed for another chain'
-  | 'chain not known';
+  | 'chain not known'
+  /** The capture's last line, cut short (a recording killed while it wrote): read up to the line before. */
+  | 'cut short';
 
 /** A capture replayed (docs/replay.md): what of it went, how, and what was left out. */
 export interface ReplayReport {

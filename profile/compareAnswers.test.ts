@@ -32,6 +32,8 @@ describe('compareAnswers', () => {
     expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: peers(['41'.repeat(32), 'cc'.repeat(32)]) } })).toBeUndefined();
     expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: peers([]) } })).toBeUndefined();
     expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: json('{"peers":[]}') } })).toMatch(/different shapes/);
+    // Peer identifiers are any string of 16 characters or more (the spec), not only hex.
+    expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['ab'.repeat(16)]) } }, { profile: ref, answer: { result: peers(['node-ef-ef-ef-ef-ef']) } })).toBeUndefined();
     expect(disagreement('none', 'chain_faucetClaim', { profile: ref, answer: { result: 1 } }, { profile: ref, answer: { error: -32000 } })).toBeUndefined();
   });
 

@@ -49,7 +49,9 @@ export function disagreement(agreement: Agreement, method: string, a: { profile:
   if ('error' in x !== 'error' in y) return `one node answered ${kindOf(x)}, the other ${kindOf(y)}`;
   if ('error' in x) return x.error === (y as { error: string }).error ? undefined : `the nodes refused with different errors: ${x.error} and ${(y as { error: string }).error}`;
   if (agreement === 'shape') {
-    const [sx, sy] = [stringifyJson(shapeOf(x.result)), stringifyJson(shapeOf((y as { result: JsonValue }).result))];
+    // chain_pouPeers' keys are peer identifiers, any string of 16 characters or more (no field name of a result is one there).
+    const peers = method === 'chain_pouPeers';
+    const [sx, sy] = [stringifyJson(shapeOf(x.result, peers)), stringifyJson(shapeOf((y as { result: JsonValue }).result, peers))];
     return sx === sy ? undefined : `the nodes answered results of different shapes: ${clip(sx)} and ${clip(sy)}`;
   }
   const [cx, cy] = [stringifyJson(x.result), stringifyJson((y as { result: JsonValue }).result)];
@@ -108,17 +110,20 @@ function timestampMs(profile: Profile, value: JsonValue): bigint | undefined {
   return profile.timestamps === 'seconds' ? n * 1000n : n;
 }
 
+/** A peer identifier's least length (the spec: "string of at least 16 characters"). */
+const PEER_ID_LENGTH = 16;
+
 /**
  * The shape of a canonical value: each object's keys with their values' shapes, the kind of anything else. An
- * object keyed by identifiers (chain_pouPeers' scores by peer) is a map, whatever its keys and however many: two
- * nodes see other peers.
+ * object keyed by identifiers (hex; in chain_pouPeers' scores by peer, `peers`, any string of 16 characters or
+ * more) is a map, whatever its keys and however many: two nodes see other peers.
  */
-function shapeOf(value: JsonValue): JsonValue {
+function shapeOf(value: JsonValue, peers = false): JsonValue {
   if (Array.isArray(value)) return 'array';
   if (isObject(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 0 || keys.every((k) => IDENTIFIER.test(k))) return 'map';
-    return Object.fromEntries(keys.sort().map((k) => [k, shapeOf(value[k] as JsonValue)]));
+    if (keys.length === 0 || keys.every((k) => IDENTIFIER.test(k) || (peers && k.length >= PEER_ID_LENGTH))) return 'map';
+    return Object.fromEntries(keys.sort().map((k) => [k, shapeOf(value[k] as JsonValue, peers)]));
   }
   if (typeof value === 'bigint' || typeof value === 'number') return 'number';
   return value === null ? 'null' : typeof value;

@@ -170,7 +170,7 @@ export class ExactHttpPool {
       const succeed = (): void => {
         const answer = reader.head;
         if (answer === undefined) return;
-        const result = { status: answer.status, headers: answer.headers, body: reader.body(), truncated: reader.truncated, timing: clock.timing() };
+        const result = { status: answer.status, headers: answer.headers, fields: answer.fields, body: reader.body(), truncated: reader.truncated, timing: clock.timing() };
         settle(reader.keepsConnection && kept.writer.writeError === undefined, () => resolve(result));
       };
       const onAbort = (): void => fail(toTransportError(request.signal?.reason, 'ABORTED', this.#failed(request), reader.head));

@@ -3,6 +3,11 @@ export interface HttpResponseHead {
   readonly status: number;
   /** Names lower-cased; repeated fields joined with ', ' (RFC 9110 §5.3). */
   readonly headers: Record<string, string>;
+  /**
+   * Every field line as it came, in order (names lower-cased): what a proxy passes on, where joining would change
+   * a field (Set-Cookie cannot be joined: RFC 9110 §5.3).
+   */
+  readonly fields: readonly (readonly [string, string])[];
 }
 
 export interface HttpResponseReaderOptions {
@@ -255,7 +260,7 @@ export class HttpResponseReader {
     }
     // fromEntries defines own properties, so even a field named __proto__ is kept as data.
     const headers: Record<string, string> = Object.fromEntries(joined);
-    this.head = { status: this.status, headers };
+    this.head = { status: this.status, headers, fields: this.fields };
     this.fields = [];
     this.frame(headers);
   }

@@ -29,6 +29,8 @@ export interface HttpExchangeRequest {
 export interface HttpExchangeResult {
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Every field line as it came (names lower-cased), where the exchange kept them (ExactHttpPool): see HttpResponseHead.fields. */
+  readonly fields?: readonly (readonly [string, string])[];
   readonly body: Buffer;
   /** The body went past maxBodyBytes: `body` holds the first maxBodyBytes (or none, on fail-fast). */
   readonly truncated: boolean;

@@ -5,6 +5,7 @@
  * valid under schemas/load/capture.schema.json; an upstream that gives no answer, and the size bound.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +102,28 @@ describe('RecordingProxy', () => {
     expect(capture.header.answers).toBe(false);
     expect(capture.exchanges[0]).toMatchObject({ status: 200 });
     expect(capture.exchanges[0]?.answer).toBeUndefined();
+  });
+
+  it('passes repeated header fields back field by field: two Set-Cookie lines stay two (RFC 9110 §5.3)', async () => {
+    const upstream = createHttpServer((req, res) => req.resume().on('end', () => {
+      res.writeHead(418, [['set-cookie', 'a=1'], ['set-cookie', 'b=2; Path=/'], ['x-note', 'kept']].flat());
+      res.end('{}');
+    }));
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => upstream.close(() => r())));
+    const { proxy, writer } = await recorder(`http://127.0.0.1:${(upstream.address() as { port: number }).port}`);
+    const raw = await new Promise<string[]>((resolve, reject) => {
+      const u = new URL(proxy.url);
+      request({ host: u.hostname, port: u.port, path: '/rpc', method: 'POST' }, (res) => {
+        res.resume();
+        resolve(res.rawHeaders);
+      }).on('error', reject).end('{"jsonrpc":"2.0","method":"chain_health","params":[],"id":1}');
+    });
+    const pairs = raw.flatMap((v, i) => (i % 2 === 0 ? [[v.toLowerCase(), raw[i + 1]]] : []));
+    expect(pairs.filter(([k]) => k === 'set-cookie')).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2; Path=/']]);
+    expect(pairs).toContainEqual(['x-note', 'kept']);
+    await proxy.close();
+    writer.close('interrupted');
   });
 
   it('an upstream that gives no answer: the client gets a 502 saying so, the exchange is recorded as a failure', async () => {

@@ -128,8 +128,10 @@ async function exchange(req: IncomingMessage, res: ServerResponse, o: RecordingP
   try {
     const answer = await pool.send({ method, path: `${prefix}${path}`, headers, body: body.length === 0 && method !== 'POST' ? undefined : body, timeoutMs: o.timeoutMs, maxBodyBytes: ANSWER_CAP });
     if (answer.truncated) throw new Error(`the answer is over ${ANSWER_CAP} bytes`);
-    const back: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) back[name] = value;
+    // Field by field as the upstream sent them (a flat list: node:http's form for repeated fields), so that none is
+    // joined on the way (two Set-Cookie lines stay two: RFC 9110 §5.3).
+    const back: string[] = [];
+    for (const [name, value] of answer.fields ?? Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) back.push(name, value);
     res.writeHead(answer.status, back).end(answer.body);
     record({ status: answer.status, ...(o.answers ? { answer: captureBody(answer.body) } : {}) });
   } catch (err) {

@@ -1,6 +1,7 @@
 /**
  * Reads a capture (captureFormat.ts) and checks every line against schemas/load/capture.schema.json: the header
- * first, then exchanges, then at most the end line. A capture is readable up to its last whole line: a last line
+ * first, then exchanges (in any order: they come back in the order the requests arrived, by `t`), then at most
+ * the end line. A capture is readable up to its last whole line: a last line
  * cut short (a recording killed while it wrote) is set aside and said (`cutShort`), not an error. Anything else
  * that is not a capture is a CaptureError naming the line and the rule.
  */
@@ -125,6 +126,15 @@ class CaptureReader {
   end(tail: string): Capture {
     const cutShort = tail.trim() !== '';
     if (this.#capture === undefined) throw new CaptureError(`${this.#where} is not a capture: it is empty${cutShort ? ' but for a line cut short' : ''}; make one with \`chainrpc record\``);
+    // Lines are written as exchanges end (a slow answer after faster ones that came after it): the capture is
+    // read in the order the requests arrived, by `t` (a stable sort keeps the written order of equal times).
+    const exchanges = this.#capture.exchanges;
+    for (let i = 1; i < exchanges.length; i++) {
+      if ((exchanges[i]?.t ?? 0) < (exchanges[i - 1]?.t ?? 0)) {
+        exchanges.sort((a, b) => a.t - b.t);
+        break;
+      }
+    }
     return { ...this.#capture, cutShort };
   }
 

@@ -116,7 +116,7 @@ class FieldReader {
 }
 
 /** Why a replay leaves an exchange out (load/model.ts LeftOutReason), every one. */
-const LEFT_OUT: Record<LeftOutReason, true> = { 'not a JSON-RPC POST': true, 'not JSON-RPC': true, 'notifications only': true, 'ids the engine cannot match': true, 'methods not chosen': true, 'signed for another chain': true, 'chain not known': true };
+const LEFT_OUT: Record<LeftOutReason, true> = { 'not a JSON-RPC POST': true, 'not JSON-RPC': true, 'notifications only': true, 'ids the engine cannot match': true, 'methods not chosen': true, 'signed for another chain': true, 'chain not known': true, 'cut short': true };
 const LEFT_OUT_REASONS = Object.keys(LEFT_OUT) as LeftOutReason[];
 
 /** What the value looks like, for a message about a file that is not a summary. */

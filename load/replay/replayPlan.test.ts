@@ -8,7 +8,7 @@ import { createTransactionSigner, generatePrivateKey } from '../../core/codec/in
 import { parseJson } from '../../core/json/index.js';
 import { referenceCodec } from '../../profile/referenceCodec.js';
 import { captureBody, CAPTURE_FORMAT, rpcIndex, type CaptureExchange } from '../capture/captureFormat.js';
-import type { Capture } from '../capture/readCapture.js';
+import { readCapture, type Capture } from '../capture/readCapture.js';
 import { recordedStages } from '../../cli/commands/load/replay.js';
 import { headAt, recordedHeads, replayPlan, ReplayPlanError, type ReplaySettings, type ReplayTarget } from './replayPlan.js';
 import { createSource, rebased, type ReplaySourceOptions } from './replaySource.js';
@@ -84,6 +84,28 @@ describe('replayPlan', () => {
     const plan = replayPlan(capture, { ...SETTINGS, methods: ['chain_blockNumber'] }, TARGET);
     expect(plan.items.map((i) => i.calls.map((c) => c.id))).toEqual([[1]]);
     expect(plan.summary.leftOut).toEqual([{ reason: 'methods not chosen', count: 2 }]);
+  });
+
+  it('says a last line cut short as an exchange left out', () => {
+    const plan = replayPlan({ ...captureOf([exchange(0, call(1))]), cutShort: true }, SETTINGS, TARGET);
+    expect(plan.summary.leftOut).toEqual([{ reason: 'cut short', count: 1 }]);
+  });
+
+  it('reads a capture in the order the requests arrived, whatever order its lines were written in (record writes each as it ends)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-capture-order-'));
+    try {
+      const path = join(dir, 'capture.ndjson');
+      const header = captureOf([]).header;
+      // A slow call arrived first (t 16) and was written last, after ten fast calls that came after it.
+      const lines = [header, ...Array.from({ length: 10 }, (_, i) => exchange(39 + 20 * i, call(500 + i))), exchange(16, call(1))];
+      writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const capture = readCapture(path);
+      expect(capture.exchanges.map((e) => e.t)).toEqual([16, ...Array.from({ length: 10 }, (_, i) => 39 + 20 * i)]);
+      const plan = replayPlan(capture, SETTINGS, TARGET);
+      expect(plan.items.map((i) => i.atMs)).toEqual([0, ...Array.from({ length: 10 }, (_, i) => 23 + 20 * i)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a capture with nothing to replay, and rebasing without a recorded head', () => {

@@ -103,6 +103,8 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   const leave = (reason: LeftOutReason): void => void leftOut.set(reason, (leftOut.get(reason) ?? 0) + 1);
   const chosen = settings.methods === null ? undefined : new Set(settings.methods);
   const kept: Omit<ReplayItem, 'atMs'>[] = [];
+  // A last line cut short (a recording killed while it wrote) is an exchange the capture lost: said, not hidden.
+  if (capture.cutShort) leave('cut short');
   for (const exchange of capture.exchanges) {
     const contentType = exchange.contentType?.split(';')[0]?.trim().toLowerCase();
     if (exchange.method !== 'POST' || (contentType !== undefined && contentType !== 'application/json')) {

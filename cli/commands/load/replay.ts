@@ -176,7 +176,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
       const first = createClient({ baseUrl: urls[0] ?? '', rpcPath: common.profile.rpcPath });
       const chainId = await nodeChainId(first, common.profile).finally(() => first.close());
       const plan = planFor(command, capture, settings, common.profile, chainId);
-      const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
+      const durationMs = values.duration === undefined ? passMs(plan.periodMs) : parseDuration(values.duration);
       const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
       common.log(planLine(command, plan));
       return { runs: await runLoad({ ...common, scenario: timed, urls, replay: settings }), sweeps: [], replay: plan.summary };
@@ -213,7 +213,7 @@ async function replayOnK6(command: string, out: string, o: { values: ReturnType<
     const [url] = baseUrls(command, values.url, profile.rpcPath) as [string];
     const chainId = await reachNode(command, url, profile, (client) => nodeChainId(client, profile));
     plan = planFor(command, capture, settings, profile, chainId);
-    const durationMs = values.duration === undefined ? Math.floor(plan.summary.spanMs) + 1 : parseDuration(values.duration);
+    const durationMs = values.duration === undefined ? passMs(plan.periodMs) : parseDuration(values.duration);
     written = writeK6Replay({
       plan,
       settings,
@@ -326,6 +326,13 @@ function replayScenario(command: string, thresholds: readonly string[], values: 
  * The rate the recorded times keep, second by second, as the report's target rate: a stage per second of the run
  * with as many requests as are due in it.
  */
+/**
+ * A replay's measured window without --duration: one pass, its span plus one mean gap (the plan's period), so n
+ * requests g ms apart are n / (n g) = 1 / g a second, as recorded (over the span alone they would be n / (n - 1)
+ * times that), and the last request has a gap's time to be answered within the window.
+ */
+const passMs = (periodMs: number): number => Math.max(1, Math.ceil(periodMs));
+
 export function recordedStages(atMs: readonly number[], periodMs: number, durationMs: number, loop: boolean): RateStage[] {
   const seconds = Math.max(1, Math.ceil(durationMs / 1000));
   const counts = new Array<number>(seconds).fill(0);
