@@ -117,7 +117,8 @@ export class LoadRecorder {
 
   /**
    * A request ended: its calls' outcomes, its timing. Only `measured` requests (scheduled in the measured
-   * window) count in the figures, every one in the tick; `endedInWindow`: it ended within the measured window.
+   * window) count in the figures, every one in the tick; `endedInWindow`: it ended within the measured window,
+   * whenever it was scheduled (the achieved throughput: what the node served in the window).
    */
   ended(request: PlannedRequest, c: Classification, t: RequestTiming, measured: boolean, endedInWindow = measured): void {
     const latencyUs = (t.endedMs - t.scheduledMs) * 1000;
