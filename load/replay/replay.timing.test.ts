@@ -148,7 +148,10 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
     knownCapture = capturePath;
     const recorder = startChainrpc(['record', '--upstream', nodeUrl, '--listen', '0', '--out', capturePath]);
     const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
-    const load = await runChainrpc('load', scenario, '--url', proxy, '--head-hz', '0', '--report-dir', join(dir, 'recorded'));
+    // What is judged is the replay against the offsets the capture holds, whatever they were: a recording sent a
+    // few ms late on a busy machine is no less a capture, so its own trust bound is loose (CI on 3c1c9e5: send lag
+    // p99 5.6 ms against 5, exit 1, in this step).
+    const load = await runChainrpc('load', scenario, '--url', proxy, '--head-hz', '0', '--max-lag', '100ms', '--report-dir', join(dir, 'recorded'));
     expect(load.code, `${load.stderr}\n${load.stdout.slice(-2_000)}`).toBe(0);
     recorder.child.kill('SIGINT');
     expect(await recorder.closed(15_000)).toBe(true);
