@@ -110,6 +110,15 @@ function timestampMs(profile: Profile, value: JsonValue): bigint | undefined {
   return profile.timestamps === 'seconds' ? n * 1000n : n;
 }
 
+/**
+ * Whether an object is a map: keyed by identifiers (hex; with `peers`, chain_pouPeers' scores by peer, any string of
+ * 16 characters or more), compared by shape whatever its keys and however many.
+ */
+export function isMap(value: Record<string, JsonValue>, peers: boolean): boolean {
+  const keys = Object.keys(value);
+  return keys.length === 0 || keys.every((k) => IDENTIFIER.test(k) || (peers && k.length >= PEER_ID_LENGTH));
+}
+
 /** A peer identifier's least length (the spec: "string of at least 16 characters"). */
 const PEER_ID_LENGTH = 16;
 
@@ -121,9 +130,8 @@ const PEER_ID_LENGTH = 16;
 function shapeOf(value: JsonValue, peers = false): JsonValue {
   if (Array.isArray(value)) return 'array';
   if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 0 || keys.every((k) => IDENTIFIER.test(k) || (peers && k.length >= PEER_ID_LENGTH))) return 'map';
-    return Object.fromEntries(keys.sort().map((k) => [k, shapeOf(value[k] as JsonValue, peers)]));
+    if (isMap(value, peers)) return 'map';
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf(value[k] as JsonValue, peers)]));
   }
   if (typeof value === 'bigint' || typeof value === 'number') return 'number';
   return value === null ? 'null' : typeof value;

@@ -25,8 +25,7 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
     throw new JsonParseError(error instanceof Error ? error.message : String(error), 0, { cause: error });
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  // Depth d takes at least 2·d characters and d opening brackets, so most texts need no scan.
-  if (text.length > 2 * maxDepth && opensMoreThan(text, maxDepth) && exceedsDepth(text, maxDepth)) parseJsonLossless(text, options);
+  if (nestsDeeperThan(text, maxDepth)) parseJsonLossless(text, options);
   // A number beyond 2^53−1 (an unsafe integer literal, or a fraction or exponent that large): the
   // lossless parser reads the text again, and gives bigints exactly where the literals are integers.
   return holdsLargeNumber(value) ? (parseMarked(text) ?? parseJsonLossless(text, options)) : value;
@@ -112,6 +111,12 @@ function holdsLargeNumber(value: JsonValue): boolean {
 
 function isLarge(value: JsonValue): boolean {
   return typeof value === 'number' && (value > MAX_SAFE || value < -MAX_SAFE);
+}
+
+/** Whether valid JSON `text` nests deeper than `limit` levels (brackets inside strings do not count). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  // Depth d takes at least 2·d characters and d opening brackets, so most texts need no scan.
+  return text.length > 2 * limit && opensMoreThan(text, limit) && exceedsDepth(text, limit);
 }
 
 /** Whether `text` holds more than `limit` opening brackets ('[' and '{', in strings too): found natively by indexOf. */

@@ -6,7 +6,7 @@
  * unique; with duplicates "the behavior of software that receives such an object is unpredictable": most
  * parsers keep the last value, some the first, some refuse the text). Nothing here knows JSON-RPC.
  */
-import { closingQuote, JsonParseError, parseJson } from '../../core/json/index.js';
+import { closingQuote, JsonParseError, nestsDeeperThan, parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 
 /** What the bytes are, as JSON. */
@@ -78,27 +78,6 @@ export function readJsonText(text: string): JsonBody {
   if (scan.sites.size === 0 && !scan.anywhere) return { kind: 'json', value, ...more };
   const where: DuplicateSites = Array.isArray(value) && !scan.anywhere ? scan.sites : 'whole';
   return { kind: 'json', value, duplicates: { firstWins, where }, ...more };
-}
-
-/** Whether a valid JSON text nests deeper than `limit` levels (brackets inside strings do not count). */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  // Depth d takes d opening brackets: most texts have too few to need the scan.
-  let brackets = 0;
-  for (let i = text.indexOf('['); i !== -1 && brackets <= limit; i = text.indexOf('[', i + 1)) brackets++;
-  for (let i = text.indexOf('{'); i !== -1 && brackets <= limit; i = text.indexOf('{', i + 1)) brackets++;
-  if (brackets <= limit) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const close = closingQuote(text, i);
-      if (close === -1) return false;
-      i = close;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
 }
 
 /** A number literal: sign, integer digits, fraction digits, exponent. */

@@ -6,7 +6,7 @@
  * 1700000001`): the excerpts of both after it are cut, often before the field that differs.
  */
 import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
-import { agreementFor, canonicalAnswer, disagreement, type Agreement, type CallAnswer } from '../../profile/compareAnswers.js';
+import { agreementFor, canonicalAnswer, disagreement, isMap, type Agreement, type CallAnswer } from '../../profile/compareAnswers.js';
 import type { Profile } from '../../profile/Profile.js';
 import { isObject } from '../../profile/readWire.js';
 import type { FuzzAnswer, FuzzCase, Violation } from '../model.js';
@@ -40,7 +40,7 @@ export function compareAnswers(c: FuzzCase, first: FuzzAnswer, other: FuzzAnswer
   if (message === undefined) return undefined;
   const x = canonicalAnswer(profile, c.method, a);
   const y = canonicalAnswer(profile, c.method, b);
-  const where = 'result' in x && 'result' in y ? firstDifference(x.result, y.result, level === 'shape') : undefined;
+  const where = 'result' in x && 'result' in y ? firstDifference(x.result, y.result, level === 'shape', '', c.method === 'chain_pouPeers') : undefined;
   return {
     oracle: 'disagreement',
     message: where === undefined ? message : `first difference at ${where}; ${message}`,
@@ -49,22 +49,18 @@ export function compareAnswers(c: FuzzCase, first: FuzzAnswer, other: FuzzAnswer
   };
 }
 
-/** Identifiers as profile/compareAnswers.ts reads an object's keys: an object keyed by them all is a map, compared by shape as any map. */
-const IDENTIFIER = /^(0x)?[0-9a-fA-F]{40,}$/;
-
 type Json = Record<string, JsonValue>;
-const isMap = (o: Json): boolean => Object.keys(o).length === 0 || Object.keys(o).every((k) => IDENTIFIER.test(k));
 const asObject = (v: JsonValue | undefined): Json | undefined => (v !== undefined && isObject(v) ? v : undefined);
 
 /** A JSON Pointer step (RFC 6901): `~` and `/` escaped. */
 const step = (key: string | number): string => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** The kind of a canonical value, as a comparison by shape sees it. */
-function kindOf(v: JsonValue | undefined): string {
+function kindOf(v: JsonValue | undefined, peers: boolean): string {
   if (v === undefined) return '(absent)';
   if (Array.isArray(v)) return 'array';
   const o = asObject(v);
-  if (o !== undefined) return isMap(o) ? 'map' : 'object';
+  if (o !== undefined) return isMap(o, peers) ? 'map' : 'object';
   if (typeof v === 'bigint' || typeof v === 'number') return 'number';
   return v === null ? 'null' : typeof v;
 }
@@ -74,24 +70,26 @@ const shown = (v: JsonValue | undefined): string => (v === undefined ? '(absent)
 /**
  * Where two canonical results first differ, as `<JSON Pointer>: <first's> vs <other's>` (`the result itself`
  * for the whole), keys in the canonical (sorted) order; undefined when they do not differ. By shape, what
- * differs is a kind of value or a key, not a value (so a map or an array's length never differs).
+ * differs is a kind of value or a key, not a value (so a map or an array's length never differs). Maps as
+ * profile/compareAnswers.ts reads them (`peers`: chain_pouPeers' keys are peer identifiers).
  */
-export function firstDifference(x: JsonValue | undefined, y: JsonValue | undefined, byShape: boolean, path = ''): string | undefined {
+export function firstDifference(x: JsonValue | undefined, y: JsonValue | undefined, byShape: boolean, path = '', peers = false): string | undefined {
   const at = path === '' ? 'the result itself' : path;
-  if (kindOf(x) !== kindOf(y)) return `${at}: ${byShape ? kindOf(x) : shown(x)} vs ${byShape ? kindOf(y) : shown(y)}`;
+  const [kx, ky] = [kindOf(x, peers), kindOf(y, peers)];
+  if (kx !== ky) return `${at}: ${byShape ? kx : shown(x)} vs ${byShape ? ky : shown(y)}`;
   if (Array.isArray(x) && Array.isArray(y)) {
     if (byShape) return undefined;
     for (let i = 0; i < Math.max(x.length, y.length); i++) {
-      const found = firstDifference(x[i], y[i], byShape, `${path}${step(i)}`);
+      const found = firstDifference(x[i], y[i], byShape, `${path}${step(i)}`, peers);
       if (found !== undefined) return found;
     }
     return undefined;
   }
   const [ox, oy] = [asObject(x), asObject(y)];
   if (ox !== undefined && oy !== undefined) {
-    if (byShape && isMap(ox)) return undefined;
+    if (byShape && isMap(ox, peers)) return undefined;
     for (const key of [...new Set([...Object.keys(ox), ...Object.keys(oy)])].sort()) {
-      const found = firstDifference(ox[key], oy[key], byShape, `${path}${step(key)}`);
+      const found = firstDifference(ox[key], oy[key], byShape, `${path}${step(key)}`, peers);
       if (found !== undefined) return found;
     }
     return undefined;
