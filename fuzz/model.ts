@@ -203,9 +203,10 @@ export interface FuzzRun {
    * `profile`: the name of the profile the run judged by; `profileFile`: its file as an absolute path, when it
    * came from one (`--profile <file>`, or the `profile.json` a `--profile detect` run writes beside its
    * report): `--replay` loads it, and the reports' replay commands pass it, so a finding is judged again by
-   * the rules it was found by.
+   * the rules it was found by. `rpcPath`, `methodPrefix`: given on the command line over the profile's
+   * (--rpc-path, --method-prefix): a replay applies them too, since the profile's file does not hold them.
    */
-  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; profileFile?: string; maxFindings?: number };
+  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; profileFile?: string; rpcPath?: string; methodPrefix?: string; maxFindings?: number };
   targets: TargetSummary[];
   cases: number;
   /** Cases by family (what was generated). */

@@ -18,8 +18,9 @@ import { fuzz, replayProfile } from './fuzz.js';
 let dir: string;
 let server: Server;
 let url: string;
-/** The paths the node was asked at. */
+/** The paths the node was asked at, and the methods called. */
 const paths: string[] = [];
+const methods: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chainrpc-fuzz-cli-'));
@@ -28,6 +29,7 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
+      methods.push(/"method":"([^"]*)"/.exec(body)?.[1] ?? '');
       if (req.url !== '/custom' && req.url !== '/other') return void res.writeHead(404).end();
       const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
       res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":"0x2a"}`);
@@ -45,11 +47,12 @@ afterAll(async () => {
 
 afterEach(() => {
   paths.length = 0;
+  methods.length = 0;
   vi.restoreAllMocks();
 });
 
 /** A report of one envelope finding on the node, judged by the profile in `profileFile` (named so in options). */
-function report(name: string, options: { profile: string; profileFile?: string }): string {
+function report(name: string, options: { profile: string; profileFile?: string; rpcPath?: string; methodPrefix?: string }): string {
   const body = '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":"x"}';
   const c = { rule: 'envelope/id-type', family: 'envelope' as const, method: 'chain_blockNumber', seed: 1, index: 3, title: 'an id', risky: false, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(body) } };
   const found = foundCase(c, { status: 200, text: '{"jsonrpc":"2.0","id":null,"result":"0x2a"}', ms: 1 }, `${url}/custom`);
@@ -97,6 +100,22 @@ describe('chainrpc fuzz --replay: the profile it judges by', () => {
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('judging by the run\'s profile');
     expect(paths.length).toBeGreaterThan(0);
+    expect(paths.every((p) => p === '/other')).toBe(true);
+  });
+
+  it('applies the run\'s --rpc-path and --method-prefix, which the report keeps (a profile file does not hold them)', async () => {
+    const r = await run('--replay', report('overrides.json', { profile: 'reference', rpcPath: '/custom', methodPrefix: 'node_' }), 'F1');
+    expect(r.err).toContain('fuzz: --replay: with the run\'s --rpc-path /custom and --method-prefix node_ (named in the report)');
+    expect(r.code).toBe(0);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.every((p) => p === '/custom')).toBe(true);
+    // The liveness probe is called by the node's name for it; the case goes as its bytes were.
+    expect(methods).toContain('node_blockNumber');
+    // The replay's own win.
+    paths.length = 0;
+    const own = await run('--replay', report('overrides2.json', { profile: 'reference', rpcPath: '/custom' }), 'F1', '--rpc-path', '/other');
+    expect(own.code).toBe(0);
+    expect(own.err).not.toContain('with the run\'s');
     expect(paths.every((p) => p === '/other')).toBe(true);
   });
 

@@ -130,7 +130,7 @@ async function replay(values: FuzzValues, reportPath: string, positionals: reado
   const [id, ...extra] = positionals;
   if (id === undefined || extra.length > 0) throw new CliError(`${COMMAND}: --replay takes a report and one finding id: chainrpc fuzz --replay <report.json> F1`);
   const report = readFuzzReport(reportPath);
-  const { profile } = await targetProfileAndSource(COMMAND, { ...values, profile: replayProfile(values.profile, report, reportPath) });
+  const { profile } = await targetProfileAndSource(COMMAND, { ...values, profile: replayProfile(values.profile, report, reportPath), ...replayOverrides(values, report) });
   const urls = values.url.length > 0 ? baseUrls(COMMAND, values.url, profile.rpcPath) : [];
   return replayFinding({ reportPath, report, findingId: id, ...(urls[0] === undefined ? {} : { url: urls[0] }), profile, timeoutMs: values.timeout, out: (l) => console.log(l) });
 }
@@ -152,6 +152,19 @@ export function replayProfile(given: string | undefined, report: FuzzReportRead,
   const reference = referenceProfile().name;
   if (report.profileName !== undefined && report.profileName !== reference) console.error(`${COMMAND}: --replay: the run was judged by the profile "${report.profileName}", whose file the report does not name: judging by the reference profile; give --profile <file> to judge by the run's`);
   return undefined;
+}
+
+/**
+ * The run's --rpc-path and --method-prefix (the report keeps them; a profile's file does not hold them), said on
+ * stderr when they apply; the replay's own, when given, win.
+ */
+function replayOverrides(values: FuzzValues, report: FuzzReportRead): { 'rpc-path'?: string; 'method-prefix'?: string } {
+  const taken: { 'rpc-path'?: string; 'method-prefix'?: string } = {};
+  if (values['rpc-path'] === undefined && report.rpcPath !== undefined) taken['rpc-path'] = report.rpcPath;
+  if (values['method-prefix'] === undefined && report.methodPrefix !== undefined) taken['method-prefix'] = report.methodPrefix;
+  const said = Object.entries(taken).map(([k, v]) => `--${k} ${v}`);
+  if (said.length > 0) console.error(`${COMMAND}: --replay: with the run's ${said.join(' and ')} (named in the report)`);
+  return taken;
 }
 
 /** A fuzz run: the profile (detected, a file, or the reference), the run, its reports, and what the console says of them. */
@@ -180,7 +193,7 @@ async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<num
   if (detected !== undefined && written.profileFile !== undefined) console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(written.profileFile)}`);
   for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
   const first = verdict.standing[0];
-  if (first !== undefined) console.log(`replay one: ${replayCommand(first.id, relativeOrAbsolute(written.files.json), written.profileFile === undefined ? undefined : relativeOrAbsolute(written.profileFile))}`);
+  if (first !== undefined) console.log(`replay one: ${replayCommand(first.id, relativeOrAbsolute(written.files.json), written.profileFile === undefined ? undefined : relativeOrAbsolute(written.profileFile), run.options)}`);
   return verdict.exitCode;
 }
 
@@ -199,6 +212,10 @@ async function runOnce(values: FuzzValues, urls: string[], chosen: { profile: Pr
       profileSource: chosen.source,
       // The file as the user gave it, made absolute: the report is read back from anywhere.
       ...(typeof chosen.source === 'string' ? { profileFile: resolve(chosen.source) } : {}),
+      overrides: {
+        ...(values['rpc-path'] === undefined ? {} : { rpcPath: values['rpc-path'] }),
+        ...(values['method-prefix'] === undefined ? {} : { methodPrefix: values['method-prefix'] }),
+      },
       seed,
       cases: values.cases ?? (durationMs === null ? DEFAULT_CASES : null),
       durationMs,

@@ -127,6 +127,8 @@ describe('readFuzzReport', () => {
       const path = join(dir, 'report.json');
       writeFileSync(path, JSON.stringify({ format: 'chainrpc-fuzz/1', options: { profile: 'small-batches', profileFile: '/somewhere/profile.json' }, findings: [] }));
       expect(readFuzzReport(path)).toEqual({ findings: [], profileName: 'small-batches', profileFile: '/somewhere/profile.json' });
+      writeFileSync(path, JSON.stringify({ format: 'chainrpc-fuzz/1', options: { profile: 'reference', rpcPath: '/v1', methodPrefix: '' }, findings: [] }));
+      expect(readFuzzReport(path)).toEqual({ findings: [], profileName: 'reference', rpcPath: '/v1', methodPrefix: '' });
       writeFileSync(path, JSON.stringify({ format: 'chainrpc-fuzz/1', options: { profile: 'reference' }, findings: [] }));
       expect(readFuzzReport(path)).toEqual({ findings: [], profileName: 'reference' });
       writeFileSync(path, JSON.stringify({ format: 'chainrpc-load/2', findings: [] }));

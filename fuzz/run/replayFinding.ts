@@ -34,6 +34,9 @@ export interface FuzzReportRead {
   profileName?: string;
   /** The profile's file as an absolute path (`options.profileFile`), when the run's profile came from a file. */
   profileFile?: string;
+  /** --rpc-path and --method-prefix as the run was given them over its profile (`options.rpcPath`, `options.methodPrefix`). */
+  rpcPath?: string;
+  methodPrefix?: string;
 }
 
 export interface ReplayOptions {
@@ -63,9 +66,15 @@ export function readFuzzReport(path: string): FuzzReportRead {
   const format = field(value, 'format') === undefined ? '' : String(field(value, 'format'));
   if (!Array.isArray(findings) || (format !== '' && !format.startsWith('chainrpc-fuzz/'))) throw new FuzzReplayError(`--replay ${path}: not a chainrpc fuzz report (no findings list${format === '' ? '' : `; its format is ${format}`})`);
   const options = field(value, 'options');
-  const profileName = text(field(options, 'profile'));
-  const profileFile = text(field(options, 'profileFile'));
-  return { findings: findings as Finding[], ...(profileName === undefined ? {} : { profileName }), ...(profileFile === undefined ? {} : { profileFile }) };
+  const read: FuzzReportRead = { findings: findings as Finding[] };
+  for (const key of ['profileName', 'profileFile', 'rpcPath'] as const) {
+    const value = text(field(options, key === 'profileName' ? 'profile' : key));
+    if (value !== undefined) read[key] = value;
+  }
+  // A prefix may be empty: methods named without one.
+  const methodPrefix = field(options, 'methodPrefix');
+  if (typeof methodPrefix === 'string') read.methodPrefix = methodPrefix;
+  return read;
 }
 
 /**

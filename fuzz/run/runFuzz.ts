@@ -27,6 +27,8 @@ export interface FuzzOptions {
   profileSource?: ProfileSource;
   /** The profile's file, as an absolute path, when it came from one: the report keeps it for `--replay` (FuzzRun options.profileFile). */
   profileFile?: string;
+  /** --rpc-path and --method-prefix as given over the profile's: the report keeps them for `--replay` (FuzzRun options). */
+  overrides?: { rpcPath?: string; methodPrefix?: string };
   seed: number;
   /** The case budget; null: only the time budget. */
   cases: number | null;
@@ -103,7 +105,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - t0),
       seed: o.seed,
-      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.profileFile === undefined ? {} : { profileFile: o.profileFile }), ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
+      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.profileFile === undefined ? {} : { profileFile: o.profileFile }), ...o.overrides, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
       targets: targets.map((t) => t.summary()),
       cases: run.sent,
       byFamily: run.byFamily,

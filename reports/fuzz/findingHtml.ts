@@ -7,7 +7,7 @@
  */
 import type { Finding, FoundCase, FuzzAnswer } from '../../fuzz/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, replayCommand, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingReplayCommand, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
 
 const MAX_BODY_CHARS = 20_000;
@@ -41,7 +41,7 @@ function answersHtml(f: Finding): string {
 function commandsHtml(f: Finding, options: FuzzReportOptions): string {
   const anchor = anchorOf(f.id);
   return [
-    `<div class="label">Replay with chainrpc</div><pre class="command" data-testid="replay-${h(anchor)}">${h(replayCommand(f.id, options.reportPath, options.profileFile))}</pre>`,
+    `<div class="label">Replay with chainrpc</div><pre class="command" data-testid="replay-${h(anchor)}">${h(findingReplayCommand(f, options))}</pre>`,
     `<div class="label">Or with curl</div><pre class="command" data-testid="curl-${h(anchor)}">${h(f.minimal.curl)}</pre>`,
   ].join('');
 }

@@ -25,13 +25,20 @@ export interface FuzzReportOptions {
    * reportOptions). Without it a finding would be judged again by the reference profile, not the rules it was found by.
    */
   profileFile?: string;
+  /** The run's --rpc-path and --method-prefix, which the replay commands pass too (reportOptions: the run's options). */
+  overrides?: { rpcPath?: string; methodPrefix?: string };
 }
 
-/** The options a renderer works with: as given, the profile file defaulting to the run's own. */
+/** The options a renderer works with: as given, the profile file and the overrides defaulting to the run's own. */
 export function reportOptions(run: FuzzRun, options: FuzzReportOptions): FuzzReportOptions {
   const profileFile = options.profileFile ?? run.options.profileFile;
-  return profileFile === undefined ? options : { ...options, profileFile };
+  const { rpcPath, methodPrefix } = run.options;
+  const overrides = options.overrides ?? { ...(rpcPath === undefined ? {} : { rpcPath }), ...(methodPrefix === undefined ? {} : { methodPrefix }) };
+  return { ...options, ...(profileFile === undefined ? {} : { profileFile }), overrides };
 }
+
+/** A finding's replay command as the reports show it (reportOptions). */
+export const findingReplayCommand = (f: Finding, options: FuzzReportOptions): string => replayCommand(f.id, options.reportPath, options.profileFile, options.overrides);
 
 /**
  * Findings to show, as the verdict sorts them: the standing ones (reproduced, or not re-checkable because the
@@ -51,10 +58,18 @@ export function nodeFindings(run: FuzzRun, url: string): { standing: number; fla
 /** The flaky sightings beside a count, when there are any: " (+1 flaky)". */
 export const flakyAside = (flaky: number): string => (flaky === 0 ? '' : ` (+${formatCount(flaky)} flaky)`);
 
-/** The command that sends a finding's minimal case again and judges the answer now, by the profile it was found by when that was a file. */
-export function replayCommand(id: string, reportPath = DEFAULT_REPORT_PATH, profileFile?: string): string {
+/**
+ * The command that sends a finding's minimal case again and judges the answer now, by the profile it was found
+ * by when that was a file, with the run's --rpc-path and --method-prefix (`overrides`: the run's options).
+ */
+export function replayCommand(id: string, reportPath = DEFAULT_REPORT_PATH, profileFile?: string, overrides: { rpcPath?: string; methodPrefix?: string } = {}): string {
   const word = (text: string): string => (/^[\w./@%+=:,-]+$/.test(text) ? text : shellQuote(text));
-  return `chainrpc fuzz --replay ${word(reportPath)} ${/^[\w-]+$/.test(id) ? id : shellQuote(id)}${profileFile === undefined ? '' : ` --profile ${word(profileFile)}`}`;
+  const flags = [
+    ...(profileFile === undefined ? [] : [`--profile ${word(profileFile)}`]),
+    ...(overrides.rpcPath === undefined ? [] : [`--rpc-path ${word(overrides.rpcPath)}`]),
+    ...(overrides.methodPrefix === undefined ? [] : [`--method-prefix ${word(overrides.methodPrefix)}`]),
+  ];
+  return [`chainrpc fuzz --replay ${word(reportPath)} ${/^[\w-]+$/.test(id) ? id : shellQuote(id)}`, ...flags].join(' ');
 }
 
 /** What a recheck found, in words. */

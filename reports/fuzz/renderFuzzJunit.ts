@@ -14,7 +14,7 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase, JunitSuite } from '../shared/junitXml.js';
 import { formatCount } from '../load/formatLoad.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, replayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, findingReplayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
 import { fuzzHeadline } from './fuzzHeadline.js';
 
@@ -45,7 +45,7 @@ export function findingText(f: Finding, options: FuzzReportOptions = {}): string
     if (text !== '') lines.push(text);
   }
   const curl = c.curl.length <= MAX_CURL_CHARS ? c.curl : `(${formatCount(c.curl.length)} characters: in report.html and report.json)`;
-  lines.push('', `replay: ${replayCommand(f.id, options.reportPath, options.profileFile)}`, `curl: ${curl}`);
+  lines.push('', `replay: ${findingReplayCommand(f, options)}`, `curl: ${curl}`);
   return lines.join('\n');
 }
 

@@ -164,6 +164,11 @@ describe('renderFuzzMarkdown', () => {
     expect(renderFuzzMarkdown(run)).toContain('chainrpc fuzz --replay report.json F1\n');
   });
 
+  it('passes the run\'s --rpc-path and --method-prefix in the replay commands', () => {
+    const moved: FuzzRun = { ...run, options: { ...run.options, rpcPath: '/v1/rpc', methodPrefix: '' } };
+    expect(renderFuzzMarkdown(moved)).toContain("chainrpc fuzz --replay report.json F1 --rpc-path /v1/rpc --method-prefix ''\n");
+  });
+
   it('shows the first 20 findings in full and names the rest', () => {
     const many: FuzzRun = { ...run, findings: Array.from({ length: 23 }, (_, i) => ({ ...(run.findings[0] as FuzzRun['findings'][number]), id: `F${i + 1}` })) };
     const text = renderFuzzMarkdown(many);

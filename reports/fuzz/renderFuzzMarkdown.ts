@@ -12,7 +12,7 @@ import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { formatCount } from '../load/formatLoad.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, flakyAside, formatTime, nodeFindings, replayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, flakyAside, formatTime, nodeFindings, findingReplayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
 import { fuzzHeadline, stopPhrase, unreachableNote } from './fuzzHeadline.js';
 
@@ -52,7 +52,7 @@ function answerLines(f: Finding): string[] {
 /** The replay command and the curl, in one shell block (the curl left to report.html when very long). */
 function commandLines(f: Finding, options: FuzzReportOptions): string[] {
   const curl = f.minimal.curl.length <= MAX_CURL_CHARS ? f.minimal.curl : `# the curl command is ${formatCount(f.minimal.curl.length)} characters long: copy it from report.html or report.json`;
-  return ['**Replay**:', '', markdownFence(`${replayCommand(f.id, options.reportPath, options.profileFile)}\n${curl}`, 'sh'), ''];
+  return ['**Replay**:', '', markdownFence(`${findingReplayCommand(f, options)}\n${curl}`, 'sh'), ''];
 }
 
 function findingBlock(f: Finding, options: FuzzReportOptions): string[] {
