@@ -310,9 +310,9 @@ export interface NodeResources {
    * RSS over time after the warm-up (from `fromMs`: the first measured window's start, or a tenth of the run if
    * later), fitted by least squares: MB (MiB) per hour, the slope's interval at `confidence`, the fitted line's
    * ends for drawing (ms from the health origin, MiB); null with fewer than 10 samples after the warm-up. The
-   * `rss-growth` threshold judges `low`.
+   * `rss-growth` threshold judges the lower of `low` and `lastHalf.low` (TrendHalf): growth that is sure and lasts.
    */
-  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; mb: number }, { tMs: number; mb: number }] } | null;
+  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; mb: number }, { tMs: number; mb: number }]; lastHalf?: TrendHalf | null } | null;
   /** At most 1,000 points, ms from the run's health origin. */
   series: ResourcePoint[];
   /**
@@ -321,6 +321,20 @@ export interface NodeResources {
    * and its series (at most 1,000 points, averaged per stretch). Absent when none was asked for or found.
    */
   metrics?: { name: string; samples: number; first: number; last: number; min: number; max: number; perSecond: number | null; series: { tMs: number; value: number }[] }[];
+}
+
+/**
+ * A trend's fit over the last half of its points by time (leakFit.ts, lastingTrend): a trend that lasts to the
+ * end of the run shows in it too, and the threshold on the trend judges the lower of the two low ends (so a
+ * step followed by a plateau, a heap grown into its size, is no leak). null with fewer than 10 points there;
+ * absent from reports written before it was kept. Per hour, in the trend's unit.
+ */
+export interface TrendHalf {
+  perHour: number;
+  low: number;
+  high: number;
+  points: number;
+  fromMs: number;
 }
 
 export interface ResourcePoint {
@@ -367,7 +381,7 @@ export interface HeadHealth {
    * interval, the line's ends); null with fewer than 10 heights after the warm-up. A node falling further behind
    * over the run has a slope whose interval is above 0; the head-lag-drift threshold judges `low`.
    */
-  lagTrend?: { msPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; lagMs: number }, { tMs: number; lagMs: number }] } | null;
+  lagTrend?: { msPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; lagMs: number }, { tMs: number; lagMs: number }]; lastHalf?: TrendHalf | null } | null;
   stalls: HeadStall[];
   /** The first 20 heights that went backwards; `regressionCount` counts them all. */
   regressions: HeadRegression[];

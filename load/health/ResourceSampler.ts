@@ -9,7 +9,7 @@
  */
 import { processSample } from '../../core/process/procStat.js';
 import type { NodeResources, ResourcePoint } from '../model.js';
-import { downsample, fitLine, MIN_LEAK_POINTS } from './leakFit.js';
+import { downsample, lastingTrend, MIN_LEAK_POINTS, trendHalf } from './leakFit.js';
 
 /** Points kept in the report's series (downsampled by bucket means past it). */
 const SERIES_POINTS = 1_000;
@@ -166,7 +166,8 @@ export class ResourceSampler {
     const span = (samples.at(-1)?.atMs ?? first) - first;
     const fromMs = Math.max(windows[0]?.fromMs ?? first, first + span / 10);
     const rss = samples.filter((s) => s.atMs >= fromMs).map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
-    const fit = rss.length >= MIN_LEAK_POINTS && rss[0]?.tMs !== rss.at(-1)?.tMs ? fitLine(rss) : undefined;
+    const trend = rss.length >= MIN_LEAK_POINTS && rss[0]?.tMs !== rss.at(-1)?.tMs ? lastingTrend(rss) : undefined;
+    const fit = trend?.fit;
     const last = samples.at(-1);
     return {
       source: this.source.label,
@@ -192,6 +193,7 @@ export class ResourceSampler {
                 { tMs: round(fit.line[0].tMs - originMs), mb: round(fit.line[0].value, 2) },
                 { tMs: round(fit.line[1].tMs - originMs), mb: round(fit.line[1].value, 2) },
               ],
+              lastHalf: trendHalf(trend?.lastHalf ?? null, originMs),
             },
       series: thin(points),
       ...metricsOf(samples, originMs),

@@ -20,7 +20,7 @@
  * - A height gone backwards: a sample lower than the sample before it (a step down), kept with the two samples.
  */
 import type { HeadHealth, HeadRegression, HeadStall } from '../model.js';
-import { fitLine, MIN_LEAK_POINTS } from './leakFit.js';
+import { lastingTrend, MIN_LEAK_POINTS, trendHalf } from './leakFit.js';
 
 /** Block times a node's head may hold while the others' rises before it is stalled. */
 export const STALL_BLOCKS = 3;
@@ -209,7 +209,7 @@ function lagTrend(lags: readonly { tMs: number; lagMs: number }[], o: HeadHealth
   const fromMs = Math.max(o.trendFromMs ?? 0, o.endMs / 10);
   const points = lags.filter((l) => l.tMs >= fromMs).map((l) => ({ tMs: l.tMs, value: l.lagMs }));
   if (points.length < MIN_LEAK_POINTS || points[0]?.tMs === points.at(-1)?.tMs) return null;
-  const fit = fitLine(points);
+  const { fit, lastHalf } = lastingTrend(points);
   return {
     msPerHour: round(fit.slopePerHour),
     low: round(fit.slopeInterval.low),
@@ -221,6 +221,7 @@ function lagTrend(lags: readonly { tMs: number; lagMs: number }[], o: HeadHealth
       { tMs: round(fit.line[0].tMs), lagMs: round(fit.line[0].value) },
       { tMs: round(fit.line[1].tMs), lagMs: round(fit.line[1].value) },
     ],
+    lastHalf: trendHalf(lastHalf),
   };
 }
 

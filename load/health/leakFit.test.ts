@@ -159,13 +159,30 @@ describe('leakVerdict', () => {
     if (result.verdict !== 'not-enough-data') expect(result.fit.slopeInterval.low).toBeGreaterThan(25 * MB);
   });
 
-  it('leaves the warm-up out: caches filling for 20 minutes, then flat, is a leak only when fitted whole', () => {
+  it('calls no leak for caches filling for 20 minutes, then flat: the whole line rises surely, its last half does not', () => {
     // 300 MB to 500 MB over the first 20 minutes (600 MB/h), then flat with noise for 40 minutes.
     const points = series(HOUR, 10 * SECOND, (t) => 300 * MB + 200 * MB * Math.min(1, t / (20 * MINUTE)), 5 * MB, 10);
-    expect(leakVerdict(points, options).verdict).toBe('leak');
+    const whole = leakVerdict(points, options);
+    expect(whole.verdict).toBe('no-leak');
+    if (whole.verdict === 'not-enough-data') return;
+    expect(whole.fit.slopeInterval.low).toBeGreaterThan(50 * MB);
+    expect(whole.lastHalf?.slopeInterval.low).toBeLessThan(50 * MB);
+    expect(whole.lastHalf?.line[0].tMs).toBe(T0 + 30 * MINUTE);
     const warmedUp = leakVerdict(points, { ...options, warmupMs: 20 * MINUTE });
     expect(warmedUp.verdict).toBe('no-leak');
     if (warmedUp.verdict !== 'not-enough-data') expect(warmedUp.fit.line[0].tMs).toBe(T0 + 20 * MINUTE);
+  });
+
+  it('calls no leak for a heap grown by one step in a short run (40 s, 4 samples a second), and a leak for growth that lasts', () => {
+    // What a node that keeps nothing showed in a 40 s run: 57 MiB, a step of 10 MiB at 19 s, then flat.
+    const step = series(40 * SECOND, 250, (t) => 57 * MB + (t >= 19 * SECOND ? 10 * MB : 0), 0.3 * MB, 11);
+    const stepVerdict = leakVerdict(step, options);
+    expect(stepVerdict.verdict).toBe('no-leak');
+    if (stepVerdict.verdict !== 'not-enough-data') expect(stepVerdict.fit.slopeInterval.low).toBeGreaterThan(50 * MB);
+    // The same 10 MiB grown steadily over those 40 s (900 MiB/h): a leak, whose last half shows it too.
+    const lasting = leakVerdict(series(40 * SECOND, 250, (t) => 57 * MB + (10 * MB * t) / (40 * SECOND), 0.3 * MB, 12), options);
+    expect(lasting.verdict).toBe('leak');
+    if (lasting.verdict !== 'not-enough-data') expect(lasting.lastHalf?.slopeInterval.low).toBeGreaterThan(50 * MB);
   });
 
   it(`needs ${MIN_LEAK_POINTS} points after the warm-up`, () => {

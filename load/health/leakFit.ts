@@ -40,9 +40,12 @@ export interface LeakOptions {
   readonly confidence?: number;
 }
 
-/** The verdict on a series: `leak` only when the slope's whole interval is above the limit. */
+/**
+ * The verdict on a series: `leak` only when the slope's whole interval is above the limit, over all the points
+ * after the warm-up and over their last half (`lastHalf`, null with fewer than MIN_LEAK_POINTS there).
+ */
 export type LeakVerdict =
-  | { readonly verdict: 'leak' | 'no-leak'; readonly limitPerHour: number; readonly fit: LineFit }
+  | { readonly verdict: 'leak' | 'no-leak'; readonly limitPerHour: number; readonly fit: LineFit; readonly lastHalf: LineFit | null }
   | { readonly verdict: 'not-enough-data'; readonly reason: string; readonly n: number; readonly needed: number };
 
 /** Points a verdict needs after the warm-up: with fewer, t(0.975, n − 2) and the noise leave any interval wide. */
@@ -106,11 +109,49 @@ export function fitLine(points: readonly SeriesPoint[], confidence: number = DEF
 }
 
 /**
+ * A trend that must last: the line through the points and the line through their last half by time (null with
+ * fewer than MIN_LEAK_POINTS there, or all at one time), and `sureLow`, the growth per hour both surely exceed:
+ * the lower of their intervals' low ends (the whole line's alone when there is no last half). A memory that
+ * grows by a step and then holds (a heap growing into its size, a cache filled once) tilts a line through a
+ * short run as much as a leak does; a leak is still growing at the end of the run, so its last half shows it too.
+ */
+export interface LastingTrend {
+  readonly fit: LineFit;
+  readonly lastHalf: LineFit | null;
+  readonly sureLow: number;
+}
+
+export function lastingTrend(points: readonly SeriesPoint[], confidence: number = DEFAULT_CONFIDENCE): LastingTrend {
+  const fit = fitLine(points, confidence);
+  let first = Infinity;
+  let last = -Infinity;
+  for (const p of points) {
+    first = Math.min(first, p.tMs);
+    last = Math.max(last, p.tMs);
+  }
+  const middle = first + (last - first) / 2;
+  const later = points.filter((p) => p.tMs >= middle);
+  const lastHalf = later.length >= MIN_LEAK_POINTS && later.some((p) => p.tMs !== later[0]?.tMs) ? fitLine(later, confidence) : null;
+  return { fit, lastHalf, sureLow: lastHalf === null ? fit.slopeInterval.low : Math.min(fit.slopeInterval.low, lastHalf.slopeInterval.low) };
+}
+
+/** A last half's fit as a report keeps it (load/model.ts, TrendHalf): per hour, rounded to 0.1; its start in ms from `originMs`. */
+export function trendHalf(fit: LineFit | null, originMs = 0): { perHour: number; low: number; high: number; points: number; fromMs: number } | null {
+  if (fit === null) return null;
+  const tenth = (v: number): number => Math.round(v * 10) / 10;
+  return { perHour: tenth(fit.slopePerHour), low: tenth(fit.slopeInterval.low), high: tenth(fit.slopeInterval.high), points: fit.n, fromMs: tenth(fit.line[0].tMs - originMs) };
+}
+
+/** What a trend's threshold judges (load/model.ts, TrendHalf): the low end of its slope's interval, or of its last half's when lower. */
+export const sureTrendLow = (trend: { low: number; lastHalf?: { low: number } | null }): number => Math.min(trend.low, trend.lastHalf?.low ?? trend.low);
+
+/**
  * Does the series leak? Points before the warm-up's end (the series' first time plus `warmupMs`) are dropped;
- * with fewer than MIN_LEAK_POINTS left (or all at one time) the answer is `not-enough-data`. Otherwise the line is
- * fitted and the verdict is `leak` when the slope interval's lower bound is above `limitPerHour`: growth faster
- * than allowed at the interval's confidence (a one-sided test at (1 − confidence) / 2, 2.5% for 95%), else
- * `no-leak` (which says the growth was not shown to be too fast, not that there is none).
+ * with fewer than MIN_LEAK_POINTS left (or all at one time) the answer is `not-enough-data`. Otherwise the lines are
+ * fitted (lastingTrend) and the verdict is `leak` when the slope intervals' lower bounds, of all the points and of
+ * their last half, are above `limitPerHour`: growth faster than allowed at the interval's confidence (a
+ * one-sided test at (1 − confidence) / 2, 2.5% for 95%), lasting to the end, else `no-leak` (which says the
+ * growth was not shown to be too fast, not that there is none).
  */
 export function leakVerdict(points: readonly SeriesPoint[], options: LeakOptions): LeakVerdict {
   const { warmupMs, limitPerHour, confidence = DEFAULT_CONFIDENCE } = options;
@@ -123,8 +164,8 @@ export function leakVerdict(points: readonly SeriesPoint[], options: LeakOptions
   if (kept.every((p) => p.tMs === kept[0]?.tMs)) {
     return { verdict: 'not-enough-data', reason: 'the points after the warm-up are all at one time', n: kept.length, needed };
   }
-  const fit = fitLine(kept, confidence);
-  return { verdict: fit.slopeInterval.low > limitPerHour ? 'leak' : 'no-leak', limitPerHour, fit };
+  const { fit, lastHalf, sureLow } = lastingTrend(kept, confidence);
+  return { verdict: sureLow > limitPerHour ? 'leak' : 'no-leak', limitPerHour, fit, lastHalf };
 }
 
 /**

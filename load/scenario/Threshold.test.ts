@@ -88,6 +88,9 @@ describe('thresholds', () => {
     expect(growth(20)).toMatchObject({ actual: 20, ok: true, unit: 'MB/h' });
     expect(growth(80)).toMatchObject({ actual: 80, ok: false });
     expect(growth(null)).toMatchObject({ actual: null, ok: false });
+    // Sure over the run, not in its last half (a step, then flat): the lower low end is judged.
+    const stepped = { ...trend(80), lastHalf: { perHour: 30, low: -20, high: 80, points: 20, fromMs: 0 } };
+    expect(evaluateThresholds(run({ health: { resources: { ...resources, rssTrend: stepped } } }), [parseThreshold('rss-growth < 50MB/h')])[0]).toMatchObject({ actual: -20, ok: true });
     expect(() => parseThreshold('chain_getAccount:regressions == 0')).toThrow(/whole run/);
   });
 

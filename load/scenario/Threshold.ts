@@ -2,6 +2,7 @@
  * A threshold of a scenario's SLO, `[<method>:]<metric> <op> <value>[unit]` ("p99 < 250ms", "errors < 1%",
  * "chain_getAccount:p99 < 50ms"), parsed once and evaluated against a run. docs/load.md defines each metric.
  */
+import { sureTrendLow } from '../health/leakFit.js';
 import type { HistogramData, LoadRun, MethodStats, ThresholdResult } from '../model.js';
 
 /**
@@ -171,12 +172,17 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
       if (head === undefined && reads === undefined) return null;
       return (head ?? 0) + (reads === undefined ? 0 : reads.counts.height + reads.counts.block + reads.counts.nonce);
     }
-    // The lower end of the RSS slope's interval after the warm-up: above the limit only when growth is sure.
-    case 'rss-growth':
-      return run.health?.resources?.rssTrend?.low ?? null;
-    // The lower end of the head lag's slope after the warm-up: above the limit only when the node surely falls further behind.
-    case 'head-lag-drift':
-      return run.health?.head?.lagTrend?.low ?? null;
+    // The lower end of the RSS slope's interval after the warm-up, and of its last half's: above the limit only
+    // when growth is sure and still there at the end.
+    case 'rss-growth': {
+      const trend = run.health?.resources?.rssTrend;
+      return trend === undefined || trend === null ? null : sureTrendLow(trend);
+    }
+    // The same of the head lag's slope: above the limit only when the node surely falls further behind, to the end.
+    case 'head-lag-drift': {
+      const trend = run.health?.head?.lagTrend;
+      return trend === undefined || trend === null ? null : sureTrendLow(trend);
+    }
     // A run with faults (load/chaos/, docs/chaos.md): null without one; a recovery or failover that never came is null too.
     case 'failover':
       return run.chaos?.failoverMs ?? null;

@@ -2,7 +2,7 @@
  * The node's health as the load reports say it (Markdown and HTML alike): the head followed through the run, in
  * rows of a label, a value and a note. docs/load.md, "The node's health", defines each figure.
  */
-import type { HeadHealth, LoadRun } from '../../load/model.js';
+import type { HeadHealth, LoadRun, TrendHalf } from '../../load/model.js';
 import { formatCount, formatMs } from './formatLoad.js';
 
 export interface HealthRow {
@@ -40,7 +40,7 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   return [
     { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
     { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
-    { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h; a leak is sure only when the interval's low end is above the limit (rss-growth), and a short run says little` },
+    { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h${halfText(trend.lastHalf, 'MiB/h', signed)}; a leak is sure only when the low ends are above the limit (rss-growth): growth that lasts to the end of the run, not a heap grown by a step and then held; a short run says little` },
     ...(r.metrics ?? []).map((m): HealthRow => ({
       label: m.name,
       value: m.perSecond === null ? number(m.last) : `${number(m.perSecond)}/s`,
@@ -94,13 +94,18 @@ function worstNote(head: HeadHealth): string {
   return worst.length === 0 ? '' : `latest: ${worst.map((w) => `height ${w.height} (${formatMs(w.lagMs)})`).join(', ')}`;
 }
 
+/** A trend's last half, when it was fitted: "; its last half, from 21.0 s: +3.1 to +9.0 MiB/h". */
+function halfText(half: TrendHalf | null | undefined, unit: string, value: (v: number) => string): string {
+  return half === undefined || half === null ? '' : `; its last half, from ${formatMs(half.fromMs)}: ${value(half.low)} to ${value(half.high)} ${unit}`;
+}
+
 const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '−' : ''}${formatMs(Math.abs(ms))}`;
 
 function trendNote(head: HeadHealth): string {
   const t = head.lagTrend;
   if (t === undefined) return '';
   if (t === null) return 'fewer than 10 heights reached after the warm-up';
-  return `least squares over the lag of ${formatCount(t.points)} heights from ${formatMs(t.fromMs)} (the warm-up left out); ${Math.round(t.confidence * 100)}% interval ${signedMs(t.low)} to ${signedMs(t.high)} per hour; a node surely falling further behind has its low end above the limit (head-lag-drift)`;
+  return `least squares over the lag of ${formatCount(t.points)} heights from ${formatMs(t.fromMs)} (the warm-up left out); ${Math.round(t.confidence * 100)}% interval ${signedMs(t.low)} to ${signedMs(t.high)} per hour${halfText(t.lastHalf, 'per hour', signedMs)}; a node surely falling further behind, to the end of the run, has its low ends above the limit (head-lag-drift)`;
 }
 
 function stallNote(head: HeadHealth): string {
