@@ -111,7 +111,7 @@ export interface Profile {
   /** A height with no block: an error with errorCodes.BlockNotFound (reference), or a null result. */
   unknownHeight: 'error' | 'null';
   /** An address the chain has never seen: an empty account (reference), or an error with errorCodes.AccountNotFound. */
-  unknownAccount: 'empty' | 'error';
+  unknownAccount: 'empty' | 'error' | 'null';
   /** chain_sendRawTransaction's result: the hash itself (reference), or an object whose transaction_hash field holds it. */
   txResult: 'hash' | 'object';
   /** The network has a faucet (chain_faucetClaim funds fresh keys). */

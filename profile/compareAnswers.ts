@@ -3,7 +3,8 @@
  * under its own profile (docs/replay.md, "The diff"; docs/fuzz.md, "Differential runs"). Each answer is first put in
  * one form whatever the node's legal choices (canonicalAnswer): the spec's key names, integers as integers however
  * written, identifiers in lower-case hex without a prefix, timestamps in milliseconds, an error as the spec's
- * name for its code, a null block under `unknownHeight: "null"` as the BlockNotFound it stands for. Then:
+ * name for its code, a null block under `unknownHeight: "null"` as the BlockNotFound it stands for (a null account
+ * under `unknownAccount: "null"` as AccountNotFound). Then:
  *
  *   exact  the same canonical answer: chain_getAccount, chain_getBlockByHeight when both nodes have the block or
  *          the height is well below the head, and any other method not named below
@@ -67,6 +68,7 @@ type Canonical = { result: JsonValue } | { error: string };
 export function canonicalAnswer(profile: Profile, method: string, answer: CallAnswer): Canonical {
   if ('error' in answer) return { error: errorName(profile, answer.error) };
   if (answer.result === null && method === 'chain_getBlockByHeight' && profile.unknownHeight === 'null') return { error: 'BlockNotFound' };
+  if (answer.result === null && method === 'chain_getAccount' && profile.unknownAccount === 'null') return { error: 'AccountNotFound' };
   return { result: canonical(profile, answer.result, undefined) };
 }
 

@@ -253,7 +253,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string']);
   if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number']);
   if (has('unknownHeight')) p.unknownHeight = oneOf(raw.unknownHeight, 'unknownHeight', ['error', 'null']);
-  if (has('unknownAccount')) p.unknownAccount = oneOf(raw.unknownAccount, 'unknownAccount', ['empty', 'error']);
+  if (has('unknownAccount')) p.unknownAccount = oneOf(raw.unknownAccount, 'unknownAccount', ['empty', 'error', 'null']);
   if (has('txResult')) p.txResult = oneOf(raw.txResult, 'txResult', ['hash', 'object']);
   if (has('faucetCredit')) p.faucetCredit = oneOf(raw.faucetCredit, 'faucetCredit', ['transaction', 'direct']);
   if (has('droppedLater')) {

@@ -10,7 +10,7 @@ import type { CheckInfo, Exchange } from './model.js';
 import type { Profile } from '../profile/Profile.js';
 import { wireMethod } from '../profile/Profile.js';
 import { GENESIS_SCHEMA_REF, profileValidators } from '../profile/profileSchemas.js';
-import { isObject, readField, specView } from '../profile/readWire.js';
+import { asU64, isObject, readField, specView } from '../profile/readWire.js';
 import type { Wallet } from './Wallet.js';
 
 /** A call's params: by position, or by name (JSON-RPC 2.0 §4.2 allows both; the spec's are positional). */
@@ -51,6 +51,9 @@ const short = (v: unknown): string => {
   const text = typeof v === 'string' ? JSON.stringify(v) : stringifyJson(v);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
+
+/** Blocks a judged wait needs the chain to make before "not seen" is a failure rather than a slow chain (CheckContext.waitFor). */
+export const JUDGED_WAIT_BLOCKS = 3n;
 
 /**
  * The API a check runs with, bound to one node (or, for network checks, to all of them). Every
@@ -298,14 +301,17 @@ export class CheckContext {
    * node is wrong: what the rule says did not happen), or, for a setup step ({ setup: true }), ends the
    * check in error (no verdict: the check could not get where it judges).
    */
-  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean } = {}): Promise<T> {
+  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean; inBlocks?: boolean } = {}): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     const pause = Math.max(50, Math.min(500, Math.floor(this.profile.blockTimeMs / 4)));
+    // What comes with blocks (an inclusion, a credit) is judged only once the chain has moved: where it was when the wait began.
+    const from = options.setup !== true && options.inBlocks === true ? await this.#height() : undefined;
     for (;;) {
       const value = await probe();
       if (value !== undefined) return value;
       if (Date.now() > deadline) {
         if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
+        if (options.inBlocks === true) await this.#judgeTimeout(what, timeoutMs, from);
         this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
       }
       if (this.signal.aborted) throw new CheckError('the check was stopped (timeout or deadline)');
@@ -314,6 +320,26 @@ export class CheckContext {
   }
 
   /** How long a transaction may take to be included: a few block times, at least 5 s. */
+  /**
+   * A judged wait for what comes with blocks (`inBlocks`) that timed out: a failure only when the chain made JUDGED_WAIT_BLOCKS blocks or more meanwhile
+   * (the node had its chances). Fewer, the chain is slower than the profile's block time, and the wait says
+   * nothing of the rule (rule 4, waiting is not judging): an error, naming the fix.
+   */
+  async #judgeTimeout(what: string, timeoutMs: number, from: bigint | undefined): Promise<never> {
+    const to = await this.#height();
+    const made = from === undefined || to === undefined ? undefined : to - from;
+    if (made !== undefined && made < JUDGED_WAIT_BLOCKS) {
+      throw new CheckError(`${what} was not seen within ${timeoutMs} ms, in which the chain made ${made} block${made === 1n ? '' : 's'} (a verdict needs ${JUDGED_WAIT_BLOCKS}): the chain is slower than the profile's block time (${this.profile.blockTimeMs} ms); give the node's blockTimeMs in the profile`);
+    }
+    this.fail(`${what} did not happen within ${timeoutMs} ms${made === undefined ? '' : `, in which the chain made ${made} blocks`}`, what, 'not seen');
+  }
+
+  /** The node's height now, or undefined when it gives none (chain_blockNumber's own checks judge that). */
+  async #height(): Promise<bigint | undefined> {
+    const r = await this.call('chain_blockNumber').catch(() => undefined);
+    return r?.ok === true ? asU64(r.result) : undefined;
+  }
+
   inclusionTimeoutMs(): number {
     return Math.max(5_000, this.profile.blockTimeMs * 6);
   }

@@ -30,6 +30,13 @@ describe('profile detect on each legal variation: the profile a team would write
     }, 60_000);
   }
 
+  it('renamed account fields on a node that answers an unknown account with an error: found on the account the faucet funded', async () => {
+    const modes: VariationName[] = ['renamed-fields', 'unknown-account-error'];
+    const merged = { ...VARIATION_PROFILES['renamed-fields'].profile, ...VARIATION_PROFILES['unknown-account-error'].profile };
+    const want = { profile: await expectedProfile(merged) };
+    expect(wrong(await detectedAndRun(upstream(), modes, {}, want))).toEqual([]);
+  }, 60_000);
+
   it('a node written by another team (FOREIGN_NODE: many choices at once)', async () => {
     const want = { profile: await expectedProfile(FOREIGN_NODE.profile) };
     expect(wrong(await detectedAndRun(upstream(), FOREIGN_NODE.modes, {}, want))).toEqual([]);

@@ -2,7 +2,7 @@
  * The answer to a valid call, judged by the method's schema under the profile (profile/profileSchemas.ts,
  * the single source of every shape): a result must validate against `definitions/result` at the profile's
  * level (with the profile's own forms: a null result for a height with no block where unknownHeight is
- * 'null', the genesis block's forms at the genesis height); an error must be one of the method's errors
+ * 'null', for an account the chain never saw where unknownAccount is 'null', the genesis block's forms at the genesis height); an error must be one of the method's errors
  * (`definitions/error`, by the profile's codes: errorCodes, with AccountNotFound where unknownAccount is
  * 'error'), its data left alone (optional in JSON-RPC 2.0 §5.1; its shape is the profile's errorData, which the suite
  * checks);
@@ -27,6 +27,7 @@ const METHOD_NOT_FOUND = -32601;
 /** What is wrong with a valid call's result, if anything. `call.what` (the call in words) is read only for a violation. */
 export function resultViolations(spec: string, result: JsonValue, profile: Profile, call: { readonly what: string }): Violation[] {
   if (spec === 'chain_getBlockByHeight' && result === null && profile.unknownHeight === 'null') return [];
+  if (spec === 'chain_getAccount' && result === null && profile.unknownAccount === 'null') return [];
   const v = profileValidators(profile);
   const checked = v.result(spec, result, 'profile');
   if (checked.ok) return [];

@@ -36,7 +36,7 @@ const short = (address: string): string => `${address.slice(0, 12)}…`;
 /** Waits `ms`, or rejects at once with the signal's reason when it is aborted. */
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> => delay(ms, undefined, signal === undefined ? undefined : { signal });
 
-/** Reads an account; an account the node does not know (profile: unknownAccount "error") is empty. */
+/** Reads an account; an account the node does not know (profile: unknownAccount "error" or "null") is empty. */
 export async function readAccountState(client: RpcClient, profile: Profile, address: string): Promise<AccountState> {
   let result: JsonValue;
   try {
@@ -45,6 +45,7 @@ export async function readAccountState(client: RpcClient, profile: Profile, addr
     if (err instanceof JsonRpcError && profile.unknownAccount === 'error' && err.code === errorCode(profile, 'AccountNotFound')) return { balance: 0n, nonce: 0n };
     throw err;
   }
+  if (result === null && profile.unknownAccount === 'null') return { balance: 0n, nonce: 0n };
   const account = parseAccount(profile, result);
   if (account === undefined) {
     throw new FundingError(`${wireMethod(profile, 'chain_getAccount')} for ${short(address)} answered ${JSON.stringify(result, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}, which has no readable balance and nonce; check the profile's field names`);

@@ -19,6 +19,9 @@ describe('decideErrorData: the shape of the error data a node keeps to', () => {
     expect(decided({ absent: 12, 'object-without-reason': 19 })).toEqual({ value: 'any', confidence: 'medium' });
     expect(decided({ 'object-without-reason': 5 })).toEqual({ value: 'any', confidence: 'medium' });
     expect(decided({ object: 6, string: 4 })).toEqual({ value: 'any', confidence: 'medium' });
+    // Data as arrays or numbers (JSON-RPC 2.0 §5.1: any value): seen, and of no shape the profile states.
+    expect(decided({ other: 11 })).toEqual({ value: 'any', confidence: 'medium' });
+    expect(decided({ other: 3, object: 8 })).toEqual({ value: 'any', confidence: 'medium' });
   });
 
   it('falls back to the reference profile\'s when no error object was seen', () => {

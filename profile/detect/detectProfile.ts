@@ -148,7 +148,7 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
 /** Everything after the endpoint and the method names. */
 async function probeWith(d: Detection, options: DetectOptions, m: MethodsDetected, unknownMethod: StandardErrorAnswer | undefined): Promise<void> {
   const { observed, chainId, blockTimeMs } = await probeReads(d, m, unknownMethod);
-  const funded = await probeFaucet(d, m, options.faucet);
+  const funded = await probeFaucet(d, m, options.faucet, blockTimeMs);
   const signFor = chainIdToSign(d, options.chainId, chainId);
   await probeTransactions(d, m, options.transactions, signFor, funded, blockTimeMs);
   await probeLimits(d, m, options.limits);

@@ -56,9 +56,10 @@ export async function detectUnknowns(prober: Prober, methods: MethodsDetected, o
       const nonce = amountOf(fieldOf(outcome.result, RESULT_FIELDS.account, 'nonce'));
       const empty = balance === 0n && nonce === 0n;
       findings.push(empty ? probed('unknownAccount', 'empty', 'high', evidence) : fallback('unknownAccount', reference.unknownAccount, `${evidence}: an account, but not balance 0 and nonce 0`));
+    } else if (outcome.kind === 'result' && outcome.result === null) {
+      findings.push(probed('unknownAccount', 'null', 'high', evidence));
     } else {
-      // A null result is neither choice the profile can express: the suite's reads treat it as "not yet".
-      findings.push(fallback('unknownAccount', reference.unknownAccount, `${evidence}: neither an account nor an error (the profile has no value for this)`));
+      findings.push(fallback('unknownAccount', reference.unknownAccount, `${evidence}: neither an account, null nor an error (the profile has no value for this)`));
     }
   }
   return findings;

@@ -11,6 +11,8 @@ import type { MethodsDetected } from './detectMethods.js';
 import { detectTransactions } from './detectTransactions.js';
 import { fallback, given, probed } from './Finding.js';
 import { RESULT_FIELDS } from './findKeys.js';
+import { describeCall } from './describe.js';
+import { isObject } from './Prober.js';
 import { resultOf } from './readResults.js';
 
 type Key = ReturnType<TxCodec['newKey']>;
@@ -25,7 +27,7 @@ export interface SignFor {
  * The faucet step (unless `faucet` is false, or the node does not serve chain_faucetClaim); the claimed key
  * when the faucet funded it.
  */
-export async function probeFaucet(d: Detection, m: MethodsDetected, faucet: boolean | undefined): Promise<Key | undefined> {
+export async function probeFaucet(d: Detection, m: MethodsDetected, faucet: boolean | undefined, blockTimeMs: number): Promise<Key | undefined> {
   // Faucet: the claimed address is a codec key, so a node that refuses free transfers can be sent a funded one.
   const claimKey = d.codec.newKey();
   let funded = false;
@@ -42,8 +44,30 @@ export async function probeFaucet(d: Detection, m: MethodsDetected, faucet: bool
         d.results.push(claimed);
         d.observations.push({ source: detected.claim.call, result: claimed, names: detected.credit === 'transaction' ? RESULT_FIELDS.faucet : ['amount'] });
       }
+      if (funded) await readFundedAccount(d, m, claimKey.address, blockTimeMs);
     });
   return funded ? claimKey : undefined;
+}
+
+/**
+ * The claimed account, once the chain shows it: its keys join the field decision. The account read among the
+ * results (readResults.ts) is a fresh one, which a node may answer with null or an error, where no key shows
+ * (a node naming balance Balance or amount would have none of them found). Read again for up to three block
+ * times (at most 10 s) until it is an object.
+ */
+async function readFundedAccount(d: Detection, m: MethodsDetected, address: string, blockTimeMs: number): Promise<void> {
+  const method = m.wire('chain_getAccount');
+  if (!m.served('chain_getAccount')) return;
+  const until = Date.now() + Math.min(10_000, 3 * blockTimeMs);
+  for (;;) {
+    const outcome = await d.prober.call(method, [address]);
+    if (outcome.kind === 'result' && isObject(outcome.result)) {
+      d.observations.push({ source: describeCall(method, [address]), result: outcome.result, names: RESULT_FIELDS.account });
+      return;
+    }
+    if (Date.now() >= until) return;
+    await new Promise((r) => setTimeout(r, Math.max(100, Math.min(1_000, blockTimeMs / 4))));
+  }
 }
 
 /** The chainId finding: the one given (--chain-id), else chain_health's (`read`), else 1. */

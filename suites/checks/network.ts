@@ -96,7 +96,7 @@ export const networkChecks: Check[] = [
       await ctx.waitFor(`the transfer sent to ${entry} on every node`, async () => {
         const balances = await Promise.all(ctx.nodes.map((n) => pollAccount(ctx, bob, n)));
         return balances.every((b) => b?.balance === 4242n) ? true : undefined;
-      });
+      }, ctx.inclusionTimeoutMs(), { inBlocks: true });
       return `sent to ${entry}, seen on all ${ctx.nodes.length} nodes`;
     },
   }),

@@ -106,6 +106,7 @@ function reshape(answer: JsonObject, call: CallRecord, modes: Modes): JsonObject
   if (modes.has('unknown-account-error') && method === METHOD.getAccount && isObject(result) && result.balance === '0' && integerOf(result.nonce) === 0n) {
     return withError(answer, { code: -32040, message: 'Account not found', data: { reason: 'no account with this address' } });
   }
+  if (modes.has('unknown-account-null') && method === METHOD.getAccount && isObject(result) && result.balance === '0' && integerOf(result.nonce) === 0n) return withResult(answer, null);
   if (modes.has('tx-result-object') && method === METHOD.sendRawTransaction && typeof result === 'string') return withResult(answer, { transaction_hash: result });
   if (modes.has('faucet-direct') && method === METHOD.faucetClaim && isObject(result) && Object.hasOwn(result, 'amount')) return withResult(answer, { amount: result.amount ?? null });
   if (modes.has('method-prefix') && method === METHOD.discover && isObject(result) && Array.isArray(result.methods)) {

@@ -26,6 +26,8 @@ export interface CallPlan {
 
 /** small-limits: the most calls one batch may hold. */
 export const SMALL_BATCH_LIMIT = 50;
+/** tiny-batches: the most elements one batch may hold. */
+export const TINY_BATCH_LIMIT = 2;
 
 const U64_MAX = (1n << 64n) - 1n;
 const CLIENT_PREFIX = 'acme_';
@@ -60,6 +62,10 @@ export function rewriteCalls(text: string, modes: ReadonlySet<VariationName>): C
   if (modes.has('small-limits') && body.length > SMALL_BATCH_LIMIT) {
     // Refused whole, before anything runs, as one error object (the reference node's -32013 policy, with another code).
     return { upstreamBody: undefined, ownAnswers: [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } }], batch: false, book };
+  }
+  if (modes.has('tiny-batches') && body.length > TINY_BATCH_LIMIT) {
+    // Refused whole, whatever the elements are (valid or not), with a code of its own: a node another team wrote.
+    return { upstreamBody: undefined, ownAnswers: [{ jsonrpc: '2.0', id: null, error: { code: -32070, message: 'Batch too large' } }], batch: false, book };
   }
   if (modes.has('batch-refused-per-call') && body.length > SMALL_BATCH_LIMIT) {
     // Refused call by call, before anything runs: an error for each element that has an id, in an array (JSON-RPC 2.0 §6's shape).

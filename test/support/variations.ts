@@ -17,6 +17,7 @@ export type VariationName =
   | 'timestamps-iso'
   | 'unknown-height-null'
   | 'unknown-account-error'
+  | 'unknown-account-null'
   | 'tx-result-object'
   | 'faucet-direct'
   | 'error-data-string'
@@ -33,6 +34,7 @@ export type VariationName =
   | 'text-plain-served'
   | 'small-limits'
   | 'batch-refused-per-call'
+  | 'tiny-batches'
   | 'no-discover'
   | 'genesis-parent-empty'
   | 'hex-peer-count'
@@ -52,6 +54,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'timestamps-iso': { description: 'block timestamps are ISO 8601 strings' },
   'unknown-height-null': { description: 'a height above the tip is answered with result null' },
   'unknown-account-error': { description: 'an account the chain has never seen is an error -32040, not an empty account' },
+  'unknown-account-null': { description: 'an account the chain has never seen is answered with result null, as a node written by another team did' },
   'tx-result-object': { description: 'chain_sendRawTransaction answers {transaction_hash} instead of a bare hash' },
   'faucet-direct': { description: 'chain_faucetClaim answers {amount} only, without a transaction hash' },
   'error-data-string': { description: "error data is the reason string instead of an object" },
@@ -68,6 +71,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'text-plain-served': { description: 'a POST sent as text/plain or with no content type is served like JSON' },
   'small-limits': { description: 'batches over 50 calls and bodies over 64 KiB are refused' },
   'batch-refused-per-call': { description: 'a batch over 50 calls is refused call by call: an array with an error for each call, not one error object' },
+  'tiny-batches': { description: 'a batch over 2 elements is refused whole with -32070, whatever it holds, as a node written by another team did' },
   'no-discover': { description: 'rpc.discover is not offered (Method not found)' },
   'genesis-parent-empty': { description: "the genesis block's parent_hash is an empty string instead of 64 zeros" },
   'hex-peer-count': { description: 'net_peerCount answers a hex quantity ("0x3") while every other integer is a JSON number' },

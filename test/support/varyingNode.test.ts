@@ -375,6 +375,15 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('unknown-account-null', async () => {
+    await withVarying(['unknown-account-null'], async (url) => {
+      const address = freshAddress();
+      expect(await direct('chain_getAccount', [address])).toEqual({ balance: '0', nonce: 0 });
+      expect(await result(url, 'chain_getAccount', [address])).toBeNull();
+      expect(asObject(await result(url, 'chain_getAccount', [funded.address]), 'account').balance).not.toBe('0');
+    });
+  });
+
   modeTest('tx-result-object', async () => {
     await withVarying(['tx-result-object'], async (url) => {
       const tx = nextTransfer();
@@ -607,6 +616,15 @@ describe('startVaryingNode', () => {
       expect(over.status).toBe(200);
       expect(over.body).toEqual(batch(51).map((r) => ({ jsonrpc: '2.0', id: r.id, error: { code: -32600, message: 'batch too large' } })));
       expect((await rpc(url, batch(50))).body).toHaveLength(50);
+    });
+  });
+
+  modeTest('tiny-batches', async () => {
+    await withVarying(['tiny-batches'], async (url) => {
+      const batch = (n: number): JsonObject[] => Array.from({ length: n }, (_, i) => request('chain_blockNumber', [], i));
+      expect((await rpc(url, batch(3))).body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32070, message: 'Batch too large' } });
+      expect((await post(`${url}/rpc`, '[1,2,3]')).text).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32070,"message":"Batch too large"}}');
+      expect((await rpc(url, batch(2))).body).toHaveLength(2);
     });
   });
 

@@ -66,7 +66,7 @@ export const chain_getAccount = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'an address the chain has never seen is answered as the profile says: an empty account (balance "0", nonce 0; reference) or its AccountNotFound error',
+    title: 'an address the chain has never seen is answered as the profile says: an empty account (balance "0", nonce 0; reference), its AccountNotFound error, or null',
     spec: 'profile: docs/reference-profile.md#unknown-heights-and-accounts; docs/profiles.md (unknownAccount)',
     async run(ctx: CheckContext) {
       await requireServed(ctx, M);
@@ -77,6 +77,10 @@ export const chain_getAccount = [
         if (want !== undefined && want !== null) ctx.expect(r.error.code === want, 'an unknown address was refused with the wrong code', `${want} (AccountNotFound)`, r.error);
         expectErrorData(ctx, r.error, 'the AccountNotFound error');
         return `refused with ${r.error.code}`;
+      }
+      if (ctx.profile.unknownAccount === 'null') {
+        ctx.expect(r.ok && r.result === null, 'an unknown address was not answered with null', 'result null (unknownAccount: null)', r.ok ? r.result : r.error);
+        return 'null';
       }
       ctx.expect(r.ok, 'an unknown address was answered with an error', '{"balance":"0","nonce":0}', r.ok ? undefined : r.error);
       ctx.expect(ctx.field(r.result, 'balance') === '0' && asInteger(ctx.field(r.result, 'nonce')) === 0n, 'an unknown address is not an empty account', '{"balance":"0","nonce":0}', r.result);
