@@ -44,7 +44,7 @@ export const chain_getAccount = [
     spec: `${SPEC} (nonce: unsigned integer)`,
     async run(ctx: CheckContext) {
       const { result } = await fundedAccount(ctx);
-      expectSchema(ctx, M, result, 'spec');
+      expectSchema(ctx, M, result, 'spec', 'nonce');
       return `nonce ${show(ctx.field(result, 'nonce'))}`;
     },
   }),
