@@ -146,7 +146,8 @@ describe('loadProfile', () => {
     expect(await bad({ methodPrefx: 'x_' })).toMatch(/unknown key\(s\) methodPrefx/);
     expect(await bad({ fields: { balanse: 'b' } })).toMatch(/fields\.balanse is not a result field/);
     expect(await bad({ errorCodes: { 'InvalidParams/tx-hexx': 1 } })).toMatch(/no such condition/);
-    expect(await bad({ genesisHeight: 2 })).toMatch(/genesisHeight must be 0 or 1/);
+    expect(await bad({ genesisHeight: -1 })).toMatch(/genesisHeight must be a whole number, 0 or more/);
+    expect(await bad({ genesisHeight: 1.5 })).toMatch(/genesisHeight must be a whole number/);
     expect(await bad({ droppedLater: ['TxMalformed'] })).toMatch(/droppedLater must be an array of error names from/);
     expect(await bad({ txResult: 'object', fields: { transaction_hash: null } })).toMatch(/txResult "object" needs the transaction_hash field/);
     expect(await bad({ integers: 'decimal' })).toMatch(/integers must be "number" or "hex"/);

@@ -233,7 +233,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
     p.health = { status: h.status === undefined ? p.health.status : strings(h.status, 'health.status'), mode: h.mode === undefined ? p.health.mode : strings(h.mode, 'health.mode') };
   }
   if (has('genesisHeight')) {
-    if (raw.genesisHeight !== 0 && raw.genesisHeight !== 1) throw new ProfileError(`genesisHeight must be 0 or 1; got ${show(raw.genesisHeight)}`);
+    if (typeof raw.genesisHeight !== 'number' || !Number.isSafeInteger(raw.genesisHeight) || raw.genesisHeight < 0) throw new ProfileError(`genesisHeight must be a whole number, 0 or more (the height of the chain's first block); got ${show(raw.genesisHeight)}`);
     p.genesisHeight = raw.genesisHeight;
   }
   if (has('faucet')) {

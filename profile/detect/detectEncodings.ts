@@ -84,10 +84,13 @@ function timestamps(o: Observed, nowMs: number): Finding {
   return probed('timestamps', reading.unit, reading.plausible ? 'high' : 'medium', `block ${o.tipHeight} timestamp ${showJson(value)} = ${when} as ${reading.unit}${reading.plausible ? '' : ', far from this machine\'s clock'}`);
 }
 
-/** genesisHeight: a block at 0, else at 1. */
+/**
+ * genesisHeight: a block at 0, else at 1 (high confidence); else the lowest height with a block (medium: a node
+ * that prunes old blocks shows its pruning point the same way).
+ */
 function genesisHeight(o: Observed): Finding {
-  if (o.genesisHeight === undefined) return fallback('genesisHeight', referenceProfile().genesisHeight, o.genesisEvidence === '' ? 'chain_getBlockByHeight not served' : `no block at 0 or 1: ${o.genesisEvidence}`);
-  return probed('genesisHeight', o.genesisHeight, 'high', o.genesisEvidence);
+  if (o.genesisHeight === undefined) return fallback('genesisHeight', referenceProfile().genesisHeight, o.genesisEvidence === '' ? 'chain_getBlockByHeight not served' : `no block found at 0, at 1 or below the tip: ${o.genesisEvidence}`);
+  return probed('genesisHeight', o.genesisHeight, o.genesisHeight <= 1 ? 'high' : 'medium', o.genesisEvidence);
 }
 
 /**

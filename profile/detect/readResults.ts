@@ -22,8 +22,8 @@ export interface Observed {
   /** The block at the tip. */
   tip?: Read;
   genesis?: Read;
-  /** 0 or 1: where the first block was found; undefined when neither answered a block. */
-  genesisHeight?: 0 | 1;
+  /** Where the first block was found: 0, else 1, else the lowest height below the tip with a block; undefined when none was found. */
+  genesisHeight?: number;
   /** What the genesis lookups sent and got. */
   genesisEvidence: string;
   /** A fresh random address's account. */
@@ -41,6 +41,26 @@ export const resultOf = (r: Read | undefined): JsonValue | undefined => (r?.outc
 
 /** A block result: a JSON object (a null result or an error is no block). */
 const isBlock = (o: CallOutcome): boolean => o.kind === 'result' && isObject(o.result);
+
+/**
+ * The lowest height in [low, high] with a block, by bisection (a chain that starts above 1 has a block at every
+ * height from its first to its tip, spec rule 1): about log2(high) reads. undefined when `high` has none either.
+ */
+async function lowestBlock(read: (spec: 'chain_getBlockByHeight', params: JsonValue[]) => Promise<Read | undefined>, low: bigint, high: bigint): Promise<{ height: bigint; read: Read; reads: number } | undefined> {
+  let reads = 0;
+  let found: { height: bigint; read: Read } | undefined;
+  while (low <= high) {
+    const mid = (low + high) / 2n;
+    const r = await read('chain_getBlockByHeight', [jsonInteger(mid)]);
+    reads++;
+    if (r === undefined) return undefined;
+    if (isBlock(r.outcome)) {
+      found = { height: mid, read: r };
+      high = mid - 1n;
+    } else low = mid + 1n;
+  }
+  return found === undefined ? undefined : { ...found, reads };
+}
 
 /**
  * Reads what every result-shape decision needs: chain_health, chain_blockNumber, the block at the tip
@@ -72,6 +92,14 @@ export async function readResults(prober: Prober, methods: MethodsDetected, fres
         observed.genesis = r;
         observed.genesisHeight = height;
         break;
+      }
+    }
+    if (observed.genesisHeight === undefined && tip !== undefined && tip >= 2n && lookups.length === 2) {
+      const first = await lowestBlock(read, 2n, tip);
+      if (first !== undefined) {
+        observed.genesis = first.read;
+        observed.genesisHeight = Number(first.height);
+        lookups.push(`the lowest height with a block, by bisection between 2 and the tip ${tip} (${first.reads} reads): ${readText(first.read)}`);
       }
     }
     observed.genesisEvidence = lookups.join('; ');

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { CallBook, CallRecord } from './callBook.js';
+import { genesisShift } from './rewriteCalls.js';
 import { METHOD } from './interfaceMethods.js';
 import { HEX64, integerOf, isObject, jsonInteger, without } from './jsonShapes.js';
 import type { JsonObject } from './jsonShapes.js';
@@ -71,7 +72,8 @@ function rewriteAnswer(answer: JsonObject, call: CallRecord | undefined, modes: 
   let out = answer;
   if (call !== undefined) {
     out = reshape(out, call, modes);
-    if (modes.has('genesis-at-1')) out = shiftHeights(out, call);
+    const shift = genesisShift(modes);
+    if (shift > 0n) out = shiftHeights(out, call, shift);
     if (call.method !== METHOD.discover && Object.hasOwn(out, 'result')) {
       const encoded = encodeValues(out.result ?? null, call.method, modes);
       const renamed = renameKeys(encoded, call.method, modes);
@@ -116,21 +118,22 @@ function reshape(answer: JsonObject, call: CallRecord, modes: Modes): JsonObject
   return answer;
 }
 
-const plusOne = (value: JsonValue | undefined): JsonValue | undefined => {
+/** `value` plus `shift` when it is an integer. */
+const plus = (value: JsonValue | undefined, shift: bigint): JsonValue | undefined => {
   const n = integerOf(value);
-  return n === undefined ? value : jsonInteger(n + 1n);
+  return n === undefined ? value : jsonInteger(n + shift);
 };
 
-/** genesis-at-1 on the way out: every height upstream reports is one more for the client. */
-function shiftHeights(answer: JsonObject, call: CallRecord): JsonObject {
+/** genesis-at-1 and genesis-at-5 on the way out: every height upstream reports is `shift` more for the client. */
+function shiftHeights(answer: JsonObject, call: CallRecord, shift: bigint): JsonObject {
   const { result, error } = answer;
-  if (call.method === METHOD.blockNumber && integerOf(result) !== undefined) return withResult(answer, plusOne(result) ?? null);
-  if (call.method === METHOD.getBlockByHeight && isObject(result) && integerOf(result.height) !== undefined) return withResult(answer, { ...result, height: plusOne(result.height) ?? null });
+  if (call.method === METHOD.blockNumber && integerOf(result) !== undefined) return withResult(answer, plus(result, shift) ?? null);
+  if (call.method === METHOD.getBlockByHeight && isObject(result) && integerOf(result.height) !== undefined) return withResult(answer, { ...result, height: plus(result.height, shift) ?? null });
   if (isObject(error) && error.code === -32001 && isObject(error.data)) {
     const data = error.data;
     // The height the client asked for (upstream was asked another, u64 max for the client's 0).
-    const height = call.clientHeight ?? plusOne(data.height) ?? null;
-    const latest = plusOne(data.latest) ?? null;
+    const height = call.clientHeight ?? plus(data.height, shift) ?? null;
+    const latest = plus(data.latest, shift) ?? null;
     const reason = typeof data.reason === 'string' && NOT_FOUND_REASON.test(data.reason) ? `no block at height ${stringifyJson(height)}; the latest is ${stringifyJson(latest)}` : (data.reason ?? null);
     return withError(answer, { ...error, data: { ...data, reason, height, latest } });
   }

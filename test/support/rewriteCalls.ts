@@ -113,9 +113,10 @@ function rewriteCall(value: JsonValue, modes: ReadonlySet<VariationName>, book: 
   if (names !== undefined && params !== undefined) {
     if (modes.has('lenient-params')) params = lenientParams(params, names);
     if (modes.has('hex-quantities')) params = mapParams(params, names, (name, p) => (name === HEIGHT_PARAM && typeof p === 'string' && HEX_QUANTITY.test(p) ? jsonInteger(BigInt(p)) : p));
-    if (modes.has('genesis-at-1') && method === METHOD.getBlockByHeight && Array.isArray(params)) {
+    const shift = genesisShift(modes);
+    if (shift > 0n && method === METHOD.getBlockByHeight && Array.isArray(params)) {
       clientHeight = params[0];
-      params = mapParams(params, names, (name, p) => (name === HEIGHT_PARAM ? shiftedHeight(p) : p));
+      params = mapParams(params, names, (name, p) => (name === HEIGHT_PARAM ? shiftedHeight(p, shift) : p));
     }
   }
   const call = params === value.params && method === value.method ? value : { ...value, method, ...(params === undefined ? {} : { params }) };
@@ -173,12 +174,17 @@ function lenientParams(params: JsonValue, names: readonly string[]): JsonValue {
 }
 
 /**
- * genesis-at-1: the client's height h is upstream's h - 1. Height 0 has no block here, so it is asked
- * for as u64 max, a height above any tip (the answer's data is put back to 0 on the way out). A value
- * that is not a u64 goes on unchanged so that upstream refuses it with -32602 as before.
+ * genesis-at-1 and genesis-at-5: the client's height h is upstream's h - shift. A height below the shift has no
+ * block here, so it is asked for as u64 max, a height above any tip (the answer's data is put back on the way
+ * out). A value that is not a u64 goes on unchanged so that upstream refuses it with -32602 as before.
  */
-function shiftedHeight(value: JsonValue): JsonValue {
+function shiftedHeight(value: JsonValue, shift: bigint): JsonValue {
   const height = integerOf(value);
   if (height === undefined || height < 0n || height > U64_MAX) return value;
-  return height === 0n ? U64_MAX : jsonInteger(height - 1n);
+  return height < shift ? U64_MAX : jsonInteger(height - shift);
+}
+
+/** How far the client's heights are above upstream's: the chain's first block at 1 or at 5, else 0. */
+export function genesisShift(modes: ReadonlySet<VariationName>): bigint {
+  return modes.has('genesis-at-5') ? 5n : modes.has('genesis-at-1') ? 1n : 0n;
 }

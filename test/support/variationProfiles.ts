@@ -25,6 +25,7 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'camel-keys': { profile: { keyCase: 'camelCase' }, specAllows: true },
   'renamed-fields': { profile: { fields: { balance: 'Balance', transaction_count: 'txCount' } }, specAllows: false },
   'genesis-at-1': { profile: { genesisHeight: 1 }, specAllows: true },
+  'genesis-at-5': { profile: { genesisHeight: 5 }, specAllows: true },
   'upper-hex': { profile: { hexCase: 'upper' }, specAllows: true },
   'timestamps-seconds': { profile: { timestamps: 'seconds' }, specAllows: true },
   'timestamps-iso': { profile: { timestamps: 'iso8601' }, specAllows: true },

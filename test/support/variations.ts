@@ -12,6 +12,7 @@ export type VariationName =
   | 'camel-keys'
   | 'renamed-fields'
   | 'genesis-at-1'
+  | 'genesis-at-5'
   | 'upper-hex'
   | 'timestamps-seconds'
   | 'timestamps-iso'
@@ -49,6 +50,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'camel-keys': { description: 'result keys are camelCase (transactionCount, parentHash, chainId), peer identifiers untouched' },
   'renamed-fields': { description: 'balance is named Balance and transaction_count is named txCount' },
   'genesis-at-1': { description: 'the first block is at height 1 and height 0 is not found' },
+  'genesis-at-5': { description: 'the first block is at height 5 and no height below it is found, as a node written by another team did' },
   'upper-hex': { description: 'hashes and identifiers in results are upper-case hex' },
   'timestamps-seconds': { description: 'block timestamps are whole seconds' },
   'timestamps-iso': { description: 'block timestamps are ISO 8601 strings' },

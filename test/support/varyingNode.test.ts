@@ -318,6 +318,20 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('genesis-at-5', async () => {
+    await withVarying(['genesis-at-5'], async (url) => {
+      const before = Number(await direct('chain_blockNumber'));
+      expect(Number(await result(url, 'chain_blockNumber'))).toBeGreaterThanOrEqual(before + 5);
+      const genesis = asObject(await direct('chain_getBlockByHeight', [0]), 'genesis');
+      expect(await result(url, 'chain_getBlockByHeight', [5])).toEqual({ ...genesis, height: 5 });
+      for (const below of [0, 1, 4]) {
+        const refused = await errorOf(url, 'chain_getBlockByHeight', [below]);
+        expect(refused.code).toBe(-32001);
+        expect(asObject(refused.data, 'data').height).toBe(below);
+      }
+    });
+  });
+
   modeTest('upper-hex', async () => {
     await withVarying(['upper-hex'], async (url) => {
       const block = asObject(await direct('chain_getBlockByHeight', [txHeight]), 'block');
