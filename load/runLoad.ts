@@ -33,8 +33,8 @@ import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 import type { ChaosNetwork } from './chaos/ChaosNetwork.js';
 import { ChainView } from './chaos/ChainView.js';
 import { runChaos } from './chaos/runChaos.js';
-import { chainAfterFaults, consistencyAfter, stepsOf, type HeadPoint } from './chaos/chainAfterFaults.js';
-import { clientsAtFaults } from './chaos/clientsAtFaults.js';
+import { chainAfterFaults, consistencyAfter, headPoints, stepsOf, type HeadPoint } from './chaos/chainAfterFaults.js';
+import { clientsAtFaults, faultsNotDone } from './chaos/clientsAtFaults.js';
 import type { HeadWatch } from './health/watchers.js';
 import type { ChaosReport, ChaosStep, LaneLedger, Outage } from './model.js';
 import type { TransactionLedger } from './inclusion/InclusionTracker.js';
@@ -419,7 +419,9 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
       const shift = Date.parse(run.startedAt) + run.warmupMs - faults.measureStartMs;
       // Kept on the schedule's clock, as the events are (its t = 0 comes a worker's start-up before the engine's).
       if (run.outages !== undefined) run.outages = { ...run.outages, kept: run.outages.kept.map((x) => shifted(x, shift)) };
-      run.chaos = clientsAtFaults(run, faults.events, ledger, faults.consistency);
+      run.chaos = clientsAtFaults(run, o.chaos?.network.nodes.find((n) => n.url === p.url)?.name ?? p.url, faults.events, ledger, faults.consistency);
+      const notDone = faultsNotDone(faults.events);
+      if (notDone !== undefined) Object.assign(run, { valid: false, invalid: [...run.invalid, notDone] });
     }
     const head = health?.get(p.url);
     const sampler = samplers.get(p.url);
@@ -474,7 +476,7 @@ async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, pa
     const points = new Map<string, HeadPoint[]>();
     for (const n of chaos.network.nodes) {
       const follower = heads.followers.get(n.url);
-      if (follower !== undefined) points.set(n.name, follower.samples.map((x) => ({ tMs: originMs + (x.sentMs + x.answeredMs) / 2 - measureStartMs, height: x.height })));
+      if (follower !== undefined) points.set(n.name, headPoints(follower.samples, originMs, measureStartMs));
     }
     const events = await chainAfterFaults(acted, points, chain);
     const consistency = await consistencyAfter(events, chain);

@@ -1,6 +1,7 @@
 /**
  * The chain's side of a run with faults (docs/chaos.md), worked out after the run from what the head followers
- * saw (every node's head at 20 Hz, on the run's clock) and from the blocks themselves:
+ * saw (every node's head at 20 Hz, on the run's clock, each height dated when its answer came: headPoints) and
+ * from the blocks themselves:
  * - the head before an event: the highest height any node had served by then;
  * - the next block: from the event to the first higher height any node still running served (when the leader
  *   was hit, the failover time; the followers' interval bounds its error), past any block the node taken down
@@ -12,6 +13,7 @@
  *   every node that answers; a height served with two blocks is a fork.
  */
 import type { ChaosEvent, ChaosReport, ChaosStep } from '../model.js';
+import type { HeadSample } from '../health/headHealth.js';
 import type { ChainView } from './ChainView.js';
 import type { ActedEvent } from './runChaos.js';
 
@@ -19,6 +21,17 @@ import type { ActedEvent } from './runChaos.js';
 export interface HeadPoint {
   tMs: number;
   height: number;
+}
+
+/**
+ * A head follower's samples on the faults' clock, each dated when its answer came, as head health dates them
+ * (load/health/headHealth.ts): a node has served a height once the answer holding it has arrived. Dated at the
+ * middle of the call instead, a call held by a paused node and answered just after its resume fell before the
+ * resume, where the catch-up does not look, and the catch-up waited for the next height the follower kept (the
+ * next block: a block time too long).
+ */
+export function headPoints(samples: readonly Pick<HeadSample, 'answeredMs' | 'height'>[], originEpochMs: number, measureStartMs: number): HeadPoint[] {
+  return samples.map((x) => ({ tMs: originEpochMs + x.answeredMs - measureStartMs, height: x.height }));
 }
 
 /** Heights compared across nodes at most (the latest ones of the range). */

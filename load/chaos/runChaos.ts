@@ -1,9 +1,10 @@
 /**
  * Runs a fault schedule beside the load (docs/chaos.md): each step at its time from the start of measurement, its
  * target resolved at that moment (the leader is the proposer of the latest block), the action done, and the node
- * brought back after the step's `for`. Every action is recorded with the moment it was done; one that could not be
- * done is recorded with why (the run goes on). Every fault is bounded: stop() cancels what is not yet due and
- * resumes a node left paused (a paused process would otherwise hold its ports and its peers' links).
+ * brought back after the step's `for`. Every planned step ends up in the events: done (with the moment it was),
+ * failed (with why), or not done (with why: the run ended first); the run goes on either way. Every fault is
+ * bounded: stop() cancels what is not yet due, ends the user's commands still running and resumes a node left
+ * paused (a paused process would otherwise hold its ports and its peers' links).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ChaosAction, ChaosEvent, ChaosStep } from '../model.js';
@@ -20,7 +21,10 @@ export const EXEC_LIMIT_MS = 60_000;
 const OUTPUT_KEPT = 2_000;
 
 export interface ChaosRun {
-  /** Cancels the steps not yet due, waits for the action under way, resumes paused nodes; resolves with every event. */
+  /**
+   * Cancels the steps not yet due, ends the commands still running, waits for the action under way, resumes
+   * paused nodes; resolves with every planned step as an event, those not done with why.
+   */
   stop(): Promise<ActedEvent[]>;
 }
 
@@ -35,23 +39,104 @@ export interface RunChaosOptions {
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
+/** A step as planned: what the event of one not done says (its node when the step names one). */
+type Planned = Pick<ActedEvent, 'text' | 'action' | 'node' | 'atMs'>;
+
 export function runChaos(o: RunChaosOptions): ChaosRun {
   const events: ActedEvent[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const paused = new Set<string>();
-  let chainOfActions: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const at = (ms: number, job: () => Promise<void>): void => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      // One action at a time, in the schedule's order (a restart waits for the node to serve).
-      chainOfActions = chainOfActions.then(() => (stopped ? undefined : job()));
-    }, Math.max(0, o.measureStartMs + ms - epochNow()));
-    timers.add(timer);
+  const notDone = (p: Planned, why: string): void => {
+    events.push({ ...p, error: why });
+    o.log?.(`chaos: ${p.atMs} ms: ${p.text}: not done: ${why}`);
   };
+  const schedule = scheduler(o.measureStartMs, notDone);
+  const paused = new Set<string>();
+  const act = actor(o, events, paused);
+  const commands = new Set<Command>();
 
-  const act = async (text: string, action: ChaosAction, node: string | null, why?: string, delay?: { delayMs: number; loss: number }): Promise<void> => {
+  for (const step of o.steps) {
+    const planned: Planned = { text: step.text, action: step.action, node: step.action === 'exec' || isRole(step.target) ? null : step.target, atMs: step.atMs };
+    if (step.action === 'exec') {
+      schedule.at(planned, () => exec(o, step, commands, events), { alone: false });
+      continue;
+    }
+    schedule.at(planned, async () => {
+      const { node, why } = await resolveTarget(step, o.network, o.chain);
+      await act(step.text, step.action, node, why, step.action === 'delay' ? { delayMs: step.delayMs ?? 0, loss: step.loss ?? 0 } : undefined);
+      const back = RETURN_OF[step.action];
+      if (step.forMs !== null && back !== undefined && node !== null) {
+        const text = `${step.text} (end)`;
+        schedule.at({ text, action: back, node, atMs: step.atMs + step.forMs }, () => act(text, back, node));
+      }
+    });
+  }
+
+  return {
+    async stop() {
+      // A user's command still running when the run ends is ended: every fault is bounded.
+      for (const c of commands) c.end('still running at the end of the run');
+      await schedule.stop();
+      for (const node of paused) await o.network.act('resume', node).catch(() => undefined);
+      return events.sort((a, b) => a.atMs - b.atMs);
+    },
+  };
+}
+
+/**
+ * Runs jobs at their planned times. chainrpc's own actions run one at a time, in time order: a restart waits
+ * until the node serves, and the next step's role (the leader, a node that is up) is resolved on the network as
+ * the step before left it; one that falls due meanwhile runs when that one is done, at the moment it is recorded
+ * with. A user's command does not wait for them, nor they for it (`alone: false`): it runs at its time, beside any
+ * still running (chainrpc cannot know what it does, and a fault planned at 4 s happens at 4 s). stop() records
+ * every step that did not run: not yet due, or waiting behind an action still under way when the run ended.
+ */
+function scheduler(measureStartMs: number, notDone: (p: Planned, why: string) => void): { at: (p: Planned, job: () => Promise<void>, how?: { alone: boolean }) => void; stop: () => Promise<void> } {
+  const timers = new Map<NodeJS.Timeout, Planned>();
+  const beside = new Set<Promise<void>>();
+  let chainOfActions: Promise<void> = Promise.resolve();
+  let underWay: string | undefined;
+  let stopped = false;
+  // The action under way when the run ended: the steps waiting behind it say so.
+  let heldBy: string | undefined;
+  const inTurn = (p: Planned, job: () => Promise<void>): Promise<void> =>
+    chainOfActions.then(async () => {
+      if (stopped) return notDone(p, heldBy === undefined ? 'the run ended as it fell due' : `it fell due while \`${heldBy}\` was under way (chainrpc's actions run one at a time), still so at the end of the run`);
+      underWay = p.text;
+      try {
+        await job();
+      } finally {
+        underWay = undefined;
+      }
+    });
+  return {
+    at(p, job, how = { alone: true }) {
+      // The return of a fault done while the run was ending: not due before the end.
+      if (stopped) return notDone(p, 'the run ended before it was due');
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (how.alone) chainOfActions = inTurn(p, job);
+        else {
+          const running = job().finally(() => beside.delete(running));
+          beside.add(running);
+        }
+      }, Math.max(0, measureStartMs + p.atMs - epochNow()));
+      timers.set(timer, p);
+    },
+    async stop() {
+      stopped = true;
+      heldBy = underWay;
+      for (const [timer, p] of timers) {
+        clearTimeout(timer);
+        notDone(p, 'the run ended before it was due');
+      }
+      timers.clear();
+      await Promise.all([chainOfActions, ...beside]);
+    },
+  };
+}
+
+/** Does an action of chainrpc's own on a node and records it, done or failed with why. */
+function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (text: string, action: ChaosAction, node: string | null, why?: string, delay?: { delayMs: number; loss: number }) => Promise<void> {
+  return async (text, action, node, why, delay) => {
     const atMs = Math.round(epochNow() - o.measureStartMs);
     if (node === null) {
       events.push({ text, action, node, atMs, error: why ?? 'no node could be chosen' });
@@ -70,47 +155,15 @@ export function runChaos(o: RunChaosOptions): ChaosRun {
       o.log?.(`chaos: ${atMs} ms: ${action} ${node}: failed: ${error}`);
     }
   };
+}
 
-  const running = new Set<ChildProcess>();
-  const exec = async (step: ChaosStep): Promise<void> => {
-    const atMs = Math.round(epochNow() - o.measureStartMs);
-    const r = await runCommand(step.command ?? '', running);
-    const failed = r.error ?? (r.exitCode === 0 ? undefined : r.exitCode === null ? 'ended by a signal or its time limit' : `exited ${r.exitCode}`);
-    events.push({ text: step.text, action: 'exec', node: null, atMs, exitCode: r.exitCode, output: r.output, ...(failed === undefined ? {} : { error: failed }) });
-    o.log?.(`chaos: ${atMs} ms: exec ${JSON.stringify(step.command)}: ${failed ?? 'exited 0'}`);
-  };
-
-  for (const step of o.steps) {
-    if (step.action === 'exec') {
-      at(step.atMs, () => exec(step));
-      continue;
-    }
-    at(step.atMs, async () => {
-      const { node, why } = await resolveTarget(step, o.network, o.chain);
-      await act(step.text, step.action, node, why, step.action === 'delay' ? { delayMs: step.delayMs ?? 0, loss: step.loss ?? 0 } : undefined);
-      const back = RETURN_OF[step.action];
-      if (step.forMs !== null && back !== undefined && node !== null) {
-        const returnAt = step.atMs + step.forMs;
-        at(returnAt, () => act(`${step.text} (end)`, back, node));
-      }
-    });
-  }
-
-  return {
-    async stop() {
-      stopped = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      // A user's command still running when the run ends is ended: every fault is bounded.
-      for (const child of running) {
-        endGroup(child, 'SIGTERM');
-        setTimeout(() => endGroup(child, 'SIGKILL'), 2_000).unref();
-      }
-      await chainOfActions;
-      for (const node of paused) await o.network.act('resume', node).catch(() => undefined);
-      return events.sort((a, b) => a.atMs - b.atMs);
-    },
-  };
+/** A user's command, recorded with its exit code and output; one that did not exit 0 is not done, with why. */
+async function exec(o: RunChaosOptions, step: ChaosStep, commands: Set<Command>, events: ActedEvent[]): Promise<void> {
+  const atMs = Math.round(epochNow() - o.measureStartMs);
+  const r = await runCommand(step.command ?? '', commands);
+  const failed = r.error ?? (r.exitCode === 0 ? undefined : `exited ${String(r.exitCode)}`);
+  events.push({ text: step.text, action: 'exec', node: null, atMs, exitCode: r.exitCode, output: r.output, ...(failed === undefined ? {} : { error: failed }) });
+  o.log?.(`chaos: ${atMs} ms: exec ${JSON.stringify(step.command)}: ${failed ?? 'exited 0'}`);
 }
 
 /** The node a step acts on now: by name, or by the role it has at this moment. */
@@ -135,31 +188,42 @@ async function resolveTarget(step: ChaosStep, network: ChaosNetwork, chain: Chai
   }
 }
 
-/** Runs `command` with the shell, bounded by EXEC_LIMIT_MS; its exit code and the end of its output. */
-function runCommand(command: string, running: Set<ChildProcess>): Promise<{ exitCode: number | null; output: string; error?: string }> {
+/** A user's command under way, and how to end it (`why` is said in its event). */
+interface Command {
+  end(why: string): void;
+}
+
+/** Runs `command` with the shell, bounded by EXEC_LIMIT_MS; its exit code (null: ended by a signal), the end of its output, and why it was ended. */
+function runCommand(command: string, running: Set<Command>): Promise<{ exitCode: number | null; output: string; error?: string }> {
   return new Promise((resolve) => {
     let output = '';
+    let endedWhy: string | undefined;
     // A process group of its own: ending it ends what the shell started too (a `sleep` holds the output open).
     const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    running.add(child);
+    const handle: Command = {
+      end(why) {
+        endedWhy ??= why;
+        endGroup(child, 'SIGTERM');
+        setTimeout(() => endGroup(child, 'SIGKILL'), 2_000).unref();
+      },
+    };
+    running.add(handle);
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEPT);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    const limit = setTimeout(() => {
-      endGroup(child, 'SIGTERM');
-      setTimeout(() => endGroup(child, 'SIGKILL'), 2_000).unref();
-    }, EXEC_LIMIT_MS);
+    const limit = setTimeout(() => handle.end(`still running after its limit of ${EXEC_LIMIT_MS / 1_000} s`), EXEC_LIMIT_MS);
     child.once('error', (err) => {
       clearTimeout(limit);
-      running.delete(child);
+      running.delete(handle);
       resolve({ exitCode: null, output, error: `could not run: ${err.message}` });
     });
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       clearTimeout(limit);
-      running.delete(child);
-      resolve({ exitCode: code, output: output.trimEnd() });
+      running.delete(handle);
+      const error = endedWhy !== undefined ? `${endedWhy}: ended` : code === null ? `ended by ${signal ?? 'a signal'}` : undefined;
+      resolve({ exitCode: code, output: output.trimEnd(), ...(error === undefined ? {} : { error }) });
     });
   });
 }
