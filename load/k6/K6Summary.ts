@@ -68,11 +68,17 @@ export interface K6Summary {
   warmupMs: number;
   /** The arrival model of the whole test (not of this segment). */
   model: ArrivalModel;
-  /** Iterations k6 started in the measured window, and those it dropped there (no free VU): scheduled = started + dropped. */
-  schedule: { started: number; dropped: number };
-  /** Requests sent in the measured window and their latency (k6's http_req_duration: from the write to the whole answer), µs buckets. */
+  /**
+   * Iterations k6 started in the measured window, and those it dropped there (no free VU): scheduled = started +
+   * dropped. `sent` (absent in summaries written before it): requests sent in the window, counted as each went;
+   * those that never ended (requests.count counts the ended) were cut off by k6 at the end of the run.
+   * Absent, every started iteration counts as sent. `dropped` is the measured scenario's own, unless k6 ran
+   * without thresholds (`k6.windowDrops` false): then the whole test's, warm-up included.
+   */
+  schedule: { started: number; dropped: number; sent?: number };
+  /** Requests that ended in the measured window (answered or failed) and their latency (k6's http_req_duration: from the write to the whole answer), µs buckets. */
   requests: { count: number; latency: K6Buckets };
-  /** Per wire method name. */
+  /** Per wire method name. `calls` are counted as their requests went: those neither ok, errors nor unanswered were cut off. */
   methods: Record<string, K6MethodCounts>;
   /** Per batch size ("1" for single calls): requests and their latency. */
   batchSizes: Record<string, { requests: number; latency: K6Buckets }>;
@@ -89,4 +95,22 @@ export interface K6Summary {
   profile?: { name: string; wire: Record<string, string> };
   /** Optional: the test replays a capture (chainrpc load replay --k6): the report's replay section, as the plan made it. */
   replay?: ReplayReport;
+  /** Optional (absent in summaries written before it): what k6 actually ran, for the merge to check against the script's schedule. */
+  k6?: K6RunFacts;
+}
+
+/** What one k6 instance actually ran, from handleSummary's data and k6/execution's test options. */
+export interface K6RunFacts {
+  /** k6's test run duration (handleSummary's state.testRunDurationMs), ms: the warm-up, the measured window and the drain after it. Null if k6 did not give it. */
+  testRunDurationMs: number | null;
+  /** The scenarios the script asks for (its data.json's). */
+  planned: unknown;
+  /** The scenarios k6 ran (exec.test.options.scenarios): the script's, unless a command-line option (--vus, --duration, --iterations, --stages) replaced them. */
+  ran: unknown;
+  /** When the measured window began on this instance (its measured scenario's start, plus a closed model's warm-up), ISO 8601; null if no measured iteration began. */
+  windowStartedAt: string | null;
+  /** k6's dropped_iterations over the whole test, warm-up included. */
+  droppedInTest: number;
+  /** Whether k6 counted the measured scenario's drops apart (false when it ran with --no-thresholds). */
+  windowDrops: boolean;
 }

@@ -7,9 +7,12 @@
  *
  * What it records, for `chainrpc load merge` (load/k6/K6Summary.ts): counters only, so instances add up
  * exactly. Latency goes into counters per logarithmic bucket (8 per octave of µs); calls by method, outcome
- * and error code; requests by batch size; failed exchanges by kind. What it gives k6 to judge: the scenario's
- * thresholds over a Trend (`chainrpc_latency`, ms, tagged by method) and a Rate (`chainrpc_call_failed`,
- * tagged by method), so a broken SLO makes k6 exit 99.
+ * and error code; requests by batch size; failed exchanges by kind. A request and its calls count as sent
+ * before it goes, so one that k6 cuts off unanswered is never lost. What it gives k6 to judge: the scenario's
+ * thresholds over Trends (`chainrpc_latency`, ms, each request once; `chainrpc_call_latency`, each call, tagged
+ * by method), a Rate (`chainrpc_call_failed`, tagged by method) and the measured scenario's
+ * `dropped_iterations`, so a broken SLO makes k6 exit 99. Also what k6 actually ran (its scenarios, its run's
+ * duration, when the measured window began), so the merge can tell a run that was not the script's.
  *
  * Senders: a VU owns the lane of corpus sender `exec.vu.idInTest - 1` (VU ids are unique across every
  * instance of a distributed run), sends its transactions one at a time in nonce order, and nothing else of
@@ -18,7 +21,7 @@
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { sleep } from 'k6';
-import { Counter, Rate, Trend } from 'k6/metrics';
+import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
 
 // A call's `draw` names one of paramsOf's draws below: writeK6Script.ts reads it from load/requests/drawParams.ts (K6Draw).
 /** @typedef {{ kind: 'call', weight: number, method: number, params: unknown[] | null, draw: 'height' | 'account' | 'none' }} CallEntry */
@@ -38,7 +41,9 @@ import { Counter, Rate, Trend } from 'k6/metrics';
  * @property {number} warmupMs
  * @property {unknown} model the arrival model (load/model.ts ArrivalModel)
  * @property {Record<string, object>} scenarios k6's scenarios option, made by the generator
+ * @property {{ scenario: string, afterMs: number }} measured the measured window: the iterations of `scenario` that begin `afterMs` or more after it starts
  * @property {Record<string, string[]>} thresholds k6's thresholds option, made by the generator
+ * @property {{ op: string, limit: number }[]} dropLimits limits on the measured window's dropped iterations, for the whole test (each instance judges its share)
  * @property {string[]} methods wire method names; metric names use their index
  * @property {number} sendMethod index of chain_sendRawTransaction's wire name, or -1
  * @property {MixEntry[]} mix
@@ -60,9 +65,54 @@ import { Counter, Rate, Trend } from 'k6/metrics';
  * @property {{ blockNumber: string, blockByHeight: string, genesisHeight: number } | null} rebase heights moved to the same depth below the node's head
  */
 
+// Written for the JavaScript k6 0.48 compiles: no `??`, no `?.`, no object spread, no catch without a binding.
+
 const TIMEOUT_ERROR = 1050;
 
-// Written for the JavaScript k6 0.48 compiles: no `??`, no `?.`, no catch without a binding.
+/** A fraction as k6 writes those of execution segments ("1/3", "0.25", "25%"), or NaN. @param {string} t */
+const fraction = (t) => {
+  const s = t.trim();
+  if (/^\d+(\.\d+)?%$/.test(s)) return Number(s.slice(0, -1)) / 100;
+  const q = /^(\d+)\/(\d+)$/.exec(s);
+  if (q !== null) return Number(q[1]) / Number(q[2]);
+  return /^\d+(\.\d+)?$/.test(s) ? Number(s) : NaN;
+};
+
+/** The share of the test an execution segment covers ("1/3:2/3"; "1/3" alone is "0:1/3"); 1 for a whole run. @param {string | null} segment */
+const segmentShare = (segment) => {
+  if (segment === null) return 1;
+  const parts = segment.split(':');
+  return parts.length === 1 ? fraction(parts[0] || '') : fraction(parts[1] || '') - fraction(parts[0] || '');
+};
+
+/**
+ * This instance's share of the test, as CHAINRPC_SHARE says (the printed commands and the operator's TestRun set
+ * it: 1/n of an n-way split); 1 without it. Read in the init context, where k6 0.48 tells a script nothing of its
+ * execution segment, to judge the instance's share of each drop limit; handleSummary checks it against the segment.
+ */
+const assumedShare = () => {
+  const given = __ENV.CHAINRPC_SHARE;
+  if (given === undefined || given === '') return 1;
+  const share = fraction(given);
+  if (!(share > 0 && share <= 1)) throw new Error(`chainrpc: CHAINRPC_SHARE must be this instance's share of the test, a fraction above 0 and at most 1 (1/3, 0.25, 25%); got ${given}`);
+  return share;
+};
+
+/**
+ * k6's thresholds: the generator's, and the measured scenario's drops with this instance's share of each upper
+ * limit. `count>=0` names them even without a limit: k6 keeps a submetric (here the measured scenario's drops
+ * apart from the warm-up's) only when a threshold names it.
+ * @param {K6Data} data @param {string} dropMetric @param {number} share
+ */
+const thresholdsOf = (data, dropMetric, share) => {
+  const limit = (/** @type {{ op: string, limit: number }} */ l) => {
+    if (l.op === '<=') return Math.floor(l.limit * share + 1e-9);
+    if (l.op === '<') return Math.ceil(l.limit * share - 1e-9);
+    return l.limit;
+  };
+  // No object spread: k6 0.48's compiler refuses it.
+  return Object.assign({}, data.thresholds, { [dropMetric]: ['count>=0', ...data.dropLimits.map((l) => `count${l.op}${limit(l)}`)] });
+};
 
 /** Adds 1 to a counter that may be absent (an index out of range). @param {Counter | undefined} c */
 const add = (c) => {
@@ -91,6 +141,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
 
   // Every metric is made here, in the init context, as k6 requires.
   const started = counter('chainrpc_started');
+  const sent = counter('chainrpc_sent');
   const requests = counter('chainrpc_requests');
   const requestLatency = bucketCounters('chainrpc_lat_r');
   const methods = data.methods.map((_, m) => ({
@@ -110,13 +161,29 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     http: [...data.statuses.map((s) => counter(`chainrpc_f_http_${s}`)), counter('chainrpc_f_http_other')],
   };
   const latencyTrend = new Trend('chainrpc_latency', true);
+  // Each call's latency, for a method's thresholds; only when one reads it (a Trend keeps every value).
+  const callLatency = Object.keys(data.thresholds).some((k) => k.startsWith('chainrpc_call_latency')) ? new Trend('chainrpc_call_latency', true) : undefined;
   const callFailed = new Rate('chainrpc_call_failed');
+  // When the measured window began (ms since the epoch): the summary is written after the graceful stop, an unknown time later.
+  const windowStart = new Gauge('chainrpc_window_start');
+  const dropMetric = `dropped_iterations{scenario:${data.measured.scenario}}`;
+  const testShare = assumedShare();
   // A replay's requests: how late each was sent after its time (k6's own output; its latency already counts from its time).
   const sendLag = data.replay === undefined ? undefined : new Trend('chainrpc_send_lag', true);
 
   let nextId = 1;
   /** This VU's lane (its next transaction's index lives in this VU's memory). */
   let laneNext = 0;
+  /** Whether this VU has told windowStart when the measured window began (once is enough). */
+  let windowTold = false;
+
+  /** Whether an iteration beginning now is measured; the first one of this VU says when the window began. */
+  const measuredNow = () => {
+    if (exec.scenario.name !== data.measured.scenario || Date.now() - exec.scenario.startTime < data.measured.afterMs) return false;
+    if (!windowTold) windowStart.add(exec.scenario.startTime + data.measured.afterMs);
+    windowTold = true;
+    return true;
+  };
 
   /** @template {{ weight: number }} T @param {T[]} items @returns {T} */
   const weighted = (items) => {
@@ -144,6 +211,14 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
    * @returns {Map<number | string, { result?: unknown, error?: { code?: unknown } }>}
    */
   const send = (body, calls, batch, measuring, lateMs = 0) => {
+    // Counted before it goes: a request k6 cuts off (its graceful stop, an interrupted run) never ends here.
+    if (measuring) {
+      sent.add(1);
+      for (const c of calls) {
+        const m = methods[c.method];
+        if (m !== undefined) m.calls.add(1);
+      }
+    }
     const res = http.post(data.endpoint, body, { headers: { 'content-type': 'application/json' }, timeout: `${data.timeoutMs}ms`, tags: { name: 'chainrpc' } });
     /** @type {Map<number | string, { result?: unknown, error?: { code?: unknown } }>} */
     const answers = new Map();
@@ -153,6 +228,8 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     const bucket = bucketOf(us) - min;
     requests.add(1);
     add(requestLatency[bucket]);
+    // Once per request (a batch is one): k6's latency thresholds judge requests, as the merged figures do.
+    latencyTrend.add(ms);
     const size = sizes[data.batchSizes.indexOf(batch ? calls.length : 1)];
     if (size !== undefined) {
       size.requests.add(1);
@@ -190,10 +267,9 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     for (const c of calls) {
       const m = methods[c.method];
       if (m === undefined) continue;
-      m.calls.add(1);
       add(m.latency[bucket]);
       const methodTag = { method: data.methods[c.method] || '' };
-      latencyTrend.add(ms, methodTag);
+      if (callLatency !== undefined) callLatency.add(ms, methodTag);
       const answer = exchangeFailed ? undefined : answers.get(c.id);
       if (answer !== undefined && 'result' in answer && !('error' in answer)) {
         m.ok.add(1);
@@ -271,6 +347,8 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     if (wait > 0) sleep(wait / 1000);
     const lateMs = Math.max(0, Date.now() - due);
     if (sendLag !== undefined) sendLag.add(lateMs);
+    // Every iteration of a replay is measured.
+    measuredNow();
     started.add(1);
     if (head < 0 && start !== undefined && typeof start.head === 'number') head = start.head;
     const body = r.rebase !== null && item.head !== undefined && head >= 0 ? rebased(item.body, item.head, r.rebase, head) : item.body;
@@ -290,7 +368,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
    */
   const iteration = (start) => {
     if (replay !== undefined) return replayIteration(replay, start === undefined ? {} : start);
-    const measuring = Date.now() - exec.scenario.startTime >= data.warmupMs;
+    const measuring = measuredNow();
     if (measuring) started.add(1);
     const entry = weighted(data.mix);
     if (entry.kind === 'transactions') {
@@ -366,15 +444,25 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       const t = /** @type {{ thresholds?: Record<string, { ok: boolean }> }} */ (m).thresholds;
       if (t !== undefined) for (const [expr, r] of Object.entries(t)) thresholds[`${name}: ${expr}`] = r.ok;
     }
-    // k6's --execution-segment of this instance (set by k6-operator on each runner too); null for a whole run.
+    // k6's --execution-segment of this instance (set by k6-operator on each runner too; null for a whole run),
+    // and the scenarios k6 ran: the script's own, unless a command-line option (--vus, --duration, ...) replaced them.
     /** @type {string | null} */
     let segment = null;
+    /** @type {unknown} */
+    let ran = null;
     try {
       const given = /** @type {unknown} */ (exec.test.options.executionSegment);
       if (given !== undefined && given !== null && String(given) !== '') segment = String(given);
+      ran = /** @type {unknown} */ (exec.test.options.scenarios);
     } catch (_error) {
       segment = null;
     }
+    const window = end.metrics.chainrpc_window_start;
+    const windowMs = window === undefined ? undefined : window.values.min;
+    const state = /** @type {{ testRunDurationMs?: unknown } | undefined} */ (end.state);
+    const testRunMs = state !== undefined && typeof state.testRunDurationMs === 'number' ? Math.round(state.testRunDurationMs) : null;
+    // Without thresholds (--no-thresholds) k6 keeps no submetric: only the whole test's drops, warm-up included, are known.
+    const windowDrops = end.metrics[dropMetric] !== undefined;
     /** @type {Record<string, unknown>} */
     const result = {
       format: 'chainrpc-k6-summary/1',
@@ -387,7 +475,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       durationMs: data.durationMs,
       warmupMs: data.warmupMs,
       model: data.model,
-      schedule: { started: count('chainrpc_started'), dropped: count('dropped_iterations') },
+      schedule: { started: count('chainrpc_started'), dropped: count(windowDrops ? dropMetric : 'dropped_iterations'), sent: count('chainrpc_sent') },
       requests: { count: count('chainrpc_requests'), latency: buckets('chainrpc_lat_r') },
       methods: methodCounts,
       batchSizes: sizeCounts,
@@ -400,14 +488,30 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         missingElements: count('chainrpc_f_missing'),
       },
       thresholds,
+      k6: {
+        testRunDurationMs: testRunMs,
+        planned: data.scenarios,
+        ran,
+        windowStartedAt: typeof windowMs === 'number' ? new Date(windowMs).toISOString() : null,
+        droppedInTest: count('dropped_iterations'),
+        windowDrops,
+      },
     };
     if (replay !== undefined) result.replay = replay.summary;
     const dir = __ENV.CHAINRPC_SUMMARY_DIR || '.';
     const file = `${dir}/chainrpc-summary${segment === null ? '' : `-${segment.replace(/[^0-9a-zA-Z.]+/g, '_')}`}.json`;
     const broken = Object.entries(thresholds).filter(([, ok]) => !ok).map(([name]) => name);
-    const line = `chainrpc: ${count('chainrpc_requests')} requests measured; ${broken.length === 0 ? 'every threshold kept' : `thresholds broken: ${broken.join(', ')}`}; summary: ${file}\n`;
+    const ranShare = segmentShare(segment);
+    // As a fraction where one of a small denominator is it (what CHAINRPC_SHARE should say: 1/3 rather than 0.333...).
+    const denominator = Array.from({ length: 1000 }, (_, i) => i + 1).find((q) => Math.abs(ranShare * q - Math.round(ranShare * q)) < 1e-9);
+    const shareText = denominator === undefined ? String(ranShare) : `${Math.round(ranShare * denominator)}/${denominator}`;
+    const shareNote =
+      data.dropLimits.length > 0 && Math.abs(ranShare - testShare) > 1e-9
+        ? `; k6 judged the drop limits for ${testShare === 1 ? 'the whole test' : `a share of ${testShare} of the test`}, but this instance ran ${segment === null ? 'the whole test' : `segment ${segment}`}: give it -e CHAINRPC_SHARE=${shareText} (chainrpc load merge judges the merged figures whatever k6 said)`
+        : '';
+    const line = `chainrpc: ${count('chainrpc_requests')} requests measured; ${broken.length === 0 ? 'every threshold kept' : `thresholds broken: ${broken.join(', ')}`}${shareNote}; summary: ${file}\n`;
     return { [file]: JSON.stringify(result, null, 1), stdout: line };
   };
 
-  return { options: { scenarios: data.scenarios, thresholds: data.thresholds, summaryTrendStats: ['p(50)', 'p(99)', 'max'], discardResponseBodies: false }, iteration, setup, summary };
+  return { options: { scenarios: data.scenarios, thresholds: thresholdsOf(data, dropMetric, testShare), summaryTrendStats: ['p(50)', 'p(99)', 'max'], discardResponseBodies: false }, iteration, setup, summary };
 }

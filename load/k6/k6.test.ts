@@ -1,11 +1,17 @@
 /**
  * Generated k6 tests under the real k6 (test/support/k6.ts finds it; without it these skip, saying so): faults
  * break the matching threshold and k6 exits 99; a split into execution segments sends what one process sends,
- * keeps every sender's nonces in order, and merges into the same counts. What judges time (every built-in
+ * keeps every sender's nonces in order, and merges into the same counts; against scripted servers, what k6
+ * sent is what the merge counts (a node that stops answering), the warm-up's drops stay out of the window's,
+ * latency thresholds judge requests, and a run k6's command line changed is not taken for the scenario's.
+ * What judges time (every built-in
  * scenario keeps its thresholds, latency ones included; k6 against the Node engine; merged percentiles against
  * a server of known latency) is in k6.timing.test.ts, in the timing lane.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +19,7 @@ import { createClient } from '../../core/client/index.js';
 import { parseJson } from '../../core/json/index.js';
 import { callCounts as calls, findK6, K6_SKIP_NOTE, runK6, runK6Segments, summariesIn, writeTestK6 } from '../../test/support/k6.js';
 import { startTestNode, type TestNode } from '../../test/support/suites.js';
-import type { ScenarioOverrides } from '../scenario/loadScenario.js';
+import { resolveScenario, type ScenarioOverrides } from '../scenario/loadScenario.js';
 import type { K6Summary } from './K6Summary.js';
 import { mergeK6Summaries } from './mergeK6Summaries.js';
 
@@ -36,6 +42,62 @@ const generate = (name: string, overrides: ScenarioOverrides, url = node.url, se
 
 // Light: 20 requests/s, and 8 VUs (k6 initializes every VU it may use; 8 hold 20 requests/s many times over).
 const quick = { rate: 20, duration: '2s', warmup: '500ms', maxInFlight: 8 } as const;
+
+interface ScriptedServer {
+  url: string;
+  /** From now on, answers follow the script, and requests are counted (the setup's before it are answered at once). */
+  arm(): void;
+  /** Requests that arrived since arm(), and those of them never answered. */
+  arrived(): number;
+  hung(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A JSON-RPC server that answers every call "ok" after what `delayOf` says (ms, or never), given whether the
+ * request is a batch and how long after the first armed request it came: the truth k6's figures are held to.
+ */
+async function startScriptedServer(delayOf: (r: { batch: boolean; sinceFirstMs: number }) => number | 'never'): Promise<ScriptedServer> {
+  let [armed, first, arrived, hung] = [false, -1, 0, 0];
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      const ok = (c: unknown): object => ({ jsonrpc: '2.0', id: (c as { id?: unknown } | undefined)?.id ?? null, result: 'ok' });
+      const body = JSON.stringify(Array.isArray(parsed) ? parsed.map(ok) : ok(parsed));
+      const answer = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      if (!armed) return answer();
+      const now = performance.now();
+      if (first < 0) first = now;
+      arrived++;
+      const delay = delayOf({ batch: Array.isArray(parsed), sinceFirstMs: now - first });
+      if (delay === 'never') hung++;
+      else if (delay === 0) answer();
+      else timers.add(setTimeout(answer, delay));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arm: () => void (armed = true),
+    arrived: () => arrived,
+    hung: () => hung,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
   const bin = k6 ?? 'k6';
@@ -127,4 +189,111 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
       await client.close();
     }
   }, 120_000);
+
+  // The runs below, each a k6 of its own with a node that holds or slows requests, go one at a time: side by side with
+  // the three above and the process lane's other files, k6 on 2 cores met dial timeouts.
+  it('a node that stops answering: every request k6 sent counts, those never answered as failed, as many as the node saw', async () => {
+    // Answers for the first second of the run, then never: each later request waits out its 6 s timeout, which
+    // k6's graceful stop of 5 s cut short (40 of 121 requests vanished from the merged report).
+    const server = await startScriptedServer(({ sinceFirstMs }) => (sinceFirstMs < 1000 ? 0 : 'never'));
+    try {
+      const scenario = resolveScenario({ name: 'hang', arrivals: { model: 'open', rate: 10 }, duration: '2s', warmup: '0s', timeout: '6s', validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['errors < 1%'] });
+      const out = await writeTestK6(scenario, {}, server.url, join(dir, `hang-${++tests}`));
+      server.arm();
+      const run = await runK6(bin, ['script.js'], out);
+      expect(run.code, run.stderr).toBe(99);
+      const merged = mergeK6Summaries(summariesIn(out));
+      expect(server.hung()).toBeGreaterThan(0);
+      expect(merged.schedule.sent).toBe(server.arrived());
+      // Each ended, timed out, and was counted: k6 let it run its timeout out (none cut off, among the transport failures).
+      expect(merged.failures).toMatchObject({ timeouts: server.hung(), transport: 0 });
+      expect(merged.methods[0]?.unanswered).toBe(server.hung());
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('a run stopped while the node holds requests: those k6 cut off still count as sent and failed', async () => {
+    const server = await startScriptedServer(({ sinceFirstMs }) => (sinceFirstMs < 500 ? 0 : 'never'));
+    try {
+      const scenario = resolveScenario({ name: 'cut', arrivals: { model: 'open', rate: 10 }, duration: '5s', warmup: '0s', timeout: '10s', validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['errors < 1%'] });
+      const out = await writeTestK6(scenario, {}, server.url, join(dir, `cut-${++tests}`));
+      server.arm();
+      // On SIGINT k6 abandons what is in flight and still writes its summary.
+      const child = spawn(bin, ['run', '--no-usage-report', '-q', '--address', '127.0.0.1:0', 'script.js'], { cwd: out, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' }, stdio: 'ignore', timeout: 50_000 });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      const deadline = Date.now() + 40_000;
+      while (server.hung() < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGINT');
+      await exited;
+      expect(server.hung()).toBeGreaterThanOrEqual(5);
+      const merged = mergeK6Summaries(summariesIn(out));
+      // As it stopped, k6 may have begun one more request: counted as it went, never on the wire.
+      const extra = merged.schedule.sent - server.arrived();
+      expect(extra).toBeGreaterThanOrEqual(0);
+      expect(extra).toBeLessThanOrEqual(1);
+      expect(merged.failures.transport).toBe(server.hung() + extra);
+      expect(merged.methods[0]?.unanswered).toBe(server.hung() + extra);
+      // And the run is not taken for the scenario's: it stopped early.
+      expect(merged.invalid).toEqual([expect.stringContaining('the run was stopped early')]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('drops in the warm-up are not the window\'s, and each instance of a split judges its share of the drop limits', async () => {
+    // 400 ms an answer for the first 1.5 s, then at once: one VU an instance at 10/s drops much of the warm-up, nothing after.
+    const server = await startScriptedServer(({ sinceFirstMs }) => (sinceFirstMs < 1500 ? 400 : 0));
+    try {
+      const scenario = resolveScenario({ name: 'warm', arrivals: { model: 'open', rate: 20 }, duration: '2s', warmup: '2500ms', maxInFlight: 2, validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['dropped == 0', 'achieved >= 90%'] });
+      const out = await writeTestK6(scenario, {}, server.url, join(dir, `warm-${++tests}`), 2);
+      server.arm();
+      const runs = await runK6Segments(bin, out, 2, () => ['-e', 'CHAINRPC_SHARE=1/2']);
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const summaries = summariesIn(out);
+      expect(summaries.reduce((n, s) => n + (s.k6?.droppedInTest ?? 0), 0)).toBeGreaterThan(0);
+      for (const s of summaries) {
+        expect(s.schedule.dropped).toBe(0);
+        // 20/s over the 2 s window: 40 iterations, 10% of them may drop, 4: half of it in each instance.
+        expect(Object.keys(s.thresholds).filter((t) => t.startsWith('dropped_iterations')).sort()).toEqual([
+          'dropped_iterations{scenario:chainrpc}: count<=2',
+          'dropped_iterations{scenario:chainrpc}: count==0',
+          'dropped_iterations{scenario:chainrpc}: count>=0',
+        ]);
+      }
+      expect(mergeK6Summaries(summaries).thresholds.find((t) => t.name === 'dropped == 0')).toMatchObject({ actual: 0, ok: true });
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('k6 judges latency once per request, as the merge does: a slow batch of 20 calls counts once', async () => {
+    // Batches answered after 400 ms, single calls at once: 3 requests in 11 are batches, most of the calls (a per-call
+    // p50 is a batch call's, 400 ms; a per-request one a single call's, far under 200 ms even on a busy machine).
+    const server = await startScriptedServer(({ batch }) => (batch ? 400 : 0));
+    try {
+      const mix = [{ method: 'chain_health', weight: 8 }, { batch: { size: 20, mix: [{ method: 'chain_health' }] }, weight: 3 }];
+      const scenario = resolveScenario({ name: 'mixed-batch', arrivals: { model: 'open', rate: 20 }, duration: '2s', warmup: '0s', validate: 0, mix, thresholds: ['p50 < 200ms'] });
+      const out = await writeTestK6(scenario, {}, server.url, join(dir, `mixed-batch-${++tests}`));
+      server.arm();
+      const run = await runK6(bin, ['script.js'], out);
+      expect(run.code, run.stderr).toBe(0);
+      const [summary] = summariesIn(out);
+      expect(summary?.thresholds['chainrpc_latency: p(50)<200']).toBe(true);
+      expect(mergeK6Summaries(summariesIn(out)).thresholds).toEqual([expect.objectContaining({ name: 'p50 < 200ms', ok: true })]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('a run whose scenarios k6\'s command line replaced is not reported as the scenario\'s', async () => {
+    const out = await generate('reads', { ...quick, seed: 22 });
+    const run = await runK6(bin, ['--vus', '1', '--duration', '1s', 'script.js'], out);
+    expect(run.code, run.stderr).toBe(0);
+    const summaries = summariesIn(out);
+    expect(Object.keys(summaries[0]?.k6?.ran ?? {})).toEqual(['default']);
+    const merged = mergeK6Summaries(summaries, ['s.json']);
+    expect(merged.valid).toBe(false);
+    expect(merged.invalid).toEqual([expect.stringMatching(/^s\.json: k6 did not run the script's schedule: k6 ran scenario\(s\) default, not the script's chainrpc, warmup;/)]);
+  }, 60_000);
 });

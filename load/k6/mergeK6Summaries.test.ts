@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Histogram } from '../metrics/Histogram.js';
 import { K6_TEST_DEFINITION, k6BucketOf, k6SummaryErrorOf as errorOf, splitIntoSegments, testK6Summary, testRequests } from '../../test/support/k6Summaries.js';
-import type { K6Summary } from './K6Summary.js';
-import { k6BucketMiddleUs, mergeK6Summaries } from './mergeK6Summaries.js';
+import type { K6RunFacts, K6Summary } from './K6Summary.js';
+import { k6BucketMiddleUs, mergeK6, mergeK6Summaries } from './mergeK6Summaries.js';
 
 const requests = testRequests(3000);
 const thirds = splitIntoSegments(requests, 3).map((p) => testK6Summary(p));
@@ -95,7 +95,6 @@ describe('mergeK6Summaries: the figures', () => {
     // Ended exchanges (answered or failed) per second of the measured window.
     expect(run.schedule.achievedRate).toBe(300);
     expect(run.schedule.lagUs.count).toBe(0);
-    expect(run.service).toEqual(run.latency);
     expect(run.inclusion).toBeUndefined();
   });
 
@@ -196,5 +195,123 @@ describe('mergeK6Summaries: summaries that are not one test', () => {
     const broken = { ...whole, scenario: { name: 'k6-reads', definition: { ...K6_TEST_DEFINITION, duration: 'soon' } } };
     expect(errorOf(() => mergeK6Summaries([broken], ['b.json'])).message).toMatch(/^the scenario in b\.json: \/duration .*\(the definition a summary carries is the scenario as it ran\)$/);
     expect(errorOf(() => mergeK6Summaries([])).message).toBe('no summary to merge');
+  });
+});
+
+describe('mergeK6Summaries: requests k6 cut off, and the run\'s window', () => {
+  const [a, b] = splitIntoSegments(requests, 2).map((p) => testK6Summary(p)) as [K6Summary, K6Summary];
+  const blockNumber = a.methods.chain_blockNumber as K6Summary['methods'][string];
+
+  it('counts a request that went but never ended (k6 cut it off at the end of the run) as sent and failed, never lost', () => {
+    // Instance a sent 40 requests of chain_blockNumber that k6 stopped before any answer: counted as they went, never as ended.
+    const cut: K6Summary = {
+      ...a,
+      schedule: { started: a.schedule.started + 40, dropped: 0, sent: a.requests.count + 40 },
+      methods: { ...a.methods, chain_blockNumber: { ...blockNumber, calls: blockNumber.calls + 40 } },
+    };
+    const counted = { ...b, schedule: { ...b.schedule, sent: b.requests.count } };
+    const whole = mergeK6([a, counted]);
+    const merged = mergeK6([cut, counted]);
+    expect(merged.run.schedule).toMatchObject({ scheduled: 3040, sent: 3040, dropped: 0 });
+    expect(merged.run.failures.transport).toBe(40);
+    const unanswered = (m: ReturnType<typeof mergeK6>): number | undefined => m.run.methods.find((x) => x.method === 'chain_blockNumber')?.unanswered;
+    expect(unanswered(merged)).toBe((unanswered(whole) ?? 0) + 40);
+    const errors = (m: ReturnType<typeof mergeK6>): number | null | undefined => m.run.thresholds.find((t) => t.name === 'errors < 5%')?.actual;
+    expect(errors(merged)).toBeGreaterThan(errors(whole) ?? 0);
+    // What was ended is still what was measured: the latency holds the requests that ended.
+    expect(merged.run.latency.count).toBe(3000);
+    expect(merged.notes).toEqual(['40 requests of the measured window cut off at the end of the run (k6 stopped them before any answer): counted as sent and failed, among the transport failures, their calls unanswered']);
+    expect(whole.notes).toEqual([]);
+    // A summary written before requests were counted as they went: its started iterations that never ended.
+    const older: K6Summary = { ...a, schedule: { started: a.schedule.started + 40, dropped: 0 } };
+    const fromOlder = mergeK6([older, b]);
+    expect(fromOlder.run.schedule.sent).toBe(3040);
+    expect(fromOlder.run.failures.transport).toBe(40);
+    expect(fromOlder.notes[0]).toMatch(/their calls left out of the methods' figures \(summaries written before calls were counted as they went do not say which methods they carried\)$/);
+  });
+
+  const facts = (windowStartedAt: string | null, more: Partial<K6RunFacts> = {}): K6RunFacts => ({
+    testRunDurationMs: 11_000,
+    planned: null,
+    ran: null,
+    windowStartedAt,
+    droppedInTest: 0,
+    windowDrops: true,
+    ...more,
+  });
+
+  it('places the run by when each instance\'s measured window began, not by its end (late by the drain of what was in flight)', () => {
+    // b waited 10 s more for a request that timed out: its end is late, its window was not.
+    const parts = [
+      { ...a, endedAt: '2026-12-01T10:00:13.000Z', k6: facts('2026-12-01T10:00:01.000Z') },
+      { ...b, endedAt: '2026-12-01T10:00:23.000Z', k6: facts('2026-12-01T10:00:01.400Z') },
+    ];
+    const run = mergeK6Summaries(parts);
+    expect(run).toMatchObject({ valid: true, startedAt: '2026-12-01T10:00:00.000Z', endedAt: '2026-12-01T10:00:11.400Z' });
+    const apart = mergeK6Summaries([parts[0]!, { ...parts[1]!, k6: facts('2026-12-01T10:00:31.000Z') }]);
+    expect(apart.invalid).toEqual([expect.stringContaining('the k6 instances did not run together: their measured windows began 30.0 s apart (more than 5.0 s)')]);
+  });
+});
+
+describe('mergeK6Summaries: what k6 ran', () => {
+  // The script's scenarios (data.json), and the same as k6 gives them back: every option, durations its own way.
+  const planned = {
+    warmup: { executor: 'constant-arrival-rate', rate: 300, timeUnit: '1s', duration: '1000ms', preAllocatedVUs: 100, maxVUs: 256, gracefulStop: '0s' },
+    chainrpc: { executor: 'constant-arrival-rate', rate: 300, timeUnit: '1s', duration: '10000ms', startTime: '1000ms', preAllocatedVUs: 100, maxVUs: 256, gracefulStop: '12000ms' },
+  };
+  const nulls = { env: null, exec: null, tags: null };
+  const asRan = {
+    warmup: { ...planned.warmup, ...nulls, startTime: null, duration: '1s' },
+    chainrpc: { ...planned.chainrpc, ...nulls, duration: '10s', startTime: '1s', gracefulStop: '12s' },
+  };
+  const ran = (k6: Partial<K6RunFacts>): K6Summary =>
+    ({ ...whole, k6: { testRunDurationMs: 11_050, planned, ran: asRan, windowStartedAt: '2026-12-01T10:00:01.000Z', droppedInTest: 0, windowDrops: true, ...k6 } });
+
+  it('trusts a run of the script\'s own schedule, however k6 writes it back', () => {
+    expect(mergeK6Summaries([ran({})]).invalid).toEqual([]);
+  });
+
+  it('marks the figures untrusted, saying why, when a command-line option replaced the script\'s scenarios', () => {
+    // k6 run --vus 2 --duration 4s script.js: one constant-vus scenario, "default".
+    const overridden = ran({ ran: { default: { executor: 'constant-vus', startTime: null, gracefulStop: null, ...nulls, vus: 2, duration: '4s' } }, testRunDurationMs: 4_010 });
+    const run = mergeK6Summaries([overridden], ['s.json']);
+    expect(run.valid).toBe(false);
+    expect(run.invalid).toEqual([
+      "s.json: k6 did not run the script's schedule: k6 ran scenario(s) default, not the script's chainrpc, warmup; a command-line option such as --vus, --duration, --iterations or --stages replaces the script's scenarios, so these figures are not the scenario's",
+    ]);
+    const slower = ran({ ran: { ...asRan, chainrpc: { ...asRan.chainrpc, rate: 30 } } });
+    expect(mergeK6Summaries([slower], ['s.json']).invalid[0]).toContain("k6's scenarios differ from the script's at /chainrpc/rate (the script asks 300, k6 ran 30)");
+  });
+
+  it('marks the figures untrusted when k6 stopped early, or could not count the window\'s drops apart', () => {
+    expect(mergeK6Summaries([ran({ testRunDurationMs: 4_000 })], ['s.json']).invalid).toEqual([
+      's.json: k6 ran for 4.0 s, but the scenario takes 11.0 s (warm-up and measured window): the run was stopped early (interrupted or aborted), so its figures are of part of the window',
+    ]);
+    expect(mergeK6Summaries([ran({ windowDrops: false, droppedInTest: 7 })], ['s.json']).invalid).toEqual([
+      "s.json: k6 ran without thresholds (--no-thresholds), so it did not count the measured window's dropped iterations apart from the warm-up's: its 7 may include the warm-up's",
+    ]);
+    expect(mergeK6Summaries([ran({ windowDrops: false, droppedInTest: 0 })]).valid).toBe(true);
+  });
+});
+
+describe('mergeK6Summaries: what k6 measured, and what it did not', () => {
+  it('keeps one latency, as k6 measured it, and no service time apart (a copy would pass for a second measurement)', () => {
+    const run = mergeK6Summaries([whole]);
+    expect(run.latency.count).toBe(3000);
+    expect(run.service.count).toBe(0);
+    expect(run.methods.map((m) => m.service.count)).toEqual([0, 0]);
+    expect(run.batchSizes.map((b) => b.service.count)).toEqual([0, 0]);
+    // k6 judges service- thresholds on its latency, which runs from the write (where service time starts): so does the merge.
+    const definition = { ...K6_TEST_DEFINITION, thresholds: ['service-p99 < 250ms'] };
+    const judged = mergeK6Summaries([testK6Summary({ segment: null, requests, definition })]);
+    expect(judged.thresholds).toEqual([expect.objectContaining({ name: 'service-p99 < 250ms', actual: judged.latency.p99 / 1000, ok: true })]);
+  });
+
+  it('leaves out, with why, the thresholds only the Node engine measures, and judges the rest', () => {
+    const definition = { ...K6_TEST_DEFINITION, thresholds: ['p99 < 250ms', 'lag-p99 < 10ms', 'invalid < 1%'] };
+    const { run, notJudged } = mergeK6([testK6Summary({ segment: null, requests, definition })]);
+    expect(run.thresholds.map((t) => t.name)).toEqual(['p99 < 250ms']);
+    expect(notJudged.map((n) => n.threshold)).toEqual(['lag-p99 < 10ms', 'invalid < 1%']);
+    for (const n of notJudged) expect(n.why).toBe('only the Node engine measures it: k6 reports no send lag, no result validation, no inclusion, no node health and no faults');
   });
 });

@@ -11,17 +11,21 @@
  * of any value in that bucket (plus HDR's 0.1%), and it is the same whichever way the data was split across
  * instances, since only the summed counts reach the histogram.
  *
- * What k6 cannot say is said plainly in the run: no scheduled-time latency (k6's http_req_duration runs from
- * the write, so `latency` and `service` are the same histogram; docs/load.md explains), no schedule lag
- * (`lagUs` is empty), no result validation (`validated` and `invalid` are 0), no timeline (k6 summaries are
- * totals). Thresholds are judged again on the merged run, with the scenario definition's thresholds.
+ * What k6 cannot say is said plainly in the run: one latency, as k6 measured it (k6's http_req_duration runs
+ * from the write; a replay adds each request's delay after its time), and no service time apart (`service` is
+ * empty: a copy of the latency would pass for a second measurement); no schedule lag (`lagUs` is empty), no
+ * result validation (`validated` and `invalid` are 0), no timeline (k6 summaries are totals). Requests an
+ * instance sent that never ended (k6 cut them off) count as sent and failed. What k6 actually ran is checked
+ * against the script (checkK6Run.ts). Thresholds are judged again on the merged run, with the scenario
+ * definition's thresholds; those k6 does not measure are left out and returned with why (`mergeK6`).
  */
 import type { JsonValue } from '../../core/json/index.js';
 import { Histogram } from '../metrics/Histogram.js';
 import type { ArrivalModel, BatchSizeStats, HistogramData, LoadRun, MethodStats, RequestFailures } from '../model.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
-import { evaluateThresholds, parseThreshold, type Threshold } from '../scenario/Threshold.js';
+import { evaluateThresholds, parseThreshold, type Threshold, type ThresholdMetric } from '../scenario/Threshold.js';
+import { ranProblems, runWindow } from './checkK6Run.js';
 import { checkSegments } from './executionSegments.js';
 import { K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS, k6ReplayJudges, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
@@ -29,12 +33,6 @@ import { K6SummaryError, show } from './K6SummaryError.js';
 // What `chainrpc load merge` (cli/commands/load/merge.ts) takes from here: reading, merging, and the error of both.
 export { K6SummaryError } from './K6SummaryError.js';
 export { readK6Summary } from './readK6Summary.js';
-
-/**
- * Instances whose ends lie further apart than this (or than 10% of warm-up plus measured window, if longer)
- * did not run together: the node never took the whole scenario's rate, and the merged figures say otherwise.
- */
-export const K6_MAX_END_SPREAD_MS = 5000;
 
 /** The value a bucket stands for in the merged histogram: its geometric middle, in whole µs. */
 export function k6BucketMiddleUs(index: number): number {
@@ -100,28 +98,53 @@ function modelRate(model: ArrivalModel): number | null {
   return ms === 0 ? 0 : model.stages.reduce((n, s) => n + ((s.from + s.to) / 2) * s.durationMs, 0) / ms;
 }
 
+/** A threshold of the definition left out of the merged run's judging, and why. */
+export interface K6NotJudged {
+  threshold: string;
+  why: string;
+}
+
+const NODE_ONLY = 'only the Node engine measures it: k6 reports no send lag, no result validation, no inclusion, no node health and no faults';
+const REPLAY_SENDS_ALL = 'a k6 replay sends every request, late rather than dropped';
+const REPLAY_NO_SERVICE = "a k6 replay times each request from its time in the replay, with no service time apart";
+
+/** Why a k6 test leaves a threshold of this metric out (a replay's own reasons when `replay`), or undefined when it judges it. */
+function notJudgedWhy(metric: ThresholdMetric, replay: boolean): string | undefined {
+  if (K6_UNMEASURED_METRICS.has(metric)) return NODE_ONLY;
+  if (!replay || k6ReplayJudges(metric)) return undefined;
+  return metric === 'dropped' || metric === 'achieved' ? REPLAY_SENDS_ALL : REPLAY_NO_SERVICE;
+}
+
 /**
  * The thresholds to judge the merged run by: those of the scenario definition a summary carries (checked
- * against the summary's own name, times and model), less those k6 does not measure.
+ * against the summary's own name, times and model), less those k6 does not measure, which are returned apart.
  */
-function judgedThresholds(first: K6Summary, source: string): Threshold[] {
-  // A replay's definition is no scenario (what it sends is its capture's): its thresholds are read as they are written.
-  if (first.replay !== undefined) return replayThresholds(first, source);
+function judgedThresholds(first: K6Summary, source: string): { judged: Threshold[]; notJudged: K6NotJudged[] } {
+  const all = first.replay !== undefined ? replayThresholds(first, source) : definitionThresholds(first, source);
+  const replay = first.replay !== undefined;
+  const notJudged = all.flatMap((t) => {
+    const why = notJudgedWhy(t.metric, replay);
+    return why === undefined ? [] : [{ threshold: t.text, why }];
+  });
+  return { judged: all.filter((t) => notJudgedWhy(t.metric, replay) === undefined), notJudged };
+}
+
+/** Every threshold of the scenario definition a summary carries, once the definition is checked against the summary. */
+function definitionThresholds(first: K6Summary, source: string): Threshold[] {
   try {
     const resolved = resolveScenario(first.scenario.definition as JsonValue, {}, `the scenario in ${source}`);
     if (resolved.name !== first.scenario.name) throw new K6SummaryError(`${source}: scenario.name is ${first.scenario.name} but its definition is named ${resolved.name}`);
     for (const k of ['durationMs', 'warmupMs', 'model'] as const) {
       if (firstDifference(resolved[k], first[k]) !== null) throw new K6SummaryError(`${source}: ${k} is ${show(first[k])}, but the scenario definition it carries gives ${show(resolved[k])}`);
     }
-    // What only the Node engine measures was never measured here: left out, not broken (chainrpc load k6 says so).
-    return resolved.thresholds.filter((t) => !K6_UNMEASURED_METRICS.has(t.metric));
+    return resolved.thresholds;
   } catch (error) {
     if (error instanceof ScenarioError) throw new K6SummaryError(`${error.message} (the definition a summary carries is the scenario as it ran)`);
     throw error;
   }
 }
 
-/** The thresholds of a replay's test (its definition's `thresholds`), less those a k6 replay does not judge. */
+/** Every threshold of a replay's test (its definition's `thresholds`): a replay's definition is no scenario (what it sends is its capture's). */
 function replayThresholds(first: K6Summary, source: string): Threshold[] {
   const definition = first.scenario.definition as { thresholds?: unknown } | null;
   const texts = definition?.thresholds;
@@ -132,7 +155,91 @@ function replayThresholds(first: K6Summary, source: string): Threshold[] {
     } catch (error) {
       throw new K6SummaryError(`${source}: scenario.definition.thresholds: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }).filter((t) => k6ReplayJudges(t.metric));
+  });
+}
+
+const EMPTY = (): HistogramData => new Histogram().toData();
+
+/** Requests an instance sent that never ended: k6 cut them off (at the graceful stop, or an interrupted run). Older summaries: started iterations less ended requests. */
+const cutOffOf = (s: K6Summary): number => Math.max(0, (s.schedule.sent ?? s.schedule.started) - s.requests.count);
+
+/**
+ * The methods' figures added up. A call counted as sent but neither answered nor unanswered was cut off with its
+ * request: unanswered. k6 does not validate results, nor time the write apart (no service time).
+ */
+function mergedMethods(summaries: readonly K6Summary[]): MethodStats[] {
+  const methodNames = [...new Set(summaries.flatMap((s) => Object.keys(s.methods)))].sort();
+  return methodNames.map((method) => {
+    const parts = summaries.flatMap((s) => (Object.hasOwn(s.methods, method) ? [s.methods[method] as K6MethodCounts] : []));
+    const cutOff = (m: K6MethodCounts): number => Math.max(0, m.calls - m.ok - m.unanswered - Object.values(m.errors).reduce((n, e) => n + e, 0));
+    return {
+      method,
+      calls: parts.reduce((n, m) => n + m.calls, 0),
+      ok: parts.reduce((n, m) => n + m.ok, 0),
+      errors: sumRecords(parts.map((m) => m.errors)),
+      unanswered: parts.reduce((n, m) => n + m.unanswered + cutOff(m), 0),
+      validated: 0,
+      invalid: 0,
+      latency: histogramOf(addBuckets(parts.map((m) => m.latency))),
+      service: EMPTY(),
+    };
+  });
+}
+
+/** The request shapes' figures added up; k6's "1" is a single call (not a batch), which the harness names "single". */
+function mergedBatchSizes(summaries: readonly K6Summary[]): BatchSizeStats[] {
+  const sizes = [...new Set(summaries.flatMap((s) => Object.keys(s.batchSizes)))].sort((a, b) => Number(a) - Number(b));
+  return sizes.map((size) => {
+    const parts = summaries.flatMap((s) => (Object.hasOwn(s.batchSizes, size) ? [s.batchSizes[size] as K6Summary['batchSizes'][string]] : []));
+    return { size: size === '1' ? 'single' : size, requests: parts.reduce((n, b) => n + b.requests, 0), latency: histogramOf(addBuckets(parts.map((b) => b.latency))), service: EMPTY() };
+  });
+}
+
+/** Failed exchanges added up; requests cut off count among transport failures (k6 closed them before any answer). */
+function mergedFailures(summaries: readonly K6Summary[], cutOff: number): RequestFailures {
+  const failed = (k: Exclude<keyof RequestFailures, 'httpStatus'>): number => summaries.reduce((n, s) => n + s.failures[k], 0);
+  return {
+    timeouts: failed('timeouts'),
+    transport: failed('transport') + cutOff,
+    httpStatus: sumRecords(summaries.map((s) => s.failures.httpStatus)),
+    malformed: failed('malformed'),
+    extraElements: failed('extraElements'),
+    missingElements: failed('missingElements'),
+  };
+}
+
+/** What the merge says of requests cut off (`attributed`: the summaries counted calls as they went, so the methods' figures hold them). */
+function cutOffNote(n: number, attributed: boolean): string {
+  const [they, them, their] = n === 1 ? ['it', 'it', 'its'] : ['they', 'them', 'their'];
+  const calls = attributed ? `${their} calls unanswered` : `${their} calls left out of the methods' figures (summaries written before calls were counted as they went do not say which methods ${they} carried)`;
+  return `${n} request${n === 1 ? '' : 's'} of the measured window cut off at the end of the run (k6 stopped ${them} before any answer): counted as sent and failed, among the transport failures, ${calls}`;
+}
+
+/** The merged run's schedule: the open model's target over the window, what ended per second, what was sent (cut off included) and dropped. */
+function mergedSchedule(summaries: readonly K6Summary[], model: ArrivalModel, durationMs: number, cutOff: number): LoadRun['schedule'] {
+  const ended = summaries.reduce((n, s) => n + s.requests.count, 0);
+  const started = summaries.reduce((n, s) => n + s.schedule.started, 0);
+  const dropped = summaries.reduce((n, s) => n + s.schedule.dropped, 0);
+  return {
+    targetRate: modelRate(model),
+    // As runEngine defines it: exchanges that ended (answered or failed, any outcome) per second of the
+    // measured window. k6 counts a request (http_reqs) when its exchange ends, so that is requests.count.
+    achievedRate: durationMs > 0 ? ended / (durationMs / 1000) : 0,
+    scheduled: started + dropped,
+    sent: ended + cutOff,
+    dropped,
+    // k6 queues nothing: an iteration with no free VU is dropped.
+    queuedMax: 0,
+    // k6 does not expose how late it started each iteration.
+    lagUs: EMPTY(),
+  };
+}
+
+/** What the merge of one k6 test gives: the run, the thresholds left out of its judging and why, and what a reader must be told. */
+export interface K6Merge {
+  run: LoadRun;
+  notJudged: K6NotJudged[];
+  notes: string[];
 }
 
 /**
@@ -140,106 +247,55 @@ function replayThresholds(first: K6Summary, source: string): Threshold[] {
  * `sources` names the summaries in messages (their files); without it they are "summary 1", "summary 2", ...
  * Throws K6SummaryError when they are not the parts of one test.
  */
-export function mergeK6Summaries(summaries: readonly K6Summary[], sources?: readonly string[]): LoadRun {
+export function mergeK6(summaries: readonly K6Summary[], sources?: readonly string[]): K6Merge {
   const name = (i: number): string => sources?.[i] ?? `summary ${i + 1}`;
   const [first] = summaries;
   if (first === undefined) throw new K6SummaryError('no summary to merge');
   checkSameRun(summaries, name);
   checkSegments(summaries, name);
-
-  const thresholds = judgedThresholds(first, name(0));
-
+  const { judged, notJudged } = judgedThresholds(first, name(0));
   const { durationMs, warmupMs, model } = first;
-  const seconds = durationMs / 1000;
+  const cutOff = summaries.reduce((n, s) => n + cutOffOf(s), 0);
+  const window = runWindow(summaries, warmupMs, durationMs);
+  const invalid = [...window.invalid, ...summaries.flatMap((s, i) => ranProblems(s, name(i)))];
   const latency = histogramOf(addBuckets(summaries.map((s) => s.requests.latency)));
-  const requests = summaries.reduce((n, s) => n + s.requests.count, 0);
-  const started = summaries.reduce((n, s) => n + s.schedule.started, 0);
-  const dropped = summaries.reduce((n, s) => n + s.schedule.dropped, 0);
-
-  const methodNames = [...new Set(summaries.flatMap((s) => Object.keys(s.methods)))].sort();
-  const methods: MethodStats[] = methodNames.map((method) => {
-    const parts = summaries.flatMap((s) => (Object.hasOwn(s.methods, method) ? [s.methods[method] as K6MethodCounts] : []));
-    const h = histogramOf(addBuckets(parts.map((m) => m.latency)));
-    return {
-      method,
-      calls: parts.reduce((n, m) => n + m.calls, 0),
-      ok: parts.reduce((n, m) => n + m.ok, 0),
-      errors: sumRecords(parts.map((m) => m.errors)),
-      unanswered: parts.reduce((n, m) => n + m.unanswered, 0),
-      // k6 does not check results against the method's schema.
-      validated: 0,
-      invalid: 0,
-      latency: h,
-      service: { ...h },
-    };
-  });
-
-  // k6's "1" is a single call (not a batch); the harness names it "single".
-  const sizes = [...new Set(summaries.flatMap((s) => Object.keys(s.batchSizes)))].sort((a, b) => Number(a) - Number(b));
-  const batchSizes: BatchSizeStats[] = sizes.map((size) => {
-    const parts = summaries.flatMap((s) => (Object.hasOwn(s.batchSizes, size) ? [s.batchSizes[size] as K6Summary['batchSizes'][string]] : []));
-    const h = histogramOf(addBuckets(parts.map((b) => b.latency)));
-    return { size: size === '1' ? 'single' : size, requests: parts.reduce((n, b) => n + b.requests, 0), latency: h, service: { ...h } };
-  });
-
-  const failed = (k: Exclude<keyof RequestFailures, 'httpStatus'>): number => summaries.reduce((n, s) => n + s.failures[k], 0);
-  const failures: RequestFailures = {
-    timeouts: failed('timeouts'),
-    transport: failed('transport'),
-    httpStatus: sumRecords(summaries.map((s) => s.failures.httpStatus)),
-    malformed: failed('malformed'),
-    extraElements: failed('extraElements'),
-    missingElements: failed('missingElements'),
-  };
-
-  const ends = summaries.map((s) => Date.parse(s.endedAt));
-  const lastEnd = Math.max(...ends);
-  const spreadMs = lastEnd - Math.min(...ends);
-  const allowedSpreadMs = Math.max(K6_MAX_END_SPREAD_MS, (warmupMs + durationMs) / 10);
-  const invalid: string[] = [];
-  if (spreadMs > allowedSpreadMs) {
-    invalid.push(
-      `the k6 instances did not run together: their ends lie ${(spreadMs / 1000).toFixed(1)} s apart (more than ${(allowedSpreadMs / 1000).toFixed(1)} s), so the node never took the whole scenario's load at once; start every instance together (the k6-operator does)`,
-    );
-  }
-
+  const cutNote = cutOffNote(cutOff, summaries.every((s) => s.schedule.sent !== undefined));
   const run: LoadRun = {
     url: baseUrl(first.url),
     scenario: first.scenario.name,
     model,
-    startedAt: new Date(lastEnd - durationMs - warmupMs).toISOString(),
-    endedAt: new Date(lastEnd).toISOString(),
+    startedAt: window.startedAt,
+    endedAt: window.endedAt,
     warmupMs,
     durationMs,
     valid: invalid.length === 0,
     invalid,
-    schedule: {
-      // Open model: the rate the scenario's stages ask for over the measured window; the closed model has none.
-      targetRate: modelRate(model),
-      // As runEngine defines it: exchanges that ended (answered or failed, any outcome) per second of the
-      // measured window. k6 counts a request (http_reqs) when its exchange ends, so that is requests.count.
-      achievedRate: seconds > 0 ? requests / seconds : 0,
-      scheduled: started + dropped,
-      sent: requests,
-      dropped,
-      // k6 queues nothing: an iteration with no free VU is dropped.
-      queuedMax: 0,
-      // k6 does not expose how late it started each iteration.
-      lagUs: new Histogram().toData(),
-    },
-    failures,
+    schedule: mergedSchedule(summaries, model, durationMs, cutOff),
+    failures: mergedFailures(summaries, cutOff),
+    // k6 times a request from its write (http_req_duration), a replay from its time: one figure, no service time apart (docs/load.md, k6 runs).
     latency,
-    // k6 times a request from its write (http_req_duration), not from a scheduled time: the one histogram
-    // stands for both (docs/load.md, k6 runs).
-    service: { ...latency },
-    methods,
-    batchSizes,
+    service: EMPTY(),
+    methods: mergedMethods(summaries),
+    batchSizes: mergedBatchSizes(summaries),
     // k6 summaries are totals: no timeline.
     timeline: [],
     thresholds: [],
-    stop: { reason: 'completed', atMs: durationMs },
+    stop: { reason: 'completed', atMs: durationMs, ...(cutOff > 0 ? { message: cutNote } : {}) },
   };
   const wire = first.profile?.wire ?? {};
-  run.thresholds = evaluateThresholds(run, thresholds, (m) => wire[m] ?? m);
-  return run;
+  run.thresholds = evaluateThresholds(judgingRun(run), judged, (m) => wire[m] ?? m);
+  return { run, notJudged, notes: cutOff > 0 ? [cutNote] : [] };
+}
+
+/**
+ * The run as its thresholds see it: k6 times each request from its write, which is where the service time
+ * starts, so service-p50 and service-p99 (judged by k6 on the same Trend) are judged on that latency.
+ */
+function judgingRun(run: LoadRun): LoadRun {
+  return { ...run, service: run.latency, methods: run.methods.map((m) => ({ ...m, service: m.latency })) };
+}
+
+/** The merged run alone (mergeK6 also says what it left out). */
+export function mergeK6Summaries(summaries: readonly K6Summary[], sources?: readonly string[]): LoadRun {
+  return mergeK6(summaries, sources).run;
 }

@@ -54,6 +54,8 @@ describe('operatorManifest', () => {
         runner: {
           env: [
             { name: 'K6_NO_USAGE_REPORT', value: 'true' },
+            // Each of the 4 runners' share of the test, for its share of the drop limits.
+            { name: 'CHAINRPC_SHARE', value: '1/4' },
             { name: 'CHAINRPC_SUMMARY_DIR', value: '/summaries' },
           ],
           volumes: [{ name: 'chainrpc-summaries', persistentVolumeClaim: { claimName: 'k6-summaries' } }],
@@ -66,7 +68,7 @@ describe('operatorManifest', () => {
 
   it('leaves the volume out without a claim, and the namespace out without one', () => {
     const { summaryClaim: _c, namespace: _n, ...plain } = BASE;
-    const [configMap, testRun] = parse(operatorManifest(plain));
+    const [configMap, testRun] = parse(operatorManifest({ ...plain, parallelism: 1 }));
     expect(configMap?.metadata).toEqual({ name: 'chainrpc-reads' });
     expect(testRun?.metadata).toEqual({ name: 'chainrpc-reads' });
     expect(testRun?.spec.runner).toEqual({ env: [{ name: 'K6_NO_USAGE_REPORT', value: 'true' }] });

@@ -212,7 +212,12 @@ export function operatorManifest(o: OperatorManifestOptions): string {
       arguments: '--no-usage-report',
       runner: {
         // Without a claim the summaries stay in each runner's working directory (and its log line names them).
-        env: [{ name: 'K6_NO_USAGE_REPORT', value: 'true' }, ...(o.summaryClaim === undefined ? [] : [{ name: 'CHAINRPC_SUMMARY_DIR', value: SUMMARY_DIR }])],
+        // Each runner runs an equal segment: CHAINRPC_SHARE lets the script judge its share of the drop limits.
+        env: [
+          { name: 'K6_NO_USAGE_REPORT', value: 'true' },
+          ...(o.parallelism === 1 ? [] : [{ name: 'CHAINRPC_SHARE', value: `1/${o.parallelism}` }]),
+          ...(o.summaryClaim === undefined ? [] : [{ name: 'CHAINRPC_SUMMARY_DIR', value: SUMMARY_DIR }]),
+        ],
         ...(o.summaryClaim === undefined
           ? {}
           : {

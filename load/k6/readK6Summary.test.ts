@@ -35,6 +35,22 @@ describe('readK6Summary', () => {
     expect(errorOf(() => readK6Summary(noLoop)).message).toMatch(/replay\.loop/);
   });
 
+  it('reads back what k6 ran and the requests sent, and names what is wrong in them', () => {
+    const k6 = { testRunDurationMs: 11_050, planned: { chainrpc: { executor: 'constant-vus', vus: 2, duration: '11000ms' } }, ran: { chainrpc: { executor: 'constant-vus', vus: 2, duration: '11s', env: null } }, windowStartedAt: '2026-12-01T10:00:01.000Z', droppedInTest: 3, windowDrops: true };
+    const read = readK6Summary(file('ran.json', edited((s) => Object.assign(s, { k6, schedule: { started: 1000, dropped: 0, sent: 998 } }))));
+    expect(read.k6).toEqual(k6);
+    expect(read.schedule).toEqual({ started: 1000, dropped: 0, sent: 998 });
+    const cases: [string, unknown, string][] = [
+      ['ran-drops.json', { ...k6, windowDrops: 'yes' }, 'k6.windowDrops must be true or false; got "yes"'],
+      ['ran-start.json', { ...k6, windowStartedAt: 'soon' }, 'k6.windowStartedAt must be an ISO 8601 instant, or null; got "soon"'],
+      ['ran-dropped.json', { ...k6, droppedInTest: -1 }, 'k6.droppedInTest must be a count (a whole number, 0 or more); got -1'],
+    ];
+    for (const [name, bad, message] of cases) {
+      const path = file(name, edited((s) => (s.k6 = bad)));
+      expect(errorOf(() => readK6Summary(path)).message).toBe(`${path}: ${message}`);
+    }
+  });
+
   it('says so when the file is missing or not JSON', () => {
     expect(errorOf(() => readK6Summary(join(dir, 'absent.json'))).message).toMatch(/absent\.json: cannot be read: ENOENT/);
     const path = file('text.json', 'p99=3ms\n');

@@ -8,7 +8,7 @@ import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { ArrivalModel, LeftOutReason, ReplayReport } from '../model.js';
 import { parseExecutionSegment } from './executionSegments.js';
-import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6RunFacts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
 
 /** A field's path as a message names it: requests.latency["300"], methods["chain_getAccount"].calls. */
@@ -16,6 +16,7 @@ const child = (parent: string, key: string | number): string =>
   typeof key === 'number' ? `${parent}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? (parent === '' ? key : `${parent}.${key}`) : `${parent}[${JSON.stringify(key)}]`;
 
 type Obj = Record<string, unknown>;
+const isInstant = (t: string): boolean => /^\d{4}-\d\d-\d\dT/.test(t) && !Number.isNaN(Date.parse(t));
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks fields of one file; every problem names the file and the field's path. */
@@ -91,6 +92,23 @@ class FieldReader {
         return { reason: reason as LeftOutReason, count: this.count(e.count, child(child(at('leftOut'), i), 'count')) };
       }),
       transformations: (o.transformations as unknown[]).map((t, i) => this.str(t, child(at('transformations'), i), true)),
+    };
+  }
+
+  /** What k6 ran (K6RunFacts). */
+  runFacts(v: unknown, path: string): K6RunFacts {
+    const o = this.obj(v, path);
+    const at = (k: string): string => child(path, k);
+    if (typeof o.windowDrops !== 'boolean') this.fail(at('windowDrops'), 'true or false', o.windowDrops);
+    const started = o.windowStartedAt === null ? null : this.str(o.windowStartedAt, at('windowStartedAt'));
+    if (started !== null && !isInstant(started)) this.fail(at('windowStartedAt'), 'an ISO 8601 instant, or null', started);
+    return {
+      testRunDurationMs: o.testRunDurationMs === null ? null : this.num(o.testRunDurationMs, at('testRunDurationMs'), 0),
+      planned: o.planned ?? null,
+      ran: o.ran ?? null,
+      windowStartedAt: started,
+      droppedInTest: this.count(o.droppedInTest, at('droppedInTest')),
+      windowDrops: o.windowDrops === true,
     };
   }
 
@@ -180,7 +198,7 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
     if (typeof parsed === 'string') throw new K6SummaryError(`${where}: segment ${show(segment)} is not a k6 execution segment: ${parsed}`);
   }
   const endedAt = r.str(v.endedAt, 'endedAt');
-  if (!/^\d{4}-\d\d-\d\dT/.test(endedAt) || Number.isNaN(Date.parse(endedAt))) r.fail('endedAt', 'an ISO 8601 instant ("2026-12-01T10:00:00.000Z")', endedAt);
+  if (!isInstant(endedAt)) r.fail('endedAt', 'an ISO 8601 instant ("2026-12-01T10:00:00.000Z")', endedAt);
 
   const schedule = r.obj(v.schedule, 'schedule');
   const requests = r.obj(v.requests, 'requests');
@@ -200,7 +218,7 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
     durationMs: r.num(v.durationMs, 'durationMs', 0, true),
     warmupMs: r.num(v.warmupMs, 'warmupMs', 0),
     model: r.model(v.model, 'model'),
-    schedule: { started: r.count(schedule.started, 'schedule.started'), dropped: r.count(schedule.dropped, 'schedule.dropped') },
+    schedule: { started: r.count(schedule.started, 'schedule.started'), dropped: r.count(schedule.dropped, 'schedule.dropped'), ...(schedule.sent === undefined ? {} : { sent: r.count(schedule.sent, 'schedule.sent') }) },
     requests: { count: r.count(requests.count, 'requests.count'), latency: r.buckets(requests.latency, 'requests.latency') },
     methods: Object.fromEntries(
       Object.entries(methods).map(([name, m]): [string, K6MethodCounts] => {
@@ -242,5 +260,6 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
     summary.profile = { name: r.str(p.name, 'profile.name', true), wire: Object.fromEntries(Object.entries(wire).map(([k, w]) => [k, r.str(w, child('profile.wire', k), true)])) };
   }
   if (v.replay !== undefined) summary.replay = r.replay(v.replay, 'replay');
+  if (v.k6 !== undefined) summary.k6 = r.runFacts(v.k6, 'k6');
   return summary;
 }

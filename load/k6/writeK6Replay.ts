@@ -21,7 +21,7 @@ import type { ArrivalModel } from '../model.js';
 import { headAt, type ReplayPlan, type ReplaySettings } from '../replay/replayPlan.js';
 import type { Threshold } from '../scenario/Threshold.js';
 import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, k6ReplayJudges } from './K6Summary.js';
-import { CODES, K6_DATA_FORMAT, k6CallThreshold, K6Unsupported, scriptText, startTestFolder, STATUSES, type WrittenK6Script } from './writeK6Script.js';
+import { CODES, K6_DATA_FORMAT, K6_MEASURED_SCENARIO, k6CallThreshold, K6Unsupported, scriptText, startTestFolder, STATUSES, type WrittenK6Script } from './writeK6Script.js';
 
 /** ms from the scenario's start to the first request: VUs start and connect, nothing is sent (the Node engine's lead-in). */
 export const K6_REPLAY_LEAD_MS = 1_000;
@@ -108,8 +108,11 @@ export function writeK6Replay(o: K6ReplayOptions): WrittenK6Script {
     durationMs: o.durationMs,
     warmupMs: 0,
     model: o.model,
-    scenarios: { chainrpc: { executor: 'shared-iterations', vus: Math.max(1, Math.min(o.vus, iterations)), iterations, maxDuration } },
+    scenarios: { [K6_MEASURED_SCENARIO]: { executor: 'shared-iterations', vus: Math.max(1, Math.min(o.vus, iterations)), iterations, maxDuration } },
+    // Every iteration is measured (a replay has no warm-up; the window begins with the first request's time), and none is ever dropped.
+    measured: { scenario: K6_MEASURED_SCENARIO, afterMs: K6_REPLAY_LEAD_MS },
     thresholds,
+    dropLimits: [],
     methods,
     sendMethod: -1,
     mix: [],

@@ -1,7 +1,8 @@
 /**
  * The k6 test's data without k6: each call's params are drawn as the Node engine's table says
- * (load/requests/drawParams.ts), a method the k6 runtime cannot draw is refused rather than sent `[]`, and
- * the thresholds k6 does not judge are the one list of K6Summary.ts.
+ * (load/requests/drawParams.ts), a method the k6 runtime cannot draw is refused rather than sent `[]`, the
+ * thresholds k6 does not judge are the one list of K6Summary.ts, and the schedule lets every request in flight
+ * at the end end, with the warm-up's drops apart from the measured window's.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +12,9 @@ import { referenceProfile } from '../../profile/referenceProfile.js';
 import { resolveScenario, type ResolvedCall, type ResolvedScenario } from '../scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
 import { parseThreshold } from '../scenario/Threshold.js';
+import { k6DurationMs } from './checkK6Run.js';
 import { K6_UNMEASURED_METRICS } from './K6Summary.js';
-import { k6DrawOf, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
+import { K6_MEASURED_SCENARIO, k6DrawOf, k6Scenarios, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-k6-script-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,5 +67,54 @@ describe('k6Thresholds', () => {
     expect(notJudged).toEqual(texts.filter((t) => [...K6_UNMEASURED_METRICS].some((m) => t.startsWith(`${m} `))));
     expect(notJudged).toHaveLength(K6_UNMEASURED_METRICS.size);
     expect(Object.keys(thresholds).sort()).toEqual(['chainrpc_call_failed', 'chainrpc_latency']);
+  });
+});
+
+describe('k6Scenarios', () => {
+  const timed = (arrivals: { model: string; stages?: unknown; [k: string]: unknown }): ResolvedScenario =>
+    resolveScenario({ name: 'timed', arrivals, ...(arrivals.stages === undefined ? { duration: '6s' } : {}), warmup: '2s', timeout: '10s', mix: [{ method: 'chain_blockNumber' }] } as never);
+  const open = timed({ model: 'open', rate: 20 });
+
+  it('stops the measured scenario only after the request timeout and a margin, so a request in flight at its end ends and is counted', () => {
+    // k6 stopped requests 5 s after the end, before their 10 s timeout: 40 of 121 were never counted.
+    for (const s of [open, timed({ model: 'closed', connections: 2 }), timed({ model: 'open', stages: [{ from: 10, to: 20, duration: '6s' }] })]) {
+      const measured = k6Scenarios(s, 4)[K6_MEASURED_SCENARIO] as { gracefulStop: string };
+      expect(k6DurationMs(measured.gracefulStop), s.model.kind).toBeGreaterThanOrEqual(s.timeoutMs + 1000);
+    }
+  });
+
+  it('runs an open model\'s warm-up as a scenario of its own, stopped at once, before the measured one', () => {
+    // Apart, so that k6's dropped_iterations of the measured scenario are the window's own; stopped at once, so that
+    // the two never overlap and share their VUs (a VU's id names its corpus lane).
+    expect(k6Scenarios(open, 4)).toEqual({
+      warmup: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '2000ms', preAllocatedVUs: 4, maxVUs: 4, gracefulStop: '0s' },
+      chainrpc: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '6000ms', startTime: '2000ms', preAllocatedVUs: 4, maxVUs: 4, gracefulStop: '12000ms' },
+    });
+    // k6's constant-arrival-rate lasts 1 s at least: a shorter warm-up is a flat ramp.
+    const short = resolveScenario({ name: 'short', arrivals: { model: 'open', rate: 20 }, duration: '2s', warmup: '500ms', mix: [{ method: 'chain_blockNumber' }] });
+    expect(k6Scenarios(short, 4).warmup).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 20, stages: [{ target: 20, duration: '500ms' }] });
+    const ramp = k6Scenarios(timed({ model: 'open', stages: [{ from: 10, to: 20, duration: '6s' }] }), 4);
+    expect(ramp.chainrpc).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 10, stages: [{ target: 20, duration: '6000ms' }], startTime: '2000ms' });
+    expect(ramp.warmup).toMatchObject({ rate: 10, duration: '2000ms' });
+  });
+});
+
+describe('k6Thresholds: drops and latency', () => {
+  const s = (thresholds: string[]): ResolvedScenario =>
+    resolveScenario({ name: 'drops', arrivals: { model: 'open', rate: 20 }, duration: '6s', warmup: '2s', mix: [{ method: 'chain_blockNumber' }], thresholds });
+
+  it('limits the measured window\'s drops: achieved >= 90% allows 10% of the window\'s iterations, the warm-up\'s left out', () => {
+    const { thresholds, dropLimits } = k6Thresholds(s(['achieved >= 90%', 'dropped == 0']), referenceProfile());
+    // 20/s over the 6 s window: 120 iterations, 12 may drop (the whole test's 160 would allow 16).
+    expect(dropLimits.map((l) => l.op)).toEqual(['<=', '==']);
+    expect(dropLimits[0]?.limit).toBeCloseTo(12, 9);
+    expect(dropLimits[1]?.limit).toBe(0);
+    // The runtime names the measured scenario's drops itself, with each instance's share of the limits.
+    expect(Object.keys(thresholds)).toEqual([]);
+  });
+
+  it('judges latency over the run once per request, and a method\'s per call', () => {
+    const { thresholds } = k6Thresholds(s(['p50 < 50ms', 'chain_blockNumber:p99 < 100ms']), referenceProfile());
+    expect(thresholds).toEqual({ chainrpc_latency: ['p(50)<50'], 'chainrpc_call_latency{method:chain_blockNumber}': ['p(99)<100'] });
   });
 });

@@ -16,11 +16,11 @@ import { stringifyJson, type JsonValue } from '../../core/json/index.js';
 import { packageRoot } from '../../core/paths.js';
 import type { Profile } from '../../profile/Profile.js';
 import { wireMethod } from '../../profile/Profile.js';
-import type { ArrivalModel } from '../model.js';
+import type { ArrivalModel, RateStage } from '../model.js';
 import { drawOf, paramNamesOf, type K6Draw, type ParamsDraw } from '../requests/drawParams.js';
 import type { ResolvedCall, ResolvedScenario } from '../scenario/loadScenario.js';
 import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
-import type { Threshold } from '../scenario/Threshold.js';
+import type { Threshold, ThresholdOp } from '../scenario/Threshold.js';
 import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS } from './K6Summary.js';
 
 export const K6_DATA_FORMAT = 'chainrpc-k6-data/1';
@@ -81,71 +81,125 @@ function rateOf(perSecond: number): { rate: number; timeUnit: string } {
   return { rate: Math.round(perSecond * 1000), timeUnit: '1000s' };
 }
 
-/** k6's scenarios option: one scenario, warm-up and measured window together (the runtime tells them apart by time). */
+/** k6's scenario whose iterations are measured (the runtime, the summary and the merge know it by this name). */
+export const K6_MEASURED_SCENARIO = 'chainrpc';
+/** An open model's warm-up: its own scenario before the measured one, so that k6 counts the two's drops apart. */
+export const K6_WARMUP_SCENARIO = 'warmup';
+/**
+ * What a request still in flight when the measured scenario ends gets beyond the scenario's timeout before k6
+ * stops it (its gracefulStop): every request then ends, answered or timed out, and is counted. A shorter stop
+ * cut requests off unanswered and uncounted (5 s against a 10 s timeout lost 40 of 121 requests).
+ */
+export const K6_STOP_MARGIN_MS = 2_000;
+
+/**
+ * Where the runtime's measured window lies: the iterations of `scenario` that begin `afterMs` or more after it
+ * starts. An open model's warm-up is a scenario of its own (afterMs 0); a closed model's is the start of its one
+ * scenario (constant-vus drops nothing, so nothing needs counting apart).
+ */
+export interface K6MeasuredWindow {
+  scenario: string;
+  afterMs: number;
+}
+
+export const k6MeasuredWindow = (s: ResolvedScenario): K6MeasuredWindow => ({ scenario: K6_MEASURED_SCENARIO, afterMs: s.model.kind === 'closed' ? s.warmupMs : 0 });
+
+/**
+ * k6's scenarios option. The measured window is the scenario K6_MEASURED_SCENARIO, stopped gracefully after
+ * the timeout and a margin (K6_STOP_MARGIN_MS). An open model's warm-up runs before it as K6_WARMUP_SCENARIO, at
+ * the first rate, so that k6's dropped_iterations of the measured scenario are the window's own; the warm-up
+ * stops at once (gracefulStop 0) so that k6 gives both scenarios the same VUs (it adds up the VUs of scenarios
+ * that overlap, and a VU's id names its corpus lane): a warm-up request still in flight then is abandoned.
+ */
 export function k6Scenarios(s: ResolvedScenario, maxVUs: number): Record<string, JsonValue> {
-  const total = s.warmupMs + s.durationMs;
   const model: ArrivalModel = s.model;
-  if (model.kind === 'closed') return { chainrpc: { executor: 'constant-vus', vus: model.connections, duration: ms(total), gracefulStop: '5s' } };
+  const gracefulStop = ms(s.timeoutMs + K6_STOP_MARGIN_MS);
+  if (model.kind === 'closed') return { [K6_MEASURED_SCENARIO]: { executor: 'constant-vus', vus: model.connections, duration: ms(s.warmupMs + s.durationMs), gracefulStop } };
   if (model.distribution === 'poisson') {
     throw new K6Unsupported('Poisson arrivals: k6\'s arrival-rate executors start iterations evenly spaced; give the scenario "distribution": "uniform" to run it under k6, or run it with the Node engine (chainrpc load)');
   }
-  const preAllocatedVUs = Math.min(maxVUs, 100);
+  const vus = { preAllocatedVUs: Math.min(maxVUs, 100), maxVUs };
   const [first] = model.stages;
   if (first === undefined) throw new K6Unsupported('a scenario without stages');
-  if (model.stages.length === 1 && first.from === first.to) {
-    return { chainrpc: { executor: 'constant-arrival-rate', ...rateOf(first.from), duration: ms(total), preAllocatedVUs, maxVUs, gracefulStop: '5s' } };
-  }
-  if (model.stages.some((st) => !Number.isInteger(st.from) || !Number.isInteger(st.to))) throw new K6Unsupported('fractional rates in stages: k6\'s ramping-arrival-rate takes whole targets per second');
-  const stages: JsonValue[] = [];
-  if (s.warmupMs > 0) stages.push({ target: first.from, duration: ms(s.warmupMs) });
+  const measured = { ...arrivals(model.stages, s.durationMs), ...(s.warmupMs > 0 ? { startTime: ms(s.warmupMs) } : {}), ...vus, gracefulStop };
+  // A warm-up at a first rate of 0 sends nothing: no scenario for it.
+  if (s.warmupMs === 0 || first.from === 0) return { [K6_MEASURED_SCENARIO]: measured };
+  const warmup = { ...steadyRate(first.from, s.warmupMs), ...vus, gracefulStop: '0s' };
+  return { [K6_WARMUP_SCENARIO]: warmup, [K6_MEASURED_SCENARIO]: measured };
+}
+
+/** A constant rate over `durationMs`: k6's constant-arrival-rate, which lasts 1 s at least; a shorter one a flat ramping-arrival-rate. */
+function steadyRate(perSecond: number, durationMs: number): Record<string, JsonValue> {
+  const { rate, timeUnit } = rateOf(perSecond);
+  if (durationMs >= 1000) return { executor: 'constant-arrival-rate', rate, timeUnit, duration: ms(durationMs) };
+  return { executor: 'ramping-arrival-rate', startRate: rate, timeUnit, stages: [{ target: rate, duration: ms(durationMs) }] };
+}
+
+/** The executor of an open model's measured window: a constant rate, or its stages (whole rates only). */
+function arrivals(stages: readonly RateStage[], durationMs: number): Record<string, JsonValue> {
+  const [first] = stages as [RateStage];
+  if (stages.length === 1 && first.from === first.to) return steadyRate(first.from, durationMs);
+  if (stages.some((st) => !Number.isInteger(st.from) || !Number.isInteger(st.to))) throw new K6Unsupported('fractional rates in stages: k6\'s ramping-arrival-rate takes whole targets per second');
+  const out: JsonValue[] = [];
   let at = first.from;
-  for (const st of model.stages) {
-    if (st.from !== at) stages.push({ target: st.from, duration: '0s' });
-    stages.push({ target: st.to, duration: ms(st.durationMs) });
+  for (const st of stages) {
+    if (st.from !== at) out.push({ target: st.from, duration: '0s' });
+    out.push({ target: st.to, duration: ms(st.durationMs) });
     at = st.to;
   }
-  return { chainrpc: { executor: 'ramping-arrival-rate', startRate: first.from, timeUnit: '1s', stages, preAllocatedVUs, maxVUs, gracefulStop: '5s' } };
+  return { executor: 'ramping-arrival-rate', startRate: first.from, timeUnit: '1s', stages: out };
 }
 
 const K6_OP: Record<string, string> = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '==' };
 
 /**
- * A threshold on the calls' latency or errors as a k6 threshold (the runtime's Trend and Rate, tagged by the method
- * named `method`, the name it was sent under); undefined for any other metric.
+ * A threshold on latency or errors as a k6 threshold (the runtime's Trends and Rate); undefined for any other
+ * metric. Latency over the run is each request's once (`chainrpc_latency`); a method's is each of its calls'
+ * (`chainrpc_call_latency`, tagged by the name it was sent under), as the merged figures count them. Errors are
+ * calls' (`chainrpc_call_failed`, tagged by method).
  */
 export function k6CallThreshold(t: Threshold, method: string | undefined): { metric: string; expr: string } | undefined {
   const op = K6_OP[t.op] ?? t.op;
   const scoped = (base: string): string => (method === undefined ? base : `${base}{method:${method}}`);
   const stat = TREND_STAT[t.metric];
-  if (stat !== undefined) return { metric: scoped('chainrpc_latency'), expr: `${stat}${op}${t.limit}` };
+  if (stat !== undefined) return { metric: method === undefined ? 'chainrpc_latency' : scoped('chainrpc_call_latency'), expr: `${stat}${op}${t.limit}` };
   if (t.metric === 'errors') return { metric: scoped('chainrpc_call_failed'), expr: `rate${op}${t.limit / 100}` };
   return undefined;
 }
 
-/** The scenario's thresholds as k6 thresholds; those only the Node engine measures are returned apart. */
-export function k6Thresholds(s: ResolvedScenario, profile: Profile): { thresholds: Record<string, string[]>; notJudged: string[] } {
+/**
+ * A limit on the measured window's dropped iterations, for the whole test: `count <op> limit`. Each k6 instance
+ * judges its own share of an upper limit (`<`, `<=`: the runtime scales it by CHAINRPC_SHARE, the instance's share
+ * of the test), so the instances keeping theirs keep the whole's; any other is judged as it is written.
+ */
+export interface K6DropLimit {
+  op: ThresholdOp;
+  limit: number;
+}
+
+/** The open model's iterations due in the measured window (warm-up left out). */
+const measuredIterations = (s: ResolvedScenario): number =>
+  s.model.kind === 'open' ? s.model.stages.reduce((n, st) => n + ((st.from + st.to) / 2) * (st.durationMs / 1000), 0) : 0;
+
+/** The scenario's thresholds as k6 thresholds and drop limits; those only the Node engine measures are returned apart. */
+export function k6Thresholds(s: ResolvedScenario, profile: Profile): { thresholds: Record<string, string[]>; notJudged: string[]; dropLimits: K6DropLimit[] } {
   const thresholds: Record<string, string[]> = {};
   const notJudged: string[] = [];
-  const add = (metric: string, expr: string): void => {
-    (thresholds[metric] ??= []).push(expr);
-  };
-  const total = (s.warmupMs + s.durationMs) / 1000;
-  const expected = s.model.kind === 'open' ? s.model.stages.reduce((n, st) => n + ((st.from + st.to) / 2) * (st.durationMs / 1000), 0) * (total / (s.durationMs / 1000)) : 0;
+  const dropLimits: K6DropLimit[] = [];
   for (const t of s.thresholds) {
-    const op = K6_OP[t.op] ?? t.op;
     if (K6_UNMEASURED_METRICS.has(t.metric)) {
       notJudged.push(t.text);
       continue;
     }
     const call = k6CallThreshold(t, t.method === undefined ? undefined : wireMethod(profile, t.method));
-    if (call !== undefined) add(call.metric, call.expr);
-    else if (t.metric === 'dropped' && t.unit === 'count') add('dropped_iterations', `count${op}${t.limit}`);
+    if (call !== undefined) (thresholds[call.metric] ??= []).push(call.expr);
+    else if (t.metric === 'dropped' && t.unit === 'count') dropLimits.push({ op: t.op, limit: t.limit });
     else if (t.metric === 'achieved' && (t.op === '>=' || t.op === '>') && s.model.kind === 'open') {
-      // achieved >= X% of the target: no more than (100 - X)% of the iterations dropped (k6 counts drops over the whole test).
-      add('dropped_iterations', `count<=${Math.floor(((100 - t.limit) / 100) * expected)}`);
+      // achieved >= X% of the target: no more than (100 - X)% of the measured window's iterations dropped.
+      dropLimits.push({ op: t.op === '>=' ? '<=' : '<', limit: ((100 - t.limit) / 100) * measuredIterations(s) });
     } else throw new K6Unsupported(`threshold "${t.text}": k6 has no figure for it (${t.metric}${t.unit === '%' ? ' as a percentage' : ''}); run it with the Node engine (chainrpc load)`);
   }
-  return { thresholds, notJudged };
+  return { thresholds, notJudged, dropLimits };
 }
 
 export interface K6ScriptOptions {
@@ -183,7 +237,7 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
     throw new K6Unsupported(`a closed model of ${s.model.connections} connections over ${senders} senders: each k6 VU owns one sender; give at most ${senders} connections`);
   }
   const scenarios = k6Scenarios(s, maxVUs);
-  const { thresholds, notJudged } = k6Thresholds(s, profile);
+  const { thresholds, notJudged, dropLimits } = k6Thresholds(s, profile);
   const methods: string[] = [];
   const methodIndex = (spec: string): number => {
     const wire = wireMethod(profile, spec);
@@ -225,7 +279,9 @@ export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
     warmupMs: s.warmupMs,
     model: s.model,
     scenarios,
+    measured: k6MeasuredWindow(s),
     thresholds,
+    dropLimits,
     methods,
     sendMethod,
     mix,

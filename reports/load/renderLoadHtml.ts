@@ -13,6 +13,7 @@ import { LOAD_REPORT_CSS } from './loadHtmlAssets.js';
 import { loadHeadline, verdictClass } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
 import { runSectionHtml } from './runSectionHtml.js';
+import { LATENCY_NOTE, latencyTiming } from './latencyText.js';
 import { sweepSectionHtml } from './sweepSectionHtml.js';
 
 /** The scenario's definition as people read it: indented JSON (it is data), or the text as it came. */
@@ -125,6 +126,7 @@ export function renderLoadHtml(report: LoadReport): string {
   const headline = loadHeadline(report);
   const facts = verdictFacts(report);
   const compared = report.runs.length > 1;
+  const timing = latencyTiming(report);
   const toc: [string, string][] = [
     ...(report.replay ? [['replay', 'Replay'] as [string, string]] : []),
     ...(report.chaos ? [['faults', 'Faults'] as [string, string]] : []),
@@ -137,7 +139,7 @@ export function renderLoadHtml(report: LoadReport): string {
     report.replay ? replayHtml(report.replay, report.runs) : '',
     report.chaos ? faultsHtml(report.chaos, report.runs) : '',
     compared ? comparisonHtml(report.runs, report.chaos) : '',
-    ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared, chaos: report.chaos })),
+    ...report.runs.map((run, i) => runSectionHtml(run, { index: i + 1, compared, chaos: report.chaos, timing })),
     ...report.sweeps.map((sweep, i) => sweepSectionHtml(sweep, i + 1)),
     report.baseline ? baselineHtml(report.baseline) : '',
   ].filter((s) => s !== '');
@@ -157,7 +159,7 @@ export function renderLoadHtml(report: LoadReport): string {
       '<main>',
       sections.length > 0 ? sections.join('\n') : '<p class="note" data-testid="nothing">This report holds no run and no sweep.</p>',
       '</main>',
-      '<footer class="note">Latency runs from each request\'s scheduled send time to its full answer, so a node or a generator that falls behind shows in it (no coordinated omission); service time runs from the first byte written. Percentiles come from HDR histograms (3 significant digits), kept whole in report.json. Times in µs are shown in ms.</footer>',
+      `<footer class="note">${h(LATENCY_NOTE[timing])} Percentiles come from HDR histograms (3 significant digits), kept whole in report.json. Times in µs are shown in ms.</footer>`,
     ],
   });
 }

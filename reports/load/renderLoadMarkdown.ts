@@ -6,6 +6,7 @@ import { describeModel } from './describeModel.js';
 import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts } from './loadFacts.js';
+import { LATENCY_NOTE, latencyTiming } from './latencyText.js';
 import { headHealthRows, healthRows, type HealthRow } from './healthText.js';
 import { DIFF_METHOD_HEAD, diffLine, diffMethodRows, replayRows } from './replayText.js';
 import { CHAOS_EVENT_HEAD, CHAOS_RUN_HEAD, chaosEventRows, chaosRunRows, consistencyText } from './chaosText.js';
@@ -194,6 +195,8 @@ export function renderLoadMarkdown(report: LoadReport): string {
   for (const sweep of report.sweeps) out.push(...sweepLines(sweep));
   out.push(...baselineLines(report));
   out.push(`Command: ${markdownCode(excerpt(report.command, MAX_COMMAND_CHARS))}`, '');
-  out.push('Latency from each request\'s scheduled send time (no coordinated omission); percentiles from HDR histograms. Charts, per-method figures and every threshold: `report.html`.', '');
+  const timing = latencyTiming(report);
+  const latencyNote = timing === 'scheduled' ? 'Latency from each request\'s scheduled send time (no coordinated omission); percentiles' : `${LATENCY_NOTE[timing]} Percentiles`;
+  out.push(`${latencyNote} from HDR histograms. Charts, per-method figures and every threshold: \`report.html\`.`, '');
   return out.join('\n');
 }

@@ -9,6 +9,7 @@ import { stopNote } from './loadFacts.js';
 import { healthRows } from './healthText.js';
 import { CHAOS_CLIENT_HEAD, chaosClientRows } from './chaosText.js';
 import { chaosMarkers } from './chaosMarkers.js';
+import { hasServiceTime, LATENCY_SPAN, TRANSPORT_NOTE, type LatencyTiming } from './latencyText.js';
 
 const DASH = '—';
 /** A latency figure, or a dash where nothing was measured (0 would read as "instant"). */
@@ -38,13 +39,13 @@ function card(label: string, value: string, note: string, testid: string, tone =
 }
 
 /** The figures people look at first, large. */
-function cardsHtml(run: LoadRun): string {
+function cardsHtml(run: LoadRun, timing: LatencyTiming): string {
   const { schedule } = run;
   const behind = schedule.targetRate !== null && schedule.achievedRate < schedule.targetRate * 0.99;
   const failed = failedOf(run);
   return `<div class="cards">${[
     card('Throughput', `${formatRate(schedule.achievedRate)} req/s`, schedule.targetRate === null ? 'closed model' : `target ${formatRate(schedule.targetRate)} req/s`, 'throughput', behind ? 'warn' : ''),
-    card('Latency p50', us(run.latency, 'p50'), `service ${us(run.service, 'p50')}`, 'p50'),
+    card('Latency p50', us(run.latency, 'p50'), hasServiceTime(timing) ? `service ${us(run.service, 'p50')}` : timing === 'k6-write' ? "from the request's write (k6)" : "from the request's time (k6)", 'p50'),
     card('Latency p99', us(run.latency, 'p99'), `p99.9 ${us(run.latency, 'p999')}`, 'p99'),
     card('Failed calls', formatPercent(errorRate(run)), `${formatCount(failed)} of ${formatCount(callsOf(run))} calls`, 'errors', failed > 0 ? 'bad' : ''),
     card('Dropped', formatCount(schedule.dropped), `of ${formatCount(schedule.scheduled)} requests scheduled`, 'dropped', schedule.dropped > 0 ? 'bad' : ''),
@@ -53,7 +54,7 @@ function cardsHtml(run: LoadRun): string {
 }
 
 /** Every headline figure of a run, with its definition where it is not obvious. */
-export function summaryRows(run: LoadRun): Cell[][] {
+export function summaryRows(run: LoadRun, timing: LatencyTiming = 'scheduled'): Cell[][] {
   const { schedule } = run;
   const row = (label: string, value: string, note = ''): Cell[] => [text(label), num(value), text(note, 'note')];
   return [
@@ -64,10 +65,10 @@ export function summaryRows(run: LoadRun): Cell[][] {
     row('Dropped', formatCount(schedule.dropped), 'not sent: the in-flight cap was reached at their time'),
     row('Generator lag p99', us(schedule.lagUs, 'p99'), `how late sends left against the schedule (max ${us(schedule.lagUs, 'max')})`),
     ...(schedule.readLagUs === undefined ? [] : [row('Read lag p99', us(schedule.readLagUs, 'p99'), `how long answers may have waited unread in the generator before their arrival was stamped (max ${us(schedule.readLagUs, 'max')})`)]),
-    row('Latency p50 / p90', `${us(run.latency, 'p50')} / ${us(run.latency, 'p90')}`, 'from the scheduled send time to the full answer'),
+    row('Latency p50 / p90', `${us(run.latency, 'p50')} / ${us(run.latency, 'p90')}`, LATENCY_SPAN[timing]),
     row('Latency p99 / p99.9', `${us(run.latency, 'p99')} / ${us(run.latency, 'p999')}`),
     row('Latency max', us(run.latency, 'max'), `mean ${us(run.latency, 'mean')}`),
-    row('Service p50 / p99', `${us(run.service, 'p50')} / ${us(run.service, 'p99')}`, 'from the first byte written to the full answer'),
+    ...(hasServiceTime(timing) ? [row('Service p50 / p99', `${us(run.service, 'p50')} / ${us(run.service, 'p99')}`, 'from the first byte written to the full answer')] : []),
     row('Most queued', formatCount(schedule.queuedMax), 'requests waiting at once for a free connection'),
   ];
 }
@@ -86,11 +87,11 @@ function thresholdsHtml(run: LoadRun, testid: string): string {
   );
 }
 
-function methodsHtml(run: LoadRun): string {
+function methodsHtml(run: LoadRun, service: boolean): string {
   if (run.methods.length === 0) return '<p class="note">No call was made.</p>';
   return htmlTable(
     'methods',
-    [text('Method'), num('Calls'), num('Ok'), text('Errors by code'), num('Unanswered'), num('Invalid / validated'), num('p50'), num('p99'), num('Service p50')],
+    [text('Method'), num('Calls'), num('Ok'), text('Errors by code'), num('Unanswered'), num('Invalid / validated'), num('p50'), num('p99'), ...(service ? [num('Service p50')] : [])],
     run.methods.map((m) => {
       const errors = byCode(m.errors);
       return [
@@ -102,17 +103,17 @@ function methodsHtml(run: LoadRun): string {
         num(`${formatCount(m.invalid)} / ${formatCount(m.validated)}`, m.invalid > 0 ? 'bad' : ''),
         num(us(m.latency, 'p50')),
         num(us(m.latency, 'p99')),
-        num(us(m.service, 'p50')),
+        ...(service ? [num(us(m.service, 'p50'))] : []),
       ];
     }),
   );
 }
 
-function batchesHtml(run: LoadRun): string {
+function batchesHtml(run: LoadRun, service: boolean): string {
   if (run.batchSizes.length === 0) return '<p class="note">No request was sent.</p>';
   return htmlTable(
     'batch-sizes',
-    [text('Request'), num('Requests'), num('p50'), num('p90'), num('p99'), num('Max'), num('Service p50'), num('Service p99')],
+    [text('Request'), num('Requests'), num('p50'), num('p90'), num('p99'), num('Max'), ...(service ? [num('Service p50'), num('Service p99')] : [])],
     run.batchSizes.map((b) => [
       text(b.size === 'single' ? 'single call' : `batch of ${b.size}`),
       num(formatCount(b.requests)),
@@ -120,19 +121,18 @@ function batchesHtml(run: LoadRun): string {
       num(us(b.latency, 'p90')),
       num(us(b.latency, 'p99')),
       num(us(b.latency, 'max')),
-      num(us(b.service, 'p50')),
-      num(us(b.service, 'p99')),
+      ...(service ? [num(us(b.service, 'p50')), num(us(b.service, 'p99'))] : []),
     ]),
   );
 }
 
-function failuresHtml(run: LoadRun): string {
+function failuresHtml(run: LoadRun, timing: LatencyTiming): string {
   const f = run.failures;
   const statuses = byCode(f.httpStatus);
   const row = (label: string, n: number, note: string): Cell[] => [text(label), num(formatCount(n), n > 0 ? 'bad' : 'zero'), text(note, 'note')];
   return htmlTable('failures', [text('Request failure'), num('Count'), text('What it means')], [
     row('Timeouts', f.timeouts, "no answer within the scenario's timeout"),
-    row('Transport', f.transport, 'connection refused, reset or closed before the answer'),
+    row('Transport', f.transport, TRANSPORT_NOTE[timing]),
     [text('HTTP status not 200'), num(statuses === '' ? '0' : statuses, statuses === '' ? 'zero' : 'bad'), text('by status', 'note')],
     row('Malformed', f.malformed, 'a 200 whose body is not a JSON-RPC response'),
     row('Extra batch elements', f.extraElements, 'an id that matches no call of the batch, or a second answer'),
@@ -183,6 +183,8 @@ export interface RunSectionOptions {
   compared: boolean;
   /** The report's faults (--chaos), marked on every time chart of the run. */
   chaos?: ChaosReport | undefined;
+  /** What the latency runs from (a merged k6 run's is k6's, with no service time apart); default the Node engine's. */
+  timing?: LatencyTiming;
 }
 
 /** One run: its warnings, headline figures, charts, and the tables by threshold, method, batch size and failure. */
@@ -193,6 +195,7 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     run.stop.reason === 'completed' ? '' : `<span class="badge warn">${h(run.stop.reason)}</span>`,
   ].join('');
   const markers = chaosMarkers(options.chaos, run);
+  const timing = options.timing ?? 'scheduled';
   const charts: string[] = [];
   if (!options.compared) {
     if (run.timeline.length === 0) charts.push('<p class="note" data-testid="no-timeline">No tick was recorded: there is nothing to draw over time.</p>');
@@ -209,16 +212,16 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     `<h2>Run ${options.index}: <span class="url">${h(run.url)}</span> ${badges}</h2>`,
     `<p class="note">${h(run.scenario)} · ${h(window)}</p>`,
     runWarnings(run),
-    cardsHtml(run),
+    cardsHtml(run, timing),
     `<h3>Thresholds</h3>${thresholdsHtml(run, 'thresholds')}`,
     charts.length > 0 ? `<div class="charts">${charts.join('')}</div>` : '',
     run.chaos ? `<h3>At each fault</h3>${htmlTable('chaos-clients', CHAOS_CLIENT_HEAD.map((c, i) => (i === 2 ? num(c) : text(c))), chaosClientRows(run).map((row) => row.map((c, i) => (i === 2 ? num(c) : text(c)))))}` : '',
     run.inclusion ? `<h3>Inclusion</h3>${inclusionHtml(run)}` : '',
     run.health ? `<h3>The node's health</h3>${healthHtml(run)}<div class="charts">${run.health.head === undefined ? '' : headLagChart(`${id}-head-lag`, run, markers.health)}${run.health.resources === undefined ? '' : resourcesChart(`${id}-resources`, run, markers.health)}</div>` : '',
-    `<h3>Summary</h3>${htmlTable('summary', [text('Figure'), num('Value'), text('')], summaryRows(run))}`,
-    `<h3>By method</h3>${methodsHtml(run)}`,
-    `<h3>By request shape</h3>${batchesHtml(run)}`,
-    `<h3>Request failures</h3>${failuresHtml(run)}`,
+    `<h3>Summary</h3>${htmlTable('summary', [text('Figure'), num('Value'), text('')], summaryRows(run, timing))}`,
+    `<h3>By method</h3>${methodsHtml(run, hasServiceTime(timing))}`,
+    `<h3>By request shape</h3>${batchesHtml(run, hasServiceTime(timing))}`,
+    `<h3>Request failures</h3>${failuresHtml(run, timing)}`,
     '</section>',
   ].join('\n');
 }

@@ -25,8 +25,8 @@ describe('k6Recipe', () => {
       'the corpus is spent by one run (its nonces are used): make the test again before the next run',
     ]);
     expect(segmentCommands(2, true)).toEqual([
-      'K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 -e CHAINRPC_CORPUS=corpus-0-of-2.json script.js',
-      'K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1 -e CHAINRPC_CORPUS=corpus-1-of-2.json script.js',
+      'K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 -e CHAINRPC_SHARE=1/2 -e CHAINRPC_CORPUS=corpus-0-of-2.json script.js',
+      'K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1 -e CHAINRPC_SHARE=1/2 -e CHAINRPC_CORPUS=corpus-1-of-2.json script.js',
     ]);
   });
 });

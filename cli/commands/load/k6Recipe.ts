@@ -6,9 +6,10 @@ export function segmentCommands(n: number, sendsTransactions = false, script = '
   const at = (i: number): string => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
   const sequence = Array.from({ length: n + 1 }, (_, i) => at(i)).join(',');
   // --address 127.0.0.1:0: each instance's REST API on a port of its own, so several can share a machine.
-  // With transactions, each instance reads only its own senders' lanes (-e CHAINRPC_CORPUS).
+  // Each instance judges its share of the drop limits (-e CHAINRPC_SHARE: k6 tells a script's init nothing of
+  // its segment); with transactions, it reads only its own senders' lanes (-e CHAINRPC_CORPUS).
   const corpus = (i: number): string => (sendsTransactions ? ` -e CHAINRPC_CORPUS=corpus-${i}-of-${n}.json` : '');
-  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence}${corpus(i)} ${script}`);
+  return Array.from({ length: n }, (_, i) => `K6_NO_USAGE_REPORT=true k6 run --address 127.0.0.1:0 --execution-segment ${at(i)}:${at(i + 1)} --execution-segment-sequence ${sequence} -e CHAINRPC_SHARE=1/${n}${corpus(i)} ${script}`);
 }
 
 export interface K6Written {

@@ -142,6 +142,41 @@ describe('chainrpc load merge', () => {
     expect((await refusal([...missingBaseline.paths, '--baseline', join(dir, 'none.json')])).message).toMatch(/^load merge: --baseline .*none\.json: /);
   });
 
+  it('says on stderr which thresholds it left out and why, judges the rest, and its help says the same', async () => {
+    const definition = { ...K6_TEST_DEFINITION, thresholds: ['p99 < 250ms', 'lag-p99 < 10ms', 'invalid < 1%'] };
+    const { paths, reports } = files([testK6Summary({ segment: null, requests, definition })]);
+    let err = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err += String(chunk);
+      return true;
+    });
+    expect(await mergeCommand([...paths, '--report-dir', reports])).toBe(0);
+    expect(err).toBe(
+      'load merge: threshold "lag-p99 < 10ms" not judged: only the Node engine measures it: k6 reports no send lag, no result validation, no inclusion, no node health and no faults\n' +
+        'load merge: threshold "invalid < 1%" not judged: only the Node engine measures it: k6 reports no send lag, no result validation, no inclusion, no node health and no faults\n',
+    );
+    expect(readReport(reports).runs[0]?.thresholds.map((t) => t.name)).toEqual(['p99 < 250ms']);
+    // Not "find nothing measured and break": left out, and named.
+    expect(MERGE_HELP).not.toMatch(/break/);
+    expect(MERGE_HELP).toMatch(/thresholds on what only the Node engine measures \(lag-p99, read-lag-p99, invalid, inclusion,\ntti-, the node's health, faults\) are left out, not judged, and named on stderr with why/);
+  });
+
+  it('writes reports that say what k6 measured: latency from each request\'s write, and no service time copied from it', async () => {
+    const { paths, reports } = files(thirds);
+    expect(await mergeCommand([...paths, '--report-dir', reports])).toBe(0);
+    const read = (name: string): string => readFileSync(join(reports, 'latest', name), 'utf8');
+    for (const name of ['summary.md', 'report.html']) {
+      expect(read(name), name).not.toMatch(/Latency (runs )?from each request(&#39;|')s scheduled send time|no coordinated omission|service time runs from/i);
+      expect(read(name), name).toMatch(/Latency is k6(&#39;|')s: from each request(&#39;|')s write to its full answer/);
+    }
+    const html = read('report.html');
+    expect(html).not.toMatch(/Service p50|service [0-9—]/);
+    expect(html).toContain('or cut off by k6 at the end of the run');
+    const [run] = readReport(reports).runs;
+    expect(run?.service.count).toBe(0);
+    expect(run?.methods.every((m) => m.service.count === 0)).toBe(true);
+  });
+
   it('documents exactly the options it parses', () => {
     const documented = [...MERGE_HELP.matchAll(/^ +(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
     expect(new Set(documented)).toEqual(new Set([...Object.keys(mergeLine.options), 'help']));

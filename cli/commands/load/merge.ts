@@ -7,9 +7,8 @@
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { REGRESSION } from '../../commonOptions.js';
-import { K6SummaryError, mergeK6Summaries, readK6Summary } from '../../../load/k6/mergeK6Summaries.js';
+import { K6SummaryError, mergeK6, readK6Summary, type K6Merge } from '../../../load/k6/mergeK6Summaries.js';
 import type { K6Summary } from '../../../load/k6/K6Summary.js';
-import type { LoadRun } from '../../../load/model.js';
 import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
 import { baselineFor, publishLoadReport } from './publishLoadReport.js';
@@ -24,9 +23,14 @@ is printed.
 
 The summaries must be of one scenario against one node, their segments together the whole test
 (0:1/3, 1/3:2/3 and 2/3:1, each once); a whole run's summary (no segment) stands alone. Counts add
-up exactly; latency percentiles are exact to the summaries' buckets (within 4.4%). k6 times each
-request from its write, not from a scheduled time, and reports no send lag, no result validation
-and no timeline: thresholds on lag-p99, invalid, inclusion or tti- find nothing measured and break.
+up exactly; latency percentiles are exact to the summaries' buckets (within 4.4%). A request k6
+cut off at the end of the run, before any answer, counts as sent and failed (a transport failure).
+k6 times each request from its write, not from a scheduled time (a replay: from its time), with no
+service time apart, and reports no send lag, no result validation, no inclusion and no timeline:
+thresholds on what only the Node engine measures (lag-p99, read-lag-p99, invalid, inclusion,
+tti-, the node's health, faults) are left out, not judged, and named on stderr with why.
+A run that was not the script's own (k6's scenarios replaced by --vus, --duration, --iterations
+or --stages; a run stopped early; drops not counted apart with --no-thresholds) is untrusted.
 
 Options:
   --report-dir <dir>       where reports go: a new <dir>/load-<time> (default dir ${DEFAULT_REPORT_DIR});
@@ -37,7 +41,8 @@ Options:
   -h, --help
 
 Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken or a regression
-beyond the noise; 1 the figures cannot be trusted (the instances did not run together); 2 usage
+beyond the noise; 1 the figures cannot be trusted (the instances did not run together, or k6 did
+not run the script's schedule: the report says why); 2 usage
 error, a file that is not a chainrpc k6 summary, or summaries that are not the parts of one test
 (the message names the file, the field or the missing segment); 4 internal error (a bug in
 chainrpc).`;
@@ -53,7 +58,11 @@ export const mergeLine = new CommandLine(
   true,
 );
 
-
+/** Says on stderr which thresholds the merge left out and why, and what it counted that k6 did not. */
+function tellLeftOut(command: string, merged: K6Merge): void {
+  for (const n of merged.notJudged) process.stderr.write(`${command}: threshold "${n.threshold}" not judged: ${n.why}\n`);
+  for (const note of merged.notes) process.stderr.write(`${command}: ${note}\n`);
+}
 
 /** Runs `chainrpc load merge` with the words after `merge`; resolves to the verdict's exit code. */
 export async function mergeCommand(argv: string[]): Promise<number> {
@@ -65,14 +74,16 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, LOAD_REPORT_KIND);
 
   let summaries: K6Summary[];
-  let run: LoadRun;
+  let merged: K6Merge;
   try {
     summaries = files.map((f) => readK6Summary(f));
-    run = mergeK6Summaries(summaries, files);
+    merged = mergeK6(summaries, files);
   } catch (err) {
     if (err instanceof K6SummaryError) throw CliError.within(command, err);
     throw err;
   }
+  const { run } = merged;
+  tellLeftOut(command, merged);
   const [first] = summaries as [K6Summary];
   const baseline = baselineFor(command, values.baseline, run.scenario);
   const segments = summaries.map((s) => s.segment).filter((s) => s !== null);
