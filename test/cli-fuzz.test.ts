@@ -62,14 +62,16 @@ describe('chainrpc fuzz', () => {
     const two = await runChainrpc(...args('2', 'two'));
     expect(one.code, one.stderr).toBe(1);
     expect(two.code, two.stderr).toBe(1);
-    // The profile file goes into report.json and every replay command; --replay without --profile loads it.
-    const replay = /^replay one: chainrpc fuzz --replay (\S+) (F\d+) --profile (\S+)$/m.exec(one.stdout);
+    // The profile file and the override go into report.json and every replay command; --replay without them loads them.
+    const replay = /^replay one: chainrpc fuzz --replay (\S+) (F\d+) --profile (\S+) --rpc-path \/rpc$/m.exec(one.stdout);
     expect(replay?.[3], one.stdout).toBe(profile);
-    const report = JSON.parse(readFileSync(replay?.[1] ?? '', 'utf8')) as { options: { profileFile?: string } };
+    const report = JSON.parse(readFileSync(replay?.[1] ?? '', 'utf8')) as { options: { profileFile?: string; rpcPath?: string } };
     expect(report.options.profileFile).toBe(profile);
-    expect(readFileSync(join(/^reports: (.+)$/m.exec(one.stdout)?.[1] ?? '', 'summary.md'), 'utf8')).toContain(`--profile ${profile}`);
-    const again = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', replay?.[2] ?? '', '--rpc-path', '/rpc');
+    expect(report.options.rpcPath).toBe('/rpc');
+    expect(readFileSync(join(/^reports: (.+)$/m.exec(one.stdout)?.[1] ?? '', 'summary.md'), 'utf8')).toContain(`--profile ${profile} --rpc-path /rpc`);
+    const again = await runChainrpc('fuzz', '--replay', replay?.[1] ?? '', replay?.[2] ?? '');
     expect(again.stderr).toContain(`judging by the run's profile, ${profile}`);
+    expect(again.stderr).toContain("with the run's --rpc-path /rpc (named in the report)");
     expect(again.code, again.stdout + again.stderr).toBe(1);
     const findings = (stdout: string): string[] => [...stdout.matchAll(/^\s*(F\d+ \S+ \S+):/gm)].map((m) => m[1] ?? '');
     expect(findings(two.stdout).length).toBeGreaterThan(0);
