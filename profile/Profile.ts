@@ -104,10 +104,16 @@ export interface Profile {
   integers: IntegerEncoding;
   /** Per method (by the spec's name), where it writes its integers otherwise than `integers` says: { "net_peerCount": "hex" }. */
   methodIntegers: Record<string, IntegerEncoding>;
-  /** PoU leader and peer identifiers: 64 hex (reference) or any string of at least 16 characters (spec). */
-  identifiers: 'hex' | 'string';
-  /** PoU scores: integers (reference) or any number (spec: "an orderable number"). */
-  scores: 'integer' | 'number';
+  /**
+   * PoU leader and peer identifiers: 64 hex (reference), any string of at least 16 characters, or any value
+   * ('any': the spec does not show the leader's type; a node may write an object or a number).
+   */
+  identifiers: 'hex' | 'string' | 'any';
+  /**
+   * PoU scores: integers (reference), any number (spec: peers' scores are "an orderable number"), or any value
+   * ('any': the spec does not show local_score's type; peers' scores stay the spec's numbers at its level).
+   */
+  scores: 'integer' | 'number' | 'any';
   /** A height with no block: an error with errorCodes.BlockNotFound (reference), or a null result. */
   unknownHeight: 'error' | 'null';
   /** An address the chain has never seen: an empty account (reference), or an error with errorCodes.AccountNotFound. */

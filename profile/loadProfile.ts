@@ -250,8 +250,8 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   if (has('timestamps')) p.timestamps = oneOf(raw.timestamps, 'timestamps', ['milliseconds', 'seconds', 'iso8601']);
   if (has('integers')) p.integers = oneOf(raw.integers, 'integers', INTEGER_ENCODINGS);
   if (has('methodIntegers')) p.methodIntegers = readMethodIntegers(raw.methodIntegers);
-  if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string']);
-  if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number']);
+  if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string', 'any']);
+  if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number', 'any']);
   if (has('unknownHeight')) p.unknownHeight = oneOf(raw.unknownHeight, 'unknownHeight', ['error', 'null']);
   if (has('unknownAccount')) p.unknownAccount = oneOf(raw.unknownAccount, 'unknownAccount', ['empty', 'error', 'null']);
   if (has('txResult')) p.txResult = oneOf(raw.txResult, 'txResult', ['hash', 'object']);

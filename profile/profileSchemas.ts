@@ -149,7 +149,9 @@ export function profileDocuments(profile: Profile): SchemaDocument[] {
   if (profile.identifiers === 'string') defs.PeerIdentifier = { title: 'PeerIdentifier', type: 'string', minLength: 16, 'x-expect': 'a string of at least 16 characters' };
   if (profile.integers === 'hex') defs.U64 = { ...U64_HEX };
   if (profile.timestamps === 'iso8601') defs.Timestamp = { title: 'Timestamp', type: 'string', pattern: ISO_8601, 'x-expect': 'an ISO 8601 date and time with a zone (2026-11-23T10:00:00Z)' };
+  if (profile.identifiers === 'any') defs.PeerIdentifier = { title: 'PeerIdentifier', 'x-expect': 'any value (identifiers: any)' };
   if (profile.scores === 'number') defs.Score = { title: 'Score', type: 'number', 'x-expect': 'a number' };
+  if (profile.scores === 'any') defs.Score = { title: 'Score', 'x-expect': 'any value (scores: any)' };
   def('NodeKind').enum = profile.health.mode;
   renameProperties(def('Block'), profile);
   renameProperties(def('Account'), profile);

@@ -46,6 +46,8 @@ function integers(o: Observed): Finding[] {
 function identifiers(o: Observed): Finding {
   const seen: string[] = [];
   const leader = fieldOf(resultOf(o.pouLocal), RESULT_FIELDS.pouLocal, 'leader');
+  // The leader's type is not shown: an object or a number is no identifier the profile can state but 'any'.
+  if (leader !== undefined && leader !== null && typeof leader !== 'string') return probed('identifiers', 'any', 'high', `leader ${showJson(leader, 40)} is not a string`);
   if (typeof leader === 'string') seen.push(leader);
   const peers = fieldOf(resultOf(o.pouPeers), RESULT_FIELDS.pouPeers, 'peers');
   if (isObject(peers)) seen.push(...Object.keys(peers).slice(0, 50));
@@ -67,6 +69,9 @@ function scores(o: Observed): Finding {
   const fractional = seen.find((s) => typeof s === 'number' && !Number.isInteger(s));
   if (fractional !== undefined) return probed('scores', 'number', 'high', `score ${showJson(fractional)} is not an integer`);
   const integral = seen.filter((s) => integerOf(s) !== undefined);
+  // local_score's type is not shown: a string or an object is a score only 'any' states.
+  const other = seen.find((s) => typeof s !== 'number' && typeof s !== 'bigint' && integerOf(s) === undefined);
+  if (other !== undefined) return probed('scores', 'any', 'high', `score ${showJson(other, 40)} is not a number`);
   if (integral.length < seen.length) return fallback('scores', referenceProfile().scores, `scores ${showJson(seen, 60)} are not numbers`);
   // A score that is integral now may still be fractional later: one sample is a hint, several are evidence.
   return probed('scores', 'integer', seen.length > 1 ? 'high' : 'medium', `${seen.length} score(s) seen, all integers: ${showJson(seen, 50)}`);

@@ -194,6 +194,9 @@ function encodeValues(input: JsonValue, method: string, modes: Modes): JsonValue
     if (method === METHOD.pouLocal && isObject(result)) result = changeMembers(result, { local_score: plusHalf });
     if (method === METHOD.pouPeers) result = changePeers(result, (id) => id, (s) => plusHalf(s) ?? s);
   }
+  if (modes.has('pou-other-types') && method === METHOD.pouLocal && isObject(result)) {
+    result = changeMembers(result, { local_score: (v) => (integerOf(v) === undefined ? v : String(integerOf(v))), leader: (v) => (typeof v === 'string' ? { id: v } : v) });
+  }
   if (modes.has('hex-quantities')) result = hexQuantities(result, method);
   if (modes.has('upper-hex')) result = upperHex(result);
   return result;

@@ -39,6 +39,7 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'hex-quantities': { profile: { integers: 'hex' }, specAllows: true },
   'string-identifiers': { profile: { identifiers: 'string' }, specAllows: true },
   'float-scores': { profile: { scores: 'number' }, specAllows: true },
+  'pou-other-types': { profile: { scores: 'any', identifiers: 'any' }, specAllows: true },
   'tx-hex-code': { profile: { errorCodes: { 'InvalidParams/tx-hex': -32002 } }, specAllows: true },
   'admits-overspends': { profile: { droppedLater: ['InsufficientBalance'] }, specAllows: true },
   'lenient-params': { profile: { params: { extra: 'accepted', byName: 'accepted', hexPrefix: 'accepted', stringIntegers: 'accepted' } }, specAllows: true },

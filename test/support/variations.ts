@@ -26,6 +26,7 @@ export type VariationName =
   | 'hex-quantities'
   | 'string-identifiers'
   | 'float-scores'
+  | 'pou-other-types'
   | 'tx-hex-code'
   | 'admits-overspends'
   | 'lenient-params'
@@ -64,6 +65,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'hex-quantities': { description: 'integers in results are hex quantity strings such as "0x1f", and heights may be given that way' },
   'string-identifiers': { description: 'node identifiers are short "node-" strings instead of 64 hex characters' },
   'float-scores': { description: 'PoU scores are fractional numbers' },
+  'pou-other-types': { description: 'local_score is a decimal string and leader an object {id}, types the spec does not show, as a node written by another team did' },
   'tx-hex-code': { description: 'a transaction that is not hex is refused with -32002 instead of -32602' },
   'admits-overspends': { description: 'a transaction spending more than the balance is admitted with its hash and never applied, not refused' },
   'lenient-params': { description: 'extra, by-name, 0x-prefixed and string-encoded params are accepted' },

@@ -477,6 +477,16 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('pou-other-types', async () => {
+    await withVarying(['pou-other-types'], async (url) => {
+      const pou = asObject(await result(url, 'chain_pouLocal'), 'pou');
+      expect(pou.local_score).toMatch(/^[0-9]+$/);
+      expect(pou.leader).toEqual({ id: asObject(await direct('chain_pouLocal'), 'pou').leader });
+      // Peers' scores stay numbers: the spec says they are orderable numbers.
+      for (const score of Object.values(asObject(asObject(await result(url, 'chain_pouPeers'), 'pouPeers').peers, 'peers'))) expect(typeof score).toBe('number');
+    });
+  });
+
   modeTest('tx-hex-code', async () => {
     await withVarying(['tx-hex-code'], async (url) => {
       expect((await errorOf(node.url, 'chain_sendRawTransaction', ['zz'])).code).toBe(-32602);
