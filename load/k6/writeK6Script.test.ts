@@ -14,7 +14,7 @@ import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
 import { parseThreshold } from '../scenario/Threshold.js';
 import { k6DurationMs } from './checkK6Run.js';
 import { K6_UNMEASURED_METRICS } from './K6Summary.js';
-import { K6_MEASURED_SCENARIO, k6DrawOf, k6Scenarios, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
+import { K6_MEASURED_SCENARIO, k6DrawOf, k6MeasuredWindow, k6Scenarios, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-k6-script-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,6 +96,18 @@ describe('k6Scenarios', () => {
     const ramp = k6Scenarios(timed({ model: 'open', stages: [{ from: 10, to: 20, duration: '6s' }] }), 4);
     expect(ramp.chainrpc).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 10, stages: [{ target: 20, duration: '6000ms' }], startTime: '2000ms' });
     expect(ramp.warmup).toMatchObject({ rate: 10, duration: '2000ms' });
+  });
+
+  it('warms up an open model that signs transactions inside its measured scenario: no transaction abandoned in flight, no nonce gap', () => {
+    const signing = (arrivals: Record<string, unknown>): ResolvedScenario =>
+      resolveScenario({ name: 'tx', arrivals, ...(arrivals.stages === undefined ? { duration: '6s' } : {}), warmup: '2s', timeout: '10s', mix: [{ method: 'chain_sendRawTransaction' }], transactions: { senders: 4 } } as never);
+    const steady = signing({ model: 'open', rate: 20 });
+    expect(k6Scenarios(steady, 4)).toEqual({ chainrpc: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '8000ms', preAllocatedVUs: 4, maxVUs: 4, gracefulStop: '12000ms' } });
+    expect(k6MeasuredWindow(steady)).toEqual({ scenario: K6_MEASURED_SCENARIO, afterMs: 2000 });
+    const ramp = k6Scenarios(signing({ model: 'open', stages: [{ from: 10, to: 20, duration: '6s' }] }), 4);
+    expect(ramp).toEqual({ chainrpc: expect.objectContaining({ executor: 'ramping-arrival-rate', startRate: 10, stages: [{ target: 10, duration: '2000ms' }, { target: 20, duration: '6000ms' }] }) as unknown });
+    // Reads keep the warm-up apart (its drops are not the window's).
+    expect(k6MeasuredWindow(open)).toEqual({ scenario: K6_MEASURED_SCENARIO, afterMs: 0 });
   });
 });
 
