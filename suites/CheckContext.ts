@@ -311,7 +311,7 @@ export class CheckContext {
       if (value !== undefined) return value;
       if (Date.now() > deadline) {
         if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
-        if (options.inBlocks === true) await this.#judgeTimeout(what, timeoutMs, from);
+        if (options.inBlocks === true) return this.#judgeTimeout(what, timeoutMs, from);
         this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
       }
       if (this.signal.aborted) throw new CheckError('the check was stopped (timeout or deadline)');

@@ -122,11 +122,14 @@ function notJudgedWhy(metric: ThresholdMetric, replay: boolean): string | undefi
 function judgedThresholds(first: K6Summary, source: string): { judged: Threshold[]; notJudged: K6NotJudged[] } {
   const all = first.replay !== undefined ? replayThresholds(first, source) : definitionThresholds(first, source);
   const replay = first.replay !== undefined;
-  const notJudged = all.flatMap((t) => {
+  const judged: Threshold[] = [];
+  const notJudged: K6NotJudged[] = [];
+  for (const t of all) {
     const why = notJudgedWhy(t.metric, replay);
-    return why === undefined ? [] : [{ threshold: t.text, why }];
-  });
-  return { judged: all.filter((t) => notJudgedWhy(t.metric, replay) === undefined), notJudged };
+    if (why === undefined) judged.push(t);
+    else notJudged.push({ threshold: t.text, why });
+  }
+  return { judged, notJudged };
 }
 
 /** Every threshold of the scenario definition a summary carries, once the definition is checked against the summary. */
