@@ -19,6 +19,19 @@ const UNSEEN_MS = 3;
 const quantile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
 const AT = { 0.5: 'p50', 0.9: 'p90', 0.99: 'p99', 0.999: 'p999' } as const;
 const ms = (h: HistogramData, p: keyof typeof AT): number => h[AT[p]] / 1000;
+/** A histogram's value at level p or the next level it reports above (max at the top), in ms: never below its p-quantile. */
+const msAtLeast = (h: HistogramData, p: number): number => {
+  for (const [level, key] of [[0.5, 'p50'], [0.9, 'p90'], [0.99, 'p99'], [0.999, 'p999']] as const) if (p <= level) return h[key] / 1000;
+  return h.max / 1000;
+};
+
+/**
+ * A percentile of a sum is not the sum of the parts' percentiles: the answer at the truth's p99.9 need not be
+ * the one with the p99.9 read lag. What holds is the union bound: if each of k parts stays at or below its
+ * (1 - (1 - p) / k)-quantile, the sum does, except for at most a share 1 - p of the requests. So the upper
+ * side of a figure at p takes each part at that higher level (at p99.9 of 1,500 requests, their largest).
+ */
+const unionLevel = (p: number, parts: number): number => 1 - (1 - p) / parts;
 
 interface Measured {
   run: EngineResult;
@@ -59,19 +72,25 @@ async function measure(endpoint: string, rate: number, seconds: number, served: 
 }
 
 /**
- * The engine's figures against the server's record: its p90, p99 and p99.9 are within 1% of the same
- * percentiles of the truth up to the server's write, plus the read lag it reported (p99.9) and UNSEEN_MS.
- * And its read lag is not vacuous: a burst of answers is read one after another.
+ * The engine's figures against the server's record: its p90, p99 and p99.9 are within 1% of the truth up to
+ * the server's write, plus the read lag the engine reported and UNSEEN_MS. An answer is stamped after the
+ * server wrote it, so the figure is never below the truth's (1% for the histogram's rounding); above it, by the
+ * union bound over the truth and the read lag. And the read lag is not vacuous: a burst is read one answer
+ * after another.
  */
 function expectTrueToServer(m: Measured): void {
   const readLag = m.run.schedule.readLagUs;
   expect(readLag?.count, 'every answer has its read lag').toBe(m.run.latency.count);
   if (readLag === undefined) return;
-  const allowanceMs = ms(readLag, 0.999) + UNSEEN_MS;
   for (const p of [0.9, 0.99, 0.999] as const) {
     const truth = quantile(m.truth, p);
     const reported = ms(m.run.latency, p);
-    expect(Math.abs(reported - truth), `p${p * 100}: reported ${reported.toFixed(2)} ms, the server's truth ${truth.toFixed(2)} ms`).toBeLessThanOrEqual(truth * 0.01 + allowanceMs);
+    const high = unionLevel(p, 2);
+    const truthHigh = quantile(m.truth, high);
+    const lagHigh = msAtLeast(readLag, high);
+    const say = `p${p * 100}: reported ${reported.toFixed(2)} ms, the server's truth ${truth.toFixed(2)} ms (at ${high}: ${truthHigh.toFixed(2)} ms), read lag at ${high} at most ${lagHigh.toFixed(2)} ms`;
+    expect(truth - reported, say).toBeLessThanOrEqual(truth * 0.01);
+    expect(reported - truthHigh, say).toBeLessThanOrEqual(truthHigh * 0.01 + lagHigh + UNSEEN_MS);
   }
   // Not vacuous: a burst is read over more than one read, so some answers waited behind others.
   expect(readLag.max, 'the read lag of a burst').toBeGreaterThan(50);
@@ -130,12 +149,18 @@ describe('runEngine against a server that stalls 200 ms every second (coordinate
     // The grid's law is the model's: a fifth of the arrivals wait, the longest nearly the whole stall.
     expect(quantile(model, 0.79)).toBe(0);
     expect(quantile(model, 0.999)).toBeGreaterThan(STALL_MS - 1000 / rate);
+    // Below, the model's wait is every answer's least; above, the union bound over the model and the three
+    // delays, each taken at its own higher level.
     const readLag = m.run.schedule.readLagUs as HistogramData;
-    const extraMs = quantile(late, 0.999) + quantile(wayIn, 0.999) + ms(readLag, 0.999) + UNSEEN_MS;
     for (const p of [0.9, 0.99, 0.999] as const) {
       const reported = ms(m.run.latency, p);
       const truth = quantile(model, p);
-      expect(Math.abs(reported - truth), `p${p * 100}: reported ${reported.toFixed(2)} ms against the model's ${truth.toFixed(2)} ms; the server late p99.9 ${quantile(late, 0.999).toFixed(2)} ms, the way in p99.9 ${quantile(wayIn, 0.999).toFixed(2)} ms, read lag p99.9 ${ms(readLag, 0.999).toFixed(2)} ms`).toBeLessThanOrEqual(truth * 0.01 + extraMs);
+      const high = unionLevel(p, 4);
+      const modelHigh = quantile(model, high);
+      const extraMs = quantile(late, high) + quantile(wayIn, high) + msAtLeast(readLag, high) + UNSEEN_MS;
+      const say = `p${p * 100}: reported ${reported.toFixed(2)} ms against the model's ${truth.toFixed(2)} ms (at ${high}: ${modelHigh.toFixed(2)} ms); at ${high}, the server late ${quantile(late, high).toFixed(2)} ms, the way in ${quantile(wayIn, high).toFixed(2)} ms, read lag at most ${msAtLeast(readLag, high).toFixed(2)} ms`;
+      expect(truth - reported, say).toBeLessThanOrEqual(truth * 0.01);
+      expect(reported - modelHigh, say).toBeLessThanOrEqual(modelHigh * 0.01 + extraMs);
     }
   }, 30_000);
 });
