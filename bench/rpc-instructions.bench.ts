@@ -21,7 +21,9 @@
  * request, so node:http's own per-request code is as warm for batches as for single calls), --batches N
  * (batches of 100 counted, default 100), --block-number-only (the bare server and chain_blockNumber alone: the
  * single-call ratio in half the time). With KEEP=1 in the environment the callgrind files are kept (their
- * folder is printed) for `callgrind_annotate`, one `<server>.callgrind.1` per workload.
+ * folder is printed) for `callgrind_annotate`, one `<server>.callgrind.1` per workload; with PERF_MAP=1 the
+ * servers also run with --perf-basic-prof, whose /tmp/perf-<pid>.map names the JIT code callgrind lists by
+ * address (a JavaScript function's start and size per line).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -42,7 +44,7 @@ const BATCH_SIZE = 100;
 const CONNECTIONS = 4;
 // Optimizing compiles run on the main thread, so they all finish during the warm-up: under valgrind a
 // background compiler thread can lag far behind and compile inside the counted window.
-const NODE_FLAGS = ['--no-concurrent-recompilation'];
+const NODE_FLAGS = ['--no-concurrent-recompilation', ...(process.env.PERF_MAP === '1' ? ['--perf-basic-prof'] : [])];
 
 /** One kind of request, sent `calls` times per count; every answer must be exactly `answer`. */
 interface Workload {

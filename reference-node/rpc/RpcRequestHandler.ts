@@ -5,10 +5,12 @@
  * path, one object built once per server, so a request allocates no closure here beyond its two body
  * callbacks (and the two promise callbacks of an asynchronous dispatch).
  */
+import { isAscii } from 'node:buffer';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { RPC_ERROR, standardError } from './errorResponse.js';
 import { handleRpcBody, parseErrorText } from './handleRpcBody.js';
-import { readBody } from './readBody.js';
+import type { HandleRpcBodyOptions } from './handleRpcBody.js';
+import type { BodySink, RpcIncoming } from './readBody.js';
 import { refuse, sendJson } from './sendJson.js';
 import { JSON_TYPE } from './TransportRules.js';
 import type { TransportRules } from './TransportRules.js';
@@ -31,17 +33,17 @@ export interface RpcRequestSettings {
 }
 
 /** Serves the requests of one server (`serve`); nothing a client sends can throw out of it. */
-export class RpcRequestHandler {
+export class RpcRequestHandler implements BodySink {
   /** The method table; the server's setMethods replaces it. */
   methods: MethodTable;
   private readonly rules: TransportRules;
   private readonly maxBodyBytes: number;
-  private readonly maxBatch: number;
   private readonly logError: (line: string) => void;
-  private readonly onCall: OnCall | undefined;
   private readonly onSettled: OnSettled | undefined;
   private readonly metrics: MetricsSource | undefined;
   private readonly rewriteAnswer: TransportRules['rewriteAnswer'];
+  /** The dispatcher's options: the same for every request. */
+  private readonly dispatchOptions: HandleRpcBodyOptions;
 
   constructor(
     private readonly server: Server,
@@ -51,16 +53,15 @@ export class RpcRequestHandler {
     this.methods = methods;
     this.rules = settings.rules;
     this.maxBodyBytes = settings.maxBodyBytes;
-    this.maxBatch = settings.maxBatch;
     this.logError = settings.logError;
-    this.onCall = settings.onCall;
     this.onSettled = settings.onSettled;
     this.metrics = settings.metrics;
     this.rewriteAnswer = settings.rules.rewriteAnswer;
+    this.dispatchOptions = { maxBatch: settings.maxBatch, logError: settings.logError, rules: settings.rules, onCall: settings.onCall, onSettled: settings.onSettled };
   }
 
   /** One request, `expectsContinue` when it came with `Expect: 100-continue`. */
-  serve(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
+  serve(req: RpcIncoming, res: ServerResponse, expectsContinue: boolean): void {
     try {
       const path = pathOf(req.url);
       if (path === RPC_PATH) this.serveRpc(req, res, expectsContinue);
@@ -95,7 +96,7 @@ export class RpcRequestHandler {
   }
 
   // The hot path: synchronous up to the dispatcher, with two listeners (data, end) per request.
-  private serveRpc(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
+  private serveRpc(req: RpcIncoming, res: ServerResponse, expectsContinue: boolean): void {
     const rules = this.rules;
     const maxBodyBytes = this.maxBodyBytes;
     const verdict = rules.httpMethod(req.method);
@@ -117,26 +118,30 @@ export class RpcRequestHandler {
     const early = rules.beforeBody?.(req);
     if (early !== undefined) return sendJson(res, early.status, early.body, false, early.contentType);
     if (expectsContinue) res.writeContinue();
-    // A client that leaves or is timed out mid-body never reaches either callback: nobody to answer.
-    readBody(
-      req,
-      maxBodyBytes,
-      (bytes) => {
-        try {
-          this.answer(req, res, bytes);
-        } catch (error) {
-          this.failed(res, error);
-        }
-      },
-      () => refuse(req, res, 413, `the body is over ${maxBodyBytes} bytes, the most this node takes`),
-    );
+    // A client that leaves or is timed out mid-body never reaches `body` or `tooLarge`: nobody to answer.
+    req.readBody(maxBodyBytes, res, this);
+  }
+
+  /** The body read whole (BodySink). */
+  body(req: RpcIncoming, res: ServerResponse, bytes: Buffer): void {
+    try {
+      this.answer(req, res, bytes);
+    } catch (error) {
+      this.failed(res, error);
+    }
+  }
+
+  /** The body grew past the limit (BodySink). */
+  tooLarge(req: RpcIncoming, res: ServerResponse): void {
+    refuse(req, res, 413, `the body is over ${this.maxBodyBytes} bytes, the most this node takes`);
   }
 
   /** The body read whole: decoded, dispatched (or taken over by the rules), answered. */
   private answer(req: IncomingMessage, res: ServerResponse, bytes: Buffer): void {
     let text: string;
     try {
-      text = UTF8.decode(bytes);
+      // ASCII (nearly every body) is read as it is, without the decoder's validation.
+      text = isAscii(bytes) ? bytes.toString('latin1') : UTF8.decode(bytes);
     } catch {
       this.undecoded();
       this.send(res, parseErrorText('the body is not valid UTF-8'), '');
@@ -144,8 +149,7 @@ export class RpcRequestHandler {
     }
     const { rules, logError } = this;
     if (rules.takeOver?.(text, { server: this.server, res, log: logError }) === true) return;
-    const remoteAddress = req.socket.remoteAddress ?? '';
-    const dispatched = handleRpcBody(text, this.methods, { maxBatch: this.maxBatch, remoteAddress, logError, rules, onCall: this.onCall, onSettled: this.onSettled });
+    const dispatched = handleRpcBody(text, this.methods, this.dispatchOptions, req.socket);
     if (typeof dispatched === 'string' || dispatched === null) this.send(res, dispatched, text);
     else dispatched.then((d) => this.send(res, d, text)).catch((error: unknown) => this.failed(res, error));
   }

@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { REFERENCE_SETTINGS } from '../../core/referenceSettings.js';
 import { validators } from '../../core/schema/validators.js';
+import { RpcIncoming } from './readBody.js';
 import { RpcConnections } from './RpcConnections.js';
 import { RpcRequestHandler } from './RpcRequestHandler.js';
 import type { RpcRequestSettings } from './RpcRequestHandler.js';
@@ -84,6 +85,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
   validators();
 
   const server = createServer({
+    IncomingMessage: RpcIncoming,
     requestTimeout,
     headersTimeout,
     // The timeouts above are only enforced when node:http sweeps its connections (default: every 30 s).
@@ -94,15 +96,15 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
 
   const connections = new RpcConnections(server, options.closeGraceMs ?? RPC_SERVER_DEFAULTS.closeGraceMs);
   const requests = new RpcRequestHandler(server, options.methods, settings);
-  const onRequest = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
+  const onRequest = (req: RpcIncoming, res: ServerResponse, expectsContinue: boolean): void => {
     connections.requested(req, res);
     requests.serve(req, res, expectsContinue);
   };
 
   server.on('connection', (socket: Duplex) => connections.opened(socket));
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, false));
+  server.on('request', (req: RpcIncoming, res: ServerResponse) => onRequest(req, res, false));
   // Expect: 100-continue: answer a refusal (405/413/415) before the client sends its body.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, true));
+  server.on('checkContinue', (req: RpcIncoming, res: ServerResponse) => onRequest(req, res, true));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => connections.clientError(error, socket));
 
   return {

@@ -14,7 +14,7 @@ export interface HandleRpcBodyOptions {
   readonly onCall?: OnCall | undefined;
   /** Called once per request object settled, dispatched or refused (for metrics; see OnSettled). */
   readonly onSettled?: OnSettled | undefined;
-  /** Passed to handlers in CallContext. Default ''. */
+  /** Passed to handlers in CallContext. Default: the peer's (handleRpcBody's `peer`), else ''. */
   readonly remoteAddress?: string | undefined;
   /** Where a handler's unexpected failure is logged, one line each. Default: stderr. */
   readonly logError?: ((line: string) => void) | undefined;
@@ -51,7 +51,12 @@ export type MaybePromise<T> = T | Promise<T>;
  * JSON-RPC 2.0 §4.1 and §6). Never throws (nor rejects) for anything a client can send. The answer is
  * a promise only when a handler returned one; synchronous handlers are answered without a promise turn.
  */
-export function handleRpcBody(text: string, methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
+/** Where a body came from (the request's socket): its address is read only if a handler asks for it. */
+export interface Peer {
+  readonly remoteAddress?: string | undefined;
+}
+
+export function handleRpcBody(text: string, methods: MethodTable, options: HandleRpcBodyOptions, peer?: Peer): MaybePromise<string | null> {
   const started = startedAt(options);
   let value: JsonValue;
   try {
@@ -62,7 +67,7 @@ export function handleRpcBody(text: string, methods: MethodTable, options: Handl
     settled(options, null, RPC_ERROR.parseError.code, started);
     return parseErrorText(reason);
   }
-  if (!Array.isArray(value)) return handleOne(value, methods, options, started);
+  if (!Array.isArray(value)) return handleOne(value, methods, options, peer, started);
 
   // §6: "If the batch rpc call itself fails to be recognized ... as an Array with at least one value,
   // the response from the Server MUST be a single Response object."
@@ -78,7 +83,7 @@ export function handleRpcBody(text: string, methods: MethodTable, options: Handl
       size: value.length,
     });
   }
-  return handleBatch(value, methods, options);
+  return handleBatch(value, methods, options, peer);
 }
 
 /** The clock's reading when onSettled will want a duration, else 0: without the hook nothing reads the clock. */
@@ -102,37 +107,50 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-function handleBatch(batch: JsonValue[], methods: MethodTable, options: HandleRpcBodyOptions): MaybePromise<string | null> {
+function handleBatch(batch: JsonValue[], methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined): MaybePromise<string | null> {
   // §6 lets a server process a batch "in any order and with any width of parallelism"; this one runs
   // the calls one after the other, in request order, so consecutive nonces are admitted in order. Handlers
   // that can start work early (MethodHandler.prepare) are told of their calls first.
   for (const element of batch) prepare(element, methods);
   const answers: string[] = [];
   for (let i = 0; i < batch.length; i++) {
-    const answer = handleOne(batch[i] as JsonValue, methods, options);
+    const answer = handleOne(batch[i] as JsonValue, methods, options, peer);
     // From the first handler that returns a promise on, the rest of the batch waits its turn.
-    if (isPromise(answer)) return finishBatchAsync(batch, i, answer, answers, methods, options);
+    if (isPromise(answer)) return finishBatchAsync(batch, i, answer, answers, methods, options, peer);
     if (answer !== null) answers.push(answer);
   }
   return batchText(answers);
 }
 
-async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promise<string | null>, answers: string[], methods: MethodTable, options: HandleRpcBodyOptions): Promise<string | null> {
+async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promise<string | null>, answers: string[], methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined): Promise<string | null> {
   const first = await pending;
   if (first !== null) answers.push(first);
   for (let i = from + 1; i < batch.length; i++) {
-    const answer = await handleOne(batch[i] as JsonValue, methods, options);
+    const answer = await handleOne(batch[i] as JsonValue, methods, options, peer);
     if (answer !== null) answers.push(answer);
   }
   return batchText(answers);
+}
+
+/** Each method table's handlers by name (own properties only, functions only), made at its first call. */
+const HANDLERS = new WeakMap<MethodTable, ReadonlyMap<string, MethodHandler>>();
+
+/** The table's handler of `method`, if it has one: one lookup in a Map (a name is any string a client sent). */
+function handlerOf(methods: MethodTable, method: string): MethodHandler | undefined {
+  let byName = HANDLERS.get(methods);
+  if (byName === undefined) {
+    byName = new Map(Object.entries(methods).filter((entry): entry is [string, MethodHandler] => typeof entry[1] === 'function'));
+    HANDLERS.set(methods, byName);
+  }
+  return byName.get(method);
 }
 
 /** Tells a batch element's handler of its call ahead of its turn, when it asks to be (MethodHandler.prepare). */
 function prepare(element: JsonValue, methods: MethodTable): void {
   if (typeof element !== 'object' || element === null || Array.isArray(element)) return;
   const method = element.method;
-  if (typeof method !== 'string' || !Object.hasOwn(methods, method)) return;
-  const early = methods[method]?.prepare;
+  if (typeof method !== 'string') return;
+  const early = handlerOf(methods, method)?.prepare;
   if (early === undefined) return;
   try {
     early(element.params);
@@ -152,7 +170,7 @@ export function parseErrorText(reason: string): string {
 }
 
 /** One request object (a whole body, or one element of a batch); `started`: its startedAt, the body's for a whole body. */
-function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions, started = startedAt(options)): MaybePromise<string | null> {
+function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined, started = startedAt(options)): MaybePromise<string | null> {
   const checked = checkRequest(value);
   // §5: an invalid request is answered even without an id (only a *valid* Request without id is a
   // notification), with the id it had when that id was itself valid, else null.
@@ -169,15 +187,28 @@ function handleOne(value: JsonValue, methods: MethodTable, options: HandleRpcBod
   }
   const isNotification = request.id === undefined || (request.id === null && rules.nullId === 'notification');
 
-  const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-  if (typeof handler !== 'function') {
+  const handler = handlerOf(methods, request.method);
+  if (handler === undefined) {
     const outcome = standardOutcome('methodNotFound', `this node has no method named ${quote(request.method)}`, { method: request.method });
     return answerOf(request, isNotification, outcome, false, options, started);
   }
-  const outcome = dispatch(request, handler, { remoteAddress: options.remoteAddress ?? '', isNotification }, options);
+  const outcome = dispatch(request, handler, new Call(options.remoteAddress, peer, isNotification), options);
   return isPromise(outcome)
     ? outcome.then((o) => answerOf(request, isNotification, o, true, options, started))
     : answerOf(request, isNotification, outcome, true, options, started);
+}
+
+/** A call's context for its handler; the client's address is read from the socket only when asked for (no handler of the reference node does). */
+class Call implements CallContext {
+  constructor(
+    private readonly given: string | undefined,
+    private readonly peer: Peer | undefined,
+    readonly isNotification: boolean,
+  ) {}
+
+  get remoteAddress(): string {
+    return this.given ?? this.peer?.remoteAddress ?? '';
+  }
 }
 
 /**

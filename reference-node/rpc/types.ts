@@ -23,7 +23,11 @@ export type MethodHandler = ((params: JsonValue[], ctx: CallContext) => JsonValu
   readonly prepare?: (params: JsonValue | undefined) => void;
 };
 
-/** The methods a server offers, by wire name. Only own properties count (never Object.prototype's). */
+/**
+ * The methods a server offers, by wire name. Only own properties count (never Object.prototype's). The
+ * dispatcher reads a table once, at its first call: to change what a server offers, give it a new table
+ * (setMethods), never change one in place.
+ */
 export type MethodTable = Readonly<Record<string, MethodHandler>>;
 
 /** Whether a call ended in a result or an error object (sent or, for a notification, not). */

@@ -56,7 +56,7 @@ export function createTestMethods(): { methods: MethodTable; log: MethodLog } {
       // A random pause: if batch elements ran in parallel, the recorded order would scramble.
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 5)));
       log.recorded.push(params[0] ?? null);
-      log.contexts.push(ctx);
+      log.contexts.push({ remoteAddress: ctx.remoteAddress, isNotification: ctx.isNotification });
       running--;
       return log.recorded.length;
     },
