@@ -38,7 +38,7 @@ export interface TxCodec {
     nonCanonicalS(privateKey: Uint8Array, tx: Transfer): string;
     /** R is a small-order point (the identity) and the cofactorless equation holds: only a strict verifier refuses it. */
     smallOrderR(privateKey: Uint8Array, tx: Transfer): string;
-    /** A well-signed transaction whose value + fee exceeds 2^128-1. */
+    /** A well-signed transaction whose value + fee exceeds 2^128-1: value 2^128-1 and the transfer's own fee (at least 1), so a node with a minimum fee cannot refuse it for its fee. */
     overflow(privateKey: Uint8Array, tx: Transfer): string;
     /** The bytes of a valid transaction minus the last byte. */
     wrongLength(privateKey: Uint8Array, tx: Transfer): string;

@@ -76,9 +76,14 @@ export const referenceCodec: TxCodec = {
       return wire(b, identityRSignature(privateKey, publicKeyOf(privateKey), signingMessageForBody(b)));
     },
     overflow(privateKey, tx) {
-      // value = 2^128-1 and fee = 1: the encoder refuses the sum, so the fee's last byte is set by hand.
+      // value = 2^128-1 and the transfer's fee (at least 1): the encoder refuses the sum, so the fee (the body's
+      // last 16 bytes, big-endian) is written by hand.
       const b = body(privateKey, { ...tx, value: U128_MAX, fee: 0n });
-      b[b.length - 1] = 1;
+      let fee = tx.fee > 0n ? tx.fee : 1n;
+      for (let i = b.length - 1; i >= b.length - 16; i--) {
+        b[i] = Number(fee & 0xffn);
+        fee >>= 8n;
+      }
       return wire(b, createMessageSigner(privateKey).sign(signingMessageForBody(b)));
     },
     wrongLength(privateKey, tx) {

@@ -5,7 +5,7 @@ import { stringifyJson } from '../core/json/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import { validators } from '../core/schema/validators.js';
 import type { Problem, ResultLevel } from '../core/schema/validators.js';
-import { CheckError, CheckFailure, CheckSkip } from './checkOutcomes.js';
+import { CheckError, CheckFailure, CheckSkip, RateLimited } from './checkOutcomes.js';
 import type { CheckInfo, Exchange } from './model.js';
 import type { Profile } from '../profile/Profile.js';
 import { wireMethod } from '../profile/Profile.js';
@@ -147,6 +147,11 @@ export class CheckContext {
       };
       exchange.ms = res.timing.totalMs;
       if (res.truncated) throw new CheckError(`the node sent more than ${MAX_RESPONSE_BYTES} bytes; the suite stopped reading (HTTP ${res.status})`);
+      if (res.status === 429) {
+        throw new RateLimited(
+          `the node refused this request for the suite's rate (HTTP 429 Too Many Requests), also when it was sent again after the wait it asked for; no verdict: give the run a pace the node takes (--max-rate <calls/s>)`,
+        );
+      }
       return res;
     } catch (err) {
       if (err instanceof CheckError) throw err;
@@ -191,12 +196,13 @@ export class CheckContext {
     return res;
   }
 
-  /** Whether the node still answers HTTP at all (a plain chain_blockNumber call, 5 s at most). */
+  /** Whether the node still answers HTTP at all (a plain chain_blockNumber call, 5 s at most; a refusal for the rate is an answer). */
   async alive(): Promise<boolean> {
     try {
       await this.raw({ body: stringifyJson({ jsonrpc: '2.0', method: this.method('chain_blockNumber'), params: [], id: this.shared.nextId() }), timeoutMs: 5_000 });
       return true;
     } catch (err) {
+      if (err instanceof RateLimited) return true;
       if (err instanceof CheckError) return false;
       throw err;
     } finally {
@@ -264,16 +270,18 @@ export class CheckContext {
   /**
    * Whether the node serves one of the spec's methods: a well-formed call of it is answered with a
    * result, or with an error that is not about the call's form (-32601, -32600, -32602 say the method
-   * or the call was not taken). Refusal checks ask first, so that a node without the method cannot pass
+   * or the call was not taken) unless `chosen` says that error is the profile's answer to such a call. Refusal checks ask first, so that a node without the method cannot pass
    * them by refusing everything. Asked once per node and method in a run.
    */
-  served(method: string, wellFormed: () => Promise<JsonValue[]>): Promise<Served> {
+  served(method: string, wellFormed: () => Promise<JsonValue[]>, chosen: (error: { code: number; message: string }) => Promise<boolean> = () => Promise.resolve(false)): Promise<Served> {
     const key = `${this.node} ${method}`;
     let p = this.shared.served.get(key);
     if (!p) {
       p = (async (): Promise<Served> => {
         const r = await this.call(method, await wellFormed());
         if (r.ok || ![-32601, -32600, -32602].includes(r.error.code)) return { ok: true };
+        // The profile's own answer to this very call (an unknown account refused with -32602, say) is not a refusal of the call.
+        if (r.error.code !== -32601 && (await chosen(r.error))) return { ok: true };
         return { ok: false, reason: `a well-formed call of ${this.method(method)} was answered ${r.error.code} (${r.error.message})` };
       })();
       this.shared.served.set(key, p);

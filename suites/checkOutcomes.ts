@@ -27,3 +27,10 @@ export class CheckSkip extends Error {}
  * cap), or the check's setup could not be done (funding a key, a block to read). Never a failure.
  */
 export class CheckError extends Error {}
+
+/**
+ * Thrown when the node kept answering HTTP 429 (Too Many Requests) after the client's retries: the request
+ * was refused for the suite's rate, never judged (a limit on rate is the node's own choice: the spec leaves it
+ * open). An error, never a failure; and a node that answers 429 is alive.
+ */
+export class RateLimited extends CheckError {}

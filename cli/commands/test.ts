@@ -55,6 +55,9 @@ Options:
   --concurrency <n>      checks running at once (default 16 per --url; those that wait for blocks start first)
   --timeout <ms>         per-check limit (default max(20 s, 20 block times))
   --deadline <s>         the whole run's limit; unfinished checks get an error verdict (default 300)
+  --max-rate <n>         most requests per second to each node (default: no limit). A node that
+                         answers HTTP 429 is asked again after its Retry-After (up to 4 times);
+                         one that still refuses gives that check an error, never a failure
   --list                 print the checks (id, level, title) and exit
   -h, --help
 
@@ -85,6 +88,7 @@ const commandLine = new CommandLine('test', {
   concurrency: { kind: 'integer', value: '<n>', min: 1 },
   timeout: { kind: 'integer', value: '<ms>', min: 1 },
   deadline: { kind: 'integer', value: '<s>', min: 1, default: 300 },
+  'max-rate': { kind: 'integer', value: '<n>', min: 1 },
   list: { kind: 'flag' },
 });
 
@@ -148,6 +152,7 @@ export const test: Command = {
       ...(baseline ? { baseline } : {}),
       ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),
       ...(values.timeout !== undefined ? { checkTimeoutMs: values.timeout } : {}),
+      ...(values['max-rate'] !== undefined ? { maxRatePerNode: values['max-rate'] } : {}),
       deadlineMs: values.deadline * 1000,
       version: packageVersion(),
       onResult: reporter.onResult,
@@ -157,6 +162,7 @@ export const test: Command = {
         ...(values['method-prefix'] === undefined ? [] : ['--method-prefix', shellWord(values['method-prefix'])]),
         ...(values['block-time'] === undefined ? [] : ['--block-time', String(values['block-time'])]),
         ...(values.level === undefined ? [] : ['--level', shellWord(values.level)]),
+        ...(values['max-rate'] === undefined ? [] : ['--max-rate', String(values['max-rate'])]),
       ],
     });
     reporter.endProgress();

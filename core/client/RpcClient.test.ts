@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from './JsonRpcError.js';
-import { createClient, type RpcClient } from './RpcClient.js';
+import { createClient, retryAfterMs, type RpcClient } from './RpcClient.js';
 import {
   closedPort,
   readRequestHead,
@@ -357,7 +357,7 @@ describe('transport failures', () => {
   });
 
   it('reports a non-2xx JSON body that is not JSON-RPC as HTTP_STATUS', async () => {
-    const { client } = await setup((_r, res) => sendJson(res, '{"message":"rate limited"}', 429));
+    const { client } = await setup((_r, res) => sendJson(res, '{"message":"rate limited"}', 429), { rateLimitRetries: 0 });
     const error = await transportError(client.call('x'), 'HTTP_STATUS');
     expect(error.details).toContain('"jsonrpc" member is missing');
   });
@@ -618,5 +618,58 @@ describe('options', () => {
     expect(() => createClient({ baseUrl: 'ftp://x' })).toThrow(/http and https/);
     expect(() => createClient({ baseUrl: 'http://x/?key=1' })).toThrow(/query/);
     expect(() => createClient({ baseUrl: 'http://x', timeoutMs: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('a node that refuses for the rate (HTTP 429)', () => {
+  const limited = (times: number, retryAfter: string | undefined): { handler: TestHandler; seen: () => number } => {
+    let seen = 0;
+    const handler: TestHandler = (received, res) => {
+      seen++;
+      const id = (JSON.parse(received.body.toString('utf8')) as RpcRequest).id;
+      if (seen <= times) {
+        if (retryAfter !== undefined) res.setHeader('retry-after', retryAfter);
+        sendJson(res, `{"jsonrpc":"2.0","id":${id},"error":{"code":-32005,"message":"rate limit exceeded"}}`, 429);
+      } else sendJson(res, result(id, '"0x1"'));
+    };
+    return { handler, seen: () => seen };
+  };
+
+  it('is asked again after its Retry-After, and the answer that is not a refusal is the call\'s', async () => {
+    const node = limited(2, '0');
+    const exchanges: Exchange[] = [];
+    const { client } = await setup(node.handler, { onExchange: (e) => exchanges.push(e) });
+    await expect(client.call('x')).resolves.toBe('0x1');
+    expect(node.seen()).toBe(3);
+    expect(exchanges.map((e) => e.response?.status)).toEqual([429, 429, 200]);
+  });
+
+  it('after rateLimitRetries, the last refusal is interpreted like any answer', async () => {
+    const node = limited(100, '0');
+    const { client } = await setup(node.handler, { rateLimitRetries: 2 });
+    await expect(client.call('x')).rejects.toBeInstanceOf(JsonRpcError);
+    expect(node.seen()).toBe(3);
+    const raw = await client.raw({ body: '{"jsonrpc":"2.0","method":"x","params":[],"id":9}', headers: { 'content-type': 'application/json' } });
+    expect(raw.status).toBe(429);
+    expect(node.seen()).toBe(6);
+  });
+
+  it('reads Retry-After as seconds or a date, waits 0.5 s doubling without one, and never more than 5 s', () => {
+    const now = Date.parse('2026-11-28T00:00:00Z');
+    expect(retryAfterMs('2', 0, now)).toBe(2000);
+    expect(retryAfterMs(' 0 ', 3, now)).toBe(0);
+    expect(retryAfterMs('Sat, 28 Nov 2026 00:00:03 GMT', 0, now)).toBe(3000);
+    expect(retryAfterMs('Fri, 27 Nov 2026 23:00:00 GMT', 0, now)).toBe(0);
+    expect(retryAfterMs(undefined, 0, now)).toBe(500);
+    expect(retryAfterMs('soon', 2, now)).toBe(2000);
+    expect(retryAfterMs('3600', 0, now)).toBe(5000);
+    expect(retryAfterMs(undefined, 10, now)).toBe(5000);
+  });
+
+  it('keeps its own pace with maxRequestsPerSecond: five calls at 20/s take at least four intervals', async () => {
+    const { client } = await setup(rpcHandler((r) => result(r.id, '1')), { maxRequestsPerSecond: 20 });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 5 }, () => client.call('x')));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(4 * 50 - 1);
   });
 });

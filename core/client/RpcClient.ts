@@ -26,7 +26,37 @@ export const CLIENT_DEFAULTS = {
   timeoutMs: 10_000,
   maxResponseBytes: 16 * 1024 * 1024,
   rpcPath: '/rpc',
+  rateLimitRetries: 4,
 } as const;
+
+/** HTTP 429 Too Many Requests (RFC 6585 §4): the request was refused for the client's rate, not acted on. */
+const TOO_MANY_REQUESTS = 429;
+/** The longest wait for one Retry-After, and the first wait when a 429 names none (doubling after). */
+const MAX_RETRY_WAIT_MS = 5_000;
+const FIRST_RETRY_WAIT_MS = 500;
+
+/** How long a 429 asks the client to wait: Retry-After's seconds or date (RFC 9110 §10.2.3), else a doubling wait; at most MAX_RETRY_WAIT_MS. */
+export function retryAfterMs(value: string | undefined, attempt: number, now = Date.now()): number {
+  const fallback = FIRST_RETRY_WAIT_MS * 2 ** attempt;
+  let ms = fallback;
+  if (value !== undefined && /^\s*\d+\s*$/.test(value)) ms = Number(value) * 1000;
+  else if (value !== undefined && !Number.isNaN(Date.parse(value))) ms = Date.parse(value) - now;
+  return Math.min(MAX_RETRY_WAIT_MS, Math.max(0, ms));
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (the exchange that follows then ends as ABORTED). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (ms <= 0 || signal?.aborted === true) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
@@ -82,6 +112,10 @@ export class RpcClient {
   private readonly onExchange: ((exchange: Exchange) => void) | undefined;
   private nextId = 1;
   private closed = false;
+  private readonly rateLimitRetries: number;
+  /** Milliseconds between two exchanges' starts (0: no pace), and when the next may start (performance.now()). */
+  private readonly paceMs: number;
+  private nextStartMs = 0;
   /** Exact exchanges in flight (each on its own socket), for close() to wait for. */
   private readonly exactInFlight = new Set<Promise<unknown>>();
 
@@ -112,6 +146,10 @@ export class RpcClient {
     this.maxResponseBytes = positive('maxResponseBytes', options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes);
     this.headers = lowerCaseKeys(options.headers ?? {});
     this.onExchange = options.onExchange;
+    const retries = options.rateLimitRetries ?? CLIENT_DEFAULTS.rateLimitRetries;
+    if (!Number.isInteger(retries) || retries < 0) throw new TypeError(`Invalid rateLimitRetries ${String(retries)}: expected a whole number, 0 or more`);
+    this.rateLimitRetries = retries;
+    this.paceMs = options.maxRequestsPerSecond === undefined ? 0 : 1000 / positive('maxRequestsPerSecond', options.maxRequestsPerSecond);
     this.transport = new HttpTransport({
       origin: this.origin,
       connections: positive('connections', options.connections ?? CLIENT_DEFAULTS.connections),
@@ -263,8 +301,30 @@ export class RpcClient {
     };
   }
 
-  /** One HTTP exchange, reported to onExchange whatever its outcome. */
+  /**
+   * One exchange as the caller sees it: sent again, up to rateLimitRetries times, while the node answers
+   * 429 (each answer reported to onExchange), at the client's pace.
+   */
   private async exchange(spec: ExchangeSpec): Promise<CompletedExchange> {
+    for (let attempt = 0; ; attempt++) {
+      await this.pace(spec.signal);
+      const done = await this.exchangeOnce(spec);
+      if (done.result.status !== TOO_MANY_REQUESTS || attempt >= this.rateLimitRetries || spec.signal?.aborted === true) return done;
+      await pause(retryAfterMs(done.result.headers['retry-after'], attempt), spec.signal);
+    }
+  }
+
+  /** Waits for this exchange's turn at the client's pace (maxRequestsPerSecond). */
+  private async pace(signal: AbortSignal | undefined): Promise<void> {
+    if (this.paceMs === 0) return;
+    const now = performance.now();
+    const at = Math.max(now, this.nextStartMs);
+    this.nextStartMs = at + this.paceMs;
+    await pause(at - now, signal);
+  }
+
+  /** One HTTP exchange, reported to onExchange whatever its outcome. */
+  private async exchangeOnce(spec: ExchangeSpec): Promise<CompletedExchange> {
     if (this.closed) throw new Error('RpcClient is closed: create a new client');
     const bytes = spec.body ?? new Uint8Array(0);
     const sent: SentRequest = {

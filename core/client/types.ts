@@ -89,6 +89,14 @@ export interface RpcClientOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Called once per HTTP exchange, after the body is read, before the response is interpreted. Must not throw. */
   readonly onExchange?: ((exchange: Exchange) => void) | undefined;
+  /**
+   * How many times an exchange answered HTTP 429 (Too Many Requests, RFC 6585: the request was not acted on)
+   * is sent again, after the answer's Retry-After (capped at 5 s; without one, 0.5 s doubling). The last
+   * answer is then interpreted like any other. Default 4; 0 sends once.
+   */
+  readonly rateLimitRetries?: number | undefined;
+  /** Most exchanges started per second by this client (its own pace: a node's rate limit need not be met). Default: no limit. */
+  readonly maxRequestsPerSecond?: number | undefined;
 }
 
 export interface CallOptions {

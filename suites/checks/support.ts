@@ -81,11 +81,23 @@ const WELL_FORMED: Readonly<Record<string, (ctx: CheckContext) => Promise<JsonVa
 };
 
 /**
+ * Whether an error to WELL_FORMED's call is the profile's stated answer to it rather than a refusal of the call:
+ * an address never seen, under `unknownAccount: "error"`, gets AccountNotFound, whose code may be -32602 (the
+ * spec shows no codes). Under "any code" for AccountNotFound, only an account the chain knows can tell: the one the suite funded (Wallet.sample).
+ */
+async function profileAnswer(ctx: CheckContext, method: string, error: { code: number }): Promise<boolean> {
+  if (method !== 'chain_getAccount' || ctx.profile.unknownAccount !== 'error') return false;
+  const code = ctx.profile.errorCodes.AccountNotFound;
+  if (typeof code === 'number') return error.code === code;
+  return (await ctx.call('chain_getAccount', [await ctx.wallet().sample(ctx)])).ok;
+}
+
+/**
  * Skips the check unless the node serves the method (a well-formed call is taken: CheckContext.served).
  * A refusal from a node that does not have the method at all proves nothing.
  */
 export async function requireServed(ctx: CheckContext, method: string): Promise<void> {
-  const served = await ctx.served(method, () => (WELL_FORMED[method] ?? (() => Promise.resolve([])))(ctx));
+  const served = await ctx.served(method, () => (WELL_FORMED[method] ?? (() => Promise.resolve([])))(ctx), (error) => profileAnswer(ctx, method, error));
   if (!served.ok) ctx.skip(`the node does not serve ${ctx.method(method)} (${served.reason}), so a refusal of bad input would prove nothing`);
 }
 

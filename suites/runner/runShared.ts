@@ -32,6 +32,8 @@ export interface RunSharedOptions {
   deadline: AbortSignal;
   /** Extra sink for every exchange. */
   onExchange?: (exchange: Exchange) => void;
+  /** Most requests started per second to each node (the run's pace). Default: no limit. */
+  maxRatePerNode?: number | undefined;
 }
 
 export function createRunShared(options: RunSharedOptions): RunResources {
@@ -48,7 +50,14 @@ export function createRunShared(options: RunSharedOptions): RunResources {
     client(node) {
       let c = clients.get(node);
       if (!c) {
-        c = createClient({ baseUrl: node, rpcPath: profile.rpcPath, connections: 8, timeoutMs: Math.min(checkTimeoutMs, 10_000), maxResponseBytes: MAX_RESPONSE_BYTES });
+        c = createClient({
+          baseUrl: node,
+          rpcPath: profile.rpcPath,
+          connections: 8,
+          timeoutMs: Math.min(checkTimeoutMs, 10_000),
+          maxResponseBytes: MAX_RESPONSE_BYTES,
+          maxRequestsPerSecond: options.maxRatePerNode,
+        });
         clients.set(node, c);
       }
       return c;

@@ -28,6 +28,8 @@ export interface SuiteOptions {
   concurrency?: number;
   /** Per-check limit, ms. Default max(20 s, 20 block times). */
   checkTimeoutMs?: number;
+  /** Most requests started per second to each node. Default: no limit. */
+  maxRatePerNode?: number;
   /** The whole run's limit, ms: what has not finished then gets an error verdict. Default 5 min. */
   deadlineMs?: number;
   version: string;
@@ -66,7 +68,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const deadlineMs = options.deadlineMs ?? 300_000;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), deadlineMs);
-  const { shared, transcript, close } = createRunShared({ profile, targets: options.targets, checkTimeoutMs, deadline: deadline.signal, onExchange: (exchange) => options.onExchange?.(exchange) });
+  const { shared, transcript, close } = createRunShared({ profile, targets: options.targets, checkTimeoutMs, deadline: deadline.signal, onExchange: (exchange) => options.onExchange?.(exchange), maxRatePerNode: options.maxRatePerNode });
 
   // Reachability: a target that does not answer a JSON-RPC call at all gets an error verdict on every
   // check (exit code 3 when none answers); checks that need it are not run against it.

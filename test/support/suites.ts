@@ -82,8 +82,17 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
 }
 
 /** Runs checks against targets through the real runner; returns the results. */
-export async function runChecks(checks: Check[], targets: string[], options: { profile?: Profile; gate?: Level; deadlineMs?: number; concurrency?: number } = {}): Promise<CheckResult[]> {
-  const { run } = await runSuite({ targets, checks, profile: options.profile ?? testProfile(), gate: options.gate ?? 'PROFILE', version: 'test', deadlineMs: options.deadlineMs ?? 60_000, ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }) });
+export async function runChecks(checks: Check[], targets: string[], options: { profile?: Profile; gate?: Level; deadlineMs?: number; concurrency?: number; maxRatePerNode?: number } = {}): Promise<CheckResult[]> {
+  const { run } = await runSuite({
+    targets,
+    checks,
+    profile: options.profile ?? testProfile(),
+    gate: options.gate ?? 'PROFILE',
+    version: 'test',
+    deadlineMs: options.deadlineMs ?? 60_000,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.maxRatePerNode === undefined ? {} : { maxRatePerNode: options.maxRatePerNode }),
+  });
   return run.results;
 }
 
