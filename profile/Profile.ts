@@ -3,6 +3,11 @@ import type { TxCodec } from './TxCodec.js';
 /** How a node treats a param form that JSON-RPC 2.0 and the spec do not make it refuse. */
 export type Leniency = 'refused' | 'accepted';
 
+/** How hashes are written in results: no prefix (reference), a 0x before them, or either. */
+export type HashPrefix = 'none' | '0x' | 'any';
+
+export const HASH_PREFIXES: readonly HashPrefix[] = ['none', '0x', 'any'];
+
 /** How integers are written in results: JSON numbers, or hex quantities ("0x1f", the Ethereum convention). */
 export type IntegerEncoding = 'number' | 'hex';
 
@@ -89,7 +94,15 @@ export interface Profile {
   };
   /** The value sets of chain_health's status and mode. */
   health: { status: string[]; mode: string[] };
-  /** The height of the first block: 0 (reference) or 1. */
+  /**
+   * The height of the first block (0 in the reference profile), exactly: a u64 (spec), which a number
+   * cannot hold above 2^53. Read this one.
+   */
+  genesisHeightExact: bigint;
+  /**
+   * The same height as a number, for code not yet moved to genesisHeightExact: exact up to 2^53, the
+   * nearest double above it (1152921504606846983 reads as 1152921504606846976). Do not compare heights with it.
+   */
   genesisHeight: number;
   /**
    * How the genesis block writes the fields no earlier block can fill (reference: 64 zeros as
@@ -98,10 +111,22 @@ export interface Profile {
   genesisBlock: GenesisBlock;
   /** Case of hex hashes and identifiers in results: lower (reference), upper, or either. */
   hexCase: 'lower' | 'upper' | 'any';
+  /**
+   * How hashes (a block's hash, parent_hash and transactions, a transaction's hash in chain_sendRawTransaction's
+   * and chain_faucetClaim's results) are written in results: 64 hex with no prefix (reference), with a `0x`
+   * before them (Ethereum's convention), or either. Addresses and identifiers are 64 hex by the spec and keep no
+   * prefix. Params are another matter (params.hexPrefix).
+   */
+  hashPrefix: HashPrefix;
   /** Block timestamps: milliseconds since the epoch (reference), seconds, or ISO 8601 text. */
   timestamps: 'milliseconds' | 'seconds' | 'iso8601';
   /** Integers in results: JSON numbers (reference) or hex quantities ("0x1f", the Ethereum convention). */
   integers: IntegerEncoding;
+  /**
+   * net_peerCount's result: the count itself (reference), or an object whose `count` field (as `fields`/`keyCase`
+   * name it) holds the count, other members (a maximum) not compared.
+   */
+  peerCountResult: 'integer' | 'object';
   /** Per method (by the spec's name), where it writes its integers otherwise than `integers` says: { "net_peerCount": "hex" }. */
   methodIntegers: Record<string, IntegerEncoding>;
   /**
@@ -124,6 +149,11 @@ export interface Profile {
   faucet: boolean;
   /** How the faucet credits: by a transaction included in a block (reference; the result names it), or directly. */
   faucetCredit: 'transaction' | 'direct';
+  /**
+   * chain_faucetClaim's result where the faucet credits by a transaction: an object whose transaction_hash field
+   * (and amount) name it (reference), or the transaction's hash itself.
+   */
+  faucetResult: 'object' | 'hash';
   /** Faucet claims one address may make (the faucet-limit check claims one more); undefined: unknown, the check skips. */
   faucetLimit?: number;
   /**
@@ -166,6 +196,11 @@ export function wireMethod(profile: Pick<Profile, 'methodNames' | 'methodPrefix'
 /** How a method (by the spec's name) writes the integers of its result: its own override, else the profile's `integers`. */
 export function integersOf(profile: Pick<Profile, 'integers' | 'methodIntegers'>, method: string): IntegerEncoding {
   return profile.methodIntegers[method] ?? profile.integers;
+}
+
+/** A hash as the profile writes it (hashPrefix): the 64 hex given, with a 0x before it where the profile says so. */
+export function wireHash(profile: Pick<Profile, 'hashPrefix'>, hex: string): string {
+  return profile.hashPrefix === '0x' ? `0x${hex}` : hex;
 }
 
 /** snake_case to camelCase: transaction_count -> transactionCount. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../core/paths.js';
-import { loadProfile, loadProfileSource, ProfileError } from './loadProfile.js';
+import { loadProfile, loadProfileSource, profileFromJson, ProfileError } from './loadProfile.js';
 import { GENESIS_ANY, GENESIS_ZEROS, integersOf } from './Profile.js';
 import type { Profile } from './Profile.js';
 import { referenceProfile } from './referenceProfile.js';
@@ -171,6 +171,37 @@ describe('loadProfile', () => {
     expect(await bad({ codec: './broken.mjs' })).toMatch(/must export default/);
     const notJson = await loadProfile(write('nope.json', '{')).catch((e: unknown) => e);
     expect(notJson).toBeInstanceOf(ProfileError);
+  });
+});
+
+describe('loadProfile: the choices the spec leaves open that an outside tester found no key for', () => {
+  it('genesisHeight is read exactly, beyond 2^53: a JSON integer or a decimal string (heights are u64)', async () => {
+    const exact = async (text: string): Promise<bigint> => (await loadProfile(write(`g${Math.random()}.json`, text))).genesisHeightExact;
+    expect(await exact('{"genesisHeight": 1152921504606846983}')).toBe(1152921504606846983n);
+    expect(await exact('{"genesisHeight": "1152921504606846983"}')).toBe(1152921504606846983n);
+    expect(await exact('{"genesisHeight": 9007199254740993}')).toBe(9007199254740993n);
+    expect(await exact('{"genesisHeight": "18446744073709551615"}')).toBe(18446744073709551615n);
+    expect(await exact('{"genesisHeight": 5}')).toBe(5n);
+    const p = await loadProfile(write('g5.json', '{"genesisHeight": "5"}'));
+    expect([p.genesisHeightExact, p.genesisHeight]).toEqual([5n, 5]);
+    const refused = async (text: string): Promise<string> => ((await loadProfile(write(`g${Math.random()}.json`, text)).catch((e: unknown) => e)) as Error).message;
+    expect(await refused('{"genesisHeight": "18446744073709551616"}')).toMatch(/genesisHeight must be a whole number, 0 or more .*at most 2\^64-1/);
+    expect(await refused('{"genesisHeight": "01"}')).toMatch(/genesisHeight must be/);
+    expect(await refused('{"genesisHeight": "-1"}')).toMatch(/genesisHeight must be/);
+    // A number already rounded by whoever parsed it (JSON.parse) is refused, saying how to write it.
+    await expect(profileFromJson({ genesisHeight: Number('1152921504606846983') }, 'rounded.json')).rejects.toThrow(/got 1152921504606847000, a number above 2\^53 that was rounded .*write it as a decimal string/);
+  });
+
+  it('hashPrefix, faucetResult and peerCountResult: each legal value, the reference by default, and a refusal naming the choices', async () => {
+    const p = await profileFromJson({ hashPrefix: '0x', faucetResult: 'hash', peerCountResult: 'object' }, 'forms.json');
+    expect([p.hashPrefix, p.faucetResult, p.peerCountResult]).toEqual(['0x', 'hash', 'object']);
+    expect([referenceProfile().hashPrefix, referenceProfile().faucetResult, referenceProfile().peerCountResult]).toEqual(['none', 'object', 'integer']);
+    expect((await profileFromJson({ hashPrefix: 'any' }, 'any.json')).hashPrefix).toBe('any');
+    await expect(profileFromJson({ hashPrefix: '0X' }, 'bad.json')).rejects.toThrow(/hashPrefix must be "none" or "0x" or "any"/);
+    await expect(profileFromJson({ faucetResult: 'string' }, 'bad.json')).rejects.toThrow(/faucetResult must be "object" or "hash"/);
+    await expect(profileFromJson({ peerCountResult: 'number' }, 'bad.json')).rejects.toThrow(/peerCountResult must be "integer" or "object"/);
+    await expect(profileFromJson({ peerCountResult: 'object', fields: { count: null } }, 'bad.json')).rejects.toThrow(/peerCountResult "object" needs the count field/);
+    expect((await profileFromJson({ peerCountResult: 'object', fields: { count: 'peers' } }, 'renamed.json')).fields.count).toBe('peers');
   });
 });
 

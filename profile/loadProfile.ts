@@ -3,12 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ERROR_CONDITIONS, EXTRA_ERROR_NAMES } from './errorConditions.js';
 import { METHOD_NAMES } from '../core/schema/types.generated.js';
-import { DROPPABLE, GENESIS_ANY, GENESIS_HASH_FORMS, GENESIS_TIME_FORMS, GENESIS_ZEROS } from './Profile.js';
+import { DROPPABLE, GENESIS_ANY, HASH_PREFIXES, GENESIS_HASH_FORMS, GENESIS_TIME_FORMS, GENESIS_ZEROS } from './Profile.js';
 import type { GenesisBlock, IntegerEncoding, Leniency, Profile } from './Profile.js';
 import { referenceErrorCodes, referenceProfile } from './referenceProfile.js';
 import { resultFieldNames } from './resultFields.js';
 import type { TxCodec } from './TxCodec.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
+import { parseJson } from '../core/json/index.js';
 
 /** A profile problem the user must fix (exit code 2). */
 export class ProfileError extends ChainrpcError {
@@ -37,9 +38,11 @@ export const PROFILE_KEYS = [
   'genesisZeros',
   'genesisBlock',
   'hexCase',
+  'hashPrefix',
   'timestamps',
   'integers',
   'methodIntegers',
+  'peerCountResult',
   'identifiers',
   'scores',
   'unknownHeight',
@@ -47,6 +50,7 @@ export const PROFILE_KEYS = [
   'txResult',
   'faucet',
   'faucetCredit',
+  'faucetResult',
   'faucetLimit',
   'droppedLater',
   'nonceGap',
@@ -67,7 +71,7 @@ export const PROFILE_KEYS = [
 const NODE_SETTINGS = ['faucetLimit', 'maxBatch', 'maxBodyBytes'] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
+const show = (v: unknown): string => (typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? String(v)));
 
 function oneOf<T extends string>(v: unknown, what: string, allowed: readonly T[]): T {
   if (typeof v !== 'string' || !allowed.includes(v as T)) throw new ProfileError(`${what} must be ${allowed.map((a) => `"${a}"`).join(' or ')}; got ${show(v)}`);
@@ -96,8 +100,28 @@ function strings(v: unknown, what: string): string[] {
 
 function bigintOf(v: unknown, what: string, digits: number): bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'bigint' && v >= 0n && v.toString().length <= digits) return v;
   if (typeof v === 'string' && new RegExp(`^\\d{1,${digits}}$`).test(v)) return BigInt(v);
   throw new ProfileError(`${what} must be a non-negative integer (or a decimal string); got ${show(v)}`);
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/**
+ * genesisHeight, a u64 (the spec's heights), exactly: a JSON integer (read without loss by loadProfile, a bigint
+ * above 2^53) or a decimal string. A number above 2^53 that reaches here was rounded by whoever parsed it.
+ */
+function genesisHeightOf(v: unknown): bigint {
+  const what = "genesisHeight must be a whole number, 0 or more (the height of the chain's first block, at most 2^64-1), as a JSON integer or a decimal string";
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && !Number.isSafeInteger(v)) {
+    throw new ProfileError(`${what}; got ${show(v)}, a number above 2^53 that was rounded when it was parsed: write it as a decimal string ("${BigInt(v)}" is what was read)`);
+  }
+  let height: bigint | undefined;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) height = BigInt(v);
+  else if (typeof v === 'bigint') height = v;
+  else if (typeof v === 'string' && /^(0|[1-9][0-9]{0,19})$/.test(v)) height = BigInt(v);
+  if (height === undefined || height < 0n || height > U64_MAX) throw new ProfileError(`${what}; got ${show(v)}`);
+  return height;
 }
 
 /** Reads the `http` object over the base policy. */
@@ -233,8 +257,8 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
     p.health = { status: h.status === undefined ? p.health.status : strings(h.status, 'health.status'), mode: h.mode === undefined ? p.health.mode : strings(h.mode, 'health.mode') };
   }
   if (has('genesisHeight')) {
-    if (typeof raw.genesisHeight !== 'number' || !Number.isSafeInteger(raw.genesisHeight) || raw.genesisHeight < 0) throw new ProfileError(`genesisHeight must be a whole number, 0 or more (the height of the chain's first block); got ${show(raw.genesisHeight)}`);
-    p.genesisHeight = raw.genesisHeight;
+    p.genesisHeightExact = genesisHeightOf(raw.genesisHeight);
+    p.genesisHeight = Number(p.genesisHeightExact);
   }
   if (has('faucet')) {
     if (typeof raw.faucet !== 'boolean') throw new ProfileError('faucet must be true or false');
@@ -247,15 +271,18 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   }
   if (has('genesisBlock')) p.genesisBlock = readGenesisBlock(raw.genesisBlock, p.genesisBlock);
   if (has('hexCase')) p.hexCase = oneOf(raw.hexCase, 'hexCase', ['lower', 'upper', 'any']);
+  if (has('hashPrefix')) p.hashPrefix = oneOf(raw.hashPrefix, 'hashPrefix', HASH_PREFIXES);
   if (has('timestamps')) p.timestamps = oneOf(raw.timestamps, 'timestamps', ['milliseconds', 'seconds', 'iso8601']);
   if (has('integers')) p.integers = oneOf(raw.integers, 'integers', INTEGER_ENCODINGS);
   if (has('methodIntegers')) p.methodIntegers = readMethodIntegers(raw.methodIntegers);
+  if (has('peerCountResult')) p.peerCountResult = oneOf(raw.peerCountResult, 'peerCountResult', ['integer', 'object']);
   if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string', 'any']);
   if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number', 'any']);
   if (has('unknownHeight')) p.unknownHeight = oneOf(raw.unknownHeight, 'unknownHeight', ['error', 'null']);
   if (has('unknownAccount')) p.unknownAccount = oneOf(raw.unknownAccount, 'unknownAccount', ['empty', 'error', 'null']);
   if (has('txResult')) p.txResult = oneOf(raw.txResult, 'txResult', ['hash', 'object']);
   if (has('faucetCredit')) p.faucetCredit = oneOf(raw.faucetCredit, 'faucetCredit', ['transaction', 'direct']);
+  if (has('faucetResult')) p.faucetResult = oneOf(raw.faucetResult, 'faucetResult', ['object', 'hash']);
   if (has('droppedLater')) {
     const names = raw.droppedLater;
     if (!Array.isArray(names) || !names.every((n): n is string => typeof n === 'string' && DROPPABLE.includes(n))) {
@@ -276,6 +303,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   for (const key of NODE_SETTINGS) if (raw[key] !== undefined && raw[key] !== null) p[key] = positive(raw[key], key);
   if (has('codec')) p.codec = await readCodec(raw.codec, path);
   if (p.txResult === 'object' && p.fields.transaction_hash === null) throw new ProfileError('txResult "object" needs the transaction_hash field: fields.transaction_hash must name its key, not null');
+  if (p.peerCountResult === 'object' && p.fields.count === null) throw new ProfileError('peerCountResult "object" needs the count field: fields.count must name its key, not null');
   return p;
 }
 
@@ -290,7 +318,8 @@ export async function loadProfile(path: string | undefined): Promise<Profile> {
   if (path === undefined) return referenceProfile();
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    // Integers beyond 2^53 (a genesis height, a fee, a chain id) are read exactly, as bigint.
+    raw = parseJson(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new ProfileError(`cannot read profile ${path}: ${(err as Error).message}`);
   }

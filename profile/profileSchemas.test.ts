@@ -114,3 +114,40 @@ describe('genesisBlock', () => {
     expect(genesisOk(p, noParent)).toBe(true);
   });
 });
+
+describe('hashPrefix, faucetResult and peerCountResult in the derived schemas', () => {
+  it('hashPrefix "0x": every hash (block hash, parent_hash, transactions, the transaction and faucet hashes) carries 0x; identifiers do not', async () => {
+    const p = await load({ hashPrefix: '0x' });
+    const x = `0x${HASH}`;
+    expect(ok(p, 'chain_getBlockByHeight', block({ hash: x, parent_hash: x, transactions: [x] }))).toBe(true);
+    expect(ok(p, 'chain_getBlockByHeight', block())).toBe(false);
+    expect(ok(p, 'chain_getBlockByHeight', block({ hash: x, parent_hash: x, transactions: [x], proposer: x }))).toBe(false);
+    expect([ok(p, 'chain_sendRawTransaction', x), ok(p, 'chain_sendRawTransaction', HASH)]).toEqual([true, false]);
+    expect(ok(p, 'chain_faucetClaim', { transaction_hash: x, amount: '10' })).toBe(true);
+    expect(genesisOk(p, genesis({ hash: x, parent_hash: `0x${ZEROS}` }))).toBe(true);
+    const problems = profileValidators(p).result('chain_sendRawTransaction', HASH, 'profile');
+    expect(problems.ok ? '' : problems.problems.map((q) => q.message).join()).toMatch(/must be 0x followed by 64 lower-case hexadecimal characters/);
+    // With upper-case hex, and either way ('any').
+    expect(ok(await load({ hashPrefix: '0x', hexCase: 'upper' }), 'chain_sendRawTransaction', `0x${HASH.toUpperCase()}`)).toBe(true);
+    const either = await load({ hashPrefix: 'any' });
+    expect([ok(either, 'chain_sendRawTransaction', x), ok(either, 'chain_sendRawTransaction', HASH)]).toEqual([true, true]);
+    // The reference: no prefix.
+    expect(ok(await load({}), 'chain_sendRawTransaction', x)).toBe(false);
+  });
+
+  it('faucetResult "hash": the claim is answered with the hash itself', async () => {
+    const p = await load({ faucetResult: 'hash' });
+    expect([ok(p, 'chain_faucetClaim', HASH), ok(p, 'chain_faucetClaim', { transaction_hash: HASH, amount: '10' })]).toEqual([true, false]);
+    expect(ok(await load({ faucetResult: 'hash', hashPrefix: '0x' }), 'chain_faucetClaim', `0x${HASH}`)).toBe(true);
+    expect(ok(await load({}), 'chain_faucetClaim', HASH)).toBe(false);
+  });
+
+  it('peerCountResult "object": an object whose count member (fields.count) holds the count, in the method\'s integers', async () => {
+    const p = await load({ peerCountResult: 'object' });
+    expect([ok(p, 'net_peerCount', { count: 3, max: 50 }), ok(p, 'net_peerCount', 3), ok(p, 'net_peerCount', { max: 50 }), ok(p, 'net_peerCount', { count: '0x3' })]).toEqual([true, false, false, false]);
+    const hex = await load({ peerCountResult: 'object', integers: 'hex' });
+    expect([ok(hex, 'net_peerCount', { count: '0x0', max: '0x32' }), ok(hex, 'net_peerCount', { count: 0 })]).toEqual([true, false]);
+    expect(ok(await load({ peerCountResult: 'object', methodIntegers: { net_peerCount: 'hex' } }), 'net_peerCount', { count: '0x3' })).toBe(true);
+    expect(ok(await load({ peerCountResult: 'object', fields: { count: 'peers' } }), 'net_peerCount', { peers: 2 })).toBe(true);
+  });
+});

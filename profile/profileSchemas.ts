@@ -20,7 +20,7 @@ const ISO_8601 = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d
 
 /** The profile's choices that shape results: two profiles with the same key share validators. */
 function shapeKey(p: Profile): string {
-  return JSON.stringify([p.keyCase, p.fields, p.hexCase, p.integers, p.methodIntegers, p.identifiers, p.scores, p.timestamps, p.health, p.txResult, p.faucetCredit, p.genesisBlock]);
+  return JSON.stringify([p.keyCase, p.fields, p.hexCase, p.integers, p.methodIntegers, p.identifiers, p.scores, p.timestamps, p.health, p.txResult, p.faucetCredit, p.genesisBlock, p.hashPrefix, p.faucetResult, p.peerCountResult]);
 }
 
 /** How one method schema refers to a shared definition (schemas/methods/*.schema.json). */
@@ -129,6 +129,22 @@ function renameProperties(schema: Obj, profile: Profile): void {
   }
 }
 
+/** The hex digits of the profile's hexCase, as a character class. */
+const HEX_CLASS: Readonly<Record<Profile['hexCase'], string>> = { lower: '[0-9a-f]', upper: '[0-9A-F]', any: '[0-9a-fA-F]' };
+const CASE_WORDS: Readonly<Record<Profile['hexCase'], string>> = { lower: ' lower-case', upper: ' upper-case', any: '' };
+
+/** A hash as the profile writes it: 64 hex digits of its case, with the 0x its hashPrefix says (a must with '0x', either way with 'any'). */
+function hashDefinition(profile: Profile): Obj {
+  const digits = `${HEX_CLASS[profile.hexCase]}{64}`;
+  const prefixed = profile.hashPrefix === '0x';
+  return {
+    title: 'Hash',
+    type: 'string',
+    pattern: prefixed ? `^0x${digits}$` : `^(0x)?${digits}$`,
+    'x-expect': prefixed ? `0x followed by 64${CASE_WORDS[profile.hexCase]} hexadecimal characters` : `64${CASE_WORDS[profile.hexCase]} hexadecimal characters, with or without 0x`,
+  };
+}
+
 /** The schema documents of schemas/ with the profile's choices in place of the reference profile's. */
 export function profileDocuments(profile: Profile): SchemaDocument[] {
   const docs = structuredClone(schemaCatalog().all);
@@ -146,6 +162,7 @@ export function profileDocuments(profile: Profile): SchemaDocument[] {
   const hex = def('Hex64Lower');
   if (profile.hexCase === 'upper') Object.assign(hex, { pattern: '^[0-9A-F]{64}$', 'x-expect': '64 upper-case hexadecimal characters' });
   if (profile.hexCase === 'any') Object.assign(hex, { pattern: '^[0-9a-fA-F]{64}$', 'x-expect': '64 hexadecimal characters' });
+  if (profile.hashPrefix !== 'none') defs.Hash = hashDefinition(profile);
   if (profile.identifiers === 'string') defs.PeerIdentifier = { title: 'PeerIdentifier', type: 'string', minLength: 16, 'x-expect': 'a string of at least 16 characters' };
   if (profile.integers === 'hex') defs.U64 = { ...U64_HEX };
   if (profile.timestamps === 'iso8601') defs.Timestamp = { title: 'Timestamp', type: 'string', pattern: ISO_8601, 'x-expect': 'an ISO 8601 date and time with a zone (2026-11-23T10:00:00Z)' };
@@ -165,6 +182,15 @@ export function profileDocuments(profile: Profile): SchemaDocument[] {
     if (method === 'chain_sendRawTransaction' && profile.txResult === 'object') {
       const key = wireField(profile, 'transaction_hash') ?? 'transaction_hash';
       definitions.result = { title: result.title ?? null, type: 'object', required: [key], properties: { [key]: { $ref: '../defs.schema.json#/definitions/Hash' } } };
+      continue;
+    }
+    if (method === 'chain_faucetClaim' && profile.faucetResult === 'hash') {
+      definitions.result = { title: result.title ?? null, $ref: `${DEFS_REF}Hash` };
+      continue;
+    }
+    if (method === 'net_peerCount' && profile.peerCountResult === 'object') {
+      const key = wireField(profile, 'count') ?? 'count';
+      definitions.result = { title: result.title ?? null, type: 'object', required: [key], properties: { [key]: { $ref: `${DEFS_REF}U64` } } };
       continue;
     }
     renameProperties(result, profile);

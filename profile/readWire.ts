@@ -41,9 +41,15 @@ export function asU64(value: JsonValue | undefined): bigint | undefined {
   return n !== undefined && n < 1n << 64n ? n : undefined;
 }
 
-/** Two hex strings as the same bytes (hex case is a choice the spec leaves open). */
+/** Hex as bytes: lower case, without a 0x prefix. */
+const bareHex = (hex: string): string => hex.toLowerCase().replace(/^0x/, '');
+
+/**
+ * Two hex strings as the same bytes: hex case, and a 0x before a hash in results (profile hashPrefix), are
+ * choices the spec leaves open.
+ */
 export const sameHex = (a: JsonValue | undefined, b: JsonValue | undefined): boolean =>
-  typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+  typeof a === 'string' && typeof b === 'string' && bareHex(a) === bareHex(b);
 
 /**
  * A result field by the spec's name: under the profile's wire key, else under the spec's own name in

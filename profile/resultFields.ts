@@ -18,14 +18,21 @@ function collect(node: JsonValue | undefined, out: Set<string>): void {
 }
 
 /**
+ * Fields of result forms a profile may choose and the reference profile's schemas do not have: `count`, the
+ * member of net_peerCount's result that holds the count where the result is an object (peerCountResult).
+ */
+export const PROFILE_FORM_FIELDS: readonly string[] = ['count'];
+
+/**
  * The field names of the interface's results, as the spec and the reference profile spell them
- * (snake_case): every property of the shared definitions and of each method's result, from schemas/.
- * A profile's `fields` map is keyed by these.
+ * (snake_case): every property of the shared definitions and of each method's result, from schemas/,
+ * and the fields of the result forms a profile may choose (PROFILE_FORM_FIELDS). A profile's `fields`
+ * map is keyed by these.
  */
 export function resultFieldNames(): string[] {
   if (names) return names;
   const catalog = schemaCatalog();
-  const out = new Set<string>();
+  const out = new Set<string>(PROFILE_FORM_FIELDS);
   const defs = catalog.defs.definitions as Record<string, JsonValue> | undefined;
   for (const [name, def] of Object.entries(defs ?? {})) if (!name.endsWith('Params')) collect(def, out);
   for (const m of catalog.methods) {

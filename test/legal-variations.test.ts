@@ -66,6 +66,15 @@ describe('a profile file written before genesisBlock and methodIntegers means wh
   }, 60_000);
 });
 
+describe('a profile that does not state a result form the node chose', () => {
+  it('net_peerCount as an object under a profile of counts: only its form fails (profile-shape); the count comparison, which finds no count to read, skips', async () => {
+    const results = await against(upstream(), ['peer-count-object'], await describing('counts', {}));
+    expect(wrong(results).map((line) => line.replace(/: fail: .*$/, ''))).toEqual(['net_peerCount/profile-shape']);
+    const matches = results.find((r) => r.id === 'net_peerCount/matches-pou-peers');
+    expect([matches?.status, matches?.evidence.message]).toEqual(['skip', expect.stringMatching(/no count to compare in net_peerCount's \{"count":\d+,"max":50\} \(peerCountResult: integer\)/)]);
+  }, 60_000);
+});
+
 describe('batch answers in another order, with extra fields', () => {
   it('pass every check: JSON-RPC 2.0 §6 lets responses come in any order, and results may carry more than the spec shows', async () => {
     const extra = (r: JsonValue): JsonValue =>

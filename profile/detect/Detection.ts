@@ -23,6 +23,8 @@ export class Detection {
   readonly sentAddresses: string[] = [];
   /** Results seen, for the hex-case decision: the faucet's and the transactions', then the reads' (decided last). */
   readonly results: JsonValue[] = [];
+  /** Hashes as the node wrote them in results (a block's, the faucet's and the transactions'), for the hashPrefix decision. */
+  readonly hashes: JsonValue[] = [];
   /** Results of the faucet and the transactions, to read field names from (beside the reads). */
   readonly observations: FieldObservation[] = [];
 

@@ -22,6 +22,10 @@ describe('decideGenesisBlock', () => {
     expect(f.evidence).toBe(`genesis block 1: parent_hash "" (empty), proposer "00000000…" (zeros), timestamp 0 (zero)`);
   });
 
+  it('a parent hash of 0x and 64 zeros (hashPrefix 0x) is zeros; a proposer so written is not (identifiers carry no prefix)', () => {
+    expect(decideGenesisBlock({ parent_hash: `0x${ZEROS}`, proposer: `0x${ZEROS}`, timestamp: 0 }, 'g').value).toEqual({ parent_hash: 'zeros', proposer: 'any', timestamp: 'zero' });
+  });
+
   it('null, absent and other values', () => {
     expect(decideGenesisBlock({ parent_hash: null, timestamp: 1_795_262_400_000 }, 'g').value).toEqual({ parent_hash: 'null', proposer: 'absent', timestamp: 'any' });
   });

@@ -18,6 +18,9 @@ export function genesisHashForm(value: JsonValue | undefined): GenesisHashForm {
   return value === ZEROS_64 ? 'zeros' : 'any';
 }
 
+/** How the genesis block wrote its parent_hash, a hash, which may carry a 0x (hashPrefix): 0x and 64 zeros are zeros too (an identifier never is). */
+export const genesisParentHashForm = (value: JsonValue | undefined): GenesisHashForm => (value === `0x${ZEROS_64}` ? 'zeros' : genesisHashForm(value));
+
 /** How the genesis block wrote its timestamp: 0 (any integer form, or the epoch as ISO 8601), another value, null, or no key. */
 export function genesisTimeForm(value: JsonValue | undefined): GenesisTimeForm {
   if (value === undefined) return 'absent';
@@ -35,7 +38,7 @@ export function decideGenesisBlock(block: JsonValue | undefined, where: string):
   if (!isObject(block)) return fallback('genesisBlock', { ...GENESIS_ZEROS }, 'no genesis block was read');
   const field = (name: string): JsonValue | undefined => fieldOf(block, RESULT_FIELDS.block, name);
   const value: GenesisBlock = {
-    parent_hash: genesisHashForm(field('parent_hash')),
+    parent_hash: genesisParentHashForm(field('parent_hash')),
     proposer: genesisHashForm(field('proposer')),
     timestamp: genesisTimeForm(field('timestamp')),
   };

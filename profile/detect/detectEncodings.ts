@@ -37,7 +37,8 @@ function integers(o: Observed): Finding[] {
   note('chain_pouLocal', 'local_score', fieldOf(resultOf(o.pouLocal), RESULT_FIELDS.pouLocal, 'local_score'));
   const peers = fieldOf(resultOf(o.pouPeers), RESULT_FIELDS.pouPeers, 'peers');
   if (isObject(peers)) for (const score of Object.values(peers).slice(0, 5)) note('chain_pouPeers', 'a peer score', score);
-  note('net_peerCount', 'the peer count', resultOf(o.peerCount));
+  const peerCount = resultOf(o.peerCount);
+  note('net_peerCount', 'the peer count', isObject(peerCount) ? fieldOf(peerCount, RESULT_FIELDS.peerCount, 'count') : peerCount);
   const head = o.blockNumber === undefined ? undefined : `${readText(o.blockNumber)}${samples[0]?.method === 'chain_blockNumber' ? ` (${samples[0].form === 'hex' ? 'a hex quantity' : 'a JSON number'})` : ''}`;
   return decideIntegers(samples, head);
 }
@@ -80,7 +81,7 @@ function scores(o: Observed): Finding {
 /** timestamps: from a block after the genesis (whose timestamp may be 0). */
 function timestamps(o: Observed, nowMs: number): Finding {
   const tip = resultOf(o.tip);
-  const after = o.tip !== undefined && o.genesisHeight !== undefined && o.tipHeight !== undefined && o.tipHeight > BigInt(o.genesisHeight);
+  const after = o.tip !== undefined && o.genesisHeight !== undefined && o.tipHeight !== undefined && o.tipHeight > o.genesisHeight;
   if (!after || !isObject(tip)) return fallback('timestamps', referenceProfile().timestamps, 'no block after the genesis block was read');
   const value = blockField(tip, 'timestamp');
   const reading = classifyTimestamp(value, nowMs);
@@ -95,7 +96,23 @@ function timestamps(o: Observed, nowMs: number): Finding {
  */
 function genesisHeight(o: Observed): Finding {
   if (o.genesisHeight === undefined) return fallback('genesisHeight', referenceProfile().genesisHeight, o.genesisEvidence === '' ? 'chain_getBlockByHeight not served' : `no block found at 0, at 1 or below the tip: ${o.genesisEvidence}`);
-  return probed('genesisHeight', o.genesisHeight, o.genesisHeight <= 1 ? 'high' : 'medium', o.genesisEvidence);
+  // A bigint, written exactly: a JSON number up to 2^53, a decimal string above (buildProfileJson).
+  return probed('genesisHeight', o.genesisHeight, o.genesisHeight <= 1n ? 'high' : 'medium', o.genesisEvidence);
+}
+
+/**
+ * peerCountResult: net_peerCount's result (docs/interface.md#net_peercount: not shown) is the count itself, or an
+ * object with a member that holds it (found as `fields.count` is: its name, another spelling, a synonym).
+ */
+function peerCountResult(o: Observed): Finding {
+  const reference = referenceProfile().peerCountResult;
+  if (o.peerCount === undefined) return fallback('peerCountResult', reference, 'net_peerCount not served');
+  const result = resultOf(o.peerCount);
+  if (result === undefined) return fallback('peerCountResult', reference, `${readText(o.peerCount)}: no result`);
+  if (integerOf(result) !== undefined) return probed('peerCountResult', 'integer', 'high', `${readText(o.peerCount)}: the count itself`);
+  const count = isObject(result) ? fieldOf(result, RESULT_FIELDS.peerCount, 'count') : undefined;
+  if (count !== undefined && integerOf(count) !== undefined) return probed('peerCountResult', 'object', 'high', `${readText(o.peerCount)}: an object whose count member holds the count`);
+  return fallback('peerCountResult', reference, `${readText(o.peerCount)}: neither an integer nor an object with a count`);
 }
 
 /**
@@ -104,5 +121,5 @@ function genesisHeight(o: Observed): Finding {
  */
 export function detectEncodings(observed: Observed, nowMs = Date.now()): Finding[] {
   const genesis = decideGenesisBlock(resultOf(observed.genesis), `genesis block ${observed.genesisHeight ?? '?'}`);
-  return [...integers(observed), identifiers(observed), scores(observed), timestamps(observed, nowMs), genesisHeight(observed), genesis];
+  return [...integers(observed), peerCountResult(observed), identifiers(observed), scores(observed), timestamps(observed, nowMs), genesisHeight(observed), genesis];
 }

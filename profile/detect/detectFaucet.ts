@@ -1,5 +1,7 @@
 import { referenceProfile } from '../referenceProfile.js';
-import { describeCall, describeOutcome } from './describe.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { describeCall, describeOutcome, showJson } from './describe.js';
+import { isObject } from './Prober.js';
 import type { MethodsDetected } from './detectMethods.js';
 import { METHOD_NOT_FOUND } from './detectMethods.js';
 import { fallback, probed } from './Finding.js';
@@ -18,6 +20,18 @@ export interface FaucetDetected {
   /** Whether the claimed address got funds (its key can then pay for transactions). */
   funded: boolean;
   credit: 'transaction' | 'direct' | undefined;
+}
+
+/**
+ * faucetResult: a claim answered with the transaction's hash itself is `hash`, with an object `object` (the
+ * reference: its transaction_hash field names the transaction). A faucet that credits directly names no
+ * transaction: the result's form is not compared, and the reference stands.
+ */
+function faucetResult(result: JsonValue, credit: 'transaction' | 'direct'): Finding {
+  if (credit === 'direct') return fallback('faucetResult', referenceProfile().faucetResult, 'the faucet credits directly: its result names no transaction, and its form is not compared');
+  if (typeof result === 'string') return probed('faucetResult', 'hash', 'high', `the claim's result is the hash itself (${showJson(result, 20)}), not an object`);
+  if (isObject(result)) return probed('faucetResult', 'object', 'high', 'the claim\'s result is an object that names the hash');
+  return fallback('faucetResult', referenceProfile().faucetResult, `the claim's result ${showJson(result, 30)} is neither the hash nor an object`);
 }
 
 /**
@@ -53,6 +67,7 @@ export async function detectFaucet(prober: Prober, methods: MethodsDetected, add
   const hashes = hexStrings(first.result).filter((h) => h.toLowerCase() !== address.toLowerCase());
   const credit = hashes.length > 0 ? 'transaction' : 'direct';
   findings.push(probed('faucetCredit', credit, 'high', credit === 'transaction' ? `the claim's result names a 64-hex hash (${hashes[0]?.slice(0, 8)}…)` : 'the claim\'s result names no 64-hex hash: credited directly'));
+  findings.push(faucetResult(first.result, credit));
 
   let served = 1;
   let refusal: { code: number; text: string } | undefined;

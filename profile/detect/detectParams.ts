@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/json/index.js';
+import { jsonInteger, stringifyJson } from '../../core/json/index.js';
 import { referenceProfile } from '../referenceProfile.js';
 import { ERROR_CONDITIONS } from '../errorConditions.js';
 import { describeCall, describeOutcome } from './describe.js';
@@ -30,7 +31,7 @@ const alike = (a: CallOutcome, b: CallOutcome): boolean => (a.kind === 'result' 
  * JSON type, and each condition's code where it differs from that one
  * (errorCodes["InvalidParams/<condition>"], profile/errorConditions.ts).
  */
-export async function detectParams(prober: Prober, methods: MethodsDetected, address: string, genesisHeight: number): Promise<Finding[]> {
+export async function detectParams(prober: Prober, methods: MethodsDetected, address: string, genesisHeight: bigint): Promise<Finding[]> {
   const reference = referenceProfile();
   const findings: Finding[] = [];
   const run = async (p: Probe): Promise<Ran | undefined> => {
@@ -62,7 +63,7 @@ export async function detectParams(prober: Prober, methods: MethodsDetected, add
     {
       key: 'stringIntegers',
       condition: 'string-integer',
-      plain: { method: 'chain_getBlockByHeight', params: [genesisHeight] },
+      plain: { method: 'chain_getBlockByHeight', params: [jsonInteger(genesisHeight)] },
       variant: { method: 'chain_getBlockByHeight', params: [String(genesisHeight)] },
       what: 'the height as a string',
     },
@@ -70,7 +71,7 @@ export async function detectParams(prober: Prober, methods: MethodsDetected, add
   const plainAnswers = new Map<string, Ran | undefined>();
   const counted: Ran[] = [];
   for (const l of leniency) {
-    const plainKey = JSON.stringify(l.plain);
+    const plainKey = stringifyJson(l.plain);
     if (!plainAnswers.has(plainKey)) plainAnswers.set(plainKey, await run(l.plain));
     const plain = plainAnswers.get(plainKey);
     const r = await run(l.variant);

@@ -17,7 +17,9 @@ import type { MethodsDetected } from './detectMethods.js';
 import { detectRpcPath, UNKNOWN_METHOD } from './detectRpcPath.js';
 import { fallback, given, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
-import { RESULT_FIELDS } from './findKeys.js';
+import { fieldOf, RESULT_FIELDS } from './findKeys.js';
+import { decideHashPrefix } from './decideHashPrefix.js';
+import { isObject } from './Prober.js';
 import { probeLimits } from './probeLimits.js';
 import { probeReads } from './probeReads.js';
 import { chainIdToSign, probeFaucet, probeTransactions } from './probeSends.js';
@@ -88,9 +90,9 @@ function defaults(): Array<[string, JsonValue, boolean]> {
     ['health.status', r.health.status, true],
     ['health.mode', r.health.mode, true],
   ];
-  out.push(['genesisHeight', r.genesisHeight, true], ['genesisBlock', { ...r.genesisBlock }, true], ['hexCase', r.hexCase, true], ['timestamps', r.timestamps, true]);
-  out.push(['integers', r.integers, true], ['methodIntegers', r.methodIntegers, true]);
-  for (const key of ['identifiers', 'scores', 'unknownHeight', 'unknownAccount', 'txResult', 'faucet', 'faucetCredit'] as const) out.push([key, r[key], true]);
+  out.push(['genesisHeight', r.genesisHeight, true], ['genesisBlock', { ...r.genesisBlock }, true], ['hexCase', r.hexCase, true], ['hashPrefix', r.hashPrefix, true], ['timestamps', r.timestamps, true]);
+  out.push(['integers', r.integers, true], ['methodIntegers', r.methodIntegers, true], ['peerCountResult', r.peerCountResult, true]);
+  for (const key of ['identifiers', 'scores', 'unknownHeight', 'unknownAccount', 'txResult', 'faucet', 'faucetCredit', 'faucetResult'] as const) out.push([key, r[key], true]);
   // The node's own settings: unknown (null) unless found; another network's limits are no reason to assume the reference's.
   out.push(['faucetLimit', null, true], ['nonceGap', r.nonceGap, true], ['sequentialNonces', r.sequentialNonces, true], ['fee', r.fee.toString(), true], ['privateKey', null, false]);
   out.push(['blockTimeMs', REFERENCE_SETTINGS.blockTimeMs, true], ['chainId', null, false], ['maxBatch', null, true], ['maxBodyBytes', null, true]);
@@ -165,17 +167,29 @@ function decideOverAll(d: Detection, observed: Observed): void {
     ...(observed.account ? [{ source: observed.account.call, result: resultOf(observed.account) ?? null, names: RESULT_FIELDS.account }] : []),
     ...(observed.pouLocal ? [{ source: observed.pouLocal.call, result: resultOf(observed.pouLocal) ?? null, names: RESULT_FIELDS.pouLocal }] : []),
     ...(observed.pouPeers ? [{ source: observed.pouPeers.call, result: resultOf(observed.pouPeers) ?? null, names: RESULT_FIELDS.pouPeers }] : []),
+    // net_peerCount's result is read for its count's key only where it is an object (peerCountResult: object).
+    ...(observed.peerCount && isObject(resultOf(observed.peerCount)) ? [{ source: observed.peerCount.call, result: resultOf(observed.peerCount) ?? null, names: RESULT_FIELDS.peerCount }] : []),
     ...d.observations,
   ];
   d.add(decideFields(reads).findings);
+  // A count written as the result itself has no key: fields.count is not for such a node to show.
+  if (found.get('peerCountResult')?.value === 'integer' && found.get('fields.count')?.basis === 'default') {
+    d.add([probed('fields.count', found.get('fields.count')?.value ?? 'count', 'high', 'net_peerCount answers the count itself: no key holds it', false)]);
+  }
   for (const r of [observed.tip, observed.genesis, observed.pouLocal, observed.pouPeers]) {
     const result = resultOf(r);
     if (result !== undefined) results.push(result);
   }
-  d.add([decideHexCase(results, d.sentAddresses), decideErrorData(prober.errorData), ...decideErrorStatuses(prober.errorStatuses)]);
+  for (const r of [observed.tip, observed.genesis]) {
+    const block = resultOf(r);
+    const list = fieldOf(block, RESULT_FIELDS.block, 'transactions');
+    d.hashes.push(fieldOf(block, RESULT_FIELDS.block, 'hash') ?? null, fieldOf(block, RESULT_FIELDS.block, 'parent_hash') ?? null, ...(Array.isArray(list) ? list.slice(0, 20) : []));
+  }
+  d.add([decideHexCase(results, d.sentAddresses), decideHashPrefix(d.hashes), decideErrorData(prober.errorData), ...decideErrorStatuses(prober.errorStatuses)]);
   if (found.get('faucet')?.value === false) {
     if (!found.has('faucetLimit')) d.add([probed('faucetLimit', null, 'high', 'no faucet')]);
     if (!found.has('faucetCredit')) d.add([fallback('faucetCredit', referenceProfile().faucetCredit, 'no faucet')]);
+    if (!found.has('faucetResult')) d.add([fallback('faucetResult', referenceProfile().faucetResult, 'no faucet')]);
   }
 }
 

@@ -15,6 +15,7 @@ export const RESULT_FIELDS = {
   pouPeers: ['peers'],
   faucet: ['transaction_hash', 'amount'],
   tx: ['transaction_hash'],
+  peerCount: ['count'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -40,6 +41,7 @@ export const FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   peers: ['scores', 'peer_scores', 'peer_map'],
   transaction_hash: ['tx_hash', 'txhash', 'hash', 'txid', 'tx_id', 'transaction_id', 'tx'],
   amount: ['value', 'credited', 'credit', 'funded'],
+  count: ['peer_count', 'peers', 'num_peers', 'n_peers', 'peers_count', 'connected', 'connected_peers', 'total', 'value'],
 };
 
 /** How a key was found. */

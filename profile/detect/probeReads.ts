@@ -52,7 +52,7 @@ export async function probeReads(d: Detection, m: MethodsDetected, unknownMethod
     chainId = health.chainId;
     d.add(await detectUnknowns(prober, m, observed));
   });
-  const genesisHeight = observed.genesisHeight ?? 0;
+  const genesisHeight = observed.genesisHeight ?? 0n;
 
   await d.step('params', async () => {
     const address = randomBytes(32).toString('hex');

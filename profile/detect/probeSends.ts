@@ -10,7 +10,7 @@ import { detectFaucet } from './detectFaucet.js';
 import type { MethodsDetected } from './detectMethods.js';
 import { detectTransactions } from './detectTransactions.js';
 import { fallback, given, probed } from './Finding.js';
-import { RESULT_FIELDS } from './findKeys.js';
+import { fieldOf, RESULT_FIELDS } from './findKeys.js';
 import { describeCall } from './describe.js';
 import { isObject } from './Prober.js';
 import { resultOf } from './readResults.js';
@@ -43,6 +43,8 @@ export async function probeFaucet(d: Detection, m: MethodsDetected, faucet: bool
       if (detected.claim !== undefined && claimed !== undefined) {
         d.results.push(claimed);
         d.observations.push({ source: detected.claim.call, result: claimed, names: detected.credit === 'transaction' ? RESULT_FIELDS.faucet : ['amount'] });
+        // The claim's transaction hash, as written (the result itself, or its transaction_hash).
+        d.hashes.push(typeof claimed === 'string' ? claimed : (fieldOf(claimed, RESULT_FIELDS.faucet, 'transaction_hash') ?? null));
       }
       if (funded) await readFundedAccount(d, m, claimKey.address, blockTimeMs);
     });
@@ -96,6 +98,9 @@ export async function probeTransactions(d: Detection, m: MethodsDetected, transa
       d.add(tx.findings);
       d.warnings.push(...tx.warnings);
       d.results.push(...tx.results);
+      // The transactions' hashes, as written: bare results, or the object's hash key.
+      const hashKey = tx.txObject?.hashKey;
+      for (const r of tx.results) d.hashes.push(typeof r === 'string' ? r : hashKey !== undefined && isObject(r) ? (r[hashKey] ?? null) : null);
       if (tx.txObject !== undefined) {
         const result = resultOf(tx.txObject);
         if (result !== undefined) d.observations.push({ source: tx.txObject.call, result, names: RESULT_FIELDS.tx, known: { transaction_hash: tx.txObject.hashKey } });

@@ -23,7 +23,7 @@ export interface Observed {
   tip?: Read;
   genesis?: Read;
   /** Where the first block was found: 0, else 1, else the lowest height below the tip with a block; undefined when none was found. */
-  genesisHeight?: number;
+  genesisHeight?: bigint;
   /** What the genesis lookups sent and got. */
   genesisEvidence: string;
   /** A fresh random address's account. */
@@ -84,8 +84,8 @@ export async function readResults(prober: Prober, methods: MethodsDetected, fres
   if (tip !== undefined) observed.tipHeight = tip;
   if (methods.served('chain_getBlockByHeight')) {
     const lookups: string[] = [];
-    for (const height of [0, 1] as const) {
-      const r = await read('chain_getBlockByHeight', [height]);
+    for (const height of [0n, 1n]) {
+      const r = await read('chain_getBlockByHeight', [jsonInteger(height)]);
       if (r === undefined) break;
       lookups.push(readText(r));
       if (isBlock(r.outcome)) {
@@ -98,7 +98,7 @@ export async function readResults(prober: Prober, methods: MethodsDetected, fres
       const first = await lowestBlock(read, 2n, tip);
       if (first !== undefined) {
         observed.genesis = first.read;
-        observed.genesisHeight = Number(first.height);
+        observed.genesisHeight = first.height;
         lookups.push(`the lowest height with a block, by bisection between 2 and the tip ${tip} (${first.reads} reads): ${readText(first.read)}`);
       }
     }

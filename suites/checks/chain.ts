@@ -134,7 +134,7 @@ export const chainChecks = [
       if (ctx.profile.fields.hash === null || ctx.profile.fields.parent_hash === null) ctx.skip('the profile says blocks carry no hash or no parent_hash');
       // The chain starts at the profile's genesis height. A verdict needs a few links: a node whose links break
       // only after its first blocks (an outside tester's did) passed when the chain held one link.
-      const genesis = BigInt(ctx.profile.genesisHeight);
+      const genesis = ctx.profile.genesisHeightExact;
       const LINKS = 3n;
       let tip = await readHeight(ctx);
       if (tip < genesis + LINKS) {

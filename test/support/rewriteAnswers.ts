@@ -111,6 +111,8 @@ function reshape(answer: JsonObject, call: CallRecord, modes: Modes): JsonObject
   if (modes.has('unknown-account-null') && method === METHOD.getAccount && isObject(result) && result.balance === '0' && integerOf(result.nonce) === 0n) return withResult(answer, null);
   if (modes.has('tx-result-object') && method === METHOD.sendRawTransaction && typeof result === 'string') return withResult(answer, { transaction_hash: result });
   if (modes.has('faucet-direct') && method === METHOD.faucetClaim && isObject(result) && Object.hasOwn(result, 'amount')) return withResult(answer, { amount: result.amount ?? null });
+  if (modes.has('faucet-hash') && method === METHOD.faucetClaim && isObject(result) && typeof result.transaction_hash === 'string') return withResult(answer, result.transaction_hash);
+  if (modes.has('peer-count-object') && method === METHOD.peerCount && integerOf(result) !== undefined) return withResult(answer, { count: result, max: 50 });
   if (modes.has('method-prefix') && method === METHOD.discover && isObject(result) && Array.isArray(result.methods)) {
     const methods = result.methods.map((m) => (isObject(m) && typeof m.name === 'string' && m.name.startsWith('chain_') ? { ...m, name: `acme_${m.name.slice('chain_'.length)}` } : m));
     return withResult(answer, { ...result, methods });
@@ -124,7 +126,7 @@ const plus = (value: JsonValue | undefined, shift: bigint): JsonValue | undefine
   return n === undefined ? value : jsonInteger(n + shift);
 };
 
-/** genesis-at-1 and genesis-at-5 on the way out: every height upstream reports is `shift` more for the client. */
+/** genesis-at-1, genesis-at-5 and genesis-above-2-53 on the way out: every height upstream reports is `shift` more for the client. */
 function shiftHeights(answer: JsonObject, call: CallRecord, shift: bigint): JsonObject {
   const { result, error } = answer;
   if (call.method === METHOD.blockNumber && integerOf(result) !== undefined) return withResult(answer, plus(result, shift) ?? null);
@@ -199,7 +201,24 @@ function encodeValues(input: JsonValue, method: string, modes: Modes): JsonValue
   }
   if (modes.has('hex-quantities')) result = hexQuantities(result, method);
   if (modes.has('upper-hex')) result = upperHex(result);
+  if (modes.has('hash-prefix')) result = prefixHashes(result, method);
   return result;
+}
+
+const prefixed = (value: JsonValue | undefined): JsonValue | undefined => (typeof value === 'string' && HEX64.test(value) ? `0x${value}` : value);
+
+/** hash-prefix: a 0x before every hash in results (a block's hash, parent_hash and transactions; the transaction's and the faucet's hash), never before an address or identifier. */
+function prefixHashes(result: JsonValue, method: string): JsonValue {
+  switch (method) {
+    case METHOD.getBlockByHeight:
+      return isObject(result) ? changeMembers(result, { hash: prefixed, parent_hash: prefixed, transactions: (list) => (Array.isArray(list) ? list.map((t) => prefixed(t) ?? t) : list) }) : result;
+    case METHOD.sendRawTransaction:
+      return isObject(result) ? changeMembers(result, { transaction_hash: prefixed }) : (prefixed(result) ?? result);
+    case METHOD.faucetClaim:
+      return isObject(result) ? changeMembers(result, { transaction_hash: prefixed }) : (prefixed(result) ?? result);
+    default:
+      return result;
+  }
 }
 
 /** hex-quantities: the integers the interface returns, per method (amounts are decimal strings already). */

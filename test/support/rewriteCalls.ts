@@ -174,7 +174,7 @@ function lenientParams(params: JsonValue, names: readonly string[]): JsonValue {
 }
 
 /**
- * genesis-at-1 and genesis-at-5: the client's height h is upstream's h - shift. A height below the shift has no
+ * genesis-at-1, genesis-at-5 and genesis-above-2-53: the client's height h is upstream's h - shift. A height below the shift has no
  * block here, so it is asked for as u64 max, a height above any tip (the answer's data is put back on the way
  * out). A value that is not a u64 goes on unchanged so that upstream refuses it with -32602 as before.
  */
@@ -184,7 +184,15 @@ function shiftedHeight(value: JsonValue, shift: bigint): JsonValue {
   return height < shift ? U64_MAX : jsonInteger(height - shift);
 }
 
-/** How far the client's heights are above upstream's: the chain's first block at 1 or at 5, else 0. */
+/**
+ * genesis-above-2-53: the first block's height, 2^53 + 3, which no JSON number holds exactly (JSON.parse reads
+ * 9007199254740996). The suite reads it as profile.genesisHeightExact; the load harness and the fuzzer still
+ * take heights as numbers (the nearest double).
+ */
+export const GENESIS_ABOVE_2_53 = (1n << 53n) + 3n;
+
+/** How far the client's heights are above upstream's: the chain's first block at 2^53 + 3, at 5 or at 1, else 0. */
 export function genesisShift(modes: ReadonlySet<VariationName>): bigint {
+  if (modes.has('genesis-above-2-53')) return GENESIS_ABOVE_2_53;
   return modes.has('genesis-at-5') ? 5n : modes.has('genesis-at-1') ? 1n : 0n;
 }

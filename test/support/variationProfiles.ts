@@ -55,6 +55,11 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'hex-peer-count': { profile: { methodIntegers: { net_peerCount: 'hex' } }, specAllows: true },
   'faucet-renamed': { profile: { methodNames: { chain_faucetClaim: 'chain_faucet' } }, specAllows: false },
   'prefix-unlisted': { profile: { methodPrefix: 'nova_' }, specAllows: false, detect: { methodPrefix: 'nova_' } },
+  // Above 2^53: written as a decimal string, as profile detect writes it (a JSON integer is read exactly too).
+  'genesis-above-2-53': { profile: { genesisHeight: '9007199254740995' }, specAllows: true },
+  'hash-prefix': { profile: { hashPrefix: '0x' }, specAllows: true },
+  'faucet-hash': { profile: { faucetResult: 'hash' }, specAllows: true },
+  'peer-count-object': { profile: { peerCountResult: 'object' }, specAllows: true },
 };
 
 /**

@@ -41,7 +41,11 @@ export type VariationName =
   | 'genesis-parent-empty'
   | 'hex-peer-count'
   | 'faucet-renamed'
-  | 'prefix-unlisted';
+  | 'prefix-unlisted'
+  | 'genesis-above-2-53'
+  | 'hash-prefix'
+  | 'faucet-hash'
+  | 'peer-count-object';
 
 // A Record over the union: adding a name without a description (or the reverse) does not compile.
 export const VARIATIONS: Record<VariationName, { description: string }> = {
@@ -81,6 +85,10 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'hex-peer-count': { description: 'net_peerCount answers a hex quantity ("0x3") while every other integer is a JSON number' },
   'faucet-renamed': { description: 'the faucet is <prefix>faucet (chain_faucet) and <prefix>faucetClaim is not a method; rpc.discover lists it so' },
   'prefix-unlisted': { description: 'methods are named nova_* (net_peerCount keeps its name) and nothing lists them: no rpc.discover, as a jayson server with its own names' },
+  'genesis-above-2-53': { description: 'the first block is at height 2^53 + 3 (9007199254740995), which no JSON number holds exactly, as an outside tester\'s node did with 2^60 + 7' },
+  'hash-prefix': { description: 'hashes in results (a block\'s hash, parent_hash and transactions, the transaction and faucet hashes) carry a 0x prefix; addresses and identifiers do not' },
+  'faucet-hash': { description: 'chain_faucetClaim answers the faucet transaction\'s bare hash instead of {transaction_hash, amount}' },
+  'peer-count-object': { description: 'net_peerCount answers an object {count, max} instead of the count itself' },
 };
 
 /** Variations that cannot be made at once (each names the methods its own way). */

@@ -685,6 +685,56 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('genesis-above-2-53', async () => {
+    await withVarying(['genesis-above-2-53'], async (url) => {
+      const shift = (1n << 53n) + 3n;
+      const before = BigInt(await direct('chain_blockNumber') as number);
+      // Read without loss: heights beyond 2^53 are bigints here, and are written as exact JSON integers.
+      expect(await result(url, 'chain_blockNumber')).toBeGreaterThanOrEqual(before + shift);
+      const genesis = asObject(await direct('chain_getBlockByHeight', [0]), 'genesis');
+      expect(await result(url, 'chain_getBlockByHeight', [shift])).toEqual({ ...genesis, height: shift });
+      const below = await errorOf(url, 'chain_getBlockByHeight', [shift - 1n]);
+      expect([below.code, asObject(below.data, 'data').height]).toEqual([-32001, shift - 1n]);
+      expect((await rpc(url, request('chain_getBlockByHeight', [shift]))).text).toContain(`"height":${shift}`);
+    });
+  });
+
+  modeTest('hash-prefix', async () => {
+    await withVarying(['hash-prefix'], async (url) => {
+      const block = asObject(await direct('chain_getBlockByHeight', [txHeight]), 'block');
+      expect((block.transactions as string[]).length).toBeGreaterThan(0);
+      expect(await result(url, 'chain_getBlockByHeight', [txHeight])).toEqual({
+        ...block,
+        hash: `0x${block.hash as string}`,
+        parent_hash: `0x${block.parent_hash as string}`,
+        transactions: (block.transactions as string[]).map((t) => `0x${t}`),
+      });
+      expect(asObject(await result(url, 'chain_getBlockByHeight', [0]), 'genesis').parent_hash).toBe(`0x${'0'.repeat(64)}`);
+      const tx = nextTransfer();
+      expect(await result(url, 'chain_sendRawTransaction', [tx.wire])).toBe(`0x${tx.hash}`);
+      const claim = asObject(await result(url, 'chain_faucetClaim', [freshAddress()]), 'claim');
+      expect(claim.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      // Addresses and identifiers keep no prefix.
+      expect(asObject(await result(url, 'chain_pouLocal'), 'pou').leader).toMatch(HEX64_LOWER);
+    });
+  });
+
+  modeTest('faucet-hash', async () => {
+    await withVarying(['faucet-hash'], async (url) => {
+      const address = freshAddress();
+      const hash = await result(url, 'chain_faucetClaim', [address]);
+      expect(hash).toMatch(HEX64_LOWER);
+      await eventually('the faucet credit', async () => (asObject(await result(url, 'chain_getAccount', [address]), 'account').balance === FAUCET_AMOUNT ? true : undefined));
+    });
+  });
+
+  modeTest('peer-count-object', async () => {
+    await withVarying(['peer-count-object'], async (url) => {
+      expect(await result(url, 'net_peerCount')).toEqual({ count: await direct('net_peerCount'), max: 50 });
+      expect(await result(url, 'chain_blockNumber')).toEqual(expect.any(Number));
+    });
+  });
+
   modeTest('faucet-renamed', async () => {
     await withVarying(['faucet-renamed'], async (url) => {
       const claim = asObject(await result(url, 'chain_faucet', [freshAddress()]), 'claim');

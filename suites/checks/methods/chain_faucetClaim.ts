@@ -19,14 +19,14 @@ export const chain_faucetClaim = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'a claim for a fresh address is answered as the profile says (reference: {transaction_hash: 64 lower-case hex, amount: canonical u128 string})',
-    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_faucetClaim); docs/reference-profile.md#faucet; docs/profiles.md (faucetCredit)',
+    title: 'a claim for a fresh address is answered as the profile says (reference: {transaction_hash: 64 lower-case hex, amount: canonical u128 string}; or the hash itself)',
+    spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (chain_faucetClaim); docs/reference-profile.md#faucet; docs/profiles.md (faucetCredit, faucetResult)',
     async run(ctx: CheckContext) {
       needsFaucet(ctx);
       if (ctx.profile.faucetCredit === 'direct') ctx.skip('the profile says the faucet credits directly: its result names no transaction, and has no shape to compare');
       const result = await ctx.result(M, [unusedAddress(ctx)]);
       expectSchema(ctx, M, result, 'profile');
-      return `amount ${show(ctx.field(result, 'amount'))}`;
+      return ctx.profile.faucetResult === 'hash' ? `the transaction ${show(result)}` : `amount ${show(ctx.field(result, 'amount'))}`;
     },
   }),
   defineCheck({

@@ -28,6 +28,12 @@ function expectTimestampUnit(ctx: CheckContext, value: JsonValue | undefined, he
   ctx.expect(unit === ctx.profile.timestamps, `block ${height}'s timestamp looks like ${unit}, not ${ctx.profile.timestamps}`, `a timestamp in ${ctx.profile.timestamps} since the epoch`, value);
 }
 
+/** 64 zeros as a hash, in each spelling the profile's hashPrefix allows. */
+function zerosHash(ctx: CheckContext): string[] {
+  const prefix = ctx.profile.hashPrefix;
+  return prefix === '0x' ? [`0x${ZEROS}`] : prefix === 'any' ? [ZEROS, `0x${ZEROS}`] : [ZEROS];
+}
+
 /** A field's value for evidence, "(absent)" when the block has no such key. */
 const present = (value: JsonValue | undefined): JsonValue => (value === undefined ? '(absent)' : value);
 
@@ -61,10 +67,10 @@ export const chain_getBlockByHeight = [
       const height = await readHeight(ctx);
       const block = await readBlock(ctx, height, 'although chain_blockNumber reported this height');
       // A chain still at its first block: the genesis block's own forms apply (genesisBlock).
-      expectSchema(ctx, M, block, height === BigInt(ctx.profile.genesisHeight) ? 'genesis' : 'profile');
+      expectSchema(ctx, M, block, height === ctx.profile.genesisHeightExact ? 'genesis' : 'profile');
       const h = ctx.field(block, 'height');
       if (ctx.profile.fields.height !== null) ctx.expect(asU64(h) === height, `the block asked for at height ${height} says it is at another height`, String(height), h);
-      if (height > BigInt(ctx.profile.genesisHeight)) expectTimestampUnit(ctx, ctx.field(block, 'timestamp'), height);
+      if (height > ctx.profile.genesisHeightExact) expectTimestampUnit(ctx, ctx.field(block, 'timestamp'), height);
       return `block ${height}: ${show(ctx.field(block, 'hash'))}`;
     },
   }),
@@ -83,11 +89,12 @@ export const chain_getBlockByHeight = [
       if (ctx.profile.faucet && ctx.profile.faucetCredit === 'direct') unseen = 'the profile says the faucet credits directly, without a transaction';
       else if (ctx.profile.faucet) {
         const claim = await ctx.call('chain_faucetClaim', [unusedAddress(ctx)]);
-        const h = claim.ok ? ctx.field(claim.result, 'transaction_hash') : undefined;
+        // The claim's transaction: its transaction_hash, or the result itself (faucetResult: hash).
+        const h = claim.ok ? (ctx.profile.faucetResult === 'hash' ? claim.result : ctx.field(claim.result, 'transaction_hash')) : undefined;
         if (typeof h === 'string') hash = h;
         unseen = claim.ok
           ? hash === undefined
-            ? 'the faucet claim gave no transaction_hash to look for'
+            ? `the faucet claim gave no ${ctx.profile.faucetResult === 'hash' ? 'hash' : 'transaction_hash'} to look for`
             : `the faucet transaction ${hash.slice(0, 12)}… did not appear in a block within ${ctx.inclusionTimeoutMs()} ms`
           : `the faucet claim was refused with ${claim.error.code} (${claim.error.message})`;
       }
@@ -136,7 +143,7 @@ export const chain_getBlockByHeight = [
     title: 'the first block is at the profile\'s genesis height (0 in the reference profile) and none is below it; its parent_hash, proposer and timestamp are as the profile says (reference: 64 zeros, 64 zeros, 0)',
     spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("The genesis block has height 0"; "Genesis: parent_hash and proposer are 64 zeros, timestamp 0"); docs/profiles.md (genesisHeight, genesisBlock, genesisZeros)',
     async run(ctx: CheckContext) {
-      const genesis = BigInt(ctx.profile.genesisHeight);
+      const genesis = ctx.profile.genesisHeightExact;
       const block = await readBlock(ctx, genesis, `for the genesis block (the profile's genesisHeight is ${genesis})`);
       expectSchema(ctx, M, block, 'genesis');
       const height = ctx.field(block, 'height');
@@ -152,7 +159,9 @@ export const chain_getBlockByHeight = [
         if (ctx.profile.fields[name] === null) continue;
         const value = ctx.field(block, name);
         const form = forms[name];
-        if (form === 'zeros') ctx.expect(value === ZEROS, `the genesis block's ${name} is not 64 zeros`, `${ZEROS} (genesisBlock.${name}: zeros)`, present(value));
+        // parent_hash is a hash: written with the profile's hashPrefix (the proposer is an identifier, never prefixed).
+        const zeros = name === 'parent_hash' ? zerosHash(ctx) : [ZEROS];
+        if (form === 'zeros') ctx.expect(typeof value === 'string' && zeros.includes(value), `the genesis block's ${name} is not 64 zeros`, `${zeros.join(' or ')} (genesisBlock.${name}: zeros)`, present(value));
         if (form === 'empty') ctx.expect(value === '', `the genesis block's ${name} is not an empty string`, `"" (genesisBlock.${name}: empty)`, present(value));
         if (form === 'null') ctx.expect(value === null, `the genesis block's ${name} is not null`, `null (genesisBlock.${name}: null)`, present(value));
         if (form === 'absent') ctx.expect(value === undefined, `the genesis block has a ${name}`, `no ${name} (genesisBlock.${name}: absent)`, value);
@@ -237,9 +246,9 @@ export const chain_getBlockByHeight = [
       await expectProfileError(ctx, M, [1.5], 'InvalidParams', 'a fractional height (1.5)', 'height');
       await expectProfileError(ctx, M, ['one'], 'InvalidParams', 'a word as the height ("one")', 'type');
       await expectProfileError(ctx, M, [], 'InvalidParams', 'no params', 'count');
-      const genesis = ctx.profile.genesisHeight;
+      const genesis = ctx.profile.genesisHeightExact;
       const asString = await expectParamForm(ctx, M, [String(genesis)], 'stringIntegers', `a height given as a string ("${genesis}")`);
-      const extra = await expectParamForm(ctx, M, [genesis, genesis], 'extra', 'a second param');
+      const extra = await expectParamForm(ctx, M, [heightParam(genesis), heightParam(genesis)], 'extra', 'a second param');
       return `${asString}; ${extra}`;
     },
   }),
