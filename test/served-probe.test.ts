@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../core/json/index.js';
+import { detectProfile } from '../profile/detect/detectProfile.js';
 import { describing, nodeChecks, useUpstream, wrong } from './support/legalVariations.js';
 import { runChecks, startProxy } from './support/suites.js';
 
@@ -48,6 +49,19 @@ describe('a node whose AccountNotFound is -32602', () => {
       const results = await runChecks(checks, [node.url], { profile: await describing('anf-any', { unknownAccount: 'error', errorCodes: { AccountNotFound: null } }) });
       expect(wrong(results)).toEqual([]);
       expect(results.find((r) => r.id === 'transport/invalid-params')?.status).toBe('pass');
+    } finally {
+      await node.close();
+    }
+  }, 60_000);
+
+  it('profile detect does not take a 0x form for accepted because both forms got -32602: an unknown address gets that code too', async () => {
+    // The reference node refuses a 0x before an address with -32602, and here an unknown address gets -32602 too.
+    const node = await accountNotFoundNode();
+    try {
+      const r = await detectProfile({ url: node.url, limits: false, transactions: false });
+      const hexPrefix = r.findings.find((f) => f.key === 'params.hexPrefix');
+      expect([hexPrefix?.value, hexPrefix?.confidence]).toEqual(['refused', 'low']);
+      expect(hexPrefix?.evidence).toMatch(/the InvalidParams code itself, so answered alike may still be refused; set it by hand/);
     } finally {
       await node.close();
     }

@@ -80,7 +80,11 @@ export async function detectParams(prober: Prober, methods: MethodsDetected, add
       continue;
     }
     const evidence = `${l.what}: ${r.text}; plain: ${plain.text.replace(/^.* -> /, '')}`;
-    if (alike(r.outcome, plain.outcome)) findings.push(probed(`params.${l.key}`, 'accepted', plain.outcome.kind === 'result' ? 'high' : 'medium', `${evidence} (answered alike)`));
+    // An unknown account answered with the InvalidParams code itself (AccountNotFound may be -32602): a form
+    // refused as invalid params and a form taken and not found are then one answer, which decides nothing.
+    if (alike(r.outcome, plain.outcome) && plain.outcome.kind === 'error' && plain.outcome.code === baseCode) {
+      findings.push(fallback(`params.${l.key}`, reference.params[l.key], `${evidence}: the plain form's error is the InvalidParams code itself, so answered alike may still be refused; set it by hand`));
+    } else if (alike(r.outcome, plain.outcome)) findings.push(probed(`params.${l.key}`, 'accepted', plain.outcome.kind === 'result' ? 'high' : 'medium', `${evidence} (answered alike)`));
     else if (r.outcome.kind === 'error') {
       findings.push(probed(`params.${l.key}`, 'refused', 'high', evidence));
       if (l.condition === 'count') counted.push(r);
