@@ -154,6 +154,11 @@ export interface Profile {
    * (and amount) name it (reference), or the transaction's hash itself.
    */
   faucetResult: 'object' | 'hash';
+  /**
+   * What a block's transactions list holds: the transactions' hashes (reference), or an object for each
+   * transaction (carrying its hash among its members; the spec shows no transactions list at all).
+   */
+  blockTransactions: 'hashes' | 'objects';
   /** Faucet claims one address may make (the faucet-limit check claims one more); undefined: unknown, the check skips. */
   faucetLimit?: number;
   /**

@@ -51,6 +51,7 @@ export const PROFILE_KEYS = [
   'faucet',
   'faucetCredit',
   'faucetResult',
+  'blockTransactions',
   'faucetLimit',
   'droppedLater',
   'nonceGap',
@@ -283,6 +284,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   if (has('txResult')) p.txResult = oneOf(raw.txResult, 'txResult', ['hash', 'object']);
   if (has('faucetCredit')) p.faucetCredit = oneOf(raw.faucetCredit, 'faucetCredit', ['transaction', 'direct']);
   if (has('faucetResult')) p.faucetResult = oneOf(raw.faucetResult, 'faucetResult', ['object', 'hash']);
+  if (has('blockTransactions')) p.blockTransactions = oneOf(raw.blockTransactions, 'blockTransactions', ['hashes', 'objects']);
   if (has('droppedLater')) {
     const names = raw.droppedLater;
     if (!Array.isArray(names) || !names.every((n): n is string => typeof n === 'string' && DROPPABLE.includes(n))) {

@@ -20,7 +20,7 @@ const ISO_8601 = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d
 
 /** The profile's choices that shape results: two profiles with the same key share validators. */
 function shapeKey(p: Profile): string {
-  return JSON.stringify([p.keyCase, p.fields, p.hexCase, p.integers, p.methodIntegers, p.identifiers, p.scores, p.timestamps, p.health, p.txResult, p.faucetCredit, p.genesisBlock, p.hashPrefix, p.faucetResult, p.peerCountResult]);
+  return JSON.stringify([p.keyCase, p.fields, p.hexCase, p.integers, p.methodIntegers, p.identifiers, p.scores, p.timestamps, p.health, p.txResult, p.faucetCredit, p.genesisBlock, p.hashPrefix, p.faucetResult, p.peerCountResult, p.blockTransactions]);
 }
 
 /** How one method schema refers to a shared definition (schemas/methods/*.schema.json). */
@@ -170,6 +170,10 @@ export function profileDocuments(profile: Profile): SchemaDocument[] {
   if (profile.scores === 'number') defs.Score = { title: 'Score', type: 'number', 'x-expect': 'a number' };
   if (profile.scores === 'any') defs.Score = { title: 'Score', 'x-expect': 'any value (scores: any)' };
   def('NodeKind').enum = profile.health.mode;
+  const blockFields = def('Block').properties;
+  if (profile.blockTransactions === 'objects' && isObj(blockFields) && isObj(blockFields.transactions)) {
+    blockFields.transactions.items = { type: 'object', 'x-expect': 'an object for each transaction (blockTransactions: objects)' };
+  }
   renameProperties(def('Block'), profile);
   renameProperties(def('Account'), profile);
 

@@ -46,6 +46,7 @@ export function referenceProfile(): Profile {
     faucet: true,
     faucetCredit: 'transaction',
     faucetResult: 'object',
+    blockTransactions: 'hashes',
     faucetLimit: REFERENCE_SETTINGS.faucetLimit,
     droppedLater: [],
     nonceGap: 'refused',

@@ -1,3 +1,4 @@
+import { detectBlockTransactions } from './detectBlockTransactions.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { referenceCodec } from '../referenceCodec.js';
@@ -153,6 +154,9 @@ async function probeWith(d: Detection, options: DetectOptions, m: MethodsDetecte
   const funded = await probeFaucet(d, m, options.faucet, blockTimeMs);
   const signFor = chainIdToSign(d, options.chainId, chainId);
   await probeTransactions(d, m, options.transactions, signFor, funded, blockTimeMs);
+  // Blocks are read for a transactions list only where the detection made transactions (a claim, or its sends).
+  if (funded !== undefined || options.transactions !== false) await d.step('block transactions', async () => d.add([await detectBlockTransactions(d.prober, m)]));
+  else d.add([fallback('blockTransactions', referenceProfile().blockTransactions, 'no transaction was made (no faucet, --no-transactions): no block was read for one')]);
   await probeLimits(d, m, options.limits);
   decideOverAll(d, observed);
 }

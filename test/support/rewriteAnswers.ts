@@ -202,6 +202,9 @@ function encodeValues(input: JsonValue, method: string, modes: Modes): JsonValue
   if (modes.has('hex-quantities')) result = hexQuantities(result, method);
   if (modes.has('upper-hex')) result = upperHex(result);
   if (modes.has('hash-prefix')) result = prefixHashes(result, method);
+  if (modes.has('block-transaction-objects') && method === METHOD.getBlockByHeight && isObject(result)) {
+    result = changeMembers(result, { transactions: (list) => (Array.isArray(list) ? list.map((hash) => ({ hash, kind: 'transfer' })) : list) });
+  }
   return result;
 }
 

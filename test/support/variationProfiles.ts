@@ -59,6 +59,7 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'genesis-above-2-53': { profile: { genesisHeight: '9007199254740995' }, specAllows: true },
   'hash-prefix': { profile: { hashPrefix: '0x' }, specAllows: true },
   'faucet-hash': { profile: { faucetResult: 'hash' }, specAllows: true },
+  'block-transaction-objects': { profile: { blockTransactions: 'objects' }, specAllows: true },
   'peer-count-object': { profile: { peerCountResult: 'object' }, specAllows: true },
 };
 

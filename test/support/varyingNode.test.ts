@@ -728,6 +728,15 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('block-transaction-objects', async () => {
+    await withVarying(['block-transaction-objects'], async (url) => {
+      const upstream = asObject(await direct('chain_getBlockByHeight', [txHeight]), 'block with a transaction');
+      const block = asObject(await result(url, 'chain_getBlockByHeight', [txHeight]), 'block');
+      expect(block.transactions).toEqual((upstream.transactions as JsonValue[]).map((hash) => ({ hash, kind: 'transfer' })));
+      expect(block.transaction_count).toBe(upstream.transaction_count);
+    });
+  });
+
   modeTest('peer-count-object', async () => {
     await withVarying(['peer-count-object'], async (url) => {
       expect(await result(url, 'net_peerCount')).toEqual({ count: await direct('net_peerCount'), max: 50 });
