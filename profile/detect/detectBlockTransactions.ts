@@ -1,7 +1,7 @@
 /**
  * blockTransactions: what a block's transactions list holds, the transactions' hashes (reference) or an object
- * for each. Read after the faucet and the transactions were probed, when recent blocks are the likeliest to hold
- * one: from the tip down, the first block whose list is not empty decides.
+ * for each. Read after the faucet and the transactions were probed: from the height before the first of them up
+ * (where they went), the first block whose list is not empty decides.
  */
 import type { JsonValue } from '../../core/json/index.js';
 import { jsonInteger } from '../../core/json/index.js';
@@ -13,7 +13,7 @@ import { integerOf } from './integerOf.js';
 import type { Prober } from './Prober.js';
 
 /** Blocks read at most, from the tip down. */
-const BLOCKS_READ = 12;
+const BLOCKS_READ = 64;
 
 /** The list under the spec's name `transactions` in any spelling (transactions, Transactions, TRANSACTIONS). */
 function transactionsOf(block: JsonValue): JsonValue[] | undefined {
@@ -31,16 +31,30 @@ export function decideBlockTransactions(list: readonly JsonValue[], height: bigi
   return fallback('blockTransactions', referenceProfile().blockTransactions, `${evidence}: neither all hashes nor all objects`);
 }
 
-export async function detectBlockTransactions(prober: Prober, m: MethodsDetected): Promise<Finding> {
-  const reference = referenceProfile().blockTransactions;
-  if (!m.served('chain_blockNumber') || !m.served('chain_getBlockByHeight')) return fallback('blockTransactions', reference, 'chain_blockNumber or chain_getBlockByHeight not served');
+/** The node's height now, or undefined. */
+export async function tipOf(prober: Prober, m: MethodsDetected): Promise<bigint | undefined> {
+  if (!m.served('chain_blockNumber')) return undefined;
   const now = await prober.call(m.wire('chain_blockNumber'), []);
-  const tip = now.kind === 'result' ? integerOf(now.result) : undefined;
+  return now.kind === 'result' ? integerOf(now.result)?.value : undefined;
+}
+
+/** `from`: the height before the detection's first transaction; the blocks above it are read first, up, where that transaction went. */
+export async function detectBlockTransactions(prober: Prober, m: MethodsDetected, from: bigint | undefined, blockTimeMs: number): Promise<Finding> {
+  const reference = referenceProfile().blockTransactions;
+  if (!m.served('chain_getBlockByHeight')) return fallback('blockTransactions', reference, 'chain_getBlockByHeight not served');
+  let tip = await tipOf(prober, m);
+  // The sends may have taken less than a block: wait (three block times at most) for a block above them.
+  for (let waited = 0; from !== undefined && tip !== undefined && tip <= from && waited < 3 * blockTimeMs; waited += blockTimeMs / 4) {
+    await new Promise((resolve) => setTimeout(resolve, blockTimeMs / 4));
+    tip = await tipOf(prober, m);
+  }
   if (tip === undefined) return fallback('blockTransactions', reference, 'no height to read blocks from');
-  for (let h = tip.value, read = 0; h >= 0n && read < BLOCKS_READ; h--, read++) {
+  const step = from === undefined ? -1n : 1n;
+  let read = 0;
+  for (let h = from === undefined ? tip : from + 1n; read < BLOCKS_READ && h >= 0n && h <= tip; h += step, read++) {
     const block = await prober.call(m.wire('chain_getBlockByHeight'), [jsonInteger(h)]);
     const list = block.kind === 'result' ? transactionsOf(block.result) : undefined;
     if (list !== undefined && list.length > 0) return decideBlockTransactions(list, h);
   }
-  return fallback('blockTransactions', reference, `none of the ${BLOCKS_READ} latest blocks lists a transaction`);
+  return fallback('blockTransactions', reference, `none of the ${read} blocks read (${from === undefined ? "from the tip down" : `from ${from + 1n} up`}) lists a transaction`);
 }

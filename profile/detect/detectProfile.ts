@@ -1,4 +1,4 @@
-import { detectBlockTransactions } from './detectBlockTransactions.js';
+import { detectBlockTransactions, tipOf } from './detectBlockTransactions.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { referenceCodec } from '../referenceCodec.js';
@@ -151,11 +151,18 @@ export async function detectProfile(options: DetectOptions): Promise<DetectResul
 /** Everything after the endpoint and the method names. */
 async function probeWith(d: Detection, options: DetectOptions, m: MethodsDetected, unknownMethod: StandardErrorAnswer | undefined): Promise<void> {
   const { observed, chainId, blockTimeMs } = await probeReads(d, m, unknownMethod);
+  // The height before the detection's own transactions: their blocks are above it (blockTransactions).
+  let beforeSends: bigint | undefined;
+  if (options.faucet !== false || options.transactions !== false) {
+    await d.step('the height before the sends', async () => {
+      beforeSends = await tipOf(d.prober, m);
+    });
+  }
   const funded = await probeFaucet(d, m, options.faucet, blockTimeMs);
   const signFor = chainIdToSign(d, options.chainId, chainId);
   await probeTransactions(d, m, options.transactions, signFor, funded, blockTimeMs);
   // Blocks are read for a transactions list only where the detection made transactions (a claim, or its sends).
-  if (funded !== undefined || options.transactions !== false) await d.step('block transactions', async () => d.add([await detectBlockTransactions(d.prober, m)]));
+  if (funded !== undefined || options.transactions !== false) await d.step('block transactions', async () => d.add([await detectBlockTransactions(d.prober, m, beforeSends, blockTimeMs)]));
   else d.add([fallback('blockTransactions', referenceProfile().blockTransactions, 'no transaction was made (no faucet, --no-transactions): no block was read for one')]);
   await probeLimits(d, m, options.limits);
   decideOverAll(d, observed);
