@@ -21,7 +21,7 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
     const reasons = r.stop.reason === 'target-unreachable' ? r.invalid.filter((i) => !i.startsWith('the target became unreachable')) : r.invalid;
     return reasons.length === 0 ? [] : [`${r.url}: ${reasons.join('; ')}`];
   });
-  const died = runs.filter((r) => r.stop.reason === 'target-unreachable').map((r) => `${r.url} stopped answering ${(r.stop.atMs / 1000).toFixed(1)} s into the run${r.stop.message === undefined ? '' : `: ${r.stop.message}`}`);
+  const died = runs.filter((r) => r.stop.reason === 'target-unreachable').map((r) => `${r.url} ${diedWhen(r)}${r.stop.message === undefined ? '' : `: ${r.stop.message}`}`);
   const knees = sweeps.map((s) =>
     s.knee === null
       ? `${s.url}: the SLO held at no rate tried`
@@ -69,3 +69,15 @@ export function loadHeadline(report: Pick<LoadReport, 'verdict'>): LoadHeadline 
 
 /** The verdict word as a CSS class name part: "passed", "not-trusted". */
 export const verdictClass = (word: LoadVerdictWord): string => word.toLowerCase().replace(/ /g, '-');
+
+/**
+ * When a node that became unreachable stopped answering: from the outage still open at the end of its run (the
+ * first failed request's scheduled time), which is when its clients saw it go, not when the run gave up on it
+ * (that is unreachableMs later); the stop's time when no outage was kept.
+ */
+function diedWhen(r: LoadRun): string {
+  const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const open = r.outages?.kept.findLast((o) => o.toMs === null);
+  if (open === undefined || open.fromMs > r.stop.atMs) return `stopped answering ${s(r.stop.atMs)} into the run`;
+  return `stopped answering ${s(Math.max(0, open.fromMs))} into the run (the run stopped at ${s(r.stop.atMs)})`;
+}

@@ -47,12 +47,22 @@ function mergeFailures(parts: readonly RequestFailures[]): RequestFailures {
   return { timeouts: add('timeouts'), transport: add('transport'), httpStatus: sumRecord(parts.map((f) => f.httpStatus)), malformed: add('malformed'), extraElements: add('extraElements'), missingElements: add('missingElements') };
 }
 
-/** The parts' timelines end to end: each part's measured points shifted by the measured time before it. Warm-up points of later parts are left out. */
+/**
+ * The parts' timelines end to end: each part's measured points shifted by the measured time before it. Warm-up
+ * points of later parts are left out, and so are the drain points of every part but the last (ticks that begin at
+ * or after the part's window ends): shifted, they would land at the next part's start, inside the merged window,
+ * with the last answer or two of a segment, and the baseline's noise would take them for seconds of the window.
+ */
 function joinTimelines(parts: readonly LoadRun[]): TimelinePoint[] {
   const out: TimelinePoint[] = [];
   let offset = 0;
+  const last = parts.length - 1;
   parts.forEach((p, i) => {
-    for (const point of p.timeline) if (i === 0 || point.tMs >= 0) out.push({ ...point, tMs: point.tMs + offset });
+    for (const point of p.timeline) {
+      if (i > 0 && point.tMs < 0) continue;
+      if (i < last && point.tMs >= p.durationMs) continue;
+      out.push({ ...point, tMs: point.tMs + offset });
+    }
     offset += p.durationMs;
   });
   return out;

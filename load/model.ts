@@ -48,7 +48,11 @@ export interface RateStage {
 export interface ScheduleStats {
   /** Requests/s the schedule asked for over the measured window (open model); null in the closed model. */
   targetRate: number | null;
-  /** Requests answered or failed per second of the measured window. */
+  /**
+   * Requests the node served per second of the measured window: those that ended in it with at least one call
+   * answered as JSON-RPC (a result or a JSON-RPC error), whenever they were scheduled. Timeouts, transport
+   * failures, HTTP statuses other than 200 and malformed answers are not served (docs/load.md, `schedule`).
+   */
   achievedRate: number;
   /** Requests due in the measured window. */
   scheduled: number;

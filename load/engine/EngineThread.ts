@@ -5,7 +5,7 @@
  * finishes once and resolves its result. When each request goes is its arrival model's (OpenPump, ClosedLoops).
  */
 import type { RunStop } from '../model.js';
-import { classifyExchange, isOk, type Classification, type Exchange } from '../metrics/classifyExchange.js';
+import { classifyExchange, isOk, isServed, type Classification, type Exchange } from '../metrics/classifyExchange.js';
 import { OutageLog } from '../metrics/OutageLog.js';
 import { LoadRecorder } from '../metrics/LoadRecorder.js';
 import { ClosedLoops } from './ClosedLoops.js';
@@ -122,7 +122,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
   }
 
   newConnection(): HttpConnection<InFlight> {
-    const c = new HttpConnection<InFlight>(this.#target, this);
+    const c = new HttpConnection<InFlight>(this.#target, this, this.#plan.timeoutMs);
     this.#connections.push(c);
     return c;
   }
@@ -142,11 +142,12 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
       if (exchange.kind === 'answer') this.#unreachableSince = undefined;
       const c = classifyExchange(ctx.request, exchange, this.#checkResult);
       outcomes = c.calls;
-      // Achieved throughput counts every request that ended inside the measured window, warm-up ones included:
-      // in steady state that is the rate served. Counting only the window's own requests left out those still
-      // in flight at its end and had nothing from the warm-up to stand for them at its start: short by the
-      // latency over the window (1.5% at 150 ms over 10 s), whatever the node's capacity.
-      this.recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, endedMs >= this.measureStart && endedMs < this.#windowEnd);
+      // Achieved throughput counts every request the node served (answered as JSON-RPC) inside the measured
+      // window, warm-up ones included: in steady state that is the rate served. Counting only the window's own
+      // requests left out those still in flight at its end and had nothing from the warm-up to stand for them at
+      // its start: short by the latency over the window (1.5% at 150 ms over 10 s), whatever the node's capacity.
+      // Failures are not served: a node resetting every connection had an achieved rate of 100% and passed its SLO.
+      this.recorder.ended(ctx.request, c, { scheduledMs: ctx.scheduledMs, writtenMs, endedMs }, ctx.measured, endedMs >= this.measureStart && endedMs < this.#windowEnd && isServed(c));
       if (readLagMs !== undefined) this.recorder.readLag(readLagMs * 1000, ctx.measured);
       this.#outage(ctx, c, endedMs);
       this.#track(ctx, c, endedMs);

@@ -186,6 +186,39 @@ describe('HttpConnection', () => {
     expect(server.connections()).toBe(2);
   });
 
+  it('ends an answer completed after its deadline as a timeout, at the deadline, whenever the sweep comes (none here)', async () => {
+    // Answers 1 and 3 come 300 ms after the request, past the 200 ms timeout; 0 and 2 come at once. No sweeper runs:
+    // the answer itself is judged against its own deadline when it ends (a sweep every timeoutMs/10 let an answer
+    // landing between the deadline and the next sweep pass as a success).
+    const server = await rawServer((socket, _, n) => {
+      const answer = (): void => void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      if (n % 2 === 1) setTimeout(answer, 300);
+      else answer();
+    });
+    const target = parseTarget(server.url);
+    const encoder = new RequestEncoder(target);
+    const got: { exchange: Exchange; endedMs: number; startedMs: number }[] = [];
+    await new Promise<void>((resolve) => {
+      const connection = new HttpConnection<number>(
+        target,
+        {
+          ended: (c, i, exchange, _written, endedMs) => {
+            got.push({ exchange, endedMs, startedMs: c.startedMs });
+            if (i + 1 < 4) c.send(encoder.wire(Buffer.from('{}')), i + 1);
+            else resolve();
+          },
+        },
+        200,
+      );
+      connection.send(encoder.wire(Buffer.from('{}')), 0);
+    });
+    expect(got.map((g) => text(g.exchange))).toEqual(['200 ok', 'timeout', '200 ok', 'timeout']);
+    // A timeout ends at its deadline: its latency is its timeout, not when it was seen.
+    for (const g of got.filter((x) => x.exchange.kind === 'timeout')) expect(g.endedMs - g.startedMs).toBeCloseTo(200, 6);
+    // The late answer was read whole: the connection stays usable (no new connection for it).
+    expect(server.connections()).toBe(1);
+  });
+
   it('reports a refused connection as a transport failure, never written, and tells its owner', async () => {
     const probe = createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));

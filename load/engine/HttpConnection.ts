@@ -168,9 +168,15 @@ export class HttpConnection<T> {
   /** The stamp of the read being parsed (ReadTurn.read); undefined outside one. */
   #readAt: number | undefined;
 
+  /**
+   * @param timeoutMs A request with no complete answer this long after it was handed over is a timeout, however
+   * late the owner's sweep (`expire`) comes: an answer completed after its deadline ends as a timeout too, at the
+   * deadline (default: none).
+   */
   constructor(
     readonly target: HttpTarget,
     readonly events: ConnectionEvents<T>,
+    readonly timeoutMs = Infinity,
   ) {}
 
   /** Whether a request is under way. */
@@ -275,7 +281,12 @@ export class HttpConnection<T> {
     this.#end(exchange);
   }
 
-  /** Ends the request: an answer stamped at the read that completed it, anything else now; delivered after the turn's reads. */
+  /**
+   * Ends the request: an answer stamped at the read that completed it, anything else now; delivered after the
+   * turn's reads. Whatever ends it after its deadline (`startedMs + timeoutMs`: an answer, a failure, the sweep)
+   * is a timeout, ended at the deadline: "no complete answer within timeoutMs" does not depend on when the
+   * owner's sweep last ran, and a timeout's latency is its timeout.
+   */
   #end(exchange: Exchange): void {
     const context = this.#context as T;
     const written = this.#writtenMs;
@@ -283,7 +294,13 @@ export class HttpConnection<T> {
     this.#wire = undefined;
     this.#resetParser();
     const at = this.#readAt;
-    readTurn.defer(new Ended(this, context, exchange, written, at ?? performance.now(), at === undefined ? undefined : readTurn.lagOf(at, written)));
+    const endedMs = at ?? performance.now();
+    const deadline = this.startedMs + this.timeoutMs;
+    if (exchange.kind === 'timeout' || endedMs > deadline) {
+      readTurn.defer(new Ended(this, context, { kind: 'timeout' }, written, Math.min(endedMs, deadline), undefined));
+      return;
+    }
+    readTurn.defer(new Ended(this, context, exchange, written, endedMs, at === undefined ? undefined : readTurn.lagOf(at, written)));
   }
 
   #resetParser(): void {

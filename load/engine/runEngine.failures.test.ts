@@ -1,10 +1,13 @@
 // The engine when things go wrong: a target that refuses or dies, requests never answered, an interrupted run,
 // a generator too slow for its schedule, a source that is busy or runs out, bad options.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusedPort, startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
+import { refusedPort, startCapacityServer, startDelayServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { madeSources, testSourceSpec } from '../../test/support/loadTestSource.js';
 import { fixedCallsSpec } from '../../test/support/fixedCallsSource.js';
+import { loadVerdict } from '../loadVerdict.js';
+import { evaluateThresholds, parseThreshold } from '../scenario/Threshold.js';
 import { runEngine, type EngineOptions } from './runEngine.js';
 
 const CAPACITY = 1_000;
@@ -63,6 +66,13 @@ describe('runEngine: the target fails', () => {
     const ok = run.methods.reduce((n, m) => n + m.ok, 0);
     expect(ok).toBeGreaterThan(150);
     expect(run.failures.transport).toBeGreaterThan(0);
+    // The verdict says when the node stopped answering (~1 s, when its calls began to fail), and when the run
+    // gave up on it (a second of failures later); it used to give the latter as the former.
+    const { summary } = loadVerdict([{ ...run, url: dying.url, scenario: 'dying', thresholds: [] }], [], undefined, false);
+    const [, went, gaveUp] = /stopped answering (\d+\.\d) s into the run \(the run stopped at (\d+\.\d) s\)/.exec(summary) ?? [];
+    expect(Number(went), summary).toBeGreaterThanOrEqual(0.8);
+    expect(Number(went), summary).toBeLessThan(1.6);
+    expect(Number(gaveUp)).toBeCloseTo(run.stop.atMs / 1000, 0);
   });
 
   it('counts requests never answered as timeouts, their calls unanswered, latency at the timeout', async () => {
@@ -86,6 +96,76 @@ describe('runEngine: the target fails', () => {
   });
 });
 
+describe('runEngine: an answer after its timeout', () => {
+  it('counts every answer that comes after the timeout as a timeout, its latency the timeout, whatever the sweep\'s period', async () => {
+    // Every answer 215 ms after its request, the timeout 200 ms (swept every 20 ms): the truth is 50 timeouts.
+    // Before, an answer landing between the deadline and the next sweep was taken as a success (5 of 50 in a run).
+    const late = await startDelayServer({ delayMs: 215 });
+    try {
+      const run = await runEngine(base({ url: late.endpoint, model: open(50, 1_000), timeoutMs: 200 }));
+      expect(late.requests()).toBe(50);
+      expect(run.failures.timeouts).toBe(50);
+      expect(run.methods.reduce((n, m) => n + m.ok, 0)).toBe(0);
+      expect(run.methods.reduce((n, m) => n + m.unanswered, 0)).toBe(50);
+      // A timeout ends at its deadline, the timeout after it was handed to its connection: never at the 215 ms answer.
+      expect(run.service.max).toBeLessThan(201_000);
+      expect(run.latency.min).toBeGreaterThanOrEqual(199_000);
+    } finally {
+      await late.stop();
+    }
+  });
+});
+
+describe('runEngine: the achieved rate is what the node served', () => {
+  it('counts results and JSON-RPC errors, never transport failures or HTTP errors, in the achieved rate and the achieved threshold', async () => {
+    // In turn: HTTP 503, a JSON-RPC error, the connection reset, a result. Served: the error and the result, half.
+    let n = 0;
+    const mixed = createHttpServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number };
+        const kind = n++ % 4;
+        if (kind === 2) {
+          req.socket.destroy();
+          return;
+        }
+        const body = JSON.stringify(kind === 1 ? { jsonrpc: '2.0', id, error: { code: -32005, message: 'limited' } } : { jsonrpc: '2.0', id, result: 'ok' });
+        res.writeHead(kind === 0 ? 503 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((r) => mixed.listen(0, '127.0.0.1', r));
+    try {
+      const run = await runEngine(base({ url: `http://127.0.0.1:${(mixed.address() as AddressInfo).port}/rpc`, model: open(100, 1_000), source: fixedCallsSpec({ calls: [{ method: 'chain_health' }] }) }));
+      expect(n).toBe(100);
+      expect(run.failures.httpStatus).toEqual({ '503': 25 });
+      expect(run.failures.transport).toBe(25);
+      expect(run.methods[0]).toMatchObject({ calls: 100, ok: 25, errors: { '-32005': 25 }, unanswered: 50 });
+      // 50 served, all answered at once inside the 1 s window (before: 100 requests ended, 100/s, "100%").
+      expect(run.schedule.achievedRate).toBeLessThanOrEqual(50);
+      expect(run.schedule.achievedRate).toBeGreaterThanOrEqual(48);
+      const [achieved] = evaluateThresholds({ ...run, url: 'http://127.0.0.1', scenario: 'mixed', thresholds: [] }, [parseThreshold('achieved >= 99%')]);
+      expect(achieved?.ok).toBe(false);
+    } finally {
+      mixed.closeAllConnections();
+      await new Promise((r) => mixed.close(r));
+    }
+  });
+});
+
+describe('runEngine: the target rate', () => {
+  it('is the rate the stages ask for over the window, not one arrival over a 1 ms window', async () => {
+    const run = await runEngine(base({ model: open(5, 1), durationMs: 1 }));
+    expect(run.schedule.scheduled).toBe(1);
+    expect(run.schedule.targetRate).toBe(5);
+    // A ramp from 0 to 100/s over 1 s asks for 50 arrivals: 50/s.
+    const ramp = await runEngine(base({ model: { kind: 'open', distribution: 'uniform', stages: [{ from: 0, to: 100, durationMs: 1_000 }] } }));
+    expect(ramp.schedule.scheduled).toBe(50);
+    expect(ramp.schedule.targetRate).toBe(50);
+  });
+});
+
 describe('runEngine: stopping and validity', () => {
   it('on abort: stops sending, returns the partial run as interrupted, promptly', async () => {
     const controller = new AbortController();
@@ -106,6 +186,15 @@ describe('runEngine: stopping and validity', () => {
     expect(run.valid).toBe(false);
     expect(run.invalid.join(' ')).toMatch(/fell behind its schedule: send lag p99/);
     expect(run.schedule.lagUs.p99).toBeGreaterThan(100_000);
+  });
+
+  it('says both when the send lag p99 is over its bound and a send went more than 200 ms late', async () => {
+    // Each request takes the source 250 ms to make, due every 100 ms: request k is taken up about k × 150 ms late.
+    const run = await runEngine(base({ model: open(10, 1_000), source: testSourceSpec({ busyMs: 250 }) }));
+    expect(run.schedule.lagUs.max).toBeGreaterThan(200_000);
+    expect(run.invalid.join(' ')).toMatch(/fell behind its schedule: send lag p99/);
+    // The stall was left out whenever the p99 rule fired.
+    expect(run.invalid.join(' ')).toMatch(/the generator stalled: one send went \d+\.\d ms late/);
   });
 
   it('counts a busy source (null) as drops, and ends early when the source runs out', async () => {

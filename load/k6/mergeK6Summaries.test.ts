@@ -92,14 +92,15 @@ describe('mergeK6Summaries: the figures', () => {
       stop: { reason: 'completed', atMs: 10_000 },
     });
     expect(run.schedule.targetRate).toBe(300);
-    // Ended exchanges (answered or failed) per second of the measured window.
-    expect(run.schedule.achievedRate).toBe(300);
+    // Requests served (answered as JSON-RPC, a result or an error) per second of the measured window: the 30
+    // timeouts were not served (counted before, an achieved rate of 300/s).
+    expect(run.schedule.achievedRate).toBe(297);
     expect(run.schedule.lagUs.count).toBe(0);
     expect(run.inclusion).toBeUndefined();
   });
 
   it('judges the definition\'s thresholds on the merged run', () => {
-    // 3000 requests in 10 s at a target of 300/s: achieved 100%; under 2% of the calls failed.
+    // 3000 requests in 10 s at a target of 300/s, 2970 served: achieved 99%; under 2% of the calls failed.
     expect(run.thresholds.map((t) => [t.name, t.ok])).toEqual([
       ['p99 < 250ms', true],
       ['errors < 5%', true],

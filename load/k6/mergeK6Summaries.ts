@@ -221,13 +221,16 @@ function cutOffNote(n: number, attributed: boolean): string {
 /** The merged run's schedule: the open model's target over the window, what ended per second, what was sent (cut off included) and dropped. */
 function mergedSchedule(summaries: readonly K6Summary[], model: ArrivalModel, durationMs: number, cutOff: number): LoadRun['schedule'] {
   const ended = summaries.reduce((n, s) => n + s.requests.count, 0);
+  // Exchanges that failed whole: no JSON-RPC answer at all (they exclude each other, as in the engine).
+  const failed = summaries.reduce((n, s) => n + s.failures.timeouts + s.failures.transport + s.failures.malformed + Object.values(s.failures.httpStatus).reduce((a, b) => a + b, 0), 0);
   const started = summaries.reduce((n, s) => n + s.schedule.started, 0);
   const dropped = summaries.reduce((n, s) => n + s.schedule.dropped, 0);
   return {
     targetRate: modelRate(model),
-    // As runEngine defines it: exchanges that ended (answered or failed, any outcome) per second of the
-    // measured window. k6 counts a request (http_reqs) when its exchange ends, so that is requests.count.
-    achievedRate: durationMs > 0 ? ended / (durationMs / 1000) : 0,
+    // As runEngine defines it: requests the node served (answered as JSON-RPC, a result or an error) per second
+    // of the measured window. k6 counts a request (http_reqs) when its exchange ends (requests.count); those
+    // whose exchange failed whole (timeout, transport, an HTTP status, a body that is not JSON-RPC) were not served.
+    achievedRate: durationMs > 0 ? Math.max(0, ended - failed) / (durationMs / 1000) : 0,
     scheduled: started + dropped,
     sent: ended + cutOff,
     dropped,

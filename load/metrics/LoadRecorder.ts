@@ -12,9 +12,10 @@ import { Histogram } from './Histogram.js';
 /** The schedule's counters, as one thread or a merge of threads counted them. */
 export interface ScheduleCounts extends Omit<ScheduleStats, 'targetRate' | 'achievedRate'> {
   /**
-   * Measured requests that ended (answered or failed) before the measured window's end: the achieved rate's
-   * numerator, so a node that cannot keep up shows a lower rate even when nothing is dropped, and a backlog
-   * of the warm-up never counts.
+   * Requests the node served (answered at least one call as JSON-RPC: a result or a JSON-RPC error) that ended
+   * inside the measured window, whenever they were scheduled: the achieved rate's numerator, so a node that cannot
+   * keep up shows a lower rate even when nothing is dropped, and failures (timeouts, transport, HTTP statuses,
+   * malformed answers) are not service.
    */
   completed: number;
 }
@@ -117,8 +118,8 @@ export class LoadRecorder {
 
   /**
    * A request ended: its calls' outcomes, its timing. Only `measured` requests (scheduled in the measured
-   * window) count in the figures, every one in the tick; `endedInWindow`: it ended within the measured window,
-   * whenever it was scheduled (the achieved throughput: what the node served in the window).
+   * window) count in the figures, every one in the tick; `endedInWindow`: it was served and ended within the
+   * measured window, whenever it was scheduled (the achieved throughput: what the node served in the window).
    */
   ended(request: PlannedRequest, c: Classification, t: RequestTiming, measured: boolean, endedInWindow = measured): void {
     const latencyUs = (t.endedMs - t.scheduledMs) * 1000;

@@ -34,6 +34,13 @@ export interface Classification {
 /** Whether a call outcome counts as ok: a result, valid when it was validated. */
 export const isOk = (c: CallOutcome): boolean => c.kind === 'result' && c.valid !== false;
 
+/**
+ * Whether the node served the request (the achieved rate's numerator): it answered at least one of its calls as
+ * JSON-RPC, with a result (valid or not) or a JSON-RPC error. A timeout, a transport failure, an HTTP status
+ * other than 200 or an answer that answers none of its calls is not service, whatever else came back.
+ */
+export const isServed = (c: Classification): boolean => c.calls.some((call) => call.kind === 'result' || call.kind === 'error');
+
 type Check = ((method: string, result: JsonValue) => boolean) | undefined;
 
 /**

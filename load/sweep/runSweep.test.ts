@@ -2,7 +2,7 @@
 // a fixed cost, in virtual time) lies within 5% of that capacity: the sweep proves its own number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../profile/referenceProfile.js';
-import { startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
+import { startBucketServer, startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
 import { GENERATOR_TRIES, runSweep } from './runSweep.js';
 
@@ -37,5 +37,26 @@ describe('chainrpc load sweep', () => {
     expect(result.knee).toBeNull();
     expect(lines.filter((l) => /^sweep: 30 requests\/s/.test(l))).toHaveLength(GENERATOR_TRIES);
     expect(lines.at(-1)).toMatch(/not measured: the generator fell behind on every try/);
+  }, 60_000);
+
+  it('counts only what the node served: one that answers HTTP 503 above its capacity does not hold the SLO there', async () => {
+    // 70 requests/s served, the rest refused at once with 503. Before, the 503s counted in the achieved rate:
+    // 100/s "held", and the knee was put above the node's capacity.
+    const bucket = await startBucketServer({ rate: 70, burst: 10 });
+    try {
+      const scenario = resolveScenario({ name: 'bucket', arrivals: { model: 'open', rate: 50 }, duration: '1500ms', warmup: '300ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
+      // The generator's own lag is not judged here (a bound of 1 s): what the node served is.
+      const result = await runSweep({ scenario, url: bucket.url, profile: referenceProfile(), profileSource: null, threads: 1, maxLagP99Us: 1_000_000, log: () => {}, rates: [50, 100], step: '1500ms' });
+      const [low, high] = result.steps;
+      expect(low, JSON.stringify(low?.reasons)).toMatchObject({ rate: 50, sloHeld: true });
+      expect(high?.rate).toBe(100);
+      expect(high?.sloHeld).toBe(false);
+      expect(Object.values(high?.run.failures.httpStatus ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(high?.run.schedule.achievedRate).toBeLessThan(85);
+      expect(high?.reasons.join(' ')).toMatch(/^achieved \d+\.\d\/s, under 99% of 100\/s/);
+      expect(result.knee).toBe(50);
+    } finally {
+      await bucket.stop();
+    }
   }, 60_000);
 });

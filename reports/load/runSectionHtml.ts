@@ -58,7 +58,7 @@ export function summaryRows(run: LoadRun, timing: LatencyTiming = 'scheduled'): 
   const { schedule } = run;
   const row = (label: string, value: string, note = ''): Cell[] => [text(label), num(value), text(note, 'note')];
   return [
-    row('Rate achieved', rateText(run), 'requests answered or failed per second of the measured window'),
+    row('Rate achieved', rateText(run), 'requests the node served (a JSON-RPC answer) per second of the measured window'),
     row('Requests', formatCount(requestsOf(run)), `${formatCount(schedule.sent)} sent of ${formatCount(schedule.scheduled)} scheduled`),
     row('Calls ok', formatCount(callsOf(run) - failedOf(run)), 'answered with a result; each call of a batch counts'),
     row('Calls failed', `${formatCount(failedOf(run))} (${formatPercent(errorRate(run))})`, 'JSON-RPC errors (also inside a 200 or a batch) and unanswered calls'),

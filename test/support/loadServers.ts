@@ -11,6 +11,9 @@
  *   first, over raw sockets (faster than any client reads them); each answer's result is its sequence number,
  *   and the server keeps when each request arrived and when its answer was written (the truth, per request).
  *
+ * - startBucketServer: answers at once while a token bucket (`rate` a second, `burst` deep) has a token, and with
+ *   HTTP 503 (no JSON-RPC answer) when it has none: a node that serves `rate` requests/s and refuses the rest fast.
+ *
  * Every call is answered `{"jsonrpc":"2.0","id":<its id>,"result":"ok"}` unless a server says otherwise.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -377,4 +380,36 @@ export async function startBurstServer(options: { burst: number; maxHoldMs?: num
         server.close(() => resolve());
       }),
   };
+}
+
+export interface BucketServer extends LoadServer {
+  /** Requests answered with a result, and refused with HTTP 503, so far. */
+  served(): number;
+  refused(): number;
+}
+
+/**
+ * Answers every request at once while its token bucket holds a token (`rate` tokens a second, at most `burst`), and
+ * with HTTP 503 and a plain-text body when it is empty: a node whose capacity is `rate` requests/s that refuses the
+ * excess quickly instead of queueing it. Tokens are counted in time as it passes, not by a timer.
+ */
+export async function startBucketServer(options: { rate: number; burst: number }): Promise<BucketServer> {
+  let tokens = options.burst;
+  let last = performance.now();
+  let served = 0;
+  let refused = 0;
+  const server = await startRpcServer((parsed, res, arrived) => {
+    tokens = Math.min(options.burst, tokens + ((arrived - last) * options.rate) / 1000);
+    last = arrived;
+    if (tokens >= 1) {
+      tokens -= 1;
+      served++;
+      send(res, answerAll(parsed));
+      return;
+    }
+    refused++;
+    res.writeHead(503, { 'content-type': 'text/plain', 'content-length': 4 });
+    res.end('busy');
+  });
+  return { ...server, served: () => served, refused: () => refused };
 }
