@@ -11,14 +11,16 @@ export interface FuzzVerdict {
   word: 'FOUND' | 'CLEAN' | 'NOTHING';
   /** The findings that count: reproduced, or not re-checkable because the node was dead. */
   standing: Finding[];
-  /** Seen once and not again when re-sent: said, never counted. */
+  /** Seen once and not again when re-sent, or never re-sent for want of time: said, never counted. */
   flaky: Finding[];
   exitCode: ExitCode;
 }
 
 export function fuzzVerdict(run: Pick<FuzzRun, 'findings' | 'cases' | 'stop'>): FuzzVerdict {
-  const standing = run.findings.filter((f) => f.recheck !== 'flaky');
-  const flaky = run.findings.filter((f) => f.recheck === 'flaky');
+  // A sighting the time budget left no time to re-send is no more proven than a flaky one: said, never counted.
+  const counted = (f: Finding): boolean => f.recheck !== 'flaky' && f.recheck !== 'out-of-time';
+  const standing = run.findings.filter(counted);
+  const flaky = run.findings.filter((f) => !counted(f));
   const word = standing.length > 0 ? 'FOUND' : run.cases === 0 ? 'NOTHING' : 'CLEAN';
   const exitCode = run.stop === 'interrupted' ? EXIT.interrupted : standing.length > 0 ? EXIT.nodeError : EXIT.ok;
   return { word, standing, flaky, exitCode };

@@ -149,8 +149,12 @@ export interface Finding {
   minimal: FoundCase;
   /** Times it was seen (cases with this signature). */
   count: number;
-  /** Re-sent before it was reported: 'reproduced', 'flaky' (the minimal case did not show it again), or 'not-rechecked' (the node was dead). */
-  recheck: 'reproduced' | 'flaky' | 'not-rechecked';
+  /**
+   * Re-sent before it was reported: 'reproduced', 'flaky' (the minimal case did not show it again),
+   * 'not-rechecked' (the node was dead), or 'out-of-time' (the run's time budget ran out before it could be
+   * re-sent: a sighting, said and not counted, as a flaky one).
+   */
+  recheck: 'reproduced' | 'flaky' | 'not-rechecked' | 'out-of-time';
   /** ms from the run's start to the first sighting. */
   atMs: number;
   /** Other nodes' answers to the same case (a disagreement). */
@@ -160,6 +164,11 @@ export interface Finding {
    * one cause, folded into this finding (their sightings are in `count`); `id` is the one each had when filed.
    */
   alsoAs?: { id: string; method?: string; rule: string; count: number }[];
+  /**
+   * A liveness finding's other candidates: the cases also sent to the node since its last good probe (left
+   * unanswered as it died, or answered just before), which `--replay` sends in turn when the named one does not kill it.
+   */
+  candidates?: FoundCase[];
 }
 
 export interface FoundCase {

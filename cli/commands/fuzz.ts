@@ -59,7 +59,8 @@ ${targetOptions('a node (repeatable: several are compared)')}
   --seed <n>               makes the run again case for case (default: random, printed)
   --only <what>            a method (chain_getAccount) or a family (valid, invalid-params, envelope,
                            http) to fuzz; repeatable (default: all)
-  --concurrency <n>        cases in flight at once (default 4; 1 names a killing request exactly)
+  --concurrency <n>        cases in flight at once (default 4; 1: a probe after every case, so a
+                           killing request is named exactly)
   --max-rate <n>           cases per second at most (default 5000): a fuzz run is not a load test
   --threads <1|2>          2: cases are made and answers judged on a second thread, beside the one
                            that sends: for long runs (50,000 cases and more) with a core to spare

@@ -12,6 +12,8 @@ import type { AnswerExpectation } from '../model.js';
 export interface Due {
   /** The id the answer must carry (JSON-RPC 2.0 §5). */
   id: JsonValue;
+  /** A numeric id's literal as the request wrote it, where its value (a double) may not hold it exactly (idLiterals.ts). */
+  idText?: () => string | undefined;
   /**
    * An Invalid Request whose own id was valid: JSON-RPC 2.0 §5 lets the answer carry null ("If there was an
    * error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null"),

@@ -16,6 +16,7 @@ import type { Violation } from '../model.js';
 import type { Due } from './Reading.js';
 import { errorViolations, optionalMethod, resultViolations } from './resultOracle.js';
 import { responseProblems } from '../../core/client/responseProblems.js';
+import { isNumeric, numberKey } from './idLiterals.js';
 
 /** JSON-RPC 2.0's names of its codes (§5.1), for messages. */
 const CODE_NAMES: Readonly<Record<string, string>> = {
@@ -38,41 +39,57 @@ const isInteger = (v: JsonValue | undefined): boolean => typeof v === 'bigint' |
 
 export { responseProblems };
 
-/**
- * Whether an answer's id is the request's: the same JSON type and value, compared losslessly. A number the
- * request wrote as a fraction or with an exponent is held as a double; an answer writing that double's
- * integer value in full (1e20 as 100000000000000000000) is the same value.
- */
-export function sameId(expected: JsonValue, got: JsonValue | undefined): boolean {
-  if (got === undefined) return false;
-  if (typeof expected === 'number') {
-    if (typeof got === 'number') return got === expected;
-    return typeof got === 'bigint' && Number.isInteger(expected) && BigInt(expected) === got;
-  }
-  if (typeof expected === 'bigint') {
-    if (typeof got === 'bigint') return got === expected;
-    return typeof got === 'number' && Number.isInteger(got) && BigInt(got) === expected;
-  }
-  return got === expected;
+/** Where the literals of two numeric ids can be read, when their values alone cannot say (idLiterals.ts). */
+export interface IdTexts {
+  expected?: () => string | undefined;
+  got?: () => string | undefined;
 }
 
-/** A key under which equal ids (sameId) meet: integers by their exact value, whether number or bigint. */
-export function idKey(id: JsonValue | undefined): string {
-  if (typeof id === 'bigint') return `n:${id}`;
-  if (typeof id === 'number') return Number.isInteger(id) ? `n:${BigInt(id)}` : `f:${id}`;
+/**
+ * Whether an answer's id is the request's: the same JSON type and value (JSON-RPC 2.0 §5). Numbers are compared
+ * by their exact decimal value, whatever their form (`9e+22` is `90000000000000000000000`, `1e+100` is `1e100`;
+ * 9007199254740993 is not 9007199254740992), read from their literals where a double cannot hold them (`texts`).
+ * A request's number written with a fraction or an exponent may be read as a double (RFC 8259 §6), so an answer
+ * echoing that double is the same id too.
+ */
+export function sameId(expected: JsonValue, got: JsonValue | undefined, texts: IdTexts = {}): boolean {
+  if (got === undefined) return false;
+  if (!isNumeric(expected) || !isNumeric(got)) return got === expected;
+  const e = numberKey(expected, texts.expected);
+  const g = numberKey(got, texts.got);
+  if (e === undefined || g === undefined) return byValue(expected, got);
+  if (e === g) return true;
+  const written = typeof expected === 'number' && !Number.isSafeInteger(expected) ? texts.expected?.() : undefined;
+  return written !== undefined && /[.eE]/.test(written) && Number(expected) === Number(got);
+}
+
+/** Two numbers compared by their values only (a literal unknown): a double and an integer are the same when the double is that integer. */
+function byValue(expected: number | bigint, got: number | bigint): boolean {
+  if (typeof expected === 'number') return typeof got === 'number' ? got === expected : Number.isInteger(expected) && BigInt(expected) === got;
+  return typeof got === 'bigint' ? got === expected : Number.isInteger(got) && BigInt(got) === expected;
+}
+
+/** A key under which equal ids (sameId) meet: numbers by their exact value (from `literal` where the value cannot say it). */
+export function idKey(id: JsonValue | undefined, literal?: () => string | undefined): string {
+  if (isNumeric(id)) {
+    const key = numberKey(id, literal);
+    return key === undefined ? `f:${id}` : `n:${key}`;
+  }
   if (typeof id === 'string') return `s:${id}`;
   return id === null ? 'null' : `other:${short(id)}`;
 }
 
+const cut = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);
+
 const kindOf = (v: JsonValue | undefined): string => (v === null ? 'null' : typeof v === 'bigint' ? 'number' : Array.isArray(v) ? 'array' : typeof v);
 
 /** Whether the answer's id is right for the due (an Invalid Request's may also be null: Due.idMayBeNull). */
-export function idAccepted(due: Due, got: JsonValue | undefined): boolean {
-  return sameId(due.id, got) || (due.idMayBeNull && got === null);
+export function idAccepted(due: Due, got: JsonValue | undefined, gotText?: () => string | undefined): boolean {
+  return sameId(due.id, got, { ...(due.idText === undefined ? {} : { expected: due.idText }), ...(gotText === undefined ? {} : { got: gotText }) }) || (due.idMayBeNull && got === null);
 }
 
 /** Every violation of one response object, answered to `due`. */
-export function dueViolations(due: Due, response: JsonValue, profile: Profile): Violation[] {
+export function dueViolations(due: Due, response: JsonValue, profile: Profile, gotIdText?: () => string | undefined): Violation[] {
   const out: Violation[] = [];
   // Written only for a violation: most answers are right, and a large one costs a walk to write.
   let text: string | undefined;
@@ -82,10 +99,13 @@ export function dueViolations(due: Due, response: JsonValue, profile: Profile): 
     out.push({ oracle: 'envelope', message: `answered ${due.what} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt: excerpt() });
   }
   if (!isObject(response)) return out;
-  if (Object.hasOwn(response, 'id') && !idAccepted(due, response.id)) {
+  if (Object.hasOwn(response, 'id') && !idAccepted(due, response.id, gotIdText)) {
     const got = response.id;
     const also = due.idMayBeNull ? ' or null' : '';
-    out.push({ oracle: 'envelope', message: `answered ${due.what} with id ${short(got)} (${kindOf(got)}), not ${short(due.id)} (${kindOf(due.id)})${also}`, source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', excerpt: excerpt() });
+    // Numbers quoted as written: the node's bytes, not a double's reading of them.
+    const gotText = (isNumeric(got) ? gotIdText?.() : undefined) ?? short(got);
+    const dueText = (isNumeric(due.id) ? due.idText?.() : undefined) ?? short(due.id);
+    out.push({ oracle: 'envelope', message: `answered ${due.what} with id ${cut(gotText)} (${kindOf(got)}), not ${cut(dueText)} (${kindOf(due.id)})${also}`, source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', excerpt: excerpt() });
   }
   const hasResult = Object.hasOwn(response, 'result');
   const error = response.error;

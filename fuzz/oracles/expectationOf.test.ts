@@ -169,6 +169,22 @@ describe('expectationOf: params', () => {
     expect(of(call('chain_getAccount', '{"address":"abc"}'), LENIENT)).toMatchObject({ answer: { kind: 'error', code: -32602 } });
   });
 
+  it('integers as hex quantities are the profile\'s choice for results only: params are judged as the interface writes them', () => {
+    const HEX: Profile = { ...LENIENT, integers: 'hex' };
+    // A JSON integer height is a valid call (its result is judged); "0x2" is a string integer, a form the profile accepts: either.
+    expect(of(call('chain_getBlockByHeight', '[2]'), HEX)).toMatchObject({ answer: { kind: 'result', method: 'chain_getBlockByHeight' } });
+    expect(of(call('chain_getBlockByHeight', '["0x2"]'), HEX)).toMatchObject({ answer: { kind: 'either' } });
+    expect(of(call('chain_getBlockByHeight', '["0x2"]'), { ...HEX, params: { ...HEX.params, stringIntegers: 'refused' } })).toMatchObject({ answer: { kind: 'error' } });
+  });
+
+  it('a string integer in any form ("00", "007") is a form stringIntegers accepts, not a rule a lenient node breaks', () => {
+    for (const height of ['"00"', '"007"', '"0x02"']) {
+      expect(of(call('chain_getBlockByHeight', `[${height}]`), LENIENT)).toMatchObject({ answer: { kind: 'either' } });
+      expect(of(call('chain_getBlockByHeight', `[${height}]`))).toMatchObject({ answer: { kind: 'error', code: -32602 } });
+    }
+    expect(of(call('chain_getBlockByHeight', '["18446744073709551616"]'), LENIENT)).toMatchObject({ answer: { kind: 'error' } });
+  });
+
   it('an absent params: either where [] is valid, an error where a param is missing', () => {
     expect(of('{"jsonrpc":"2.0","method":"chain_blockNumber","id":1}')).toMatchObject({ answer: { kind: 'either' } });
     expect(of('{"jsonrpc":"2.0","method":"chain_getAccount","id":1}')).toMatchObject({ answer: { kind: 'error', code: -32602 } });

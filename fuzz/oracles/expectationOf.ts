@@ -23,6 +23,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import { stringifyJson } from '../../core/json/index.js';
 import type { Profile } from '../../profile/Profile.js';
 import type { AnswerExpectation, Expectation, FuzzHttp } from '../model.js';
+import { lazyIdLiterals } from './idLiterals.js';
 import { decodeBody, PARSER_DEPTH_LIMIT, readJsonText } from './readJsonBody.js';
 import type { DuplicateSites } from './readJsonBody.js';
 import type { Due, Reading, Readings } from './Reading.js';
@@ -99,7 +100,8 @@ function bodyReadings(bytes: Uint8Array, profile: Profile): Reading[] {
     const second = 'text' in lossy && readJsonText(lossy.text).kind === 'json' ? textReadings(lossy.text, profile) : [];
     return [parseError(decoded.reason, 'RFC 8259 §8.1 (JSON text is UTF-8)'), ...second];
   }
-  const readings = textReadings(decoded.text, profile);
+  // A byte order mark with nothing after it is not an empty body: said as what it is.
+  const readings = decoded.bom && readJsonText(decoded.text).kind === 'empty' ? [emptyBody('a body of only a byte order mark')] : textReadings(decoded.text, profile);
   if (!decoded.bom) return readings;
   return [...readings, parseError('the body opens with a byte order mark', 'RFC 8259 §8.1 (a sender MUST NOT add a BOM; a parser MAY ignore it)')];
 }
@@ -114,15 +116,16 @@ function textReadings(text: string, profile: Profile): Reading[] {
     case 'too-deep':
       return [{ kind: 'unjudged', what: 'a body nested deeper than 512 levels', because: `${body.reason}: RFC 8259 §9 lets a parser limit nesting, so a parse error and a reading of the body are both right`, mustBeJson: true }];
     case 'json': {
+      const idLiterals = lazyIdLiterals(text);
       // Numbers a double reads otherwise than they are written (RFC 8259 §6), and nesting a parser may refuse (§9): more legal readings.
-      const exact = body.exact === undefined ? [] : valueReadings(body.exact, { profile, duplicates: body.duplicates?.where ?? 'none', duplicatesAs: 'either' });
+      const exact = body.exact === undefined ? [] : valueReadings(body.exact, { profile, duplicates: body.duplicates?.where ?? 'none', duplicatesAs: 'either', idLiterals });
       const deep = body.deep === true ? [tooDeepRefused()] : [];
-      if (body.duplicates === undefined) return [...valueReadings(body.value, { profile, duplicates: 'none', duplicatesAs: 'either' }), ...exact, ...deep];
+      if (body.duplicates === undefined) return [...valueReadings(body.value, { profile, duplicates: 'none', duplicatesAs: 'either', idLiterals }), ...exact, ...deep];
       const where: DuplicateSites = body.duplicates.where;
       return [
-        ...valueReadings(body.value, { profile, duplicates: where, duplicatesAs: 'either' }),
-        ...valueReadings(body.duplicates.firstWins, { profile, duplicates: where, duplicatesAs: 'either' }),
-        ...valueReadings(body.value, { profile, duplicates: where, duplicatesAs: 'refused' }),
+        ...valueReadings(body.value, { profile, duplicates: where, duplicatesAs: 'either', idLiterals }),
+        ...valueReadings(body.duplicates.firstWins, { profile, duplicates: where, duplicatesAs: 'either', idLiterals }),
+        ...valueReadings(body.value, { profile, duplicates: where, duplicatesAs: 'refused', idLiterals }),
         parseError('the body repeats a member name', 'RFC 8259 §4 (names SHOULD be unique; a parser may refuse the text)'),
         ...exact,
         ...deep,
@@ -142,9 +145,9 @@ function valueReadings(value: JsonValue, options: Omit<ModelOptions, 'nonFiniteI
   return [...readings, readingOfValue(value, { ...options, nonFiniteIds: 'invalid', overLimit: 'per-call' }, { nonFiniteId: false })];
 }
 
-function emptyBody(): Reading {
+function emptyBody(what = 'an empty body'): Reading {
   const because = 'an empty body is not JSON (RFC 8259 §2): -32700 is due, which the suite grades SHOULD (transport/parse-error-empty-body), so no code is compared';
-  return { kind: 'single', due: { id: null, idMayBeNull: false, answer: { kind: 'error', because }, source: 'JSON-RPC 2.0 §5.1, §5 (id null)', what: 'an empty body' } };
+  return { kind: 'single', due: { id: null, idMayBeNull: false, answer: { kind: 'error', because }, source: 'JSON-RPC 2.0 §5.1, §5 (id null)', what } };
 }
 
 /** A body nested deeper than PARSER_DEPTH_LIMIT refused by a parser's depth limit: an error with id null, no code compared. */

@@ -119,6 +119,9 @@ const TABLE: Row[] = [
   { name: 'an id beyond a double: refused or echoed', http: post(call('chain_blockNumber', '[]', '1e400')), right: [reply(error('null', -32600)), reply(result('1e400', '5'))], wrong: reply(result('2', '5')), fires: 'envelope' },
   { name: 'an id echoed as the same number written otherwise (1e+100, 1E100, in full)', http: post(call('chain_blockNumber', '[]', '1e100')), right: [reply(result('1e+100', '5')), reply(result('1E100', '5')), reply(result('10e99', '5'))], wrong: reply(result('1e99', '5')), fires: 'envelope' },
   { name: 'an integer id beyond 2^53 echoed with an exponent', http: post(call('chain_blockNumber', '[]', '100000000000000000000')), right: [reply(result('1e20', '5')), reply(result('100000000000000000000', '5'))], wrong: reply(result('100000000000000000001', '5')), fires: 'envelope' },
+  { name: 'an integer id beyond a double\'s precision echoed with an exponent (9e+22 for 90000000000000000000000)', http: post(call('chain_blockNumber', '[]', '90000000000000000000000')), right: [reply(result('9e+22', '5')), reply(result('9.0E22', '5')), reply(result('90000000000000000000000', '5'))], wrong: reply(result('89999999999999991611392', '5')), fires: 'envelope' },
+  { name: 'an id written with an exponent, echoed in full or otherwise, exactly', http: post(call('chain_blockNumber', '[]', '2.710505431213761085018632002174854278564453125e+80')), right: [reply(result('271050543121376108501863200217485427856445312500000000000000000000000000000000000', '5')), reply(result('2.710505431213761085018632002174854278564453125e+80', '5'))], wrong: reply(result('2.8e+80', '5')), fires: 'envelope' },
+  { name: 'a batch whose ids are echoed written otherwise is matched by exact value', http: post(`[${call('chain_blockNumber', '[]', '90000000000000000000000')},${call('chain_blockNumber', '[]', '900000000000000000000000')}]`), right: [reply(`[${result('9e+23', '5')},${result('9e+22', '5')}]`)], wrong: reply(`[${result('9e+23', '5')},${result('9.1e+22', '5')}]`), fires: 'envelope' },
   { name: '-32603 where either was due', http: post(call('chain_getAccount', `{"address":"${ADDRESS}"}`, '10')), right: [reply(error('10', -32602))], wrong: reply(error('10', -32603, 'Internal error')), fires: 'internal-error', profile: LENIENT },
   { name: '-32603 to an empty body', http: post(''), right: [reply(error('null', -32700))], wrong: reply(error('null', -32603, 'Internal error'), 500), fires: 'internal-error' },
 ];
@@ -130,6 +133,16 @@ describe('judge', () => {
       expect(oracles(row.http, row.wrong, row.profile ?? REF)).toContain(row.fires);
     });
   }
+
+  it('quotes a numeric id as the node wrote it, not as a double reads it', () => {
+    const [v] = judge({ http: post(call('chain_blockNumber', '[]', '90000000000000000000000')) }, reply(result('2.710505431213761085018632002174854278564453125e+80', '5')), { profile: REF, slowBoundMs: 1000 });
+    expect(v?.message).toContain('with id 2.710505431213761085018632002174854278564453125e+80 (number), not 90000000000000000000000 (number)');
+  });
+
+  it('says a body of only a byte order mark is that, not an empty body', () => {
+    const [v] = judge({ http: post(new Uint8Array([0xef, 0xbb, 0xbf])) }, reply('<html>oops</html>', 500), { profile: REF, slowBoundMs: 1000 });
+    expect(v?.message).toContain('answered a body of only a byte order mark with HTTP 500');
+  });
 
   it('says what the node did, with a source and an excerpt', () => {
     const [v] = judge({ http: post(BLOCK_NUMBER) }, reply(result('"7"', '5')), { profile: REF, slowBoundMs: 1000 });

@@ -22,6 +22,7 @@ import { isObject } from '../../profile/readWire.js';
 import type { FuzzAnswer, FuzzHttp, Violation } from '../model.js';
 import { dueViolations, idKey, idAccepted, responseProblems } from './answerChecks.js';
 import { readingsOf } from './expectationOf.js';
+import { lazyIdLiterals, type IdLiterals } from './idLiterals.js';
 import type { Due, Reading, Readings } from './Reading.js';
 
 export interface JudgeContext {
@@ -154,7 +155,7 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
         const overLimit = reading.due.what.startsWith('a batch');
         return [{ oracle: 'envelope', message: `answered ${reading.due.what}, ${overLimit ? 'due one error (over the profile\'s maxBatch),' : 'a single request,'} with an array`, source: overLimit ? 'profile: maxBatch (a batch over it is refused with one error)' : 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt }];
       }
-      return dueViolations(reading.due, body.json, profile);
+      return dueViolations(reading.due, body.json, profile, () => answerIds(answer)().top);
     }
     case 'batch': {
       const what = `a batch of ${reading.elements.length + reading.notifications}`;
@@ -165,7 +166,7 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
         if (reading.wholeRefusal && refusal) return [];
         return [{ oracle: 'envelope', message: `answered ${what} with ${refusal ? 'one error object' : 'a single value'}, not an array of responses`, source: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")', excerpt }];
       }
-      return batchViolations(reading, body.json, profile, what);
+      return batchViolations(reading, body.json, profile, what, answerIds(answer));
     }
   }
 }
@@ -175,27 +176,33 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
  * with its id (an Invalid Request's answer with id null to any Invalid Request), the first due it is right for
  * preferred; then answers due but missing, and answers that match none (a second answer, an answer to a notification).
  */
-function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: JsonValue[], profile: Profile, what: string): Violation[] {
+function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: JsonValue[], profile: Profile, what: string, ids: () => IdLiterals): Violation[] {
   const open = new Map<string, Due[]>();
-  for (const due of reading.elements) open.set(idKey(due.id), [...(open.get(idKey(due.id)) ?? []), due]);
+  for (const due of reading.elements) {
+    const key = idKey(due.id, due.idText);
+    open.set(key, [...(open.get(key) ?? []), due]);
+  }
   const out: Violation[] = [];
   const extra: JsonValue[] = [];
-  for (const response of answers) {
+  answers.forEach((response, i) => {
     const id = isObject(response) ? response.id : undefined;
-    let candidates = open.get(idKey(id)) ?? [];
+    const idText = (): string | undefined => ids().elements[i];
+    let candidates = open.get(idKey(id, idText)) ?? [];
+    // A number the request wrote with a fraction or an exponent, echoed as a double's reading of it (answerChecks.ts, sameId).
+    if (candidates.length === 0 && typeof id === 'number') candidates = [...open.values()].flat().filter((d) => idAccepted(d, id, idText));
     if (candidates.length === 0 && id === null) candidates = [...open.values()].flat().filter((d) => idAccepted(d, null));
     if (candidates.length === 0) {
       extra.push(response);
-      continue;
+      return;
     }
-    const judged = candidates.map((due) => ({ due, found: dueViolations(due, response, profile) }));
+    const judged = candidates.map((due) => ({ due, found: dueViolations(due, response, profile, idText) }));
     const chosen = judged.find((j) => j.found.length === 0) ?? judged[0];
-    if (chosen === undefined) continue;
+    if (chosen === undefined) return;
     const method = chosen.due.method;
     out.push(...(method === undefined ? chosen.found : chosen.found.map((v) => ({ ...v, method }))));
-    const key = idKey(chosen.due.id);
+    const key = idKey(chosen.due.id, chosen.due.idText);
     open.set(key, (open.get(key) ?? []).filter((d) => d !== chosen.due));
-  }
+  });
   const missing = [...open.values()].flat();
   if (missing.length > 0) {
     const list = missing.slice(0, 5).map((d) => d.what).join('; ');
@@ -209,6 +216,18 @@ function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: 
     out.push({ oracle: 'envelope', message: `answered ${what} with ${extra.length} answer(s) that match no call (id ${ids})${notes}`, source: 'JSON-RPC 2.0 §6, §4.1', excerpt: short(extra) });
   }
   return out;
+}
+
+/** The literals of an answer's ids (idLiterals.ts), made once per answer and only when a number needs them. */
+const ANSWER_IDS = new WeakMap<FuzzAnswer, () => IdLiterals>();
+
+function answerIds(answer: FuzzAnswer): () => IdLiterals {
+  let ids = ANSWER_IDS.get(answer);
+  if (ids === undefined) {
+    ids = lazyIdLiterals(answer.text ?? '');
+    ANSWER_IDS.set(answer, ids);
+  }
+  return ids;
 }
 
 /** A leak of internals in the answer (body and headers), unless the request carried the same text. */

@@ -1,7 +1,7 @@
 /**
  * What a call of a known method is owed for its params: a result (they validate against the method's params
- * schema under the profile: profile/profileSchemas.ts), an error (they do not), or either (a form the profile
- * accepts or the interface leaves open). Sources:
+ * schema as the interface writes it: the profile's result choices, such as integers as hex quantities, are not
+ * the params'), an error (they do not), or either (a form the profile accepts or the interface leaves open). Sources:
  * - the params schemas of schemas/methods/ (the single source of every shape);
  * - JSON-RPC 2.0 §5.1 for -32602, which the suite grades MUST only for a param of the wrong JSON type
  *   (suites/checks/transport/errors.ts, transport/invalid-params); other bad params are refused at SHOULD
@@ -18,7 +18,6 @@ import { formatProblems, validators } from '../../core/schema/validators.js';
 import type { Problem } from '../../core/schema/validators.js';
 import { errorCode } from '../../profile/Profile.js';
 import type { Profile } from '../../profile/Profile.js';
-import { profileValidators } from '../../profile/profileSchemas.js';
 import { isObject } from '../../profile/readWire.js';
 import type { AnswerExpectation } from '../model.js';
 
@@ -50,17 +49,15 @@ const paramsSource = (spec: string): string => `schema: methods/${spec}.schema.j
 /** The verdict on `params` (undefined: no params member) of a call of `spec` (the spec's name of a method the schemas hold). */
 export function paramsVerdict(spec: string, params: JsonValue | undefined, profile: Profile): ParamsVerdict {
   if (params === undefined) {
-    if (validParams(spec, [], profile) !== 'no') {
+    if (validParams(spec, [])) {
       return { answer: { kind: 'either', because: 'params is absent: JSON-RPC 2.0 §4 lets a client omit it, and the interface leaves how a node takes that open (docs/interface.md#not-shown)' }, source: 'JSON-RPC 2.0 §4' };
     }
     return invalid(spec, [], profile, [], ['count']);
   }
-  const asIs = validParams(spec, params, profile);
-  if (asIs === 'profile') return { answer: { kind: 'result', method: spec }, source: `schema: methods/${spec}.schema.json#/definitions/result` };
-  if (asIs === 'spec') return { answer: { kind: 'either', because: 'the params are valid as the interface writes them, though not in the profile\'s own encodings' }, source: paramsSource(spec) };
+  if (validParams(spec, params)) return { answer: { kind: 'result', method: spec }, source: `schema: methods/${spec}.schema.json#/definitions/result` };
   const undone = undoForms(spec, params);
   const refused = undone.forms.filter((f) => profile.params[f] === 'refused');
-  if (undone.forms.length > 0 && validParams(spec, undone.values, profile) !== 'no') {
+  if (undone.forms.length > 0 && validParams(spec, undone.values)) {
     if (refused.length === 0) {
       return { answer: { kind: 'either', because: `params in a form the profile accepts (${undone.forms.map((f) => `params.${f}`).join(', ')}): served as the plain form, or refused` }, source: `profile: params.${undone.forms[0] ?? 'extra'}` };
     }
@@ -75,7 +72,7 @@ export function paramsVerdict(spec: string, params: JsonValue | undefined, profi
 
 /** Params that break the method's schema even with every form undone: an error, with the code the profile or a MUST names. */
 function invalid(spec: string, values: JsonValue[], profile: Profile, formConds: string[], extra: string[], read = ''): ParamsVerdict {
-  const problems = problemsOf(spec, values, profile);
+  const problems = problemsOf(spec, values);
   const typeAt = new Set<number>();
   const problemConds: string[] = [];
   for (const p of problems) {
@@ -117,14 +114,17 @@ function formConditions(form: Form, kinds: ParamKind[]): string[] {
   return [FORM_CONDITION[form], ...broader];
 }
 
-/** Whether params validate: under the profile's schemas, only as the interface writes them (schemas/ as they are), or not at all. */
-function validParams(spec: string, params: JsonValue, profile: Profile): 'profile' | 'spec' | 'no' {
-  if (profileValidators(profile).params(spec, params).ok) return 'profile';
-  return validators().params(spec, params).ok ? 'spec' : 'no';
+/**
+ * Whether params validate against the method's params schema as the interface writes it. The profile's result
+ * choices (integers as hex quantities, hex case, ...) are about results (docs/profiles.md: `integers` "in
+ * results"), never params: what a profile says of params is its `params` forms, undone by undoForms.
+ */
+function validParams(spec: string, params: JsonValue): boolean {
+  return validators().params(spec, params).ok;
 }
 
-function problemsOf(spec: string, values: JsonValue[], profile: Profile): Problem[] {
-  const v = profileValidators(profile).params(spec, values);
+function problemsOf(spec: string, values: JsonValue[]): Problem[] {
+  const v = validators().params(spec, values);
   return v.ok ? [] : v.problems;
 }
 
@@ -172,7 +172,9 @@ function undoForms(spec: string, params: JsonValue): { values: JsonValue[]; form
       hexAt.push(i);
       return v.slice(2);
     }
-    if (kind.integer && /^(0|[1-9][0-9]*|0[xX][0-9a-fA-F]+)$/.test(v)) {
+    // Any string that writes an integer: the profile's stringIntegers names no canonical form ("007" read as 7,
+    // or a hex quantity "0x2", is a lenient node's reading as much as "7" is).
+    if (kind.integer && /^([0-9]+|0[xX][0-9a-fA-F]+)$/.test(v)) {
       forms.add('stringIntegers');
       return jsonInteger(BigInt(v));
     }

@@ -17,6 +17,7 @@ import type { Profile } from '../../profile/Profile.js';
 import { profileValidators } from '../../profile/profileSchemas.js';
 import { isObject } from '../../profile/readWire.js';
 import type { AnswerExpectation } from '../model.js';
+import type { IdLiterals } from './idLiterals.js';
 import { paramsVerdict } from './paramsModel.js';
 import type { Due, Reading } from './Reading.js';
 
@@ -36,6 +37,8 @@ export interface ModelOptions {
    * answer; another legal choice the profile does not state).
    */
   overLimit?: 'whole' | 'per-call';
+  /** The literals of the body's ids as written (idLiterals.ts), for numbers a double may not hold exactly. */
+  idLiterals?: () => IdLiterals;
 }
 
 /** What the model saw that calls for another reading. */
@@ -59,7 +62,7 @@ const OTHER_MEMBERS: AnswerExpectation = {
 /** The reading of a whole parsed body. */
 export function readingOfValue(value: JsonValue, options: ModelOptions, notes: ModelNotes): Reading {
   if (!Array.isArray(value)) {
-    const due = dueOf(value, 'the request', options.duplicates === 'whole', options, notes);
+    const due = dueOf(value, 'the request', options.duplicates === 'whole', options, notes, undefined);
     return due === undefined ? { kind: 'nothing', what: 'a notification', because: 'JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification' } : { kind: 'single', due };
   }
   if (value.length === 0) {
@@ -72,7 +75,7 @@ export function readingOfValue(value: JsonValue, options: ModelOptions, notes: M
   let notifications = 0;
   value.forEach((element, i) => {
     const dup = options.duplicates === 'whole' || (options.duplicates !== 'none' && options.duplicates.has(i));
-    const due = dueOf(element, `batch element ${i}`, dup, options, notes);
+    const due = dueOf(element, `batch element ${i}`, dup, options, notes, i);
     if (due === undefined) notifications++;
     else elements.push(due);
   });
@@ -133,7 +136,16 @@ function requestProblems(v: { [key: string]: JsonValue }): string[] {
 }
 
 /** The answer due to one request object (a whole body or a batch element); undefined for a notification. */
-function dueOf(v: JsonValue, where: string, duplicates: boolean, options: ModelOptions, notes: ModelNotes): Due | undefined {
+function dueOf(v: JsonValue, where: string, duplicates: boolean, options: ModelOptions, notes: ModelNotes, index: number | undefined): Due | undefined {
+  const due = dueOfObject(v, where, duplicates, options, notes);
+  const literals = options.idLiterals;
+  if (due !== undefined && literals !== undefined && typeof due.id === 'number' && !Number.isSafeInteger(due.id)) {
+    due.idText = () => (index === undefined ? literals().top : literals().elements[index]);
+  }
+  return due;
+}
+
+function dueOfObject(v: JsonValue, where: string, duplicates: boolean, options: ModelOptions, notes: ModelNotes): Due | undefined {
   if (duplicates && options.duplicatesAs === 'refused') {
     return { id: null, idMayBeNull: false, answer: { kind: 'error', because: 'a node may refuse an object that repeats a member name' }, source: 'RFC 8259 §4', what: where };
   }

@@ -28,4 +28,13 @@ describe('--seek slow', () => {
     expect(costly.map((k) => k.case.title)).toEqual(['#2', '#1']);
     expect(costly[0]?.costRatio).toBe(50);
   });
+
+  it('weighs a small body as a kilobyte: an expensive large input outranks a tiny one slowed by noise', () => {
+    const seeker = new CostSeeker(1024 * 1024);
+    const tiny = caseOf(1, 1);
+    const large = caseOf({ params: ['ab'.repeat(32_000)] }, 2);
+    seeker.weigh(tiny, { status: 200, text: '{}', ms: 15 }, 'http://a/rpc');
+    seeker.weigh(large, { status: 200, text: '{}', ms: 2_500 }, 'http://a/rpc');
+    expect(seeker.costly(() => 1).map((k) => k.case.title)).toEqual(['#2', '#1']);
+  });
 });

@@ -12,12 +12,14 @@ import { foundCase } from './foundCase.js';
 /** Cases kept as seeds of growth, and reported. */
 const KEPT = 10;
 const encoder = new TextEncoder();
+/** Bytes a request is weighed as at least (see weigh). */
+export const BYTES_FLOOR = 1_024;
 
 interface Weighed {
   c: FuzzCase;
   answer: FuzzAnswer;
   endpoint: string;
-  /** ms per request byte. */
+  /** ms per request byte (a body under BYTES_FLOOR weighed as that many). */
   perByte: number;
 }
 
@@ -33,7 +35,9 @@ export class CostSeeker {
   /** Weighs an answered case; the most expensive per byte are kept. */
   weigh(c: FuzzCase, answer: FuzzAnswer, endpoint: string): void {
     if (answer.failure !== undefined || c.http.body.length === 0) return;
-    const perByte = answer.ms / c.http.body.length;
+    // Below a kilobyte a node's fixed cost and the moment's noise (a pause, a request queued behind another)
+    // outweigh anything the bytes ask for: a 1-byte body answered in 15 ms is no costly input.
+    const perByte = answer.ms / Math.max(c.http.body.length, BYTES_FLOOR);
     if (this.#kept.length >= KEPT && perByte <= (this.#kept.at(-1)?.perByte ?? 0)) return;
     if (this.#kept.some((k) => sameBytes(k.c.http.body, c.http.body))) return;
     this.#kept = [...this.#kept, { c, answer, endpoint, perByte }].sort((a, b) => b.perByte - a.perByte).slice(0, KEPT);

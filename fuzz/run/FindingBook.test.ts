@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
 import { referenceProfile } from '../../profile/referenceProfile.js';
 import type { Finding, FuzzCase } from '../model.js';
-import { FindingBook, findingMethod } from './FindingBook.js';
+import { fuzzVerdict } from '../fuzzVerdict.js';
+import { FindingBook, findingMethod, relabel } from './FindingBook.js';
 import { FuzzTarget } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
 import { judgeAnswer } from './judgeAnswer.js';
@@ -36,6 +37,36 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** A single-threaded node: one request at a time, in order; a body holding CULPRIT costs it `culpritMs`, others 1 ms. */
+async function sequentialNode(culpritMs: number): Promise<Server> {
+  const queue: (() => Promise<void>)[] = [];
+  let busy = false;
+  const next = (): void => {
+    if (busy) return;
+    const job = queue.shift();
+    if (job === undefined) return;
+    busy = true;
+    void job().finally(() => {
+      busy = false;
+      next();
+    });
+  };
+  const node = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      queue.push(async () => {
+        await new Promise((r) => setTimeout(r, body.includes('CULPRIT') ? culpritMs : 1));
+        const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":7}`);
+      });
+      next();
+    });
+  });
+  await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+  return node;
+}
 
 describe('FindingBook', () => {
   it('re-checks, shrinks keeping the same violation (not another the same oracle sees), and announces', async () => {
@@ -136,5 +167,99 @@ describe('FindingBook', () => {
     // A batch whose bytes are not JSON any more: known by its rule.
     expect(findingMethod({ method: 'chain_blockNumber', rule: 'envelope/batch-duplicate-id' }, {})).toBeUndefined();
     expect(findingMethod({ method: 'chain_blockNumber', rule: 'invalid-params/type', json: { method: 'chain_blockNumber' } }, {})).toBe('chain_blockNumber');
+  });
+  it('ends shrinking at the time budget and says so; a re-check that cannot start within it is said, not counted', async () => {
+    // The id bug, answered after 40 ms: the re-check fits in the budget, shrinking does not.
+    const delayed = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${/"id":(\d+)/.test(body) ? '9223372036854775808' : 'null'},"result":7}`), 40));
+    });
+    await new Promise<void>((r) => delayed.listen(0, '127.0.0.1', r));
+    const profile = referenceProfile();
+    const target = new FuzzTarget(`http://127.0.0.1:${(delayed.address() as AddressInfo).port}`, profile, 4);
+    const json: JsonValue = { id: 2n ** 63n + 5n, jsonrpc: '2.0', method: 'chain_blockNumber', params: [], extra: 'x'.repeat(200) };
+    const c: FuzzCase = { rule: 'envelope/id-type', family: 'envelope', method: 'chain_blockNumber', seed: 1, index: 9, title: 'a huge id', risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } };
+    try {
+      const answer = await sendCase(target.sender, c.http, 2_000);
+      const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'envelope');
+      if (violation === undefined) throw new Error('the test server did not show the bug');
+      const t0 = performance.now();
+      const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 }, shrinkUntil: t0 + 100 });
+      book.file(target, c, answer, violation, target.client.url);
+      await book.settled();
+      // Ended with the budget: at most the one request under way past it.
+      expect(performance.now() - t0).toBeLessThan(100 + 40 + 60);
+      expect(book.findings[0]).toMatchObject({ recheck: 'reproduced' });
+      expect(book.findings[0]?.minimal.title).toMatch(/\(shrinking cut short by the time budget\)$/);
+      // The budget over before the re-check: a sighting, not a finding.
+      const late = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 }, shrinkUntil: performance.now() });
+      late.file(target, c, answer, violation, target.client.url);
+      await late.settled();
+      expect(late.findings[0]?.recheck).toBe('out-of-time');
+      expect(fuzzVerdict({ findings: [...late.findings], cases: 1, stop: 'duration' })).toMatchObject({ standing: [], exitCode: 0 });
+    } finally {
+      await target.close();
+      delayed.closeAllConnections();
+      await new Promise<void>((r) => delayed.close(() => r()));
+    }
+  });
+
+  it('re-checks a slow finding with nothing else in flight to the node: an innocent request that waited behind the culprit is flaky', async () => {
+    // A single-threaded node: one request at a time, in order; the culprit's input costs it 400 ms, others 1 ms.
+    const slowNode = await sequentialNode(400);
+    const profile = referenceProfile();
+    const target = new FuzzTarget(`http://127.0.0.1:${(slowNode.address() as AddressInfo).port}`, profile, 8);
+    const caseOf = (index: number, json: { [k: string]: JsonValue }): FuzzCase => ({ rule: `envelope/r${index}`, family: 'envelope', method: 'chain_blockNumber', seed: 1, index, title: `#${index}`, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
+    const culprit = caseOf(1, { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 1, pad: ['CULPRIT', 'CULPRIT', 'CULPRIT', 'CULPRIT'] });
+    const innocent = caseOf(2, { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 2 });
+    const book = new FindingBook({ profile, timeoutMs: 3_000, shrink: { maxAttempts: 4, maxMs: 5_000 }, slowFloorMs: 150 });
+    const slow = (ms: number) => ({ oracle: 'slow' as const, message: `answered in ${ms} ms`, source: 'fuzz: time bound, max(1 s, 50 x the median call) by default (fuzz/oracles/slowBound.ts)' });
+    try {
+      // Both filed at once, as a run files them: the culprit's re-check and shrinking, and the innocent's re-check.
+      book.file(target, culprit, { status: 200, text: '{}', ms: 400 }, slow(400), target.client.url);
+      book.file(target, innocent, { status: 200, text: '{}', ms: 390 }, slow(390), target.client.url);
+      await book.settled();
+      const byIndex = new Map(book.findings.map((f) => [f.original.index, f.recheck]));
+      expect(byIndex.get(1)).toBe('reproduced');
+      expect(byIndex.get(2)).toBe('flaky');
+    } finally {
+      await target.close();
+      slowNode.closeAllConnections();
+      await new Promise<void>((r) => slowNode.close(() => r()));
+    }
+  });
+
+  it('labels a finding by its minimal case: a body shrunk to no call is no finding of the method its first form called', () => {
+    const profile = referenceProfile();
+    const f = { method: 'chain_getBlockByHeight' } as Finding;
+    const v = { oracle: 'envelope' as const, message: 'm', source: 's' };
+    relabel(f, { method: 'POST', contentType: 'application/json', body: new Uint8Array([0xef, 0xbb, 0xbf]) }, v, profile);
+    expect(f.method).toBeUndefined();
+    relabel(f, { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode('{"jsonrpc":"2.0","method":"chain_pouPeers","id":1}') }, v, profile);
+    expect(f.method).toBe('chain_pouPeers');
+    relabel(f, { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode('[{"jsonrpc":"2.0","method":"chain_pouPeers","id":1}]') }, { ...v, method: 'chain_health' }, profile);
+    expect(f.method).toBe('chain_health');
+  });
+
+  it('re-checks an unanswered request once the node is done with what the fuzzer gave up on (a timed-out culprit still at work)', async () => {
+    const slowNode = await sequentialNode(700);
+    const profile = referenceProfile();
+    const target = new FuzzTarget(`http://127.0.0.1:${(slowNode.address() as AddressInfo).port}`, profile, 8);
+    const caseOf = (index: number, json: { [k: string]: JsonValue }): FuzzCase => ({ rule: `envelope/r${index}`, family: 'envelope', method: 'chain_blockNumber', seed: 1, index, title: `#${index}`, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
+    const innocent = caseOf(2, { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 2 });
+    const book = new FindingBook({ profile, timeoutMs: 300, shrink: { maxAttempts: 2, maxMs: 2_000 } });
+    try {
+      // The culprit, given up on after 300 ms: the node works on it 400 ms more.
+      const gaveUp = await sendCase(target.sender, caseOf(1, { jsonrpc: '2.0', method: 'chain_blockNumber', params: ['CULPRIT'], id: 1 }).http, 300);
+      expect(gaveUp.failure?.code).toBe('TIMEOUT');
+      book.file(target, innocent, { failure: { code: 'TIMEOUT', message: 'x' }, ms: 300 }, { oracle: 'no-answer', message: 'gave no HTTP answer', source: 'RFC 9110 §15 (a server answers every request with a status)' }, target.client.url);
+      await book.settled();
+      expect(book.findings[0]?.recheck).toBe('flaky');
+    } finally {
+      await target.close();
+      slowNode.closeAllConnections();
+      await new Promise<void>((r) => slowNode.close(() => r()));
+    }
   });
 });

@@ -7,6 +7,10 @@
  */
 import type { Profile } from '../../profile/Profile.js';
 import type { Finding, FuzzAnswer, FuzzCase, FuzzHttp, OracleName, Violation } from '../model.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { isObject } from '../../profile/readWire.js';
+import { decodeBody, readJsonText } from '../oracles/readJsonBody.js';
+import { knownMethods } from '../oracles/requestModel.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { foundCase } from './foundCase.js';
 import type { FuzzTarget } from './FuzzTarget.js';
@@ -23,6 +27,9 @@ export interface FindingBookOptions {
   shrinkUntil?: number;
   onFinding?: (finding: Finding) => void;
 }
+
+/** A re-check that could not start within the run's time budget. */
+const OUT_OF_TIME = Symbol('out of time');
 
 /** How much slower than a known-good call sent right after a slow answer must be to stand as this input's. */
 export const SLOW_CONTROL_FACTOR = 10;
@@ -46,7 +53,7 @@ export class FindingBook {
   }
 
   /** Files a violation a case showed on a target; a new signature is re-checked and shrunk in the background. */
-  file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string, others?: Finding['others']): void {
+  file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string, others?: Finding['others'], candidates?: { c: FuzzCase; answer: FuzzAnswer }[]): void {
     const method = findingMethod(c, v);
     const signature = signatureOf(target.url, v.oracle, { method, rule: c.rule });
     const known = this.#bySignature.get(signature);
@@ -70,6 +77,7 @@ export class FindingBook {
       recheck: 'not-rechecked',
       atMs: Math.round(performance.now() - this.#started),
       ...(others === undefined ? {} : { others }),
+      ...(candidates === undefined || candidates.length === 0 ? {} : { candidates: candidates.map((k) => foundCase(k.c, k.answer, endpoint)) }),
     };
     this.#bySignature.set(signature, finding);
     this.#findings.push(finding);
@@ -88,29 +96,57 @@ export class FindingBook {
     while (this.#settling.size > 0) await Promise.all([...this.#settling]);
   }
 
-  /** Re-checks the case, shrinks it, re-checks the minimal one; then announces the finding. */
+  /**
+   * Re-checks the case, shrinks it, re-checks the minimal one; then announces the finding. The re-check is
+   * always made (one request: what tells a finding from a flaky sighting); shrinking ends at the time budget
+   * (`shrinkUntil`), said in the minimal case's title, and past it the minimal case is not sent once more (it
+   * showed the violation when it was kept).
+   */
   async #settle(target: FuzzTarget, c: FuzzCase, finding: Finding, endpoint: string): Promise<void> {
     const same = { oracle: finding.oracle, source: finding.source };
     const again = await this.#shows(target, c.http, same);
-    if (again === undefined) {
+    if (again === OUT_OF_TIME) {
+      // Its re-check could not start within the time budget: said, not counted (a sighting never re-sent).
+      finding.recheck = 'out-of-time';
+    } else if (again === undefined) {
       // Not shown again: flaky, unless the node is gone (then nothing could be shown again).
       finding.recheck = target.answering && (await target.knownGoodMs(this.#options.timeoutMs)) !== undefined ? 'flaky' : 'not-rechecked';
     } else {
       const until = this.#options.shrinkUntil;
-      const budget = until === undefined ? this.#options.shrink : { ...this.#options.shrink, maxMs: Math.min(this.#options.shrink.maxMs, Math.max(1_000, until - performance.now())) };
-      const small = await shrink(c.http, c.json, async (http) => target.answering && (await this.#shows(target, http, same)) !== undefined, budget);
-      const confirm = target.answering ? await this.#shows(target, small.http, same) : undefined;
+      const budget = until === undefined ? this.#options.shrink : { ...this.#options.shrink, maxMs: Math.min(this.#options.shrink.maxMs, Math.max(0, until - performance.now())) };
+      let shown: { http: FuzzHttp; answer: FuzzAnswer; violation: Violation } = { http: c.http, ...again };
+      const small = await shrink(c.http, c.json, async (http) => {
+        if (!target.answering || this.#pastBudget()) return false;
+        const got = await this.#shows(target, http, same);
+        if (got === undefined || got === OUT_OF_TIME) return false;
+        shown = { http, ...got };
+        return true;
+      }, budget);
+      const lastShown = sameBytes(shown.http, small.http) ? shown : undefined;
+      let confirm = !target.answering ? undefined : this.#pastBudget() ? OUT_OF_TIME : await this.#shows(target, small.http, same);
+      const cut = confirm === OUT_OF_TIME;
+      // Past the budget the minimal case is not sent once more: it showed the violation when it was kept.
+      if (confirm === OUT_OF_TIME) confirm = lastShown;
       if (confirm !== undefined) {
-        finding.minimal = foundCase({ ...c, http: small.http, title: small.http.body.length < c.http.body.length ? `${c.title} (shrunk)` : c.title }, confirm.answer, endpoint);
+        const shrunk = small.http.body.length < c.http.body.length;
+        const title = `${c.title}${shrunk ? ' (shrunk)' : ''}${cut ? ' (shrinking cut short by the time budget)' : ''}`;
+        finding.minimal = foundCase({ ...c, http: small.http, title }, confirm.answer, endpoint);
         finding.message = confirm.violation.message;
         finding.recheck = 'reproduced';
         const twin = this.#findings.find((f) => f !== finding && f.recheck === 'reproduced' && f.url === finding.url && f.oracle === finding.oracle && f.source === finding.source && sameRequest(f.minimal, finding.minimal));
+        // Folded under the label it was filed with (alsoAs); else labelled by its minimal case.
         if (twin !== undefined) return this.#fold(target, finding, twin);
+        relabel(finding, small.http, confirm.violation, this.#options.profile);
       } else {
         finding.recheck = target.answering ? 'reproduced' : 'not-rechecked';
       }
     }
     this.#options.onFinding?.(finding);
+  }
+
+  #pastBudget(): boolean {
+    const until = this.#options.shrinkUntil;
+    return until !== undefined && performance.now() >= until;
   }
 
   /**
@@ -132,18 +168,50 @@ export class FindingBook {
    * only when this input is slow, not the moment: a known-good call sent right after must be at least
    * SLOW_CONTROL_FACTOR times faster (a machine or node busy with something else slows both alike).
    */
-  async #shows(target: FuzzTarget, http: FuzzHttp, same: { oracle: OracleName; source: string }): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined> {
+  async #shows(target: FuzzTarget, http: FuzzHttp, same: { oracle: OracleName; source: string }): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined | typeof OUT_OF_TIME> {
     const oracle = same.oracle;
-    const answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
-    const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle && v.source === same.source);
-    if (violation === undefined) return undefined;
-    if (oracle === 'slow') {
-      const control = await target.knownGoodMs(this.#options.timeoutMs);
-      if (control === undefined || answer.ms < SLOW_CONTROL_FACTOR * control) return undefined;
-      return { answer, violation: { ...violation, message: `${violation.message}; a known-good call right after took ${control.toFixed(1)} ms` } };
-    }
-    return { answer, violation };
+    // A slow or unanswered request is re-sent with nothing else of the fuzzer's in flight to the node (NodeGate):
+    // else a single-threaded node's queue (the culprit's own re-sends among it) would make an innocent request slow.
+    const alone = oracle === 'slow' || oracle === 'no-answer';
+    return (alone ? target.gate.alone.bind(target.gate) : target.gate.shared.bind(target.gate))(async () => {
+      // The time budget is looked at once the node is ours: a re-check queued behind another's must not start past it.
+      if (this.#pastBudget()) return OUT_OF_TIME;
+      // A node may still be at work on a request the fuzzer gave up on (a timed-out case): a known-good call
+      // first, answered once that work is done, so that this request is timed alone.
+      if (alone) await target.idle(this.#options.timeoutMs, this.#options.shrinkUntil);
+      const answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+      // Given up on, the request may still hold the node: the node is handed back to the run once it answers again.
+      if (alone && answer.failure?.code === 'TIMEOUT') await target.idle(this.#options.timeoutMs, this.#options.shrinkUntil);
+      const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle && v.source === same.source);
+      if (violation === undefined) return undefined;
+      if (oracle === 'slow') {
+        const control = await target.knownGoodMs(this.#options.timeoutMs);
+        if (control === undefined || answer.ms < SLOW_CONTROL_FACTOR * control) return undefined;
+        return { answer, violation: { ...violation, message: `${violation.message}; a known-good call right after took ${control.toFixed(1)} ms` } };
+      }
+      return { answer, violation };
+    });
   }
+}
+
+const sameBytes = (a: FuzzHttp, b: FuzzHttp): boolean => a.body.length === b.body.length && Buffer.from(a.body).equals(Buffer.from(b.body));
+
+/**
+ * A finding labelled by its minimal case once shrunk: the method that case calls (a batch's: the call the
+ * violation is about, or none), none when it calls none (a body shrunk to a byte order mark is no call of the
+ * method its first form called).
+ */
+export function relabel(finding: Finding, http: FuzzHttp, v: Violation, profile: Profile): void {
+  let json: JsonValue | undefined;
+  const decoded = decodeBody(http.body);
+  if ('text' in decoded) {
+    const read = readJsonText(decoded.text);
+    if (read.kind === 'json') json = read.value;
+  }
+  const called = isObject(json) && typeof json.method === 'string' ? knownMethods(profile).get(json.method) : undefined;
+  const method = v.method ?? (Array.isArray(json) ? undefined : called);
+  if (method === undefined) delete finding.method;
+  else finding.method = method;
 }
 
 /** Whether two found cases send the same request (method, content type, framing and body bytes). */

@@ -19,20 +19,76 @@ export interface LivenessOptions {
   timeoutMs: number;
   /** Between the first failed probe and the second. */
   retryAfterMs: number;
+  /** Tries more while the tries time out (the node took the call but is still busy); default none. */
+  busyTries?: number;
 }
 
 /** The liveness probe after a case (a run's, and a replay's): each try's bound, and the second try a second after the first. */
-export const LIVENESS_PROBE: LivenessOptions = { timeoutMs: 5_000, retryAfterMs: 1_000 };
+export const LIVENESS_PROBE: LivenessOptions = { timeoutMs: 5_000, retryAfterMs: 1_000, busyTries: 3 };
+
+/**
+ * Who may send to a node at once. Cases, probes and most re-checks share it; a re-check of a `slow` or
+ * `no-answer` finding (and each of its shrink candidates) has it alone: nothing else of the fuzzer's is in flight
+ * to the node then, so a single-threaded node's queue cannot make an innocent request look slow, nor the
+ * culprit's own re-sends block the cases around them.
+ */
+export class NodeGate {
+  #shared = 0;
+  #alone = false;
+  #waitingAlone = 0;
+  #wakers: (() => void)[] = [];
+
+  async shared<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.#alone || this.#waitingAlone > 0) await this.#signal();
+    this.#shared++;
+    try {
+      return await fn();
+    } finally {
+      this.#shared--;
+      this.#wake();
+    }
+  }
+
+  async alone<T>(fn: () => Promise<T>): Promise<T> {
+    this.#waitingAlone++;
+    try {
+      while (this.#alone || this.#shared > 0) await this.#signal();
+      this.#alone = true;
+    } finally {
+      this.#waitingAlone--;
+    }
+    try {
+      return await fn();
+    } finally {
+      this.#alone = false;
+      this.#wake();
+    }
+  }
+
+  #signal(): Promise<void> {
+    return new Promise((resolve) => this.#wakers.push(resolve));
+  }
+
+  #wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
+  }
+}
 
 export class FuzzTarget {
   readonly url: string;
   readonly client: RpcClient;
   /** Cases and liveness probes go here (exact bytes over kept connections); `client` reads the chain. */
   readonly sender: CaseSender;
+  /** Whether the fuzzer's requests to this node may overlap (NodeGate). */
+  readonly gate = new NodeGate();
   state: TargetSummary['state'] = 'answering';
   cases = 0;
   findings = 0;
   livenessChecks = 0;
+  /** How the last known-good call failed (its failure code: REFUSED, TIMEOUT, ...); undefined when it got an HTTP answer. */
+  lastProbeFailure: string | undefined;
   readonly #profile: Profile;
   /** The last TIMES_KEPT answer times (a ring; typed, so that the median's sort is numeric and allocation-light). */
   readonly #times = new Float64Array(TIMES_KEPT);
@@ -71,21 +127,46 @@ export class FuzzTarget {
     return slowBoundMs(this.#median, floorMs === undefined ? {} : { floorMs });
   }
 
-  /** Whether the node answers a known-good call (twice tried, `retryAfterMs` apart, before saying no). */
+  /**
+   * Whether the node answers a known-good call: twice tried, `retryAfterMs` apart, before saying no; and a node
+   * that accepts the call but is still busy (its tries time out: a single-threaded node working through an
+   * expensive request sent earlier) is given `busyTries` more tries before it is said to have stopped. A node
+   * that is gone refuses or resets the connection at once.
+   */
   async alive(options: LivenessOptions): Promise<boolean> {
     this.livenessChecks++;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, options.retryAfterMs));
-      if ((await this.knownGoodMs(options.timeoutMs)) !== undefined) return true;
+    const busyTries = options.busyTries ?? 0;
+    for (let attempt = 0; attempt < 2 + busyTries; attempt++) {
+      if (attempt === 1) await new Promise((r) => setTimeout(r, options.retryAfterMs));
+      const probe = await this.#probe(options.timeoutMs);
+      if (probe.ms !== undefined) return true;
+      if (attempt >= 1 && !probe.timedOut) return false;
     }
     return false;
   }
 
+  /**
+   * Waits until the node answers a known-good call (a node still at work on a request the fuzzer gave up on
+   * answers it once that work is done), `tries` probes at most while they time out, none started past `until`.
+   */
+  async idle(timeoutMs: number, until = Infinity, tries = 4): Promise<void> {
+    for (let i = 0; i < tries && performance.now() < until; i++) {
+      const probe = await this.#probe(timeoutMs);
+      if (probe.ms !== undefined || !probe.timedOut) return;
+    }
+  }
+
   /** The time of one known-good call (chain_blockNumber), or undefined when it got no JSON-RPC answer. */
   async knownGoodMs(timeoutMs: number): Promise<number | undefined> {
+    return (await this.#probe(timeoutMs)).ms;
+  }
+
+  async #probe(timeoutMs: number): Promise<{ ms?: number; timedOut: boolean }> {
     const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":"liveness-${++this.#probeId}"}`;
     const answer = await sendCase(this.sender, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
-    return answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '') ? answer.ms : undefined;
+    this.lastProbeFailure = answer.failure?.code;
+    const ok = answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '');
+    return ok ? { ms: answer.ms, timedOut: false } : { timedOut: answer.failure?.code === 'TIMEOUT' };
   }
 
   async close(): Promise<void> {

@@ -13,10 +13,12 @@ describe('a found case', () => {
     expect([...httpOf(found).body]).toEqual([...bytes]);
     expect(bodyText(new TextEncoder().encode('{"a":1}'))).toBe('{"a":1}');
     expect(bodyText(new TextEncoder().encode('a\u0000b'))).toBeUndefined();
+    // A byte order mark is part of the bytes: kept in the text, not dropped.
+    expect(bodyText(new Uint8Array([0xef, 0xbb, 0xbf]))).toBe('\uFEFF');
   });
 
   it('writes a curl command whose shell form carries the same bytes (quotes, and bytes a shell cannot quote)', () => {
-    for (const body of [new TextEncoder().encode(`{"m":"it's \\"q\\" $HOME \`x\`"}`), new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0a, 0xff])]) {
+    for (const body of [new TextEncoder().encode(`{"m":"it's \\"q\\" $HOME \`x\`"}`), new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0a, 0xff]), new Uint8Array([0xef, 0xbb, 0xbf]), new TextEncoder().encode('\uFEFF{"a":1}')]) {
       const curl = curlOf(fuzzCase(body), 'http://127.0.0.1:1/rpc');
       expect(curl).toContain("'http://127.0.0.1:1/rpc'");
       // The data part, evaluated by a real shell, gives back the exact bytes.

@@ -4,7 +4,8 @@
  */
 import type { FoundCase, FuzzAnswer, FuzzCase } from '../model.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a byte order mark the body opens with stays in its text (a decoder that drops it would lose bytes).
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The bytes as text when they are valid UTF-8 with no control characters but tab and line breaks; else undefined. */
 export function bodyText(body: Uint8Array): string | undefined {
@@ -25,7 +26,8 @@ export function curlOf(c: Pick<FuzzCase, 'http'>, endpoint: string): string {
   const head = ['curl', '-sS', '-i', '-X', method, ...(contentType === undefined ? ['-H', shellQuote('content-type:')] : ['-H', shellQuote(`content-type: ${contentType}`)])];
   if (omitContentLength === true || body.length === 0) return [...head, shellQuote(endpoint)].join(' ');
   const text = bodyText(body);
-  if (text !== undefined && text.length <= 2_000 && !text.includes('\n')) return [...head, '--data-binary', shellQuote(text), shellQuote(endpoint)].join(' ');
+  // A byte order mark (or any U+FEFF) is invisible in a shell's quotes: such a body goes through base64 below.
+  if (text !== undefined && text.length <= 2_000 && !text.includes('\n') && !text.includes('\uFEFF')) return [...head, '--data-binary', shellQuote(text), shellQuote(endpoint)].join(' ');
   // Bytes a shell cannot quote faithfully (or too many for a command line): through base64.
   return `echo ${Buffer.from(body).toString('base64')} | base64 -d | ${[...head, '--data-binary', '@-', shellQuote(endpoint)].join(' ')}`;
 }

@@ -17,7 +17,7 @@ import { foundCase } from './foundCase.js';
 import { FuzzReplayUnreachableError, readFuzzReport, replayFinding, type FuzzReportRead } from './replayFinding.js';
 
 /** What a test node does with a request whose body holds its trigger. */
-type Blow = 'dies' | 'drops' | 'answers';
+type Blow = 'dies' | 'drops' | 'answers' | 'dies-after-answering';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -33,6 +33,14 @@ async function node(blow: Blow): Promise<string> {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
+      if (body.includes(TRIGGER) && blow === 'dies-after-answering') {
+        // The answer goes out, then the node dies (an exception thrown once the answer was written).
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"result":"0x2a"}', () => {
+          server.close();
+          server.closeAllConnections();
+        });
+        return;
+      }
       if (body.includes(TRIGGER) && blow !== 'answers') {
         req.socket.destroy();
         if (blow === 'dies') {
@@ -72,6 +80,15 @@ describe('replayFinding', () => {
     const url = await node('dies');
     const r = await replay({ findings: [finding('liveness', url)] });
     expect(now(r.lines)).toMatch(/^now: SHOWS AGAIN: the node stopped answering after this request/);
+    expect(r.code).toBe(1);
+  });
+
+  it('a liveness finding whose named case does not kill, but a candidate answered just before it does: shows again, naming it (exit 1)', async () => {
+    const url = await node('dies-after-answering');
+    const named = finding('liveness', url).minimal;
+    const innocent = { ...named, index: 377, http: { ...named.http, bodyBase64: Buffer.from('{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":"c377"}').toString('base64') } };
+    const r = await replay({ findings: [finding('liveness', url, { minimal: innocent, original: innocent, candidates: [{ ...named, index: 376 }] })] });
+    expect(now(r.lines)).toMatch(/^now: SHOWS AGAIN: the node stopped answering after its candidate #376/);
     expect(r.code).toBe(1);
   });
 

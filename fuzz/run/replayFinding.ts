@@ -14,7 +14,7 @@ import type { Finding, FuzzAnswer, FuzzHttp } from '../model.js';
 import { SLOW_FLOOR_MS } from '../oracles/slowBound.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { httpOf } from './foundCase.js';
-import { FuzzTarget, LIVENESS_PROBE } from './FuzzTarget.js';
+import { FuzzTarget, LIVENESS_PROBE, type LivenessOptions } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
 
 /** The report or the finding cannot be read (exit 2). */
@@ -128,8 +128,15 @@ interface Now {
 async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, ctx: { target: FuzzTarget; profile: Profile; timeoutMs: number }): Promise<Now> {
   const probe = { ...LIVENESS_PROBE, timeoutMs: ctx.timeoutMs };
   if (finding.oracle === 'liveness') {
-    if (!(await ctx.target.alive(probe))) return died();
-    return answer.failure === undefined ? gone('liveness: the node still answers a known-good call after it') : unanswered(answer, 'the node still answers a known-good call after it');
+    if (!(await aliveAfter(ctx.target, probe))) return died();
+    // Not the named case: the run's other candidates (sent to the node since its last good probe), each in turn.
+    for (const [i, candidate] of (finding.candidates ?? []).entries()) {
+      const other = httpOf(candidate);
+      const got = await sendCase(ctx.target.sender, other, ctx.timeoutMs, ctx.profile.maxBodyBytes);
+      if (!(await aliveAfter(ctx.target, probe))) return died(`its candidate #${candidate.index} (${i + 2} of ${(finding.candidates?.length ?? 0) + 1} sent, ${got.failure === undefined ? `answered HTTP ${got.status ?? '?'}` : 'unanswered'}; ${candidate.curl})`);
+    }
+    const also = finding.candidates === undefined ? '' : `, nor after its ${finding.candidates.length} other candidate(s)`;
+    return answer.failure === undefined ? gone(`liveness: the node still answers a known-good call after it${also}`) : unanswered(answer, `the node still answers a known-good call after it${also}`);
   }
   // Slowness by the oracle's default floor: the run's median is not the replay's.
   const again = finding.oracle === 'disagreement' ? undefined : judgeAnswer(http, answer, { profile: ctx.profile, slowBoundMs: SLOW_FLOOR_MS }).find((v) => v.oracle === finding.oracle);
@@ -139,10 +146,18 @@ async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, 
   return gone(finding.oracle);
 }
 
-const died = (): Now => ({
-  line: `SHOWS AGAIN: the node stopped answering after this request: a known-good chain_blockNumber went unanswered twice, ${LIVENESS_PROBE.retryAfterMs} ms apart; restart it`,
+const died = (after = 'this request'): Now => ({
+  line: `SHOWS AGAIN: the node stopped answering after ${after}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS_PROBE.retryAfterMs} ms apart; restart it`,
   exit: EXIT.nodeError,
 });
+
+/** How long a replay waits after a case before its liveness probe: a node can die just after answering (an exception thrown once the answer is out). */
+export const REPLAY_SETTLE_MS = 300;
+
+async function aliveAfter(target: FuzzTarget, probe: LivenessOptions): Promise<boolean> {
+  await new Promise((r) => setTimeout(r, REPLAY_SETTLE_MS));
+  return target.alive(probe);
+}
 
 const gone = (what: string): Now => ({ line: `NO LONGER SHOWS (${what})`, exit: EXIT.ok });
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../profile/referenceProfile.js';
 import type { FuzzAnswer } from '../model.js';
-import { culpritOf, diedMessage, runFuzz, type Suspect } from './runFuzz.js';
+import { culpritOf, diedMessage, noteSuspect, runFuzz, unreachableMessage, type Suspect } from './runFuzz.js';
 
 const cut: FuzzAnswer = { failure: { code: 'ECONNRESET', message: 'socket hang up' }, ms: 3 };
 const suspect = (index: number, risky: boolean, sent = index): Suspect => ({
@@ -25,11 +25,11 @@ describe('culpritOf: the request a dead node is blamed on', () => {
     const { culprit, others } = culpritOf(suspects, suspect(1798, false));
     expect(culprit.c.index).toBe(1797);
     expect(others.map((s) => s.c.index)).toEqual([1796, 1798]);
-    expect(diedMessage(culprit, others)).toMatch(/^the node stopped answering after this request \(a guess: the first risky one of 3 cases left unanswered as it died; also #1796, #1798; --concurrency 1 names it exactly\)/);
+    expect(diedMessage(culprit, others)).toMatch(/^the node stopped answering after this request \(a guess: the first risky one of 3 cases left unanswered as it died; also #1796, #1798, which --replay tries in turn\)/);
     const plain = [suspect(1798, false), suspect(1796, false)];
     const first = culpritOf(plain, suspect(1798, false));
     expect(first.culprit.c.index).toBe(1796);
-    expect(diedMessage(first.culprit, first.others)).toMatch(/\(a guess: the first sent of 2 cases left unanswered as it died; also #1798;/);
+    expect(diedMessage(first.culprit, first.others)).toMatch(/\(a guess: the first sent of 2 cases left unanswered as it died; also #1798, which/);
   });
 
   it('goes by the order the node was sent the cases, not by their index', () => {
@@ -47,6 +47,25 @@ describe('culpritOf: the request a dead node is blamed on', () => {
     expect(others.map((s) => s.c.index)).toEqual([74, 72]);
   });
 
+  it('a node that dies just after answering: the last case answered is named before a harmless case refused after it', () => {
+    const answered = (index: number): Suspect => ({ ...suspect(index, false), answer: { status: 200, text: '{}', ms: 2 } });
+    const refused = { ...suspect(377, false), answer: { failure: { code: 'REFUSED', message: 'Could not reach http://127.0.0.1:9230/rpc (ECONNREFUSED)' }, ms: 1 } };
+    const { culprit, others } = culpritOf([answered(375), answered(376), refused], refused);
+    expect(culprit.c.index).toBe(376);
+    expect(others.map((s) => s.c.index)).toEqual([377, 375]);
+    expect(diedMessage(culprit, others)).toMatch(/^the node stopped answering after this request \(a guess: the last case it answered: a node can die just after answering; also #377, #375 \(answered\)/);
+    // Answered cases are kept as candidates, the last few only; every unanswered one is kept.
+    const kept: Suspect[] = [];
+    for (let i = 1; i <= 10; i++) noteSuspect(kept, i === 3 ? suspect(i, false) : answered(i));
+    expect(kept.map((s) => s.c.index)).toEqual([3, 7, 8, 9, 10]);
+    // A connection closed without an answer (the transport's REFUSED too) did reach the node: it is the suspect.
+    const closed = { ...suspect(378, false), answer: { failure: { code: 'REFUSED', message: 'http://127.0.0.1:9230/rpc closed the connection without answering' }, ms: 1 } };
+    expect(culpritOf([answered(376), closed], closed).culprit.c.index).toBe(378);
+    // A risky case refused may have reached it on a kept connection it then closed: named before the last answered.
+    const riskyRefused = { ...refused, c: { ...refused.c, risky: true } };
+    expect(culpritOf([answered(376), riskyRefused], riskyRefused).culprit.c.index).toBe(377);
+  });
+
   it('names the case after which the probe failed when none was left unanswered, and says no guess', () => {
     const { culprit, others } = culpritOf([], suspect(7, false));
     expect(culprit.c.index).toBe(7);
@@ -56,6 +75,47 @@ describe('culpritOf: the request a dead node is blamed on', () => {
 });
 
 describe('runFuzz', () => {
+  it('with --concurrency 1, names the case a node died just after answering, not the next one, which found it gone', async () => {
+    // Answers chain_blockNumber rightly; the third case (id "c<n>": a case's, not the chain reading's) it answers,
+    // then dies as its answer goes out, as an exception thrown once the answer is written would.
+    let seen = 0;
+    let diedOf = '';
+    let dead = false;
+    const server = createServer((req, res) => {
+      if (dead) {
+        req.socket.destroy();
+        return;
+      }
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":5}`);
+        if (!/"id":"c\d+"/.test(body) || ++seen !== 3) return;
+        diedOf = body;
+        dead = true;
+        setImmediate(() => {
+          server.close();
+          server.closeAllConnections();
+        });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const run = await runFuzz({ urls: [url], profile: referenceProfile(), seed: 1, cases: 20, durationMs: null, only: ['valid', 'chain_blockNumber'], concurrency: 1, maxRate: 1_000, maxBodyBytes: 1 << 20, timeoutMs: 1_000, livenessEvery: 100, shrink: { maxAttempts: 1, maxMs: 100 }, version: 'test' });
+    const died = run.findings.find((f) => f.oracle === 'liveness');
+    expect(run.findings.map((f) => f.oracle)).toEqual(['liveness']);
+    expect(Buffer.from(died?.original.http.bodyBase64 ?? '', 'base64').toString()).toBe(diedOf);
+    expect(died?.message).toMatch(/^the node stopped answering after this request \(the last case it answered/);
+  }, 15_000);
+
+  it('says a refused connection is nothing listening, not a wrong endpoint path', () => {
+    const t = (lastProbeFailure: string | undefined) => ({ client: { url: 'http://127.0.0.1:1/rpc' }, lastProbeFailure }) as Parameters<typeof unreachableMessage>[0][number];
+    expect(unreachableMessage([t('REFUSED')])).toMatch(/connection was refused \(nothing listens there\)/);
+    expect(unreachableMessage([t('REFUSED')])).not.toMatch(/--rpc-path/);
+    expect(unreachableMessage([t(undefined)])).toMatch(/--rpc-path/);
+  });
+
   it('keeps the profile\'s file in the run\'s options (report.json), for --replay and the replay commands', async () => {
     // A node that answers anything with a result: what it is judged to do wrong does not matter here.
     const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":"0x2a"}')));

@@ -126,9 +126,16 @@ async function reachTargets(targets: FuzzTarget[]): Promise<void> {
   targets.forEach((t, i) => {
     if (alive[i] !== true) t.state = 'unreachable';
   });
-  if (!alive.some(Boolean)) throw new FuzzUnreachableError(`no node answered a JSON-RPC call (chain_blockNumber) at ${targets.map((t) => t.client.url).join(', ')}; is the node running there, and is its endpoint path right (--rpc-path)?`);
+  if (!alive.some(Boolean)) throw new FuzzUnreachableError(unreachableMessage(targets));
   // The first target is the one the chain is read from.
   targets.sort((a, b) => Number(b.answering) - Number(a.answering));
+}
+
+/** Why no node could be fuzzed: nothing listening (every connection refused), or something answering but not the call. */
+export function unreachableMessage(targets: readonly Pick<FuzzTarget, 'client' | 'lastProbeFailure'>[]): string {
+  const where = targets.map((t) => t.client.url).join(', ');
+  if (targets.every((t) => t.lastProbeFailure === 'REFUSED')) return `no node answered at ${where}: the connection was refused (nothing listens there); is the node running, at that address and port?`;
+  return `no node answered a JSON-RPC call (chain_blockNumber) at ${where}; is the node running there, and is its endpoint path right (--rpc-path)?`;
 }
 
 class FuzzLoop {
@@ -271,16 +278,23 @@ class FuzzLoop {
    * undefined: the node died. `judged`: the verdict still coming from the case thread (filed when it comes).
    */
   async #against(t: FuzzTarget, c: FuzzCase): Promise<{ answer: FuzzAnswer | undefined; judged?: Promise<void> }> {
-    // Its place in what this node was sent: the order the node received (and so processed) its requests in.
-    const sent = ++t.cases;
-    const answer = await sendCase(t.sender, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
+    let sent = 0;
+    const answer = await t.gate.shared(() => {
+      // Its place in what this node was sent: the order the node received (and so processed) its requests in.
+      sent = ++t.cases;
+      return sendCase(t.sender, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
+    });
     t.answered(answer);
     this.seeker?.weigh(c, answer, t.client.url);
     const verdict = this.cases.judge(c, answer, t.slowBound(this.#o.slowFloorMs));
-    if (answer.failure !== undefined) (this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!).push({ c, answer, sent });
-    if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0) {
+    noteSuspect(this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!, { c, answer, sent });
+    // One case at a time (--concurrency 1): a probe after every case, so that a node that dies just after
+    // answering is found dead before the next case, and the request named is the one it died of.
+    if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0 || this.#o.concurrency === 1) {
       if (!t.answering) return { answer: undefined };
-      if (!(await t.alive(LIVENESS))) {
+      // Past the time budget, a node still busy is not waited for beyond the probe's two tries.
+      const pastBudget = this.#o.durationMs !== null && performance.now() - this.#t0 >= this.#o.durationMs;
+      if (!(await t.gate.shared(() => t.alive(pastBudget ? { ...LIVENESS, busyTries: 0 } : LIVENESS)))) {
         this.#died(t, { c, answer, sent });
         return { answer: undefined };
       }
@@ -307,11 +321,12 @@ class FuzzLoop {
     if (!t.answering) return;
     t.state = 'stopped';
     const { culprit, others } = culpritOf(this.#suspects.get(t) ?? [], last);
-    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, { oracle: 'liveness', message: diedMessage(culprit, others), source: 'liveness: a node must survive any request a client can send' }, t.client.url);
+    const candidates = others.slice(0, 8).map((s) => ({ c: this.cases.whole(s.c), answer: s.answer }));
+    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, { oracle: 'liveness', message: diedMessage(culprit, others), source: 'liveness: a node must survive any request a client can send' }, t.client.url, undefined, candidates);
   }
 }
 
-/** A case a node left unanswered since its last good liveness probe: one that may have killed it. */
+/** A case a node was sent since its last good liveness probe: one that may have killed it. */
 export interface Suspect {
   c: FuzzCase;
   answer: FuzzAnswer;
@@ -319,30 +334,62 @@ export interface Suspect {
   sent: number;
 }
 
+/** Cases answered kept as suspects since the last good probe, at most (the latest: a node dies of what it read last). */
+const ANSWERED_KEPT = 4;
+
+/** Notes a case sent to a node since its last good probe: every one left unanswered, and the last few answered. */
+export function noteSuspect(suspects: Suspect[], s: Suspect): void {
+  suspects.push(s);
+  if (s.answer.failure !== undefined) return;
+  let answered = 0;
+  for (let i = suspects.length - 1; i >= 0; i--) {
+    if (suspects[i]?.answer.failure !== undefined) continue;
+    if (++answered > ANSWERED_KEPT) {
+      suspects.splice(i, 1);
+      return;
+    }
+  }
+}
+
 /**
- * The request that killed a node: among the cases it left unanswered since its last good probe, the first risky
- * one (what could hurt: fuzz/cases marks it), else the first to reach it. Which of the cases in flight killed it
- * cannot be known from outside: a node that reads its requests in order dies on the first left unanswered, but a
- * node that works on several at once (most do, and the reference node verifies signatures on other threads) can
- * die on a later one while earlier ones are still under way. Against the reference node's dies-on-huge-height,
- * seeds 1 to 16 (2026-11-28), the first risky one was the killer 15 times in 16 at concurrency 4 and at 8, the
- * first sent 15 and 10 times. The order they reached it in is the order they were sent in, but that a case sent
- * on a connection of its own (no Content-Length) waits for a TCP handshake first. With none unanswered, `last`,
- * the case after which the probe failed. With more than one, a guess, named as one with the others
- * (--concurrency 1 makes it exact).
+ * A case whose connection was refused (ECONNREFUSED): it may never have reached the node (gone already), or have
+ * reached it on a kept connection that the node then closed without answering (the transport sends such a request
+ * once more, RFC 9112 §9.3.1, and that second try is refused): from outside, either.
+ */
+const refusedAtLast = (s: Suspect): boolean => s.answer.failure?.code === 'REFUSED' && /\bECONNREFUSED\b/.test(s.answer.failure.message);
+
+/**
+ * The request that killed a node, among the cases sent to it since its last good probe. First those it left
+ * unanswered that surely reached it (reset, closed without an answer, timed out): the first risky one (what could
+ * hurt: fuzz/cases marks it), else the first to reach it. A node that reads its requests in order dies on the first
+ * left unanswered, but one that works on several at once (most do, and the reference node verifies signatures on
+ * other threads) can die on a later one while earlier ones are still under way. Against the reference node's
+ * dies-on-huge-height, seeds 1 to 16 (2026-11-28), the first risky one was the killer 15 times in 16 at
+ * concurrency 4 and at 8, the first sent 15 and 10 times. The order they reached it in is the order they were
+ * sent in, but that a case sent on a connection of its own (no Content-Length) waits for a TCP handshake first.
+ * Then the risky ones among those whose connection was refused (refusedAtLast: they may have reached it); then
+ * the last case it answered: a node can die just after answering (an exception thrown once the answer went out),
+ * and the cases sent after it are refused; then the first refused. The others (unanswered, and the last answered)
+ * are the other candidates, which `--replay` tries in turn; with none at all, `last`.
  */
 export function culpritOf(suspects: readonly Suspect[], last: Suspect): { culprit: Suspect; others: Suspect[] } {
   const inOrder = [...suspects].sort((a, b) => ownConnection(a) - ownConnection(b) || a.sent - b.sent);
-  const culprit = inOrder.find((s) => s.c.risky) ?? inOrder[0] ?? last;
-  return { culprit, others: inOrder.filter((s) => s !== culprit) };
+  const unanswered = inOrder.filter((s) => s.answer.failure !== undefined);
+  const reached = unanswered.filter((s) => !refusedAtLast(s));
+  const refused = unanswered.filter(refusedAtLast);
+  const answered = inOrder.filter((s) => s.answer.failure === undefined).reverse();
+  const culprit = reached.find((s) => s.c.risky) ?? reached[0] ?? refused.find((s) => s.c.risky) ?? answered[0] ?? refused[0] ?? last;
+  return { culprit, others: [...unanswered, ...answered].filter((s) => s !== culprit) };
 }
 
 /** 1 for a case sent on a connection of its own (it reaches the node a TCP handshake later than its place in the sending order), else 0. */
 const ownConnection = (s: Suspect): number => (s.c.http.omitContentLength === true ? 1 : 0);
 
-/** The liveness finding's message: what happened, and when the culprit is a guess, that it is one and the other suspects. */
+/** The liveness finding's message: what happened, and when the culprit is a guess, that it is one and the other candidates. */
 export function diedMessage(culprit: Suspect, others: readonly Suspect[]): string {
-  const named = others.map((s) => `#${s.c.index}`);
-  const guess = named.length === 0 ? '' : ` (a guess: the first ${culprit.c.risky ? 'risky one' : 'sent'} of ${named.length + 1} cases left unanswered as it died; also ${named.slice(0, 8).join(', ')}${named.length > 8 ? ', …' : ''}; --concurrency 1 names it exactly)`;
+  const named = others.map((s) => `#${s.c.index}${s.answer.failure === undefined ? ' (answered)' : ''}`);
+  const unanswered = 1 + others.filter((s) => s.answer.failure !== undefined).length;
+  const how = culprit.answer.failure === undefined ? 'the last case it answered: a node can die just after answering' : `the first ${culprit.c.risky ? 'risky one' : 'sent'} of ${unanswered} cases left unanswered as it died`;
+  const guess = named.length === 0 ? (culprit.answer.failure === undefined ? ` (${how})` : '') : ` (a guess: ${how}; also ${named.slice(0, 8).join(', ')}${named.length > 8 ? ', …' : ''}, which --replay tries in turn)`;
   return `the node stopped answering after this request${guess}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart. The run sent it nothing more; restart it to go on`;
 }

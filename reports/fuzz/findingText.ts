@@ -77,6 +77,7 @@ export const RECHECK_WORDS: Readonly<Record<Finding['recheck'], string>> = {
   reproduced: 'reproduced when re-sent',
   flaky: 'flaky: not seen again when the minimal case was re-sent, so not counted',
   'not-rechecked': 'not rechecked (the node had stopped answering)',
+  'out-of-time': 'not re-sent: the time budget ran out before its re-check, so not counted',
 };
 
 /** A case's request in a line: "POST, content-type application/json, 61 bytes", and what is odd about it. */
