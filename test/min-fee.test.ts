@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction } from '../core/codec/index.js';
-import { parseJson } from '../core/json/index.js';
+import { parseJson, stringifyJson } from '../core/json/index.js';
 import { nodeChecks, useUpstream } from './support/legalVariations.js';
 import { runChecks, startProxy, testProfile } from './support/suites.js';
 
@@ -23,7 +23,7 @@ describe('a node that takes no transaction below a minimum fee', () => {
           if (typeof call !== 'object' || call === null || Array.isArray(call) || call.method !== 'chain_sendRawTransaction' || !Array.isArray(call.params) || typeof call.params[0] !== 'string') return undefined;
           if (decodeTransaction(call.params[0]).fee > 0n) return undefined;
           underpriced++;
-          return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, error: { code: -32000, message: 'transaction underpriced' } }) };
+          return { status: 200, headers: { 'content-type': 'application/json' }, body: stringifyJson({ jsonrpc: '2.0', id: call.id ?? null, error: { code: -32000, message: 'transaction underpriced' } }) };
         } catch {
           return undefined;
         }

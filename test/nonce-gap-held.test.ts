@@ -9,7 +9,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction } from '../core/codec/index.js';
-import { parseJson } from '../core/json/index.js';
+import { parseJson, stringifyJson } from '../core/json/index.js';
 import { describing, nodeChecks, useUpstream } from './support/legalVariations.js';
 import { runChecks, startProxy, testProfile } from './support/suites.js';
 
@@ -47,7 +47,7 @@ async function holdingNode(drops: boolean): Promise<{ url: string; close: () => 
     const error = answer.error;
     if (typeof error === 'object' && error !== null && !Array.isArray(error) && error.code === NONCE_GAP) {
       held.set(tx.sender, [...(held.get(tx.sender) ?? []), wire]);
-      return { ...res, body: JSON.stringify({ jsonrpc: '2.0', id: answer.id, result: tx.hash }) };
+      return { ...res, body: stringifyJson({ jsonrpc: '2.0', id: answer.id, result: tx.hash }) };
     }
     // A transaction of this sender was taken: what it held may now be next.
     if (answer.result !== undefined && !drops) for (const w of held.get(tx.sender) ?? []) post(url, JSON.stringify({ jsonrpc: '2.0', method: 'chain_sendRawTransaction', params: [w], id: 1 }));

@@ -6,7 +6,7 @@
  * in a failure; and a node that refuses for the rate is alive.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json/index.js';
+import { parseJson, stringifyJson } from '../core/json/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import { nodeChecks, useUpstream, wrong } from './support/legalVariations.js';
 import { runChecks, startProxy, testProfile } from './support/suites.js';
@@ -28,7 +28,7 @@ function refusal(req: ProxiedRequest, retryAfter: string): ProxiedResponse {
   return {
     status: 429,
     headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
-    body: JSON.stringify({ jsonrpc: '2.0', id: idOf(req.body), error: { code: -32005, message: 'rate limit exceeded' } }),
+    body: stringifyJson({ jsonrpc: '2.0', id: idOf(req.body), error: { code: -32005, message: 'rate limit exceeded' } }),
   };
 }
 
