@@ -12,9 +12,14 @@ import { runEngine, type EngineResult } from './runEngine.js';
  * What passes between a server's write and the engine's stamp that no clock in the engine can see: loopback
  * delivery, and the kernel waking or scheduling the engine's thread. On the 2-core virtual machine of
  * docs/benchmarks.md, where a woken thread's core may have to be woken too, up to 3 ms was seen in this test
- * beyond the read lag the engine reported (0.6 to 0.9 ms typically; tens of microseconds on bare metal).
+ * beyond the read lag the engine reported (0.6 to 0.9 ms typically; tens of microseconds on bare metal). On a
+ * busier host it is more: the bound takes the larger of this and how late the same thread woke for its own
+ * sends in the same run (its send lag), which is the same kernel's wake-up seen from a clock the engine has.
  */
 const UNSEEN_MS = 3;
+
+/** The wake-up allowance at a level: UNSEEN_MS, or the run's own send lag there when that is more. */
+const unseenMs = (run: EngineResult, level: number): number => Math.max(UNSEEN_MS, msAtLeast(run.schedule.lagUs, level));
 
 const quantile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
 const AT = { 0.5: 'p50', 0.9: 'p90', 0.99: 'p99', 0.999: 'p999' } as const;
@@ -85,12 +90,13 @@ function expectTrueToServer(m: Measured): void {
   for (const p of [0.9, 0.99, 0.999] as const) {
     const truth = quantile(m.truth, p);
     const reported = ms(m.run.latency, p);
-    const high = unionLevel(p, 2);
+    const high = unionLevel(p, 3);
     const truthHigh = quantile(m.truth, high);
     const lagHigh = msAtLeast(readLag, high);
-    const say = `p${p * 100}: reported ${reported.toFixed(2)} ms, the server's truth ${truth.toFixed(2)} ms (at ${high}: ${truthHigh.toFixed(2)} ms), read lag at ${high} at most ${lagHigh.toFixed(2)} ms`;
+    const wake = unseenMs(m.run, high);
+    const say = `p${p * 100}: reported ${reported.toFixed(2)} ms, the server's truth ${truth.toFixed(2)} ms (at ${high}: ${truthHigh.toFixed(2)} ms), read lag at ${high} at most ${lagHigh.toFixed(2)} ms, wake-up allowance ${wake.toFixed(2)} ms`;
     expect(truth - reported, say).toBeLessThanOrEqual(truth * 0.01);
-    expect(reported - truthHigh, say).toBeLessThanOrEqual(truthHigh * 0.01 + lagHigh + UNSEEN_MS);
+    expect(reported - truthHigh, say).toBeLessThanOrEqual(truthHigh * 0.01 + lagHigh + wake);
   }
   // Not vacuous: a burst is read over more than one read, so some answers waited behind others.
   expect(readLag.max, 'the read lag of a burst').toBeGreaterThan(50);
@@ -155,9 +161,9 @@ describe('runEngine against a server that stalls 200 ms every second (coordinate
     for (const p of [0.9, 0.99, 0.999] as const) {
       const reported = ms(m.run.latency, p);
       const truth = quantile(model, p);
-      const high = unionLevel(p, 4);
+      const high = unionLevel(p, 5);
       const modelHigh = quantile(model, high);
-      const extraMs = quantile(late, high) + quantile(wayIn, high) + msAtLeast(readLag, high) + UNSEEN_MS;
+      const extraMs = quantile(late, high) + quantile(wayIn, high) + msAtLeast(readLag, high) + unseenMs(m.run, high);
       const say = `p${p * 100}: reported ${reported.toFixed(2)} ms against the model's ${truth.toFixed(2)} ms (at ${high}: ${modelHigh.toFixed(2)} ms); at ${high}, the server late ${quantile(late, high).toFixed(2)} ms, the way in ${quantile(wayIn, high).toFixed(2)} ms, read lag at most ${msAtLeast(readLag, high).toFixed(2)} ms`;
       expect(truth - reported, say).toBeLessThanOrEqual(truth * 0.01);
       expect(reported - modelHigh, say).toBeLessThanOrEqual(modelHigh * 0.01 + extraMs);
