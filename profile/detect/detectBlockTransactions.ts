@@ -43,18 +43,35 @@ export async function detectBlockTransactions(prober: Prober, m: MethodsDetected
   const reference = referenceProfile().blockTransactions;
   if (!m.served('chain_getBlockByHeight')) return fallback('blockTransactions', reference, 'chain_getBlockByHeight not served');
   let tip = await tipOf(prober, m);
-  // The sends may have taken less than a block: wait (three block times at most) for a block above them.
-  for (let waited = 0; from !== undefined && tip !== undefined && tip <= from && waited < 3 * blockTimeMs; waited += blockTimeMs / 4) {
-    await new Promise((resolve) => setTimeout(resolve, blockTimeMs / 4));
-    tip = await tipOf(prober, m);
-  }
   if (tip === undefined) return fallback('blockTransactions', reference, 'no height to read blocks from');
-  const step = from === undefined ? -1n : 1n;
-  let read = 0;
-  for (let h = from === undefined ? tip : from + 1n; read < BLOCKS_READ && h >= 0n && h <= tip; h += step, read++) {
-    const block = await prober.call(m.wire('chain_getBlockByHeight'), [jsonInteger(h)]);
-    const list = block.kind === 'result' ? transactionsOf(block.result) : undefined;
-    if (list !== undefined && list.length > 0) return decideBlockTransactions(list, h);
+  if (from === undefined) {
+    for (let h = tip, read = 0; h >= 0n && read < BLOCKS_READ; h--, read++) {
+      const list = await listAt(prober, m, h);
+      if (list !== undefined && list.length > 0) return decideBlockTransactions(list, h);
+    }
+    return fallback('blockTransactions', reference, `none of the ${BLOCKS_READ} latest blocks lists a transaction`);
   }
-  return fallback('blockTransactions', reference, `none of the ${read} blocks read (${from === undefined ? "from the tip down" : `from ${from + 1n} up`}) lists a transaction`);
+  // Up from the height before the sends, as blocks come: the sends may not be in a block yet (a busy node, a
+  // chain faster than the sends). Ten block times at most, and BLOCKS_READ blocks.
+  const until = Date.now() + 10 * blockTimeMs;
+  let read = 0;
+  for (let h = from + 1n; read < BLOCKS_READ; ) {
+    if (h <= tip) {
+      const list = await listAt(prober, m, h);
+      if (list !== undefined && list.length > 0) return decideBlockTransactions(list, h);
+      h++;
+      read++;
+      continue;
+    }
+    if (Date.now() > until) break;
+    await new Promise((resolve) => setTimeout(resolve, blockTimeMs / 4));
+    tip = (await tipOf(prober, m)) ?? tip;
+  }
+  return fallback('blockTransactions', reference, `none of the ${read} blocks above ${from} lists a transaction`);
+}
+
+/** A block's transactions list, if it has one. */
+async function listAt(prober: Prober, m: MethodsDetected, height: bigint): Promise<JsonValue[] | undefined> {
+  const block = await prober.call(m.wire('chain_getBlockByHeight'), [jsonInteger(height)]);
+  return block.kind === 'result' ? transactionsOf(block.result) : undefined;
 }
