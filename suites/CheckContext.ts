@@ -305,29 +305,35 @@ export class CheckContext {
   }
 
   /**
-   * Polls until the probe returns a value (not undefined); after the timeout, fails with `what` (the
-   * node is wrong: what the rule says did not happen), or, for a setup step ({ setup: true }), ends the
-   * check in error (no verdict: the check could not get where it judges).
+   * Polls the probe until it gives a value (not undefined), or gives undefined once `timeoutMs` has passed:
+   * nothing judged, the caller says what not seeing means (waitFor does, for the usual meanings).
    */
-  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean; inBlocks?: boolean } = {}): Promise<T> {
+  async poll<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
     const deadline = Date.now() + timeoutMs;
     const pause = Math.max(50, Math.min(500, Math.floor(this.profile.blockTimeMs / 4)));
-    // What comes with blocks (an inclusion, a credit) is judged only once the chain has moved: where it was when the wait began.
-    const from = options.setup !== true && options.inBlocks === true ? await this.#height() : undefined;
     for (;;) {
       const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) {
-        if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
-        if (options.inBlocks === true) return this.#judgeTimeout(what, timeoutMs, from);
-        this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
-      }
+      if (value !== undefined || Date.now() > deadline) return value;
       if (this.signal.aborted) throw new CheckError('the check was stopped (timeout or deadline)');
       await new Promise((r) => setTimeout(r, pause));
     }
   }
 
-  /** How long a transaction may take to be included: a few block times, at least 5 s. */
+  /**
+   * Polls until the probe returns a value (not undefined); after the timeout, fails with `what` (the
+   * node is wrong: what the rule says did not happen), or, for a setup step ({ setup: true }), ends the
+   * check in error (no verdict: the check could not get where it judges).
+   */
+  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean; inBlocks?: boolean } = {}): Promise<T> {
+    // What comes with blocks (an inclusion, a credit) is judged only once the chain has moved: where it was when the wait began.
+    const from = options.setup !== true && options.inBlocks === true ? await this.#height() : undefined;
+    const value = await this.poll(probe, timeoutMs);
+    if (value !== undefined) return value;
+    if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
+    if (options.inBlocks === true) return this.#judgeTimeout(what, timeoutMs, from);
+    this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
+  }
+
   /**
    * A judged wait for what comes with blocks (`inBlocks`) that timed out: a failure only when the chain made JUDGED_WAIT_BLOCKS blocks or more meanwhile
    * (the node had its chances). Fewer, the chain is slower than the profile's block time, and the wait says
@@ -348,6 +354,7 @@ export class CheckContext {
     return r?.ok === true ? asU64(r.result) : undefined;
   }
 
+  /** How long a transaction may take to be included: a few block times, at least 5 s. */
   inclusionTimeoutMs(): number {
     return Math.max(5_000, this.profile.blockTimeMs * 6);
   }

@@ -9,8 +9,8 @@ import { referenceProfile } from '../referenceProfile.js';
 import type { MethodsDetected } from './detectMethods.js';
 import { fallback, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
-import { integerOf } from './integerOf.js';
 import type { Prober } from './Prober.js';
+import { tipOf } from './sampleHeights.js';
 
 /** Blocks read at most, from the tip down. */
 const BLOCKS_READ = 64;
@@ -29,13 +29,6 @@ export function decideBlockTransactions(list: readonly JsonValue[], height: bigi
   if (objects === list.length) return probed('blockTransactions', 'objects', 'high', evidence);
   if (strings === list.length) return probed('blockTransactions', 'hashes', 'high', evidence);
   return fallback('blockTransactions', referenceProfile().blockTransactions, `${evidence}: neither all hashes nor all objects`);
-}
-
-/** The node's height now, or undefined. */
-export async function tipOf(prober: Prober, m: MethodsDetected): Promise<bigint | undefined> {
-  if (!m.served('chain_blockNumber')) return undefined;
-  const now = await prober.call(m.wire('chain_blockNumber'), []);
-  return now.kind === 'result' ? integerOf(now.result)?.value : undefined;
 }
 
 /** `from`: the height before the detection's first transaction; the blocks above it are read first, up, where that transaction went. */

@@ -1,4 +1,4 @@
-import { detectBlockTransactions, tipOf } from './detectBlockTransactions.js';
+import { detectBlockTransactions } from './detectBlockTransactions.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { referenceCodec } from '../referenceCodec.js';
@@ -27,6 +27,7 @@ import { chainIdToSign, probeFaucet, probeTransactions } from './probeSends.js';
 import { Prober } from './Prober.js';
 import { resultOf } from './readResults.js';
 import type { Observed } from './readResults.js';
+import { tipOf } from './sampleHeights.js';
 
 /** The whole detection's default limit. */
 export const DEFAULT_DEADLINE_MS = 120_000;

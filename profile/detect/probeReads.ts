@@ -14,11 +14,10 @@ import type { StandardErrorAnswer } from './detectHttp.js';
 import type { MethodsDetected } from './detectMethods.js';
 import { detectParams } from './detectParams.js';
 import { detectUnknowns } from './detectUnknowns.js';
-import { integerOf } from './integerOf.js';
 import { readResults } from './readResults.js';
 import type { Observed } from './readResults.js';
 import { readTimestampDeltas } from './readTimestampDeltas.js';
-import { sampleHeights } from './sampleHeights.js';
+import { sampleHeights, tipOf } from './sampleHeights.js';
 import type { HeightSamples } from './sampleHeights.js';
 
 /** What the reads found that the later steps use. */
@@ -64,8 +63,7 @@ export async function probeReads(d: Detection, m: MethodsDetected, unknownMethod
   await d.step('block time', async () => {
     const timestamps = found.get('timestamps');
     // The tip now (the chain went on while the other probes ran): more recent blocks to time.
-    const now = timestamps?.basis === 'probed' ? await prober.call(m.wire('chain_blockNumber'), []) : undefined;
-    const tip = now?.kind === 'result' ? integerOf(now.result)?.value : undefined;
+    const tip = timestamps?.basis === 'probed' ? await tipOf(prober, m) : undefined;
     const deltas = tip !== undefined ? await readTimestampDeltas(prober, m, tip, genesisHeight) : [];
     d.add([decideBlockTime(samples, deltas)]);
   });

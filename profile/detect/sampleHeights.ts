@@ -48,3 +48,10 @@ export async function sampleHeights(prober: Prober, methods: MethodsDetected): P
   }
   return { rises, first, polls, spentMs: Date.now() - started };
 }
+
+/** The node's height now, or undefined. */
+export async function tipOf(prober: Prober, m: MethodsDetected): Promise<bigint | undefined> {
+  if (!m.served('chain_blockNumber')) return undefined;
+  const now = await prober.call(m.wire('chain_blockNumber'), []);
+  return now.kind === 'result' ? integerOf(now.result)?.value : undefined;
+}

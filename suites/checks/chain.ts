@@ -12,18 +12,6 @@ const halfBlock = (ctx: CheckContext): number => Math.max(20, Math.floor(ctx.pro
 /** How long a live chain may take to add a block: six block times, at least 2 s. */
 const riseTimeout = (ctx: CheckContext): number => Math.max(2_000, ctx.profile.blockTimeMs * 6);
 
-/** Polls the probe until it gives a value, or undefined after `ms` (nothing judged: the caller decides what not seeing means). */
-async function seenWithin<T>(ctx: CheckContext, probe: () => Promise<T | undefined>, ms: number): Promise<T | undefined> {
-  const deadline = Date.now() + ms;
-  const pause = Math.max(50, Math.min(500, Math.floor(ctx.profile.blockTimeMs / 4)));
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined || Date.now() > deadline) return value;
-    if (ctx.signal.aborted) throw new CheckError('the check was stopped (timeout or deadline)');
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
-}
-
 /**
  * Gives the chain a transaction to make a block for, and says what it was: a faucet claim where the faucet
  * credits by a transaction, else a transfer from a funded key. One the node does not accept is an error (no
@@ -113,7 +101,7 @@ export const chainChecks = [
         const h = await readHeight(ctx);
         return h > start ? h : undefined;
       };
-      const risen = await seenWithin(ctx, rise, riseTimeout(ctx));
+      const risen = await ctx.poll(rise, riseTimeout(ctx));
       if (risen !== undefined) return `the height rose from ${start} to ${risen} in ${Date.now() - started} ms`;
       // No block in six block times: a stalled chain, or one that makes blocks only for transactions (a legal
       // choice: Tendermint without empty blocks, a development chain that mines on demand). Give it one.
