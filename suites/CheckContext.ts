@@ -11,6 +11,7 @@ import type { Profile } from '../profile/Profile.js';
 import { wireMethod } from '../profile/Profile.js';
 import { GENESIS_SCHEMA_REF, profileValidators } from '../profile/profileSchemas.js';
 import { asU64, isObject, readField, specView } from '../profile/readWire.js';
+import type { ProbeLock } from './ProbeLock.js';
 import type { Wallet } from './Wallet.js';
 
 /** A call's params: by position, or by name (JSON-RPC 2.0 §4.2 allows both; the spec's are positional). */
@@ -30,6 +31,8 @@ export interface RunShared {
   nextId(): number;
   /** Per node and method, whether a well-formed call was served (memoised: each is asked once per run). */
   served: Map<string, Promise<Served>>;
+  /** Per node: the exchanges share the node, a probe that could hurt it goes alone (ProbeLock). */
+  lock(node: string): ProbeLock;
 }
 
 /** Whether the node serves a method: a well-formed call answered, or why not. */
@@ -64,6 +67,8 @@ export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** The liveness calls made after probes: evidence, but never the exchange that showed a failure. */
   private readonly livenessCalls = new WeakSet<Exchange>();
+  /** While this check's probe holds its node alone (ProbeLock): its own exchanges do not wait for the lock. */
+  #alone = false;
 
   constructor(
     private readonly shared: RunShared,
@@ -127,18 +132,29 @@ export class CheckContext {
       ms: 0,
       startedAt: startedAt.toISOString(),
     };
+    const lock = this.shared.lock(node);
+    const send = async (): Promise<RawResponse> => {
+      try {
+        const answer = await this.shared.client(node).raw({
+          ...(request.body === undefined ? {} : { body: request.body }),
+          headers,
+          method,
+          path,
+          signal: this.signal,
+          maxBodyBytes: MAX_RESPONSE_BYTES,
+          ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+          ...(request.exact === true || request.bodyless === true || (request.body?.length ?? 0) >= EXACT_BODY_BYTES ? { exact: true } : {}),
+          ...(request.bodyless === true ? { omitContentLength: true } : {}),
+        });
+        lock.lastEnded = 'answered';
+        return answer;
+      } catch (err) {
+        if (err instanceof TransportError) lock.lastEnded = 'failed';
+        throw err;
+      }
+    };
     try {
-      const res = await this.shared.client(node).raw({
-        ...(request.body === undefined ? {} : { body: request.body }),
-        headers,
-        method,
-        path,
-        signal: this.signal,
-        maxBodyBytes: MAX_RESPONSE_BYTES,
-        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-        ...(request.exact === true || request.bodyless === true || (request.body?.length ?? 0) >= EXACT_BODY_BYTES ? { exact: true } : {}),
-        ...(request.bodyless === true ? { omitContentLength: true } : {}),
-      });
+      const res = this.#alone && node === this.node ? await send() : await lock.shared(this.signal, send);
       exchange.response = {
         status: res.status,
         headers: { ...res.headers },
@@ -177,23 +193,39 @@ export class CheckContext {
    * then asks whether the node still answers at all. A node that no longer answers fails the check,
    * with that request as the evidence ("the node died after this request"). Otherwise the answer is
    * returned; no answer from a node that still serves ends the check in error, as raw() does.
+   *
+   * The probe has the node to itself (ProbeLock), so the request it blames is the one that killed the node; a
+   * node that had already stopped answering before it (after another check's request) ends it in error.
    */
-  async probe(request: Parameters<CheckContext['raw']>[0], what: string): Promise<RawResponse> {
-    let res: RawResponse | undefined;
-    let failure: unknown;
-    try {
-      res = await this.raw(request);
-    } catch (err) {
-      if (!(err instanceof CheckError)) throw err;
-      failure = err;
-    }
-    const shown = this.exchanges[this.exchanges.length - 1];
-    if (!(await this.alive())) {
-      const got = res === undefined ? `no answer (${(failure as Error).message})` : `HTTP ${res.status}: ${res.text.slice(0, 200)}`;
-      throw new CheckFailure(`the node died after this request (${what}): it no longer answers`, 'an answer, and the node still answering afterwards', `${got}; then no answer to a plain call`, shown);
-    }
-    if (res === undefined) throw failure;
-    return res;
+  probe(request: Parameters<CheckContext['raw']>[0], what: string): Promise<RawResponse> {
+    const lock = this.shared.lock(this.node);
+    return lock.alone(this.signal, async () => {
+      this.#alone = true;
+      try {
+        // The node answered the latest exchange to end: it was alive when this probe got it alone. Otherwise ask.
+        if (lock.lastEnded !== 'answered' && !(await this.alive())) {
+          throw new CheckError(`the node no longer answered before this check's request (${what}) was sent${lock.deadAfter === undefined ? '' : `: it stopped answering after ${lock.deadAfter}`}; no verdict`);
+        }
+        let res: RawResponse | undefined;
+        let failure: unknown;
+        try {
+          res = await this.raw(request);
+        } catch (err) {
+          if (!(err instanceof CheckError)) throw err;
+          failure = err;
+        }
+        const shown = this.exchanges[this.exchanges.length - 1];
+        if (!(await this.alive())) {
+          lock.deadAfter = `${what} (${this.check.id})`;
+          const got = res === undefined ? `no answer (${(failure as Error).message})` : `HTTP ${res.status}: ${res.text.slice(0, 200)}`;
+          throw new CheckFailure(`the node died after this request (${what}): it no longer answers`, 'an answer, and the node still answering afterwards', `${got}; then no answer to a plain call`, shown);
+        }
+        if (res === undefined) throw failure;
+        return res;
+      } finally {
+        this.#alone = false;
+      }
+    });
   }
 
   /** Whether the node still answers HTTP at all (a plain chain_blockNumber call, 5 s at most; a refusal for the rate is an answer). */

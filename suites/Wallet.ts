@@ -1,4 +1,5 @@
 import { hexToFixedBytes } from '../core/codec/index.js';
+import type { JsonValue } from '../core/json/index.js';
 import type { CheckContext } from './CheckContext.js';
 import { CheckError } from './checkOutcomes.js';
 import { asInteger } from '../profile/readWire.js';
@@ -18,16 +19,27 @@ const short = (address: string): string => `${address.slice(0, 12)}…`;
 
 /**
  * Reads an account the check needs to exist (funded, or one that has sent): an error or a value that
- * is not an account fails the check. balance must be a decimal string (spec); nonce an unsigned
- * integer in any legal encoding.
+ * is not an account fails the check (ctx.result). Its balance and nonce are read in any writing; one that
+ * cannot be read at all ends the check in error.
  */
 export async function readAccount(ctx: CheckContext, address: string, node = ctx.node): Promise<{ balance: bigint; nonce: bigint }> {
   const result = await ctx.result('chain_getAccount', [address], node);
-  const balance = ctx.field(result, 'balance');
-  const nonce = asInteger(ctx.field(result, 'nonce'));
-  ctx.expect(typeof balance === 'string' && /^[0-9]+$/.test(balance), 'chain_getAccount: balance is not a decimal string', 'decimal string', balance);
-  ctx.expect(nonce !== undefined, 'chain_getAccount: nonce is not an unsigned integer', 'unsigned integer', ctx.field(result, 'nonce'));
-  return { balance: BigInt(balance), nonce };
+  const balance = anyInteger(ctx.field(result, 'balance'));
+  const nonce = anyInteger(ctx.field(result, 'nonce'));
+  // The form of both is chain_getAccount's own checks' to judge (balance-is-u128-string, nonce-is-unsigned-integer):
+  // a check that reads an account to judge something else reads them in any writing, and one it cannot read at
+  // all leaves it without a verdict (an outside tester's node with a balance as a JSON number had fourteen state
+  // checks fail, "bad signature rejected" among them, on a node that refused bad signatures).
+  if (balance === undefined || nonce === undefined) {
+    const unread = [...(balance === undefined ? ['balance'] : []), ...(nonce === undefined ? ['nonce'] : [])].join(' and ');
+    throw new CheckError(`setup: chain_getAccount's ${unread} cannot be read as an integer in any writing (${JSON.stringify(result)?.slice(0, 200) ?? ''}); chain_getAccount's own checks judge its form`);
+  }
+  return { balance, nonce };
+}
+
+/** An unsigned integer in any of the usual writings: a decimal string, a JSON number, a hex quantity. */
+function anyInteger(value: JsonValue | undefined): bigint | undefined {
+  return typeof value === 'string' && /^[0-9]+$/.test(value) ? BigInt(value) : asInteger(value);
 }
 
 /**
@@ -39,9 +51,8 @@ export async function readAccount(ctx: CheckContext, address: string, node = ctx
 export async function pollAccount(ctx: CheckContext, address: string, node = ctx.node): Promise<{ balance: bigint; nonce: bigint | undefined } | undefined> {
   const r = await ctx.call('chain_getAccount', [address], node);
   if (!r.ok || r.result === null) return undefined;
-  const b = ctx.field(r.result, 'balance');
-  const balance = typeof b === 'string' && /^[0-9]+$/.test(b) ? BigInt(b) : asInteger(b);
-  return balance === undefined ? undefined : { balance, nonce: asInteger(ctx.field(r.result, 'nonce')) };
+  const balance = anyInteger(ctx.field(r.result, 'balance'));
+  return balance === undefined ? undefined : { balance, nonce: anyInteger(ctx.field(r.result, 'nonce')) };
 }
 
 /**

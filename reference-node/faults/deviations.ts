@@ -163,6 +163,17 @@ export function wireHash(hex: string): string {
   return createHash('sha256').update(hexToBytes(hex, 'transaction hex')).digest('hex');
 }
 
+/**
+ * nonce-reuse-applied, overspend-applied, overflow-applied: the recipient and value a transaction's wire bytes
+ * carry, read from the layout alone (docs/transaction-codec.md), so an amount that overflows reads too.
+ */
+export function transferOf(hex: string): { to: string; value: bigint } {
+  const bytes = hexToBytes(hex, 'transaction hex');
+  const to = Buffer.from(bytes.subarray(TX_FIELDS.to.offset, TX_FIELDS.to.offset + TX_FIELDS.to.size)).toString('hex');
+  const value = BigInt(`0x${Buffer.from(bytes.subarray(TX_FIELDS.value.offset, TX_FIELDS.value.offset + TX_FIELDS.value.size)).toString('hex')}`);
+  return { to, value };
+}
+
 /** tx-hash-wrong: SHA-256 of the 113-byte body only, not of the 177 wire bytes. */
 export function bodyHash(hex: string): string {
   return createHash('sha256').update(hexToBytes(hex, 'transaction hex').subarray(0, TX_BODY_LENGTH)).digest('hex');

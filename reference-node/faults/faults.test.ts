@@ -22,6 +22,7 @@ import {
   encodeTransactionBody,
   generateKeypair,
   generatePrivateKey,
+  hexToBytes,
   identityRSignature,
   signingMessageForBody,
   U128_MAX,
@@ -426,6 +427,26 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
   'nonce-gap-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 0n, 5n).wire)).result === 'string',
   'overspend-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 1n, 0n, FEE).wire)).result === 'string',
   'overflow-accepted': async (n) => typeof (await sendRaw(n.url, overflowingWire())).result === 'string',
+  'nonce-reuse-applied': async (n) => {
+    const alice = await funded(n);
+    const first = tx(alice, 1n, 0n, FEE);
+    await sendRaw(n.url, first.wire);
+    await confirmedAt(n, first.hash);
+    const to = someAddress();
+    await sendRaw(n.url, tx(alice, 5n, 0n, FEE, 1n, to).wire);
+    return obj(await result(n.url, 'chain_getAccount', [to])).balance === '5';
+  },
+  'overspend-applied': async (n) => {
+    const to = someAddress();
+    await sendRaw(n.url, tx(freshSigner(), 7n, 0n, FEE, 1n, to).wire);
+    return obj(await result(n.url, 'chain_getAccount', [to])).balance === '7';
+  },
+  'overflow-applied': async (n) => {
+    const wire = overflowingWire();
+    const to = bytesToHex(hexToBytes(wire, 'wire').subarray(41, 73));
+    await sendRaw(n.url, wire);
+    return obj(await result(n.url, 'chain_getAccount', [to])).balance === U128_MAX.toString();
+  },
   'duplicate-accepted': async (n) => {
     const t = tx(freshSigner(), 0n, 0n);
     await sendRaw(n.url, t.wire);

@@ -6,8 +6,9 @@ import { DEFAULT_FAUCET_AMOUNT, isChainError } from '../chain/index.js';
 import type { ChainErrorName } from '../chain/index.js';
 import { jsonInteger } from '../../core/json/index.js';
 import { chainRules, eachError, mapResult, nodeHooks } from './bends.js';
-import { phantomClaimHash, verifyLenient, wireHash } from './deviations.js';
-import type { Fault } from './bends.js';
+import { phantomClaimHash, transferOf, verifyLenient, wireHash } from './deviations.js';
+import type { Fault, FaultBend } from './bends.js';
+import type { NodeContext } from '../methods/NodeContext.js';
 
 /** A client's transaction refused with `refusal` is answered with a hash anyway, and silently dropped. */
 const admittedAnyway = (refusal: ChainErrorName): ReturnType<typeof nodeHooks> =>
@@ -21,6 +22,37 @@ const admittedAnyway = (refusal: ChainErrorName): ReturnType<typeof nodeHooks> =
       }
     },
   }));
+
+/** What each node with an `applied` fault has credited, by recipient (lower-case hex). */
+const CREDITED = new WeakMap<NodeContext, Map<string, bigint>>();
+
+/**
+ * A client's transaction refused with `refusal` is answered with a hash anyway, and applied as far as any client
+ * can see: its recipient is credited its value (a node whose check was skipped and the transfer executed; the
+ * sender's side is left as it was, as a node that mints the difference would).
+ */
+const appliedAnyway = (refusal: ChainErrorName): FaultBend => ({
+  node: (hooks, node) => ({
+    ...hooks,
+    admitTransaction: async (hex) => {
+      try {
+        return await hooks.admitTransaction(hex);
+      } catch (err) {
+        if (!isChainError(err) || err.name !== refusal) throw err;
+        const { to, value } = transferOf(hex);
+        const credits = CREDITED.get(node) ?? new Map<string, bigint>();
+        CREDITED.set(node, credits);
+        credits.set(to, (credits.get(to) ?? 0n) + value);
+        return { hash: wireHash(hex), wire: null };
+      }
+    },
+  }),
+  methods: mapResult('chain_getAccount', (r, node, params) => {
+    const address = typeof params[0] === 'string' ? params[0].toLowerCase().replace(/^0x/, '') : '';
+    const credit = CREDITED.get(node)?.get(address);
+    return credit === undefined || typeof r.balance !== 'string' ? r : { ...r, balance: (BigInt(r.balance) + credit).toString() };
+  }),
+});
 
 export const STATE_FAULTS = [
   {
@@ -102,6 +134,33 @@ export const STATE_FAULTS = [
     level: 'PROFILE',
     scope: 'node',
     bend: { node: admittedAnyway('AmountOverflow') },
+  },
+  {
+    name: 'nonce-reuse-applied',
+    category: 'state',
+    description: 'A transaction whose nonce the sender has already used is answered with its hash and its transfer applied: the recipient is credited again (a replayed transfer pays twice).',
+    rule: 'A transaction is valid only with the sender\'s current nonce (spec: Resources > Transaction, "must equal the sender account\'s current nonce"): one reusing a used nonce is never applied.',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: appliedAnyway('NonceTooLow'),
+  },
+  {
+    name: 'overspend-applied',
+    category: 'state',
+    description: 'A transaction with value + fee above the sender\'s balance is answered with its hash and its transfer applied: the recipient is credited value the sender never had.',
+    rule: 'A transfer cannot move more than the sender holds (spec: Units, "the sender\'s balance is at least value plus fee"): an overspend is never applied.',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: appliedAnyway('InsufficientBalance'),
+  },
+  {
+    name: 'overflow-applied',
+    category: 'state',
+    description: 'A well-signed transaction whose value + fee overflows u128 is answered with its hash and its transfer applied: the recipient is credited the value (the sum wrapped, so the sender\'s check passed).',
+    rule: 'value and fee are unsigned 128-bit integers (spec: Resources > Transaction): a transfer whose value + fee overflows them is never applied.',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: appliedAnyway('AmountOverflow'),
   },
   {
     name: 'duplicate-accepted',

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devnetFaucetKeypair } from '../../reference-node/chain/index.js';
+import { parseJson, stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
 import { describeResults, runChecks, startTestNode, testProfile } from '../../test/support/suites.js';
+import type { ProxiedRequest, ProxiedResponse } from '../../test/support/suites.js';
+import { resultOf, runThroughProxy } from '../../test/support/transportChecks.js';
 import type { TestNode } from '../../test/support/suites.js';
 import { stateChecks } from './state.js';
 
@@ -28,5 +32,55 @@ describe('state checks without a faucet', () => {
     const faucetChecks = results.filter((r) => r.id.startsWith('state/faucet-'));
     expect(faucetChecks.every((r) => r.status === 'skip')).toBe(true);
     expect(describeResults(results.filter((r) => !r.id.startsWith('state/faucet-') && r.status !== 'pass'))).toEqual([]);
+  }, 60_000);
+});
+
+/** A JSON body's object, or undefined. */
+const objectOf = (text: string): Record<string, JsonValue> | undefined => {
+  try {
+    const v = parseJson(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+describe('state checks on nodes that made other choices, or one mistake elsewhere', () => {
+  it('a balance written as a JSON number is chain_getAccount\'s checks\' to judge: the state checks read it and judge what they name', async () => {
+    const results = await runThroughProxy(stateChecks, node.url, (res: ProxiedResponse, req: ProxiedRequest) => {
+      if (objectOf(req.body)?.method !== 'chain_getAccount') return res;
+      const answer = objectOf(res.body);
+      const result = answer?.result;
+      if (answer === undefined || typeof result !== 'object' || result === null || Array.isArray(result) || typeof result.balance !== 'string') return res;
+      return { ...res, body: stringifyJson({ ...answer, result: { ...result, balance: BigInt(result.balance) } }) };
+    });
+    expect(describeResults(results.filter((r) => r.status === 'fail' || r.status === 'error'))).toEqual([]);
+    expect(resultOf(results, 'state/bad-signature-rejected').status).toBe('pass');
+  }, 60_000);
+
+  it('bad-signature-rejected fails on a node that answers a bad signature as an internal error (-32603)', async () => {
+    const results = await runThroughProxy(stateChecks.filter((c) => c.id === 'state/bad-signature-rejected'), node.url, (res, req) => {
+      const answer = objectOf(res.body);
+      if (objectOf(req.body)?.method !== 'chain_sendRawTransaction' || answer?.error === undefined) return res;
+      return { ...res, body: stringifyJson({ ...answer, error: { code: -32603, message: 'Internal error' } }) };
+    });
+    const r = resultOf(results, 'state/bad-signature-rejected');
+    expect(`${r.status}: ${r.evidence.message}`).toMatch(/^fail: a transaction whose signature does not verify was answered as an internal error \(-32603\), not refused as bad input/);
+  }, 60_000);
+
+  it('sequential-nonces-queued sends its transactions one call each when the node\'s batch limit (not in the profile) refuses the batch whole', async () => {
+    const { maxBatch: _none, ...profile } = testProfile();
+    const results = await runThroughProxy(
+      stateChecks.filter((c) => c.id === 'state/sequential-nonces-queued'),
+      node.url,
+      (res) => res,
+      (req) => {
+        const list = req.body.startsWith('[') ? (parseJson(req.body) as JsonValue[]) : [];
+        return list.length > 4 ? { status: 400, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Batch too large"}}' } : undefined;
+      },
+      profile,
+    );
+    const r = resultOf(results, 'state/sequential-nonces-queued');
+    expect(`${r.status}: ${r.evidence.message}`).toBe('pass: all 5 included, sent as the 5 calls (a batch of 5 is over the node\'s batch limit)');
   }, 60_000);
 });

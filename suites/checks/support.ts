@@ -3,7 +3,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import { jsonInteger, stringifyJson } from '../../core/json/index.js';
 import { errorCode } from '../../profile/Profile.js';
 import type { Leniency, Profile } from '../../profile/Profile.js';
-import { asU64, isObject } from '../../profile/readWire.js';
+import { asU64, isObject, sameHex } from '../../profile/readWire.js';
 import type { JsonObject } from '../../profile/readWire.js';
 
 /** A JSON value as a short string for evidence. */
@@ -195,4 +195,14 @@ export function expectErrorData(ctx: CheckContext, error: { code: number; messag
       // The node's errors carry data of no one shape (JSON-RPC 2.0 §5.1: optional, any value): nothing to compare.
       break;
   }
+}
+
+/**
+ * Whether an element of a block's transactions list is the transaction of `hash`: the hash itself (reference),
+ * or an object that carries it in one of its members (a node listing whole transactions, as an outside tester's
+ * did: the spec shows no transactions list at all).
+ */
+export function listsHash(element: JsonValue, hash: JsonValue | undefined): boolean {
+  if (typeof element === 'string') return sameHex(element, hash);
+  return typeof element === 'object' && element !== null && !Array.isArray(element) && Object.values(element).some((v) => typeof v === 'string' && sameHex(v, hash));
 }

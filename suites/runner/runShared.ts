@@ -10,6 +10,7 @@ import type { RunShared } from '../CheckContext.js';
 import type { Exchange } from '../model.js';
 import type { Profile } from '../../profile/Profile.js';
 import { asU64 } from '../../profile/readWire.js';
+import { ProbeLock } from '../ProbeLock.js';
 import { Wallet } from '../Wallet.js';
 
 /** Most exchanges kept for the transcript: a run against a hostile node must stay bounded. */
@@ -42,6 +43,7 @@ export function createRunShared(options: RunSharedOptions): RunResources {
   const clients = new Map<string, RpcClient>();
   const wallets = new Map<string, Wallet>();
   const chainIds = new Map<string, Promise<bigint>>();
+  const locks = new Map<string, ProbeLock>();
   let ids = 1000;
 
   const shared: RunShared = {
@@ -89,6 +91,14 @@ export function createRunShared(options: RunSharedOptions): RunResources {
     },
     nextId: () => ids++,
     served: new Map(),
+    lock(node) {
+      let l = locks.get(node);
+      if (!l) {
+        l = new ProbeLock();
+        locks.set(node, l);
+      }
+      return l;
+    },
   };
 
   const close = async (): Promise<void> => {

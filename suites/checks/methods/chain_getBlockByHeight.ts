@@ -1,8 +1,9 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { asU64, isObject, sameHex } from '../../../profile/readWire.js';
-import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, readBlock, readHeight, show, unusedAddress } from '../support.js';
+import { asU64, isObject } from '../../../profile/readWire.js';
+import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, listsHash, readBlock, readHeight, show, unusedAddress } from '../support.js';
+import { sentHash } from './chain_sendRawTransaction.js';
 
 const M = 'chain_getBlockByHeight';
 const SPEC = 'spec: docs/interface.md#chain_getblockbyheight; docs/interface.md#resource-block';
@@ -79,15 +80,26 @@ export const chain_getBlockByHeight = [
     level: 'PROFILE',
     category: 'methods',
     scope: 'node',
-    title: 'transaction_count equals the length of transactions, in a block that holds a transaction (a faucet claim for a fresh address)',
+    title: 'transaction_count equals the length of transactions, in a block that holds a transaction (a faucet claim for a fresh address, or a transfer where the faucet credits directly)',
     spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown ("transaction_count equals its length")',
     async run(ctx: CheckContext) {
       if (ctx.profile.fields.transactions === null) ctx.skip('the profile says blocks carry no transactions list');
       let next = await readHeight(ctx);
       let hash: string | undefined;
-      let unseen = 'the network has no faucet to make one';
-      if (ctx.profile.faucet && ctx.profile.faucetCredit === 'direct') unseen = 'the profile says the faucet credits directly, without a transaction';
-      else if (ctx.profile.faucet) {
+      let unseen = 'the network has no faucet and no funded key to make one';
+      if (ctx.profile.faucet && ctx.profile.faucetCredit === 'direct' || !ctx.profile.faucet && ctx.profile.privateKey !== undefined) {
+        // No faucet transaction to look for: a transfer from a funded key makes one.
+        const alice = await ctx.wallet().fund(ctx);
+        const tx = ctx.profile.codec.sign(alice.privateKey, { chainId: await ctx.chainId(), to: unusedAddress(ctx), value: 1n, nonce: 0n, fee: ctx.profile.fee });
+        const sent = await ctx.call('chain_sendRawTransaction', [tx.wire]);
+        const h = sent.ok ? (sentHash(ctx, sent.result) ?? tx.hash) : undefined;
+        if (typeof h === 'string') hash = h;
+        unseen = sent.ok
+          ? hash === undefined
+            ? 'the transfer made to fill a block gave no hash to look for'
+            : `the transfer ${hash.slice(0, 12)}… did not appear in a block within ${ctx.inclusionTimeoutMs()} ms`
+          : `a transfer to fill a block was refused with ${sent.error.code} (${sent.error.message})`;
+      } else if (ctx.profile.faucet) {
         const claim = await ctx.call('chain_faucetClaim', [unusedAddress(ctx)]);
         // The claim's transaction: its transaction_hash, or the result itself (faucetResult: hash).
         const h = claim.ok ? (ctx.profile.faucetResult === 'hash' ? claim.result : ctx.field(claim.result, 'transaction_hash')) : undefined;
@@ -118,7 +130,7 @@ export const chain_getBlockByHeight = [
         const tip = await readHeight(ctx);
         for (; next <= tip && found === undefined; next++) {
           const list = await counted(next, 'although chain_blockNumber reported a height at or above it');
-          if (list.some((t) => sameHex(t, hash))) found = next;
+          if (list.some((t) => listsHash(t, hash))) found = next;
         }
         if (found === undefined) {
           if (ctx.signal.aborted) break;
@@ -132,7 +144,7 @@ export const chain_getBlockByHeight = [
       if (withTransactions === 0) {
         ctx.skip(`no block with transactions was seen (${checked} block(s) checked, each consistent): ${unseen}`);
       }
-      return `${checked} block(s) checked, ${withTransactions} with transactions${found === undefined ? '' : ` (the faucet transaction in block ${found})`}`;
+      return `${checked} block(s) checked, ${withTransactions} with transactions${found === undefined ? '' : ` (the transaction made for it in block ${found})`}`;
     },
   }),
   defineCheck({

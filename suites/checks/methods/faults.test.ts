@@ -11,7 +11,7 @@ import type { JsonValue } from '../../../core/json/index.js';
 import type { FaultName } from '../../../reference-node/faults/faultCatalogue.js';
 import type { Check } from '../../Check.js';
 import type { CheckResult } from '../../model.js';
-import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../../test/support/suites.js';
+import { describeResults, runChecks, startTestNetwork, startTestNode, testProfile } from '../../../test/support/suites.js';
 import { methodChecks } from './index.js';
 
 /** Every check id seen failing in this file: at the end, every method check must be in it. */
@@ -130,6 +130,17 @@ describe('method checks against fault-injected reference nodes', () => {
       }
     });
   }
+
+  it('tx-count-wrong is caught under a faucet that credits directly too: a transfer makes the block to count', async () => {
+    const node = await startTestNode({ faults: ['tx-count-wrong'] });
+    try {
+      const results = await runChecks(byMethod('chain_getBlockByHeight'), [node.url], { profile: testProfile({ faucetCredit: 'direct' }) });
+      record(results);
+      expect(describeResults(results).find((l) => l.startsWith('chain_getBlockByHeight/transaction-count-matches: '))).toMatch(/: fail: block \d+: transaction_count is not the length of transactions/);
+    } finally {
+      await node.stop();
+    }
+  });
 
   it('peers-empty shows only with peers: a lone node lists none and counts none (passes); in a network of an MN and an LN it fails', async () => {
     const lone = await startTestNode({ faults: ['peers-empty'] });

@@ -63,4 +63,44 @@ describe('transport batch checks', () => {
       it(`${fault}: ${catches.map(([id]) => id).join(', ')}`, () => expectFaultCaught(batches, fault, catches));
     }
   });
+  /**
+   * A node with a small batch limit (a legal choice: the spec leaves batch limits open) refuses larger batches whole,
+   * as an outside tester's did at 4; `dropLast` also leaves out the last answer of a batch of three calls or more.
+   */
+  const limited = (limit: number, dropLast = false) =>
+    [
+      (res: { status: number; headers: Record<string, string>; body: string }) => {
+        if (!dropLast || !res.body.startsWith('[')) return res;
+        const list = parseJson(res.body) as JsonValue[];
+        const calls = list.filter((r) => typeof r === 'object' && r !== null && !Array.isArray(r) && 'result' in r).length;
+        return calls >= 3 ? { ...res, body: stringifyJson(list.slice(0, -1)) } : res;
+      },
+      (req: { method: string; body: string }) => {
+        if (req.method !== 'POST' || !req.body.startsWith('[')) return undefined;
+        let list: unknown;
+        try {
+          list = parseJson(req.body);
+        } catch {
+          return undefined;
+        }
+        if (!Array.isArray(list) || list.length <= limit) return undefined;
+        return { status: 400, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Batch too large"}}' };
+      },
+    ] as const;
+  const { maxBatch: _noLimit, ...noLimitProfile } = testProfile();
+
+  it('mixed-batch judges a node whose batch limit is below six, with or without the limit in the profile: batches of four, or of two', async () => {
+    for (const [limit, form] of [[4, 'the mixed batches of four'], [2, 'the mixed batches of two']] as const) {
+      for (const profile of [noLimitProfile, testProfile({ maxBatch: limit })]) {
+        const results = await runThroughProxy(batches, node.url, ...limited(limit), profile);
+        const mixed = resultOf(results, 'transport/mixed-batch');
+        expect(`${mixed.status}: ${mixed.evidence.message}`).toMatch(new RegExp(`^pass: ${form}: `));
+      }
+    }
+  });
+
+  it('mixed-batch fails, under a batch limit of four, on a node that leaves out the last answer of three calls', async () => {
+    const results = await runThroughProxy(batches, node.url, ...limited(4, true), noLimitProfile);
+    expectFailure(results, 'transport/mixed-batch', /the mixed batches of four, batch 2 of 2: got 2 responses, expected 3/);
+  });
 });
