@@ -123,10 +123,11 @@ export interface Profile {
   /** Integers in results: JSON numbers (reference) or hex quantities ("0x1f", the Ethereum convention). */
   integers: IntegerEncoding;
   /**
-   * net_peerCount's result: the count itself (reference), or an object whose `count` field (as `fields`/`keyCase`
-   * name it) holds the count, other members (a maximum) not compared.
+   * net_peerCount's result: the count itself (reference), in the method's integers; the count as a decimal
+   * string of a u64 ("2": "0" or no leading zeros; methodIntegers does not apply); or an object whose `count`
+   * field (as `fields`/`keyCase` name it) holds the count, other members (a maximum) not compared.
    */
-  peerCountResult: 'integer' | 'object';
+  peerCountResult: 'integer' | 'decimal' | 'object';
   /** Per method (by the spec's name), where it writes its integers otherwise than `integers` says: { "net_peerCount": "hex" }. */
   methodIntegers: Record<string, IntegerEncoding>;
   /**

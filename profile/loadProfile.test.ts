@@ -199,7 +199,8 @@ describe('loadProfile: the choices the spec leaves open that an outside tester f
     expect((await profileFromJson({ hashPrefix: 'any' }, 'any.json')).hashPrefix).toBe('any');
     await expect(profileFromJson({ hashPrefix: '0X' }, 'bad.json')).rejects.toThrow(/hashPrefix must be "none" or "0x" or "any"/);
     await expect(profileFromJson({ faucetResult: 'string' }, 'bad.json')).rejects.toThrow(/faucetResult must be "object" or "hash"/);
-    await expect(profileFromJson({ peerCountResult: 'number' }, 'bad.json')).rejects.toThrow(/peerCountResult must be "integer" or "object"/);
+    expect((await profileFromJson({ peerCountResult: 'decimal' }, 'decimal.json')).peerCountResult).toBe('decimal');
+    await expect(profileFromJson({ peerCountResult: 'number' }, 'bad.json')).rejects.toThrow(/peerCountResult must be "integer" or "decimal" or "object"; got "number"/);
     await expect(profileFromJson({ peerCountResult: 'object', fields: { count: null } }, 'bad.json')).rejects.toThrow(/peerCountResult "object" needs the count field/);
     expect((await profileFromJson({ peerCountResult: 'object', fields: { count: 'peers' } }, 'renamed.json')).fields.count).toBe('peers');
   });

@@ -276,7 +276,7 @@ export async function profileFromJson(raw: unknown, path: string): Promise<Profi
   if (has('timestamps')) p.timestamps = oneOf(raw.timestamps, 'timestamps', ['milliseconds', 'seconds', 'iso8601']);
   if (has('integers')) p.integers = oneOf(raw.integers, 'integers', INTEGER_ENCODINGS);
   if (has('methodIntegers')) p.methodIntegers = readMethodIntegers(raw.methodIntegers);
-  if (has('peerCountResult')) p.peerCountResult = oneOf(raw.peerCountResult, 'peerCountResult', ['integer', 'object']);
+  if (has('peerCountResult')) p.peerCountResult = oneOf(raw.peerCountResult, 'peerCountResult', ['integer', 'decimal', 'object']);
   if (has('identifiers')) p.identifiers = oneOf(raw.identifiers, 'identifiers', ['hex', 'string', 'any']);
   if (has('scores')) p.scores = oneOf(raw.scores, 'scores', ['integer', 'number', 'any']);
   if (has('unknownHeight')) p.unknownHeight = oneOf(raw.unknownHeight, 'unknownHeight', ['error', 'null']);

@@ -150,4 +150,21 @@ describe('hashPrefix, faucetResult and peerCountResult in the derived schemas', 
     expect(ok(await load({ peerCountResult: 'object', methodIntegers: { net_peerCount: 'hex' } }), 'net_peerCount', { count: '0x3' })).toBe(true);
     expect(ok(await load({ peerCountResult: 'object', fields: { count: 'peers' } }), 'net_peerCount', { peers: 2 })).toBe(true);
   });
+
+  it('peerCountResult "decimal": the count as a decimal string of a u64, "0" or no leading zeros, whatever the integers', async () => {
+    const p = await load({ peerCountResult: 'decimal' });
+    const u64Max = ((1n << 64n) - 1n).toString();
+    for (const good of ['0', '2', '50', '9999999999999999999', '10000000000000000000', '18446744073709551599', u64Max]) expect([good, ok(p, 'net_peerCount', good)]).toEqual([good, true]);
+    for (const bad of [2, '', '02', '00', '-1', '+2', '2.0', ' 2', '0x2', '18446744073709551616', '18446744073709551620', '19000000000000000000', '99999999999999999999', '100000000000000000000', { count: '2' }]) {
+      expect([bad, ok(p, 'net_peerCount', bad)]).toEqual([bad, false]);
+    }
+    // methodIntegers and integers say how integers are written; a decimal string is no integer of theirs.
+    expect(ok(await load({ peerCountResult: 'decimal', integers: 'hex', methodIntegers: { net_peerCount: 'number' } }), 'net_peerCount', '3')).toBe(true);
+    const problems = profileValidators(p).result('net_peerCount', 2, 'profile');
+    expect(problems.ok ? '' : problems.problems.map((q) => q.message).join()).toMatch(/must be .*string/);
+    const shown = profileValidators(p).result('net_peerCount', '02', 'profile');
+    expect(shown.ok ? '' : shown.problems.map((q) => q.message).join()).toMatch(/must be the peer count as a decimal string of an unsigned 64-bit integer \("2": "0" or no leading zeros/);
+    // The reference: the count itself, a JSON number.
+    expect([ok(await load({}), 'net_peerCount', '2'), ok(await load({}), 'net_peerCount', 2)]).toEqual([false, true]);
+  });
 });

@@ -29,6 +29,31 @@ const DEFS_REF = '../defs.schema.json#/definitions/';
 const U64_BY_ENCODING: Readonly<Record<IntegerEncoding, string>> = { number: 'U64Number', hex: 'U64Hex' };
 const U64_HEX: Obj = { title: 'U64', type: 'string', pattern: '^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$', 'x-expect': 'an unsigned 64-bit integer as a hex quantity (0x1f, no leading zeros)' };
 
+/**
+ * A pattern for the decimal strings of 0 to `max` ("0", or no leading zeros), exact to the last digit: any shorter
+ * number, or one of max's length below it at its first smaller digit, or max itself.
+ */
+function decimalUpTo(max: bigint): string {
+  const digits = max.toString();
+  const last = digits.length - 1;
+  const ways = ['0', ...(last === 0 ? [] : [last === 1 ? '[1-9]' : `[1-9][0-9]{0,${last - 1}}`])];
+  for (let i = 0; i <= last; i++) {
+    const low = i === 0 ? 1 : 0;
+    const digit = Number(digits[i]);
+    const rest = last - i === 0 ? '' : last - i === 1 ? '[0-9]' : `[0-9]{${last - i}}`;
+    if (digit > low) ways.push(`${digits.slice(0, i)}${digit - 1 === low ? low : `[${low}-${digit - 1}]`}${rest}`);
+  }
+  ways.push(digits);
+  return `^(${ways.join('|')})$`;
+}
+
+/** net_peerCount's result under peerCountResult "decimal": the count as a decimal string of a u64 (methodIntegers does not apply). */
+const PEER_COUNT_DECIMAL: Obj = {
+  type: 'string',
+  pattern: decimalUpTo((1n << 64n) - 1n),
+  'x-expect': 'the peer count as a decimal string of an unsigned 64-bit integer ("2": "0" or no leading zeros, at most "18446744073709551615")',
+};
+
 /** The definition of the genesis block (chain_getBlockByHeight's result at the genesis height, with the profile's genesisBlock forms). */
 export const GENESIS_DEFINITION = 'genesisResult';
 
@@ -190,6 +215,10 @@ export function profileDocuments(profile: Profile): SchemaDocument[] {
     }
     if (method === 'chain_faucetClaim' && profile.faucetResult === 'hash') {
       definitions.result = { title: result.title ?? null, $ref: `${DEFS_REF}Hash` };
+      continue;
+    }
+    if (method === 'net_peerCount' && profile.peerCountResult === 'decimal') {
+      definitions.result = { title: result.title ?? null, ...PEER_COUNT_DECIMAL };
       continue;
     }
     if (method === 'net_peerCount' && profile.peerCountResult === 'object') {

@@ -10,6 +10,7 @@ import type { FieldObservation } from './decideFields.js';
 import type { Finding } from './Finding.js';
 import { DeadlineReached } from './Prober.js';
 import type { Prober } from './Prober.js';
+import type { Read } from './readResults.js';
 
 export class Detection {
   /** The findings so far, by key (a later finding of a key replaces the earlier one). */
@@ -27,6 +28,8 @@ export class Detection {
   readonly hashes: JsonValue[] = [];
   /** Results of the faucet and the transactions, to read field names from (beside the reads). */
   readonly observations: FieldObservation[] = [];
+  /** The account the faucet funded, read once the chain showed it (an object): its integers count too (detectIntegers). */
+  fundedAccount: Read | undefined;
 
   constructor(
     readonly prober: Prober,

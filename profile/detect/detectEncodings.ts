@@ -11,7 +11,7 @@ import type { IntegerSample } from './decideIntegers.js';
 import { integerOf } from './integerOf.js';
 import { isObject } from './Prober.js';
 import { readText, resultOf } from './readResults.js';
-import type { Observed } from './readResults.js';
+import type { Observed, Read } from './readResults.js';
 
 const HEX_64 = /^(0x)?[0-9a-fA-F]{64}$/;
 
@@ -19,9 +19,11 @@ const blockField = (block: JsonValue | undefined, name: string): JsonValue | und
 
 /**
  * integers and methodIntegers: every integer the plain reads showed, by the method that wrote it
- * (decideIntegers: the encoding most methods share, and the methods that write the other one).
+ * (decideIntegers: the encoding most methods share, and the methods that write the other one); with `funded`,
+ * the account the faucet funded (read after the plain reads, probeSends.ts) as well: a node that answers a fresh
+ * address with an error or null shows an account's integers only there.
  */
-function integers(o: Observed): Finding[] {
+export function detectIntegers(o: Observed, funded?: Read): Finding[] {
   const samples: IntegerSample[] = [];
   const note = (method: string, where: string, v: JsonValue | undefined): void => {
     const i = integerOf(v);
@@ -33,6 +35,7 @@ function integers(o: Observed): Finding[] {
   note('chain_getBlockByHeight', 'transaction_count', blockField(tip, 'transaction_count'));
   note('chain_getBlockByHeight', 'block timestamp', blockField(tip, 'timestamp'));
   note('chain_getAccount', 'account nonce', fieldOf(resultOf(o.account), RESULT_FIELDS.account, 'nonce'));
+  note('chain_getAccount', 'the funded account\'s nonce', fieldOf(resultOf(funded), RESULT_FIELDS.account, 'nonce'));
   note('chain_health', 'chain_id', fieldOf(resultOf(o.health), RESULT_FIELDS.health, 'chain_id'));
   note('chain_pouLocal', 'local_score', fieldOf(resultOf(o.pouLocal), RESULT_FIELDS.pouLocal, 'local_score'));
   const peers = fieldOf(resultOf(o.pouPeers), RESULT_FIELDS.pouPeers, 'peers');
@@ -100,9 +103,13 @@ function genesisHeight(o: Observed): Finding {
   return probed('genesisHeight', o.genesisHeight, o.genesisHeight <= 1n ? 'high' : 'medium', o.genesisEvidence);
 }
 
+/** A count written as a decimal string: digits only (a hex quantity is an integer, read by integerOf). */
+const DECIMAL = /^[0-9]+$/;
+
 /**
- * peerCountResult: net_peerCount's result (docs/interface.md#net_peercount: not shown) is the count itself, or an
- * object with a member that holds it (found as `fields.count` is: its name, another spelling, a synonym).
+ * peerCountResult: net_peerCount's result (docs/interface.md#net_peercount: not shown) is the count itself (an
+ * integer, or a decimal string), or an object with a member that holds it (found as `fields.count` is: its name,
+ * another spelling, a synonym).
  */
 function peerCountResult(o: Observed): Finding {
   const reference = referenceProfile().peerCountResult;
@@ -110,9 +117,10 @@ function peerCountResult(o: Observed): Finding {
   const result = resultOf(o.peerCount);
   if (result === undefined) return fallback('peerCountResult', reference, `${readText(o.peerCount)}: no result`);
   if (integerOf(result) !== undefined) return probed('peerCountResult', 'integer', 'high', `${readText(o.peerCount)}: the count itself`);
+  if (typeof result === 'string' && DECIMAL.test(result)) return probed('peerCountResult', 'decimal', 'high', `${readText(o.peerCount)}: the count as a decimal string`);
   const count = isObject(result) ? fieldOf(result, RESULT_FIELDS.peerCount, 'count') : undefined;
   if (count !== undefined && integerOf(count) !== undefined) return probed('peerCountResult', 'object', 'high', `${readText(o.peerCount)}: an object whose count member holds the count`);
-  return fallback('peerCountResult', reference, `${readText(o.peerCount)}: neither an integer nor an object with a count`);
+  return fallback('peerCountResult', reference, `${readText(o.peerCount)}: neither an integer, a decimal string nor an object with a count`);
 }
 
 /**
@@ -121,5 +129,5 @@ function peerCountResult(o: Observed): Finding {
  */
 export function detectEncodings(observed: Observed, nowMs = Date.now()): Finding[] {
   const genesis = decideGenesisBlock(resultOf(observed.genesis), `genesis block ${observed.genesisHeight ?? '?'}`);
-  return [...integers(observed), peerCountResult(observed), identifiers(observed), scores(observed), timestamps(observed, nowMs), genesisHeight(observed), genesis];
+  return [...detectIntegers(observed), peerCountResult(observed), identifiers(observed), scores(observed), timestamps(observed, nowMs), genesisHeight(observed), genesis];
 }

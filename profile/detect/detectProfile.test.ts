@@ -1,13 +1,16 @@
 /**
  * The acceptance test: detecting a reference node reproduces the reference profile (the test profile:
  * block time 100 ms) in every key. And the detection's bounds: a deadline cuts it short with a
- * loadable draft, a URL with no JSON-RPC behind it is refused with what each path answered.
+ * loadable draft, a URL with no JSON-RPC behind it is refused with what each path answered. And a node
+ * whose fresh accounts are errors: its integers are read on the account the faucet funded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogue } from '../../suites/catalogue.js';
 import { PROFILE_KEYS, profileFromJson } from '../loadProfile.js';
 import type { Profile } from '../Profile.js';
-import { startProxy, startTestNode, testProfile } from '../../test/support/suites.js';
+import { describeResults, runChecks, startProxy, startTestNode, testProfile } from '../../test/support/suites.js';
 import type { TestNode } from '../../test/support/suites.js';
+import { startVaryingNode } from '../../test/support/varyingNode.js';
 import { detectProfile } from './detectProfile.js';
 import type { DetectResult } from './detectProfile.js';
 import { NoRpcEndpointError } from './NoRpcEndpointError.js';
@@ -109,4 +112,27 @@ describe('detectProfile without a JSON-RPC endpoint', () => {
     expect(error).toBeInstanceOf(NoRpcEndpointError);
     expect((error as NoRpcEndpointError).answers).toHaveLength(1);
   });
+});
+
+describe('detectProfile and a node whose fresh accounts are errors', () => {
+  it('reads the integers of the account the faucet funded: a hex nonce among JSON numbers goes into methodIntegers', async () => {
+    // An unknown address is an error (AccountNotFound, a legal choice), so the only account detect sees is the
+    // one its faucet claim funded; that node writes an account's nonce as a hex quantity, every other integer as
+    // a JSON number (as an outside tester's node wrote "Nonce": "0x0").
+    const varying = await startVaryingNode(node.url, ['unknown-account-error']);
+    const hexNonces = await startProxy(varying.url, (res) => ({ ...res, body: res.body.replace(/"nonce":(\d+)/g, (_, n: string) => `"nonce":"0x${BigInt(n).toString(16)}"`) }));
+    try {
+      const r = await detectProfile({ url: hexNonces.url, limits: false, transactions: false });
+      const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));
+      expect([f.unknownAccount?.value, f.integers?.value, f.methodIntegers?.value, f.methodIntegers?.confidence]).toEqual(['error', 'number', { chain_getAccount: 'hex' }, 'high']);
+      expect(f.methodIntegers?.evidence).toMatch(/chain_getAccount writes hex quantities \(the funded account's nonce\), while the others write JSON numbers/);
+      // The draft as written: the account the suite funds is judged by the profile's shape, not failed for its "0x…" nonce.
+      const profile = await profileFromJson(r.profile, 'detected.json');
+      const results = await runChecks(catalogue().filter((c) => c.id === 'chain_getAccount/profile-shape'), [hexNonces.url], { profile });
+      expect(describeResults(results)).toEqual([expect.stringMatching(/^chain_getAccount\/profile-shape: pass/)]);
+    } finally {
+      await hexNonces.close();
+      await varying.close();
+    }
+  }, 30_000);
 });

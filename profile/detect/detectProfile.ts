@@ -15,6 +15,7 @@ import { Detection } from './Detection.js';
 import type { StandardErrorAnswer } from './detectHttp.js';
 import { detectMethods } from './detectMethods.js';
 import type { MethodsDetected } from './detectMethods.js';
+import { detectIntegers } from './detectEncodings.js';
 import { detectRpcPath, UNKNOWN_METHOD } from './detectRpcPath.js';
 import { fallback, given, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
@@ -184,9 +185,12 @@ function decideOverAll(d: Detection, observed: Observed): void {
     ...d.observations,
   ];
   d.add(decideFields(reads).findings);
-  // A count written as the result itself has no key: fields.count is not for such a node to show.
-  if (found.get('peerCountResult')?.value === 'integer' && found.get('fields.count')?.basis === 'default') {
-    d.add([probed('fields.count', found.get('fields.count')?.value ?? 'count', 'high', 'net_peerCount answers the count itself: no key holds it', false)]);
+  // The funded account's integers beside the plain reads' (a fresh address may have shown none): decided again.
+  if (d.fundedAccount !== undefined) d.add(detectIntegers(observed, d.fundedAccount));
+  // A count written as the result itself (an integer or a decimal string) has no key: fields.count is not for such a node to show.
+  const peerCount = found.get('peerCountResult')?.value;
+  if ((peerCount === 'integer' || peerCount === 'decimal') && found.get('fields.count')?.basis === 'default') {
+    d.add([probed('fields.count', found.get('fields.count')?.value ?? 'count', 'high', `net_peerCount answers the count itself${peerCount === 'decimal' ? ' (a decimal string)' : ''}: no key holds it`, false)]);
   }
   for (const r of [observed.tip, observed.genesis, observed.pouLocal, observed.pouPeers]) {
     const result = resultOf(r);

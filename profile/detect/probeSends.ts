@@ -52,10 +52,11 @@ export async function probeFaucet(d: Detection, m: MethodsDetected, faucet: bool
 }
 
 /**
- * The claimed account, once the chain shows it: its keys join the field decision. The account read among the
- * results (readResults.ts) is a fresh one, which a node may answer with null or an error, where no key shows
- * (a node naming balance Balance or amount would have none of them found). Read again for up to three block
- * times (at most 10 s) until it is an object.
+ * The claimed account, once the chain shows it: its keys join the field decision, and its integers the integers
+ * decision (Detection.fundedAccount). The account read among the results (readResults.ts) is a fresh one, which a
+ * node may answer with null or an error, where no key and no integer shows (a node naming balance Balance or amount
+ * would have none of them found; one writing its nonce "0x0" would be said to write JSON numbers). Read again for
+ * up to three block times (at most 10 s) until it is an object.
  */
 async function readFundedAccount(d: Detection, m: MethodsDetected, address: string, blockTimeMs: number): Promise<void> {
   const method = m.wire('chain_getAccount');
@@ -64,7 +65,9 @@ async function readFundedAccount(d: Detection, m: MethodsDetected, address: stri
   for (;;) {
     const outcome = await d.prober.call(method, [address]);
     if (outcome.kind === 'result' && isObject(outcome.result)) {
-      d.observations.push({ source: describeCall(method, [address]), result: outcome.result, names: RESULT_FIELDS.account });
+      const call = describeCall(method, [address]);
+      d.observations.push({ source: call, result: outcome.result, names: RESULT_FIELDS.account });
+      d.fundedAccount = { call, outcome };
       return;
     }
     if (Date.now() >= until) return;

@@ -113,6 +113,7 @@ function reshape(answer: JsonObject, call: CallRecord, modes: Modes): JsonObject
   if (modes.has('faucet-direct') && method === METHOD.faucetClaim && isObject(result) && Object.hasOwn(result, 'amount')) return withResult(answer, { amount: result.amount ?? null });
   if (modes.has('faucet-hash') && method === METHOD.faucetClaim && isObject(result) && typeof result.transaction_hash === 'string') return withResult(answer, result.transaction_hash);
   if (modes.has('peer-count-object') && method === METHOD.peerCount && integerOf(result) !== undefined) return withResult(answer, { count: result, max: 50 });
+  if (modes.has('peer-count-decimal') && method === METHOD.peerCount && integerOf(result) !== undefined) return withResult(answer, String(integerOf(result)));
   if (modes.has('method-prefix') && method === METHOD.discover && isObject(result) && Array.isArray(result.methods)) {
     const methods = result.methods.map((m) => (isObject(m) && typeof m.name === 'string' && m.name.startsWith('chain_') ? { ...m, name: `acme_${m.name.slice('chain_'.length)}` } : m));
     return withResult(answer, { ...result, methods });

@@ -61,6 +61,7 @@ export const VARIATION_PROFILES: Record<VariationName, VariationProfile> = {
   'faucet-hash': { profile: { faucetResult: 'hash' }, specAllows: true },
   'block-transaction-objects': { profile: { blockTransactions: 'objects' }, specAllows: true },
   'peer-count-object': { profile: { peerCountResult: 'object' }, specAllows: true },
+  'peer-count-decimal': { profile: { peerCountResult: 'decimal' }, specAllows: true },
 };
 
 /**

@@ -46,6 +46,7 @@ export type VariationName =
   | 'hash-prefix'
   | 'faucet-hash'
   | 'peer-count-object'
+  | 'peer-count-decimal'
   | 'block-transaction-objects';
 
 // A Record over the union: adding a name without a description (or the reverse) does not compile.
@@ -90,6 +91,7 @@ export const VARIATIONS: Record<VariationName, { description: string }> = {
   'hash-prefix': { description: 'hashes in results (a block\'s hash, parent_hash and transactions, the transaction and faucet hashes) carry a 0x prefix; addresses and identifiers do not' },
   'faucet-hash': { description: 'chain_faucetClaim answers the faucet transaction\'s bare hash instead of {transaction_hash, amount}' },
   'peer-count-object': { description: 'net_peerCount answers an object {count, max} instead of the count itself' },
+  'peer-count-decimal': { description: 'net_peerCount answers the count as a decimal string ("2") instead of a JSON number, as an outside tester\'s node did' },
   'block-transaction-objects': { description: 'a block lists an object for each transaction ({hash, kind}) instead of its hash, as an outside tester\'s node did' },
 };
 

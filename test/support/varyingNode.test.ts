@@ -744,6 +744,20 @@ describe('startVaryingNode', () => {
     });
   });
 
+  modeTest('peer-count-decimal', async () => {
+    const count = await direct('net_peerCount');
+    expect(count).toEqual(expect.any(Number));
+    await withVarying(['peer-count-decimal'], async (url) => {
+      expect(await result(url, 'net_peerCount')).toBe(`${count as number}`);
+      expect(await result(url, 'chain_blockNumber')).toEqual(expect.any(Number));
+    });
+    // Under hex-quantities too: the count stays a decimal string.
+    await withVarying(['peer-count-decimal', 'hex-quantities'], async (url) => {
+      expect(await result(url, 'net_peerCount')).toBe(`${count as number}`);
+      expect(await result(url, 'chain_blockNumber')).toMatch(/^0x[0-9a-f]+$/);
+    });
+  });
+
   modeTest('faucet-renamed', async () => {
     await withVarying(['faucet-renamed'], async (url) => {
       const claim = asObject(await result(url, 'chain_faucet', [freshAddress()]), 'claim');
