@@ -1,10 +1,12 @@
 /**
  * `chainrpc record` as a user runs it (the build, a reference node on loopback): clients sent through the URL it
  * prints get the node's answers; Ctrl-C ends the recording with the end line written and exit 0; --duration ends
- * it by itself; a capture is never overwritten (exit 2); an upstream that is down is said at once (exit 3).
+ * it by itself; a capture is never overwritten (exit 2); an upstream that is down is said at once (exit 3); a port
+ * in use is exit 2 with nothing written; record import refuses a capture (exit 2).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCapture } from '../load/capture/readCapture.js';
@@ -72,6 +74,24 @@ describe('chainrpc record', () => {
     expect(missing.stderr).toMatch(/give --upstream/);
   }, 30_000);
 
+  it('a port already in use is exit 2 with nothing written: the same --out is taken on the next try', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const out = join(dir, 'busy.ndjson');
+    try {
+      const refused = await runChainrpc('record', '--upstream', node.url, '--out', out, '--listen', String(port), '--duration', '1s');
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      busy.close();
+    }
+    const again = await runChainrpc('record', '--upstream', node.url, '--out', out, '--duration', '1s');
+    expect(again.code, again.stderr).toBe(0);
+    expect(readCapture(out).end).toMatchObject({ reason: 'duration', exchanges: 0 });
+  }, 30_000);
+
   it('record import: a capture of request bodies, read back whole; the help says what it takes', async () => {
     const bodies = join(dir, 'bodies.txt');
     writeFileSync(bodies, '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}\n{"jsonrpc":"2.0","method":"chain_health","params":[],"id":2}\n');
@@ -84,6 +104,11 @@ describe('chainrpc record', () => {
     expect(capture.exchanges.map((e) => Object.keys(e.rpc?.methods ?? {})[0])).toEqual(['chain_blockNumber', 'chain_health']);
     const again = await runChainrpc('record', 'import', bodies, '--out', out);
     expect(again.code).toBe(2);
+    // A capture is one already: refused, nothing written.
+    const reimport = await runChainrpc('record', 'import', out, '--out', join(dir, 'reimported.ndjson'));
+    expect(reimport.code).toBe(2);
+    expect(reimport.stderr).toMatch(/imported\.ndjson is already a capture \(chainrpc-capture\/1\): replay it directly/);
+    expect(existsSync(join(dir, 'reimported.ndjson'))).toBe(false);
     const help = await runChainrpc('record', 'import', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: chainrpc record import <file> --out <capture\.ndjson>/);

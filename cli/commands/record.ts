@@ -40,7 +40,8 @@ Options:
   --node <base-url>       the node whose exchanges a transcript of several nodes gives
   -h, --help
 
-Exit codes: 0 written; 2 usage error (--out exists, a file that is neither, no exchange to take);
+Exit codes: 0 written; 2 usage error (--out exists, a file that is neither, a chainrpc capture already: replay
+it directly, no exchange to take);
 4 internal error (a bug in chainrpc).`;
 
 const HELP = `Usage: chainrpc record --upstream <base-url> --out <capture.ndjson> [options]
@@ -73,7 +74,8 @@ Subcommand:
   import <file>           a capture of request bodies (one per line) or of a chainrpc test transcript
 
 Exit codes: 0 recorded (for its duration, or until Ctrl-C); 2 usage error (--out exists, a bad
-option); 3 the upstream cannot be reached at the start; 4 internal error (a bug in chainrpc).`;
+option, a --listen port in use: nothing written); 3 the upstream cannot be reached at the start (nothing
+written); 4 internal error (a bug in chainrpc).`;
 
 const OPTIONS = {
   upstream: { kind: 'text', value: '<base-url>' },
@@ -122,18 +124,28 @@ export const record: Command = {
       return 3;
     }
     const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
+    // Every t counts from here, as the header's startedAt says. The capture is made only once the proxy listens:
+    // a port in use leaves nothing behind, and a retry with the same --out is not refused.
     const originMs = performance.now();
-    const writer = new CaptureWriter(values.out, { format: CAPTURE_FORMAT, startedAt: new Date().toISOString(), upstream: values.upstream, answers: values['no-answers'] !== true, tool: { name: 'chainrpc', version: packageVersion() } }, {
-      maxBytes: values['max-size'],
-      onFull: () => process.stderr.write(`${command}: the capture reached --max-size (${values['max-size']} bytes): recording stopped; the proxy goes on passing traffic\n`),
-    });
+    const startedAt = new Date().toISOString();
+    const out = values.out;
+    const upstreamUrl = values.upstream;
+    let listening = false;
+    const makeCapture = (): CaptureWriter => {
+      listening = true;
+      return new CaptureWriter(out, { format: CAPTURE_FORMAT, startedAt, upstream: upstreamUrl, answers: values['no-answers'] !== true, tool: { name: 'chainrpc', version: packageVersion() } }, {
+        maxBytes: values['max-size'],
+        onFull: () => process.stderr.write(`${command}: the capture reached --max-size (${values['max-size']} bytes): recording stopped; the proxy goes on passing traffic\n`),
+      });
+    };
     let proxy: RecordingProxy;
     try {
-      proxy = await RecordingProxy.start({ upstream: values.upstream, host: values.host, port: values.listen, writer, answers: values['no-answers'] !== true, maxBodyBytes: values['max-body'], timeoutMs: values.timeout, originMs });
+      proxy = await RecordingProxy.start({ upstream: values.upstream, host: values.host, port: values.listen, writer: makeCapture, answers: values['no-answers'] !== true, maxBodyBytes: values['max-body'], timeoutMs: values.timeout, originMs });
     } catch (err) {
-      writer.close('interrupted');
-      throw new CliError(`${command}: cannot listen on ${values.host}:${values.listen}: ${(err as Error).message}`);
+      const message = err instanceof Error ? err.message : String(err);
+      throw new CliError(listening ? `${command}: cannot write the capture ${values.out}: ${message}` : `${command}: cannot listen on ${values.host}:${values.listen}: ${message}`);
     }
+    const writer = proxy.writer;
     const stop = interruptible(`${command}: stopping: the exchanges under way finish, then the capture is closed`);
     console.log(`recording: ${proxy.url} → ${values.upstream}${durationMs === null ? ', until Ctrl-C' : `, for ${formatDuration(durationMs)}`}; capture: ${relativeOrAbsolute(values.out)}`);
     // Progress: a live line on a terminal, a line every 10 s elsewhere (CI logs).

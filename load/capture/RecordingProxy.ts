@@ -8,6 +8,9 @@
  * on: a request node:http cannot read as HTTP/1.1 (it answers 400 itself, and nothing is recorded), a body over
  * `maxBodyBytes` (413 from the proxy, recorded as a failure), and the framing of a chunked request (its bytes are
  * sent with a Content-Length).
+ *
+ * The writer may be given as a function, called once the proxy listens: a proxy that cannot listen (a port in use)
+ * then writes nothing at all.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +30,8 @@ export interface RecordingProxyOptions {
   host: string;
   /** 0: any free port. */
   port: number;
-  writer: CaptureWriter;
+  /** The capture's writer, or what makes it once the proxy listens (nothing is written if it cannot). */
+  writer: CaptureWriter | (() => CaptureWriter);
   /** Keep each answer's body in the capture. */
   answers: boolean;
   /** A request body over this is answered 413 by the proxy. */
@@ -38,15 +42,21 @@ export interface RecordingProxyOptions {
   originMs: number;
 }
 
+/** The options an exchange reads: the writer made. */
+type LiveOptions = RecordingProxyOptions & { writer: CaptureWriter };
+
 export class RecordingProxy {
   readonly url: string;
+  /** The capture's writer (made once the proxy listened, when given as a function). */
+  readonly writer: CaptureWriter;
   readonly #server: Server;
   readonly #pool: ExactHttpPool;
   readonly #inFlight: Set<Promise<void>>;
   readonly #counted: { passed: number };
 
-  private constructor(server: Server, pool: ExactHttpPool, url: string, inFlight: Set<Promise<void>>, counted: { passed: number }) {
+  private constructor(server: Server, pool: ExactHttpPool, url: string, writer: CaptureWriter, inFlight: Set<Promise<void>>, counted: { passed: number }) {
     this.#server = server;
+    this.writer = writer;
     this.#pool = pool;
     this.url = url;
     this.#inFlight = inFlight;
@@ -64,24 +74,33 @@ export class RecordingProxy {
     const pool = new ExactHttpPool(upstream.origin, { maxIdle: 64 });
     const inFlight = new Set<Promise<void>>();
     const counted = { passed: 0 };
+    // Set once the server listens, before any request can be read (requests come in later turns of the loop).
+    let live: LiveOptions | undefined;
     const server = createServer((req, res) => {
       // An exchange never throws (a client gone away mid-request is no error of the recorder's): nothing unhandled.
-      const done = exchange(req, res, o, pool, prefix).catch(() => undefined).finally(() => {
+      const done = exchange(req, res, live as LiveOptions, pool, prefix).catch(() => undefined).finally(() => {
         counted.passed++;
         inFlight.delete(done);
       });
       inFlight.add(done);
     });
     server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(o.port, o.host, () => {
-        server.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(o.port, o.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-    });
+      live = { ...o, writer: typeof o.writer === 'function' ? o.writer() : o.writer };
+    } catch (err) {
+      server.close();
+      pool.close();
+      throw err;
+    }
     const { port } = server.address() as AddressInfo;
-    return new RecordingProxy(server, pool, `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`, inFlight, counted);
+    return new RecordingProxy(server, pool, `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`, live.writer, inFlight, counted);
   }
 
   /** Stops taking connections, waits up to `graceMs` for the exchanges under way, then closes every connection. */
@@ -96,7 +115,7 @@ export class RecordingProxy {
 }
 
 /** One request passed on and its answer passed back; the exchange recorded (the writer ignores it once full). */
-async function exchange(req: IncomingMessage, res: ServerResponse, o: RecordingProxyOptions, pool: ExactHttpPool, prefix: string): Promise<void> {
+async function exchange(req: IncomingMessage, res: ServerResponse, o: LiveOptions, pool: ExactHttpPool, prefix: string): Promise<void> {
   const arrived = performance.now();
   const chunks: Buffer[] = [];
   let size = 0;

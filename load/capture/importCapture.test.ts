@@ -52,10 +52,30 @@ describe('importCapture', () => {
       [250, '/rpc', null, 'chain_getAccount'],
     ]);
     expect(imported.exchanges[0]?.answer).toEqual({ text: '{"jsonrpc":"2.0","id":1,"result":8}' });
+    // The header says when the recording began, the moment every t counts from: the first exchange's start.
+    expect(imported.header.startedAt).toBe('2026-11-27T08:00:00.000Z');
+    expect(importCapture(text, 'transcript', { file: 't.ndjson', version: 't', node: b }).header.startedAt).toBe('2026-11-27T08:00:00.100Z');
     expect(imported.exchanges[1]?.failure).toMatch(/REFUSED/);
     expect(imported.skipped).toEqual({ 'the request was longer than the 4 KiB a transcript keeps': 1 });
     expect(asCapture(imported).exchanges).toHaveLength(2);
     expect(() => importCapture(text, 'transcript', { file: 't.ndjson', version: 't', node: 'http://127.0.0.1:3' })).toThrow(/holds no exchange with http:\/\/127\.0\.0\.1:3/);
+  });
+
+  it('bodies have no times: the header says when they were imported', () => {
+    const before = Date.now();
+    const imported = importCapture('{"jsonrpc":"2.0","method":"chain_health","params":[],"id":1}\n', 'bodies', { file: 'b.txt', version: 't' });
+    expect(Date.parse(imported.header.startedAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(imported.header.startedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('refuses a chainrpc capture (already one: replay it directly), whatever --from says', () => {
+    const capture = asCapture(importCapture('{"jsonrpc":"2.0","method":"chain_health","params":[],"id":1}\n', 'bodies', { file: 'b.txt', version: 't' }));
+    const text = [capture.header, ...capture.exchanges, { end: true, exchanges: 1, reason: 'imported', endedAt: '2026-11-27T08:00:00.000Z' }].map((l) => stringifyJson(l as never)).join('\n');
+    for (const from of ['bodies', 'transcript'] as const) {
+      expect(() => importCapture(text, from, { file: 'c.ndjson', version: 't' })).toThrow(/c\.ndjson is already a capture \(chainrpc-capture\/1\): replay it directly \(chainrpc load replay c\.ndjson\)/);
+    }
+    // Another version of the format: a capture still, not bodies.
+    expect(() => importCapture('{"format":"chainrpc-capture/2","startedAt":"x"}\n', 'bodies', { file: 'c2.ndjson', version: 't' })).toThrow(/already a capture \(chainrpc-capture\/2\)/);
   });
 
   it('refuses a file that is neither, naming the line', () => {

@@ -33,9 +33,27 @@ export function detectImport(text: string): ImportFrom {
   }
 }
 
-/** A capture of `text` read as `from`; `file` names it in the header and in errors; `node` picks one node of a transcript. */
+/** The format of a chainrpc capture (this version or another) whose first line, its header, is `line`; else undefined. */
+function captureFormatOf(line: string): string | undefined {
+  try {
+    const v = parseJson(line);
+    return isObject(v) && typeof v.format === 'string' && v.format.startsWith('chainrpc-capture/') ? v.format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A capture of `text` read as `from`; `file` names it in the header and in errors; `node` picks one node of a
+ * transcript. The header's `startedAt` is when the recording began, the moment every `t` counts from: a
+ * transcript's first exchange's start; for bodies, which have no times, when they were imported.
+ */
 export function importCapture(text: string, from: ImportFrom, options: { file: string; version: string; node?: string }): Imported {
-  const header: CaptureHeader = { format: CAPTURE_FORMAT, startedAt: new Date().toISOString(), upstream: `${options.file} (imported: ${from === 'bodies' ? 'request bodies, no timing, no answers' : 'a chainrpc test transcript'})`, answers: from === 'transcript', tool: { name: 'chainrpc', version: options.version } };
+  // A chainrpc capture is no file of bodies nor a transcript: it needs no import (whatever --from says).
+  const firstLine = text.split('\n').find((l) => l.trim() !== '');
+  const format = firstLine === undefined ? undefined : captureFormatOf(firstLine);
+  if (format !== undefined) throw new CaptureError(`${options.file} is already a capture (${format}): replay it directly (chainrpc load replay ${options.file}); chainrpc record import takes request bodies or a chainrpc test transcript`);
+  const headerAt = (startedAt: string): CaptureHeader => ({ format: CAPTURE_FORMAT, startedAt, upstream: `${options.file} (imported: ${from === 'bodies' ? 'request bodies, no timing, no answers' : 'a chainrpc test transcript'})`, answers: from === 'transcript', tool: { name: 'chainrpc', version: options.version } });
   const skipped: Record<string, number> = {};
   const skip = (why: string): void => void (skipped[why] = (skipped[why] ?? 0) + 1);
   const lines = text.split('\n').filter((l) => l.trim() !== '');
@@ -46,7 +64,7 @@ export function importCapture(text: string, from: ImportFrom, options: { file: s
       return { t: 0, method: 'POST', path: '/', contentType: 'application/json', request, rpc: rpcIndex(request), status: null, ms: 0 };
     });
     if (exchanges.length === 0) throw new CaptureError(`${options.file} holds no request body: give one per line`);
-    return { header, exchanges, skipped, nodes: [] };
+    return { header: headerAt(new Date().toISOString()), exchanges, skipped, nodes: [] };
   }
   const entries = lines.map((line, i) => {
     try {
@@ -104,5 +122,6 @@ export function importCapture(text: string, from: ImportFrom, options: { file: s
   }
   exchanges.sort((a, b) => a.t - b.t);
   if (exchanges.length === 0) throw new CaptureError(`${options.file}: no exchange could be taken (${Object.entries(skipped).map(([why, n]) => `${n}: ${why}`).join('; ') || 'none in it'})`);
-  return { header, exchanges, skipped, nodes };
+  // Every t counts from the first exchange's start: the recording began then.
+  return { header: headerAt(new Date(Number.isFinite(origin) ? origin : Date.now()).toISOString()), exchanges, skipped, nodes };
 }

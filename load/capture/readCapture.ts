@@ -25,7 +25,7 @@ export interface Capture {
   exchanges: CaptureExchange[];
   /** Absent: the recording did not end cleanly (killed), or is still being written. */
   end?: CaptureEnd;
-  /** The last line was cut short (not a whole JSON line) and was left out. */
+  /** The last line, an exchange's, was cut short (not a whole JSON line) and was left out: an exchange lost. */
   cutShort: boolean;
 }
 
@@ -124,8 +124,10 @@ class CaptureReader {
 
   /** The capture, once the text after the last newline (a line cut short, or nothing) is known. */
   end(tail: string): Capture {
-    const cutShort = tail.trim() !== '';
-    if (this.#capture === undefined) throw new CaptureError(`${this.#where} is not a capture: it is empty${cutShort ? ' but for a line cut short' : ''}; make one with \`chainrpc record\``);
+    const cut = tail.trim() !== '';
+    if (this.#capture === undefined) throw new CaptureError(`${this.#where} is not a capture: it is empty${cut ? ' but for a line cut short' : ''}; make one with \`chainrpc record\``);
+    // The end line cut short (CaptureWriter writes its `end` key first) lost no exchange: the capture has no end.
+    const cutShort = cut && !/^\s*\{\s*"end"\s*:/.test(tail);
     // Lines are written as exchanges end (a slow answer after faster ones that came after it): the capture is
     // read in the order the requests arrived, by `t` (a stable sort keeps the written order of equal times).
     const exchanges = this.#capture.exchanges;

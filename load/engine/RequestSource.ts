@@ -8,8 +8,11 @@ import type { LaneLedger, ReadRegressions, ReplayDiff } from '../model.js';
 
 /** One JSON-RPC call of a planned request: a single request has one, a batch one per element. */
 export interface PlannedCall {
-  /** The id as written in the body (a notification is never planned: every call expects an answer). */
-  id: number | string;
+  /**
+   * The id as written in the body (a notification is never planned: every call expects an answer); an integer
+   * beyond 2^53 is a bigint (core/json reads it exactly), matched exactly.
+   */
+  id: number | string | bigint;
   /** The method's wire name as written in the body. */
   method: string;
   /** Validate this call's result with the source's `checkResult` (sampling is the source's choice). */

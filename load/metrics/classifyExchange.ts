@@ -4,7 +4,7 @@
  * element of a batch, is a failure with its code; batch answers are matched by id in any order.
  */
 import { JsonParseError, parseJson, type JsonValue } from '../../core/json/index.js';
-import type { PlannedRequest, TrackedOutcome } from '../engine/RequestSource.js';
+import type { PlannedCall, PlannedRequest, TrackedOutcome } from '../engine/RequestSource.js';
 
 /** How one HTTP exchange ended, as the connection saw it. */
 export type Exchange =
@@ -157,7 +157,7 @@ function keyOf(id: JsonValue): string {
   return typeof id === 'string' ? `s${id}` : typeof id === 'number' || typeof id === 'bigint' ? `n${String(id)}` : `x${typeof id}`;
 }
 
-function sameId(answer: JsonValue, planned: number | string): boolean {
+function sameId(answer: JsonValue, planned: PlannedCall['id']): boolean {
   if (typeof planned === 'string') return answer === planned;
   return answer === planned || (typeof answer === 'bigint' && String(answer) === String(planned));
 }

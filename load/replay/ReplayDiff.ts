@@ -15,6 +15,7 @@ import { asInteger, isObject } from '../../profile/readWire.js';
 import type { CallResult, PlannedRequest } from '../engine/RequestSource.js';
 import type { DiffCounts, ReplayDiff } from '../model.js';
 import { DIFF_EXAMPLES, diffOf } from './diffCounts.js';
+import { idKey, isId } from './replayPlan.js';
 
 /** How much of each answer an example keeps. */
 const EXAMPLE_CHARS = 2048;
@@ -167,7 +168,10 @@ function callAnswer(outcome: CallResult | undefined): CallAnswer | undefined {
   return outcome.kind === 'result' ? { result: outcome.result } : { error: outcome.code };
 }
 
-/** Each call's answer in the second node's HTTP body, matched by id (a batch's elements in any order). */
+/**
+ * Each call's answer in the second node's HTTP body (or the recorded one), matched by id exactly, an integer
+ * beyond 2^53 too (a batch's elements in any order).
+ */
 function answersFor(request: PlannedRequest, body: Uint8Array | undefined): (CallAnswer | undefined)[] {
   let value: JsonValue;
   try {
@@ -177,11 +181,11 @@ function answersFor(request: PlannedRequest, body: Uint8Array | undefined): (Cal
   }
   const byId = new Map<string, CallAnswer>();
   for (const a of Array.isArray(value) ? value : [value]) {
-    if (!isObject(a) || (typeof a.id !== 'string' && typeof a.id !== 'number')) continue;
+    if (!isObject(a) || !isId(a.id)) continue;
     const answer: CallAnswer | undefined = Object.hasOwn(a, 'result') ? { result: a.result as JsonValue } : isObject(a.error) && typeof a.error.code === 'number' ? { error: a.error.code } : undefined;
-    if (answer !== undefined) byId.set(`${typeof a.id}:${a.id}`, answer);
+    if (answer !== undefined) byId.set(idKey(a.id), answer);
   }
-  return request.calls.map((c) => byId.get(`${typeof c.id}:${c.id}`));
+  return request.calls.map((c) => byId.get(idKey(c.id)));
 }
 
 const show = (a: CallAnswer): string => ('result' in a ? stringifyJson({ result: a.result }) : stringifyJson({ error: { code: a.error } }));

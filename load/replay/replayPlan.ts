@@ -5,7 +5,11 @@
  * one for its share (load/replay/replaySource.ts).
  *
  * Times: the recorded offsets (from the first exchange kept) divided by `speed`, or the kept sequence evenly at
- * `rate` requests/s. A loop plays the capture again one period later: its span plus one mean gap.
+ * `rate` requests/s. A loop plays the capture again one period later: its span plus one mean gap. The measured
+ * window is [0, duration): a request due at the duration itself is not sent (`dueWithin`).
+ *
+ * Ids: a number, a string, or an integer beyond 2^53 (a bigint, as the lossless JSON reads it), each matched
+ * exactly: 9007199254740993 is not 9007199254740992, and 1 is not "1".
  */
 import { parseJson, type JsonValue } from '../../core/json/index.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
@@ -30,6 +34,12 @@ export interface ReplaySettings {
    * null: no diff.
    */
   diff: { url: string; endpoint: string | null; profile: ProfileSource } | null;
+  /**
+   * The run's measured window, ms from the first request's time: a request due at or after it is not sent (the
+   * window is [0, windowMs), so --rate r for d sends r·d). Absent: every request of the plan (its passes, in a loop,
+   * without end) is given.
+   */
+  windowMs?: number;
 }
 
 /** The wire names of the methods a replay reads or changes (the profile's renames). */
@@ -78,10 +88,19 @@ export interface ReplayPlan {
 /** Thrown when the capture and the settings leave nothing to replay, or rebasing has no head to go by. */
 export class ReplayPlanError extends Error {}
 
-/** An id's key: 1 and "1" are different ids. */
-const idKey = (id: number | string): string => (typeof id === 'string' ? `s${id}` : `n${id}`);
+/** An id the engine matches: a string, a number, or an integer beyond 2^53 (a bigint: core/json reads it exactly). */
+export type ReplayId = PlannedCall['id'];
 
-const isId = (id: JsonValue): id is number | string => typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+/** An id's key: 1 and "1" are different ids; an integer is the same id whether read as a number or a bigint. */
+export const idKey = (id: ReplayId): string => (typeof id === 'string' ? `s${id}` : `n${String(id)}`);
+
+export const isId = (id: JsonValue | undefined): id is ReplayId => typeof id === 'string' || typeof id === 'bigint' || (typeof id === 'number' && Number.isFinite(id));
+
+/**
+ * Whether a time `atMs` (ms from the first request's time) is within a measured window of `windowMs`: [0, windowMs),
+ * with a nanosecond's allowance for the sums of fractional times (a pass's period times its number).
+ */
+export const dueWithin = (atMs: number, windowMs: number): boolean => atMs < windowMs - 1e-6;
 
 /** The request objects of a body, with their ids; undefined when it holds none (not JSON-RPC). */
 function requestObjects(exchange: CaptureExchange): { batch: boolean; objects: { [k: string]: JsonValue }[] } | undefined {
@@ -103,6 +122,7 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   const leave = (reason: LeftOutReason): void => void leftOut.set(reason, (leftOut.get(reason) ?? 0) + 1);
   const chosen = settings.methods === null ? undefined : new Set(settings.methods);
   const kept: Omit<ReplayItem, 'atMs'>[] = [];
+  const cut = { answers: 0, calls: 0 };
   // A last line cut short (a recording killed while it wrote) is an exchange the capture lost: said, not hidden.
   if (capture.cutShort) leave('cut short');
   for (const exchange of capture.exchanges) {
@@ -159,11 +179,18 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
       leave('notifications only');
       continue;
     }
+    // The node answered (a status) and the capture holds no answer: one a transcript cut (cutAnswers).
+    if (exchange.answer === undefined && exchange.status !== null) {
+      cut.answers++;
+      cut.calls += calls.length;
+    }
     kept.push({ recordedMs: exchange.t, body: bodyBytes(exchange.request), calls, params, batch: parsed.batch, asksHeights: calls.some((c) => c.method === target.wire.blockByHeight), ...(exchange.answer === undefined ? {} : { answer: bodyBytes(exchange.answer) }) });
   }
+  // The line cut short was an exchange too: counted in the total as in what was left out, so that they add up.
+  const exchanges = capture.exchanges.length + (capture.cutShort ? 1 : 0);
   if (kept.length === 0) {
     const why = [...leftOut].map(([reason, count]) => `${count} ${reason}`).join(', ');
-    throw new ReplayPlanError(`the capture holds nothing to replay: ${capture.exchanges.length} exchanges${why === '' ? '' : `, left out: ${why}`}`);
+    throw new ReplayPlanError(`the capture holds nothing to replay: ${exchanges} exchanges${why === '' ? '' : `, left out: ${why}`}`);
   }
 
   const first = (kept[0] as Omit<ReplayItem, 'atMs'>).recordedMs;
@@ -172,6 +199,9 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   const spanMs = (items.at(-1) as ReplayItem).atMs;
   const meanGapMs = items.length > 1 ? spanMs / (items.length - 1) : 'rate' in pace ? 1000 / pace.rate : 1000;
   const periodMs = spanMs + meanGapMs;
+  // Every request at one instant (request bodies have no times): a pass takes no time, and a loop would send
+  // without end at that instant.
+  if (settings.loop && !(periodMs > 0)) throw new ReplayPlanError(`--loop plays the capture again one pass later, and its ${items.length} requests were all recorded at the same instant (request bodies have no times): a pass takes no time; replay it at a --rate`);
 
   const transformations: string[] = [];
   if ('speed' in pace) transformations.push(pace.speed === 1 ? 'sent at the recorded offsets' : `sent at the recorded offsets divided by ${pace.speed} (${pace.speed}x speed)`);
@@ -179,9 +209,10 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   if (settings.loop) transformations.push(`played again every ${Math.round(periodMs)} ms until the run's duration ends`);
   if (chosen !== undefined) transformations.push(`only requests whose calls are all of ${[...chosen].join(', ')}`);
   if (settings.diff !== null) transformations.push(settings.diff.endpoint === null ? 'the answers compared with those the capture recorded' : `each request also sent to ${settings.diff.url} at the same instant, the answers compared (not timed)`);
+  if (settings.diff?.endpoint === null && capture.header.answers && cut.answers > 0) transformations.push(cutAnswers(cut));
   const summary: ReplayReport = {
     capture: settings.capture,
-    exchanges: capture.exchanges.length,
+    exchanges,
     replayed: items.length,
     pace,
     loop: settings.loop,
@@ -193,12 +224,26 @@ export function replayPlan(capture: Capture, settings: ReplaySettings, target: R
   if (settings.rebaseHeights) {
     const heads = recordedHeads(capture, target.wire.blockNumber);
     if (heads.length === 0) {
-      throw new ReplayPlanError(`--rebase-heights needs the head at the time of the recording, and the capture holds no answered ${target.wire.blockNumber} call to read it from (recorded with --no-answers, or no client asked)`);
+      const why = capture.header.answers ? 'no client asked' : importedBodies(capture) ? 'imported from request bodies: it holds no answers' : 'recorded with --no-answers';
+      throw new ReplayPlanError(`--rebase-heights needs the head at the time of the recording, and the capture holds no answered ${target.wire.blockNumber} call to read it from (${why})`);
     }
     transformations.push(`${target.wire.blockByHeight} heights moved to the same depth below the target's head as below the recorded head (the body re-written)`);
     return { items, periodMs, summary, recordedHeads: heads };
   }
   return { items, periodMs, summary };
+}
+
+/** Whether the capture is an import of request bodies (`chainrpc record import`): no times, no answers. */
+export const importedBodies = (capture: Capture): boolean => !capture.header.answers && capture.end?.reason === 'imported';
+
+/**
+ * What a diff against the recorded answers cannot compare, said: the exchanges kept whose node answered (a status)
+ * while the capture holds no answer, though it keeps answers. Only an import of a chainrpc test transcript makes
+ * those (a transcript keeps 4 KiB of each answer; the import leaves a cut one out, the exchange kept): their calls
+ * are counted as not compared.
+ */
+function cutAnswers(cut: { answers: number; calls: number }): string {
+  return `${cut.answers} recorded answer${cut.answers === 1 ? '' : 's'} cut at the 4 KiB a chainrpc test transcript keeps: ${cut.calls === 1 ? 'its call' : `their ${cut.calls} calls`} cannot be compared (counted as not compared)`;
 }
 
 /** The heights the recorded node answered to the head method, over the recording: [ms, height], in time order. */
@@ -214,9 +259,9 @@ export function recordedHeads(capture: Capture, blockNumber: string): [number, n
     } catch {
       continue;
     }
-    const ids = new Set((Array.isArray(request) ? request : [request]).flatMap((o) => (isObject(o) && o.method === blockNumber && isId(o.id ?? null) ? [idKey(o.id as number | string)] : [])));
+    const ids = new Set((Array.isArray(request) ? request : [request]).flatMap((o) => (isObject(o) && o.method === blockNumber && isId(o.id) ? [idKey(o.id)] : [])));
     for (const a of Array.isArray(answer) ? answer : [answer]) {
-      if (!isObject(a) || !isId(a.id ?? null) || !ids.has(idKey(a.id as number | string)) || !Object.hasOwn(a, 'result')) continue;
+      if (!isObject(a) || !isId(a.id) || !ids.has(idKey(a.id)) || !Object.hasOwn(a, 'result')) continue;
       const height = asInteger(a.result);
       // Taken at the middle of the exchange: the node answered somewhere between the request and its answer.
       if (height !== undefined && height <= BigInt(Number.MAX_SAFE_INTEGER)) heads.push([exchange.t + exchange.ms / 2, Number(height)]);

@@ -2,7 +2,8 @@
  * The request source of `chainrpc load replay` (the engine's SourceSpec module): the capture's exchanges at their
  * own times (RequestSource.due, the open model's `recorded` distribution), each body sent as recorded, a batch as
  * the batch it was. Thread k of n takes the requests k, k + n, k + 2n, ... of the replay (over every pass when it
- * loops), so the threads together send each request once, at its time. Made in whichever thread sends.
+ * loops), so the threads together send each request once, at its time, within the measured window [0, windowMs):
+ * one due at its end is not sent. Made in whichever thread sends.
  *
  * With `rebaseHeights`, a block asked by height is asked at the same depth below the target's head as it was
  * below the recorded head: the target's head is the one read before the run, raised by every head the replay's
@@ -16,7 +17,7 @@ import type { CallResult, PlannedCall, PlannedRequest, RequestSource, SourceShar
 import { ReplayDiffer } from './ReplayDiff.js';
 import { wireMethod, type Profile } from '../../profile/Profile.js';
 import { SPEC_METHOD_NAMES } from '../../core/schema/types.generated.js';
-import { headAt, replayPlan, type ReplayItem, type ReplaySettings, type ReplayWire } from './replayPlan.js';
+import { dueWithin, headAt, replayPlan, type ReplayItem, type ReplaySettings, type ReplayWire } from './replayPlan.js';
 
 /** The JSON options of a replay source. */
 export interface ReplaySourceOptions {
@@ -51,16 +52,22 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   // The replay's own head reads raise the target's head the rebasing goes by.
   const calls = items.map((item) => (observeHeads ? item.calls.map((c): PlannedCall => (c.method === options.wire.blockNumber ? { ...c, observe: '' } : c)) : item.calls));
   let index = share.index;
+  const { loop, windowMs } = options.settings;
+  /** The next request's time in the run (ms from the first request's), or undefined when none is left in it. */
+  const nextAt = (): number | undefined => {
+    const pass = Math.floor(index / items.length);
+    if (pass > 0 && !loop) return undefined;
+    const at = pass * periodMs + (items[index % items.length] as ReplayItem).atMs;
+    return windowMs === undefined || dueWithin(at, windowMs) ? at : undefined;
+  };
 
   return {
     due(): number | undefined {
-      const pass = Math.floor(index / items.length);
-      if (pass > 0 && !options.settings.loop) return undefined;
-      return options.leadMs + pass * periodMs + (items[index % items.length] as ReplayItem).atMs;
+      const at = nextAt();
+      return at === undefined ? undefined : options.leadMs + at;
     },
     next(): PlannedRequest | undefined {
-      const pass = Math.floor(index / items.length);
-      if (pass > 0 && !options.settings.loop) return undefined;
+      if (nextAt() === undefined) return undefined;
       const at = index % items.length;
       const item = items[at] as ReplayItem;
       index += share.count;

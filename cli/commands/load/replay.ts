@@ -8,7 +8,7 @@ import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { CaptureError, readCapture, type Capture } from '../../../load/capture/readCapture.js';
 import type { RateStage } from '../../../load/model.js';
-import { replayPlan, ReplayPlanError, type ReplayPace, type ReplaySettings } from '../../../load/replay/replayPlan.js';
+import { dueWithin, importedBodies, replayPlan, ReplayPlanError, type ReplayPace, type ReplaySettings } from '../../../load/replay/replayPlan.js';
 import { nodeChainId, runLoad } from '../../../load/runLoad.js';
 import { resolveScenario, type ResolvedScenario } from '../../../load/scenario/loadScenario.js';
 import { parseDuration } from '../../../load/scenario/parseDuration.js';
@@ -145,7 +145,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (values['diff-profile'] !== undefined && values['diff-url'] === undefined && !values['diff-recorded']) throw new CliError(`${command}: --diff-profile describes the node of --diff-url (or the recorded one): give --diff-url or --diff-recorded`);
   if (values['diff-recorded']) {
     if (values['diff-url'] !== undefined) throw new CliError(`${command}: give --diff-url (a second node) or --diff-recorded (the recorded answers), not both`);
-    if (!capture.header.answers) throw new CliError(`${command}: --diff-recorded compares with the recorded answers, and ${path} was recorded with --no-answers`);
+    if (!capture.header.answers) throw new CliError(`${command}: --diff-recorded compares with the recorded answers, and ${path} ${importedBodies(capture) ? 'was imported from request bodies (chainrpc record import) and holds no answers' : 'was recorded with --no-answers'}`);
     if (values['diff-profile'] === 'detect') throw new CliError(`${command}: --diff-profile detect asks a node, and --diff-recorded has none: give the recorded node's profile file`);
     if (values['rebase-heights']) throw new CliError(`${command}: --diff-recorded with --rebase-heights would compare blocks of other heights than those recorded: give one of them`);
   }
@@ -177,6 +177,8 @@ export async function replayCommand(argv: string[]): Promise<number> {
       const chainId = await nodeChainId(first, common.profile).finally(() => first.close());
       const plan = planFor(command, capture, settings, common.profile, chainId);
       const durationMs = values.duration === undefined ? passMs(plan.periodMs) : parseDuration(values.duration);
+      // The measured window is [0, durationMs): each thread's source sends nothing due at its end or after.
+      settings.windowMs = durationMs;
       const timed: ResolvedScenario = { ...common.scenario, durationMs, warmupMs: LEAD_IN_MS, model: { kind: 'open', distribution: 'recorded', stages: recordedStages(plan.items.map((i) => i.atMs), plan.periodMs, durationMs, settings.loop) } };
       common.log(planLine(command, plan));
       return { runs: await runLoad({ ...common, scenario: timed, urls, replay: settings }), sweeps: [], replay: plan.summary };
@@ -323,23 +325,24 @@ function replayScenario(command: string, thresholds: readonly string[], values: 
 }
 
 /**
- * The rate the recorded times keep, second by second, as the report's target rate: a stage per second of the run
- * with as many requests as are due in it.
- */
-/**
  * A replay's measured window without --duration: one pass, its span plus one mean gap (the plan's period), so n
  * requests g ms apart are n / (n g) = 1 / g a second, as recorded (over the span alone they would be n / (n - 1)
  * times that), and the last request has a gap's time to be answered within the window.
  */
 const passMs = (periodMs: number): number => Math.max(1, Math.ceil(periodMs));
 
+/**
+ * The rate the recorded times keep, second by second, as the report's target rate: a stage per second of the run
+ * with as many requests as are due in it; the window is [0, durationMs), as the source sends (one due at its end is
+ * not sent, so --rate r --loop --duration d is r·d requests).
+ */
 export function recordedStages(atMs: readonly number[], periodMs: number, durationMs: number, loop: boolean): RateStage[] {
   const seconds = Math.max(1, Math.ceil(durationMs / 1000));
   const counts = new Array<number>(seconds).fill(0);
-  for (let pass = 0; pass === 0 || (loop && pass * periodMs < durationMs); pass++) {
+  for (let pass = 0; pass === 0 || (loop && periodMs > 0 && pass * periodMs < durationMs); pass++) {
     for (const t of atMs) {
       const at = pass * periodMs + t;
-      if (at <= durationMs) counts[Math.min(seconds - 1, Math.floor(at / 1000))] = (counts[Math.min(seconds - 1, Math.floor(at / 1000))] ?? 0) + 1;
+      if (dueWithin(at, durationMs)) counts[Math.min(seconds - 1, Math.floor(at / 1000))] = (counts[Math.min(seconds - 1, Math.floor(at / 1000))] ?? 0) + 1;
     }
   }
   return counts.map((n, i) => {
