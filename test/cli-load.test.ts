@@ -98,6 +98,12 @@ describe('chainrpc load: bad input', () => {
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rate', '1e9'], /^chainrpc: load: --rate must be at most 1,000,000 requests\/s; got "1e9"\n$/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--rate', '0'], /^chainrpc: load: --rate must be greater than 0 requests\/s; got "0"\n$/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--max-rate', '2000000'], /--max-rate must be at most 1,000,000 requests\/s; got "2000000"/],
+    // A sweep's own options that cannot run, refused before the node is contacted (a step of 0 s was an internal error, exit 4, after the first probe).
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--step', '0s', '--start-rate', '50', '--max-rate', '200', '--head-hz', '0'], /^chainrpc: load sweep: --step must be longer than 0 \(1ms at least\); got "0s"\n$/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--step', '0'], /^chainrpc: load sweep: --step must be longer than 0, a duration such as 500ms, 30s or 2m; got "0"\n$/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--start-rate', '500', '--max-rate', '200'], /--start-rate 500 is above --max-rate 200/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--rates', '10,20', '--start-rate', '5'], /--rates runs the rates given; --start-rate belongs to a searched sweep/],
+    [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--duration', '5s'], /--duration is a run's measured window; a sweep's steps each last --step/],
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--regression', 'ten'], /--regression must be a number of percent \(e\.g\. 10 or 2\.5\); got "ten"/],
     // What the user gave, not a field they never wrote (/transactions).
     [['load', 'reads', '--url', 'http://127.0.0.1:9', '--corpus', 'corpus.json'], /^chainrpc: load: built-in scenario reads: --corpus corpus\.json: this scenario sends no chain_sendRawTransaction, so it has no use for a corpus/],
@@ -251,6 +257,18 @@ describe('chainrpc load k6 and load merge', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/k6 cannot run this scenario: Poisson arrivals/);
     expect(existsSync(join(dir, 'k6-poisson'))).toBe(false);
+  });
+
+  it('transactions in batches are refused before any node is touched (exit 2); a node that does not answer (exit 3) leaves no folder', async () => {
+    // Before: the batch size was refused only once a whole corpus had been funded and signed, left in --out/.work.
+    const batched = await runChainrpc('load', 'k6', 'send-raw-tx', '--url', 'http://127.0.0.1:9', '--batch-size', '4', '--out', join(dir, 'k6-batched'));
+    expect(batched.code, batched.stderr).toBe(2);
+    expect(batched.stderr).toMatch(/k6 cannot run this scenario: transactions in batches/);
+    expect(existsSync(join(dir, 'k6-batched'))).toBe(false);
+    // Before: .chainrpc-owned and an empty .work were left.
+    const gone = await runChainrpc('load', 'k6', 'reads', '--url', 'http://127.0.0.1:9', '--out', join(dir, 'k6-gone', 'test'));
+    expect(gone.code, gone.stderr).toBe(3);
+    expect(existsSync(join(dir, 'k6-gone'))).toBe(false);
   });
 
   it('a summary from another tool or version is refused by merge with what it is and what is expected (exit 2)', async () => {

@@ -1,8 +1,9 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLIENT_DEFAULTS } from '../../core/client/index.js';
 import type { Exchange } from '../metrics/classifyExchange.js';
-import { HttpConnection, parseTarget, RequestEncoder } from './HttpConnection.js';
+import { HttpConnection, MAX_RESPONSE_BYTES, parseTarget, RequestEncoder } from './HttpConnection.js';
 
 const servers: (Server | HttpServer)[] = [];
 afterEach(async () => {
@@ -242,4 +243,65 @@ describe('HttpConnection', () => {
     const { exchanges: got } = await exchanges(server.url, 1);
     expect(got[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(/not an HTTP/) as unknown });
   });
+});
+
+describe('HttpConnection: an answer over the size limit', () => {
+  const MiB = 1024 * 1024;
+  const OVER = /an answer over the load engine's limit of 16777216 bytes \(16 MiB\)/;
+  const ok = Buffer.from('{"jsonrpc":"2.0","id":1,"result":1}');
+  /** The second request's answer, after a first one over the limit: proves the first connection was closed. */
+  const thenOk = (socket: Socket): void => {
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${ok.length}\r\n\r\n`);
+    socket.write(ok);
+  };
+
+  it('is the probe\'s limit: 16 MiB, as core/client reads answers', () => {
+    expect(MAX_RESPONSE_BYTES).toBe(CLIENT_DEFAULTS.maxResponseBytes);
+    expect(MAX_RESPONSE_BYTES).toBe(16_777_216);
+  });
+
+  it('a Content-Length over it: a transport failure at once, before the body is read, and the connection closed', async () => {
+    // The body never comes: the failure is the head's alone, well within the timeout.
+    const server = await rawServer((socket, _, n) => (n === 0 ? socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${20_000_000}\r\n\r\n{"jsonrpc"`) : thenOk(socket)));
+    const started = performance.now();
+    const { exchanges: got } = await exchanges(server.url, 2, 5_000);
+    expect(got[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
+    expect((got[0] as { reason: string }).reason).toContain('Content-Length 20000000');
+    expect(text(got[1])).toBe(`200 ${ok.toString()}`);
+    expect(server.connections()).toBe(2);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a chunked body that grows over it, and a body read to the close: transport failures, the connection closed', async () => {
+    const chunk = Buffer.alloc(MiB, 0x61);
+    const chunked = await rawServer((socket, _, n) => {
+      if (n > 0) return thenOk(socket);
+      socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n');
+      for (let i = 0; i < 20; i++) socket.write(Buffer.concat([Buffer.from(`${MiB.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+      socket.write('0\r\n\r\n');
+    });
+    const a = await exchanges(chunked.url, 2, 10_000);
+    expect(a.exchanges[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
+    expect(text(a.exchanges[1])).toBe(`200 ${ok.toString()}`);
+    expect(chunked.connections()).toBe(2);
+
+    const toClose = await rawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\n\r\n');
+      for (let i = 0; i < 20; i++) socket.write(chunk);
+      socket.end();
+    });
+    const b = await exchanges(toClose.url, 1, 10_000);
+    expect(b.exchanges[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
+  }, 20_000);
+
+  it('an answer of exactly 16 MiB is read whole', async () => {
+    const body = Buffer.alloc(MAX_RESPONSE_BYTES, 0x20);
+    const server = await rawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body);
+    });
+    const { exchanges: got } = await exchanges(server.url, 1, 10_000);
+    expect(got[0]?.kind).toBe('answer');
+    expect(got[0]?.kind === 'answer' ? got[0].body.length : 0).toBe(MAX_RESPONSE_BYTES);
+  }, 20_000);
 });

@@ -74,8 +74,21 @@ export interface ConnectionEvents<T> {
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
-/** An answer larger than this ends as a transport failure (a node gone wrong must not exhaust the generator's memory). */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest answer body read: 16 MiB (16,777,216 bytes), the limit of chainrpc's JSON-RPC client
+ * (core/client's CLIENT_DEFAULTS.maxResponseBytes), so the run's probe and its load refuse the same answers. A
+ * larger one ends as a transport failure, the connection closed, as soon as it is known: at a Content-Length or a
+ * chunk size over it, before its bytes are read. A node gone wrong must not make the generator buffer without
+ * bound (before 2026-11-28 the bound was 64 MiB, and answers of 20 MB counted as ok where the probe refused them).
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** The most bytes one answer may take on the wire: its body's limit, and 1 MiB for its head and chunk framing. */
+const MAX_WIRE_BYTES = MAX_RESPONSE_BYTES + 1024 * 1024;
+
+/** An answer over MAX_RESPONSE_BYTES (or MAX_WIRE_BYTES): its message is the failure's reason. */
+class AnswerTooLarge extends Error {}
+
+const tooLarge = (what: string): AnswerTooLarge => new AnswerTooLarge(`an answer over the load engine's limit of ${MAX_RESPONSE_BYTES} bytes (16 MiB): ${what}`);
 
 /**
  * Every connection of a thread reads into this one buffer (node:net's `onread`: no stream machinery, no new
@@ -164,7 +177,10 @@ export class HttpConnection<T> {
   #framing: Framing | undefined;
   #bodyParts: Buffer[] = [];
   #closeAfter = false;
+  /** Bytes read of the current answer, head and framing included (bounded by MAX_WIRE_BYTES). */
   #received = 0;
+  /** Bytes of the current answer's body so far (bounded by MAX_RESPONSE_BYTES). */
+  #bodyBytes = 0;
   /** The stamp of the read being parsed (ReadTurn.read); undefined outside one. */
   #readAt: number | undefined;
 
@@ -310,13 +326,14 @@ export class HttpConnection<T> {
     if (this.#bodyParts.length > 0) this.#bodyParts = [];
     this.#closeAfter = false;
     this.#received = 0;
+    this.#bodyBytes = 0;
   }
 
   #onData(chunk: Buffer, at: number): void {
     if (this.#context === undefined) return; // bytes nobody asked for: ignored
     this.#received += chunk.length;
-    if (this.#received > MAX_RESPONSE_BYTES) {
-      this.#fail({ kind: 'transport', reason: `an answer larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB` });
+    if (this.#received > MAX_WIRE_BYTES) {
+      this.#fail({ kind: 'transport', reason: tooLarge(`more than ${MAX_WIRE_BYTES} bytes read with its head and framing`).message });
       return;
     }
     this.#buf = this.#buf === undefined ? chunk : Buffer.concat([this.#buf, chunk]);
@@ -325,7 +342,7 @@ export class HttpConnection<T> {
       this.#parse();
     } catch (error) {
       this.#readAt = undefined;
-      this.#fail({ kind: 'transport', reason: `unreadable HTTP response: ${(error as Error).message}` });
+      this.#fail({ kind: 'transport', reason: error instanceof AnswerTooLarge ? error.message : `unreadable HTTP response: ${(error as Error).message}` });
       return;
     }
     this.#readAt = undefined;
@@ -381,7 +398,11 @@ export class HttpConnection<T> {
         return;
       }
       if (framing.kind === 'close') {
-        if (this.#buf !== undefined) this.#bodyParts.push(this.#buf);
+        if (this.#buf !== undefined) {
+          this.#bodyBytes += this.#buf.length;
+          if (this.#bodyBytes > MAX_RESPONSE_BYTES) throw tooLarge(`${this.#bodyBytes} bytes of a body read to the close`);
+          this.#bodyParts.push(this.#buf);
+        }
         this.#buf = undefined;
         return;
       }
@@ -417,6 +438,7 @@ export class HttpConnection<T> {
     else if (chunked) this.#framing = { kind: 'chunked' };
     else if (length !== undefined) {
       if (!Number.isSafeInteger(length) || length < 0) throw new Error('a Content-Length that is not a length');
+      if (length > MAX_RESPONSE_BYTES) throw tooLarge(`Content-Length ${length}`);
       this.#framing = { kind: 'length', remaining: length };
     } else {
       this.#framing = { kind: 'close' };
@@ -433,6 +455,7 @@ export class HttpConnection<T> {
       if (eol === -1) return false;
       const size = parseInt(buf.toString('latin1', 0, eol).split(';')[0] as string, 16);
       if (!Number.isSafeInteger(size) || size < 0) throw new Error('a chunk size that is not hexadecimal');
+      if (this.#bodyBytes + size > MAX_RESPONSE_BYTES) throw tooLarge(`a chunked body of ${this.#bodyBytes + size} bytes or more`);
       if (size === 0) {
         // Trailers (usually none) end with an empty line.
         if (buf.indexOf(CRLFCRLF, eol) === -1) return false;
@@ -441,6 +464,7 @@ export class HttpConnection<T> {
       }
       if (buf.length < eol + 2 + size + 2) return false;
       this.#bodyParts.push(buf.subarray(eol + 2, eol + 2 + size));
+      this.#bodyBytes += size;
       this.#buf = buf.length > eol + 4 + size ? buf.subarray(eol + 4 + size) : undefined;
     }
   }

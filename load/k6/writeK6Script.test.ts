@@ -14,7 +14,7 @@ import type { ScenarioSourceOptions } from '../scenario/scenarioSource.js';
 import { parseThreshold } from '../scenario/Threshold.js';
 import { k6DurationMs } from './checkK6Run.js';
 import { K6_UNMEASURED_METRICS } from './K6Summary.js';
-import { K6_MEASURED_SCENARIO, k6DrawOf, k6MeasuredWindow, k6Scenarios, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
+import { checkK6Scenario, K6_MEASURED_SCENARIO, k6DrawOf, k6MeasuredWindow, k6Scenarios, k6Thresholds, K6Unsupported, writeK6Script } from './writeK6Script.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-k6-script-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,6 +56,23 @@ describe('writeK6Script: params', () => {
     expect(() => k6DrawOf('chain_getAccount', table)).toThrow(/chain_getAccount.*takes params \(address\).*only the Node engine draws/);
     expect(k6DrawOf('chain_getAccount', { chain_getAccount: { node: () => ['x'], k6: 'account' } })).toBe('account');
     expect(k6DrawOf('chain_health', {})).toBe('none');
+  });
+});
+
+describe('checkK6Scenario: refused from the scenario alone, before any node is prepared', () => {
+  const tx = (over: Record<string, unknown>): ResolvedScenario =>
+    resolveScenario({ name: 'tx', arrivals: { model: 'open', rate: 10 }, duration: '1s', mix: [{ method: 'chain_sendRawTransaction' }], ...over });
+
+  it('transactions in batches, a closed model of more connections than senders, a method it cannot draw', () => {
+    const profile = referenceProfile();
+    expect(() => checkK6Scenario(tx({ transactions: { batchSize: 4 } }), profile)).toThrow(/transactions in batches \(transactions\.batchSize > 1\)/);
+    expect(() => checkK6Scenario(tx({ arrivals: { model: 'closed', connections: 8 }, transactions: { senders: 4 } }), profile)).toThrow(/a closed model of 8 connections over 4 senders/);
+    const s = scenario([{ method: 'chain_blockNumber' }]);
+    const call: ResolvedCall = { ...(s.mix[0] as { call: ResolvedCall }).call, method: 'chain_faucetClaim' as ResolvedCall['method'] };
+    expect(() => checkK6Scenario({ ...s, mix: [{ kind: 'batch', weight: 1, size: 2, mix: [call as ResolvedCall & { method: 'chain_blockNumber' }] }] }, profile)).toThrow(/chain_faucetClaim.*takes params/);
+    // What k6 runs: the most VUs, one request in flight each, no more than the senders.
+    expect(checkK6Scenario(tx({ maxInFlight: 64, transactions: { senders: 16 } }), profile)).toBe(16);
+    expect(checkK6Scenario(s, profile)).toBe(s.maxInFlight);
   });
 });
 

@@ -237,19 +237,37 @@ export interface WrittenK6Script {
   maxVUs: number;
 }
 
-/** Writes the k6 test of a prepared scenario into `out` (created if needed). */
-export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
-  const { scenario: s, profile, prepared } = o;
+const BATCHED_TRANSACTIONS = 'transactions in batches (transactions.batchSize > 1): a k6 VU owns one sender\'s lane and sends its transactions one at a time; give --batch-size 1';
+
+/**
+ * Everything k6 cannot run in a scenario, refused (K6Unsupported) from the scenario and the profile alone:
+ * transactions in batches, more closed-model connections than senders, Poisson arrivals, fractional staged
+ * rates, thresholds k6 has no figure for, params the k6 runtime cannot draw. `chainrpc load k6` calls it before
+ * it touches the node or the --out folder (until 2026-11-28 batched transactions were refused only once a whole
+ * corpus was funded and signed); writeK6Script calls it again. Returns the test's most VUs: one request in flight
+ * per VU, and with transactions no more VUs than senders.
+ */
+export function checkK6Scenario(s: ResolvedScenario, profile: Profile): number {
   const sends = s.transactions !== undefined;
-  if (sends && (prepared.transactions?.batchSize ?? 1) > 1) {
-    throw new K6Unsupported('transactions in batches (transactions.batchSize > 1): a k6 VU owns one sender\'s lane and sends its transactions one at a time; give --batch-size 1');
-  }
-  const senders = sends ? (s.transactions?.senders ?? 0) : 0;
-  // One in-flight request per VU: the in-flight cap is the VU cap, and with transactions no more VUs than lanes.
+  if (sends && (s.transactions?.batchSize ?? 1) > 1) throw new K6Unsupported(BATCHED_TRANSACTIONS);
+  const senders = s.transactions?.senders ?? 0;
   const maxVUs = sends ? Math.min(s.maxInFlight, senders) : s.maxInFlight;
   if (sends && s.model.kind === 'closed' && s.model.connections > senders) {
     throw new K6Unsupported(`a closed model of ${s.model.connections} connections over ${senders} senders: each k6 VU owns one sender; give at most ${senders} connections`);
   }
+  k6Scenarios(s, maxVUs);
+  k6Thresholds(s, profile);
+  const calls = s.mix.flatMap((e) => (e.kind === 'call' ? [e.call] : e.kind === 'batch' ? e.mix : []));
+  for (const c of calls) if (c.params === undefined) k6DrawOf(c.method);
+  return maxVUs;
+}
+
+/** Writes the k6 test of a prepared scenario into `out` (created if needed). */
+export function writeK6Script(o: K6ScriptOptions): WrittenK6Script {
+  const { scenario: s, profile, prepared } = o;
+  const sends = s.transactions !== undefined;
+  const maxVUs = checkK6Scenario(s, profile);
+  if (sends && (prepared.transactions?.batchSize ?? 1) > 1) throw new K6Unsupported(BATCHED_TRANSACTIONS);
   const scenarios = k6Scenarios(s, maxVUs);
   const { thresholds, notJudged, dropLimits } = k6Thresholds(s, profile);
   const methods: string[] = [];

@@ -55,10 +55,65 @@ export const GENERATOR_TRIES = 3;
 /** The run is invalid, and only because of the generator. */
 const generatorOnly = (run: LoadRun): boolean => !run.valid && run.invalid.length > 0 && run.invalid.every(isGeneratorReason);
 
-const round = (rate: number): number => (rate >= 100 ? Math.round(rate) : Math.round(rate * 10) / 10);
+/**
+ * A rate as the search tries it: whole requests/s from 100, tenths from 0.1, two significant figures below (never
+ * 0: a start rate under 0.05/s once doubled to a rounded 0/s, a run of nothing that "held", and the ramp doubled 0
+ * for ever).
+ */
+export const roundRate = (rate: number): number => (rate >= 100 ? Math.round(rate) : rate >= 0.1 ? Math.round(rate * 10) / 10 : Number(rate.toPrecision(2)));
+
+/** How the rates of a searched sweep are chosen (runSweep without --rates). */
+export interface RateSearch {
+  startRate: number;
+  maxRate: number;
+  /** Bisection ends when the bracket is this narrow, relative to its low end. */
+  resolution: number;
+  /** The search stops at once (Ctrl-C, the node gone). */
+  aborted: () => boolean;
+}
+
+/**
+ * The ramp and the bisection: `step(rate)` runs a rate and says whether the SLO held there (undefined: not
+ * measured, the generator fell behind; the search ends). Doubles from the start rate while the SLO holds, never
+ * above the maximum; then bisects between the last rate that held and the first that broke.
+ */
+export async function searchRates(step: (rate: number) => Promise<boolean | undefined>, o: RateSearch): Promise<void> {
+  const max = o.maxRate;
+  let low = 0;
+  let high: number | undefined;
+  let rate = Math.min(o.startRate, max);
+  // Ramp: double while the SLO holds. A rate the generator cannot send ends the search.
+  let limited = false;
+  while (!o.aborted()) {
+    const held = await step(rate);
+    if (held === true) {
+      low = rate;
+      if (rate >= max) break;
+      rate = Math.min(roundRate(rate * 2), max);
+    } else {
+      if (held === false) high = rate;
+      else limited = true;
+      break;
+    }
+  }
+  // Bisect between the last rate that held and the first that did not.
+  while (!o.aborted() && !limited && high !== undefined && (low === 0 ? high > 1 : (high - low) / low > o.resolution)) {
+    const mid = roundRate(low === 0 ? high / 2 : (low + high) / 2);
+    if (mid <= low || mid >= high) break;
+    const held = await step(mid);
+    if (held === true) low = mid;
+    else if (held === false) high = mid;
+    else limited = true;
+  }
+}
 
 export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const durationMs = o.step === undefined ? 10_000 : parseDuration(o.step);
+  // Before any node is touched (the command's options refuse these first, exit 2): a step of 0 ms made the engine
+  // throw after the first step's probe, a rate of 0 or less runs nothing.
+  if (!(durationMs > 0)) throw new RangeError(`runSweep: step must be longer than 0 ms (got ${JSON.stringify(o.step)})`);
+  const rates: [string, number | undefined][] = [...(o.rates ?? []).map((r, i): [string, number] => [`rates[${i}]`, r]), ['startRate', o.startRate], ['maxRate', o.maxRate]];
+  for (const [name, r] of rates) if (r !== undefined && !(r > 0 && Number.isFinite(r))) throw new RangeError(`runSweep: ${name} must be a rate above 0 (got ${r})`);
   const steps: SweepStep[] = [];
   /** The outcome of each rate run: held, broken, or unknown (the generator fell behind on every try). */
   const tried = new Map<number, boolean | undefined>();
@@ -98,34 +153,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
       await step(rate);
     }
   } else {
-    const max = o.maxRate ?? 100_000;
-    let low = 0;
-    let high: number | undefined;
-    let rate = Math.min(o.startRate ?? 50, max);
-    // Ramp: double while the SLO holds. A rate the generator cannot send ends the search.
-    let limited = false;
-    while (!aborted()) {
-      const held = await step(rate);
-      if (held === true) {
-        low = rate;
-        if (rate >= max) break;
-        rate = Math.min(round(rate * 2), max);
-      } else {
-        if (held === false) high = rate;
-        else limited = true;
-        break;
-      }
-    }
-    // Bisect between the last rate that held and the first that did not.
-    const resolution = o.resolution ?? 0.02;
-    while (!aborted() && !limited && high !== undefined && (low === 0 ? high > 1 : (high - low) / low > resolution)) {
-      const mid = round(low === 0 ? high / 2 : (low + high) / 2);
-      if (mid === low || mid === high) break;
-      const held = await step(mid);
-      if (held === true) low = mid;
-      else if (held === false) high = mid;
-      else limited = true;
-    }
+    await searchRates(step, { startRate: o.startRate ?? 50, maxRate: o.maxRate ?? 100_000, resolution: o.resolution ?? 0.02, aborted });
   }
   const held = steps.filter((s) => s.sloHeld).map((s) => s.rate);
   return { url: o.url, scenario: o.scenario.name, search: o.rates === undefined ? 'ramp-bisect' : 'given', steps: [...steps].sort((a, b) => a.rate - b.rate), knee: held.length === 0 ? null : Math.max(...held), ...(stopped === undefined ? {} : { stopped }) };

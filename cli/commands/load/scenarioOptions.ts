@@ -8,6 +8,7 @@ import { positiveNumberProblem } from '../../commonOptions.js';
 import { CorpusError } from '../../../load/corpus/CorpusError.js';
 import { readCorpus } from '../../../load/corpus/readCorpus.js';
 import { builtInScenarios, loadScenario, maxRate, type ScenarioOverrides } from '../../../load/scenario/loadScenario.js';
+import { parseDuration } from '../../../load/scenario/parseDuration.js';
 import { ScenarioError } from '../../../load/scenario/ScenarioError.js';
 
 /** The scenario overrides' lines (run, sweep, k6). */
@@ -27,6 +28,14 @@ export const SCENARIO_OPTIONS = `  --rate <n>               open model at n requ
 /** An open-model rate, held to the scenario schema's bound (maxRate). */
 export const rate = (text: string): string | undefined => positiveNumberProblem(text, 'requests/s', maxRate());
 export const duration = (text: string): string | undefined => (/^\d+(\.\d{1,3})?(ms|s|m)$/.test(text) ? undefined : `must be a duration such as 500ms, 30s or 2m; got "${text}"`);
+/**
+ * A duration that must be longer than 0 (a sweep's --step: a window of nothing measures nothing, and the engine
+ * refuses it). "0" is said to be too short, not to lack its unit; "0.4ms" rounds to 0 ms (parseDuration).
+ */
+export const positiveDuration = (text: string): string | undefined => {
+  if (/^\d+(\.\d+)?$/.test(text) && Number(text) === 0) return `must be longer than 0, a duration such as 500ms, 30s or 2m; got "${text}"`;
+  return duration(text) ?? (parseDuration(text) > 0 ? undefined : `must be longer than 0 (1ms at least); got "${text}"`);
+};
 
 /** The overrides of the scenario's own settings (--seed aside: the pages list it later). */
 export const SCENARIO_OVERRIDES = {
