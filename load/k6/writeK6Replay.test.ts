@@ -9,8 +9,10 @@ describe('replayIterations: the requests a k6 replay sends', () => {
     expect(replayIterations(at, 300, 1_000, false)).toBe(3);
     // A window shorter than one pass: the requests due after it stay unsent, as the Node engine's.
     expect(replayIterations(at, 300, 150, false)).toBe(2);
-    // Passes start at 0, 300, 600, 900: 3 + 3 + 3 + (900 and 1000) 2.
-    expect(replayIterations(at, 300, 1_000, true)).toBe(11);
+    // Passes start at 0, 300, 600, 900: 3 + 3 + 3 + (900) 1; the one due at 1000 is outside [0, 1000), as the Node engine's.
+    expect(replayIterations(at, 300, 1_000, true)).toBe(10);
+    expect(replayIterations(at, 300, 1_000.5, true)).toBe(11);
+    expect(replayIterations(at, 300, 200, false)).toBe(2);
   });
 });
 

@@ -18,7 +18,7 @@ import { rpcEndpoint } from '../../core/client/baseUrl.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { wireMethod, type Profile } from '../../profile/Profile.js';
 import type { ArrivalModel } from '../model.js';
-import { headAt, type ReplayPlan, type ReplaySettings } from '../replay/replayPlan.js';
+import { dueWithin, headAt, type ReplayPlan, type ReplaySettings } from '../replay/replayPlan.js';
 import type { Threshold } from '../scenario/Threshold.js';
 import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, k6ReplayJudges } from './K6Summary.js';
 import { CODES, K6_DATA_FORMAT, K6_MEASURED_SCENARIO, k6CallThreshold, K6Unsupported, scriptText, startTestFolder, STATUSES, type WrittenK6Script } from './writeK6Script.js';
@@ -49,9 +49,10 @@ export interface K6ReplayOptions {
 
 /** The iterations of a replay: each request of each pass due within the window (every request once without a loop). */
 export function replayIterations(atMs: readonly number[], periodMs: number, durationMs: number, loop: boolean): number {
-  if (!loop) return atMs.filter((t) => t <= durationMs).length;
+  // The measured window is [0, duration), as the Node engine's replay (load/replay/replayPlan.ts, dueWithin).
+  if (!loop) return atMs.filter((t) => dueWithin(t, durationMs)).length;
   let n = 0;
-  for (let pass = 0; pass * periodMs <= durationMs; pass++) for (const t of atMs) if (pass * periodMs + t <= durationMs) n++;
+  for (let pass = 0; dueWithin(pass * periodMs, durationMs); pass++) for (const t of atMs) if (dueWithin(pass * periodMs + t, durationMs)) n++;
   return n;
 }
 

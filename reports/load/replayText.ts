@@ -25,7 +25,7 @@ export function replayRows(replay: ReplayReport): string[][] {
 export function diffLine(run: Pick<LoadRun, 'url'>, diff: ReplayDiff): string {
   const verdict = diff.mismatches === 0 ? 'no mismatch' : `${formatCount(diff.mismatches)} mismatch${diff.mismatches === 1 ? '' : 'es'}`;
   const aside = diff.setAside > 0 ? `, ${formatCount(diff.setAside)} set aside (answers that may differ at one instant)` : '';
-  return `${run.url} against ${diff.url}: ${formatCount(diff.compared)} calls compared, ${verdict}${aside}${diff.notCompared > 0 ? `, ${formatCount(diff.notCompared)} not compared (a node gave no answer)` : ''}.`;
+  return `${run.url} against ${diff.url}: ${formatCount(diff.compared)} calls compared, ${verdict}${aside}${diff.notCompared > 0 ? `, ${formatCount(diff.notCompared)} not compared (no answer to compare: a node gave none, or the recorded one was cut)` : ''}.`;
 }
 
 export const DIFF_METHOD_HEAD = ['Method', 'Compared', 'Mismatches', 'Set aside', 'Not compared'];

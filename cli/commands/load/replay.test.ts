@@ -1,7 +1,7 @@
 /**
  * `chainrpc load replay`'s refusals that come before any node is asked (in process: the command's own words).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,5 +39,20 @@ describe('chainrpc load replay --diff-recorded on a capture without answers', ()
     const exchange = { t: 0, method: 'POST', path: '/rpc', contentType: 'application/json', request: { text: BODY }, rpc: { methods: { chain_blockNumber: 1 }, batch: null, ids: [1], notifications: 0 }, status: 200, ms: 1 };
     writeFileSync(path, [header, exchange, { end: true, exchanges: 1, reason: 'interrupted', endedAt: '2026-11-27T08:00:01.000Z' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
     await expect(replayCommand([path, '--url', 'http://127.0.0.1:9', '--diff-recorded'])).rejects.toThrow(/no-answers\.ndjson was recorded with --no-answers/);
+  });
+});
+
+describe('chainrpc load replay --k6 against a node that does not answer', () => {
+  it('exits with the node unreachable and leaves --out as it was: no folder made, nor its parents; an empty folder stays empty', async () => {
+    const imported = importCapture(`${BODY}\n`, 'bodies', { file: 'bodies.txt', version: 't' });
+    const path = join(dir, 'k6-bodies.ndjson');
+    writeFileSync(path, [imported.header, ...imported.exchanges, { end: true, exchanges: 1, reason: 'imported', endedAt: '2026-11-27T08:00:00.000Z' }].map((l) => `${stringifyJson(l as never)}\n`).join(''));
+    const out = join(dir, 'made', 'k6-test');
+    await expect(replayCommand([path, '--url', 'http://127.0.0.1:9', '--rate', '5', '--k6', out])).rejects.toThrow(/nothing answered|unreachable|is the node running/);
+    expect(existsSync(join(dir, 'made'))).toBe(false);
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    await expect(replayCommand([path, '--url', 'http://127.0.0.1:9', '--rate', '5', '--k6', empty])).rejects.toThrow();
+    expect(readdirSync(empty)).toEqual([]);
   });
 });

@@ -26,12 +26,12 @@ import { baseUrls } from '../../nodeUrls.js';
 import { rpcEndpoint } from '../../../core/client/baseUrl.js';
 import { createClient, JsonRpcError } from '../../../core/client/index.js';
 import { loadProfileSource, type ProfileSource } from '../../../profile/loadProfile.js';
-import { claimFolder, removeFolder } from '../../../core/files/ownedFolder.js';
 import type { JsonValue } from '../../../core/json/index.js';
 import { packageVersion } from '../../../core/packageVersion.js';
 import { k6ReplayThresholds, writeK6Replay } from '../../../load/k6/writeK6Replay.js';
-import { K6_FOLDER, K6Unsupported } from '../../../load/k6/writeK6Script.js';
+import { K6Unsupported } from '../../../load/k6/writeK6Script.js';
 import { relativeOrAbsolute } from '../commandText.js';
+import { claimTestFolder } from './k6.js';
 import { k6Recipe } from './k6Recipe.js';
 
 export const REPLAY_HELP = `Usage: chainrpc load replay <capture> --url <base-url> [--speed <x> | --rate <n>] [options]
@@ -206,8 +206,8 @@ async function replayOnK6(command: string, out: string, o: { values: ReturnType<
     if (error instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this replay`, error);
     throw error;
   }
-  // A folder of the user's is refused before the node is touched; one this run made goes again if the test is not written.
-  const claim = claimFolder(out, K6_FOLDER);
+  // A folder of the user's is refused before the node is touched; if the test is not written, --out is put back as it was.
+  const folder = claimTestFolder(out);
   let plan: ReturnType<typeof replayPlan>;
   let written: ReturnType<typeof writeK6Replay>;
   try {
@@ -232,7 +232,7 @@ async function replayOnK6(command: string, out: string, o: { values: ReturnType<
       version: packageVersion(),
     });
   } catch (error) {
-    if (claim === 'made') removeFolder(out, K6_FOLDER);
+    folder.undo();
     if (error instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this replay`, error);
     throw error;
   }

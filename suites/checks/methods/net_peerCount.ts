@@ -45,7 +45,7 @@ export const net_peerCount = [
     level: 'PROFILE',
     category: 'pou',
     scope: 'node',
-    title: 'the peer count is written as the profile says: the count itself, or an object whose count field holds it (peerCountResult), in the profile\'s integers for it (methodIntegers, else integers: a JSON number in the reference profile)',
+    title: 'the peer count is written as the profile says: the count itself, a decimal string of it, or an object whose count field holds it (peerCountResult), in the profile\'s integers for it (methodIntegers, else integers: a JSON number in the reference profile)',
     spec: 'profile: docs/reference-profile.md#results-the-spec-leaves-unshown (net_peerCount: "A u64"); docs/profiles.md (integers, methodIntegers, peerCountResult)',
     async run(ctx: CheckContext) {
       const result = await ctx.result(M);
