@@ -101,6 +101,7 @@ describe('chainrpc load: bad input', () => {
     // A sweep's own options that cannot run, refused before the node is contacted (a step of 0 s was an internal error, exit 4, after the first probe).
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--step', '0s', '--start-rate', '50', '--max-rate', '200', '--head-hz', '0'], /^chainrpc: load sweep: --step must be longer than 0 \(1ms at least\); got "0s"\n$/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--step', '0'], /^chainrpc: load sweep: --step must be longer than 0, a duration such as 500ms, 30s or 2m; got "0"\n$/],
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--max-lag', '0ms'], /^chainrpc: load: --max-lag must be longer than 0 \(1ms at least\); got "0ms"\n$/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--start-rate', '500', '--max-rate', '200'], /--start-rate 500 is above --max-rate 200/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--rates', '10,20', '--start-rate', '5'], /--rates runs the rates given; --start-rate belongs to a searched sweep/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--duration', '5s'], /--duration is a run's measured window; a sweep's steps each last --step/],

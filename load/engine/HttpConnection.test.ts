@@ -294,6 +294,21 @@ describe('HttpConnection: an answer over the size limit', () => {
     expect(b.exchanges[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
   }, 20_000);
 
+  it('a chunk of 8 MiB that comes over many reads is taken as it comes, and read whole, byte for byte', async () => {
+    const chunk = Buffer.alloc(8 * 1024 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31) & 0xff;
+    const server = await rawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n`);
+      for (let at = 0; at < chunk.length; at += 16 * 1024) socket.write(chunk.subarray(at, at + 16 * 1024));
+      socket.write('\r\n3\r\nend\r\n0\r\n\r\n');
+    });
+    const { exchanges: got } = await exchanges(server.url, 1, 10_000);
+    const body = got[0]?.kind === 'answer' ? got[0].body : Buffer.alloc(0);
+    expect(body.length).toBe(chunk.length + 3);
+    expect(body.subarray(0, chunk.length).equals(chunk)).toBe(true);
+    expect(body.subarray(chunk.length).toString()).toBe('end');
+  }, 20_000);
+
   it('an answer of exactly 16 MiB is read whole', async () => {
     const body = Buffer.alloc(MAX_RESPONSE_BYTES, 0x20);
     const server = await rawServer((socket) => {

@@ -123,7 +123,11 @@ function headerValue(lower: string, key: string): string | undefined {
   return lower.slice(from, to === -1 ? undefined : to).trim();
 }
 
-type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked' } | { kind: 'close' };
+/**
+ * How the answer's body ends. Chunked: `left`, the bytes of the current chunk's data still to come (taken as they
+ * come, so a large chunk is never gathered whole in the read buffer), then `crlf`, the bytes of its closing CRLF.
+ */
+type Framing = { kind: 'length'; remaining: number } | { kind: 'chunked'; left: number; crlf: number } | { kind: 'close' };
 
 /** Heads longer than this are never remembered (copying them would cost more than reading them). */
 const REMEMBERED_HEAD_MAX = 512;
@@ -157,7 +161,7 @@ class RememberedHead {
   /** The framing for a new answer with this head: a length framing's own copy; the others are never changed. */
   framing(): Framing {
     const f = this.#framing;
-    return f.kind === 'length' ? { kind: 'length', remaining: f.remaining } : f;
+    return f.kind === 'length' ? { kind: 'length', remaining: f.remaining } : f.kind === 'chunked' ? { kind: 'chunked', left: 0, crlf: 0 } : f;
   }
 }
 
@@ -406,7 +410,7 @@ export class HttpConnection<T> {
         this.#buf = undefined;
         return;
       }
-      if (!this.#readChunks()) return;
+      if (!this.#readChunks(framing)) return;
       this.#complete();
       return;
     }
@@ -435,7 +439,7 @@ export class HttpConnection<T> {
     if (status >= 100 && status < 200) return;
     // 204 and 304 have no body, whatever they say.
     if (status === 204 || status === 304) this.#framing = { kind: 'length', remaining: 0 };
-    else if (chunked) this.#framing = { kind: 'chunked' };
+    else if (chunked) this.#framing = { kind: 'chunked', left: 0, crlf: 0 };
     else if (length !== undefined) {
       if (!Number.isSafeInteger(length) || length < 0) throw new Error('a Content-Length that is not a length');
       if (length > MAX_RESPONSE_BYTES) throw tooLarge(`Content-Length ${length}`);
@@ -447,12 +451,26 @@ export class HttpConnection<T> {
   }
 
   /** Reads chunks from the buffer; true once the last chunk and the trailers are in. */
-  #readChunks(): boolean {
+  #readChunks(framing: Extract<Framing, { kind: 'chunked' }>): boolean {
     for (;;) {
       const buf = this.#buf;
       if (buf === undefined) return false;
+      if (framing.left > 0 || framing.crlf > 0) {
+        // The rest of a chunk's data as it comes (a large chunk over many reads is not gathered whole: that copied
+        // the buffer on every read), then its CRLF.
+        const data = Math.min(framing.left, buf.length);
+        if (data > 0) this.#bodyParts.push(buf.subarray(0, data));
+        framing.left -= data;
+        const crlf = framing.left === 0 ? Math.min(framing.crlf, buf.length - data) : 0;
+        framing.crlf -= crlf;
+        this.#buf = buf.length > data + crlf ? buf.subarray(data + crlf) : undefined;
+        continue;
+      }
       const eol = buf.indexOf('\r\n');
-      if (eol === -1) return false;
+      if (eol === -1) {
+        if (buf.length > MAX_HEAD) throw new Error(`no end of a chunk-size line in ${MAX_HEAD} bytes`);
+        return false;
+      }
       const size = parseInt(buf.toString('latin1', 0, eol).split(';')[0] as string, 16);
       if (!Number.isSafeInteger(size) || size < 0) throw new Error('a chunk size that is not hexadecimal');
       if (this.#bodyBytes + size > MAX_RESPONSE_BYTES) throw tooLarge(`a chunked body of ${this.#bodyBytes + size} bytes or more`);
@@ -462,10 +480,10 @@ export class HttpConnection<T> {
         this.#buf = undefined;
         return true;
       }
-      if (buf.length < eol + 2 + size + 2) return false;
-      this.#bodyParts.push(buf.subarray(eol + 2, eol + 2 + size));
       this.#bodyBytes += size;
-      this.#buf = buf.length > eol + 4 + size ? buf.subarray(eol + 4 + size) : undefined;
+      framing.left = size;
+      framing.crlf = 2;
+      this.#buf = buf.length > eol + 2 ? buf.subarray(eol + 2) : undefined;
     }
   }
 

@@ -18,7 +18,7 @@ import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
 import { interruptible } from './interrupt.js';
 import { publishLoadReport } from './publishLoadReport.js';
-import { duration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
+import { duration, positiveDuration, rate, SCENARIO_OVERRIDES, SEED } from './scenarioOptions.js';
 import { PRIVATE_KEY, TARGET, targetFailure, targetProfileAndSource } from './target.js';
 import { WATCHED_READS } from '../../../load/health/ReadWatch.js';
 import { ALONE_NOTE, HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidNotes, pidsOf } from './healthOptions.js';
@@ -54,7 +54,7 @@ const RUN = {
   baseline: { kind: 'text', value: '<report.json>' },
   regression: REGRESSION,
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
-  'max-lag': { kind: 'text', value: '<d>', check: duration },
+  'max-lag': { kind: 'text', value: '<d>', check: positiveDuration },
   ...HEALTH_OPTIONS,
   seed: SEED,
   'report-dir': { kind: 'text', value: '<dir>' },
