@@ -111,6 +111,17 @@ describe('loadVerdict', () => {
     expect(w.summary).toContain(`the node stopped answering before the step at 4000 requests/s: x (the knee is at least ${sweep.knee ?? ''} requests/s)`);
   });
 
+  it('says a sweep the generator could not drive at any step measured no rate: untrusted (1), not an SLO held nowhere', () => {
+    const sweep = structuredClone(loadReportFixture('sweep').sweeps[0]) as SweepResult;
+    const [first] = sweep.steps;
+    if (first === undefined) throw new Error('a sweep without steps');
+    const unmeasured = { ...sweep, knee: null, steps: [{ ...first, sloHeld: false, generatorLimited: true }] };
+    const v = loadVerdict([], [unmeasured], undefined, false);
+    expect(v.exitCode).toBe(1);
+    expect(v.summary).not.toContain('the SLO held at no rate tried');
+    expect(v.knees).toEqual([`${sweep.url}: no rate was measured (the generator fell behind at every step it tried)`]);
+  });
+
   it('does not call the top of a sweep whose SLO held everywhere its knee', () => {
     const sweep = structuredClone(loadReportFixture('sweep').sweeps[0]) as SweepResult;
     const held = { ...sweep, knee: 4000, steps: sweep.steps.map((s) => ({ ...s, sloHeld: true, reasons: [] })) };

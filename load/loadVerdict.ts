@@ -22,9 +22,13 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
     return reasons.length === 0 ? [] : [`${r.url}: ${reasons.join('; ')}`];
   });
   const died = runs.filter((r) => r.stop.reason === 'target-unreachable').map((r) => `${r.url} ${diedWhen(r)}${r.stop.message === undefined ? '' : `: ${r.stop.message}`}`);
+  // A step the generator could not drive measured nothing of the node: the SLO neither held nor broke there.
+  const measured = (s: (typeof sweeps)[number]): typeof s.steps => s.steps.filter((step) => !step.generatorLimited);
   const knees = sweeps.map((s) =>
     s.knee === null
-      ? `${s.url}: the SLO held at no rate tried`
+      ? measured(s).length === 0 && s.steps.length > 0
+        ? `${s.url}: no rate was measured (the generator fell behind at every step it tried)`
+        : `${s.url}: the SLO held at no rate tried`
       : s.steps.every((step) => step.sloHeld)
         ? `${s.url}: the SLO held at every rate tried, up to ${s.knee} requests/s (the knee lies above: raise --max-rate or the --rates)`
         : `${s.url}: knee at ${s.knee} requests/s`,
@@ -41,7 +45,7 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   if (untrusted.length > 0) parts.push(`figures not to be trusted: ${untrusted.join('; ')}`);
   if (broken.length > 0) parts.push(`thresholds broken: ${broken.join(', ')}`);
   // A sweep whose SLO held at no rate it measured failed it at every one.
-  const kneeless = sweeps.filter((s) => s.knee === null && s.steps.length > 0).map((s) => `${s.url}: the SLO held at no rate tried (${s.steps.map((st) => st.rate).join(', ')} requests/s)`);
+  const kneeless = sweeps.filter((s) => s.knee === null && measured(s).length > 0).map((s) => `${s.url}: the SLO held at no rate tried (${measured(s).map((st) => st.rate).join(', ')} requests/s)`);
   if (kneeless.length > 0) parts.push(kneeless.join('; '));
   if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);
   const verdict = (word: LoadVerdictWord, exitCode: LoadVerdict['exitCode'], reasons: string[]): LoadVerdict => ({ word, exitCode, reasons, knees, summary: `${word}: ${reasons.join('; ')}` });
