@@ -1,6 +1,6 @@
 // Every built-in scenario runs against a real reference node on loopback, through the real engine, with
 // JSON-RPC-aware accounting and, for transactions, inclusion tracking (ratio 100% on an honest node).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,8 +71,14 @@ describe('built-in scenarios against the reference node', () => {
     expect(r.methods.every((m) => m.ok === m.calls)).toBe(true);
   }, 60_000);
 
-  it('send-raw-tx: a corpus made and sent, every accepted transaction included', async () => {
-    const r = await run('send-raw-tx', { rate: 20 });
+  it('send-raw-tx: a corpus made and sent, every accepted transaction included; the corpus goes with the run', async () => {
+    const workDir = mkdtempSync(join(tmpdir(), 'chainrpc-load-work-'));
+    const logs: string[] = [];
+    const [r] = await runLoad({ scenario: loadScenario('send-raw-tx', { ...quick, rate: 20 }), urls: [node.url], profile: referenceProfile(), profileSource: null, threads: 1, log: (line) => logs.push(line), workDir });
+    if (r === undefined) throw new Error('no run');
+    expect(logs.some((line) => line.includes(workDir))).toBe(true);
+    expect(readdirSync(workDir)).toEqual([]);
+    rmSync(workDir, { recursive: true, force: true });
     expect(r.inclusion).toBeDefined();
     expect(r.inclusion?.accepted).toBeGreaterThan(30);
     expect(r.inclusion?.ratio).toBe(1);

@@ -3,7 +3,7 @@
  * funded accounts, a corpus), then the engine, inclusion tracking for transactions, and the SLO judged.
  * Several nodes are interleaved in time (A, B, A, B, ...): each gets the same share of the machine's noise.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isUnreachable, rpcEndpoint, unreachableMessage } from '../core/client/baseUrl.js';
@@ -178,7 +178,7 @@ const fundingOf = (profile: Profile): Funding =>
 
 const signalOf = (o: { signal?: AbortSignal }): { signal?: AbortSignal } => (o.signal === undefined ? {} : { signal: o.signal });
 
-async function prepare(url: string, index: number, o: RunLoadOptions, workDir: string, track = true): Promise<Prepared> {
+async function prepare(url: string, index: number, o: RunLoadOptions, workDir: string, track = true, made: string[] = []): Promise<Prepared> {
   const { scenario: s, profile } = o;
   const client = createClient({ baseUrl: url, rpcPath: profile.rpcPath });
   try {
@@ -201,6 +201,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
         // A margin per sender too: k6 gives each VU one lane, and k6 does not spread iterations evenly over VUs.
         const perSender = s.transactions.perSender ?? Math.ceil(expectedTransactions(s, roundsOf(o)) / s.transactions.senders) + PER_SENDER_MARGIN;
         corpus = join(workDir, `corpus-${new URL(url).port || 'default'}-${Date.now()}.json`);
+        made.push(corpus);
         o.log(`load: ${url}: signing a corpus of ${s.transactions.senders} senders x ${perSender} transactions (${corpus})`);
         let shown = '';
         await makeCorpus({
@@ -347,6 +348,17 @@ export async function prepareTarget(url: string, o: Omit<RunLoadOptions, 'urls' 
 }
 
 export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
+  // The corpora signed for this run are its own: gone when it ends, however it ends (the default work folder kept
+  // every one before, 166 MB on a tester's machine in a day).
+  const made: string[] = [];
+  try {
+    return await loadPrepared(o, made);
+  } finally {
+    for (const corpus of made) rmSync(corpus, { force: true });
+  }
+}
+
+async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[]> {
   const s = o.scenario;
   const workDir = o.workDir ?? join(tmpdir(), 'chainrpc-load');
   mkdirSync(workDir, { recursive: true });
@@ -354,7 +366,7 @@ export async function runLoad(o: RunLoadOptions): Promise<LoadRun[]> {
   try {
     for (const [i, url] of o.urls.entries()) {
       o.signal?.throwIfAborted();
-      prepared.push(await prepare(url, i, o, workDir));
+      prepared.push(await prepare(url, i, o, workDir, true, made));
     }
   } catch (error) {
     // Interrupted during setup (funding waits for blocks): nothing was sent, so no run; the trackers started stop.
