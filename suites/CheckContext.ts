@@ -31,7 +31,7 @@ export interface RunShared {
   nextId(): number;
   /** Per node and method, whether a well-formed call was served (memoised: each is asked once per run). */
   served: Map<string, Promise<Served>>;
-  /** Per node: the exchanges share the node, a probe that could hurt it goes alone (ProbeLock). */
+  /** Per node: probes that could hurt it go one at a time, and how its latest exchange ended (ProbeLock). */
   lock(node: string): ProbeLock;
 }
 
@@ -67,8 +67,6 @@ export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** The liveness calls made after probes: evidence, but never the exchange that showed a failure. */
   private readonly livenessCalls = new WeakSet<Exchange>();
-  /** While this check's probe holds its node alone (ProbeLock): its own exchanges do not wait for the lock. */
-  #alone = false;
 
   constructor(
     private readonly shared: RunShared,
@@ -154,7 +152,7 @@ export class CheckContext {
       }
     };
     try {
-      const res = this.#alone && node === this.node ? await send() : await lock.shared(this.signal, send);
+      const res = await send();
       exchange.response = {
         status: res.status,
         headers: { ...res.headers },
@@ -194,37 +192,32 @@ export class CheckContext {
    * with that request as the evidence ("the node died after this request"). Otherwise the answer is
    * returned; no answer from a node that still serves ends the check in error, as raw() does.
    *
-   * The probe has the node to itself (ProbeLock), so the request it blames is the one that killed the node; a
-   * node that had already stopped answering before it (after another check's request) ends it in error.
+   * Probes of one node go one at a time (ProbeLock), so the request a probe blames is the one that killed the node;
+   * a node that had already stopped answering before it (after another check's request) ends it in error.
    */
   probe(request: Parameters<CheckContext['raw']>[0], what: string): Promise<RawResponse> {
     const lock = this.shared.lock(this.node);
     return lock.alone(this.signal, async () => {
-      this.#alone = true;
-      try {
-        // The node answered the latest exchange to end: it was alive when this probe got it alone. Otherwise ask.
-        if (lock.lastEnded !== 'answered' && !(await this.alive())) {
-          throw new CheckError(`the node no longer answered before this check's request (${what}) was sent${lock.deadAfter === undefined ? '' : `: it stopped answering after ${lock.deadAfter}`}; no verdict`);
-        }
-        let res: RawResponse | undefined;
-        let failure: unknown;
-        try {
-          res = await this.raw(request);
-        } catch (err) {
-          if (!(err instanceof CheckError)) throw err;
-          failure = err;
-        }
-        const shown = this.exchanges[this.exchanges.length - 1];
-        if (!(await this.alive())) {
-          lock.deadAfter = `${what} (${this.check.id})`;
-          const got = res === undefined ? `no answer (${(failure as Error).message})` : `HTTP ${res.status}: ${res.text.slice(0, 200)}`;
-          throw new CheckFailure(`the node died after this request (${what}): it no longer answers`, 'an answer, and the node still answering afterwards', `${got}; then no answer to a plain call`, shown);
-        }
-        if (res === undefined) throw failure;
-        return res;
-      } finally {
-        this.#alone = false;
+      // The node answered the latest exchange to end: it was alive when this probe got its turn. Otherwise ask.
+      if (lock.lastEnded !== 'answered' && !(await this.alive())) {
+        throw new CheckError(`the node no longer answered before this check's request (${what}) was sent${lock.deadAfter === undefined ? '' : `: it stopped answering after ${lock.deadAfter}`}; no verdict`);
       }
+      let res: RawResponse | undefined;
+      let failure: unknown;
+      try {
+        res = await this.raw(request);
+      } catch (err) {
+        if (!(err instanceof CheckError)) throw err;
+        failure = err;
+      }
+      const shown = this.exchanges[this.exchanges.length - 1];
+      if (!(await this.alive())) {
+        lock.deadAfter = `${what} (${this.check.id})`;
+        const got = res === undefined ? `no answer (${(failure as Error).message})` : `HTTP ${res.status}: ${res.text.slice(0, 200)}`;
+        throw new CheckFailure(`the node died after this request (${what}): it no longer answers`, 'an answer, and the node still answering afterwards', `${got}; then no answer to a plain call`, shown);
+      }
+      if (res === undefined) throw failure;
+      return res;
     });
   }
 

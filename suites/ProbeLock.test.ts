@@ -9,56 +9,44 @@ import { ProbeLock } from './ProbeLock.js';
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('ProbeLock', () => {
-  it('lets exchanges run side by side, and a probe alone: it waits for those in flight and holds back those asked for after it', async () => {
+  it('lets probes go one at a time, in the order they asked', async () => {
     const lock = new ProbeLock();
     const signal = new AbortController().signal;
     const log: string[] = [];
-    const gate = (): { wait: Promise<void>; open: () => void } => {
-      let open = (): void => undefined;
-      const wait = new Promise<void>((r) => (open = r));
-      return { wait, open };
-    };
-    const a = gate();
-    const b = gate();
-    const first = lock.shared(signal, async () => {
+    let release = (): void => undefined;
+    const first = lock.alone(signal, async () => {
       log.push('a starts');
-      await a.wait;
+      await new Promise<void>((r) => (release = r));
       log.push('a ends');
     });
-    const second = lock.shared(signal, async () => {
-      log.push('b starts');
-      await b.wait;
-      log.push('b ends');
+    const second = lock.alone(signal, () => {
+      log.push('b runs');
+      return Promise.resolve();
     });
-    const probe = lock.alone(signal, async () => { log.push('probe runs'); await tick(); log.push('probe ends'); });
-    const after = lock.shared(signal, () => {
+    const third = lock.alone(signal, () => {
       log.push('c runs');
       return Promise.resolve();
     });
     await tick();
-    expect(log).toEqual(['a starts', 'b starts']);
-    a.open();
-    await first;
-    await tick();
-    expect(log).toEqual(['a starts', 'b starts', 'a ends']);
-    b.open();
-    await Promise.all([second, probe, after]);
-    expect(log).toEqual(['a starts', 'b starts', 'a ends', 'b ends', 'probe runs', 'probe ends', 'c runs']);
+    expect(log).toEqual(['a starts']);
+    release();
+    await Promise.all([first, second, third]);
+    expect(log).toEqual(['a starts', 'a ends', 'b runs', 'c runs']);
   });
 
-  it('a waiter whose check is stopped leaves the queue, and the waiters behind it go on', async () => {
+  it('a probe whose check is stopped while it waits leaves the queue, and the probes behind it go on', async () => {
     const lock = new ProbeLock();
     const run = new AbortController();
     let release = (): void => undefined;
-    const holding = lock.shared(run.signal, () => new Promise<void>((r) => (release = r)));
+    const holding = lock.alone(run.signal, () => new Promise<void>((r) => (release = r)));
     const stopped = new AbortController();
-    const probe = lock.alone(stopped.signal, () => Promise.resolve('ran'));
-    const behind = lock.shared(run.signal, () => Promise.resolve('behind ran'));
+    const waiting = lock.alone(stopped.signal, () => Promise.resolve('ran'));
+    const behind = lock.alone(run.signal, () => Promise.resolve('behind ran'));
     stopped.abort();
-    await expect(probe).rejects.toThrow(/the check was stopped/);
-    await expect(behind).resolves.toBe('behind ran');
+    await expect(waiting).rejects.toThrow(/the check was stopped/);
     release();
     await holding;
+    await expect(behind).resolves.toBe('behind ran');
   });
 });
 

@@ -1,93 +1,55 @@
 /**
- * One per node of a run: the suite's exchanges with the node share it, except a probe that could hurt it
- * (CheckContext.probe), which goes alone. It waits for the exchanges in flight to end and holds new ones
- * back until it has asked whether the node still answers, so a node that dies is blamed on the one request
- * that killed it. Without it, the checks running beside the killer saw the node gone and each blamed its own
- * request (an outside tester's node, killed by one body over its size limit, had four MUST checks blame a body
- * of `true`, two small batches and a PUT).
+ * One per node of a run: the probes that could hurt the node (CheckContext.probe) go one at a time, each with the
+ * liveness call that follows it, so a node that one of them kills is blamed on that one request. Without it, the
+ * probes running beside the killer saw the node gone and each blamed its own request (an outside tester's node,
+ * killed by one body over its size limit, had four MUST checks blame a body of `true`, two small batches and a
+ * PUT). The suite's other exchanges do not wait: they are well-formed calls, and one that finds the node gone ends
+ * its check in error, never in a failure. (Holding them back too made a slow node's parallel reads wait behind
+ * its probes, and `network/heights-close` compared heights read seconds apart.)
  *
- * Waiters are served in order: a probe waiting holds back the exchanges asked for after it, so probes are not
- * starved by a busy run. Every exchange is bounded by the client's timeout, so every wait is bounded too.
+ * Probes are served in the order they asked; a probe whose check is stopped while it waits leaves the queue.
  */
 import { CheckError } from './checkOutcomes.js';
 
-interface Waiter {
-  readonly alone: boolean;
-  readonly go: () => void;
-}
-
 export class ProbeLock {
-  #inFlight = 0;
-  #alone = false;
-  readonly #queue: Waiter[] = [];
+  #busy = false;
+  readonly #queue: Array<() => void> = [];
   /** How the latest exchange with the node to end, ended: an HTTP answer of any kind, or none. */
   lastEnded: 'answered' | 'failed' | undefined;
   /** The probe after which the node stopped answering, as its check said it ("a body of 20001 bytes (transport/body-limit)"). */
   deadAfter: string | undefined;
 
-  /** Runs `fn` beside the node's other exchanges (not beside a probe). */
-  shared<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-    return this.#run(false, signal, fn);
-  }
-
-  /** Runs `fn` with no other exchange with the node in flight. */
-  alone<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-    return this.#run(true, signal, fn);
-  }
-
-  async #run<T>(alone: boolean, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-    await this.#acquire(alone, signal);
+  /** Runs `fn` with no other probe of the node under way. */
+  async alone<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+    await this.#acquire(signal);
     try {
       return await fn();
     } finally {
-      if (alone) this.#alone = false;
-      else this.#inFlight--;
-      this.#grant();
+      const next = this.#queue.shift();
+      if (next === undefined) this.#busy = false;
+      else next();
     }
   }
 
-  #free(alone: boolean): boolean {
-    return alone ? !this.#alone && this.#inFlight === 0 : !this.#alone;
-  }
-
-  #take(alone: boolean): void {
-    if (alone) this.#alone = true;
-    else this.#inFlight++;
-  }
-
-  #acquire(alone: boolean, signal: AbortSignal): Promise<void> {
-    if (this.#queue.length === 0 && this.#free(alone)) {
-      this.#take(alone);
+  #acquire(signal: AbortSignal): Promise<void> {
+    if (!this.#busy) {
+      this.#busy = true;
       return Promise.resolve();
     }
     if (signal.aborted) return Promise.reject(stopped());
     return new Promise<void>((resolve, reject) => {
+      const go = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
       const onAbort = (): void => {
-        const at = this.#queue.indexOf(waiter);
+        const at = this.#queue.indexOf(go);
         if (at >= 0) this.#queue.splice(at, 1);
         reject(stopped());
-        // A probe that stops waiting may have been what held the others back.
-        this.#grant();
-      };
-      const waiter: Waiter = {
-        alone,
-        go: () => {
-          signal.removeEventListener('abort', onAbort);
-          this.#take(alone);
-          resolve();
-        },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#queue.push(waiter);
+      this.#queue.push(go);
     });
-  }
-
-  /** Lets the waiters at the head of the queue go, in order, as far as they can. */
-  #grant(): void {
-    for (let first = this.#queue[0]; first !== undefined && this.#free(first.alone); first = this.#queue[0]) {
-      this.#queue.shift();
-      first.go();
-    }
   }
 }
 

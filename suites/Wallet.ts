@@ -61,12 +61,31 @@ export async function pollAccount(ctx: CheckContext, address: string, node = ctx
  * key that cannot be funded ends the check in error (no verdict), never in failure: the check could
  * not get to the behaviour it judges.
  */
-export class Wallet {
-  private masterNonce: bigint | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-  private sampled: Promise<string> | undefined;
+/**
+ * The funded key's transfers of a run, shared by every node's wallet: one key has one nonce sequence on one
+ * network, so its transfers go one at a time, all through one node (the run's first), in nonce order. Each node
+ * then waits for the funds to reach it. (A wallet per node with its own nonce sent nonce 0 again on every other
+ * node of an outside tester's network: NonceTooLow, and every state check there in error.)
+ */
+export class Funder {
+  masterNonce: bigint | undefined;
+  queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly node: string) {}
+}
+
+export class Wallet {
+  private sampled: Promise<string> | undefined;
+
+  /**
+   * `funder`: the run's funded-key transfers (one per run); `faucets`: the run's nodes in order, whose faucets a
+   * node without one of its own may use (a network whose faucet is on one node only).
+   */
+  constructor(
+    readonly node: string,
+    private readonly funder: Funder = new Funder(node),
+    private readonly faucets: readonly string[] = [node],
+  ) {}
 
   /**
    * The address of an account that exists because the suite funded it, for checks that only read an
@@ -93,12 +112,7 @@ export class Wallet {
     if (ctx.profile.privateKey !== undefined) {
       await this.fromMaster(ctx, account.address, min);
     } else if (ctx.profile.faucet) {
-      const claim = await ctx.call('chain_faucetClaim', [account.address], this.node);
-      if (!claim.ok) {
-        throw new CheckError(
-          `setup: funding a fresh key failed: ${ctx.method('chain_faucetClaim')} answered ${claim.error.code} (${claim.error.message})${claim.error.code === -32601 ? '; the node has no faucet under that name (set faucet: false and give --private-key, or name the method in a profile)' : ''}`,
-        );
-      }
+      await this.claim(ctx, account.address);
     } else {
       ctx.skip(`${NO_FUNDS} (--private-key)`);
     }
@@ -109,25 +123,43 @@ export class Wallet {
     return account;
   }
 
-  /** Transfers from the funded key, one at a time so its nonces stay in order. */
+  /**
+   * A faucet claim on this node; where this node has no faucet (it answers -32601) and the run has other nodes, on
+   * the first of them whose faucet takes it: the funds then reach this node as the chain does.
+   */
+  private async claim(ctx: CheckContext, address: string): Promise<void> {
+    const refusals: string[] = [];
+    for (const node of [this.node, ...this.faucets.filter((n) => n !== this.node)]) {
+      const claim = await ctx.call('chain_faucetClaim', [address], node);
+      if (claim.ok) return;
+      refusals.push(`${node === this.node ? '' : `${node}: `}${ctx.method('chain_faucetClaim')} answered ${claim.error.code} (${claim.error.message})`);
+      // A faucet that refused (its limit, its funds) is the answer; only a node without one sends us to the next.
+      if (claim.error.code !== -32601) break;
+    }
+    const none = refusals.length > 0 && refusals.every((r) => r.includes('answered -32601'));
+    throw new CheckError(`setup: funding a fresh key failed: ${refusals.join('; ')}${none ? '; no node given has a faucet under that name (set faucet: false and give --private-key, or name the method in a profile)' : ''}`);
+  }
+
+  /** Transfers from the funded key: the run's one sequence (Funder), through its node, one at a time so its nonces stay in order. */
   private fromMaster(ctx: CheckContext, to: string, amount: bigint): Promise<void> {
-    const run = this.queue.then(async () => {
+    const funder = this.funder;
+    const run = funder.queue.then(async () => {
       const master = hexToFixedBytes(ctx.profile.privateKey ?? '', 32, 'funded private key');
       const from = ctx.profile.codec.addressOf(master);
-      if (this.masterNonce === undefined) {
-        const read = await pollAccount(ctx, from, this.node);
-        if (read?.nonce === undefined) throw new CheckError(`setup: the funded key's account ${short(from)} (--private-key) is unknown to the node, or has no readable nonce`);
-        this.masterNonce = read.nonce;
+      if (funder.masterNonce === undefined) {
+        const read = await pollAccount(ctx, from, funder.node);
+        if (read?.nonce === undefined) throw new CheckError(`setup: the funded key's account ${short(from)} (--private-key) is unknown to ${funder.node}, or has no readable nonce`);
+        funder.masterNonce = read.nonce;
       }
-      const tx = ctx.profile.codec.sign(master, { chainId: await ctx.chainId(this.node), to, value: amount, nonce: this.masterNonce, fee: ctx.profile.fee });
-      const sent = await ctx.call('chain_sendRawTransaction', [tx.wire], this.node);
+      const tx = ctx.profile.codec.sign(master, { chainId: await ctx.chainId(funder.node), to, value: amount, nonce: funder.masterNonce, fee: ctx.profile.fee });
+      const sent = await ctx.call('chain_sendRawTransaction', [tx.wire], funder.node);
       if (!sent.ok) {
-        this.masterNonce = undefined; // re-read next time
-        throw new CheckError(`setup: funding from --private-key ${short(from)} failed: the node refused the transfer with ${sent.error.code} (${sent.error.message})`);
+        funder.masterNonce = undefined; // re-read next time
+        throw new CheckError(`setup: funding from --private-key ${short(from)} failed: ${funder.node} refused the transfer with ${sent.error.code} (${sent.error.message})`);
       }
-      this.masterNonce++;
+      funder.masterNonce++;
     });
-    this.queue = run.catch(() => undefined);
+    funder.queue = run.catch(() => undefined);
     return run;
   }
 }

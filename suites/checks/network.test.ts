@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeResults, runChecks, startTestNetwork } from '../../test/support/suites.js';
+import { parseJson, stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { devnetFaucetKeypair } from '../../reference-node/chain/index.js';
+import { describeResults, runChecks, startProxy, startTestNetwork, testProfile } from '../../test/support/suites.js';
 import { networkChecks } from './network.js';
+import { stateChecks } from './state.js';
 
 let net: Awaited<ReturnType<typeof startTestNetwork>>;
 beforeAll(async () => {
@@ -21,4 +25,89 @@ describe('network checks', () => {
     const results = await runChecks(networkChecks, [net.urls[0] ?? '']);
     expect(results.every((r) => r.status === 'skip')).toBe(true);
   });
+});
+
+describe('checks funded on a network of several nodes', () => {
+  const stateSubset = stateChecks.filter((c) => ['state/nonce-increments', 'state/transfer-moves-value-and-fee', 'state/overspend-rejected'].includes(c.id));
+
+  it('with --private-key: one nonce sequence for the key, through one node, however many nodes are funded from it', async () => {
+    const key = Buffer.from(devnetFaucetKeypair().privateKey).toString('hex');
+    const results = await runChecks(stateSubset, net.urls, { profile: testProfile({ faucet: false, privateKey: key }) });
+    expect(results).toHaveLength(stateSubset.length * net.urls.length);
+    expect(describeResults(results.filter((r) => r.status !== 'pass'))).toEqual([]);
+  }, 60_000);
+
+  it('a node without a faucet of its own is funded by another node\'s faucet', async () => {
+    const [first, second] = net.urls;
+    const noFaucet = await startProxy(second ?? '', (res) => res, (req) => (req.body.includes('"chain_faucetClaim"') ? { status: 200, headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${/"id":(\d+)/.exec(req.body)?.[1] ?? 'null'},"error":{"code":-32601,"message":"Method not found"}}` } : undefined));
+    try {
+      const results = await runChecks(stateSubset, [first ?? '', noFaucet.url]);
+      expect(describeResults(results.filter((r) => r.status !== 'pass'))).toEqual([]);
+    } finally {
+      await noFaucet.close();
+    }
+  }, 60_000);
+});
+
+describe('network checks on choices the spec leaves open, and on one node that is wrong', () => {
+  /** A proxy in front of the last node whose answers to `method` pass through `change` (n: how many it has rewritten). */
+  const rewriting = (method: string, change: (result: Record<string, JsonValue>, n: number) => Record<string, JsonValue>) => {
+    let n = 0;
+    return startProxy(net.urls[net.urls.length - 1] ?? '', (res, req) => {
+      if (!req.body.includes(`"${method}"`)) return res;
+      const answer = parseJson(res.body) as Record<string, JsonValue>;
+      const result = answer.result;
+      if (typeof result !== 'object' || result === null || Array.isArray(result)) return res;
+      return { ...res, body: stringifyJson({ ...answer, result: change(result, n++) }) };
+    });
+  };
+  const only = (id: string) => networkChecks.filter((c) => c.id === id);
+
+  it('one-leader: a leader change that reaches one node a read late is not a disagreement; a node that names another leader in every read is, and is named', async () => {
+    const late = await rewriting('chain_pouLocal', (r, n) => (n === 0 ? { ...r, leader: 'ab'.repeat(32) } : r));
+    try {
+      const [r] = await runChecks(only('pou/one-leader'), [...net.urls.slice(0, -1), late.url]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toMatch(/^pass: one leader/);
+    } finally {
+      await late.close();
+    }
+    const other = await rewriting('chain_pouLocal', (r) => ({ ...r, leader: 'ab'.repeat(32) }));
+    try {
+      const [r] = await runChecks(only('pou/one-leader'), [...net.urls.slice(0, -1), other.url]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toBe(`fail: the nodes name different leaders: ${other.url} against the rest, in each of 3 reads`);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
+  it('peers-list-others: a node that knows only some of the others (a topology the spec leaves open) passes; one that lists none fails', async () => {
+    const some = await rewriting('chain_pouPeers', (r) => ({ ...r, peers: Object.fromEntries(Object.entries(r.peers as Record<string, JsonValue>).slice(0, 1)) }));
+    try {
+      const [r] = await runChecks(only('pou/peers-list-others'), [...net.urls.slice(0, -1), some.url]);
+      expect(r?.status).toBe('pass');
+    } finally {
+      await some.close();
+    }
+    const none = await rewriting('chain_pouPeers', (r) => ({ ...r, peers: {} }));
+    try {
+      const [r] = await runChecks(only('pou/peers-list-others'), [...net.urls.slice(0, -1), none.url]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toBe(`fail: ${none.url} lists 0 peers, in a network of 3 nodes`);
+    } finally {
+      await none.close();
+    }
+  }, 60_000);
+  it('transaction-visible-everywhere: a node that takes transactions and never passes them on is found, whichever --url it is, and named', async () => {
+    const [first] = net.urls;
+    const dropping = await startProxy(first ?? '', (res) => res, (req) => {
+      if (!req.body.includes('"chain_sendRawTransaction"')) return undefined;
+      const id = /"id":(\d+)/.exec(req.body)?.[1] ?? 'null';
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${id},"result":"${'cd'.repeat(32)}"}` };
+    });
+    try {
+      const [r] = await runChecks(only('network/transaction-visible-everywhere'), [dropping.url, ...net.urls.slice(1)]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toMatch(new RegExp(`^fail: the transfer sent to ${dropping.url.replace(/[.]/g, '\\.')}: not on ${dropping.url.replace(/[.]/g, '\\.')}, `));
+    } finally {
+      await dropping.close();
+    }
+  }, 60_000);
 });

@@ -3,6 +3,7 @@
  * told apart (pass, fail, skip, error: suites/checkOutcomes.ts) into a result. Apart from the runner
  * because it is the part that meets the check's code: the scheduling around it only orders and counts.
  */
+import { setMaxListeners } from 'node:events';
 import type { Check } from '../Check.js';
 import { CheckContext } from '../CheckContext.js';
 import type { RunShared } from '../CheckContext.js';
@@ -30,6 +31,9 @@ export async function runCheck(check: Check, node: string, env: CheckRunEnv): Pr
   if (deadline.aborted) return resultOf(check, node, 'error', `not run: the run's deadline (${deadlineMs} ms) passed`);
   if (check.needs?.includes('crafted-transactions') && !profile.codec.crafted) return resultOf(check, node, 'skip', `the profile's codec (${profile.codec.name}) has no crafted variants`);
   const controller = new AbortController();
+  // Each exchange under way listens to the check's signal: a network check reads every node at once, and more
+  // (one transfer per node, each watched on every node), so a handful of listeners is no leak.
+  setMaxListeners(16 + 8 * env.shared.targets.length ** 2, controller.signal);
   const onDeadline = (): void => controller.abort();
   deadline.addEventListener('abort', onDeadline);
   const target = node === 'network' ? (env.reachable[0] ?? node) : node;

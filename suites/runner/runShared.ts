@@ -11,7 +11,7 @@ import type { Exchange } from '../model.js';
 import type { Profile } from '../../profile/Profile.js';
 import { asU64 } from '../../profile/readWire.js';
 import { ProbeLock } from '../ProbeLock.js';
-import { Wallet } from '../Wallet.js';
+import { Funder, Wallet } from '../Wallet.js';
 
 /** Most exchanges kept for the transcript: a run against a hostile node must stay bounded. */
 const MAX_TRANSCRIPT = 20_000;
@@ -44,6 +44,8 @@ export function createRunShared(options: RunSharedOptions): RunResources {
   const wallets = new Map<string, Wallet>();
   const chainIds = new Map<string, Promise<bigint>>();
   const locks = new Map<string, ProbeLock>();
+  // One funded key, one nonce sequence: its transfers go through the first node (the targets are one network).
+  const funder = new Funder(options.targets[0] ?? '');
   let ids = 1000;
 
   const shared: RunShared = {
@@ -67,7 +69,7 @@ export function createRunShared(options: RunSharedOptions): RunResources {
     wallet(node) {
       let w = wallets.get(node);
       if (!w) {
-        w = new Wallet(node);
+        w = new Wallet(node, funder, options.targets);
         wallets.set(node, w);
       }
       return w;

@@ -2,6 +2,7 @@
  * `chainrpc load k6 <scenario>`: the scenario written as a k6 test (load/k6/writeK6Script.ts), with data drawn
  * from the node's chain, and optionally a k6-operator TestRun; then the commands that run it (k6Recipe.ts).
  */
+import { JsonRpcError } from '../../../core/client/index.js';
 import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CliError } from '../../CliError.js';
@@ -93,7 +94,8 @@ export async function k6Command(argv: string[]): Promise<number> {
     if (stop.interrupted()) throw new CliError(`${command}: interrupted: nothing was written`, 'interrupted');
     const failure = targetFailure(command, url, err);
     if (failure !== undefined) throw failure;
-    if (err instanceof FundingError || err instanceof CorpusError) throw CliError.within(command, err);
+    // A JSON-RPC error the node gave to the setup's own calls (an account read, a faucet claim): said as this command's.
+    if (err instanceof FundingError || err instanceof CorpusError || err instanceof JsonRpcError) throw CliError.within(command, err);
     if (err instanceof K6Unsupported) throw CliError.within(`${command}: k6 cannot run this scenario`, err);
     throw err;
   } finally {
