@@ -41,6 +41,12 @@ describe('CommandLine', () => {
     expect(values).toMatchObject({ url: ['http://a', 'http://b'], name: 'n2', count: 32, chain: 18446744073709551615n, level: 'should', quiet: true, port: 0 });
   });
 
+  it('refuses two --url where a command reads one node (it read the last alone, saying nothing of the first)', () => {
+    const one = new CommandLine('profile detect', { url: { kind: 'text', value: '<base-url>' } });
+    expect(refusal(() => one.parse(['--url', 'http://a', '--url', 'http://b']))).toBe('profile detect: --url was given twice ("http://a" and "http://b"): profile detect reads one node; run it once per node');
+    expect(one.parse(['--url', 'http://a', '--url', 'http://a']).values.url).toBe('http://a');
+  });
+
   it('refuses an unknown option, naming it and the help to read', () => {
     expect(refusal(() => line.parse(['--bogus']))).toBe("demo: Unknown option '--bogus' (see chainrpc demo --help)");
     expect(refusal(() => line.parse(['-x']))).toBe("demo: Unknown option '-x' (see chainrpc demo --help)");

@@ -142,6 +142,10 @@ export class CommandLine<const T extends OptionTable> {
         const hint = looksLikeOption ? ` ("${token.value}" is taken for an option; write ${token.rawName}=${token.value} for a value that starts with -)` : '';
         throw this.usage(`${token.rawName} needs a value: ${token.rawName} ${spec.value}${hint}`);
       }
+      // Of anything else given twice the last counts, but a command that reads one node given two would read the
+      // last alone and say nothing of the other (profile detect did).
+      const before = spec.kind === 'list' || token.name !== 'url' ? undefined : given.get(token.name)?.[0];
+      if (before !== undefined && before !== token.value) throw this.usage(`${token.rawName} was given twice ("${before}" and "${token.value}"): ${this.name} reads one node; run it once per node`);
       given.set(token.name, [...(spec.kind === 'list' ? (given.get(token.name) ?? []) : []), token.value]);
     }
     const values: Record<string, unknown> = {};
