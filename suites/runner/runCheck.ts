@@ -47,7 +47,7 @@ export async function runCheck(check: Check, node: string, env: CheckRunEnv): Pr
   });
   try {
     const outcome = await Promise.race([check.run(ctx).then((note) => ({ note })), timedOut]);
-    if (outcome === 'timeout') return resultOf(check, node, 'error', `the check did not finish within ${checkTimeoutMs} ms`, ctx.exchanges, Date.now() - begin);
+    if (outcome === 'timeout') return resultOf(check, node, 'error', `the check did not finish within ${checkTimeoutMs} ms (a slow node may need longer: --timeout <ms>)`, ctx.exchanges, Date.now() - begin);
     return resultOf(check, node, 'pass', outcome.note ?? check.title, ctx.exchanges, Date.now() - begin);
   } catch (err) {
     const ms = Date.now() - begin;
@@ -61,7 +61,7 @@ export async function runCheck(check: Check, node: string, env: CheckRunEnv): Pr
     }
     if (err instanceof CheckSkip) return resultOf(check, node, 'skip', err.message, ctx.exchanges, ms);
     if (controller.signal.aborted) {
-      const why = deadline.aborted ? `the run's deadline (${deadlineMs} ms) passed` : `the check did not finish within ${checkTimeoutMs} ms`;
+      const why = deadline.aborted ? `the run's deadline (${deadlineMs} ms) passed` : `the check did not finish within ${checkTimeoutMs} ms (a slow node may need longer: --timeout <ms>)`;
       return resultOf(check, node, 'error', why, ctx.exchanges, ms);
     }
     const message = err instanceof CheckError ? err.message : `the check itself failed (a bug in the suite or an unexpected answer): ${(err as Error).message}`;

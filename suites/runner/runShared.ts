@@ -57,7 +57,7 @@ export function createRunShared(options: RunSharedOptions): RunResources {
         c = createClient({
           baseUrl: node,
           rpcPath: profile.rpcPath,
-          connections: 8,
+          connections: 32,
           timeoutMs: Math.min(checkTimeoutMs, 10_000),
           maxResponseBytes: MAX_RESPONSE_BYTES,
           maxRequestsPerSecond: options.maxRatePerNode,

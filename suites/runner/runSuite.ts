@@ -55,6 +55,11 @@ export interface SuiteRun {
  * asleep) waits beside the others instead of queueing behind them (planJobs starts those first).
  */
 const DEFAULT_CONCURRENCY_PER_NODE = 16;
+/** Without --timeout, a check may take this many times the slowest node's first answer (if more than the default). */
+const SLOW_NODE_CALLS = 100;
+
+/** A check's limit without --timeout: the default, or SLOW_NODE_CALLS times the slowest node's first answer when more. */
+export const checkTimeoutFor = (defaultMs: number, firstAnswerMs: number): number => Math.max(defaultMs, Math.ceil(firstAnswerMs * SLOW_NODE_CALLS));
 
 /**
  * Runs the checks against the targets: independent checks concurrently (bounded), the checks of one
@@ -64,16 +69,21 @@ const DEFAULT_CONCURRENCY_PER_NODE = 16;
 export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const started = Date.now();
   const profile = options.profile;
-  const checkTimeoutMs = options.checkTimeoutMs ?? Math.max(20_000, profile.blockTimeMs * 20);
+  const baseTimeoutMs = options.checkTimeoutMs ?? Math.max(20_000, profile.blockTimeMs * 20);
   const deadlineMs = options.deadlineMs ?? 300_000;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), deadlineMs);
-  const { shared, transcript, close } = createRunShared({ profile, targets: options.targets, checkTimeoutMs, deadline: deadline.signal, onExchange: (exchange) => options.onExchange?.(exchange), maxRatePerNode: options.maxRatePerNode });
+  const { shared, transcript, close } = createRunShared({ profile, targets: options.targets, checkTimeoutMs: baseTimeoutMs, deadline: deadline.signal, onExchange: (exchange) => options.onExchange?.(exchange), maxRatePerNode: options.maxRatePerNode });
 
   // Reachability: a target that does not answer a JSON-RPC call at all gets an error verdict on every
   // check (exit code 3 when none answers); checks that need it are not run against it.
-  const unreachable = await findUnreachable(shared, options.targets, checkTimeoutMs);
+  const unreachable = await findUnreachable(shared, options.targets, baseTimeoutMs);
   const reachable = options.targets.filter((t) => !unreachable.has(t));
+  // A check makes tens of calls one after the other: on a node far away (or slow to answer) the default limit is
+  // too short for any of them (a node answering in 400 ms got errors, never a verdict). Without --timeout, the limit
+  // grows with the slowest node's first answer (a new connection and a call).
+  const firstAnswerMs = Math.max(0, ...transcript.filter((e) => e.response !== undefined && reachable.includes(e.node)).map((e) => e.ms));
+  const checkTimeoutMs = options.checkTimeoutMs ?? checkTimeoutFor(baseTimeoutMs, firstAnswerMs);
   const { jobs, immediate } = planJobs(options.checks, options.targets, unreachable);
 
   const results: CheckResult[] = [];
