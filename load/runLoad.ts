@@ -21,6 +21,7 @@ import type { TrackedOutcome } from './engine/RequestSource.js';
 import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
 import type { MeasuredWindow } from './health/ResourceSampler.js';
 import { followHeads, startSamplers } from './health/watchers.js';
+import { checkMetricsPage, lacksNote } from './health/metricsSource.js';
 import { mergeRuns } from './mergeRuns.js';
 import type { ArrivalModel, LoadProgress, LoadRun, ReadRegressions, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
@@ -279,9 +280,19 @@ function segmentModel(model: ArrivalModel, fraction: number): ArrivalModel {
 const withResume = (p: Prepared): ScenarioSourceOptions =>
   p.options.transactions === null ? p.options : { ...p.options, transactions: { ...p.options.transactions, resumeAt: { ...p.resumeAt } } };
 
-async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number, share = 1): Promise<EngineResult> {
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * One engine run of a node. `onMeasureStart` is told when its measured window opens (epoch ms, on the engine's
+ * own clock): the engine's first progress tick says how far into the window it closed (`elapsedMs`, negative in
+ * the warm-up), so the window opened that long before the tick arrived. The first tick closes at or before the
+ * window opens whenever there is a warm-up (ticks are aligned on the window's start); without one, 1 s into it.
+ * Late by the tick's passage from the engine's thread only (a few ms): the run's own `startedAt` says it exactly after.
+ */
+async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, durationMs: number, warmupMs: number, share = 1, onMeasureStart?: (epochMs: number) => void): Promise<EngineResult> {
   const s = o.scenario;
   const endpoint = rpcEndpoint(p.url, o.profile.rpcPath);
+  let told = onMeasureStart === undefined;
   return runEngine({
     url: endpoint,
     model,
@@ -300,6 +311,10 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
     ...(o.maxLagP99Us === undefined ? {} : { maxLagP99Us: o.maxLagP99Us }),
     ...(o.signal === undefined ? {} : { signal: o.signal }),
     onProgress: (progress) => {
+      if (!told) {
+        told = true;
+        onMeasureStart?.(epochNow() - progress.elapsedMs);
+      }
       const inclusion = p.tracker?.progress();
       o.onProgress?.({ ...progress, url: p.url, ...(inclusion === undefined ? {} : inclusion) });
     },
@@ -362,6 +377,8 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
   const s = o.scenario;
   const workDir = o.workDir ?? join(tmpdir(), 'chainrpc-load');
   mkdirSync(workDir, { recursive: true });
+  // Each --metrics-url read once before anything is sent, as a --pid is checked: a page that gives nothing is exit 2.
+  await checkMetricsPages(o);
   const prepared: Prepared[] = [];
   try {
     for (const [i, url] of o.urls.entries()) {
@@ -379,7 +396,7 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
   const healthOriginMs = Date.now();
   // Every node is followed for the whole run, also while another is loaded: each head lag is measured against all the others at every moment.
   const heads = o.health === undefined || o.health === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.health.intervalMs, reference: o.health.reference, startedAtMs: healthOriginMs });
-  const samplers = startSamplers(o.urls, pidsOf(o), o.metricsUrls, o.metricNames);
+  const samplers = startSamplers(o.urls, pidsOf(o), o.metricsUrls, o.metricNames, (line) => o.log(`load: ${line}`));
   // Staged rates run whole (a stage split in three would not be the same load); otherwise rounds.
   const rounds = roundsOf(o);
   const parts = new Map<string, LoadRun[]>(o.urls.map((u) => [u, []]));
@@ -472,18 +489,29 @@ async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, pa
   const share = 1 / prepared.length;
   const chain = new ChainView(chaos.network, o.profile);
   try {
-    const measureStartMs = Date.now() + s.warmupMs;
-    const runner = runChaos({ steps: chaos.steps, network: chaos.network, chain, measureStartMs, log: o.log });
-    const loaded = await Promise.allSettled(prepared.map((p) => runSegment(p, o, sharedModel(s.model, share), s.durationMs, s.warmupMs, share)));
+    // Each engine tells when its measured window opened (its worker threads take 0.4 to 2 s to start, so that is
+    // not now + the warm-up): the schedule's t = 0 is the moment every node is measured, the latest of them.
+    const told = prepared.map(() => deferred<number>());
+    const loading = Promise.allSettled(prepared.map((p, i) => runSegment(p, o, sharedModel(s.model, share), s.durationMs, s.warmupMs, share, told[i]?.resolve)));
+    const zero = await Promise.race([Promise.all(told.map((t) => t.promise)).then((starts) => Math.max(...starts)), loading.then(() => undefined)]);
+    // A load that ended before every engine measured (a failure, Ctrl-C in the warm-up): nothing of the schedule runs.
+    const runner = runChaos({ steps: chaos.steps, network: chaos.network, chain, measureStartMs: zero ?? epochNow(), log: o.log });
+    const loaded = await loading;
     // Every fault is bounded: what is not yet due is cancelled and a paused node resumed, also when a load failed.
     const acted = await runner.stop();
     const failed = loaded.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    const results = loaded.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+    const results = loaded.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     prepared.forEach((p, i) => {
       const result = results[i];
       if (result !== undefined) parts.get(p.url)?.push(segmentRun(result, p, s.name));
     });
+    // The runs say exactly when their windows opened (the tick that told it came a few ms later): the report's
+    // clock is the latest of them, and the events' times are put on it.
+    const opened = results.map((r) => Date.parse(r.startedAt) + r.warmupMs);
+    const measureStartMs = opened.length === 0 ? (zero ?? epochNow()) : Math.max(...opened);
+    const late = (zero ?? measureStartMs) - measureStartMs;
+    for (const e of acted) e.atMs = Math.round(e.atMs + late);
     const originMs = heads.originEpochMs;
     const points = new Map<string, HeadPoint[]>();
     for (const n of chaos.network.nodes) {
@@ -497,6 +525,31 @@ async function loadTogether(prepared: readonly Prepared[], o: RunLoadOptions, pa
     // Its clients would keep the process alive after the error is reported.
     await chain.close();
     throw error;
+  }
+}
+
+/** A promise and its resolve (Promise.withResolvers is Node 22's). */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** What has been said on a console (its log function): a sweep runs a load per step, and says a page's lacks once. */
+const saidOn = new WeakMap<(line: string) => void, Set<string>>();
+
+/** Reads each node's --metrics-url once (a node read by its pid has none): refused when it gives nothing, and what it lacks said. */
+async function checkMetricsPages(o: RunLoadOptions): Promise<void> {
+  const said = saidOn.get(o.log) ?? new Set<string>();
+  saidOn.set(o.log, said);
+  for (const [i, url] of o.urls.entries()) {
+    const page = o.metricsUrls?.[i];
+    if (page === undefined || o.pids?.[i] !== undefined) continue;
+    const note = lacksNote(page, (await checkMetricsPage(page, url, o.metricNames)).lacks);
+    if (note !== undefined && !said.has(note)) {
+      said.add(note);
+      o.log(`load: ${note}`);
+    }
   }
 }
 

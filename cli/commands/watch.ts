@@ -14,6 +14,7 @@ import { duration } from './load/scenarioOptions.js';
 import { needUrls, TARGET, targetOptions, targetProfile, URL_RULE } from './load/target.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { watchNodes, type WatchSnapshot } from '../../load/health/watchNodes.js';
+import { checkMetricsPage, lacksNote, MetricsPageError } from '../../load/health/metricsSource.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { formatDuration } from '../../reports/shared/formatDuration.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
@@ -88,6 +89,14 @@ export const watch: Command = {
     const tty = process.stderr.isTTY === true;
     console.error(`watch: ${urls.join(', ')}${head === null ? '' : `, heads read ${Math.round(1_000 / head.intervalMs)} times a second`}${durationMs === null ? ', until Ctrl-C' : `, for ${formatDuration(durationMs)}`}`);
     for (const note of pidNotes(command, urls, pids)) console.error(note);
+    // Each --metrics-url read once before the watch, as a --pid is checked: a page that gives nothing is exit 2.
+    for (const [i, page] of metricsUrls.entries()) {
+      if (page === undefined || pids[i] !== undefined) continue;
+      const lacks = lacksNote(page, (await checkMetricsPage(page, urls[i] ?? '', metricNames).catch((err: unknown) => {
+        throw err instanceof MetricsPageError ? new CliError(`${command}: ${err.message}`, 'configuration', { details: err.details }) : err;
+      })).lacks);
+      if (lacks !== undefined) console.error(`${command}: ${lacks}`);
+    }
     if (head !== null && urls.length === 1 && head.reference === undefined) console.error(ALONE_NOTE(command));
     let lastPrinted = -Infinity;
     let result;
@@ -102,6 +111,7 @@ export const watch: Command = {
         metricNames,
         durationMs,
         signal: stop.signal,
+        say: (text) => process.stderr.write(`${tty ? CLEAR_LINE : ''}${command}: ${text}\n`),
         onTick: (s) => {
           // On a terminal one line rewritten every second; in a log one line every 10 s.
           if (tty) process.stderr.write(`${CLEAR_LINE}${fitLine(watchStatusLine(s), process.stderr.columns)}`);

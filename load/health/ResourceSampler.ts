@@ -16,10 +16,13 @@ const SERIES_POINTS = 1_000;
 /** Samples kept in memory before the oldest half is thinned: the sampler stays bounded however long the run. */
 const KEPT_SAMPLES = 20_000;
 
-/** One reading of a process: CPU seconds so far, resident bytes, and what the source can tell besides. */
+/**
+ * One reading of a process: CPU seconds so far, resident bytes, and what the source can tell besides. /proc gives
+ * both always; a metrics page may lack either (its other figures are still read).
+ */
 export interface ProcessReading {
-  cpuSeconds: number;
-  rssBytes: number;
+  cpuSeconds?: number | undefined;
+  rssBytes?: number | undefined;
   openFds?: number | undefined;
   threads?: number | undefined;
   /** Other metrics asked for by name (--metric), where the source has them. */
@@ -71,6 +74,12 @@ interface Sample extends ProcessReading {
   atMs: number;
 }
 
+/** A sample that read the CPU, or the memory. */
+type WithCpu = Sample & { cpuSeconds: number };
+type WithRss = Sample & { rssBytes: number };
+const hasCpu = (s: Sample): s is WithCpu => s.cpuSeconds !== undefined;
+const hasRss = (s: Sample): s is WithRss => s.rssBytes !== undefined;
+
 /** A measured window of this node's run (epoch ms), and the calls answered in it. */
 export interface MeasuredWindow {
   fromMs: number;
@@ -83,12 +92,16 @@ export class ResourceSampler {
   #samples: Sample[] = [];
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<void> | undefined;
-  /** Samples that found no process (it exited mid-run), or scrapes that failed. */
+  /** Samples that found no process (it exited mid-run), or scrapes that failed or held none of the series read. */
   missed = 0;
+  /** Told once when a source that gave readings gives none (a --pid's process exited): the time, epoch ms. */
+  readonly #onGone: ((atMs: number) => void) | undefined;
+  #gone = false;
 
-  constructor(source: ProcessSource, intervalMs: number) {
+  constructor(source: ProcessSource, intervalMs: number, onGone?: (atMs: number) => void) {
     this.source = source;
     this.#intervalMs = intervalMs;
+    this.#onGone = onGone;
   }
 
   /** Between two samples, ms. */
@@ -121,6 +134,10 @@ export class ResourceSampler {
     const s = await this.source.read();
     if (s === undefined) {
       this.missed++;
+      if (this.#samples.length > 0 && !this.#gone) {
+        this.#gone = true;
+        this.#onGone?.(atMs);
+      }
       return;
     }
     this.#samples.push({ ...s, atMs });
@@ -128,26 +145,45 @@ export class ResourceSampler {
     if (this.#samples.length > KEPT_SAMPLES) this.#samples = [...this.#samples.slice(0, KEPT_SAMPLES / 2).filter((_, i) => i % 2 === 0), ...this.#samples.slice(KEPT_SAMPLES / 2)];
   }
 
-  /** The latest reading, with the CPU (% of one core) since the one before it: for a live line. Undefined before two. */
-  latest(): { rssBytes: number; cpuPercent: number } | undefined {
+  /**
+   * The latest reading, with the CPU (% of one core) since the one before it: for a live line. Undefined before
+   * two; each figure absent when the source does not give it.
+   */
+  latest(): { rssBytes?: number; cpuPercent?: number } | undefined {
     const b = this.#samples.at(-1);
     const a = this.#samples.at(-2);
     if (a === undefined || b === undefined) return undefined;
-    return { rssBytes: b.rssBytes, cpuPercent: ((b.cpuSeconds - a.cpuSeconds) * 100_000) / Math.max(1, b.atMs - a.atMs) };
+    return {
+      ...(b.rssBytes === undefined ? {} : { rssBytes: b.rssBytes }),
+      ...(a.cpuSeconds === undefined || b.cpuSeconds === undefined ? {} : { cpuPercent: ((b.cpuSeconds - a.cpuSeconds) * 100_000) / Math.max(1, b.atMs - a.atMs) }),
+    };
   }
 
-  /** The node's CPU seconds at an instant, interpolated between the samples around it; undefined outside them. */
+  /** The standard figures no reading held (a metrics page without them): `cpu`, `rss`, `fds`. Empty before any reading. */
+  lacks(): ('cpu' | 'rss' | 'fds')[] {
+    const samples = this.#samples;
+    if (samples.length === 0) return [];
+    return [...(samples.some(hasCpu) ? [] : ['cpu' as const]), ...(samples.some(hasRss) ? [] : ['rss' as const]), ...(samples.some((s) => s.openFds !== undefined) ? [] : ['fds' as const])];
+  }
+
+  /** The node's CPU seconds at an instant, interpolated between the samples around it that read it; undefined outside them. */
   cpuAt(atMs: number): number | undefined {
-    const after = this.#samples.findIndex((s) => s.atMs >= atMs);
-    if (after <= 0) return after === 0 && this.#samples[0]?.atMs === atMs ? this.#samples[0].cpuSeconds : undefined;
-    const a = this.#samples[after - 1] as Sample;
-    const b = this.#samples[after] as Sample;
+    const samples = this.#samples.filter(hasCpu);
+    const after = samples.findIndex((s) => s.atMs >= atMs);
+    if (after <= 0) return after === 0 && samples[0]?.atMs === atMs ? samples[0].cpuSeconds : undefined;
+    const a = samples[after - 1] as WithCpu;
+    const b = samples[after] as WithCpu;
     return a.cpuSeconds + ((b.cpuSeconds - a.cpuSeconds) * (atMs - a.atMs)) / Math.max(1, b.atMs - a.atMs);
   }
 
-  /** The report's figures: CPU per answered call over `windows`, peak RSS, the RSS trend, and the series from `originMs`. */
+  /**
+   * The report's figures: CPU per answered call over `windows`, peak RSS, the RSS trend, and the series from
+   * `originMs`. A source without CPU gives no CPU figures (null); one without memory no RSS figures (a peak of 0,
+   * no `last`, no trend, and no series: a point of it needs its RSS).
+   */
   resources(windows: readonly MeasuredWindow[], answered: number, originMs: number): NodeResources {
     const samples = this.#samples;
+    const withRss = samples.filter(hasRss);
     let cpuS = 0;
     let covered = true;
     for (const w of windows) {
@@ -156,19 +192,19 @@ export class ResourceSampler {
       if (from === undefined || to === undefined) covered = false;
       else cpuS += to - from;
     }
-    const points = samples.map((s, i): ResourcePoint => {
-      const prev = samples[i - 1];
-      const cpuPercent = prev === undefined ? null : ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / Math.max(1, s.atMs - prev.atMs);
+    const points = withRss.map((s, i): ResourcePoint => {
+      const prev = withRss[i - 1];
+      const cpuPercent = prev?.cpuSeconds === undefined || s.cpuSeconds === undefined ? null : ((s.cpuSeconds - prev.cpuSeconds) * 100_000) / Math.max(1, s.atMs - prev.atMs);
       return { tMs: s.atMs - originMs, cpuPercent: cpuPercent === null ? null : round(cpuPercent), rssBytes: s.rssBytes, ...(s.openFds === undefined ? {} : { openFds: s.openFds }), ...(s.threads === undefined ? {} : { threads: s.threads }) };
     });
     // The trend leaves start-up and warm-up out: from the first measured window, or a tenth of the run if later.
     const first = samples[0]?.atMs ?? 0;
     const span = (samples.at(-1)?.atMs ?? first) - first;
     const fromMs = Math.max(windows[0]?.fromMs ?? first, first + span / 10);
-    const rss = samples.filter((s) => s.atMs >= fromMs).map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
+    const rss = withRss.filter((s) => s.atMs >= fromMs).map((s) => ({ tMs: s.atMs, value: s.rssBytes / 1_048_576 }));
     const trend = rss.length >= MIN_LEAK_POINTS && rss[0]?.tMs !== rss.at(-1)?.tMs ? lastingTrend(rss) : undefined;
     const fit = trend?.fit;
-    const last = samples.at(-1);
+    const last = withRss.at(-1);
     return {
       source: this.source.label,
       intervalMs: this.#intervalMs,
@@ -177,7 +213,7 @@ export class ResourceSampler {
       cpuSeconds: covered ? round(cpuS, 3) : null,
       answeredCalls: answered,
       cpuPerCallUs: covered && answered > 0 ? round((cpuS * 1e6) / answered) : null,
-      peakRssBytes: samples.reduce((m, s) => Math.max(m, s.rssBytes), 0),
+      peakRssBytes: withRss.reduce((m, s) => Math.max(m, s.rssBytes), 0),
       ...(last === undefined ? {} : { last: { rssBytes: last.rssBytes, ...(last.openFds === undefined ? {} : { openFds: last.openFds }), ...(last.threads === undefined ? {} : { threads: last.threads }) } }),
       rssTrend:
         fit === undefined

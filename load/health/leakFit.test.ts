@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../core/seededRandom.js';
-import { downsample, fitLine, leakVerdict, MIN_LEAK_POINTS, studentTQuantile, type SeriesPoint } from './leakFit.js';
+import { downsample, fitLine, lastingTrend, leakVerdict, MIN_LEAK_POINTS, studentTQuantile, sureTrendLow, type SeriesPoint } from './leakFit.js';
 
 const MB = 1_000_000;
 const SECOND = 1_000;
@@ -185,10 +185,16 @@ describe('leakVerdict', () => {
     if (lasting.verdict !== 'not-enough-data') expect(lasting.lastHalf?.slopeInterval.low).toBeGreaterThan(50 * MB);
   });
 
-  it(`needs ${MIN_LEAK_POINTS} points after the warm-up`, () => {
+  it(`needs ${MIN_LEAK_POINTS} points after the warm-up, and ${MIN_LEAK_POINTS} in their last half`, () => {
     const points = series(20 * MINUTE, MINUTE, (t) => (1_000 * MB * t) / HOUR);
-    // 21 points, one a minute: a warm-up of 11 minutes leaves 10, of 12 minutes 9.
-    expect(leakVerdict(points, { ...options, warmupMs: 11 * MINUTE }).verdict).toBe('leak');
+    // 21 points, one a minute: a warm-up of 2 minutes leaves 19, 10 of them in the last half; of 3 minutes 18, 9.
+    expect(leakVerdict(points, { ...options, warmupMs: 2 * MINUTE }).verdict).toBe('leak');
+    expect(leakVerdict(points, { ...options, warmupMs: 3 * MINUTE })).toEqual({
+      verdict: 'not-enough-data',
+      reason: '9 points in the last half after the warm-up, 10 needed (whether the growth lasts is not known)',
+      n: 9,
+      needed: 10,
+    });
     expect(leakVerdict(points, { ...options, warmupMs: 12 * MINUTE })).toEqual({
       verdict: 'not-enough-data',
       reason: '9 points after the warm-up, 10 needed',
@@ -199,6 +205,24 @@ describe('leakVerdict', () => {
     expect(leakVerdict([], options).verdict).toBe('not-enough-data');
     const oneTime = Array.from({ length: 12 }, (_, i) => ({ tMs: T0, value: i }));
     expect(leakVerdict(oneTime, options)).toMatchObject({ verdict: 'not-enough-data', reason: 'the points after the warm-up are all at one time', n: 12 });
+  });
+});
+
+describe('a trend whose last half is too short to fit', () => {
+  it('is not judged on the whole line alone: a step of 40 MiB that then holds, in a 15 s run scraped once a second', () => {
+    // The outside tester's run: --metrics-url scraped each second, 15 s measured after a 2 s warm-up, a cache of
+    // 40 MiB filled at 5 s and kept. 13 points: the whole line rises surely (its low end far above 50 MiB/h),
+    // its last half holds 7 points, too few to fit; before, the whole line's low end alone was judged (exit 99).
+    const points = series(12 * SECOND, SECOND, (t) => 60 * MB + (t >= 3 * SECOND ? 40 * MB : 0), 0.2 * MB, 13);
+    const trend = lastingTrend(points);
+    expect(trend.fit.slopeInterval.low).toBeGreaterThan(50 * MB);
+    expect(trend.lastHalf).toBeNull();
+    expect(trend.sureLow).toBeNull();
+    expect(sureTrendLow({ low: trend.fit.slopeInterval.low / MB, lastHalf: null })).toBeNull();
+    expect(leakVerdict(points, { warmupMs: 0, limitPerHour: 50 * MB })).toMatchObject({ verdict: 'not-enough-data', n: 7 });
+    // A report written before the last half was kept (no lastHalf at all) is judged on its whole line, as then.
+    expect(sureTrendLow({ low: 80 })).toBe(80);
+    expect(sureTrendLow({ low: 80, lastHalf: { low: -20 } })).toBe(-20);
   });
 });
 

@@ -42,7 +42,8 @@ export interface LeakOptions {
 
 /**
  * The verdict on a series: `leak` only when the slope's whole interval is above the limit, over all the points
- * after the warm-up and over their last half (`lastHalf`, null with fewer than MIN_LEAK_POINTS there).
+ * after the warm-up and over their last half (`lastHalf`); `not-enough-data` with fewer than MIN_LEAK_POINTS in
+ * either.
  */
 export type LeakVerdict =
   | { readonly verdict: 'leak' | 'no-leak'; readonly limitPerHour: number; readonly fit: LineFit; readonly lastHalf: LineFit | null }
@@ -111,14 +112,16 @@ export function fitLine(points: readonly SeriesPoint[], confidence: number = DEF
 /**
  * A trend that must last: the line through the points and the line through their last half by time (null with
  * fewer than MIN_LEAK_POINTS there, or all at one time), and `sureLow`, the growth per hour both surely exceed:
- * the lower of their intervals' low ends (the whole line's alone when there is no last half). A memory that
- * grows by a step and then holds (a heap growing into its size, a cache filled once) tilts a line through a
- * short run as much as a leak does; a leak is still growing at the end of the run, so its last half shows it too.
+ * the lower of their intervals' low ends. A memory that grows by a step and then holds (a heap growing into its
+ * size, a cache filled once) tilts a line through a short run as much as a leak does; a leak is still growing at
+ * the end of the run, so its last half shows it too. Without a last half to fit, whether the growth lasts is not
+ * known: `sureLow` is null (not enough data to judge), never the whole line's alone (a 15 s run scraped once a
+ * second, a step of 40 MiB then flat: the whole line's low end alone called it a leak).
  */
 export interface LastingTrend {
   readonly fit: LineFit;
   readonly lastHalf: LineFit | null;
-  readonly sureLow: number;
+  readonly sureLow: number | null;
 }
 
 export function lastingTrend(points: readonly SeriesPoint[], confidence: number = DEFAULT_CONFIDENCE): LastingTrend {
@@ -132,7 +135,7 @@ export function lastingTrend(points: readonly SeriesPoint[], confidence: number 
   const middle = first + (last - first) / 2;
   const later = points.filter((p) => p.tMs >= middle);
   const lastHalf = later.length >= MIN_LEAK_POINTS && later.some((p) => p.tMs !== later[0]?.tMs) ? fitLine(later, confidence) : null;
-  return { fit, lastHalf, sureLow: lastHalf === null ? fit.slopeInterval.low : Math.min(fit.slopeInterval.low, lastHalf.slopeInterval.low) };
+  return { fit, lastHalf, sureLow: lastHalf === null ? null : Math.min(fit.slopeInterval.low, lastHalf.slopeInterval.low) };
 }
 
 /** A last half's fit as a report keeps it (load/model.ts, TrendHalf): per hour, rounded to 0.1; its start in ms from `originMs`. */
@@ -142,12 +145,19 @@ export function trendHalf(fit: LineFit | null, originMs = 0): { perHour: number;
   return { perHour: tenth(fit.slopePerHour), low: tenth(fit.slopeInterval.low), high: tenth(fit.slopeInterval.high), points: fit.n, fromMs: tenth(fit.line[0].tMs - originMs) };
 }
 
-/** What a trend's threshold judges (load/model.ts, TrendHalf): the low end of its slope's interval, or of its last half's when lower. */
-export const sureTrendLow = (trend: { low: number; lastHalf?: { low: number } | null }): number => Math.min(trend.low, trend.lastHalf?.low ?? trend.low);
+/**
+ * What a trend's threshold judges (load/model.ts, TrendHalf): the low end of its slope's interval, or of its last
+ * half's when lower. null when the last half had too few points to fit (`lastHalf: null`): whether the growth
+ * lasts is not known, so nothing is measured (the threshold is not judged on the whole run alone; as any figure
+ * not measured, it counts as broken: docs/load.md, "Thresholds"). A trend from a report written before the last
+ * half was kept (`lastHalf` absent) is judged on its whole line, as it was then.
+ */
+export const sureTrendLow = (trend: { low: number; lastHalf?: { low: number } | null }): number | null =>
+  trend.lastHalf === null ? null : Math.min(trend.low, trend.lastHalf?.low ?? trend.low);
 
 /**
  * Does the series leak? Points before the warm-up's end (the series' first time plus `warmupMs`) are dropped;
- * with fewer than MIN_LEAK_POINTS left (or all at one time) the answer is `not-enough-data`. Otherwise the lines are
+ * with fewer than MIN_LEAK_POINTS left, or in their last half (or all at one time) the answer is `not-enough-data`. Otherwise the lines are
  * fitted (lastingTrend) and the verdict is `leak` when the slope intervals' lower bounds, of all the points and of
  * their last half, are above `limitPerHour`: growth faster than allowed at the interval's confidence (a
  * one-sided test at (1 − confidence) / 2, 2.5% for 95%), lasting to the end, else `no-leak` (which says the
@@ -165,6 +175,10 @@ export function leakVerdict(points: readonly SeriesPoint[], options: LeakOptions
     return { verdict: 'not-enough-data', reason: 'the points after the warm-up are all at one time', n: kept.length, needed };
   }
   const { fit, lastHalf, sureLow } = lastingTrend(kept, confidence);
+  if (sureLow === null) {
+    const later = kept.filter((p) => p.tMs >= fit.line[0].tMs + (fit.line[1].tMs - fit.line[0].tMs) / 2).length;
+    return { verdict: 'not-enough-data', reason: `${later} points in the last half after the warm-up, ${needed} needed (whether the growth lasts is not known)`, n: later, needed };
+  }
   return { verdict: sureLow > limitPerHour ? 'leak' : 'no-leak', limitPerHour, fit, lastHalf };
 }
 

@@ -18,9 +18,9 @@ export interface WatchOptions {
   headIntervalMs: number | null;
   /** A node trusted to be at the tip, followed beside the others (heights' times count its own). */
   reference?: string | undefined;
-  /** Per --url in order (fewer: the last nodes have none). */
-  pids?: readonly number[];
-  metricsUrls?: readonly string[];
+  /** Per --url in order (fewer: the last nodes have none; undefined: none for that node). */
+  pids?: readonly (number | undefined)[];
+  metricsUrls?: readonly (string | undefined)[];
   /** Other metrics to read from each --metrics-url by name (--metric). */
   metricNames?: readonly string[];
   /** How long to watch; null: until `signal` aborts. */
@@ -29,6 +29,8 @@ export interface WatchOptions {
   /** A live snapshot every `tickMs` (default 1 s). */
   onTick?: (snapshot: WatchSnapshot) => void;
   tickMs?: number;
+  /** A line for the console: a --pid's process gone while it is watched. */
+  say?: (line: string) => void;
 }
 
 /** The nodes at one moment of a watch. */
@@ -63,7 +65,7 @@ export async function watchNodes(o: WatchOptions): Promise<WatchResult> {
   const originMs = performance.now();
   const heads = o.headIntervalMs === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.headIntervalMs, reference: o.reference, startedAtMs });
   const followers = heads?.followers ?? new Map<string, HeadFollower>();
-  const samplers = startSamplers(o.urls, o.pids, o.metricsUrls, o.metricNames);
+  const samplers = startSamplers(o.urls, o.pids, o.metricsUrls, o.metricNames, o.say);
 
   const snapshot = (): WatchSnapshot => {
     const top = Math.max(-1, ...[...followers.values()].map((f) => f.samples.at(-1)?.height ?? -1));

@@ -54,15 +54,21 @@ export function followHeads(o: FollowHeadsOptions): HeadWatch {
   };
 }
 
-/** A process sampler per URL that has a pid (read from /proc; a function: the node's process now) or else a metrics URL (scraped), in the order of the URLs; started. */
-export function startSamplers(urls: readonly string[], pids: readonly (number | (() => number | undefined) | undefined)[] = [], metricsUrls: readonly (string | undefined)[] = [], metricNames: readonly string[] = []): Map<string, ResourceSampler> {
+/**
+ * A process sampler per URL that has a pid (read from /proc; a function: the node's process now) or else a
+ * metrics URL (scraped), in the order of the URLs; started. `say`: told once of a --pid's process that exits
+ * while it is read (its figures stop there), a line for the console.
+ */
+export function startSamplers(urls: readonly string[], pids: readonly (number | (() => number | undefined) | undefined)[] = [], metricsUrls: readonly (string | undefined)[] = [], metricNames: readonly string[] = [], say?: (line: string) => void): Map<string, ResourceSampler> {
+  const started = Date.now();
   const samplers = new Map(
     urls.flatMap((url, i) => {
       const pid = pids[i];
       const metrics = metricsUrls[i];
       // A pid given as a function: a node whose process a run with faults may replace (followedPidSource).
       if (typeof pid === 'function') return [[url, new ResourceSampler(followedPidSource(pid), PID_INTERVAL_MS)] as const];
-      if (pid !== undefined) return [[url, new ResourceSampler(pidSource(pid), PID_INTERVAL_MS)] as const];
+      const gone = (atMs: number): void => say?.(`the process of ${url} (--pid ${pid ?? ''}) is gone ${((atMs - started) / 1_000).toFixed(1)} s after it was first read (no /proc/${pid ?? ''}): its CPU and memory are not read after that`);
+      if (pid !== undefined) return [[url, new ResourceSampler(pidSource(pid), PID_INTERVAL_MS, gone)] as const];
       if (metrics !== undefined) return [[url, new ResourceSampler(metricsSource(metrics, metricNames), METRICS_INTERVAL_MS)] as const];
       return [];
     }),

@@ -2,8 +2,9 @@
  * The node's health as the load reports say it (Markdown and HTML alike): the head followed through the run, in
  * rows of a label, a value and a note. docs/load.md, "The node's health", defines each figure.
  */
-import type { HeadHealth, LoadRun, TrendHalf } from '../../load/model.js';
+import type { HeadHealth, LoadRun, NodeResources, TrendHalf } from '../../load/model.js';
 import { formatCount, formatMs } from './formatLoad.js';
+import { MIN_LEAK_POINTS } from '../../load/health/leakFit.js';
 
 export interface HealthRow {
   label: string;
@@ -32,21 +33,38 @@ export function readRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   return [{ label: 'Reads gone backwards', value: formatCount(total), note }];
 }
 
-/** The rows of the node's process (--pid); none when it was not read. */
+/**
+ * The standard series a metrics page never held, as its figures show it (a page without process_cpu_seconds_total
+ * gives no CPU at all, one without process_resident_memory_bytes no RSS sample: load/health/ResourceSampler.ts).
+ * /proc always has both.
+ */
+export function lackedSeries(r: NodeResources): string[] {
+  if (r.source.startsWith('pid ') || r.samples === 0) return [];
+  const noRss = r.last === undefined;
+  const noCpu = r.cpuSeconds === null && r.series.every((p) => p.cpuPercent === null);
+  return [...(noCpu ? ['process_cpu_seconds_total'] : []), ...(noRss ? ['process_resident_memory_bytes'] : [])];
+}
+
+/** The rows of the node's process (--pid, --metrics-url); none when it was not read. */
 export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const r = run.health?.resources;
   if (r === undefined) return [];
   const trend = r.rssTrend;
+  const lacks = lackedSeries(r);
+  const noCpu = lacks.includes('process_cpu_seconds_total');
+  const noRss = lacks.includes('process_resident_memory_bytes');
+  const notOnPage = (name: string): string => `not measured: the metrics page has no ${name}`;
+  const missed = r.source.startsWith('pid ') ? 'the process gone' : 'scrapes that failed, or held none of the series read';
   return [
-    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
-    { label: 'Peak RSS', value: mib(r.peakRssBytes), note: r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
-    { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h${halfText(trend.lastHalf, 'MiB/h', signed)}; a leak is sure only when the low ends are above the limit (rss-growth): growth that lasts to the end of the run, not a heap grown by a step and then held; a short run says little` },
+    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: noCpu ? notOnPage('process_cpu_seconds_total') : r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
+    { label: 'Peak RSS', value: noRss ? DASH : mib(r.peakRssBytes), note: noRss ? notOnPage('process_resident_memory_bytes') : r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
+    { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: noRss ? notOnPage('process_resident_memory_bytes') : trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h${halfText(trend.lastHalf, 'MiB/h', signed, 'rss-growth')}; a leak is sure only when the low ends are above the limit (rss-growth): growth that lasts to the end of the run, not a heap grown by a step and then held; a short run says little` },
     ...(r.metrics ?? []).map((m): HealthRow => ({
       label: m.name,
       value: m.perSecond === null ? number(m.last) : `${number(m.perSecond)}/s`,
       note: `${m.perSecond === null ? '' : `a counter: its rate over the run; `}from ${number(m.first)} to ${number(m.last)}, least ${number(m.min)}, most ${number(m.max)} over ${formatCount(m.samples)} scrapes (--metric, summed over its labels)`,
     })),
-    { label: 'Process reads', value: formatCount(r.samples), note: `${r.source.startsWith('pid ') ? `${r.source}, /proc` : `${r.source} (Prometheus)`} every ${formatMs(r.intervalMs)}${r.missed > 0 ? `; ${formatCount(r.missed)} gave nothing (the process gone, or a failed scrape)` : ''}` },
+    { label: 'Process reads', value: formatCount(r.samples), note: `${r.source.startsWith('pid ') ? `${r.source}, /proc` : `${r.source} (Prometheus)`} every ${formatMs(r.intervalMs)}${lacks.length > 0 ? `; the page has no ${lacks.join(' and no ')}: what it has is read` : ''}${r.missed > 0 ? `; ${formatCount(r.missed)} gave nothing (${missed})` : ''}` },
   ];
 }
 
@@ -95,8 +113,11 @@ function worstNote(head: HeadHealth): string {
 }
 
 /** A trend's last half, when it was fitted: "; its last half, from 21.0 s: +3.1 to +9.0 MiB/h". */
-function halfText(half: TrendHalf | null | undefined, unit: string, value: (v: number) => string): string {
-  return half === undefined || half === null ? '' : `; its last half, from ${formatMs(half.fromMs)}: ${value(half.low)} to ${value(half.high)} ${unit}`;
+function halfText(half: TrendHalf | null | undefined, unit: string, value: (v: number) => string, threshold: string): string {
+  if (half === undefined) return '';
+  // Too few points in the last half to fit: whether the trend lasts is not known, and its threshold is not judged on the whole line alone.
+  if (half === null) return `; its last half had fewer than ${MIN_LEAK_POINTS} points: not enough data to judge whether it lasts (${threshold} not measured: a longer run gives it)`;
+  return `; its last half, from ${formatMs(half.fromMs)}: ${value(half.low)} to ${value(half.high)} ${unit}`;
 }
 
 const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '−' : ''}${formatMs(Math.abs(ms))}`;
@@ -105,7 +126,7 @@ function trendNote(head: HeadHealth): string {
   const t = head.lagTrend;
   if (t === undefined) return '';
   if (t === null) return 'fewer than 10 heights reached after the warm-up';
-  return `least squares over the lag of ${formatCount(t.points)} heights from ${formatMs(t.fromMs)} (the warm-up left out); ${Math.round(t.confidence * 100)}% interval ${signedMs(t.low)} to ${signedMs(t.high)} per hour${halfText(t.lastHalf, 'per hour', signedMs)}; a node surely falling further behind, to the end of the run, has its low ends above the limit (head-lag-drift)`;
+  return `least squares over the lag of ${formatCount(t.points)} heights from ${formatMs(t.fromMs)} (the warm-up left out); ${Math.round(t.confidence * 100)}% interval ${signedMs(t.low)} to ${signedMs(t.high)} per hour${halfText(t.lastHalf, 'per hour', signedMs, 'head-lag-drift')}; a node surely falling further behind, to the end of the run, has its low ends above the limit (head-lag-drift)`;
 }
 
 function stallNote(head: HeadHealth): string {

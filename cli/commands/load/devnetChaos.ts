@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from '../../CliError.js';
+import { startedByChainrpc } from './healthOptions.js';
 import { chaosPlan, ChaosPlanError } from '../../../load/chaos/chaosPlan.js';
 import type { ChaosNetwork } from '../../../load/chaos/ChaosNetwork.js';
 import type { ChaosAction, ChaosStep } from '../../../load/model.js';
@@ -51,6 +52,9 @@ export async function startRunDevnet(command: string, shape: { mn: number; ln: n
   try {
     const net = await startDevnet({ mn: shape.mn, ln: shape.ln, blockTimeMs, chainId: 1n, dataDir, keepData: false });
     for (const n of net.nodes) log(`  ${n.name}  ${n.kind}  ${n.url}  pid ${n.pid}`);
+    // Its nodes' processes are read as --pid's are, each known to serve its URL: not a pairing by position to warn of.
+    startedByChainrpc(net.nodes.map((n) => n.pid));
+    log(`${command}: each node's process is read from /proc through the run (its CPU per call and memory; a restarted node's new process followed)`);
     return net;
   } catch (err) {
     throw new CliError(`${command}: the devnet did not start: ${err instanceof Error ? err.message : String(err)} (node logs in ${dataDir})`, 'target', { cause: err });

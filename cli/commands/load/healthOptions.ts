@@ -10,11 +10,14 @@ import { baseUrls } from '../../nodeUrls.js';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cpuSeconds } from '../../../core/process/procStat.js';
 
+/** In a position of --pid or --metrics-url: none for that --url (both pair with --url by position). */
+export const NONE = '-';
+
 export const HEALTH_OPTIONS = {
   'head-hz': { kind: 'integer', value: '<n>', min: 0, max: 100, default: 20 },
   'head-reference': { kind: 'text', value: '<url>', check: httpUrlProblem },
-  pid: { kind: 'list', value: '<pid>', check: (t: string) => (/^[1-9][0-9]{0,9}$/.test(t) ? undefined : 'is a process id: a positive integer') },
-  'metrics-url': { kind: 'list', value: '<url>', check: httpUrlProblem },
+  pid: { kind: 'list', value: '<pid>', check: (t: string) => (t === NONE || /^[1-9][0-9]{0,9}$/.test(t) ? undefined : 'is a process id (a positive integer), or - for none for that --url') },
+  'metrics-url': { kind: 'list', value: '<url>', check: (t: string) => (t === NONE ? undefined : httpUrlProblem(t)) },
   metric: { kind: 'list', value: '<name>', check: (t: string) => (/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(t) ? undefined : 'is a Prometheus metric name (letters, digits, _ and :)') },
 } as const satisfies OptionTable;
 
@@ -28,7 +31,10 @@ export const HEALTH_HELP = `  --head-hz <n>            each node's head is read 
                            CPU per answered call
   --metrics-url <url>      a node's Prometheus metrics, in the order of --url (repeatable; for a node
                            anywhere): process_cpu_seconds_total, process_resident_memory_bytes and
-                           process_open_fds scraped every second, for the same figures as --pid
+                           process_open_fds scraped every second, for the same figures as --pid; read once
+                           before the run (no readable page: exit 2)
+                           Both pair with --url by position; - skips one: --url A --url B --pid <A's pid>
+                           --metrics-url - --metrics-url http://B/metrics reads A by its pid, B by its page
   --metric <name>          another metric to read from each --metrics-url (repeatable), summed over its
                            labels: its values over the run, and a counter's rate (e.g. chainrpc_rpc_calls_total)`;
 
@@ -51,31 +57,58 @@ export function healthOf(command: string, values: HealthValues, rpcPath: string)
 export const ALONE_NOTE = (command: string): string =>
   `${command}: one node's head is followed, and no --head-reference: its head lag and stalls cannot be measured (nothing to compare its heights with); a second --url or --head-reference <url> (a node trusted to be at the tip) gives them`;
 
-/** --pid, one per --url in order (fewer: the last nodes have none); each must be a process this machine has. */
-export function pidsOf(command: string, given: readonly string[] | undefined, urls: readonly string[]): number[] | undefined {
+/** The values of --pid or --metrics-url by position, `-` as none; trailing nones dropped (fewer: the last nodes have none). */
+function byPosition<T>(given: readonly string[], read: (text: string, i: number) => T): (T | undefined)[] {
+  const values = given.map((text, i) => (text === NONE ? undefined : read(text, i)));
+  while (values.length > 0 && values.at(-1) === undefined) values.pop();
+  return values;
+}
+
+/**
+ * --pid, one per --url in order (fewer: the last nodes have none; `-`: none for that node); each must be a
+ * process this machine has. undefined when no node has one.
+ */
+export function pidsOf(command: string, given: readonly string[] | undefined, urls: readonly string[]): (number | undefined)[] | undefined {
   if (given === undefined || given.length === 0) return undefined;
-  if (given.length > urls.length) throw new CliError(`${command}: ${given.length} --pid for ${urls.length} --url: one per node, in the order of --url`);
-  return given.map((text, i) => {
+  if (given.length > urls.length) throw new CliError(`${command}: ${given.length} --pid for ${urls.length} --url: one per node, in the order of --url (- for a node that has none)`);
+  const pids = byPosition(given, (text, i) => {
     const pid = Number(text);
     if (cpuSeconds(pid) === undefined) throw new CliError(`${command}: --pid ${pid} (for ${urls[i] ?? ''}): no such process here to read (/proc/${pid}); give the pid of the node serving that URL on this machine`);
     return pid;
   });
+  return pids.length === 0 ? undefined : pids;
 }
 
-/** --metrics-url, one per --url in order; a node given a --pid too is read by its pid (said as an error: pick one). */
-export function metricsUrlsOf(command: string, given: readonly string[] | undefined, pids: readonly string[] | undefined, urls: readonly string[]): string[] {
+/**
+ * --metrics-url, one per --url in order (`-`: none for that node). A node given both a --pid and a --metrics-url
+ * in its position is an error (pick one); `-` in the other's position reads one node by its pid and another by
+ * its page.
+ */
+export function metricsUrlsOf(command: string, given: readonly string[] | undefined, pids: readonly string[] | undefined, urls: readonly string[]): (string | undefined)[] {
   if (given === undefined || given.length === 0) return [];
-  if (given.length > urls.length) throw new CliError(`${command}: ${given.length} --metrics-url for ${urls.length} --url: one per node, in the order of --url`);
-  const both = Math.min(given.length, pids?.length ?? 0);
-  if (both > 0) throw new CliError(`${command}: ${urls[0] ?? ''} has both a --pid and a --metrics-url: give one per node (--pid for a node on this machine, --metrics-url for one anywhere)`);
-  return [...given];
+  if (given.length > urls.length) throw new CliError(`${command}: ${given.length} --metrics-url for ${urls.length} --url: one per node, in the order of --url (- for a node that has none)`);
+  const both = given.findIndex((text, i) => text !== NONE && pids?.[i] !== undefined && pids[i] !== NONE);
+  if (both >= 0) {
+    throw new CliError(
+      `${command}: ${urls[both] ?? ''} (--url number ${both + 1}) has both a --pid and a --metrics-url: each pairs with --url by position, so give one per node, and - where a node has none (--url A --url B --pid <A's pid> --metrics-url - --metrics-url http://B/metrics)`,
+    );
+  }
+  return byPosition(given, (text) => text);
 }
 
 /** --metric: read from --metrics-url only (a process on this machine has no metrics to name). */
-export function metricNamesOf(command: string, given: readonly string[] | undefined, metricsUrls: readonly string[]): string[] {
+export function metricNamesOf(command: string, given: readonly string[] | undefined, metricsUrls: readonly (string | undefined)[]): string[] {
   if (given === undefined || given.length === 0) return [];
-  if (metricsUrls.length === 0) throw new CliError(`${command}: --metric ${given[0] ?? ''} is read from a node's Prometheus metrics: give --metrics-url <url>`);
+  if (metricsUrls.every((u) => u === undefined)) throw new CliError(`${command}: --metric ${given[0] ?? ''} is read from a node's Prometheus metrics: give --metrics-url <url>`);
   return [...new Set(given)];
+}
+
+/** Processes chainrpc started itself (a --devnet's nodes): which URL each serves is known, not given by position. */
+const startedHere = new Set<number>();
+
+/** Marks processes chainrpc started (a --devnet's nodes): pidNotes says nothing of them. */
+export function startedByChainrpc(pids: Iterable<number>): void {
+  for (const pid of pids) startedHere.add(pid);
 }
 
 /**
@@ -85,8 +118,10 @@ export function metricNamesOf(command: string, given: readonly string[] | undefi
  * user cannot read, or a URL whose port is reached through something else (a container's port mapping, a
  * proxy), is not proven wrong: a warning, never an error.
  */
-export function pidNotes(command: string, urls: readonly string[], pids: readonly number[]): string[] {
+export function pidNotes(command: string, urls: readonly string[], pids: readonly (number | undefined)[]): string[] {
   return pids.flatMap((pid, i) => {
+    // A devnet's own nodes: chainrpc started each on its URL, nothing was paired by position (startRunDevnet says they are read).
+    if (pid === undefined || startedHere.has(pid)) return [];
     const url = urls[i] ?? '';
     const port = portOf(url);
     const listening = port === undefined ? undefined : listensOn(pid, port);
