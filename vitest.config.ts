@@ -13,7 +13,7 @@ import { defineConfig } from 'vitest/config';
  *   nodes or wait on block times for seconds.
  * - timing: tests whose assertions judge time against a known truth (rates, percentiles, lags): the engine
  *   against its ground-truth servers, the sweep, k6, the inclusion tracker, the head follower against nodes whose
- *   lag is known, and the fuzzer's proof (its slow oracle). They run last and one file at
+ *   lag is known, the fuzzer's proof (its slow oracle) and --seek slow's ranking. They run last and one file at
  *   a time, alone on the machine.
  */
 const TIMING = [
@@ -26,6 +26,7 @@ const TIMING = [
   'load/k6/k6.timing.test.ts',
   'load/inclusion/InclusionTracker.test.ts',
   'fuzz/run/runFuzz.proof.test.ts',
+  'fuzz/run/*.timing.test.ts',
   'load/health/**/*.timing.test.ts',
   'load/chaos/**/*.timing.test.ts',
   'load/replay/**/*.timing.test.ts',

@@ -125,6 +125,13 @@ export interface Violation {
   /** A short excerpt of the answer that shows it. */
   excerpt?: string;
   /**
+   * What kind of violation it is, in a few stable words without the request's values (`response: both "result"
+   * and "error" members`, `id null`, `error-code -32602 for -32601`, `batch extra answer`): a shrink step must
+   * keep it (a candidate showing another kind is another bug), and a violation of the answer's own envelope
+   * (`response …`, `id …`: envelopeKind) is filed by it rather than by the case's rule (FindingBook.signatureOf).
+   */
+  kind?: string;
+  /**
    * In a batch, the spec's name of the method of the call the violation is about (one call's answer, or calls
    * left unanswered that all call it); absent when it is about the batch as a whole or calls of several methods.
    */
@@ -135,7 +142,10 @@ export interface Violation {
 export interface Finding {
   /** `F1`, `F2`, … in the order found; what `--replay <report> <id>` takes. */
   id: string;
-  /** oracle + method + rule: findings with one signature are one finding (`count` says how often it was seen). */
+  /**
+   * node + oracle + method + rule (for a violation of the answer's own envelope, the violation's kind in place of
+   * the rule: FindingBook.signatureOf): findings with one signature are one finding (`count` says how often it was seen).
+   */
   signature: string;
   oracle: OracleName;
   /** The base URL of the node it was found on. */
@@ -160,8 +170,9 @@ export interface Finding {
   /** Other nodes' answers to the same case (a disagreement). */
   others?: { url: string; answer: FuzzAnswer }[];
   /**
-   * Other signatures (method, rule) whose cases shrank to this finding's minimal case, showing the same violation:
-   * one cause, folded into this finding (their sightings are in `count`); `id` is the one each had when filed.
+   * Other signatures (method, rule) whose cases shrank to this finding's minimal case, showing the same violation
+   * (or, for a violation of the answer's own envelope, that showed the same kind of it on the same method): one
+   * cause, folded into this finding (their sightings are in `count`); `id` is the one each had when filed.
    */
   alsoAs?: { id: string; method?: string; rule: string; count: number }[];
   /**
@@ -214,8 +225,10 @@ export interface FuzzRun {
    * report): `--replay` loads it, and the reports' replay commands pass it, so a finding is judged again by
    * the rules it was found by. `rpcPath`, `methodPrefix`: given on the command line over the profile's
    * (--rpc-path, --method-prefix): a replay applies them too, since the profile's file does not hold them.
+   * `unobserved`: keys of a `--profile detect` profile that detection could not observe (left to the reference
+   * defaults), not compared in this run: error codes (`errorCodes.NonceGap`), null in the profile file kept.
    */
-  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; profileFile?: string; rpcPath?: string; methodPrefix?: string; maxFindings?: number };
+  options: { cases: number | null; durationMs: number | null; only: string[]; maxRate: number; maxBodyBytes: number; seek: 'none' | 'slow'; profile: string; profileFile?: string; rpcPath?: string; methodPrefix?: string; maxFindings?: number; unobserved?: string[] };
   targets: TargetSummary[];
   cases: number;
   /** Cases by family (what was generated). */

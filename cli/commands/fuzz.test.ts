@@ -78,6 +78,12 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+describe('chainrpc fuzz --help', () => {
+  it('says a liveness finding is the request that preceded the death, not shrunk', () => {
+    expect(fuzz.help.replace(/\s+/g, ' ')).toMatch(/its finding \(liveness\) names the request after which it died, as sent \(not shrunk: a dead node is sent nothing more\)/);
+  });
+});
+
 describe('chainrpc fuzz --replay: the profile it judges by', () => {
   it('loads the profile file the report names when --profile is not given, and says so', async () => {
     const profile = profileFile('custom.json', '/custom');

@@ -24,6 +24,8 @@ import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
 import type { Finding, FuzzRun } from '../../fuzz/model.js';
 import { unknownOnly } from '../../fuzz/cases/CaseContext.js';
+import { unobservedCodes, withoutUnobserved } from '../../fuzz/unobserved.js';
+import type { DetectedProfileJson } from '../../profile/detect/buildProfileJson.js';
 import { readFuzzReport, replayFinding, type FuzzReportRead } from '../../fuzz/run/replayFinding.js';
 import { FuzzUnreachableError, runFuzz } from '../../fuzz/run/runFuzz.js';
 import { replayCommand } from '../../reports/fuzz/findingText.js';
@@ -42,9 +44,11 @@ calls with params from the live chain, each param rule broken one at a time, env
 mutations, HTTP variations), every answer judged by oracles that know JSON-RPC 2.0 (the envelope and
 the id echo, an error for every invalid call, results valid under the profile, no stack trace or file
 path in any answer, an answer in time), and the node's liveness probed after every case that could
-hurt it. A finding is deduplicated (oracle, method, rule), re-checked, shrunk to its minimal case, and
-saved with its seed, its exact bytes, a curl command and the replay command. A node that stops
-answering is sent nothing more; the finding names the request after which it died.
+hurt it. A finding is deduplicated (oracle, method, rule; a broken answer envelope by method and
+kind, whatever the request's id or params), re-checked, shrunk to its minimal case keeping the same
+violation, and saved with its seed, its exact bytes, a curl command and the replay command. A node
+that stops answering is sent nothing more: its finding (liveness) names the request after which it
+died, as sent (not shrunk: a dead node is sent nothing more), with the other candidates.
 
 Several --url send every case to each node; valid cases' answers are also compared across them (a
 disagreement the profile cannot excuse is a finding). Reports (report.json, report.html, summary.md,
@@ -73,7 +77,9 @@ ${targetOptions('a node (repeatable: several are compared)')}
   --max-findings <n>       stop once n findings are filed (1: stop at the first; default: no limit)
   --seek slow              steer toward the inputs that cost the node the most time per request byte
                            (every other case grows one of the costliest so far) and report the top
-                           ones against the median answer: the one-request denial-of-service search
+                           ones against the median answer: the one-request denial-of-service search;
+                           a case's cost is its own (sent again alone before it is ranked; unanswered
+                           within --timeout: the costliest)
   --report-dir <dir>       where report folders go (default .chainrpc/reports)
   --replay <report.json>   send a finding's minimal case again (give its id, e.g. F1, after it);
                            to the node it was found on, or to --url; judged by the run's profile
@@ -170,7 +176,7 @@ function replayOverrides(values: FuzzValues, report: FuzzReportRead): { 'rpc-pat
 
 /** A fuzz run: the profile (detected, a file, or the reference), the run, its reports, and what the console says of them. */
 async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<number> {
-  const detected = values.profile === DETECT ? await detectTargetProfile(COMMAND, values) : undefined;
+  const detected = values.profile === DETECT ? notObserved(await detectTargetProfile(COMMAND, values)) : undefined;
   const chosen = detected === undefined ? await targetProfileAndSource(COMMAND, values) : { profile: detected.profile, source: { json: detected.json, name: 'the detected profile' } };
   const profile = chosen.profile;
   needUrls(COMMAND, values.url);
@@ -181,7 +187,7 @@ async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<num
   checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, FUZZ_REPORT_KIND);
   // Judged by the reference profile, another team's node would show its own limits and codes as findings.
   if (values.profile === undefined) console.error(`${COMMAND}: judging by the reference profile (its limits: batches of ${profile.maxBatch ?? 'any size'}, bodies of ${profile.maxBodyBytes ?? 'any size'} bytes; its error codes); for a node of another network, --profile <file> or --profile detect`);
-  const run = await runOnce(values, urls, chosen);
+  const run = await runOnce(values, urls, chosen, detected?.unobserved ?? []);
   const written = await writeFuzzReports(run, { ...(values['report-dir'] === undefined ? {} : { dir: values['report-dir'] }), command: recordedCommand(COMMAND, argv), ...(detected === undefined ? {} : { detectedProfile: detected.json }) });
   const verdict = fuzzVerdict(run);
   console.log(fuzzHeadline(run).line);
@@ -192,14 +198,28 @@ async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<num
   console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
   // The detected profile beside the report: the run's findings are judged by it, and a replay loads it.
   if (detected !== undefined && written.profileFile !== undefined) console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(written.profileFile)}`);
-  for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow):\n' : ''}  ${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
+  for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow; each timed alone):\n' : ''}  ${k.case.answer.failure === undefined ? `${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer` : `no answer within ${Math.round(k.case.answer.ms)} ms (over ${k.costRatio}x the median answer)`}, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);
   const first = verdict.standing[0];
   if (first !== undefined) console.log(`replay one: ${replayCommand(first.id, relativeOrAbsolute(written.files.json), written.profileFile === undefined ? undefined : relativeOrAbsolute(written.profileFile), run.options)}`);
   return verdict.exitCode;
 }
 
+/**
+ * A detected profile judged only by what detection observed: the error codes it left to the reference defaults
+ * (fuzz/unobserved.ts) are not compared (null), in the profile the run judges by and in the file written beside its
+ * report (what --replay judges by), and said on stderr and in the report (options.unobserved).
+ */
+function notObserved<D extends { profile: Profile; json: DetectedProfileJson; summary: string }>(detected: D): D & { unobserved: string[] } {
+  const unobserved = unobservedCodes(detected.json);
+  if (unobserved.length === 0) return { ...detected, unobserved };
+  console.error(`${COMMAND}: detect did not observe ${unobserved.join(', ')} (left to the reference defaults): not compared in this run (their codes null)`);
+  const errorCodes = { ...detected.profile.errorCodes };
+  for (const key of unobserved) errorCodes[key.slice('errorCodes.'.length)] = null;
+  return { ...detected, profile: { ...detected.profile, errorCodes }, json: withoutUnobserved(detected.json, unobserved), unobserved };
+}
+
 /** The run itself, under the progress line and Ctrl-C; no node answering at the start is exit 3. */
-async function runOnce(values: FuzzValues, urls: string[], chosen: { profile: Profile; source: ProfileSource }): Promise<FuzzRun> {
+async function runOnce(values: FuzzValues, urls: string[], chosen: { profile: Profile; source: ProfileSource }, unobserved: readonly string[]): Promise<FuzzRun> {
   const { profile } = chosen;
   const durationMs = values.duration === undefined ? null : parseDuration(values.duration);
   const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
@@ -217,6 +237,7 @@ async function runOnce(values: FuzzValues, urls: string[], chosen: { profile: Pr
         ...(values['rpc-path'] === undefined ? {} : { rpcPath: values['rpc-path'] }),
         ...(values['method-prefix'] === undefined ? {} : { methodPrefix: values['method-prefix'] }),
       },
+      ...(unobserved.length === 0 ? {} : { unobserved }),
       seed,
       cases: values.cases ?? (durationMs === null ? DEFAULT_CASES : null),
       durationMs,

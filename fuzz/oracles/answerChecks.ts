@@ -88,30 +88,44 @@ export function idAccepted(due: Due, got: JsonValue | undefined, gotText?: () =>
   return sameId(due.id, got, { ...(due.idText === undefined ? {} : { expected: due.idText }), ...(gotText === undefined ? {} : { got: gotText }) }) || (due.idMayBeNull && got === null);
 }
 
+/**
+ * What is wrong with a response object as JSON-RPC 2.0 (§5, §5.1), whatever it answers: `what` names the request
+ * in the message. Its kind is the problems themselves: the same for every request the bug shows on.
+ */
+export function envelopeViolations(response: JsonValue, what: string): Violation[] {
+  const problems = responseProblems(response);
+  if (problems.length === 0) return [];
+  return [{ oracle: 'envelope', message: `answered ${what} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt: short(response), kind: `response: ${problems.join('; ')}` }];
+}
+
+/**
+ * The kinds of violation that are about the answer's own envelope (its members, its id echo), not about what the
+ * request asked: one bug shows the same kind on every request, whatever its id or params (FindingBook.signatureOf).
+ */
+export const envelopeKind = (kind: string | undefined): boolean => kind !== undefined && (kind.startsWith('response: ') || kind.startsWith('id '));
+
 /** Every violation of one response object, answered to `due`. */
 export function dueViolations(due: Due, response: JsonValue, profile: Profile, gotIdText?: () => string | undefined): Violation[] {
-  const out: Violation[] = [];
   // Written only for a violation: most answers are right, and a large one costs a walk to write.
   let text: string | undefined;
   const excerpt = (): string => (text ??= short(response));
-  const problems = responseProblems(response);
-  if (problems.length > 0) {
-    out.push({ oracle: 'envelope', message: `answered ${due.what} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt: excerpt() });
-  }
+  const out: Violation[] = envelopeViolations(response, due.what);
   if (!isObject(response)) return out;
-  if (Object.hasOwn(response, 'id') && !idAccepted(due, response.id, gotIdText)) {
-    const got = response.id;
-    const also = due.idMayBeNull ? ' or null' : '';
-    // Numbers quoted as written: the node's bytes, not a double's reading of them.
-    const gotText = (isNumeric(got) ? gotIdText?.() : undefined) ?? short(got);
-    const dueText = (isNumeric(due.id) ? due.idText?.() : undefined) ?? short(due.id);
-    out.push({ oracle: 'envelope', message: `answered ${due.what} with id ${cut(gotText)} (${kindOf(got)}), not ${cut(dueText)} (${kindOf(due.id)})${also}`, source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', excerpt: excerpt() });
-  }
+  if (Object.hasOwn(response, 'id') && !idAccepted(due, response.id, gotIdText)) out.push(idViolation(due, response.id, excerpt(), gotIdText));
   const hasResult = Object.hasOwn(response, 'result');
   const error = response.error;
   if (hasResult && Object.hasOwn(response, 'error')) return out;
   out.push(...carried(due, hasResult ? { result: response.result as JsonValue } : isObject(error) ? { error } : undefined, profile, excerpt));
   return out;
+}
+
+/** An answer to `due` whose id is `got`, not the request's (idAccepted said no). */
+export function idViolation(due: Due, got: JsonValue | undefined, excerpt: string, gotIdText?: () => string | undefined): Violation {
+  const also = due.idMayBeNull ? ' or null' : '';
+  // Numbers quoted as written: the node's bytes, not a double's reading of them.
+  const gotText = (isNumeric(got) ? gotIdText?.() : undefined) ?? short(got);
+  const dueText = (isNumeric(due.id) ? due.idText?.() : undefined) ?? short(due.id);
+  return { oracle: 'envelope', message: `answered ${due.what} with id ${cut(gotText)} (${kindOf(got)}), not ${cut(dueText)} (${kindOf(due.id)})${also}`, source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', excerpt, kind: `id ${got === null ? 'null' : kindOf(got) === kindOf(due.id) ? 'changed' : 'of another type'}` };
 }
 
 /** What the response carries (a result, or an error object), against the answer due. */
@@ -121,17 +135,17 @@ function carried(due: Due, what: { result: JsonValue } | { error: { [key: string
   // -32603 is the node's own word for a failure of its own: a finding wherever no other oracle judges the code.
   const unjudgedCode = answer.kind === 'either' || (answer.kind === 'error' && answer.code === undefined);
   if (unjudgedCode && 'error' in what && what.error.code === INTERNAL_ERROR) {
-    return [{ oracle: 'internal-error', message: `answered ${due.what} with -32603 Internal error, where ${answer.kind === 'either' ? 'a result or a refusal' : 'a refusal'} was due: ${answer.because}`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: excerpt() }];
+    return [{ oracle: 'internal-error', message: `answered ${due.what} with -32603 Internal error, where ${answer.kind === 'either' ? 'a result or a refusal' : 'a refusal'} was due: ${answer.because}`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: excerpt(), kind: 'internal-error' }];
   }
   if (answer.kind === 'either') return [];
   if (answer.kind === 'error') {
-    if ('result' in what) return [{ oracle: 'error-expected', message: `answered ${due.what} with a result, not an error: ${answer.because}`, source: due.source, excerpt: excerpt() }];
+    if ('result' in what) return [{ oracle: 'error-expected', message: `answered ${due.what} with a result, not an error: ${answer.because}`, source: due.source, excerpt: excerpt(), kind: 'result for an error' }];
     const got = what.error.code;
     if (answer.code === undefined || !isInteger(got) || sameId(answer.code, got)) return [];
     // A node may lack an optional method altogether (rpc.discover; chain_faucetClaim without a faucet): -32601 is
     // then its answer to any call of it, whatever the params (JSON-RPC 2.0 §5.1).
     if (sameId(METHOD_NOT_FOUND, got) && due.method !== undefined && optionalMethod(due.method, profile)) return [];
-    return [{ oracle: 'error-code', message: `answered ${due.what} with error code ${codeText(got)}, not ${codeText(answer.code)}: ${answer.because}`, source: answer.codeFrom ?? due.source, excerpt: excerpt() }];
+    return [{ oracle: 'error-code', message: `answered ${due.what} with error code ${codeText(got)}, not ${codeText(answer.code)}: ${answer.because}`, source: answer.codeFrom ?? due.source, excerpt: excerpt(), kind: `error-code ${short(got)} for ${short(answer.code)}` }];
   }
   return 'result' in what ? resultViolations(answer.method, what.result, profile, due) : errorViolations(answer.method, what.error, profile, due);
 }

@@ -224,6 +224,32 @@ describe('judge', () => {
     expect(judge({ http: post(BAD_HEIGHT) }, reply(result('3', '5')), opts)[0]?.method).toBeUndefined();
   });
 
+  it('in a batch with more answers of id null than elements that may get it, blames no element on a guessed pairing', () => {
+    const opts = { profile: REF, slowBoundMs: 1000 };
+    // A call, an invalid element ({}: id null) and a notification; the node answers the notification, with id null.
+    const batch = post(`[${call('chain_blockNumber', '[]', '1')},{},${call('chain_blockNumber', '[]')}]`);
+    // The notification's answer (a result) comes first: paired with {} it would read "answered element 2 with a result".
+    const found = judge({ http: batch }, reply(`[${result('1', '5')},${result('null', '5')},${error('null', -32600)}]`), opts);
+    expect(found.map((v) => `${v.oracle} ${v.kind ?? ''}`)).toEqual(['envelope batch extra answer']);
+    expect(found[0]?.message).toMatch(/with 1 answer\(s\) that match no call \(id null\); its 1 notification\(s\) get none/);
+    // Whoever's they are, an answer's own envelope is still judged (both a result and an error).
+    const broken = judge({ http: batch }, reply(`[${result('1', '5')},{"jsonrpc":"2.0","id":null,"result":5,"error":{"code":-32600,"message":"x"}},${error('null', -32600)}]`), opts);
+    expect(broken.map((v) => `${v.oracle} ${v.kind ?? ''}`)).toEqual(['envelope response: both "result" and "error" members (exactly one is allowed)', 'envelope batch extra answer']);
+    // A call whose answer lost its id (null) beside an invalid element: no wrong code blamed on {}; what is certain is
+    // that the call's answer carries id null (one call unanswered, one answer of id null over, no notification).
+    const byName = post(`[{"jsonrpc":"2.0","method":"chain_getAccount","params":{"address":"${ADDRESS}"},"id":3},{}]`);
+    const lost = judge({ http: byName }, reply(`[${error('null', -32602)},${error('null', -32600)}]`), opts);
+    expect(lost.map((v) => `${v.oracle} ${v.kind ?? ''} ${v.method ?? '-'}`)).toEqual(['envelope id null chain_getAccount']);
+    expect(lost[0]?.message).toMatch(/with id null \(null\), not 3 \(number\)$/);
+    // As many answers of id null as elements that may get it: paired as before, a wrong one still found.
+    expect(oracles(post(`[${call('chain_blockNumber', '[]', '1')},{}]`), reply(`[${result('1', '5')},${result('null', '5')}]`))).toEqual(['error-expected']);
+  });
+
+  it('says an empty method name as "" in a message, not as a gap', () => {
+    const [v] = judge({ http: post('{"jsonrpc":"2.0","method":"","params":{},"id":""}') }, reply(result('""', '5')), { profile: REF, slowBoundMs: 1000 });
+    expect(v?.message).toMatch(/^answered "" \{\} \(id ""\) with a result/);
+  });
+
   it('a long answer read again is judged by its own text: the same text as before, or one of the same length that differs', () => {
     const ids = Array.from({ length: 150 }, (_, i) => String(i + 1));
     const http = post(`[${ids.map((id) => call('chain_blockNumber', '[]', id)).join(',')}]`);

@@ -20,7 +20,7 @@ import { short } from '../../core/client/validateResponse.js';
 import type { Profile } from '../../profile/Profile.js';
 import { isObject } from '../../profile/readWire.js';
 import type { FuzzAnswer, FuzzHttp, Violation } from '../model.js';
-import { dueViolations, idKey, idAccepted, responseProblems } from './answerChecks.js';
+import { dueViolations, envelopeViolations, idKey, idAccepted, idViolation, responseProblems } from './answerChecks.js';
 import { readingsOf } from './expectationOf.js';
 import { lazyIdLiterals, type IdLiterals } from './idLiterals.js';
 import type { Due, Reading, Readings } from './Reading.js';
@@ -37,13 +37,13 @@ export function judge(c: { http: FuzzHttp; method?: string }, answer: FuzzAnswer
   if (answer.failure !== undefined) {
     const { code, message } = answer.failure;
     if (readings.mayClose !== undefined && code !== 'TIMEOUT') return [];
-    return [{ oracle: 'no-answer', message: `gave no HTTP answer (${code}: ${message}) after ${Math.round(answer.ms)} ms`, source: 'RFC 9110 §15 (a server answers every request with a status)' }];
+    return [{ oracle: 'no-answer', message: `gave no HTTP answer (${code}: ${message}) after ${Math.round(answer.ms)} ms`, source: 'RFC 9110 §15 (a server answers every request with a status)', kind: code === 'TIMEOUT' ? 'no-answer timeout' : 'no-answer closed' }];
   }
   const found: Violation[] = [];
   const leak = leakOf(c.http, answer);
   if (leak !== undefined) found.push(leak);
   if (answer.ms > ctx.slowBoundMs) {
-    found.push({ oracle: 'slow', message: `answered in ${Math.round(answer.ms)} ms, over the time bound of ${Math.round(ctx.slowBoundMs)} ms`, source: 'fuzz: time bound, max(1 s, 50 x the median call) by default (fuzz/oracles/slowBound.ts)' });
+    found.push({ oracle: 'slow', message: `answered in ${Math.round(answer.ms)} ms, over the time bound of ${Math.round(ctx.slowBoundMs)} ms`, source: 'fuzz: time bound, max(1 s, 50 x the median call) by default (fuzz/oracles/slowBound.ts)', kind: 'slow' });
   }
   found.push(...judgeReadings(readings, answer, ctx.profile));
   return found;
@@ -131,20 +131,20 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
   const excerpt = excerptOf(answer);
   const notJson = (what: string): Violation[] => {
     if ('json' in body || readings.refusal?.accepts(status) === true) return [];
-    return [{ oracle: 'envelope', message: `answered ${what} with HTTP ${status} and ${body.notJson}, not a JSON-RPC response`, source: 'JSON-RPC 2.0 §5 ("the Server MUST reply with a Response")', excerpt }];
+    return [{ oracle: 'envelope', message: `answered ${what} with HTTP ${status} and ${body.notJson}, not a JSON-RPC response`, source: 'JSON-RPC 2.0 §5 ("the Server MUST reply with a Response")', excerpt, kind: 'not json' }];
   };
   switch (reading.kind) {
     case 'unjudged': {
       const out: Violation[] = [];
       if (reading.status !== undefined && status !== reading.status.status && !(reading.status.orAnyRefusal === true && status >= 400 && status < 500)) {
-        out.push({ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, not the profile's ${reading.status.status}${reading.status.orAnyRefusal === true ? ' nor any other 4xx' : ''}`, source: reading.status.source, excerpt });
+        out.push({ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, not the profile's ${reading.status.status}${reading.status.orAnyRefusal === true ? ' nor any other 4xx' : ''}`, source: reading.status.source, excerpt, kind: `status ${status} for ${reading.status.status}` });
       }
       if (reading.mustBeJson && 'notJson' in body) out.push(...notJson(reading.what));
       return out;
     }
     case 'nothing': {
-      if (status >= 500) return [{ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, a server failure`, source: 'RFC 9110 §15.6; JSON-RPC 2.0 §4.1', excerpt }];
-      if ('json' in body) return [{ oracle: 'envelope', message: `answered ${reading.what} with a JSON value, where nothing is due`, source: 'JSON-RPC 2.0 §4.1 ("The Server MUST NOT reply to a Notification"), §6', excerpt }];
+      if (status >= 500) return [{ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, a server failure`, source: 'RFC 9110 §15.6; JSON-RPC 2.0 §4.1', excerpt, kind: 'notification 5xx' }];
+      if ('json' in body) return [{ oracle: 'envelope', message: `answered ${reading.what} with a JSON value, where nothing is due`, source: 'JSON-RPC 2.0 §4.1 ("The Server MUST NOT reply to a Notification"), §6', excerpt, kind: 'notification answered' }];
       return [];
     }
     case 'single': {
@@ -153,7 +153,7 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
         // A batch over the profile's maxBatch is due one error; an array means the node took it as a batch: a
         // profile matter (its limit), not JSON-RPC's.
         const overLimit = reading.due.what.startsWith('a batch');
-        return [{ oracle: 'envelope', message: `answered ${reading.due.what}, ${overLimit ? 'due one error (over the profile\'s maxBatch),' : 'a single request,'} with an array`, source: overLimit ? 'profile: maxBatch (a batch over it is refused with one error)' : 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt }];
+        return [{ oracle: 'envelope', message: `answered ${reading.due.what}, ${overLimit ? 'due one error (over the profile\'s maxBatch),' : 'a single request,'} with an array`, source: overLimit ? 'profile: maxBatch (a batch over it is refused with one error)' : 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt, kind: overLimit ? 'array over maxBatch' : 'array for a single request' }];
       }
       return dueViolations(reading.due, body.json, profile, () => answerIds(answer)().top);
     }
@@ -164,7 +164,7 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
         const json = body.json;
         const refusal = isObject(json) && responseProblems(json).length === 0 && isObject(json.error) && json.id === null;
         if (reading.wholeRefusal && refusal) return [];
-        return [{ oracle: 'envelope', message: `answered ${what} with ${refusal ? 'one error object' : 'a single value'}, not an array of responses`, source: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")', excerpt }];
+        return [{ oracle: 'envelope', message: `answered ${what} with ${refusal ? 'one error object' : 'a single value'}, not an array of responses`, source: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")', excerpt, kind: refusal ? 'batch one error object' : 'batch single value' }];
       }
       return batchViolations(reading, body.json, profile, what, answerIds(answer));
     }
@@ -175,6 +175,12 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
  * A batch's answers matched to the answers due by id, in any order (JSON-RPC 2.0 §6): each answer to a due
  * with its id (an Invalid Request's answer with id null to any Invalid Request), the first due it is right for
  * preferred; then answers due but missing, and answers that match none (a second answer, an answer to a notification).
+ * When more answers carry id null than elements may get it (an Invalid Request, or a call whose id was lost), which
+ * answer is whose cannot be known: those answers are judged only for what holds whoever's they are (their own
+ * envelope), the elements that may get id null are taken as answered, and the surplus is what is certain: answers
+ * that match no call. No element is blamed on a guessed pairing (the answer to a notification, id null, is not the
+ * wrong answer of the invalid element beside it). The one pairing that is certain is made: one call left unanswered
+ * and one answer of id null left over, in a batch without notifications, is that call answered with its id lost.
  */
 function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: JsonValue[], profile: Profile, what: string, ids: () => IdLiterals): Violation[] {
   const open = new Map<string, Due[]>();
@@ -184,8 +190,11 @@ function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: 
   }
   const out: Violation[] = [];
   const extra: JsonValue[] = [];
+  const nullAnswers = answers.filter((r) => isObject(r) && r.id === null);
+  const ambiguous = nullAnswers.length > reading.elements.filter((d) => d.id === null || d.idMayBeNull).length;
   answers.forEach((response, i) => {
     const id = isObject(response) ? response.id : undefined;
+    if (ambiguous && id === null) return;
     const idText = (): string | undefined => ids().elements[i];
     let candidates = open.get(idKey(id, idText)) ?? [];
     // A number the request wrote with a fraction or an exponent, echoed as a double's reading of it (answerChecks.ts, sameId).
@@ -203,17 +212,36 @@ function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: 
     const key = idKey(chosen.due.id, chosen.due.idText);
     open.set(key, (open.get(key) ?? []).filter((d) => d !== chosen.due));
   });
+  if (ambiguous) {
+    // Whoever's they are: each answer's own envelope; the elements that may get id null, taken as answered; the rest, extra.
+    for (const response of nullAnswers) out.push(...envelopeViolations(response, 'a batch element (id null)'));
+    let mayBeNull = 0;
+    for (const [key, dues] of open) {
+      const left = dues.filter((d) => !(d.id === null || d.idMayBeNull));
+      mayBeNull += dues.length - left.length;
+      open.set(key, left);
+    }
+    extra.push(...nullAnswers.slice(mayBeNull));
+  }
   const missing = [...open.values()].flat();
+  // One call left unanswered and one answer of id null matching none, in a batch without notifications: that answer
+  // can only be that call's, its id lost (the same bug as a single call answered with id null, filed as such).
+  const [lone] = missing;
+  const [stray] = extra;
+  if (reading.notifications === 0 && missing.length === 1 && extra.length === 1 && lone !== undefined && isObject(stray) && stray.id === null) {
+    const v = idViolation(lone, null, short(stray));
+    return [...out, lone.method === undefined ? v : { ...v, method: lone.method }];
+  }
   if (missing.length > 0) {
     const list = missing.slice(0, 5).map((d) => d.what).join('; ');
     const methods = new Set(missing.map((d) => d.method));
     const [only] = methods;
-    out.push({ oracle: 'envelope', message: `answered ${what} without an answer to ${missing.length} of its calls (${list}${missing.length > 5 ? '; …' : ''})`, source: 'JSON-RPC 2.0 §6 (a Response object for each Request object but notifications)', excerpt: short(answers), ...(methods.size === 1 && only !== undefined ? { method: only } : {}) });
+    out.push({ oracle: 'envelope', message: `answered ${what} without an answer to ${missing.length} of its calls (${list}${missing.length > 5 ? '; …' : ''})`, source: 'JSON-RPC 2.0 §6 (a Response object for each Request object but notifications)', excerpt: short(answers), kind: 'batch missing answer', ...(methods.size === 1 && only !== undefined ? { method: only } : {}) });
   }
   if (extra.length > 0) {
     const ids = extra.slice(0, 5).map((r) => (isObject(r) && Object.hasOwn(r, 'id') ? short(r.id) : 'none')).join(', ');
     const notes = reading.notifications > 0 ? `; its ${reading.notifications} notification(s) get none` : '';
-    out.push({ oracle: 'envelope', message: `answered ${what} with ${extra.length} answer(s) that match no call (id ${ids})${notes}`, source: 'JSON-RPC 2.0 §6, §4.1', excerpt: short(extra) });
+    out.push({ oracle: 'envelope', message: `answered ${what} with ${extra.length} answer(s) that match no call (id ${ids})${notes}`, source: 'JSON-RPC 2.0 §6, §4.1', excerpt: short(extra), kind: 'batch extra answer' });
   }
   return out;
 }
@@ -249,7 +277,7 @@ function leakOf(http: FuzzHttp, answer: FuzzAnswer): Violation | undefined {
   // A node may quote the request back (an unknown method's name, a bad param): what came from the fuzzer is no leak.
   if (internalDetail(request) !== undefined) found = internalDetail(withoutEchoes(text, request));
   if (found === undefined) return undefined;
-  return { oracle: 'leak', message: `answered with HTTP ${answer.status ?? '?'} showing ${found.kind}: ${JSON.stringify(found.excerpt)}`, source: 'CWE-209 (error messages that expose internals); JSON-RPC 2.0 §5.1', excerpt: found.excerpt };
+  return { oracle: 'leak', message: `answered with HTTP ${answer.status ?? '?'} showing ${found.kind}: ${JSON.stringify(found.excerpt)}`, source: 'CWE-209 (error messages that expose internals); JSON-RPC 2.0 §5.1', excerpt: found.excerpt, kind: `leak ${found.kind}` };
 }
 
 /** The answer text without the request's own strings (as sent, JSON-escaped, or cut to 40 characters as a node may quote them). */

@@ -207,7 +207,8 @@ function hasOtherMembers(v: { [key: string]: JsonValue }): boolean {
 function describeRequest(v: { [key: string]: JsonValue }, id: JsonValue | undefined, where: string): string {
   const idText = id === undefined ? '' : ` (id ${short(id)})`;
   if (typeof v.method !== 'string') return `${where}${idText}`;
-  const name = v.method.length > 60 ? `${v.method.slice(0, 60)}…` : v.method;
+  // An empty name said as "" (not a gap: `answered  {} (id 0)` reads as a missing word).
+  const name = v.method === '' ? '""' : v.method.length > 60 ? `${v.method.slice(0, 60)}…` : v.method;
   return `${name} ${Object.hasOwn(v, 'params') ? short(v.params) : 'without params'}${idText}`;
 }
 

@@ -41,6 +41,7 @@ export function resultViolations(spec: string, result: JsonValue, profile: Profi
     message: `answered ${call.what} with a result that breaks the method's result schema under profile ${profile.name}: ${formatProblems(checked.problems)}`,
     source: `schema: methods/${spec}.schema.json#/definitions/result`,
     excerpt: short(result),
+    kind: 'result-schema result',
   }];
 }
 
@@ -52,23 +53,23 @@ function isGenesis(result: JsonValue, profile: Profile): boolean {
 export function errorViolations(spec: string, error: JsonObject, profile: Profile, call: { readonly what: string }): Violation[] {
   const code = error.code;
   if (code === INTERNAL_ERROR) {
-    return [{ oracle: 'internal-error', message: `answered ${call.what}, a valid call, with -32603 Internal error: the node's own word for a failure of its own`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: short(error) }];
+    return [{ oracle: 'internal-error', message: `answered ${call.what}, a valid call, with -32603 Internal error: the node's own word for a failure of its own`, source: 'JSON-RPC 2.0 §5.1 (-32603)', excerpt: short(error), kind: 'internal-error' }];
   }
   const source = `schema: methods/${spec}.schema.json#/definitions/error`;
-  const wrong = (message: string): Violation[] => [{ oracle: 'result-schema', message, source, excerpt: short(error) }];
+  const wrong = (message: string, kind: string): Violation[] => [{ oracle: 'result-schema', message, source, excerpt: short(error), kind }];
   const names = methodErrors(spec, profile);
   // A name whose code the profile does not compare (null): any code may be it.
   if (names.some((n) => codesOf(profile, n).includes(null))) return [];
   // A code that is no number at all ("-32040"): its type is what is wrong, whichever error it meant.
-  if (typeof code !== 'number' && typeof code !== 'bigint') return wrong(`answered ${call.what}, a valid call, with an error whose code is ${short(code)}, a ${code === null ? 'null' : Array.isArray(code) ? 'array' : typeof code}, not an integer (JSON-RPC 2.0 §5.1)`);
+  if (typeof code !== 'number' && typeof code !== 'bigint') return wrong(`answered ${call.what}, a valid call, with an error whose code is ${short(code)}, a ${code === null ? 'null' : Array.isArray(code) ? 'array' : typeof code}, not an integer (JSON-RPC 2.0 §5.1)`, 'result-schema error code not an integer');
   const named = names.filter((n) => typeof code === 'number' && codesOf(profile, n).includes(code));
   if (named.length === 0) {
     if (code === METHOD_NOT_FOUND && optionalMethod(spec, profile)) return [];
     const known = names.map((n) => `${n} ${codesOf(profile, n).join('/')}`).join(', ');
-    return wrong(`answered ${call.what}, a valid call, with error code ${short(code)}, none of ${spec}'s errors under profile ${profile.name} (${known})`);
+    return wrong(`answered ${call.what}, a valid call, with error code ${short(code)}, none of ${spec}'s errors under profile ${profile.name} (${known})`, `result-schema error code ${short(code)}`);
   }
   if (named.every((n) => n === 'InvalidParams')) {
-    return wrong(`refused ${call.what} with ${short(code)} (InvalidParams), though its params validate against ${spec}'s params schema`);
+    return wrong(`refused ${call.what} with ${short(code)} (InvalidParams), though its params validate against ${spec}'s params schema`, 'result-schema valid params refused');
   }
   // Its data is left alone: JSON-RPC 2.0 §5.1 makes it optional and of any shape, and the shape a node gives it is
   // the profile's errorData, a PROFILE matter the suite checks (a node's choice, not a robustness finding).

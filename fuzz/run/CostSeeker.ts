@@ -1,9 +1,14 @@
 /**
  * `--seek slow`: generation steered toward the inputs that cost a node the most time per request byte, the
- * one-request denial of service. Every answered case is weighed (ms per byte of request); the most expensive
- * are kept, and every other case is not a fresh one but a kept case grown one step (its batches doubled, its
- * strings doubled, its numbers ten times larger, one level deeper), so generation climbs toward what is slow.
- * At the end, the top cases with their cost against the node's median answer are reported (`FuzzRun.costly`).
+ * one-request denial of service. A case's cost is its own: one whose answer time would rank it among the most
+ * expensive is first sent again alone (nothing else of the fuzzer's in flight to the node: runFuzz's NodeGate) and
+ * weighed by that time, so that an innocent request that only waited behind an expensive one on a single-threaded
+ * node is not taken for it. A request left unanswered alone within the timeout costs more than any answered one: it
+ * is weighed (ranked first, its time the timeout), not dropped. The most expensive are kept, and every other case
+ * is not a fresh one but a kept case grown one step (its batches doubled, its strings doubled, its numbers ten
+ * times larger, one level deeper), so generation climbs toward what is slow (a case that timed out is grown no
+ * more: it is already past what can be timed). At the end, the top cases with their cost against the node's median
+ * answer are reported (`FuzzRun.costly`).
  */
 import { stringifyJson, type JsonValue } from '../../core/json/index.js';
 import type { FoundCase, FuzzAnswer, FuzzCase } from '../model.js';
@@ -21,7 +26,11 @@ interface Weighed {
   endpoint: string;
   /** ms per request byte (a body under BYTES_FLOOR weighed as that many). */
   perByte: number;
+  /** Left unanswered within the timeout, alone: costlier than any answered case. */
+  timedOut: boolean;
 }
+
+const timedOut = (answer: FuzzAnswer): boolean => answer.failure?.code === 'TIMEOUT';
 
 export class CostSeeker {
   readonly #maxBodyBytes: number;
@@ -32,21 +41,36 @@ export class CostSeeker {
     this.#maxBodyBytes = maxBodyBytes;
   }
 
-  /** Weighs an answered case; the most expensive per byte are kept. */
+  /**
+   * Whether a case answered so (among other requests in flight) may rank among the most costly: then it is to be
+   * sent again alone and weighed by that time (weigh). One left unanswered is weighed by its no-answer re-check,
+   * which is sent alone (FindingBook's onAlone), not by a copy of its own.
+   */
+  candidate(c: FuzzCase, answer: FuzzAnswer): boolean {
+    if (answer.failure !== undefined || c.http.body.length === 0 || this.#kept.some((k) => sameBytes(k.c.http.body, c.http.body))) return false;
+    return this.#ranks(perByteOf(c, answer), false);
+  }
+
+  /** Weighs a case by an answer it got alone (candidate); the most expensive per byte are kept, timeouts first. */
   weigh(c: FuzzCase, answer: FuzzAnswer, endpoint: string): void {
-    if (answer.failure !== undefined || c.http.body.length === 0) return;
-    // Below a kilobyte a node's fixed cost and the moment's noise (a pause, a request queued behind another)
-    // outweigh anything the bytes ask for: a 1-byte body answered in 15 ms is no costly input.
-    const perByte = answer.ms / Math.max(c.http.body.length, BYTES_FLOOR);
-    if (this.#kept.length >= KEPT && perByte <= (this.#kept.at(-1)?.perByte ?? 0)) return;
+    if (c.http.body.length === 0 || (answer.failure !== undefined && !timedOut(answer))) return;
+    const w: Weighed = { c, answer, endpoint, perByte: perByteOf(c, answer), timedOut: timedOut(answer) };
+    if (!this.#ranks(w.perByte, w.timedOut)) return;
     if (this.#kept.some((k) => sameBytes(k.c.http.body, c.http.body))) return;
-    this.#kept = [...this.#kept, { c, answer, endpoint, perByte }].sort((a, b) => b.perByte - a.perByte).slice(0, KEPT);
+    this.#kept = [...this.#kept, w].sort(costlier).slice(0, KEPT);
+  }
+
+  #ranks(perByte: number, out: boolean): boolean {
+    const last = this.#kept.at(-1);
+    if (this.#kept.length < KEPT || last === undefined) return true;
+    return costlier({ perByte, timedOut: out }, last) < 0;
   }
 
   /** Case `index`: a kept case grown one step (every other index, once any is kept), else undefined (a fresh case). */
   grown(index: number, fresh: FuzzCase): FuzzCase | undefined {
-    if (index % 2 === 0 || this.#kept.length === 0) return undefined;
-    const base = this.#kept[this.#turn++ % this.#kept.length];
+    const bases = this.#kept.filter((k) => !k.timedOut);
+    if (index % 2 === 0 || bases.length === 0) return undefined;
+    const base = bases[this.#turn++ % bases.length];
     if (base?.c.json === undefined) return undefined;
     const json = grow(base.c.json);
     const body = encoder.encode(stringifyJson(json));
@@ -54,11 +78,20 @@ export class CostSeeker {
     return { ...base.c, seed: fresh.seed, index, json, http: { ...base.c.http, body }, rule: base.c.rule, title: `${base.c.title} (grown for --seek slow)`, risky: true };
   }
 
-  /** The most costly cases, with their time against the node's median answer. */
+  /** The most costly cases, with their time against the node's median answer (a timed-out one's: the timeout). */
   costly(medianMs: (endpoint: string) => number): { case: FoundCase; costRatio: number }[] {
     return this.#kept.map((k) => ({ case: foundCase(k.c, k.answer, k.endpoint), costRatio: Math.round((k.answer.ms / Math.max(0.01, medianMs(k.endpoint))) * 10) / 10 }));
   }
 }
+
+/**
+ * ms per request byte. Below a kilobyte a node's fixed cost and the moment's noise (a pause) outweigh anything the
+ * bytes ask for: a 1-byte body answered in 15 ms is no costly input.
+ */
+const perByteOf = (c: FuzzCase, answer: FuzzAnswer): number => answer.ms / Math.max(c.http.body.length, BYTES_FLOOR);
+
+/** Timed out first, then by ms per byte. */
+const costlier = (a: Pick<Weighed, 'perByte' | 'timedOut'>, b: Pick<Weighed, 'perByte' | 'timedOut'>): number => Number(b.timedOut) - Number(a.timedOut) || b.perByte - a.perByte;
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 

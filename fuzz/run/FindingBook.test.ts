@@ -103,11 +103,11 @@ describe('FindingBook', () => {
     const profile = referenceProfile();
     const target = new FuzzTarget(url, profile, 4);
     const caseOf = (rule: string, method: string, index: number, extra: JsonValue): FuzzCase => {
-      const json: JsonValue = { id: 2n ** 63n + 5n, jsonrpc: '2.0', method, params: [], extra };
+      const json: JsonValue = { jsonrpc: '2.0', method, params: [], extra };
       return { rule, family: 'envelope', method, seed: 1, index, title: rule, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } };
     };
-    // The same bug (the id rounded) reached by two rules; both shrink to the same bytes (method and extra dropped).
-    const cases = [caseOf('envelope/id-type', 'chain_blockNumber', 1, 'x'.repeat(50)), caseOf('envelope/extra-member', 'chain_health', 2, { deep: [1, 2, 3] })];
+    // The same bug (a notification answered) reached by two rules; both shrink to the same bytes (params and extra dropped).
+    const cases = [caseOf('envelope/notification', 'chain_health', 1, 'x'.repeat(50)), caseOf('envelope/extra-member', 'chain_health', 2, { deep: [1, 2, 3] })];
     const announced: Finding[] = [];
     const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 }, onFinding: (f) => announced.push(f) });
     try {
@@ -134,11 +134,11 @@ describe('FindingBook', () => {
       ({ rule, family: 'envelope', method, seed: 1, index, title: rule, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
     const huge = 2n ** 63n + 5n;
     const cases = [
-      // The id rounded, reached by two rules: the second is folded into the first.
-      caseOf('envelope/id-type', 'chain_blockNumber', 1, { id: huge, jsonrpc: '2.0', method: 'chain_blockNumber', params: [], extra: 'x'.repeat(50) }),
-      caseOf('envelope/extra-member', 'chain_health', 2, { id: huge, jsonrpc: '2.0', method: 'chain_health', params: [], extra: [1, 2] }),
-      // Another bug (a notification answered): a finding of its own, filed after the fold.
-      caseOf('envelope/notification', 'chain_getAccount', 3, { jsonrpc: '2.0', method: 'chain_getAccount', params: ['ab'] }),
+      // A notification answered, reached by two rules: the second is folded into the first.
+      caseOf('envelope/notification', 'chain_health', 1, { jsonrpc: '2.0', method: 'chain_health', params: [], extra: 'x'.repeat(50) }),
+      caseOf('envelope/extra-member', 'chain_health', 2, { jsonrpc: '2.0', method: 'chain_health', params: [], extra: [1, 2] }),
+      // Another bug (the id rounded): a finding of its own, filed after the fold.
+      caseOf('envelope/id-type', 'chain_blockNumber', 3, { id: huge, jsonrpc: '2.0', method: 'chain_blockNumber', params: [] }),
     ];
     const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 } });
     try {
@@ -262,4 +262,95 @@ describe('FindingBook', () => {
       await new Promise<void>((r) => slowNode.close(() => r()));
     }
   });
+
+  it('shrinks keeping the whole violation: its kind and the method it is about, not only its oracle', async () => {
+    // A node that loses the id of any call with by-name params (id null), whatever its method, and refuses them
+    // (-32602) before looking the method up. Shrunk by the oracle alone, the call's method name went to "" (a
+    // request the node refuses with -32602, not -32601: another complaint, which an honest node of that profile shows).
+    const node = await nodeOf((r) => {
+      const byName = typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params);
+      return byName ? { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Invalid params' } } : { jsonrpc: '2.0', id: r.id ?? null, result: 7 };
+    });
+    const profile = referenceProfile();
+    const target = new FuzzTarget(node.url, profile, 4);
+    const json: JsonValue = { jsonrpc: '2.0', method: 'chain_getAccount', params: { address: 'ab'.repeat(32) }, id: 'c17' };
+    const c: FuzzCase = { rule: 'invalid-params/by-name', family: 'invalid-params', method: 'chain_getAccount', seed: 1, index: 17, title: 'by name', risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } };
+    const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 } });
+    try {
+      const answer = await sendCase(target.sender, c.http, 2_000);
+      const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'envelope');
+      expect(violation?.kind).toBe('id null');
+      if (violation === undefined) return;
+      book.file(target, c, answer, violation, target.client.url);
+      await book.settled();
+      const [f] = book.findings;
+      expect(f).toMatchObject({ recheck: 'reproduced', method: 'chain_getAccount' });
+      const minimal = parseJson(f?.minimal.http.bodyText ?? '') as { [k: string]: JsonValue };
+      expect(minimal.method).toBe('chain_getAccount');
+      expect(f?.message).toMatch(/with id null \(null\), not/);
+      expect(f?.minimal.http.bodyText?.length).toBeLessThan(c.http.body.length);
+    } finally {
+      await target.close();
+      await node.close();
+    }
+  });
+
+  it('files one broken envelope of one method as one finding, whatever the rule, id or params; another method\'s apart', async () => {
+    // Both a result and an error in an answer to a height above the head (1000 here), and to any account: shrunk, the
+    // heights stop at different values above 1000 (numbers move toward 0 only as far as the bug still shows).
+    const node = await nodeOf((r) => {
+      const height = Array.isArray(r.params) ? r.params[0] : undefined;
+      const broken = r.method !== 'chain_getBlockByHeight' || (typeof height === 'number' && height > 1000);
+      return broken ? { jsonrpc: '2.0', id: r.id ?? null, result: null, error: { code: -32050, message: 'Block not found' } } : { jsonrpc: '2.0', id: r.id ?? null, error: { code: -32602, message: 'Invalid params' } };
+    });
+    const profile = referenceProfile();
+    const target = new FuzzTarget(node.url, profile, 4);
+    const caseOf = (rule: string, index: number, json: { [k: string]: JsonValue; method: string }): FuzzCase => ({ rule, family: 'valid', method: json.method, seed: 1, index, title: rule, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
+    const cases = [
+      caseOf('valid/no-block', 1, { jsonrpc: '2.0', method: 'chain_getBlockByHeight', params: [36907], id: 0 }),
+      caseOf('envelope/id-type', 2, { jsonrpc: '2.0', method: 'chain_getBlockByHeight', params: [140737488355327], id: 'c3210' }),
+      caseOf('envelope/member-order', 3, { id: 956, method: 'chain_getBlockByHeight', jsonrpc: '2.0', params: [90071] }),
+      caseOf('valid/call', 4, { jsonrpc: '2.0', method: 'chain_getAccount', params: ['ab'.repeat(32)], id: 4 }),
+    ];
+    const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 30, maxMs: 5_000 } });
+    try {
+      for (const c of cases) {
+        const answer = await sendCase(target.sender, c.http, 2_000);
+        const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'envelope');
+        if (violation === undefined) throw new Error(`the test server did not show the bug on ${c.rule}`);
+        book.file(target, c, answer, violation, target.client.url);
+      }
+      await book.settled();
+      expect(book.findings.map((f) => `${f.id} ${f.method ?? '-'} ${f.count}`)).toEqual(['F1 chain_getBlockByHeight 3', 'F2 chain_getAccount 1']);
+    } finally {
+      await target.close();
+      await node.close();
+    }
+  });
 });
+
+/** A node answering each request object (a body that is not one: {}) with `answer`'s value. */
+async function nodeOf(answer: (request: { [k: string]: JsonValue }) => JsonValue): Promise<{ url: string; close: () => Promise<void> }> {
+  const node = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      let request: JsonValue = null;
+      try {
+        request = parseJson(body);
+      } catch {
+        // answered as {} below
+      }
+      const r = typeof request === 'object' && request !== null && !Array.isArray(request) ? request : {};
+      res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(answer(r)));
+    });
+  });
+  await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(node.address() as AddressInfo).port}`,
+    close: async () => {
+      node.closeAllConnections();
+      await new Promise<void>((r) => node.close(() => r()));
+    },
+  };
+}

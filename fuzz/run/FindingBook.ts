@@ -4,6 +4,8 @@
  * again: a violation that does not come back is reported as flaky, not as a finding), shrunk to its minimal
  * reproducing case, and the minimal case re-checked in turn, before it is announced. Two signatures whose cases
  * shrink to one minimal request showing one violation are one cause: the later is folded into the earlier (alsoAs).
+ * A violation of the answer's own envelope (its members, its id echo: envelopeKind) is filed by its kind instead of
+ * the case's rule: the same broken answer to any request of one method is one finding, whatever the id or params.
  */
 import type { Profile } from '../../profile/Profile.js';
 import type { Finding, FuzzAnswer, FuzzCase, FuzzHttp, OracleName, Violation } from '../model.js';
@@ -11,6 +13,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import { isObject } from '../../profile/readWire.js';
 import { decodeBody, readJsonText } from '../oracles/readJsonBody.js';
 import { knownMethods } from '../oracles/requestModel.js';
+import { envelopeKind } from '../oracles/answerChecks.js';
 import { judgeAnswer } from './judgeAnswer.js';
 import { foundCase } from './foundCase.js';
 import type { FuzzTarget } from './FuzzTarget.js';
@@ -26,6 +29,11 @@ export interface FindingBookOptions {
   /** performance.now() by which shrinking ends (the run's time budget): a shrink under way is cut to it, 1 s at least. */
   shrinkUntil?: number;
   onFinding?: (finding: Finding) => void;
+  /**
+   * A case's first re-check, when it is sent alone (a `slow` or `no-answer` sighting: nothing else of the fuzzer's in
+   * flight to the node): its answer then, which is the case's own time (`--seek slow` weighs it: CostSeeker).
+   */
+  onAlone?: (c: FuzzCase, answer: FuzzAnswer, endpoint: string) => void;
 }
 
 /** A re-check that could not start within the run's time budget. */
@@ -42,6 +50,8 @@ export class FindingBook {
   #lastId = 0;
   readonly #settling = new Set<Promise<void>>();
   readonly #started = performance.now();
+  /** The kind of each finding's violation (Violation.kind), as last shown: what a shrink step keeps, and what folds one cause. */
+  readonly #kinds = new WeakMap<Finding, string>();
 
   constructor(options: FindingBookOptions) {
     this.#options = options;
@@ -55,7 +65,7 @@ export class FindingBook {
   /** Files a violation a case showed on a target; a new signature is re-checked and shrunk in the background. */
   file(target: FuzzTarget, c: FuzzCase, answer: FuzzAnswer, v: Violation, endpoint: string, others?: Finding['others'], candidates?: { c: FuzzCase; answer: FuzzAnswer }[]): void {
     const method = findingMethod(c, v);
-    const signature = signatureOf(target.url, v.oracle, { method, rule: c.rule });
+    const signature = signatureOf(target.url, v.oracle, { method, rule: c.rule, ...(v.kind === undefined ? {} : { kind: v.kind }) });
     const known = this.#bySignature.get(signature);
     if (known !== undefined) {
       known.count++;
@@ -81,13 +91,14 @@ export class FindingBook {
     };
     this.#bySignature.set(signature, finding);
     this.#findings.push(finding);
+    if (v.kind !== undefined) this.#kinds.set(finding, v.kind);
     target.findings++;
     // A death cannot be sent again; a disagreement is between two nodes' answers of one moment, kept side by side.
     if (v.oracle === 'liveness' || v.oracle === 'disagreement' || !target.answering) {
       this.#options.onFinding?.(finding);
       return;
     }
-    const settling = this.#settle(target, c, finding, endpoint).finally(() => this.#settling.delete(settling));
+    const settling = this.#settle(target, c, v, finding, endpoint).finally(() => this.#settling.delete(settling));
     this.#settling.add(settling);
   }
 
@@ -102,9 +113,11 @@ export class FindingBook {
    * (`shrinkUntil`), said in the minimal case's title, and past it the minimal case is not sent once more (it
    * showed the violation when it was kept).
    */
-  async #settle(target: FuzzTarget, c: FuzzCase, finding: Finding, endpoint: string): Promise<void> {
-    const same = { oracle: finding.oracle, source: finding.source };
-    const again = await this.#shows(target, c.http, same);
+  async #settle(target: FuzzTarget, c: FuzzCase, v: Violation, finding: Finding, endpoint: string): Promise<void> {
+    // The whole violation is kept: its oracle, its rule's source, its kind, and the method it is about (a shrink
+    // step that trades it for another violation, or for the same complaint about another call, is refused).
+    const same: Same = { oracle: finding.oracle, source: finding.source, kind: v.kind, method: labelOf(c.http, v, this.#options.profile, c.json) };
+    const again = await this.#shows(target, c.http, same, (answer) => this.#options.onAlone?.(c, answer, endpoint));
     if (again === OUT_OF_TIME) {
       // Its re-check could not start within the time budget: said, not counted (a sighting never re-sent).
       finding.recheck = 'out-of-time';
@@ -132,8 +145,14 @@ export class FindingBook {
         const title = `${c.title}${shrunk ? ' (shrunk)' : ''}${cut ? ' (shrinking cut short by the time budget)' : ''}`;
         finding.minimal = foundCase({ ...c, http: small.http, title }, confirm.answer, endpoint);
         finding.message = confirm.violation.message;
+        finding.source = confirm.violation.source;
         finding.recheck = 'reproduced';
-        const twin = this.#findings.find((f) => f !== finding && f.recheck === 'reproduced' && f.url === finding.url && f.oracle === finding.oracle && f.source === finding.source && sameRequest(f.minimal, finding.minimal));
+        const kind = confirm.violation.kind;
+        if (kind !== undefined) this.#kinds.set(finding, kind);
+        const label = labelOf(small.http, confirm.violation, this.#options.profile);
+        // One cause: the same minimal request showing the same violation, or the same broken envelope of one method's answers.
+        const oneCause = (f: Finding): boolean => sameRequest(f.minimal, finding.minimal) || (envelopeKind(kind) && this.#kinds.get(f) === kind && f.method === label);
+        const twin = this.#findings.find((f) => f !== finding && f.recheck === 'reproduced' && f.url === finding.url && f.oracle === finding.oracle && f.source === finding.source && oneCause(f));
         // Folded under the label it was filed with (alsoAs); else labelled by its minimal case.
         if (twin !== undefined) return this.#fold(target, finding, twin);
         relabel(finding, small.http, confirm.violation, this.#options.profile);
@@ -168,7 +187,7 @@ export class FindingBook {
    * only when this input is slow, not the moment: a known-good call sent right after must be at least
    * SLOW_CONTROL_FACTOR times faster (a machine or node busy with something else slows both alike).
    */
-  async #shows(target: FuzzTarget, http: FuzzHttp, same: { oracle: OracleName; source: string }): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined | typeof OUT_OF_TIME> {
+  async #shows(target: FuzzTarget, http: FuzzHttp, same: Same, onAlone?: (answer: FuzzAnswer) => void): Promise<{ answer: FuzzAnswer; violation: Violation } | undefined | typeof OUT_OF_TIME> {
     const oracle = same.oracle;
     // A slow or unanswered request is re-sent with nothing else of the fuzzer's in flight to the node (NodeGate):
     // else a single-threaded node's queue (the culprit's own re-sends among it) would make an innocent request slow.
@@ -180,9 +199,10 @@ export class FindingBook {
       // first, answered once that work is done, so that this request is timed alone.
       if (alone) await target.idle(this.#options.timeoutMs, this.#options.shrinkUntil);
       const answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+      if (alone) onAlone?.(answer);
       // Given up on, the request may still hold the node: the node is handed back to the run once it answers again.
       if (alone && answer.failure?.code === 'TIMEOUT') await target.idle(this.#options.timeoutMs, this.#options.shrinkUntil);
-      const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => v.oracle === oracle && v.source === same.source);
+      const violation = judgeAnswer(http, answer, { profile: this.#options.profile, slowBoundMs: target.slowBound(this.#options.slowFloorMs) }).find((v) => sameViolation(v, http, same, this.#options.profile));
       if (violation === undefined) return undefined;
       if (oracle === 'slow') {
         const control = await target.knownGoodMs(this.#options.timeoutMs);
@@ -196,20 +216,60 @@ export class FindingBook {
 
 const sameBytes = (a: FuzzHttp, b: FuzzHttp): boolean => a.body.length === b.body.length && Buffer.from(a.body).equals(Buffer.from(b.body));
 
+/** What a re-sent request must show to show the same violation (#shows). */
+interface Same {
+  oracle: OracleName;
+  source: string;
+  /** Violation.kind, when the first sighting had one. */
+  kind: string | undefined;
+  /** The method the violation is about (labelOf), undefined for none. */
+  method: string | undefined;
+}
+
+/**
+ * Whether `v`, shown by `http`, is the violation `same` describes: the same oracle, rule source and kind, about
+ * the same method. A shrink of `{"method":"chain_getAccount","params":{},…}` whose id was lost must not end as
+ * `{"method":"",…}` refused with another code: another complaint, which an honest node may well show.
+ */
+function sameViolation(v: Violation, http: FuzzHttp, same: Same, profile: Profile): boolean {
+  if (v.oracle !== same.oracle) return false;
+  // A call a batch left unanswered that shows, in a smaller request, as its answer's id lost: the same bug, said exactly.
+  const explained = same.kind === MISSING_ANSWER && v.kind?.startsWith('id ') === true;
+  if (!explained && (v.source !== same.source || (same.kind !== undefined && v.kind !== same.kind))) return false;
+  return labelOf(http, v, profile) === same.method;
+}
+
+/** The kind of a batch's call left without an answer (judge.ts). */
+const MISSING_ANSWER = 'batch missing answer';
+
+const LENIENT_UTF8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+/**
+ * The method a violation shown by `http` is about: a batch's, the call it names (Violation.method), none when it is
+ * about the batch as a whole; a single request's, the method it calls, when the profile knows it. A body that is not
+ * UTF-8 is read as a node reading its bad bytes as U+FFFD would (a call of chain_getBlockByHeight with a bad byte in
+ * its id is still that method's). `json`: the body as a value, when known.
+ */
+export function labelOf(http: FuzzHttp, v: Pick<Violation, 'method'>, profile: Profile, json?: JsonValue): string | undefined {
+  if (v.method !== undefined) return v.method;
+  let value = json;
+  if (value === undefined) {
+    const decoded = decodeBody(http.body);
+    const text = 'text' in decoded ? decoded.text : LENIENT_UTF8.decode(http.body);
+    const read = readJsonText(text);
+    if (read.kind === 'json') value = read.value;
+  }
+  if (Array.isArray(value)) return undefined;
+  return isObject(value) && typeof value.method === 'string' ? knownMethods(profile).get(value.method) : undefined;
+}
+
 /**
  * A finding labelled by its minimal case once shrunk: the method that case calls (a batch's: the call the
  * violation is about, or none), none when it calls none (a body shrunk to a byte order mark is no call of the
  * method its first form called).
  */
 export function relabel(finding: Finding, http: FuzzHttp, v: Violation, profile: Profile): void {
-  let json: JsonValue | undefined;
-  const decoded = decodeBody(http.body);
-  if ('text' in decoded) {
-    const read = readJsonText(decoded.text);
-    if (read.kind === 'json') json = read.value;
-  }
-  const called = isObject(json) && typeof json.method === 'string' ? knownMethods(profile).get(json.method) : undefined;
-  const method = v.method ?? (Array.isArray(json) ? undefined : called);
+  const method = labelOf(http, v, profile);
   if (method === undefined) delete finding.method;
   else finding.method = method;
 }
@@ -219,9 +279,13 @@ function sameRequest(a: Finding['minimal'], b: Finding['minimal']): boolean {
   return a.http.method === b.http.method && a.http.contentType === b.http.contentType && a.http.omitContentLength === b.http.omitContentLength && a.http.bodyBase64 === b.http.bodyBase64;
 }
 
-/** One finding per node, oracle, method and rule (the rule's family part and name, as the case generator names it). */
-export function signatureOf(url: string, oracle: OracleName, c: { method: string | undefined; rule: string }): string {
-  return `${url} ${oracle} ${c.method ?? '-'} ${c.rule}`;
+/**
+ * One finding per node, oracle, method and rule (the rule's family part and name, as the case generator names it);
+ * for a violation of the answer's own envelope (envelopeKind: its members, its id echo), per node, oracle, method
+ * and kind instead: such a bug shows on any request of the method, whatever rule made it, its id or its params.
+ */
+export function signatureOf(url: string, oracle: OracleName, c: { method: string | undefined; rule: string; kind?: string }): string {
+  return `${url} ${oracle} ${c.method ?? '-'} ${envelopeKind(c.kind) ? `[${c.kind ?? ''}]` : c.rule}`;
 }
 
 /**

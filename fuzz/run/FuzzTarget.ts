@@ -148,12 +148,15 @@ export class FuzzTarget {
   /**
    * Waits until the node answers a known-good call (a node still at work on a request the fuzzer gave up on
    * answers it once that work is done), `tries` probes at most while they time out, none started past `until`.
+   * Whether the node answered one (false: still busy when the tries ran out, or gone).
    */
-  async idle(timeoutMs: number, until = Infinity, tries = 4): Promise<void> {
+  async idle(timeoutMs: number, until = Infinity, tries = 4): Promise<boolean> {
     for (let i = 0; i < tries && performance.now() < until; i++) {
       const probe = await this.#probe(timeoutMs);
-      if (probe.ms !== undefined || !probe.timedOut) return;
+      if (probe.ms !== undefined) return true;
+      if (!probe.timedOut) return false;
     }
+    return false;
   }
 
   /** The time of one known-good call (chain_blockNumber), or undefined when it got no JSON-RPC answer. */
@@ -162,7 +165,9 @@ export class FuzzTarget {
   }
 
   async #probe(timeoutMs: number): Promise<{ ms?: number; timedOut: boolean }> {
-    const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":"liveness-${++this.#probeId}"}`;
+    // The spec's own form of a call (an integer id): a known-good call must be one, else a node that mishandles
+    // string ids (a bug the cases are there to find) would look dead, or not there at all.
+    const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":${++this.#probeId}}`;
     const answer = await sendCase(this.sender, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
     this.lastProbeFailure = answer.failure?.code;
     const ok = answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '');

@@ -92,6 +92,17 @@ describe('replayFinding', () => {
     expect(r.code).toBe(1);
   });
 
+  it('names a killing candidate with the start of its curl only, pointing to the report for the whole (a 5 KB case)', async () => {
+    const url = await node('dies-after-answering');
+    const named = finding('liveness', url).minimal;
+    const innocent = { ...named, index: 377, http: { ...named.http, bodyBase64: Buffer.from('{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":"c377"}').toString('base64') } };
+    const long = { ...named, index: 376, curl: `echo ${'QUFB'.repeat(1_800)} | base64 -d | curl -sS -i -X POST --data-binary @- '${url}/rpc'` };
+    const r = await replay({ findings: [finding('liveness', url, { id: 'F4', minimal: innocent, original: innocent, candidates: [long] })] }, 'F4');
+    const line = now(r.lines);
+    expect(line).toMatch(/^now: SHOWS AGAIN: the node stopped answering after its candidate #376 .*echo QUFB.*… \(7,\d{3} characters: the whole command is in the report, finding F4's candidates\)/);
+    expect(line.length).toBeLessThan(600);
+  });
+
   it('a liveness finding on a node that answers the probe after it: no longer shows (exit 0)', async () => {
     const url = await node('answers');
     const r = await replay({ findings: [finding('liveness', url)] });

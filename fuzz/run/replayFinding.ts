@@ -133,7 +133,7 @@ async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, 
     for (const [i, candidate] of (finding.candidates ?? []).entries()) {
       const other = httpOf(candidate);
       const got = await sendCase(ctx.target.sender, other, ctx.timeoutMs, ctx.profile.maxBodyBytes);
-      if (!(await aliveAfter(ctx.target, probe))) return died(`its candidate #${candidate.index} (${i + 2} of ${(finding.candidates?.length ?? 0) + 1} sent, ${got.failure === undefined ? `answered HTTP ${got.status ?? '?'}` : 'unanswered'}; ${candidate.curl})`);
+      if (!(await aliveAfter(ctx.target, probe))) return died(`its candidate #${candidate.index} (${i + 2} of ${(finding.candidates?.length ?? 0) + 1} sent, ${got.failure === undefined ? `answered HTTP ${got.status ?? '?'}` : 'unanswered'}; ${curlExcerpt(candidate.curl, finding.id)})`);
     }
     const also = finding.candidates === undefined ? '' : `, nor after its ${finding.candidates.length} other candidate(s)`;
     return answer.failure === undefined ? gone(`liveness: the node still answers a known-good call after it${also}`) : unanswered(answer, `the node still answers a known-good call after it${also}`);
@@ -144,6 +144,15 @@ async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, 
   if (answer.failure !== undefined) return (await ctx.target.alive(probe)) ? unanswered(answer, 'the node still answers a known-good call') : died();
   if (finding.oracle === 'disagreement') return { line: 'compare with the other node\'s answer in the report (a disagreement is between two nodes: send the case to both with --url)', exit: EXIT.ok };
   return gone(finding.oracle);
+}
+
+/** Characters of a curl command a verdict line quotes at most: a 5 KB case's whole command belongs in the report. */
+export const CURL_IN_LINE = 200;
+
+/** A candidate's curl command for a verdict line: whole when short, else its start and where the whole one is. */
+export function curlExcerpt(curl: string, findingId: string): string {
+  if (curl.length <= CURL_IN_LINE) return curl;
+  return `${curl.slice(0, CURL_IN_LINE)}… (${curl.length.toLocaleString('en-US')} characters: the whole command is in the report, finding ${findingId}'s candidates)`;
 }
 
 const died = (after = 'this request'): Now => ({

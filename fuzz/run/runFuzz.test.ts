@@ -109,6 +109,31 @@ describe('runFuzz', () => {
     expect(died?.message).toMatch(/^the node stopped answering after this request \(the last case it answered/);
   }, 15_000);
 
+  it('probes with the spec\'s own call (an integer id): a node that hangs on string ids is a finding, not a node not running', async () => {
+    // Answers any request whose id is not a string at once; one with a string id never (a planted bug).
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        if (/"id"\s*:\s*"/.test(body)) return;
+        const id = /"id":(\d+)/.exec(body)?.[1] ?? 'null';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":"0x2a"}`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const run = await runFuzz({ urls: [url], profile: referenceProfile(), seed: 1, cases: 30, durationMs: null, only: ['envelope'], concurrency: 4, maxRate: 1_000, maxBodyBytes: 1 << 20, timeoutMs: 300, livenessEvery: 100, shrink: { maxAttempts: 3, maxMs: 2_000 }, version: 'test' });
+      expect(run.targets[0]?.state).toBe('answering');
+      // Every case with a string id went unanswered: found as such (re-sent, shrunk), the node still answering.
+      const hang = run.findings.find((f) => f.oracle === 'no-answer' && f.recheck === 'reproduced' && /"id"\s*:\s*"/.test(f.minimal.http.bodyText ?? ''));
+      expect(hang?.message).toMatch(/^gave no HTTP answer \(TIMEOUT/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }, 30_000);
+
   it('says a refused connection is nothing listening, not a wrong endpoint path', () => {
     const t = (lastProbeFailure: string | undefined) => ({ client: { url: 'http://127.0.0.1:1/rpc' }, lastProbeFailure }) as Parameters<typeof unreachableMessage>[0][number];
     expect(unreachableMessage([t('REFUSED')])).toMatch(/connection was refused \(nothing listens there\)/);

@@ -29,6 +29,8 @@ export interface FuzzOptions {
   profileFile?: string;
   /** --rpc-path and --method-prefix as given over the profile's: the report keeps them for `--replay` (FuzzRun options). */
   overrides?: { rpcPath?: string; methodPrefix?: string };
+  /** Profile keys `--profile detect` did not observe, not compared in this run (fuzz/unobserved.ts): the report says so (FuzzRun options.unobserved). */
+  unobserved?: readonly string[];
   seed: number;
   /** The case budget; null: only the time budget. */
   cases: number | null;
@@ -105,7 +107,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzRun> {
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - t0),
       seed: o.seed,
-      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.profileFile === undefined ? {} : { profileFile: o.profileFile }), ...o.overrides, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }) },
+      options: { cases: o.cases, durationMs: o.durationMs, only: [...o.only], maxRate: o.maxRate, maxBodyBytes: o.maxBodyBytes, seek: o.seek ?? 'none', profile: o.profile.name, ...(o.profileFile === undefined ? {} : { profileFile: o.profileFile }), ...o.overrides, ...(o.maxFindings === undefined ? {} : { maxFindings: o.maxFindings }), ...(o.unobserved === undefined || o.unobserved.length === 0 ? {} : { unobserved: [...o.unobserved] }) },
       targets: targets.map((t) => t.summary()),
       cases: run.sent,
       byFamily: run.byFamily,
@@ -173,6 +175,8 @@ class FuzzLoop {
       ...(o.durationMs === null ? {} : { shrinkUntil: t0 + o.durationMs }),
       ...(o.slowFloorMs === undefined ? {} : { slowFloorMs: o.slowFloorMs }),
       ...(o.onFinding === undefined ? {} : { onFinding: o.onFinding }),
+      // A slow or unanswered case's re-check is sent alone: its time is the case's own, weighed as such.
+      ...(this.seeker === undefined ? {} : { onAlone: (c: FuzzCase, answer: FuzzAnswer, endpoint: string) => this.seeker?.weigh(c, answer, endpoint) }),
     });
   }
 
@@ -285,7 +289,7 @@ class FuzzLoop {
       return sendCase(t.sender, c.http, this.#o.timeoutMs, this.#o.profile.maxBodyBytes);
     });
     t.answered(answer);
-    this.seeker?.weigh(c, answer, t.client.url);
+    if (this.seeker?.candidate(c, answer) === true) await this.#weighAlone(t, c, this.seeker);
     const verdict = this.cases.judge(c, answer, t.slowBound(this.#o.slowFloorMs));
     noteSuspect(this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!, { c, answer, sent });
     // One case at a time (--concurrency 1): a probe after every case, so that a node that dies just after
@@ -311,6 +315,28 @@ class FuzzLoop {
       return { answer };
     }
     return { answer, judged: verdict.then(file) };
+  }
+
+  /**
+   * `--seek slow`: a case whose answer time may rank it among the most costly is sent again with nothing else of the
+   * fuzzer's in flight to the node (NodeGate), once the node is done with what it was given before (idle), and
+   * weighed by that time: its own cost, not the queue it waited in on a single-threaded node. Not past the time budget.
+   * A case left unanswered is not sent again here: its no-answer re-check is sent alone already (FindingBook, onAlone),
+   * and a second copy of a request that holds a single-threaded node for seconds would hold it twice as long.
+   */
+  async #weighAlone(t: FuzzTarget, c: FuzzCase, seeker: CostSeeker): Promise<void> {
+    const o = this.#o;
+    const until = o.durationMs === null ? Infinity : this.#t0 + o.durationMs;
+    if (performance.now() >= until || !t.answering) return;
+    const alone = await t.gate.alone(async () => {
+      // A node still at work on what it was given before (a request given up on) cannot time this one alone: not weighed.
+      if (!(await t.idle(o.timeoutMs, until))) return undefined;
+      const answer = await sendCase(t.sender, c.http, o.timeoutMs, o.profile.maxBodyBytes);
+      // Given up on, the request may still hold the node: handed back to the run once it answers again.
+      if (answer.failure?.code === 'TIMEOUT') await t.idle(o.timeoutMs, until);
+      return answer;
+    });
+    if (alone !== undefined) seeker.weigh(c, alone, t.client.url);
   }
 
   /**

@@ -46,6 +46,7 @@ function metaHtml(run: FuzzRun, command: string | undefined): string {
     ['Only', o.only.length === 0 ? 'everything' : o.only.join(', ')],
     ['Limits', `at most ${formatCount(o.maxRate)} cases/s per node, bodies up to ${formatCount(o.maxBodyBytes)} bytes${o.seek === 'slow' ? ', seeking slow cases' : ''}`],
     ['Profile', o.profileFile === undefined ? o.profile : `${o.profile} (${o.profileFile})`],
+    ...(o.unobserved === undefined || o.unobserved.length === 0 ? [] : [['Not compared', `not observed by detect (left to the reference defaults): ${o.unobserved.join(', ')}`] as [string, string]]),
     ['Tool', `${run.tool.name} ${run.tool.version}`],
     ['Started', run.startedAt],
   ];

@@ -93,7 +93,7 @@ describe('renderFuzzJson and fuzz-report.schema.json', () => {
     } satisfies Required<Finding>;
     const target = { url: '', cases: 0, findings: 0, state: 'answering', medianMs: 0, slowBoundMs: 0, livenessChecks: 0 } satisfies Required<TargetSummary>;
     const toolError = { url: '', message: '', atMs: 0 } satisfies Required<ToolError>;
-    const options = { cases: null, durationMs: null, only: [], maxRate: 0, maxBodyBytes: 0, seek: 'none', profile: '', profileFile: '', rpcPath: '', methodPrefix: '', maxFindings: 1 } satisfies Required<FuzzRun['options']>;
+    const options = { cases: null, durationMs: null, only: [], maxRate: 0, maxBodyBytes: 0, seek: 'none', profile: '', profileFile: '', rpcPath: '', methodPrefix: '', maxFindings: 1, unobserved: ['errorCodes.NonceGap'] } satisfies Required<FuzzRun['options']>;
     const report = {
       format: FUZZ_REPORT_FORMAT, tool: { name: 'chainrpc', version: '' }, startedAt: '', durationMs: 0, seed: 0, options, targets: [], cases: 0,
       byFamily: { valid: 0, 'invalid-params': 0, envelope: 0, http: 0 }, findings: [], toolErrors: [], timeline: [{ atMs: 0, cases: 0, findings: 0 }], costly: [{ case: found, costRatio: 0 }], stop: 'cases',

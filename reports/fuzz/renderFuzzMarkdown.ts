@@ -133,6 +133,7 @@ function aboutLine(run: FuzzRun): string {
     `Seed ${markdownCode(String(run.seed))}`,
     `${formatCount(run.cases)} cases in ${formatDuration(run.durationMs)}${asked === '' ? '' : ` (asked: ${asked})`}`,
     `profile ${markdownCode(o.profile)}${o.profileFile === undefined ? '' : ` (${markdownCode(o.profileFile)})`}`,
+    ...(o.unobserved === undefined || o.unobserved.length === 0 ? [] : [markdownText(`not observed by detect, so not compared: ${o.unobserved.join(', ')}`)]),
     `at most ${formatCount(o.maxRate)} cases/s`,
     ...(o.only.length === 0 ? [] : [`only ${o.only.map(markdownCode).join(', ')}`]),
     ...(stopPhrase(run) === undefined ? [] : [markdownText(`stopped: ${stopPhrase(run) ?? ''}`)]),

@@ -285,8 +285,9 @@ export interface RpcFuzzReport {
   readonly ms: number;
 }
 
-const NORMAL_CALL = '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":"alive"}';
-const NORMAL_ANSWER = '{"jsonrpc":"2.0","id":"alive","result":42}';
+// The spec's own form of a call (an integer id): the known-good call must not lean on what the cases try.
+const NORMAL_CALL = '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":4242}';
+const NORMAL_ANSWER = '{"jsonrpc":"2.0","id":4242,"result":42}';
 
 /**
  * Starts a server on loopback, sends `runs` random cases in concurrent groups over keep-alive
@@ -303,7 +304,7 @@ export async function runRpcFuzz(options: RpcFuzzOptions): Promise<RpcFuzzReport
   const aliveOk = (text: string): boolean => {
     if (rpc) return text === NORMAL_ANSWER;
     const v = parseJson(text);
-    return isObject(v) && v.id === 'alive' && 'result' in v;
+    return isObject(v) && (v.id === 4242 || v.id === 4242n) && 'result' in v;
   };
   const pool = new Pool(url, { connections: groupSize + 1, pipelining: 1 });
   const byKind: Record<string, number> = {};
