@@ -35,6 +35,11 @@ export function asInteger(value: JsonValue | undefined): bigint | undefined {
   return undefined;
 }
 
+/** A non-negative integer in any of the usual writings: a decimal string ("42"), a JSON number, a hex quantity. */
+export function anyInteger(value: JsonValue | undefined): bigint | undefined {
+  return typeof value === 'string' && /^[0-9]+$/.test(value) ? BigInt(value) : asInteger(value);
+}
+
 /** A u64 (at most 2^64 - 1) however written; undefined otherwise. */
 export function asU64(value: JsonValue | undefined): bigint | undefined {
   const n = asInteger(value);

@@ -130,29 +130,21 @@ export class CheckContext {
       ms: 0,
       startedAt: startedAt.toISOString(),
     };
+    // How the node's latest exchange ended: a probe asks whether the node is alive first only after a failed one.
     const lock = this.shared.lock(node);
-    const send = async (): Promise<RawResponse> => {
-      try {
-        const answer = await this.shared.client(node).raw({
-          ...(request.body === undefined ? {} : { body: request.body }),
-          headers,
-          method,
-          path,
-          signal: this.signal,
-          maxBodyBytes: MAX_RESPONSE_BYTES,
-          ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-          ...(request.exact === true || request.bodyless === true || (request.body?.length ?? 0) >= EXACT_BODY_BYTES ? { exact: true } : {}),
-          ...(request.bodyless === true ? { omitContentLength: true } : {}),
-        });
-        lock.lastEnded = 'answered';
-        return answer;
-      } catch (err) {
-        if (err instanceof TransportError) lock.lastEnded = 'failed';
-        throw err;
-      }
-    };
     try {
-      const res = await send();
+      const res = await this.shared.client(node).raw({
+        ...(request.body === undefined ? {} : { body: request.body }),
+        headers,
+        method,
+        path,
+        signal: this.signal,
+        maxBodyBytes: MAX_RESPONSE_BYTES,
+        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+        ...(request.exact === true || request.bodyless === true || (request.body?.length ?? 0) >= EXACT_BODY_BYTES ? { exact: true } : {}),
+        ...(request.bodyless === true ? { omitContentLength: true } : {}),
+      });
+      lock.lastEnded = 'answered';
       exchange.response = {
         status: res.status,
         headers: { ...res.headers },
@@ -171,6 +163,7 @@ export class CheckContext {
       if (err instanceof CheckError) throw err;
       exchange.ms = Date.now() - startedAt.getTime();
       if (err instanceof TransportError) {
+        lock.lastEnded = 'failed';
         exchange.failure = `${err.code}: ${err.message}`;
         throw new CheckError(`${err.code}: ${err.message}`, { cause: err });
       }

@@ -1,8 +1,7 @@
 import { hexToFixedBytes } from '../core/codec/index.js';
-import type { JsonValue } from '../core/json/index.js';
 import type { CheckContext } from './CheckContext.js';
 import { CheckError } from './checkOutcomes.js';
-import { asInteger } from '../profile/readWire.js';
+import { anyInteger } from '../profile/readWire.js';
 
 /** How a check that needs funds says it was skipped, for want of any (runner/runHints.ts reads it). */
 export const NO_FUNDS = 'the network has no faucet and no funded key was given';
@@ -37,10 +36,6 @@ export async function readAccount(ctx: CheckContext, address: string, node = ctx
   return { balance, nonce };
 }
 
-/** An unsigned integer in any of the usual writings: a decimal string, a JSON number, a hex quantity. */
-function anyInteger(value: JsonValue | undefined): bigint | undefined {
-  return typeof value === 'string' && /^[0-9]+$/.test(value) ? BigInt(value) : asInteger(value);
-}
 
 /**
  * Reads an account while waiting for it: an address the node has not seen yet may be answered with an

@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
 import { referenceProfile } from '../../profile/referenceProfile.js';
+import { startSequentialNode } from '../../test/support/sequentialNode.js';
+import { startTestServer, type TestServer } from '../../test/support/startTestServer.js';
 import type { Finding, FuzzCase } from '../model.js';
 import { fuzzVerdict } from '../fuzzVerdict.js';
 import { FindingBook, findingMethod, relabel } from './FindingBook.js';
@@ -14,59 +16,23 @@ import { judgeAnswer } from './judgeAnswer.js';
  * A server with two bugs the envelope oracle both sees: it rounds ids beyond 2^53 (as a double would), and it
  * answers notifications. A finding of the first must not shrink into the second (dropping the id makes a notification).
  */
-let server: Server;
+let node: TestServer;
 let url: string;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      let request: JsonValue = null;
-      try {
-        request = parseJson(body);
-      } catch {
-        // answered below as a parse error
-      }
-      const r = typeof request === 'object' && request !== null && !Array.isArray(request) ? request : {};
-      const id = typeof r.id === 'bigint' ? Number(r.id) : (r.id ?? null);
-      const answer = typeof r.method === 'string' ? { jsonrpc: '2.0', id, result: 7 } : { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(answer));
-    });
+  node = await nodeOf((r) => {
+    const id = typeof r.id === 'bigint' ? Number(r.id) : (r.id ?? null);
+    return typeof r.method === 'string' ? { jsonrpc: '2.0', id, result: 7 } : { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = node.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => node.close());
 
 /** A single-threaded node: one request at a time, in order; a body holding CULPRIT costs it `culpritMs`, others 1 ms. */
-async function sequentialNode(culpritMs: number): Promise<Server> {
-  const queue: (() => Promise<void>)[] = [];
-  let busy = false;
-  const next = (): void => {
-    if (busy) return;
-    const job = queue.shift();
-    if (job === undefined) return;
-    busy = true;
-    void job().finally(() => {
-      busy = false;
-      next();
-    });
-  };
-  const node = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      queue.push(async () => {
-        await new Promise((r) => setTimeout(r, body.includes('CULPRIT') ? culpritMs : 1));
-        const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
-        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":7}`);
-      });
-      next();
-    });
-  });
-  await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
-  return node;
-}
+const sequentialNode = (culpritMs: number): ReturnType<typeof startSequentialNode> =>
+  startSequentialNode(
+    (body) => (body.includes('CULPRIT') ? culpritMs : 1),
+    (body) => `{"jsonrpc":"2.0","id":${/"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null'},"result":7}`,
+  );
 
 describe('FindingBook', () => {
   it('re-checks, shrinks keeping the same violation (not another the same oracle sees), and announces', async () => {
@@ -209,7 +175,7 @@ describe('FindingBook', () => {
     // A single-threaded node: one request at a time, in order; the culprit's input costs it 400 ms, others 1 ms.
     const slowNode = await sequentialNode(400);
     const profile = referenceProfile();
-    const target = new FuzzTarget(`http://127.0.0.1:${(slowNode.address() as AddressInfo).port}`, profile, 8);
+    const target = new FuzzTarget(slowNode.url, profile, 8);
     const caseOf = (index: number, json: { [k: string]: JsonValue }): FuzzCase => ({ rule: `envelope/r${index}`, family: 'envelope', method: 'chain_blockNumber', seed: 1, index, title: `#${index}`, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
     const culprit = caseOf(1, { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 1, pad: ['CULPRIT', 'CULPRIT', 'CULPRIT', 'CULPRIT'] });
     const innocent = caseOf(2, { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 2 });
@@ -225,8 +191,7 @@ describe('FindingBook', () => {
       expect(byIndex.get(2)).toBe('flaky');
     } finally {
       await target.close();
-      slowNode.closeAllConnections();
-      await new Promise<void>((r) => slowNode.close(() => r()));
+      await slowNode.close();
     }
   });
 
@@ -245,7 +210,7 @@ describe('FindingBook', () => {
   it('re-checks an unanswered request once the node is done with what the fuzzer gave up on (a timed-out culprit still at work)', async () => {
     const slowNode = await sequentialNode(700);
     const profile = referenceProfile();
-    const target = new FuzzTarget(`http://127.0.0.1:${(slowNode.address() as AddressInfo).port}`, profile, 8);
+    const target = new FuzzTarget(slowNode.url, profile, 8);
     const caseOf = (index: number, json: { [k: string]: JsonValue }): FuzzCase => ({ rule: `envelope/r${index}`, family: 'envelope', method: 'chain_blockNumber', seed: 1, index, title: `#${index}`, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
     const innocent = caseOf(2, { jsonrpc: '2.0', method: 'chain_blockNumber', params: [], id: 2 });
     const book = new FindingBook({ profile, timeoutMs: 300, shrink: { maxAttempts: 2, maxMs: 2_000 } });
@@ -258,8 +223,7 @@ describe('FindingBook', () => {
       expect(book.findings[0]?.recheck).toBe('flaky');
     } finally {
       await target.close();
-      slowNode.closeAllConnections();
-      await new Promise<void>((r) => slowNode.close(() => r()));
+      await slowNode.close();
     }
   });
 
@@ -330,27 +294,15 @@ describe('FindingBook', () => {
 });
 
 /** A node answering each request object (a body that is not one: {}) with `answer`'s value. */
-async function nodeOf(answer: (request: { [k: string]: JsonValue }) => JsonValue): Promise<{ url: string; close: () => Promise<void> }> {
-  const node = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      let request: JsonValue = null;
-      try {
-        request = parseJson(body);
-      } catch {
-        // answered as {} below
-      }
-      const r = typeof request === 'object' && request !== null && !Array.isArray(request) ? request : {};
-      res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(answer(r)));
-    });
+function nodeOf(answer: (request: { [k: string]: JsonValue }) => JsonValue): Promise<TestServer> {
+  return startTestServer((req, res) => {
+    let request: JsonValue = null;
+    try {
+      request = parseJson(req.body.toString());
+    } catch {
+      // answered as {} below
+    }
+    const r = typeof request === 'object' && request !== null && !Array.isArray(request) ? request : {};
+    res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(answer(r)));
   });
-  await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(node.address() as AddressInfo).port}`,
-    close: async () => {
-      node.closeAllConnections();
-      await new Promise<void>((r) => node.close(() => r()));
-    },
-  };
 }

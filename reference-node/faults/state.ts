@@ -10,15 +10,19 @@ import { phantomClaimHash, transferOf, verifyLenient, wireHash } from './deviati
 import type { Fault, FaultBend } from './bends.js';
 import type { NodeContext } from '../methods/NodeContext.js';
 
-/** A client's transaction refused with `refusal` is answered with a hash anyway, and silently dropped. */
-const admittedAnyway = (refusal: ChainErrorName): ReturnType<typeof nodeHooks> =>
-  nodeHooks((hooks) => ({
+/**
+ * A client's transaction refused with `refusal` is answered with a hash anyway, and silently dropped (`taken`, when
+ * given, sees it first: the node it came to and its hex).
+ */
+const admittedAnyway = (refusal: ChainErrorName, taken?: (node: NodeContext, hex: string) => void): ReturnType<typeof nodeHooks> =>
+  nodeHooks((hooks, node) => ({
     admitTransaction: async (hex) => {
       try {
         return await hooks.admitTransaction(hex);
       } catch (err) {
-        if (isChainError(err) && err.name === refusal) return { hash: wireHash(hex), wire: null };
-        throw err;
+        if (!isChainError(err) || err.name !== refusal) throw err;
+        taken?.(node, hex);
+        return { hash: wireHash(hex), wire: null };
       }
     },
   }));
@@ -32,20 +36,11 @@ const CREDITED = new WeakMap<NodeContext, Map<string, bigint>>();
  * sender's side is left as it was, as a node that mints the difference would).
  */
 const appliedAnyway = (refusal: ChainErrorName): FaultBend => ({
-  node: (hooks, node) => ({
-    ...hooks,
-    admitTransaction: async (hex) => {
-      try {
-        return await hooks.admitTransaction(hex);
-      } catch (err) {
-        if (!isChainError(err) || err.name !== refusal) throw err;
-        const { to, value } = transferOf(hex);
-        const credits = CREDITED.get(node) ?? new Map<string, bigint>();
-        CREDITED.set(node, credits);
-        credits.set(to, (credits.get(to) ?? 0n) + value);
-        return { hash: wireHash(hex), wire: null };
-      }
-    },
+  node: admittedAnyway(refusal, (node, hex) => {
+    const { to, value } = transferOf(hex);
+    const credits = CREDITED.get(node) ?? new Map<string, bigint>();
+    CREDITED.set(node, credits);
+    credits.set(to, (credits.get(to) ?? 0n) + value);
   }),
   methods: mapResult('chain_getAccount', (r, node, params) => {
     const address = typeof params[0] === 'string' ? params[0].toLowerCase().replace(/^0x/, '') : '';

@@ -45,7 +45,7 @@ function oddOnes(nodes: readonly string[], views: readonly string[]): string {
  */
 async function compareBlocks(ctx: CheckContext, pick: (block: JsonValue) => string, what: string, depth = 20n): Promise<bigint> {
   const tips = await Promise.all(ctx.nodes.map((n) => heightOf(ctx, n)));
-  const top = tips.reduce((a, b) => (b < a ? b : a));
+  const top = min(tips);
   for (let h = top > depth ? top - depth : 0n; h <= top; h++) {
     const answers = await Promise.all(ctx.nodes.map((n) => ctx.call('chain_getBlockByHeight', [heightParam(h)], n)));
     const blocks = answers.map((r) => (r.ok && isObject(r.result) ? r.result : undefined));

@@ -1,16 +1,13 @@
 import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
-import { asInteger, isObject } from '../../../profile/readWire.js';
+import { anyInteger, isObject } from '../../../profile/readWire.js';
 import { expectSchema, show } from '../support.js';
 
 const M = 'net_peerCount';
 
 /** A number in any of the usual writings: a JSON number, a hex quantity "0x…", a decimal string (whole or not, signed or not). */
 const numeric = (v: JsonValue | undefined): boolean => typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'string' && /^(-?\d+(\.\d+)?|0x[0-9a-fA-F]+)$/.test(v));
-
-/** The whole, non-negative number a numeric value is; undefined for a fraction or a negative. */
-const countOf = (v: JsonValue | undefined): bigint | undefined => (typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : asInteger(v));
 
 /**
  * The value that holds the count in net_peerCount's result, as the profile writes it (peerCountResult: the result
@@ -35,7 +32,7 @@ export const net_peerCount = [
       // The result's form is not shown (an object, a string of another kind: the profile's matter, profile-shape);
       // a number, in any of the usual writings, is a count only when whole and not negative.
       if (!numeric(result)) ctx.skip(`the peer count is written ${show(result)}, a form the spec leaves open (net_peerCount/profile-shape judges it under the profile)`);
-      const count = typeof result === 'string' && /^-\d+$/.test(result) ? BigInt(result) : countOf(result);
+      const count = typeof result === 'string' && /^-\d+$/.test(result) ? BigInt(result) : anyInteger(result);
       ctx.expect(count !== undefined && count >= 0n, 'the peer count is not a whole number of peers', 'a whole number, not negative', result);
       return `${show(result)} peer(s)`;
     },
@@ -72,7 +69,7 @@ export const net_peerCount = [
         const peers = ctx.field(await ctx.result('chain_pouPeers'), 'peers');
         ctx.expect(isObject(peers), 'chain_pouPeers has no peers map to count', 'peers: an object', peers);
         const listed = Object.keys(peers).length;
-        const count = countOf(written);
+        const count = anyInteger(written);
         if (count === BigInt(listed)) return `${listed} peer(s) in both`;
         last = `net_peerCount ${show(result)}${ctx.profile.peerCountResult === 'object' ? ` (a count of ${show(written)})` : ''}, chain_pouPeers lists ${listed}`;
       }

@@ -6,7 +6,7 @@ import type { CheckContext } from '../../CheckContext.js';
 import { errorCode } from '../../../profile/Profile.js';
 import { show } from '../support.js';
 import type { JsonObject } from './wire.js';
-import { answerText, batchResponses, codeText, expectErrorMember, expectErrorResponse, idText, isObject, requestText, singleResponse, UNKNOWN_METHOD } from './wire.js';
+import { answerText, batchResponses, blockNumberBatch, codeText, expectErrorMember, expectErrorResponse, idText, isObject, requestText, servesBatchOf, singleResponse, UNKNOWN_METHOD } from './wire.js';
 
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
@@ -42,13 +42,6 @@ function matchById(ctx: CheckContext, responses: JsonObject[], expectedIds: Json
   return byId;
 }
 
-/** A batch of `n` chain_blockNumber calls with ids 1..n, as text. */
-function blockNumberBatch(ctx: CheckContext, n: number): { body: string; ids: number[] } {
-  const method = ctx.method('chain_blockNumber');
-  const ids = Array.from({ length: n }, (_, i) => i + 1);
-  return { body: `[${ids.map((id) => requestText(method, '[]', String(id))).join(',')}]`, ids };
-}
-
 /** When the body of a batch would be over the profile's body limit, the batch check cannot tell its limit. */
 function skipOverBodyLimit(ctx: CheckContext, body: string): void {
   const limit = ctx.profile.maxBodyBytes;
@@ -69,8 +62,7 @@ const fitsProfile = (ctx: CheckContext, n: number): boolean => ctx.profile.maxBa
  */
 async function sizeRefused(ctx: CheckContext, res: RawResponse, n: number, what: string): Promise<string | undefined> {
   if (n < 2 || Array.isArray(res.json) || res.json === undefined) return undefined;
-  const plain = await ctx.post(blockNumberBatch(ctx, n).body);
-  if (Array.isArray(plain.json)) return undefined;
+  if (await servesBatchOf(ctx, n)) return undefined;
   return `${what} (${n} elements) was refused as a whole (${answerText(res).slice(0, 160)}), and so was a batch of ${n} chain_blockNumber calls: the node's batch limit is below ${n} (the spec leaves batch limits open); give its maxBatch in the profile (chainrpc profile detect finds it)`;
 }
 

@@ -44,6 +44,21 @@ export function requestText(method: string, params: string = '[]', id?: string):
   return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${params}${id === undefined ? '' : `,"id":${id}`}}`;
 }
 
+/** A batch of `n` chain_blockNumber calls with ids 1..n, as text. */
+export function blockNumberBatch(ctx: CheckContext, n: number): { body: string; ids: number[] } {
+  const method = ctx.method('chain_blockNumber');
+  const ids = Array.from({ length: n }, (_, i) => i + 1);
+  return { body: `[${ids.map((id) => requestText(method, '[]', String(id))).join(',')}]`, ids };
+}
+
+/**
+ * Whether the node serves a batch of `n` plain chain_blockNumber calls (answers it with an array): after a batch of
+ * `n` was refused as a whole, it tells the node's batch limit (not served) from a refusal of that batch's content.
+ */
+export async function servesBatchOf(ctx: CheckContext, n: number): Promise<boolean> {
+  return Array.isArray((await ctx.post(blockNumberBatch(ctx, n).body)).json);
+}
+
 /** What came back, in a line for evidence: status and the start of the body. */
 export function answerText(res: RawResponse): string {
   const body = res.text.trim() === '' ? '(empty body)' : res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
