@@ -34,6 +34,13 @@ describe('compareAnswers', () => {
     expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['a4'.repeat(32)]) } }, { profile: ref, answer: { result: json('{"peers":[]}') } })).toMatch(/different shapes/);
     // Peer identifiers are any string of 16 characters or more (the spec), not only hex.
     expect(disagreement('shape', 'chain_pouPeers', { profile: ref, answer: { result: peers(['ab'.repeat(16)]) } }, { profile: ref, answer: { result: peers(['node-ef-ef-ef-ef-ef']) } })).toBeUndefined();
+    // The peer count however each profile writes it (peerCountResult): the count, a decimal string, an object's count.
+    const decimal: Profile = { ...ref, peerCountResult: 'decimal' };
+    const boxed: Profile = { ...other, peerCountResult: 'object' };
+    expect(disagreement('shape', 'net_peerCount', { profile: ref, answer: { result: 2 } }, { profile: decimal, answer: { result: '3' } })).toBeUndefined();
+    expect(disagreement('shape', 'net_peerCount', { profile: decimal, answer: { result: '3' } }, { profile: boxed, answer: { result: json('{"count":"0x3"}') } })).toBeUndefined();
+    expect(canonicalAnswer(boxed, 'net_peerCount', { result: json('{"count":"0x3"}') })).toEqual(canonicalAnswer(decimal, 'net_peerCount', { result: '3' }));
+    expect(disagreement('shape', 'net_peerCount', { profile: decimal, answer: { result: '3' } }, { profile: boxed, answer: { result: json('{"peers":3}') } })).toMatch(/different shapes/);
     expect(disagreement('none', 'chain_faucetClaim', { profile: ref, answer: { result: 1 } }, { profile: ref, answer: { error: -32000 } })).toBeUndefined();
   });
 

@@ -16,7 +16,7 @@
  */
 import { stringifyJson, type JsonValue } from '../core/json/index.js';
 import type { Profile } from './Profile.js';
-import { asInteger, isObject, specView } from './readWire.js';
+import { anyInteger, asInteger, isObject, specView } from './readWire.js';
 
 export type Agreement = 'exact' | 'shape' | 'none';
 
@@ -69,7 +69,22 @@ export function canonicalAnswer(profile: Profile, method: string, answer: CallAn
   if ('error' in answer) return { error: errorName(profile, answer.error) };
   if (answer.result === null && method === 'chain_getBlockByHeight' && profile.unknownHeight === 'null') return { error: 'BlockNotFound' };
   if (answer.result === null && method === 'chain_getAccount' && profile.unknownAccount === 'null') return { error: 'AccountNotFound' };
+  if (method === 'net_peerCount') {
+    // The count itself, however the profile writes it (peerCountResult: the count, a decimal string of it, or an
+    // object's count field): a node writing "2" and one writing {"count": 2} say the same.
+    const count = peerCountIn(profile, answer.result);
+    if (count !== undefined) return { result: count };
+  }
   return { result: canonical(profile, answer.result, undefined) };
+}
+
+/** net_peerCount's count as an integer under the profile (peerCountResult), undefined when the answer holds none there. */
+function peerCountIn(profile: Profile, result: JsonValue): bigint | undefined {
+  if (profile.peerCountResult === 'object') {
+    const named = specView(profile, result);
+    return isObject(named) ? anyInteger(named.count) : undefined;
+  }
+  return profile.peerCountResult === 'decimal' ? anyInteger(result) : asInteger(result);
 }
 
 /** The spec's name of an error code under the profile (the first name the profile gives that code), else the code. */

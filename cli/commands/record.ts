@@ -198,7 +198,13 @@ function importRun(argv: string[]): number {
     if (err instanceof CaptureError) throw CliError.within(command, err);
     throw err;
   }
-  const writer = new CaptureWriter(values.out, imported.header, { maxBytes: Number.MAX_SAFE_INTEGER });
+  let writer: CaptureWriter;
+  try {
+    writer = new CaptureWriter(values.out, imported.header, { maxBytes: Number.MAX_SAFE_INTEGER });
+  } catch (err) {
+    // Made between the check above and now (the writer never overwrites), or a folder that cannot be written.
+    throw new CliError(`${command}: cannot write the capture ${values.out}: ${(err as Error).message}`);
+  }
   for (const e of imported.exchanges) writer.add(e);
   writer.close('imported');
   const left = Object.entries(imported.skipped).map(([why, n]) => `${n.toLocaleString('en-US')} ${why}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringifyJson, type JsonValue } from '../../core/json/index.js';
 import type { FuzzCase } from '../model.js';
-import { CostSeeker, grow } from './CostSeeker.js';
+import { CostSeeker, grow, grownTitle } from './CostSeeker.js';
 
 const caseOf = (json: JsonValue, index = 0): FuzzCase => ({ rule: 'valid/call', family: 'valid', seed: 1, index, title: `#${index}`, risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } });
 
@@ -27,6 +27,9 @@ describe('--seek slow', () => {
     const grown = seeker.grown(11, cheap);
     expect(grown?.json).toEqual({ params: [2, 3, 2, 3] });
     expect(grown?.index).toBe(11);
+    // A case grown again says how many steps, once: "(grown 3 times …)", not the words three times over.
+    expect(grown?.title).toBe('#2 (grown for --seek slow)');
+    expect(grownTitle(grownTitle(grown?.title ?? ''))).toBe('#2 (grown 3 times for --seek slow)');
     const costly = seeker.costly(() => 2);
     expect(costly.map((k) => k.case.title)).toEqual(['#3', '#2', '#1']);
     expect(costly[1]?.costRatio).toBe(50);

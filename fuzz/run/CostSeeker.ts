@@ -75,13 +75,22 @@ export class CostSeeker {
     const json = grow(base.c.json);
     const body = encoder.encode(stringifyJson(json));
     if (body.length > this.#maxBodyBytes || body.length <= base.c.http.body.length) return undefined;
-    return { ...base.c, seed: fresh.seed, index, json, http: { ...base.c.http, body }, rule: base.c.rule, title: `${base.c.title} (grown for --seek slow)`, risky: true };
+    return { ...base.c, seed: fresh.seed, index, json, http: { ...base.c.http, body }, rule: base.c.rule, title: grownTitle(base.c.title), risky: true };
   }
 
   /** The most costly cases, with their time against the node's median answer (a timed-out one's: the timeout). */
   costly(medianMs: (endpoint: string) => number): { case: FoundCase; costRatio: number }[] {
     return this.#kept.map((k) => ({ case: foundCase(k.c, k.answer, k.endpoint), costRatio: Math.round((k.answer.ms / Math.max(0.01, medianMs(k.endpoint))) * 10) / 10 }));
   }
+}
+
+const GROWN = / \(grown(?: (\d+) times)? for --seek slow\)$/;
+
+/** A case's title once grown one step more: "(grown for --seek slow)", then "(grown 2 times …)", never repeated. */
+export function grownTitle(title: string): string {
+  const m = GROWN.exec(title);
+  const steps = m === null ? 1 : Number(m[1] ?? 1) + 1;
+  return `${m === null ? title : title.slice(0, m.index)} (grown${steps === 1 ? '' : ` ${steps} times`} for --seek slow)`;
 }
 
 /**

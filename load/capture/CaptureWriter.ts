@@ -25,12 +25,12 @@ export class CaptureWriter {
   readonly #maxBytes: number;
   readonly #onFull: () => void;
 
-  /** Creates (or truncates) `path` and writes the header. */
+  /** Creates `path` and writes the header; a file already there is never overwritten (EEXIST, even one made a moment ago). */
   constructor(path: string, header: CaptureHeader, options: { maxBytes: number; onFull?: () => void }) {
     this.path = path;
     this.#maxBytes = options.maxBytes;
     this.#onFull = options.onFull ?? (() => undefined);
-    this.#fd = openSync(path, 'w');
+    this.#fd = openSync(path, 'wx');
     this.#line(header);
     this.flush();
     this.#timer = setInterval(() => this.flush(), FLUSH_MS);

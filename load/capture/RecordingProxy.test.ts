@@ -185,6 +185,15 @@ describe('RecordingProxy', () => {
   });
 });
 
+describe('CaptureWriter', () => {
+  it('never overwrites a file that is there, even one made after the command looked', () => {
+    const path = join(dir, 'taken.ndjson');
+    writeFileSync(path, 'somebody else\'s capture\n');
+    expect(() => new CaptureWriter(path, { format: CAPTURE_FORMAT, startedAt: new Date().toISOString(), upstream: 'http://127.0.0.1:9', answers: true, tool: { name: 'chainrpc', version: 'test' } }, { maxBytes: 1024 })).toThrow(/EEXIST/);
+    expect(readFileSync(path, 'utf8')).toBe('somebody else\'s capture\n');
+  });
+});
+
 describe('readCapture', () => {
   const header = `{"format":"${CAPTURE_FORMAT}","startedAt":"2026-11-27T08:00:00.000Z","upstream":"http://127.0.0.1:1","answers":true,"tool":{"name":"chainrpc","version":"x"}}`;
   const exchange = '{"t":1.5,"method":"POST","path":"/rpc","contentType":"application/json","request":{"text":"{}"},"rpc":null,"status":200,"ms":0.4,"answer":{"text":"{}"}}';
