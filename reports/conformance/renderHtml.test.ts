@@ -77,11 +77,10 @@ describe('renderHtml', () => {
     expect(html).toContain('baseline lists it, but it passes now: remove the entry');
   });
 
-  it('stays small and fast with 500 results', () => {
+  // Its size is judged here; its time is not (a shared machine's timing belongs in a benchmark, not a unit test).
+  it('stays small with 500 results: every check, under 3 MB', () => {
     const big = fixtureRun({ extraPasses: 500 });
-    const started = performance.now();
     const text = renderHtml(big, { layout: 'rows' });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(count(text, 'data-testid="check"')).toBe(big.results.length);
     expect(text.length).toBeLessThan(3_000_000);
   });
