@@ -10,7 +10,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'test',
     summary: 'Certify one or several nodes: graded checks, reports, CI exit codes',
-    exits: [0, 1, 2, 3, 4],
+    exits: [0, 1, 2, 3, 4, 130],
     load: async () => (await import('./commands/test.js')).test,
   },
   {

@@ -241,20 +241,23 @@ export class CheckContext {
 
   /**
    * One JSON-RPC call by the spec's method name. Returns the result or the error object; an answer
-   * that is not a JSON-RPC response to this request fails the check (the node is wrong).
+   * that is not a JSON-RPC response to this request fails the check (the node is wrong). `anyId`: an answer
+   * whose id does not echo the request's is read all the same (a check's setup, whose subject is not the id).
    */
-  async call(method: string, params: CallParams = [], node = this.node): Promise<CallOutcome> {
+  async call(method: string, params: CallParams = [], node = this.node, options: { anyId?: boolean } = {}): Promise<CallOutcome> {
     const id = this.shared.nextId();
     const res = await this.post({ jsonrpc: '2.0', method: this.method(method), params, id }, node);
     const body = res.json;
-    if (body === undefined) this.fail(`${method}: the answer is not JSON (HTTP ${res.status})`, 'a JSON-RPC response object', res.text.slice(0, 200));
+    // A check across nodes names the node that answered so.
+    const who = this.check.scope === 'network' ? `${node} ${method}` : method;
+    if (body === undefined) this.fail(`${who}: the answer is not JSON (HTTP ${res.status})`, 'a JSON-RPC response object', res.text.slice(0, 200));
     // Read as a check reads an answer it does not judge the envelope of (core/client/validateResponse.ts).
     const answer = validateResponse(body, 'readable');
-    if (answer.kind === 'invalid' && answer.member === 'response') this.fail(`${method}: the answer is not a JSON-RPC response object`, 'an object', short(body));
-    if (answer.id !== id) this.fail(`${method}: the response id does not echo the request's`, String(id), short(answer.id));
+    if (answer.kind === 'invalid' && answer.member === 'response') this.fail(`${who}: the answer is not a JSON-RPC response object`, 'an object', short(body));
+    if (answer.id !== id && options.anyId !== true) this.fail(`${who}: the response id does not echo the request's`, String(id), short(answer.id));
     if (answer.kind === 'invalid') {
-      if (answer.member === 'error') this.fail(`${method}: malformed error object`, '{code: integer, message: string}', short(isObject(body) ? body.error : undefined));
-      this.fail(`${method}: the response has neither result nor error`, 'result or error', short(body));
+      if (answer.member === 'error') this.fail(`${who}: malformed error object`, '{code: integer, message: string}', short(isObject(body) ? body.error : undefined));
+      this.fail(`${who}: the response has neither result nor error`, 'result or error', short(body));
     }
     return answer.kind === 'error' ? { ok: false, error: answer.error } : { ok: true, result: answer.result };
   }
@@ -262,7 +265,7 @@ export class CheckContext {
   /** The result of a call that must succeed; an error answer fails the check. */
   async result(method: string, params: JsonValue[] = [], node = this.node): Promise<JsonValue> {
     const r = await this.call(method, params, node);
-    if (!r.ok) this.fail(`${method}: answered with error ${r.error.code} (${r.error.message})`, 'a result', short(r.error));
+    if (!r.ok) this.fail(`${this.check.scope === 'network' ? `${node} ` : ''}${method}: answered with error ${r.error.code} (${r.error.message})`, 'a result', short(r.error));
     return r.result;
   }
 
@@ -296,7 +299,12 @@ export class CheckContext {
     let p = this.shared.served.get(key);
     if (!p) {
       p = (async (): Promise<Served> => {
-        const r = await this.call(method, await wellFormed());
+        // Whether the method is served is this check's setup, not its subject: read from the answer's result or
+        // error whatever its id (the id checks judge the echo), and unknown when the answer is no JSON-RPC response.
+        const r = await this.call(method, await wellFormed(), this.node, { anyId: true }).catch((err: unknown) => {
+          if (err instanceof CheckFailure) throw new CheckError(`setup: whether the node serves ${this.method(method)} is unknown: ${err.message}; no verdict`, { cause: err });
+          throw err;
+        });
         if (r.ok || ![-32601, -32600, -32602].includes(r.error.code)) return { ok: true };
         // The profile's own answer to this very call (an unknown account refused with -32602, say) is not a refusal of the call.
         if (r.error.code !== -32601 && (await chosen(r.error))) return { ok: true };

@@ -104,15 +104,15 @@ export interface RunSummary {
    * none excused by a baseline) and no MUST check left out by --only / --skip. Any gate.
    */
   certified: boolean;
-  /** The process exit code: 0 passed, 1 failures, 3 target unreachable. */
-  exitCode: 0 | 1 | 3;
+  /** The process exit code: 0 passed, 1 failures, 3 target unreachable, 130 interrupted (Ctrl-C) before the end. */
+  exitCode: 0 | 1 | 3 | 130;
   /** One sentence after the verdict word, e.g. "no failure at MUST level". */
   verdict: string;
 }
 
 export interface RunResult {
   /** Version of the report format (reports/conformance/report.schema.json). */
-  format: 'chainrpc-report/3';
+  format: 'chainrpc-report/4';
   tool: { name: 'chainrpc'; version: string };
   startedAt: string;
   finishedAt: string;
@@ -124,6 +124,8 @@ export interface RunResult {
   /** Filters and baseline the run used. */
   options: { only: string[]; skip: string[]; baseline?: string; deadlineMs: number };
   results: CheckResult[];
+  /** True when the run was interrupted (Ctrl-C) before every check ended: the checks that had not are errors saying so. */
+  interrupted?: true;
   summary: RunSummary;
   /** What to fix first, in a sentence each, when a run went wrong for a reason a flag or a profile mends (absent: none). */
   hints?: string[];

@@ -307,6 +307,36 @@ describe('chainrpc test and replay against a faulty node', () => {
     }
   }, 60_000);
 
+  it('Ctrl-C stops the run and writes the report of what ran: exit 130, INTERRUPTED, the checks it stopped errors saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-int-'));
+    // Blocks every 2 s: the state checks wait for them, so the run is still going when Ctrl-C comes.
+    const node = startChainrpc(['node', '--port', '0', '--p2p-port', '0', '--data-dir', join(dir, 'node'), '--block-time', '2000']);
+    try {
+      const url = await node.waitFor(/^http:/);
+      const reports = join(dir, 'reports');
+      const run = startChainrpc(['test', '--url', url, '--block-time', '2000', '--report-dir', reports]);
+      await run.waitFor(/^PASS /);
+      run.child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => run.child.once('exit', resolve));
+      await run.closed(5_000);
+      expect(code, run.stderr()).toBe(130);
+      expect(run.stderr()).toContain('test: interrupted: stopping the checks, then writing the report of what ran');
+      expect(run.stdout()).toMatch(/INTERRUPTED at gate MUST: the run was interrupted \(Ctrl-C\): \d+ check result\(s\) without a verdict/);
+      const report = JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as { interrupted?: boolean; summary: { exitCode: number; passed: boolean }; results: { status: string; evidence: { message: string } }[] };
+      expect(report.interrupted).toBe(true);
+      expect(report.summary).toMatchObject({ exitCode: 130, passed: false });
+      // What ended before keeps its verdict; what the interruption stopped says so, and nothing else is an error.
+      expect(report.results.some((r) => r.status === 'pass')).toBe(true);
+      const stopped = report.results.filter((r) => r.status === 'error');
+      expect(stopped.length).toBeGreaterThan(0);
+      expect(stopped.filter((r) => !r.evidence.message.startsWith('the run was interrupted (Ctrl-C)')).map((r) => r.evidence.message)).toEqual([]);
+      expect(readFileSync(join(reports, 'latest', 'summary.md'), 'utf8')).toContain('INTERRUPTED at gate MUST');
+    } finally {
+      node.child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('replay reads only the report of a test run, whatever the latest folder holds', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-cli-other-'));
     try {

@@ -4,6 +4,7 @@ import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
 import { baseUrls } from '../nodeUrls.js';
+import { interruptible } from './load/interrupt.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { ConsoleReporter } from '../../reports/conformance/consoleReporter.js';
 import { CONFORMANCE_REPORT_KIND, renderReports } from '../../reports/conformance/writeReports.js';
@@ -70,7 +71,8 @@ left out by --only/--skip.
 
 Exit codes: 0 passed (certified or not); 1 failures (or checks without a verdict) at or above
 the chosen level; 2 usage or configuration error; 3 no target answered JSON-RPC; 4 internal error
-(a bug in chainrpc: please report it).`;
+(a bug in chainrpc: please report it); 130 interrupted (Ctrl-C): the report of what ran is
+written, the checks it stopped are errors saying so (a second Ctrl-C quits at once).`;
 
 const commandLine = new CommandLine('test', {
   url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
@@ -141,7 +143,10 @@ export const test: Command = {
 
     const reporter = new ConsoleReporter({ write: (text) => void process.stdout.write(text), live: process.stdout.isTTY && !process.env.CI, targets: urls });
     reporter.announce(checks.length, profile, gate);
+    // Ctrl-C: the checks under way stop, the rest are not started, and the report of what ran is written (exit 130).
+    const stop = interruptible('test: interrupted: stopping the checks, then writing the report of what ran');
     const { run, transcript } = await runSuite({
+      signal: stop.signal,
       targets: urls,
       profile,
       checks,
@@ -165,6 +170,7 @@ export const test: Command = {
         ...(values['max-rate'] === undefined ? [] : ['--max-rate', String(values['max-rate'])]),
       ],
     });
+    stop.dispose();
     reporter.endProgress();
 
     const written = await publishReportFolder(reportDir, run.startedAt, renderReports(run, transcript), CONFORMANCE_REPORT_KIND);

@@ -12,7 +12,7 @@ ${PAGE_STYLES}h2 .category-name { text-transform: capitalize; }
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 .verdict { font-size: 24px; font-weight: 700; margin: 0 0 12px; padding: 10px 14px; border-radius: 6px; border: 2px solid; }
 .verdict-certified, .verdict-passed { color: var(--pass); }
-.verdict-failed { color: var(--fail); }
+.verdict-failed, .verdict-interrupted { color: var(--fail); }
 .hints { border: 1px solid var(--error); border-left: 4px solid var(--error); border-radius: 4px; background: var(--panel); padding: 8px 14px; margin: 0 0 12px; }
 .hints p { margin: 0 0 4px; }
 .hints ul { margin: 0; padding-left: 20px; }

@@ -86,8 +86,8 @@ describe('renderJson and report.schema.json', () => {
     } satisfies Required<CheckResult>;
     const summary = { counts: fixtureRun().summary.counts, gating: 0, passed: true, certified: true, exitCode: 0, verdict: '' } satisfies Required<RunSummary>;
     const run = {
-      format: 'chainrpc-report/3', tool: { name: 'chainrpc', version: '' }, startedAt: '', finishedAt: '', durationMs: 0, targets: [],
-      profile: { name: '', source: '' }, gate: 'MUST', options: { only: [], skip: [], baseline: '', deadlineMs: 0 }, results: [], summary, hints: [],
+      format: 'chainrpc-report/4', tool: { name: 'chainrpc', version: '' }, startedAt: '', finishedAt: '', durationMs: 0, targets: [],
+      profile: { name: '', source: '' }, gate: 'MUST', options: { only: [], skip: [], baseline: '', deadlineMs: 0 }, results: [], interrupted: true, summary, hints: [],
     } satisfies Required<RunResult>;
 
     const defs = schema.definitions ?? {};

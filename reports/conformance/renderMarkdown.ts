@@ -21,7 +21,7 @@ export interface MarkdownOptions {
   maxRows?: number;
 }
 
-const ICON = { CERTIFIED: '✅', PASSED: '✅', FAILED: '❌' } as const;
+const ICON = { CERTIFIED: '✅', PASSED: '✅', FAILED: '❌', INTERRUPTED: '⏹️' } as const;
 // A reproduce command longer than this is left to report.html: a step summary is for scanning.
 const MAX_COMMAND_CHARS = 2000;
 const MAX_VALUE_CHARS = 300;

@@ -2,7 +2,7 @@ import { stringifyJson } from '../../core/json/index.js';
 import { indentJson } from './indentJson.js';
 
 /**
- * What every JSON report starts with: its format and version ("chainrpc-report/3" for a conformance run),
+ * What every JSON report starts with: its format and version ("chainrpc-report/4" for a conformance run),
  * which a consumer checks first. A new field or a changed meaning makes a new version.
  */
 export interface VersionedReport {

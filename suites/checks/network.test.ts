@@ -96,6 +96,16 @@ describe('network checks on choices the spec leaves open, and on one node that i
       await none.close();
     }
   }, 60_000);
+  it('a node whose answers are no JSON-RPC responses to the calls (its ids not echoed) is named in the message of a check across nodes', async () => {
+    const stringIds = await startProxy(net.urls[1] ?? '', (res) => ({ ...res, body: res.body.replace(/"id":(\d+)/, '"id":"$1"') }));
+    try {
+      const [r] = await runChecks(only('network/heights-close'), [net.urls[0] ?? '', stringIds.url]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toBe(`fail: ${stringIds.url} chain_blockNumber: the response id does not echo the request's`);
+    } finally {
+      await stringIds.close();
+    }
+  }, 60_000);
+
   it('transaction-visible-everywhere: a node that takes transactions and never passes them on is found, whichever --url it is, and named', async () => {
     const [first] = net.urls;
     const dropping = await startProxy(first ?? '', (res) => res, (req) => {

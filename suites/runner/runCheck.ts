@@ -10,6 +10,7 @@ import type { RunShared } from '../CheckContext.js';
 import { CheckError, CheckFailure, CheckSkip } from '../checkOutcomes.js';
 import type { CheckResult, Exchange } from '../model.js';
 import { resultOf } from './planJobs.js';
+import { INTERRUPTED_MESSAGE } from './verdict.js';
 
 /** What every check of a run is run with. */
 export interface CheckRunEnv {
@@ -24,11 +25,14 @@ export interface CheckRunEnv {
   shownBy: WeakMap<CheckResult, Exchange>;
 }
 
+/** The reason the run's deadline signal carries when Ctrl-C, not the deadline, aborted it. */
+export const INTERRUPTED = Symbol('interrupted');
+
 export async function runCheck(check: Check, node: string, env: CheckRunEnv): Promise<CheckResult> {
   const { deadline, deadlineMs, checkTimeoutMs } = env;
   const profile = env.shared.profile;
   const begin = Date.now();
-  if (deadline.aborted) return resultOf(check, node, 'error', `not run: the run's deadline (${deadlineMs} ms) passed`);
+  if (deadline.aborted) return resultOf(check, node, 'error', deadline.reason === INTERRUPTED ? `${INTERRUPTED_MESSAGE}: not run` : `not run: the run's deadline (${deadlineMs} ms) passed`);
   if (check.needs?.includes('crafted-transactions') && !profile.codec.crafted) return resultOf(check, node, 'skip', `the profile's codec (${profile.codec.name}) has no crafted variants`);
   const controller = new AbortController();
   // Each exchange under way listens to the check's signal: a network check reads every node at once, and more
@@ -61,7 +65,7 @@ export async function runCheck(check: Check, node: string, env: CheckRunEnv): Pr
     }
     if (err instanceof CheckSkip) return resultOf(check, node, 'skip', err.message, ctx.exchanges, ms);
     if (controller.signal.aborted) {
-      const why = deadline.aborted ? `the run's deadline (${deadlineMs} ms) passed` : `the check did not finish within ${checkTimeoutMs} ms (a slow node may need longer: --timeout <ms>)`;
+      const why = deadline.aborted ? (deadline.reason === INTERRUPTED ? `${INTERRUPTED_MESSAGE}: stopped under way` : `the run's deadline (${deadlineMs} ms) passed`) : `the check did not finish within ${checkTimeoutMs} ms (a slow node may need longer: --timeout <ms>)`;
       return resultOf(check, node, 'error', why, ctx.exchanges, ms);
     }
     const message = err instanceof CheckError ? err.message : `the check itself failed (a bug in the suite or an unexpected answer): ${(err as Error).message}`;

@@ -17,15 +17,17 @@ export interface RunFacts {
   hints: string[];
   /** MUST checks of the catalogue that --only / --skip left out of the run (none: 0): a run without them certifies nothing. */
   mustLeftOut?: number;
+  /** Interrupted (Ctrl-C) before every check ended: no verdict, exit code 130. */
+  interrupted?: boolean;
 }
 
 /**
- * The RunResult of a run (format chainrpc-report/3, reports/conformance/report.schema.json), its summary
+ * The RunResult of a run (format chainrpc-report/4, reports/conformance/report.schema.json), its summary
  * summed by the verdict rules (verdict.ts). The runner makes every RunResult here, and so do test fixtures.
  */
 export function runResult(facts: RunFacts): RunResult {
   return {
-    format: 'chainrpc-report/3',
+    format: 'chainrpc-report/4',
     tool: { name: 'chainrpc', version: facts.version },
     startedAt: new Date(facts.startedMs).toISOString(),
     finishedAt: new Date(facts.finishedMs).toISOString(),
@@ -35,7 +37,8 @@ export function runResult(facts: RunFacts): RunResult {
     gate: facts.gate,
     options: facts.options,
     results: facts.results,
-    summary: summarize(facts.results, facts.gate, facts.noTarget, facts.mustLeftOut ?? 0),
+    ...(facts.interrupted === true ? { interrupted: true as const } : {}),
+    summary: summarize(facts.results, facts.gate, facts.noTarget, facts.mustLeftOut ?? 0, facts.interrupted === true),
     hints: facts.hints,
   };
 }

@@ -7,7 +7,7 @@ import { findUnreachable } from './findUnreachable.js';
 import { planJobs } from './planJobs.js';
 import type { Job } from './planJobs.js';
 import { reproduceFor } from './reproduce.js';
-import { runCheck } from './runCheck.js';
+import { INTERRUPTED, runCheck } from './runCheck.js';
 import type { CheckRunEnv } from './runCheck.js';
 import { runHints } from './runHints.js';
 import { runResult } from './runResult.js';
@@ -32,6 +32,8 @@ export interface SuiteOptions {
   maxRatePerNode?: number;
   /** The whole run's limit, ms: what has not finished then gets an error verdict. Default 5 min. */
   deadlineMs?: number;
+  /** Ctrl-C: when it aborts, the checks under way stop and those not started are not, each an error saying so; the run is interrupted (exit 130). */
+  signal?: AbortSignal;
   version: string;
   onStart?: (total: number) => void;
   onResult?: (result: CheckResult, done: number, total: number) => void;
@@ -73,6 +75,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const deadlineMs = options.deadlineMs ?? 300_000;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), deadlineMs);
+  const interrupt = (): void => deadline.abort(INTERRUPTED);
+  if (options.signal?.aborted === true) interrupt();
+  options.signal?.addEventListener('abort', interrupt, { once: true });
   const { shared, transcript, close } = createRunShared({ profile, targets: options.targets, checkTimeoutMs: baseTimeoutMs, deadline: deadline.signal, onExchange: (exchange) => options.onExchange?.(exchange), maxRatePerNode: options.maxRatePerNode });
 
   // Reachability: a target that does not answer a JSON-RPC call at all gets an error verdict on every
@@ -107,6 +112,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   setMaxListeners(concurrency + 10, deadline.signal);
   await runJobs(jobs, concurrency, env, emit);
   clearTimeout(deadlineTimer);
+  options.signal?.removeEventListener('abort', interrupt);
   await close();
 
   const order = new Map(options.checks.map((c, i) => [c.id, i]));
@@ -128,6 +134,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
       results,
       noTarget: reachable.length === 0,
       mustLeftOut: options.mustLeftOut ?? 0,
+      interrupted: deadline.signal.reason === INTERRUPTED,
       hints: runHints({ targets: options.targets, profile, results, transcript }),
     }),
     transcript,

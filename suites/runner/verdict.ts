@@ -29,27 +29,32 @@ export function isGating(result: CheckResult, gate: Level): boolean {
  * of the run (`mustLeftOut`, by --only / --skip). Exit code 0 passed, 1 not, 3 when no target answered
  * JSON-RPC: certification is a claim the reports make, never a different exit code.
  */
-export function summarize(results: readonly CheckResult[], gate: Level, noTarget: boolean, mustLeftOut = 0): RunSummary {
+export function summarize(results: readonly CheckResult[], gate: Level, noTarget: boolean, mustLeftOut = 0, interrupted = false): RunSummary {
   const counts = Object.fromEntries(LEVELS.map((l) => [l, { pass: 0, fail: 0, error: 0, skip: 0 }])) as RunSummary['counts'];
   let gating = 0;
   for (const r of results) {
     counts[r.level][r.status]++;
     if (isGating(r, gate)) gating++;
   }
-  const passed = gating === 0 && !noTarget;
+  // Interrupted (Ctrl-C): what ran is reported, but a run that did not end neither passes nor certifies.
+  const passed = gating === 0 && !noTarget && !interrupted;
   // A MUST failure or error gates at every gate: in a run that passed, each one is excused by the baseline.
   const { skip: skipped, fail, error } = counts.MUST;
   const excused = fail + error;
   const certified = passed && skipped === 0 && excused === 0 && mustLeftOut === 0;
-  const exitCode = noTarget ? 3 : passed ? 0 : 1;
-  // The detail after the verdict word (verdictHeadline puts CERTIFIED / PASSED / FAILED first).
+  const exitCode = interrupted ? 130 : noTarget ? 3 : passed ? 0 : 1;
+  // The detail after the verdict word (verdictHeadline puts CERTIFIED / PASSED / FAILED / INTERRUPTED first).
   const scope = `${gate} level${gate === 'MUST' ? '' : ' or above'}`;
   const unseen = [
     skipped > 0 ? `${skipped} MUST check result(s) skipped` : '',
     excused > 0 ? `${excused} MUST check result(s) excused by the baseline` : '',
     mustLeftOut > 0 ? `${mustLeftOut} MUST check(s) left out by --only/--skip` : '',
   ].filter((t) => t !== '');
-  const verdict = noTarget
+  const stopped = results.filter((r) => r.status === 'error' && r.evidence.message.startsWith(INTERRUPTED_MESSAGE)).length;
+  const failed = gating - stopped;
+  const verdict = interrupted
+    ? `the run was interrupted (Ctrl-C): ${stopped} check result(s) without a verdict; of those that ended, ${failed} at ${scope} failed or could not be verified`
+    : noTarget
     ? 'no target answered JSON-RPC, nothing was verified'
     : passed
       ? certified
@@ -59,7 +64,10 @@ export function summarize(results: readonly CheckResult[], gate: Level, noTarget
   return { counts, gating, passed, certified, exitCode, verdict };
 }
 
-export type VerdictWord = 'CERTIFIED' | 'PASSED' | 'FAILED';
+export type VerdictWord = 'CERTIFIED' | 'PASSED' | 'FAILED' | 'INTERRUPTED';
+
+/** How the result of a check the interruption stopped (or never started) begins. */
+export const INTERRUPTED_MESSAGE = 'the run was interrupted (Ctrl-C)';
 
 export interface Headline {
   word: VerdictWord;
@@ -70,7 +78,7 @@ export interface Headline {
 /** The verdict every report and the console lead with, taken from the run's summary (never judged again). */
 export function verdictHeadline(run: Pick<RunResult, 'summary' | 'gate'>): Headline {
   const { summary, gate } = run;
-  const word: VerdictWord = summary.certified ? 'CERTIFIED' : summary.passed ? 'PASSED' : 'FAILED';
+  const word: VerdictWord = summary.exitCode === 130 ? 'INTERRUPTED' : summary.certified ? 'CERTIFIED' : summary.passed ? 'PASSED' : 'FAILED';
   const detail = summary.verdict.trim();
   return { word, line: `${word} at gate ${gate}${detail === '' ? '' : `: ${detail}`}` };
 }

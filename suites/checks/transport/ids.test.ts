@@ -35,6 +35,12 @@ describe('transport id checks', () => {
     expectAllPass(results, ids.length);
   });
 
+  it('judge each id on its own: a node that turns numeric ids into strings fails the numeric echo, not the null one (the setup reads its answer whatever the id)', async () => {
+    const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: res.body.replace(/"id":(\d+)/, '"id":"$1"') }));
+    expectFailure(results, 'transport/id-integer-echoed', /./);
+    expect(results.find((r) => r.id === 'transport/id-null-answered')?.status).toBe('pass');
+  });
+
   it('catch an id sent back in exponent form (9.007199254740993e15 reads as a rounded double)', async () => {
     const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: res.body.replace('"id":9007199254740993', '"id":9.007199254740993e15') }));
     expectFailure(results, 'transport/id-large-integer-echoed', /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/);
