@@ -228,6 +228,38 @@ describe('FindingBook', () => {
     }
   });
 
+  it("titles a shrunk minimal case by what it is, not by its original's title (one param too many, shrunk to none)", async () => {
+    // A node that leaks a stack trace in any refusal of chain_getAccount's params: one param too many shows it, and
+    // so does no params at all, which is what the shrinker ends with. The original's title is no longer true of it.
+    const node = await nodeOf((r) => {
+      const ok = Array.isArray(r.params) && r.params.length === 1;
+      return ok ? { jsonrpc: '2.0', id: r.id ?? null, result: { balance: '0', nonce: 0 } } : { jsonrpc: '2.0', id: r.id ?? null, error: { code: -32602, message: 'TypeError: bad params', data: { stack: 'TypeError: bad params\n    at check (/srv/app/rpc.js:12:7)' } } };
+    });
+    const profile = referenceProfile();
+    const target = new FuzzTarget(node.url, profile, 4);
+    const json: JsonValue = { jsonrpc: '2.0', method: 'chain_getAccount', params: ['ab'.repeat(32), {}], id: 'c4' };
+    const c: FuzzCase = { rule: 'invalid-params/extra', family: 'invalid-params', method: 'chain_getAccount', seed: 7, index: 4, title: 'chain_getAccount: one param too many ({})', risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } };
+    const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 100, maxMs: 10_000 } });
+    try {
+      const answer = await sendCase(target.sender, c.http, 2_000);
+      const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'leak');
+      expect(violation).toBeDefined();
+      if (violation === undefined) return;
+      book.file(target, c, answer, violation, target.client.url);
+      await book.settled();
+      const [f] = book.findings;
+      const minimal = parseJson(f?.minimal.http.bodyText ?? '') as { [k: string]: JsonValue };
+      expect(minimal.params).toBeUndefined();
+      // Said as what it is now, and what it was shrunk from; the original keeps its own title.
+      expect(f?.minimal.title).toMatch(/^chain_getAccount, no params, .* \(shrunk from: chain_getAccount: one param too many \(\{\}\)\)$/);
+      expect(f?.minimal.title).not.toMatch(/^chain_getAccount: one param too many/);
+      expect(f?.original.title).toBe(c.title);
+    } finally {
+      await target.close();
+      await node.close();
+    }
+  });
+
   it('shrinks keeping the whole violation: its kind and the method it is about, not only its oracle', async () => {
     // A node that loses the id of any call with by-name params (id null), whatever its method, and refuses them
     // (-32602) before looking the method up. Shrunk by the oracle alone, the call's method name went to "" (a

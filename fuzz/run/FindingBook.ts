@@ -15,7 +15,7 @@ import { decodeBody, readJsonText } from '../oracles/readJsonBody.js';
 import { knownMethods } from '../oracles/requestModel.js';
 import { envelopeKind } from '../oracles/answerChecks.js';
 import { judgeAnswer } from './judgeAnswer.js';
-import { foundCase } from './foundCase.js';
+import { foundCase, minimalTitle } from './foundCase.js';
 import type { FuzzTarget } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
 import { shrink, type ShrinkOptions } from './shrink.js';
@@ -110,7 +110,7 @@ export class FindingBook {
   /**
    * Re-checks the case, shrinks it, re-checks the minimal one; then announces the finding. The re-check is
    * always made (one request: what tells a finding from a flaky sighting); shrinking ends at the time budget
-   * (`shrinkUntil`), said in the minimal case's title, and past it the minimal case is not sent once more (it
+   * (`shrinkUntil`), said in the minimal case's title (which says what the shrunk request is, and what it was shrunk from), and past it the minimal case is not sent once more (it
    * showed the violation when it was kept).
    */
   async #settle(target: FuzzTarget, c: FuzzCase, v: Violation, finding: Finding, endpoint: string): Promise<void> {
@@ -141,9 +141,8 @@ export class FindingBook {
       // Past the budget the minimal case is not sent once more: it showed the violation when it was kept.
       if (confirm === OUT_OF_TIME) confirm = lastShown;
       if (confirm !== undefined) {
-        const shrunk = small.http.body.length < c.http.body.length;
-        const title = `${c.title}${shrunk ? ' (shrunk)' : ''}${cut ? ' (shrinking cut short by the time budget)' : ''}`;
-        finding.minimal = foundCase({ ...c, http: small.http, title }, confirm.answer, endpoint);
+        // Titled by what it now is: the original's title may no longer be true of it ("one param too many", shrunk to none).
+        finding.minimal = foundCase({ ...c, http: small.http, title: minimalTitle(c, small.http, cut) }, confirm.answer, endpoint);
         finding.message = confirm.violation.message;
         finding.source = confirm.violation.source;
         finding.recheck = 'reproduced';

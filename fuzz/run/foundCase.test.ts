@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bodyText, curlOf, foundCase, httpOf } from './foundCase.js';
+import { bodyText, curlOf, describeHttp, foundCase, httpOf, minimalTitle } from './foundCase.js';
 import type { FuzzCase } from '../model.js';
 
 const fuzzCase = (body: Uint8Array, extra: Partial<FuzzCase> = {}): FuzzCase => ({ rule: 'envelope/x', family: 'envelope', seed: 1, index: 2, title: 't', http: { method: 'POST', contentType: 'application/json', body }, risky: false, ...extra });
@@ -25,5 +25,18 @@ describe('a found case', () => {
       const data = curl.includes('| base64 -d') ? curl.slice(0, curl.indexOf('| curl')) : `printf '%s' ${curl.slice(curl.indexOf('--data-binary ') + 14, curl.lastIndexOf(" 'http"))}`;
       expect([...execFileSync('sh', ['-c', data])]).toEqual([...body]);
     }
+  });
+
+  it('describes a request by its bytes alone, and titles a shrunk case by that and by what it was shrunk from', () => {
+    const post = (body: string): FuzzCase['http'] => ({ method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(body) });
+    expect(describeHttp(post('{"jsonrpc":"2.0","method":"chain_getAccount","id":""}'))).toBe('chain_getAccount, no params, id ""');
+    expect(describeHttp(post('{"method":"chain_getAccount","params":["ab"],"id":0,"x":1}'))).toBe('chain_getAccount, 1 param ["ab"], id 0, no "jsonrpc", also "x"');
+    expect(describeHttp(post('[{"jsonrpc":"2.0","method":"chain_blockNumber","params":[]},7]'))).toBe('batch of 2: chain_blockNumber, params [], no id (a notification); a number (7), not a request object');
+    expect(describeHttp(post('{"a":'))).toBe('5 bytes that are not JSON');
+    expect(describeHttp({ method: 'POST', contentType: undefined, body: new Uint8Array([0xff]) })).toBe('1 byte, not UTF-8 text');
+    const original = { title: 'chain_getAccount: one param too many ({})', http: post('{"jsonrpc":"2.0","method":"chain_getAccount","params":["ab",{}],"id":""}') };
+    expect(minimalTitle(original, post('{"jsonrpc":"2.0","method":"chain_getAccount","id":""}'), false)).toBe('chain_getAccount, no params, id "" (shrunk from: chain_getAccount: one param too many ({}))');
+    // Nothing shrank: the original's title is still true of it.
+    expect(minimalTitle(original, original.http, true)).toBe('chain_getAccount: one param too many ({}) (shrinking cut short by the time budget)');
   });
 });

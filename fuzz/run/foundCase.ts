@@ -2,7 +2,8 @@
  * A case as a finding keeps it: the exact bytes (base64, and as text when they are UTF-8), the answer, and a
  * curl command that sends the same bytes to the same endpoint, so a node team can reproduce it without chainrpc.
  */
-import type { FoundCase, FuzzAnswer, FuzzCase } from '../model.js';
+import { parseJson, stringifyJson, type JsonValue } from '../../core/json/index.js';
+import type { FoundCase, FuzzAnswer, FuzzCase, FuzzHttp } from '../model.js';
 
 // ignoreBOM: a byte order mark the body opens with stays in its text (a decoder that drops it would lose bytes).
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -60,3 +61,71 @@ export function httpOf(found: FoundCase): FuzzCase['http'] {
     ...(found.http.omitContentLength === true ? { omitContentLength: true } : {}),
   };
 }
+
+/** A value in a few characters, for a title: JSON, cut at 40. */
+function shortJson(v: JsonValue): string {
+  const text = stringifyJson(v);
+  return text.length <= 40 ? text : `${text.slice(0, 39)}…`;
+}
+
+const typeOf = (v: JsonValue): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'bigint' ? 'a number' : `a ${typeof v}`);
+
+/** One request object in a few words: its method, its params, its id, and what else is odd about it. */
+function describeRequest(v: JsonValue): string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${typeOf(v)} (${shortJson(v)}), not a request object`;
+  const parts: string[] = [];
+  const method = v.method;
+  if (method === undefined) parts.push('no method');
+  else if (typeof method !== 'string') parts.push(`method ${typeOf(method)} (${shortJson(method)})`);
+  else parts.push(/^[\w.:-]{1,60}$/.test(method) ? method : `method ${shortJson(method)}`);
+  const params = v.params;
+  if (params === undefined) parts.push('no params');
+  else if (Array.isArray(params)) parts.push(params.length === 0 ? 'params []' : `${params.length} ${params.length === 1 ? 'param' : 'params'} ${shortJson(params)}`);
+  else if (typeof params === 'object' && params !== null) parts.push(Object.keys(params).length === 0 ? 'params {}' : `params by name ${shortJson(params)}`);
+  else parts.push(`params ${typeOf(params)} (${shortJson(params)})`);
+  parts.push(v.id === undefined ? 'no id (a notification)' : `id ${shortJson(v.id)}`);
+  if (v.jsonrpc === undefined) parts.push('no "jsonrpc"');
+  else if (v.jsonrpc !== '2.0') parts.push(`"jsonrpc" ${shortJson(v.jsonrpc)}`);
+  const other = Object.keys(v).filter((k) => !['jsonrpc', 'method', 'params', 'id'].includes(k));
+  if (other.length > 0) parts.push(`also ${other.map((k) => JSON.stringify(k)).join(', ')}`);
+  return parts.join(', ');
+}
+
+/**
+ * What a request is, read from its bytes alone (not from the case it was made as): "chain_getAccount, no params,
+ * id """, "batch of 2: …", "11 bytes, not UTF-8". What a shrunk case is called: shrinking changes the request, so
+ * the title its original was made with ("one param too many") may no longer be true of it.
+ */
+export function describeHttp(http: FuzzHttp): string {
+  const head = http.method === 'POST' ? '' : `${http.method}: `;
+  if (http.omitContentLength === true) return `${head}no Content-Length (so no body)`;
+  if (http.body.length === 0) return `${head}no body`;
+  const text = bodyText(http.body);
+  if (text === undefined) return `${head}${http.body.length} ${http.body.length === 1 ? 'byte' : 'bytes'}, not UTF-8 text`;
+  let json: JsonValue;
+  try {
+    json = parseJson(text);
+  } catch {
+    return `${head}${http.body.length} ${http.body.length === 1 ? 'byte' : 'bytes'} that are not JSON`;
+  }
+  if (!Array.isArray(json)) return `${head}${describeRequest(json)}`;
+  if (json.length === 0) return `${head}an empty batch ([])`;
+  const shown = json.slice(0, 3).map(describeRequest);
+  return `${head}batch of ${json.length}: ${shown.join('; ')}${json.length > shown.length ? `; … (${json.length - shown.length} more)` : ''}`;
+}
+
+/** The words that join a shrunk case's own description to its original's title (TITLE_OF_SHRUNK). */
+export const SHRUNK_FROM = ' (shrunk from: ';
+
+/**
+ * The title of a minimal case: its original's when shrinking left the request as it was; else what the request
+ * now is (describeHttp), and the title of the case it was shrunk from. `cut`: shrinking stopped at the time budget.
+ */
+export function minimalTitle(original: Pick<FuzzCase, 'title' | 'http'>, minimal: FuzzHttp, cut: boolean): string {
+  const changed = !sameRequest(original.http, minimal);
+  const title = changed ? `${describeHttp(minimal)}${SHRUNK_FROM}${original.title})` : original.title;
+  return `${title}${cut ? ' (shrinking cut short by the time budget)' : ''}`;
+}
+
+const sameRequest = (a: FuzzHttp, b: FuzzHttp): boolean =>
+  a.method === b.method && a.contentType === b.contentType && (a.omitContentLength === true) === (b.omitContentLength === true) && a.body.length === b.body.length && Buffer.from(a.body).equals(Buffer.from(b.body));

@@ -7,7 +7,7 @@
  */
 import type { Finding, FoundCase, FuzzAnswer } from '../../fuzz/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingReplayCommand, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingHeadline, findingReplayCommand, minimalCaseTitle, minimalOrigin, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
 
 const MAX_BODY_CHARS = 20_000;
@@ -17,10 +17,10 @@ const MAX_ANSWER_CHARS = 8_000;
 /** A safe id for an element from a finding's id (F1 stays F1). */
 export const anchorOf = (id: string): string => `finding-${id.replace(/[^\w-]/g, '_')}`;
 
-/** A case's request line and body: text in a <pre>, or a hex dump marked as such. */
-export function caseHtml(c: FoundCase, testid: string): string {
+/** A case's request line and body: text in a <pre>, or a hex dump marked as such. `said`: its title and origin, when not its own (a shrunk minimal case's). */
+export function caseHtml(c: FoundCase, testid: string, said?: { title: string; origin: string }): string {
   const body = caseBody(c, { maxChars: MAX_BODY_CHARS, maxBytes: MAX_HEX_BYTES });
-  const head = `<p class="case-head">${h(c.title)} <span class="note">${h(caseOrigin(c))} · ${h(requestLine(c))}</span></p>`;
+  const head = `<p class="case-head">${h(said?.title ?? c.title)} <span class="note">${h(said?.origin ?? caseOrigin(c))} · ${h(requestLine(c))}</span></p>`;
   if (body.form === 'none') return head;
   const note = body.form === 'hex' ? '<div class="note">The body is not UTF-8 text: its bytes in hex.</div>' : '';
   return `${head}${note}<pre class="${body.form === 'hex' ? 'body hex' : 'body'}" data-testid="${h(testid)}">${h(body.text)}</pre>`;
@@ -46,6 +46,13 @@ function commandsHtml(f: Finding, options: FuzzReportOptions): string {
   ].join('');
 }
 
+/** The oracle's words, then the part of the answer that shows it, its lines as lines. */
+function messageHtml(f: Finding): string {
+  const headline = findingHeadline(f);
+  if (headline.excerpt === undefined) return `<p class="message">${h(headline.lead)}</p>`;
+  return `<p class="message">${h(headline.lead)}:</p><pre class="answer excerpt" data-testid="excerpt-${h(anchorOf(f.id))}">${h(headline.excerpt)}</pre>`;
+}
+
 /** One finding, as an <article> marked data-testid="finding-<id>"; a flaky one marked so. */
 export function findingHtml(f: Finding, options: FuzzReportOptions): string {
   const anchor = anchorOf(f.id);
@@ -57,9 +64,9 @@ export function findingHtml(f: Finding, options: FuzzReportOptions): string {
   return [
     `<article class="finding${flaky ? ' flaky' : ''}" id="${h(anchor)}" data-testid="${h(anchor)}" data-oracle="${h(f.oracle)}">`,
     `<h3><span class="fid">${h(f.id)}</span>${badges.join('')}${f.method === undefined ? '' : `<code>${h(f.method)}</code>`}<span class="url">${h(f.url)}</span></h3>`,
-    `<p class="message">${h(f.message)}</p>`,
+    messageHtml(f),
     `<p class="note">${h(findingFacts(f))}. Source: ${h(f.source)}.</p>`,
-    `<div class="label">Minimal case${wasShrunk(f) ? ' (shrunk)' : ''}</div>${caseHtml(f.minimal, `body-${anchor}`)}`,
+    `<div class="label">Minimal case</div>${caseHtml(f.minimal, `body-${anchor}`, { title: minimalCaseTitle(f), origin: minimalOrigin(f) })}`,
     original,
     answersHtml(f),
     commandsHtml(f, options),

@@ -6,6 +6,7 @@
  */
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
 import type { Finding, FoundCase, FuzzAnswer, FuzzRun } from '../../fuzz/model.js';
+import { describeHttp, httpOf, SHRUNK_FROM } from '../../fuzz/run/foundCase.js';
 import { shellQuote } from '../../suites/runner/shellQuote.js';
 import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
@@ -143,3 +144,134 @@ export function findingFacts(f: Finding): string {
 /** Whether shrinking made the case smaller (then both the original and the minimal case are worth showing). */
 export const wasShrunk = (f: Finding): boolean =>
   f.original.http.bodyBase64 !== f.minimal.http.bodyBase64 || f.original.http.method !== f.minimal.http.method || f.original.http.contentType !== f.minimal.http.contentType;
+
+/**
+ * A minimal case's title. A report written before shrunk cases were titled by what they are (describeHttp) kept its
+ * original's title with " (shrunk)" after it, which may no longer be true of it ("one param too many", shrunk to
+ * none): such a title is made again from the minimal case's bytes, with the original's title after.
+ */
+export function minimalCaseTitle(f: Finding): string {
+  const title = f.minimal.title;
+  if (!wasShrunk(f) || title.includes(SHRUNK_FROM)) return title;
+  const legacy = title === f.original.title || title.startsWith(`${f.original.title} (shrunk`) || title.startsWith(`${f.original.title} (shrinking`);
+  if (!legacy) return title;
+  const cut = title.endsWith(' (shrinking cut short by the time budget)');
+  return `${describeHttp(httpOf(f.minimal))}${SHRUNK_FROM}${f.original.title})${cut ? ' (shrinking cut short by the time budget)' : ''}`;
+}
+
+/**
+ * Where a finding's minimal case comes from: its rule, seed and index when it is the case made so; else the case it
+ * was shrunk from (the seed and index make that one, not the minimal case, whose rule it may no longer break).
+ */
+export const minimalOrigin = (f: Finding): string => (wasShrunk(f) ? `shrunk from ${caseOrigin(f.original)}` : caseOrigin(f.minimal));
+
+/**
+ * The rule a finding is shown with: the case's rule, or, when the case shrank, the rule of the case that found it
+ * (the minimal case may no longer do what the rule made: "one param too many", shrunk to no params).
+ */
+export const ruleLabel = (f: Finding): string => (wasShrunk(f) ? `found by ${f.rule}, shrunk` : f.rule);
+
+/** A finding's headline: the oracle's words first, then the part of the answer that shows it (readable), if the message quotes one. */
+export interface FindingHeadline {
+  lead: string;
+  /** The answer's text that shows it, widened to whole lines or words, its JSON escapes read (a line break is one); '…' where cut. */
+  excerpt?: string;
+}
+
+/** How far an excerpt is widened to reach the start or end of its line (or of the string it is in), then of a word. */
+const WIDEN_TO_LINE = 100;
+const WIDEN_TO_WORD = 30;
+
+/**
+ * A finding's message split into the oracle's words and the excerpt of the answer it quotes (`…: "<excerpt>"`, as
+ * the leak oracle writes it). The excerpt is a cut of the answer's raw text (often JSON, its line breaks written
+ * `\n`), made at no boundary: it is widened in the answer to whole lines (or words) and its escapes are read, so
+ * a stack trace reads as one, not as "ddress); got 0\\n    at leakyE".
+ */
+export function findingHeadline(f: Pick<Finding, 'message' | 'oracle'> & { minimal: Pick<FoundCase, 'answer'> }): FindingHeadline {
+  const m = /^([\s\S]*?): ("(?:[^"\\]|\\.)*")$/.exec(f.message);
+  if (m === null) return { lead: f.message };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(m[2] ?? '');
+  } catch {
+    return { lead: f.message };
+  }
+  if (typeof raw !== 'string' || raw.trim() === '') return { lead: f.message };
+  const answer = f.minimal.answer;
+  const whole = [answer.text ?? '', ...Object.entries(answer.headers ?? {}).map(([k, v]) => `${k}: ${v}`)].join('\n');
+  // A quoted value that is no part of the answer (a param, an id) stays in the sentence; a leak's excerpt may lie past the answer kept.
+  if (!whole.includes(raw) && f.oracle !== 'leak') return { lead: f.message };
+  return { lead: m[1] ?? f.message, excerpt: readableExcerpt(raw, whole) };
+}
+
+/** A line break in raw text: a real one, or one written as JSON writes it (`\n`, `\r\n`) not itself escaped. */
+const BREAK = /\r?\n|(?<!\\)(?:\\\\)*\\r\\n|(?<!\\)(?:\\\\)*\\n/g;
+
+/** `raw`, found in `whole`, widened to line (or word) boundaries, its JSON escapes read; '…' marks a cut kept. */
+export function readableExcerpt(raw: string, whole: string): string {
+  const at = whole.indexOf(raw);
+  let start = at;
+  let end = at + raw.length;
+  let text: string;
+  let cutStart: boolean;
+  let cutEnd: boolean;
+  if (at < 0) {
+    // Not in the answer as kept (cut at its cap): its own ends are cut, to the nearest word.
+    const words = /^\S*\s+([\s\S]*\S)\s+\S*$/.exec(raw);
+    text = words?.[1] ?? raw;
+    cutStart = cutEnd = true;
+  } else {
+    const before = whole.slice(Math.max(0, start - WIDEN_TO_LINE), start);
+    const lineStart = lastBoundary(before);
+    if (start === 0) cutStart = false;
+    else if (lineStart !== undefined) {
+      start -= before.length - lineStart;
+      cutStart = false;
+    } else {
+      const space = before.slice(-WIDEN_TO_WORD).search(/\s\S*$/);
+      if (space >= 0) start -= Math.min(WIDEN_TO_WORD, before.length) - space - 1;
+      cutStart = true;
+    }
+    const after = whole.slice(end, end + WIDEN_TO_LINE);
+    const lineEnd = firstBoundary(after);
+    if (end === whole.length) cutEnd = false;
+    else if (lineEnd !== undefined) {
+      end += lineEnd;
+      cutEnd = false;
+    } else {
+      const space = after.slice(0, WIDEN_TO_WORD).search(/\s/);
+      if (space >= 0) end += space;
+      cutEnd = true;
+    }
+    text = whole.slice(start, end);
+  }
+  const read = text.replace(BREAK, '\n').replace(/\\(["\\/bfrt]|u[0-9a-fA-F]{4})/g, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ({ b: '\b', f: '\f', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e));
+  const lines = read.split('\n').map((l) => l.trimEnd());
+  while (lines.length > 1 && lines[0]?.trim() === '') lines.shift();
+  while (lines.length > 1 && lines[lines.length - 1]?.trim() === '') lines.pop();
+  return `${cutStart ? '…' : ''}${lines.join('\n')}${cutEnd ? '…' : ''}`;
+}
+
+/** Where the last line (or JSON string) in `text` starts: after its last line break or unescaped quote; undefined: none. */
+function lastBoundary(text: string): number | undefined {
+  let found: number | undefined;
+  for (const m of text.matchAll(BREAK)) found = m.index + m[0].length;
+  for (const m of text.matchAll(/(?<!\\)(?:\\\\)*"/g)) found = Math.max(found ?? 0, m.index + m[0].length);
+  return found;
+}
+
+/** Where the first line (or JSON string) in `text` ends: at its first line break or unescaped quote; undefined: none. */
+function firstBoundary(text: string): number | undefined {
+  // A break matched with the backslashes before it (escaped ones): the line ends where the break's own `\n` (or `\r\n`) begins.
+  const found = [...text.matchAll(BREAK)].map((m) => m.index + m[0].length - (/\\r\\n$/.test(m[0]) ? 4 : /\\n$/.test(m[0]) ? 2 : m[0].length));
+  const quote = /(?<!\\)(?:\\\\)*"/.exec(text);
+  if (quote !== null) found.push(quote.index + quote[0].length - 1);
+  return found.length === 0 ? undefined : Math.min(...found);
+}
+
+/** A headline in one line (a JUnit message, a console line): the lead, then the excerpt with its line breaks shown as " ⏎ ". */
+export function headlineLine(h: FindingHeadline, maxChars = 300): string {
+  if (h.excerpt === undefined) return h.lead;
+  return `${h.lead}: ${excerpt(h.excerpt.split('\n').map((l) => l.trim()).join(' ⏎ '), maxChars)}`;
+}

@@ -6,7 +6,7 @@
  * 10,000 cases (seed 42, 50.0 s, http://…)".
  */
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
-import type { FuzzRun } from '../../fuzz/model.js';
+import type { FuzzRun, TargetSummary } from '../../fuzz/model.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount } from '../load/formatLoad.js';
 
@@ -80,3 +80,27 @@ export function fuzzHeadline(run: FuzzRun): FuzzHeadline {
 
 /** The CSS class of a headline's word, in the palette every report shares (pass, fail, error). */
 export const headlineClass = (word: FuzzHeadlineWord): 'passed' | 'failed' | 'error' => (word === 'FOUND' ? 'failed' : word === 'CLEAN' ? 'passed' : 'error');
+
+const wasWere = (n: number): string => (n === 1 ? 'was' : 'were');
+
+/**
+ * Why a node was sent fewer cases than the run made (its `cases` against the run's), so that the node table and the
+ * headline's count are told apart, never left to disagree: a case is counted by the run when it is made, and by a
+ * node when it is sent to it, which it is not once the node has stopped answering (the case made as the last node
+ * died is sent to none). Undefined: it was sent them all.
+ */
+export function unsentNote(run: FuzzRun, t: TargetSummary): string | undefined {
+  const unsent = run.cases - t.cases;
+  if (unsent <= 0) return undefined;
+  if (t.state === 'unreachable') return `it never answered: none of the run's ${plural(run.cases, 'case')} was sent to it`;
+  if (t.state === 'stopped') return `${formatCount(unsent)} of the run's ${plural(run.cases, 'case')} ${wasWere(unsent)} made after it stopped answering, so not sent to it`;
+  return `${formatCount(unsent)} of the run's ${plural(run.cases, 'case')} ${wasWere(unsent)} not sent to it`;
+}
+
+/** What the run's case count holds that no node was sent, when every node had stopped (undefined: nothing such). */
+export function unsentByAllNote(run: FuzzRun): string | undefined {
+  const most = Math.max(0, ...run.targets.map((t) => t.cases));
+  const unsent = run.cases - most;
+  if (unsent <= 0 || run.targets.some((t) => t.state === 'answering')) return undefined;
+  return `${formatCount(unsent)} of the ${plural(run.cases, 'case')} ${wasWere(unsent)} made after every node had stopped answering, and sent to none (a node's count is of the cases sent to it)`;
+}

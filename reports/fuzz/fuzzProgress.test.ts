@@ -65,7 +65,7 @@ describe('fuzzStatusLine and findingLine', () => {
   });
 
   it('says a finding in one line: id, oracle, method, node, message and rule, flaky marked', () => {
-    expect(findingLine(finding('F1'))).toBe(`F1  error-expected  chain_getBlockByHeight  ${FUZZ_NODE_A}: answered an invalid height (2^64, above the u64 maximum) with a result (invalid-params/maximum)`);
+    expect(findingLine(finding('F1'))).toBe(`F1  error-expected  chain_getBlockByHeight  ${FUZZ_NODE_A}: answered an invalid height (2^64, above the u64 maximum) with a result (found by invalid-params/maximum, shrunk)`);
     expect(findingLine(finding('F6'))).toMatch(/^F6 {2}slow {2}chain_getBlockByHeight {2}.* \(valid\/chain_getBlockByHeight\) {2}\[flaky\]$/);
   });
 

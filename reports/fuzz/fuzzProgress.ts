@@ -7,7 +7,7 @@
  * characters as pictures, never sent to the terminal.
  */
 import type { Finding, TargetSummary } from '../../fuzz/model.js';
-import { excerpt } from '../shared/excerpt.js';
+import { findingHeadline, headlineLine, ruleLabel } from './findingText.js';
 import { showControls } from '../shared/showControls.js';
 import { CLEAR_LINE, fitLine } from '../shared/terminalLine.js';
 import type { ProgressStream } from '../shared/terminalLine.js';
@@ -47,7 +47,7 @@ export function fuzzStatusLine(s: FuzzProgressSnapshot): string {
 
 /** A new finding in one line: "F3  liveness  chain_getBlock  http://…: the node stopped answering after this request (envelope/deep-nesting)". */
 export function findingLine(f: Finding): string {
-  const parts = [f.id, f.oracle, ...(f.method === undefined ? [] : [f.method]), `${f.url}: ${excerpt(f.message, MAX_MESSAGE_CHARS)} (${f.rule})`];
+  const parts = [f.id, f.oracle, ...(f.method === undefined ? [] : [f.method]), `${f.url}: ${headlineLine(findingHeadline(f), MAX_MESSAGE_CHARS)} (${ruleLabel(f)})`];
   if (f.recheck === 'flaky') parts.push('[flaky]');
   return showControls(parts.join('  ').replace(/\r?\n/g, ' '));
 }

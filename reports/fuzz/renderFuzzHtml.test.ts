@@ -115,8 +115,8 @@ describe('renderFuzzHtml', () => {
 
   it('then the nodes, the cases by family, the most costly cases and the tool errors apart', () => {
     const nodes = byTestId(html, 'nodes', 'section');
-    expect(nodes).toContain(`${FUZZ_NODE_A}stopped5,3964`);
-    expect(nodes).toContain(`${FUZZ_NODE_B}answering5,3971 (+1 flaky)`);
+    expect(nodes).toContain(`${FUZZ_NODE_A}stopped5,396 of 10,7934`);
+    expect(nodes).toContain(`${FUZZ_NODE_B}answering5,397 of 10,7931 (+1 flaky)`);
     expect(nodes).toContain('invalid-params3,238');
     expect(byTestId(html, 'costly', 'section')).toContain('96.4x · a block with 5,000 transactions · 480 ms');
     const tools = byTestId(html, 'tool-errors', 'section');

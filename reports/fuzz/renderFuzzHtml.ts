@@ -21,7 +21,7 @@ import { findingsInOrder, flakyAside, formatTime, nodeFindings, reportOptions } 
 import type { FuzzReportOptions } from './findingText.js';
 import { casesChart, findingsChart } from './fuzzCharts.js';
 import { FUZZ_REPORT_CSS } from './fuzzHtmlAssets.js';
-import { fuzzHeadline, headlineClass, stopPhrase, unreachableNote } from './fuzzHeadline.js';
+import { fuzzHeadline, headlineClass, stopPhrase, unreachableNote, unsentByAllNote, unsentNote } from './fuzzHeadline.js';
 
 /** The heading of the flaky sightings, after the findings. */
 const FLAKY_HEADING = 'Flaky sightings (seen once, not when sent again; not counted)';
@@ -75,8 +75,11 @@ function findingsHtml(run: FuzzRun, options: FuzzReportOptions): string[] {
   return out;
 }
 
+/** Whether the run has anything over time: a timeline point, or cases sent (a run shorter than a second has no point). */
+const hasTimeline = (run: FuzzRun): boolean => run.timeline.length > 0 || run.cases > 0;
+
 function timelineHtml(run: FuzzRun): string {
-  if (run.timeline.length === 0) return '';
+  if (!hasTimeline(run)) return '';
   return ['<section id="timeline" data-testid="timeline">', '<h2>Over time</h2>', `<div class="charts">${casesChart(run)}${findingsChart(run)}</div>`, '</section>'].join('\n');
 }
 
@@ -88,11 +91,19 @@ function targetsHtml(run: FuzzRun): string {
     run.targets.map((t) => {
       const found = nodeFindings(run, t.url);
       const findings = num(`${formatCount(found.standing)}${flakyAside(found.flaky)}`, found.standing > 0 ? 'bad' : undefined);
-      return [{ html: `<code>${h(t.url)}</code>` }, { html: state(t.state) }, num(formatCount(t.cases)), findings, num(formatTime(t.medianMs)), num(formatTime(t.slowBoundMs)), num(formatCount(t.livenessChecks))];
+      const cases = unsentNote(run, t) === undefined ? formatCount(t.cases) : `${formatCount(t.cases)} of ${formatCount(run.cases)}`;
+      return [{ html: `<code>${h(t.url)}</code>` }, { html: state(t.state) }, num(cases), findings, num(formatTime(t.medianMs)), num(formatTime(t.slowBoundMs)), num(formatCount(t.livenessChecks))];
     }),
   );
   const families = htmlTable('families', [text('Family'), num('Cases')], [...CASE_FAMILIES.map((f) => [{ html: `<code>${h(f)}</code>` }, num(formatCount(run.byFamily[f]))]), [text('all'), num(formatCount(run.cases))]]);
-  return ['<section id="nodes" data-testid="nodes">', '<h2>Nodes</h2>', table, '<h2 id="families">Cases by family</h2>', families, '</section>'].join('\n');
+  // A node's count is of the cases sent to it, the run's of the cases made: where they differ, said why.
+  const unsent = run.targets.flatMap((t) => {
+    const note = unsentNote(run, t);
+    return note === undefined ? [] : [`<p class="note" data-testid="unsent">${run.targets.length === 1 ? '' : `<code>${h(t.url)}</code>: `}${h(`Cases: ${note}.`)}</p>`];
+  });
+  const byAll = unsentByAllNote(run);
+  const familiesNote = byAll === undefined ? '' : `<p class="note" data-testid="unsent-all">${h(`All: ${byAll}.`)}</p>`;
+  return ['<section id="nodes" data-testid="nodes">', '<h2>Nodes</h2>', table, ...unsent, '<h2 id="families">Cases by family</h2>', families, familiesNote, '</section>'].filter((l) => l !== '').join('\n');
 }
 
 function costlyHtml(run: FuzzRun): string {
@@ -128,7 +139,7 @@ function tocHtml(run: FuzzRun): string {
   const links: [string, string][] = [
     ['findings', standing.length > 0 ? `Findings (${standing.length})` : 'Findings'],
     ...(flaky.length > 0 ? [['flaky', `Flaky sightings (${flaky.length})`] as [string, string]] : []),
-    ...(run.timeline.length > 0 ? [['timeline', 'Over time'] as [string, string]] : []),
+    ...(hasTimeline(run) ? [['timeline', 'Over time'] as [string, string]] : []),
     ['nodes', 'Nodes'],
     ['families', 'Cases by family'],
     ...((run.costly ?? []).length > 0 ? [['costly', 'Costly cases'] as [string, string]] : []),

@@ -4,7 +4,10 @@
  * replay), a <testcase> per flaky sighting (seen once, not again when re-sent: <skipped message="flaky: …"/>
  * with the same evidence as <system-out>, never a failure, as fuzz/fuzzVerdict.ts counts it), and a passing
  * <testcase> per oracle with no standing finding on that node, so a clean run is a suite of passes, not an
- * empty one (as a load run's kept thresholds are cases). A node that never answered has an <error> case and
+ * empty one (as a load run's kept thresholds are cases); skipped instead, saying how far it got, when the node's
+ * fuzzing ended early (it stopped answering, the run was interrupted or reached --max-findings): an oracle that
+ * judged 75 cases of a 15 s run is no clean pass. A finding's message is its headline (findingHeadline: the
+ * oracle's words, then the answer's excerpt as lines), and a shrunk case's rule is the one that found it. A node that never answered has an <error> case and
  * its oracles skipped. Tool errors are <error> elements (no verdict), never failures: in the suite of the node
  * they concern, or in a suite of their own. The process's exit code gates the pipeline.
  */
@@ -14,9 +17,9 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase, JunitSuite } from '../shared/junitXml.js';
 import { formatCount } from '../load/formatLoad.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, findingReplayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingHeadline, findingsInOrder, findingReplayCommand, headlineLine, minimalCaseTitle, minimalOrigin, reportOptions, requestLine, ruleLabel, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
-import { fuzzHeadline } from './fuzzHeadline.js';
+import { fuzzHeadline, unsentNote } from './fuzzHeadline.js';
 
 const MAX_BODY_CHARS = 4_000;
 const MAX_HEX_BYTES = 1_024;
@@ -29,15 +32,21 @@ const TOOL_SUITE = 'chainrpc fuzz';
 export function findingText(f: Finding, options: FuzzReportOptions = {}): string {
   const c = f.minimal;
   const body = caseBody(c, { maxChars: MAX_BODY_CHARS, maxBytes: MAX_HEX_BYTES });
+  const headline = findingHeadline(f);
+  const original = f.original;
+  const originalBody = caseBody(original, { maxChars: MAX_BODY_CHARS, maxBytes: MAX_HEX_BYTES });
   const lines = [
-    f.message,
+    ...(headline.excerpt === undefined ? [headline.lead] : [`${headline.lead}:`, headline.excerpt]),
     `oracle: ${f.oracle}; source: ${f.source}`,
     findingFacts(f),
     '',
-    `minimal case${wasShrunk(f) ? ' (shrunk)' : ''}: ${c.title} (${caseOrigin(c)})`,
+    `minimal case: ${minimalCaseTitle(f)} (${minimalOrigin(f)})`,
     `request: ${requestLine(c)}`,
     ...(body.form === 'none' ? [] : [body.form === 'hex' ? 'body (hex, not UTF-8):' : 'body:', body.text]),
     '',
+    ...(wasShrunk(f)
+      ? [`original case, before shrinking: ${original.title} (${caseOrigin(original)})`, `request: ${requestLine(original)}`, ...(originalBody.form === 'none' ? [] : [originalBody.form === 'hex' ? 'body (hex, not UTF-8):' : 'body:', originalBody.text]), '']
+      : []),
   ];
   for (const { url, answer } of [{ url: f.url, answer: c.answer }, ...(f.others ?? [])]) {
     lines.push(`answer of ${url}: ${answerLine(answer)}`);
@@ -51,20 +60,20 @@ export function findingText(f: Finding, options: FuzzReportOptions = {}): string
 
 const findingCaseHead = (f: Finding): Pick<JunitCase, 'classname' | 'name' | 'timeMs'> => ({
   classname: `fuzz.${f.oracle}`,
-  name: `${f.id} ${f.oracle}: ${f.method ?? 'no method'} ${f.rule}`,
+  name: `${f.id} ${f.oracle}: ${f.method ?? 'no method'} ${ruleLabel(f)}`,
   timeMs: f.minimal.answer.ms,
 });
 
 /** A standing finding: a failure. */
 const findingCase = (f: Finding, options: FuzzReportOptions): JunitCase => ({
   ...findingCaseHead(f),
-  failure: { element: 'failure', message: f.message, type: f.oracle, text: findingText(f, options) },
+  failure: { element: 'failure', message: headlineLine(findingHeadline(f)), type: f.oracle, text: findingText(f, options) },
 });
 
 /** A flaky sighting: skipped, never a failure, with the same evidence beside it. */
 const flakyCase = (f: Finding, options: FuzzReportOptions): JunitCase => ({
   ...findingCaseHead(f),
-  skipped: { message: `flaky: ${f.message} (seen once, not again when re-sent; not counted)` },
+  skipped: { message: `flaky: ${headlineLine(findingHeadline(f))} (seen once, not again when re-sent; not counted)` },
   systemOut: findingText(f, options),
 });
 
@@ -78,15 +87,45 @@ const toolErrorCase = (e: ToolError, n: number): JunitCase => ({
 /** The oracles that judged a run's cases: all of them, but `disagreement` only where two nodes answered the same case. */
 const oraclesOf = (run: FuzzRun): OracleName[] => ORACLES.filter((o) => o !== 'disagreement' || run.targets.length > 1);
 
-/** A passing case per oracle without a standing finding on the node; skipped when the node was sent no case. */
-function oracleCases(run: FuzzRun, target: TargetSummary | undefined, findings: readonly Finding[]): JunitCase[] {
+/** What the run was asked to do ("15.0 s", "10,000 cases", "10,000 cases or 1 min 00 s"); '' when unbounded. */
+function asked(run: FuzzRun): string {
+  const o = run.options;
+  return [o.cases === null ? undefined : `${formatCount(o.cases)} cases`, o.durationMs === null ? undefined : formatDuration(o.durationMs)].filter((x) => x !== undefined).join(' or ');
+}
+
+/**
+ * Why the node's fuzzing ended before the run's budget, when it did: it stopped answering (when: its liveness
+ * finding's first sighting, else the run's end), the run was interrupted, or it stopped at --max-findings.
+ * Undefined: the node was fuzzed for all the run was asked (a "no finding" there is a clean pass).
+ */
+function stoppedEarly(run: FuzzRun, target: TargetSummary, findings: readonly Finding[]): string | undefined {
+  const budget = asked(run);
+  const of = budget === '' ? '' : ` of the ${budget} asked for`;
+  if (target.state === 'stopped') {
+    const death = findings.find((f) => f.oracle === 'liveness');
+    return `the node stopped answering after ${formatCount(target.cases)} ${target.cases === 1 ? 'case' : 'cases'}, ${formatDuration(death?.atMs ?? run.durationMs)} into the run${of}`;
+  }
+  if (run.stop === 'interrupted') return `the run was interrupted after ${formatCount(target.cases)} cases, ${formatDuration(run.durationMs)} into it${of}`;
+  if (run.stop === 'findings') return `the run stopped at the findings asked for (--max-findings ${run.options.maxFindings ?? '?'}) after ${formatCount(target.cases)} cases, ${formatDuration(run.durationMs)} into it${of}`;
+  return undefined;
+}
+
+/**
+ * A case per oracle without a standing finding on the node: a pass when the node was fuzzed for all the run asked;
+ * skipped, with how far it got, when its fuzzing ended early (a node dead after 75 cases of a 15 s run is no clean
+ * pass of its oracles); skipped when the node was sent no case.
+ */
+function oracleCases(run: FuzzRun, target: TargetSummary | undefined, findings: readonly Finding[], all: readonly Finding[]): JunitCase[] {
   const found = new Set(findings.map((f) => f.oracle));
+  const early = target === undefined ? undefined : stoppedEarly(run, target, all);
   return oraclesOf(run)
     .filter((o) => !found.has(o))
     .map((o): JunitCase => {
       const c = { classname: `fuzz.${o}`, name: `${o}: no finding`, timeMs: 0 };
       if (target !== undefined && target.cases === 0) return { ...c, skipped: { message: 'no case was sent to this node' } };
-      return { ...c, systemOut: `no finding by the ${o} oracle${target === undefined ? '' : ` in ${formatCount(target.cases)} cases`}` };
+      const covered = `no finding by the ${o} oracle${target === undefined ? '' : ` in ${formatCount(target.cases)} cases`}`;
+      if (early !== undefined) return { ...c, skipped: { message: `not a clean pass: ${early}; ${covered} so far` }, systemOut: `${covered}; ${early}` };
+      return { ...c, systemOut: covered };
     });
 }
 
@@ -101,7 +140,9 @@ function targetSuite(run: FuzzRun, url: string, options: FuzzReportOptions, tool
       : [];
   const properties: [string, string][] = [['verdict', fuzzHeadline(run).line], ['url', url], ['seed', String(run.seed)]];
   if (target !== undefined) {
-    properties.push(['state', target.state], ['cases', String(target.cases)], ['medianMs', String(target.medianMs)], ['slowBoundMs', String(target.slowBoundMs)], ['livenessChecks', String(target.livenessChecks)]);
+    const unsent = unsentNote(run, target);
+    // The node's cases are those sent to it; the verdict's, those the run made: where they differ, said why.
+    properties.push(['state', target.state], ['cases', String(target.cases)], ...(unsent === undefined ? [] : [['casesOfRun', String(run.cases)], ['casesNotSent', unsent]] as [string, string][]), ['medianMs', String(target.medianMs)], ['slowBoundMs', String(target.slowBoundMs)], ['livenessChecks', String(target.livenessChecks)]);
   }
   properties.push(['profile', run.options.profile], ['stop', run.stop], ['tool', `${run.tool.name} ${run.tool.version}`]);
   return {
@@ -113,7 +154,7 @@ function targetSuite(run: FuzzRun, url: string, options: FuzzReportOptions, tool
       ...unreachable,
       ...findings.map((f) => findingCase(f, options)),
       ...sightings.map((f) => flakyCase(f, options)),
-      ...oracleCases(run, target, findings),
+      ...oracleCases(run, target, findings, run.findings.filter((f) => f.url === url)),
       ...toolErrors.map(([e, n]) => toolErrorCase(e, n)),
     ],
   };

@@ -95,7 +95,7 @@ describe('renderFuzzMarkdown', () => {
       if (f.minimal.curl.length < 2000) expect(b).toContain(f.minimal.curl);
     }
     expect(block(md, ' F1 · ')).toContain('answered an invalid height (2^64, above the u64 maximum) with a result');
-    expect(block(md, ' F1 · ')).toContain('**Minimal case** (shrunk): height 2^64');
+    expect(block(md, ' F1 · ')).toContain('**Minimal case**: height 2^64 · shrunk from invalid-params/maximum, seed 424242 case #1812');
     expect(block(md, ' F1 · ')).toContain('```\n{"jsonrpc":"2.0","id":7,"method":"chain_getBlockByHeight","params":["18446744073709551616"]}\n```');
     expect(block(md, ' F1 · ')).toContain('**Answer**: HTTP 200 in 2.10 ms\n\n```\n{"jsonrpc":"2.0","id":7,"result":null}\n```');
   });
@@ -146,8 +146,8 @@ describe('renderFuzzMarkdown', () => {
   });
 
   it('then the nodes, the cases by family, and the tool errors apart', () => {
-    expect(md).toContain(`| \`${FUZZ_NODE_A}\` | **stopped** | 5,396 | **4** | 2.10 ms | 1.00 s | 812 |`);
-    expect(md).toContain(`| \`${FUZZ_NODE_B}\` | answering | 5,397 | **1** (+1 flaky) | 2.60 ms | 1.00 s | 790 |`);
+    expect(md).toContain(`| \`${FUZZ_NODE_A}\` | **stopped** | 5,396 of 10,793 | **4** | 2.10 ms | 1.00 s | 812 |`);
+    expect(md).toContain(`| \`${FUZZ_NODE_B}\` | answering | 5,397 of 10,793 | **1** (+1 flaky) | 2.60 ms | 1.00 s | 790 |`);
     expect(md).toContain('| 4,317 | 3,238 | 2,159 | 1,079 | 10,793 |');
     const tools = block(md, 'Tool errors (2)');
     expect(tools).toContain('not counted against a node');

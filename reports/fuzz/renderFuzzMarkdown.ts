@@ -12,14 +12,15 @@ import { excerpt } from '../shared/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { formatCount } from '../load/formatLoad.js';
-import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingsInOrder, flakyAside, formatTime, nodeFindings, findingReplayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
+import { answerExcerpt, answerLine, caseBody, caseOrigin, findingFacts, findingHeadline, findingsInOrder, flakyAside, formatTime, minimalCaseTitle, minimalOrigin, nodeFindings, findingReplayCommand, reportOptions, requestLine, wasShrunk } from './findingText.js';
 import type { FuzzReportOptions } from './findingText.js';
-import { fuzzHeadline, stopPhrase, unreachableNote } from './fuzzHeadline.js';
+import { fuzzHeadline, stopPhrase, unreachableNote, unsentByAllNote, unsentNote } from './fuzzHeadline.js';
 
 const ICON = { FOUND: '❌', CLEAN: '✅', NOTHING: '⚠️' } as const;
 /** A step summary is for scanning: findings (and flaky sightings) beyond these, and long bodies, are left to report.html. */
 const MAX_FINDINGS = 20;
 const MAX_BODY_CHARS = 1_500;
+const MAX_ORIGINAL_CHARS = 500;
 const MAX_HEX_BYTES = 256;
 const MAX_ANSWER_CHARS = 600;
 const MAX_CURL_CHARS = 2_000;
@@ -29,12 +30,21 @@ const FLAKY_HEADING = 'Flaky sightings (seen once, not when sent again; not coun
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
-/** The minimal case's request: its line, and its body fenced (text, or a hex dump when not UTF-8). */
+/**
+ * The minimal case's request: its line, and its body fenced (text, or a hex dump when not UTF-8); when it shrank,
+ * the original case after it (its title is what the original was made as, which the minimal case may no longer be).
+ */
 function caseLines(f: Finding): string[] {
   const c = f.minimal;
-  const out = [`**Minimal case**${wasShrunk(f) ? ' (shrunk)' : ''}: ${markdownText(c.title)} · ${markdownText(caseOrigin(c))} · ${markdownText(requestLine(c))}`, ''];
+  const out = [`**Minimal case**: ${markdownText(minimalCaseTitle(f))} · ${markdownText(minimalOrigin(f))} · ${markdownText(requestLine(c))}`, ''];
   const body = caseBody(c, { maxChars: MAX_BODY_CHARS, maxBytes: MAX_HEX_BYTES });
   if (body.form !== 'none') out.push(markdownFence(body.text), '');
+  if (wasShrunk(f)) {
+    const o = f.original;
+    out.push(`**Original case**, before shrinking: ${markdownText(o.title)} · ${markdownText(caseOrigin(o))} · ${markdownText(requestLine(o))}`, '');
+    const first = caseBody(o, { maxChars: MAX_ORIGINAL_CHARS, maxBytes: MAX_HEX_BYTES });
+    if (first.form !== 'none') out.push(markdownFence(first.text), '');
+  }
   return out;
 }
 
@@ -55,13 +65,18 @@ function commandLines(f: Finding, options: FuzzReportOptions): string[] {
   return ['**Replay**:', '', markdownFence(`${findingReplayCommand(f, options)}\n${curl}`, 'sh'), ''];
 }
 
+/** The oracle's words, then the part of the answer that shows it, fenced (its lines as lines: never `\\n`). */
+function headlineLines(f: Finding): string[] {
+  const h = findingHeadline(f);
+  return h.excerpt === undefined ? [markdownText(h.lead), ''] : [`${markdownText(h.lead)}:`, '', markdownFence(excerpt(h.excerpt, MAX_ANSWER_CHARS)), ''];
+}
+
 function findingBlock(f: Finding, options: FuzzReportOptions): string[] {
   const flaky = f.recheck === 'flaky' ? ' · flaky' : '';
   return [
     `#### ${f.recheck === 'flaky' ? '⚠️' : '❌'} ${markdownText(f.id)} · ${markdownCode(f.oracle)} · ${f.method === undefined ? 'no method' : markdownCode(f.method)}${flaky}`,
     '',
-    `${markdownText(f.message)}`,
-    '',
+    ...headlineLines(f),
     `${markdownText(findingFacts(f))}. Source: ${markdownText(f.source)}.`,
     '',
     ...caseLines(f),
@@ -101,13 +116,20 @@ function targetLines(run: FuzzRun): string[] {
     ...run.targets.map((t) => {
       const found = nodeFindings(run, t.url);
       const findings = `${found.standing > 0 ? `**${formatCount(found.standing)}**` : '0'}${flakyAside(found.flaky)}`;
-      return row([markdownCode(t.url), t.state === 'answering' ? t.state : `**${t.state}**`, formatCount(t.cases), findings, formatTime(t.medianMs), formatTime(t.slowBoundMs), formatCount(t.livenessChecks)]);
+      const cases = unsentNote(run, t) === undefined ? formatCount(t.cases) : `${formatCount(t.cases)} of ${formatCount(run.cases)}`;
+      return row([markdownCode(t.url), t.state === 'answering' ? t.state : `**${t.state}**`, cases, findings, formatTime(t.medianMs), formatTime(t.slowBoundMs), formatCount(t.livenessChecks)]);
     }),
     '',
+    // A node's count is of the cases sent to it, the run's of the cases made: where they differ, said why.
+    ...run.targets.flatMap((t) => {
+      const note = unsentNote(run, t);
+      return note === undefined ? [] : [`${run.targets.length === 1 ? '' : `${markdownCode(t.url)}: `}${markdownText(`Cases: ${note}.`)}`, ''];
+    }),
   ];
 }
 
 function familyLines(run: FuzzRun): string[] {
+  const byAll = unsentByAllNote(run);
   return [
     '### Cases by family',
     '',
@@ -115,6 +137,7 @@ function familyLines(run: FuzzRun): string[] {
     row([...CASE_FAMILIES.map(() => '--:'), '--:']),
     row([...CASE_FAMILIES.map((f) => formatCount(run.byFamily[f])), formatCount(run.cases)]),
     '',
+    ...(byAll === undefined ? [] : [markdownText(`All: ${byAll}.`), '']),
   ];
 }
 
