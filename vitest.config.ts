@@ -22,7 +22,7 @@ const TIMING = [
   'load/engine/runEngine.failures.test.ts',
   'load/engine/runEngine.stall.test.ts',
   'load/engine/runEngine.accuracy.test.ts',
-  'load/sweep/**/*.test.ts',
+  'load/sweep/runSweep.test.ts',
   'load/k6/k6.timing.test.ts',
   'load/inclusion/InclusionTracker.test.ts',
   'fuzz/run/runFuzz.proof.test.ts',

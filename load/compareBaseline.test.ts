@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadReportFixture } from '../test/support/loadReportFixture.js';
-import { compareBaseline } from './compareBaseline.js';
-import type { LoadRun, TimelinePoint } from './model.js';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatDeltaAllowed, formatDeltaChange } from '../reports/load/formatLoad.js';
+import { compareBaseline, deltaOutcome } from './compareBaseline.js';
+import type { BaselineDelta, LoadRun, TimelinePoint } from './model.js';
 
 /** A run of 10 s at `rate` a second (every 1 s tick `rate` answers), and after the window `drain` more answers. */
 function steady(run: LoadRun, rate: number, drain: number): LoadRun {
@@ -37,5 +41,52 @@ describe('compareBaseline: the noise allowed is the measured window\'s, tick by 
     const achieved = compareBaseline('b.json', { ...report, runs: [merged] }, [merged]).deltas.find((d) => d.metric.endsWith('achievedRate'));
     // The window's 9 ticks of 100 alone: the threshold and nothing more (with the drain ticks: about 0.5).
     expect(achieved?.allowed).toBeCloseTo(0.1, 6);
+  });
+});
+
+describe('compareBaseline: what each row says', () => {
+  const report = loadReportFixture('plain');
+  const run = report.runs[0] as LoadRun;
+  /** The run with `failed` of its 1,000 calls failed. */
+  const failing = (r: LoadRun, failed: number): LoadRun => ({ ...r, methods: [{ ...(r.methods[0] as LoadRun['methods'][number]), calls: 1_000, ok: 1_000 - failed }] });
+
+  it('writes the failed-call share\'s change in points, and a 10-point fall as an improvement, not as noise', () => {
+    const deltas = compareBaseline('b.json', { ...report, runs: [failing(run, 100)] }, [failing(run, 0)]).deltas;
+    const errors = deltas.find((d) => d.metric.endsWith('errors%')) as BaselineDelta;
+    expect(formatDeltaChange(errors)).toBe('−10.0 points');
+    expect(formatDeltaAllowed(errors)).toBe('±1.0 points');
+    expect(deltaOutcome(errors)).toBe('improved');
+    // The other way it is a regression; a relative figure still reads in %.
+    const worse = compareBaseline('b.json', { ...report, runs: [failing(run, 0)] }, [failing(run, 100)]).deltas.find((d) => d.metric.endsWith('errors%')) as BaselineDelta;
+    expect(deltaOutcome(worse)).toBe('regression');
+    expect(formatDeltaChange({ unit: 'ms', change: 0.871 })).toBe('+87.1%');
+  });
+
+  it('labels improvements the same for every figure: a faster p99 beyond the allowance improved, a higher rate too', () => {
+    const slow = { ...run, latency: { ...run.latency, p50: run.latency.p50 * 2, p99: run.latency.p99 * 2 } };
+    const deltas = compareBaseline('b.json', { ...report, runs: [slow] }, [run]).deltas;
+    expect(deltaOutcome(deltas.find((d) => d.metric.endsWith(' p99')) as BaselineDelta)).toBe('improved');
+    expect(deltaOutcome(deltas.find((d) => d.metric.endsWith(' achievedRate')) as BaselineDelta)).toBe('within noise');
+    const faster = compareBaseline('b.json', { ...report, runs: [{ ...run, schedule: { ...run.schedule, achievedRate: run.schedule.achievedRate / 2 } }] }, [run]).deltas;
+    expect(deltaOutcome(faster.find((d) => d.metric.endsWith(' achievedRate')) as BaselineDelta)).toBe('improved');
+  });
+
+  it('names both URLs when the baseline was measured on another, and records the baseline file as resolved', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-baseline-'));
+    try {
+      mkdirSync(join(dir, 'load-1'));
+      writeFileSync(join(dir, 'load-1', 'report.json'), '{}');
+      symlinkSync('load-1', join(dir, 'latest'));
+      const before = { ...run, url: 'http://127.0.0.1:29001' };
+      const now = { ...run, url: 'http://127.0.0.1:29002' };
+      const comparison = compareBaseline(join(dir, 'latest', 'report.json'), { ...report, runs: [before] }, [now]);
+      expect(comparison.deltas[0]?.metric).toBe(`http://127.0.0.1:29002 (baseline http://127.0.0.1:29001) ${run.scenario} p50`);
+      // A later run moves latest/: the report names the file that was read.
+      expect(comparison.file).toBe(join(realpathSync(dir), 'load-1', 'report.json'));
+      // One URL: named once, as before.
+      expect(compareBaseline('b.json', { ...report, runs: [now] }, [now]).deltas[0]?.metric).toBe(`http://127.0.0.1:29002 ${run.scenario} p50`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

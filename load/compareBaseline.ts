@@ -9,7 +9,8 @@
  * combined relative standard error of the figure, estimated from the spread of its per-tick values in both
  * runs (docs/load.md, "Comparing with a baseline").
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseJson } from '../core/json/index.js';
 import type { BaselineComparison, BaselineDelta, FigureUnit, LoadReport, LoadRun } from './model.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
@@ -85,7 +86,8 @@ const failedPercent = (r: LoadRun): number => {
 const FIGURES: Figure[] = [
   { name: 'p50', unit: 'ms', value: (r) => r.latency.p50 / 1000, perTick: (r) => measured(r).map((p) => p.p50Us), worse: 1 },
   { name: 'p99', unit: 'ms', value: (r) => r.latency.p99 / 1000, perTick: (r) => measured(r).map((p) => p.p99Us), worse: 1 },
-  { name: 'achievedRate', unit: '/s', value: (r) => r.schedule.achievedRate, perTick: (r) => measured(r).map((p) => p.completed), worse: -1 },
+  // Per tick, what the achieved rate counts: the requests the node served (reports before `served`: every one that ended).
+  { name: 'achievedRate', unit: '/s', value: (r) => r.schedule.achievedRate, perTick: (r) => measured(r).map((p) => p.served ?? p.completed), worse: -1 },
   { name: 'errors%', unit: '%', value: failedPercent, perTick: () => [], worse: 1, points: true },
 ];
 
@@ -100,6 +102,25 @@ function pairs(baseline: LoadReport, runs: readonly LoadRun[]): [LoadRun, LoadRu
   });
 }
 
+/**
+ * The baseline file as it was read: the path resolved (links followed). A `latest/report.json` a later run moves
+ * would otherwise name another report than the one compared with. As given when it cannot be resolved.
+ */
+export function resolvedBaselinePath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
+/**
+ * A delta's row name: "<url> <scenario> <figure>" when both runs were of one URL; when the baseline was measured on
+ * another, both ("<url> (baseline <url>) <scenario> <figure>"), so no row claims the baseline was this URL's.
+ */
+const rowName = (before: LoadRun, now: LoadRun, figure: string): string =>
+  before.url === now.url ? `${now.url} ${now.scenario} ${figure}` : `${now.url} (baseline ${before.url}) ${now.scenario} ${figure}`;
+
 export function compareBaseline(file: string, baseline: LoadReport, runs: readonly LoadRun[], threshold = DEFAULT_REGRESSION): BaselineComparison {
   const deltas: BaselineDelta[] = [];
   for (const [before, now] of pairs(baseline, runs)) {
@@ -108,18 +129,33 @@ export function compareBaseline(file: string, baseline: LoadReport, runs: readon
       const c = f.value(now);
       if (f.points === true) {
         const change = (c - b) / 100;
-        deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, unit: f.unit, baseline: b, current: c, change, allowed: threshold / 10, regression: change * f.worse > threshold / 10 });
+        deltas.push({ metric: rowName(before, now, f.name), unit: f.unit, baseline: b, current: c, change, allowed: threshold / 10, regression: change * f.worse > threshold / 10 });
         continue;
       }
       if (b === 0) continue;
       const change = (c - b) / b;
       const noise = 2 * Math.hypot(relativeError(f.perTick(before)), relativeError(f.perTick(now)));
       const allowed = threshold + noise;
-      deltas.push({ metric: `${now.url} ${now.scenario} ${f.name}`, unit: f.unit, baseline: b, current: c, change, allowed, regression: change * f.worse > allowed });
+      deltas.push({ metric: rowName(before, now, f.name), unit: f.unit, baseline: b, current: c, change, allowed, regression: change * f.worse > allowed });
     }
   }
   if (deltas.length === 0 && runs.length > 0) {
     throw new LoadBaselineError(`--baseline ${file} has no run of scenario ${runs[0]?.scenario ?? ''} to compare with`);
   }
-  return { file, createdAt: baseline.createdAt, deltas };
+  return { file: resolvedBaselinePath(file), createdAt: baseline.createdAt, deltas };
 }
+
+/** Whether a figure is worse when it goes up (+1: latencies, errors) or down (-1: the achieved rate), from its row's name. */
+const worseOf = (d: Pick<BaselineDelta, 'metric'>): 1 | -1 => FIGURES.find((f) => d.metric.endsWith(` ${f.name}`))?.worse ?? 1;
+
+/**
+ * What a delta says, the same way for every figure: a regression beyond the allowed change the worse way, an
+ * improvement beyond it the better way, else within noise.
+ */
+export function deltaOutcome(d: Pick<BaselineDelta, 'metric' | 'change' | 'allowed' | 'regression'>): 'regression' | 'improved' | 'within noise' {
+  if (d.regression) return 'regression';
+  return -d.change * worseOf(d) > d.allowed ? 'improved' : 'within noise';
+}
+
+/** Whether a delta is compared in percentage points (the failed-call share), not as a relative change. */
+export const inPoints = (d: Pick<BaselineDelta, 'unit'>): boolean => d.unit === '%';

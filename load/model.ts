@@ -121,12 +121,22 @@ export interface RequestFailures {
 export interface TimelinePoint {
   tMs: number;
   sent: number;
-  /** Requests that ended in this tick, and how many calls of them were ok / failed. */
+  /** Requests that ended in this tick (served or failed), and how many calls of them were ok / failed. */
   completed: number;
+  /**
+   * Of `completed`, the requests the node served (answered at least one call as JSON-RPC, a result or an error
+   * object), as the achieved rate counts them; `completed` − `served` failed with no answer (timeout, transport,
+   * HTTP status, malformed). Absent in reports written before 2026-11-28.
+   */
+  served?: number;
   okCalls: number;
   failedCalls: number;
   dropped: number;
   inFlight: number;
+  /**
+   * The latency p50 and p99 of the served requests that ended in the tick (0 when none); before 2026-11-28, of
+   * every request that ended in it, failures too (when `served` is absent).
+   */
   p50Us: number;
   p99Us: number;
   /** Signed-transaction load only. */
@@ -156,6 +166,17 @@ export interface InclusionStats {
   perBlock: { blocks: number; mean: number; max: number };
   /** What the senders' lanes did after failed sends (docs/chaos.md, "Lanes after a fault"); absent when none failed. */
   lanes?: LaneLedger;
+  /**
+   * The warm-up's transactions, followed like the others (a sender's later nonces wait for them) but counted apart:
+   * every other figure here is of the transactions scheduled in the measured window (until 2026-11-28 they held the
+   * warm-up's too). Absent when the warm-up sent none, and in older reports.
+   */
+  warmup?: { accepted: number; included: number; refused: number };
+  /**
+   * How long after the measured window ended the chain was still followed for pending transactions, in ms: `pending`
+   * is what was pending then. Absent in older reports.
+   */
+  followedAfterMs?: number;
 }
 
 /** A lane stopped after a failed send to read its sender's nonce (resyncs); transactions it sent again, or skipped, from that nonce. */

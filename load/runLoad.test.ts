@@ -84,6 +84,14 @@ describe('built-in scenarios against the reference node', () => {
     expect(r.inclusion?.ratio).toBe(1);
     expect(r.inclusion?.pending).toBe(0);
     expect(r.inclusion?.timeToInclusionMs.p50).toBeGreaterThan(0);
+    // The figures are the measured window's transactions, as the request figures are; the warm-up's apart.
+    const sent = r.methods.find((m) => m.method === 'chain_sendRawTransaction');
+    expect(r.inclusion?.accepted).toBe(sent?.ok);
+    expect(r.inclusion?.timeToInclusionMs.count).toBe(sent?.ok);
+    expect(r.inclusion?.warmup?.accepted).toBeGreaterThan(0);
+    // The pending series counts the same transactions, and tracking's end is recorded for the chart's last point.
+    expect(Math.max(...r.timeline.map((p) => p.included ?? 0))).toBeLessThanOrEqual(sent?.ok ?? 0);
+    expect(r.inclusion?.followedAfterMs).toBeGreaterThanOrEqual(0);
   }, 90_000);
 
   it('mixed: reads and transactions together', async () => {
@@ -144,6 +152,31 @@ describe('several --url: each node\'s segments merged into one run', () => {
     } finally {
       await a.stop();
       await b.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('Ctrl-C in the warm-up: a run that says it measured nothing, keeps the scenario\'s target, and is not valid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-warmup-'));
+    const server = await startDelayServer({ delayMs: 5 });
+    try {
+      const file = join(dir, 'warm.json');
+      writeFileSync(file, JSON.stringify({ name: 'warm', arrivals: { model: 'open', rate: 50 }, duration: '2s', warmup: '4s', mix: [{ method: 'chain_health' }] }));
+      const stop = new AbortController();
+      // The first tick of the warm-up (its progress) is the moment: the engine runs, nothing is measured yet.
+      const runs = await runLoad({ scenario: loadScenario(file), urls: [server.endpoint], profile: referenceProfile(), profileSource: null, threads: 1, signal: stop.signal, onProgress: () => stop.abort(), log: () => {} });
+      const [r] = runs;
+      expect(r?.durationMs).toBe(0);
+      expect(r?.schedule.targetRate).toBe(50);
+      expect(r?.valid).toBe(false);
+      expect(r?.invalid.join(' ')).toMatch(/^nothing was measured: the run was interrupted [\d,]+ ms into the 4,000 ms warm-up$/);
+      expect(r?.stop).toMatchObject({ reason: 'interrupted', atMs: 0 });
+      expect(r?.stop.message).not.toMatch(/-\d/);
+      const into = Number(/interrupted ([\d,]+) ms/.exec(r?.stop.message ?? '')?.[1]?.replace(/,/g, ''));
+      expect(into).toBeGreaterThan(0);
+      expect(into).toBeLessThan(4_000);
+    } finally {
+      await server.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);

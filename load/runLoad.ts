@@ -332,8 +332,11 @@ async function runSegment(p: Prepared, o: RunLoadOptions, model: ArrivalModel, d
   });
 }
 
+/** The engine's tick (runEngine's default tickMs, which runSegment keeps). */
+const TICK_MS = 1_000;
+
 /**
- * The tracker's pending and included counts put on the run's timeline. The timeline joins the node's segments
+ * The tracker's pending and included counts put on the run's timeline, each at its tick's end. The timeline joins the node's segments
  * end to end in measured time; the tracker's series runs on the wall clock, through the other nodes' segments
  * too. Each timeline point is taken back to its wall-clock time through its segment's start.
  */
@@ -344,10 +347,13 @@ function withInclusion(timeline: readonly TimelinePoint[], segments: readonly Lo
     starts.push({ fromMs: offset, wallMs: Date.parse(seg.startedAt) + seg.warmupMs });
     offset += seg.durationMs;
   }
-  return timeline.map((point) => {
+  return timeline.map((point, i) => {
     const seg = starts.findLast((st) => point.tMs >= st.fromMs) ?? starts[0];
     if (seg === undefined) return point;
-    const t = seg.wallMs + (point.tMs - seg.fromMs) - originMs;
+    // At the tick's end (the next point's start, at most a tick on), as the chart draws it.
+    const next = timeline[i + 1]?.tMs;
+    const end = point.tMs + Math.min(TICK_MS, next !== undefined && next > point.tMs ? next - point.tMs : TICK_MS);
+    const t = seg.wallMs + (end - seg.fromMs) - originMs;
     const at = series.findLast((q) => q.tMs <= t);
     return at === undefined ? point : { ...point, pending: at.pending, included: at.included };
   });
@@ -392,6 +398,11 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
     throw error;
   }
 
+  // When Ctrl-C came (epoch ms): a run interrupted in its warm-up says how far into it (nothing measured).
+  let abortedAtMs: number | undefined;
+  const onAbort = (): void => void (abortedAtMs ??= Date.now());
+  if (o.signal?.aborted === true) onAbort();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
   // t = 0 of every health figure (the heads' times and the processes' series).
   const healthOriginMs = Date.now();
   // Every node is followed for the whole run, also while another is loaded: each head lag is measured against all the others at every moment.
@@ -434,11 +445,13 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
       await p.tracker?.stop();
       continue;
     }
-    const run = mergeRuns(list);
+    const run = nothingMeasured(mergeRuns(list), abortedAtMs);
     let ledger: TransactionLedger | undefined;
     if (p.tracker !== undefined) {
       // Interrupted: what is known now; else follow the chain a little longer for what is still pending.
-      const tracked = o.signal?.aborted === true ? await p.tracker.stop() : await p.tracker.finish();
+      // The figures are the measured windows' transactions; the warm-up's are followed too, and counted apart.
+      const windows = list.map(measuredWindow);
+      const tracked = o.signal?.aborted === true ? await p.tracker.stop(windows) : await p.tracker.finish(windows);
       run.inclusion = p.lanes === undefined ? tracked.stats : { ...tracked.stats, lanes: p.lanes };
       run.timeline = withInclusion(run.timeline, list, tracked.series, p.trackerOriginMs ?? 0);
       ledger = tracked.ledger;
@@ -460,6 +473,7 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
+  o.signal?.removeEventListener('abort', onAbort);
   if (faults !== undefined) {
     o.chaos?.onChaos({ originAt: new Date(faults.measureStartMs).toISOString(), nodes: o.chaos.network.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })), steps: stepsOf(o.chaos.steps), events: faults.events, consistency: faults.consistency });
     await faults.chain.close();
@@ -583,3 +597,33 @@ function measuredWindow(segment: LoadRun): MeasuredWindow {
 
 /** Calls the node answered (a result or an error object) in a run's measured windows. */
 const answeredCalls = (run: LoadRun): number => run.methods.reduce((n, m) => n + m.calls - m.unanswered, 0);
+
+/** The open model's rate as the scenario asks it over its stages (their time-weighted mean); null in the closed model. */
+function plannedTargetRate(model: ArrivalModel): number | null {
+  if (model.kind !== 'open') return null;
+  const ms = model.stages.reduce((n, st) => n + st.durationMs, 0);
+  if (ms <= 0) return model.stages[0]?.from ?? 0;
+  return model.stages.reduce((n, st) => n + ((st.from + st.to) / 2) * st.durationMs, 0) / ms;
+}
+
+/**
+ * A run that measured nothing (Ctrl-C, or any stop, before its warm-up ended) said as such: the scenario's target
+ * kept (the engine's target over a window of 0 ms is 0), the stop told in the warm-up's terms (not "at -4385 ms of
+ * the measured window"), and the run invalid: no figure of it stands for the node. Any other run as it is.
+ */
+export function nothingMeasured(run: LoadRun, abortedAtMs: number | undefined): LoadRun {
+  if (run.durationMs > 0 || run.schedule.scheduled > 0 || run.latency.count > 0) return run;
+  const startedMs = Date.parse(run.startedAt);
+  const atMs = run.stop.reason === 'interrupted' && abortedAtMs !== undefined ? abortedAtMs : Date.parse(run.endedAt);
+  const into = Math.max(0, Math.min(run.warmupMs, Math.round(atMs - startedMs)));
+  const what = run.stop.reason === 'interrupted' ? 'interrupted' : `stopped (${run.stop.reason})`;
+  const when = run.warmupMs > 0 ? `${into.toLocaleString('en-US')} ms into the ${run.warmupMs.toLocaleString('en-US')} ms warm-up` : 'before it began';
+  const message = `${what} ${when}, before the measured window opened: nothing was measured`;
+  return {
+    ...run,
+    schedule: { ...run.schedule, targetRate: plannedTargetRate(run.model) },
+    valid: false,
+    invalid: [...run.invalid, `nothing was measured: the run was ${what} ${when}`],
+    stop: { ...run.stop, atMs: 0, message },
+  };
+}

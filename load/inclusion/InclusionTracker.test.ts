@@ -104,6 +104,26 @@ describe('inclusion tracking on an honest reference node', () => {
     expect(series.some((p) => p.pending > 0)).toBe(true);
   });
 
+  it('counts the measured window\'s transactions only: the warm-up\'s are followed but counted apart, in every figure and the series', async () => {
+    const path = await corpus(node.url, 'window', 4, 10);
+    const tracker = await InclusionTracker.start({ url: node.url, profile: testProfile(), seriesIntervalMs: 50 });
+    const scheduled: number[] = [];
+    await driveCorpus({ endpoint: `${node.url}/rpc`, corpus: path, rate: 200, onTracked: (o) => {
+      scheduled.push(o.scheduledAtMs);
+      tracker.record(o);
+    } });
+    // The first 10 sends are the warm-up: the window opens at the 11th's scheduled time.
+    const fromMs = [...scheduled].sort((x, y) => x - y)[10] ?? 0;
+    const { stats, series } = await tracker.finish([{ fromMs, toMs: fromMs + 60_000 }]);
+    expect(stats).toMatchObject({ accepted: 30, included: 30, pending: 0, ratio: 1, refused: {}, warmup: { accepted: 10, included: 10, refused: 0 } });
+    expect(stats.timeToInclusionMs.count).toBe(30);
+    expect(stats.perBlock.mean * stats.perBlock.blocks).toBeCloseTo(30);
+    // The series is of the same 30: it ends where the figures do.
+    expect(series.at(-1)).toMatchObject({ pending: 0, included: 30 });
+    expect(Math.max(...series.map((p) => p.included))).toBe(30);
+    expect(stats.followedAfterMs).toBeGreaterThanOrEqual(0);
+  });
+
   it('by sender nonces, with batches of distinct senders: the same answer without reading hashes', async () => {
     const path = await corpus(node.url, 'nonces', 8, 10);
     const tracker = await InclusionTracker.start({ url: node.url, profile: testProfile(), method: 'sender-nonce' });

@@ -101,6 +101,17 @@ interface SentTx {
   scheduledAtMs: number;
   /** False for an unanswered send: counted as accepted only if the chain shows it. */
   answered: boolean;
+  /** When it was accepted (its answer ended, or the chain showed it), epoch ms; undefined while it is not. */
+  acceptedAtMs?: number;
+  /** When a poll first saw it included, and at which height. */
+  includedAtMs?: number;
+  height?: number;
+}
+
+/** The measured windows, epoch ms [fromMs, toMs): a transaction scheduled in one is the run's; before, the warm-up's. */
+export interface TrackedWindow {
+  fromMs: number;
+  toMs: number;
 }
 
 /** Epoch milliseconds with sub-millisecond resolution (the engine's TrackedOutcome clock). */
@@ -125,6 +136,8 @@ export class InclusionTracker {
   private hashMismatches = 0;
   private untracked = 0;
   private readonly refused: Record<string, number> = {};
+  /** Every refusal with its send's scheduled time, to count the measured window's apart from the warm-up's. */
+  private readonly refusals: { code: string; scheduledAtMs: number }[] = [];
   /** block-hashes: outstanding sends by hash; hashes seen in blocks, not (yet) claimed by a send. */
   private readonly byHash = new Map<string, SentTx>();
   private readonly unclaimed = new Map<string, { at: number; height: number }>();
@@ -214,6 +227,7 @@ export class InclusionTracker {
     if (o.kind === 'error') {
       const code = String(o.code);
       this.refused[code] = (this.refused[code] ?? 0) + 1;
+      this.refusals.push({ code, scheduledAtMs: outcome.scheduledAtMs });
       return;
     }
     // A lane sends a transaction again after a failed send (corpusSource.ts, resync): one transaction, one entry.
@@ -222,12 +236,13 @@ export class InclusionTracker {
     if (before !== undefined) {
       if (o.kind === 'result' && !before.answered) {
         before.answered = true;
+        before.acceptedAtMs = outcome.endedAtMs;
         this.unanswered--;
         this.accepted++;
       }
       return;
     }
-    const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, answered: o.kind === 'result' };
+    const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, answered: o.kind === 'result', ...(o.kind === 'result' ? { acceptedAtMs: outcome.endedAtMs } : {}) };
     if (o.kind === 'result') {
       const answered = answeredHash(this.reader.profile, o.result);
       if (answered !== undefined && tag.hash !== null && answered !== tag.hash) this.hashMismatches++;
@@ -251,21 +266,23 @@ export class InclusionTracker {
 
   /**
    * Every send has been reported: follow the chain until each accepted transaction is included or the
-   * grace period ends, then stop and report.
+   * grace period ends, then stop and report. `windows`: the run's measured windows; the figures are then of the
+   * transactions scheduled in them, the warm-up's counted apart (every transaction is followed: a later nonce of a
+   * sender waits for the warm-up's before it). Without, of every transaction reported.
    */
-  async finish(): Promise<InclusionResult> {
+  async finish(windows?: readonly TrackedWindow[]): Promise<InclusionResult> {
     if (!this.finishing) {
       this.finishing = true;
       this.graceEnds = now() + this.graceMs;
     }
-    return this.result(await this.loop);
+    return this.result(await this.loop, windows);
   }
 
-  /** Stops at once (Ctrl-C, a deadline) and reports what was seen. */
-  async stop(): Promise<InclusionResult> {
+  /** Stops at once (Ctrl-C, a deadline) and reports what was seen; `windows` as for finish(). */
+  async stop(windows?: readonly TrackedWindow[]): Promise<InclusionResult> {
     this.stopped = true;
     this.wake?.();
-    return this.result(await this.loop);
+    return this.result(await this.loop, windows);
   }
 
   private watch(tx: SentTx): void {
@@ -295,9 +312,12 @@ export class InclusionTracker {
     if (!tx.answered) {
       // The chain shows it: the node took it after all.
       tx.answered = true;
+      tx.acceptedAtMs = at;
       this.unanswered--;
       this.accepted++;
     }
+    tx.includedAtMs = at;
+    tx.height = height;
     this.included++;
     this.histogram.record(at - tx.scheduledAtMs);
     this.perHeight.set(height, (this.perHeight.get(height) ?? 0) + 1);
@@ -417,28 +437,52 @@ export class InclusionTracker {
     }
   }
 
-  private async result(endedBy: InclusionResult['endedBy']): Promise<InclusionResult> {
+  private async result(endedBy: InclusionResult['endedBy'], windows?: readonly TrackedWindow[]): Promise<InclusionResult> {
     const last = this.series[this.series.length - 1];
     if (last === undefined || last.included !== this.included || last.pending !== this.accepted - this.included) this.point(now());
-    const chainTps = await this.chainTps().catch(() => 0);
+    const endedAt = now();
+    const inWindow = (scheduledAtMs: number): boolean => windows === undefined || windows.some((w) => scheduledAtMs >= w.fromMs && scheduledAtMs < w.toMs);
+    const all = [...this.sends.values()];
+    const measured = windows === undefined ? all : all.filter((tx) => inWindow(tx.scheduledAtMs));
+    const accepted = measured.filter((tx) => tx.answered);
+    const included = accepted.filter((tx) => tx.includedAtMs !== undefined);
+    const histogram = windows === undefined ? this.histogram : new Histogram();
+    const perHeight = windows === undefined ? this.perHeight : new Map<number, number>();
+    if (windows !== undefined) {
+      for (const tx of included) {
+        histogram.record((tx.includedAtMs ?? 0) - tx.scheduledAtMs);
+        perHeight.set(tx.height ?? 0, (perHeight.get(tx.height ?? 0) ?? 0) + 1);
+      }
+    }
+    const refused: Record<string, number> = {};
+    let refusedApart = 0;
+    for (const r of this.refusals) {
+      if (inWindow(r.scheduledAtMs)) refused[r.code] = (refused[r.code] ?? 0) + 1;
+      else refusedApart++;
+    }
+    const chainTps = await this.chainTps(perHeight, included.length).catch(() => 0);
     // Every sender's nonce once more, those with nothing outstanding too: a nonce past the last one sent is a duplicate.
     if (this.method === 'sender-nonce') await this.readFinalNonces().catch(() => undefined);
     await this.reader.close();
-    const counts = [...this.perHeight.values()];
+    const counts = [...perHeight.values()];
+    const lastWindowEnd = windows === undefined || windows.length === 0 ? undefined : Math.max(...windows.map((w) => w.toMs));
+    const warmup = all.length - measured.length + refusedApart;
     return {
       stats: {
         method: this.method,
         pollIntervalMs: this.pollIntervalMs,
-        accepted: this.accepted,
-        refused: { ...this.refused },
-        included: this.included,
-        pending: this.accepted - this.included,
-        ratio: this.accepted === 0 ? 0 : this.included / this.accepted,
-        timeToInclusionMs: this.histogram.toData(),
+        accepted: accepted.length,
+        refused,
+        included: included.length,
+        pending: accepted.length - included.length,
+        ratio: accepted.length === 0 ? 0 : included.length / accepted.length,
+        timeToInclusionMs: histogram.toData(),
         chainTps,
-        perBlock: { blocks: counts.length, mean: counts.length === 0 ? 0 : this.included / counts.length, max: counts.reduce((a, b) => Math.max(a, b), 0) },
+        perBlock: { blocks: counts.length, mean: counts.length === 0 ? 0 : included.length / counts.length, max: counts.reduce((a, b) => Math.max(a, b), 0) },
+        ...(windows === undefined || warmup === 0 ? {} : { warmup: this.warmupCounts(all.filter((tx) => !inWindow(tx.scheduledAtMs)), refusedApart) }),
+        ...(lastWindowEnd === undefined ? {} : { followedAfterMs: Math.max(0, Math.round(endedAt - lastWindowEnd)) }),
       },
-      series: [...this.series],
+      series: windows === undefined ? [...this.series] : this.seriesOf(measured),
       unanswered: this.unanswered,
       hashMismatches: this.hashMismatches,
       untracked: this.untracked,
@@ -448,6 +492,26 @@ export class InclusionTracker {
       endedBy,
       ledger: this.ledger(),
     };
+  }
+
+  /** The warm-up's transactions, counted apart from the figures: accepted, included, refused. */
+  private warmupCounts(sends: readonly SentTx[], refused: number): NonNullable<InclusionStats['warmup']> {
+    const accepted = sends.filter((tx) => tx.answered);
+    return { accepted: accepted.length, included: accepted.filter((tx) => tx.includedAtMs !== undefined).length, refused };
+  }
+
+  /** The series at the times it was sampled, of these transactions only: accepted by then and not included, included by then. */
+  private seriesOf(sends: readonly SentTx[]): InclusionPoint[] {
+    const acceptedAt = sends.flatMap((tx) => (tx.answered && tx.acceptedAtMs !== undefined ? [Math.min(tx.acceptedAtMs, tx.includedAtMs ?? Infinity)] : [])).sort((a, b) => a - b);
+    const includedAt = sends.flatMap((tx) => (tx.answered && tx.includedAtMs !== undefined ? [tx.includedAtMs] : [])).sort((a, b) => a - b);
+    let a = 0;
+    let i = 0;
+    return this.series.map((point) => {
+      const t = this.origin + point.tMs;
+      while (a < acceptedAt.length && (acceptedAt[a] ?? Infinity) <= t) a++;
+      while (i < includedAt.length && (includedAt[i] ?? Infinity) <= t) i++;
+      return { tMs: point.tMs, pending: a - i, included: i };
+    });
   }
 
   private async readFinalNonces(): Promise<void> {
@@ -480,11 +544,11 @@ export class InclusionTracker {
   }
 
   /**
-   * Included transactions per second of chain time: from the block before the first including block to
+   * Included transactions (these, per height) per second of chain time: from the block before the first including block to
    * the last including block (block timestamps; when unreadable, when the tracker first saw each height).
    */
-  private async chainTps(): Promise<number> {
-    const heights = [...this.perHeight.keys()];
+  private async chainTps(perHeight: ReadonlyMap<number, number>, included: number): Promise<number> {
+    const heights = [...perHeight.keys()];
     if (heights.length === 0) return 0;
     const first = heights.reduce((a, b) => Math.min(a, b));
     const last = heights.reduce((a, b) => Math.max(a, b));
@@ -504,7 +568,7 @@ export class InclusionTracker {
     const gap = before === undefined ? NaN : tFirst - before;
     const firstInterval = gap > 0 && gap <= 10 * this.blockTimeMs ? gap : this.blockTimeMs;
     const spanMs = tLast - tFirst + firstInterval;
-    return spanMs > 0 ? this.included / (spanMs / 1000) : 0;
+    return spanMs > 0 ? included / (spanMs / 1000) : 0;
   }
 }
 

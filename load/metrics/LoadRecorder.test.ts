@@ -91,6 +91,22 @@ describe('LoadRecorder', () => {
     expect(r.figures().schedule).toMatchObject({ sent: 0, dropped: 0, completed: 0 });
   });
 
+  it("a tick tells the node's answers from failures: refused connections are neither served nor in the tick's latency", () => {
+    // A node killed mid-tick: 5 answers in 40 ms, then 45 refused connections that fail in 0.5 ms each.
+    const r = new LoadRecorder();
+    const req = single('a');
+    for (let i = 0; i < 5; i++) r.ended(req, classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, result: 1 })), { scheduledMs: i, writtenMs: i, endedMs: i + 40 }, true);
+    r.ended(req, classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'busy' } })), { scheduledMs: 0, writtenMs: 0, endedMs: 40 }, true);
+    for (let i = 0; i < 45; i++) r.ended(req, classifyExchange(req, { kind: 'transport', reason: 'ECONNREFUSED' }), { scheduledMs: i, writtenMs: undefined, endedMs: i + 0.5 }, true);
+    const tick = r.closeTick(4, 0);
+    // Every request ended; the node served 6 (a JSON-RPC error is an answer, as the achieved rate counts it).
+    expect(tick).toMatchObject({ completed: 51, served: 6, okCalls: 5, failedCalls: 46 });
+    expect(tick.latency.count).toBe(6);
+    expect(tick.latency.percentile(50)).toBeGreaterThan(39_000);
+    const timeline = new TimelineBuilder(1, 1_000);
+    expect(timeline.add(tick)).toMatchObject({ completed: 51, served: 6 });
+  });
+
   it('counts toward the achieved rate only the measured requests that ended before the window closed', () => {
     const r = new LoadRecorder();
     const req = single('a');

@@ -6,7 +6,7 @@
  */
 import type { BatchSizeStats, HistogramData, MethodStats, RequestFailures, ScheduleStats, TimelinePoint } from '../model.js';
 import type { PlannedCall, PlannedRequest } from '../engine/RequestSource.js';
-import type { CallOutcome, Classification } from './classifyExchange.js';
+import { isServed, type CallOutcome, type Classification } from './classifyExchange.js';
 import { Histogram } from './Histogram.js';
 
 /** The schedule's counters, as one thread or a merge of threads counted them. */
@@ -33,7 +33,12 @@ export interface RecordedFigures {
 /** One tick of the timeline as one thread saw it; `index` counts ticks from the start of measurement (negative in warm-up). */
 export interface TickReport extends Pick<TimelinePoint, 'sent' | 'completed' | 'okCalls' | 'failedCalls' | 'dropped' | 'inFlight'> {
   index: number;
-  /** Latency (from the scheduled time) of the requests that ended in the tick. */
+  /** Requests that ended in the tick that the node served (answered at least one call as JSON-RPC: `isServed`). */
+  served: number;
+  /**
+   * Latency (from the scheduled time) of the served requests that ended in the tick: the node's answers. A refused
+   * connection fails in a millisecond, so with failures in it a dead node's tick would look the fastest.
+   */
   latency: Histogram;
 }
 
@@ -84,7 +89,7 @@ export class LoadRecorder {
   #queuedMax = 0;
   #completed = 0;
   // The current tick (warm-up included).
-  #tick = { sent: 0, completed: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram() };
+  #tick = { sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram() };
 
   /** A request came due (open model), or a closed-model loop began one. */
   scheduled(measured: boolean): void {
@@ -126,7 +131,10 @@ export class LoadRecorder {
     const serviceUs = t.writtenMs === undefined ? undefined : (t.endedMs - t.writtenMs) * 1000;
     const tick = this.#tick;
     tick.completed++;
-    tick.latency.record(latencyUs);
+    if (isServed(c)) {
+      tick.served++;
+      tick.latency.record(latencyUs);
+    }
     let ok = 0;
     for (const call of c.calls) if (call.kind === 'result' && call.valid !== false) ok++;
     tick.okCalls += ok;
@@ -190,8 +198,8 @@ export class LoadRecorder {
   /** Ends the current tick: its counters (with the in-flight count given) and its latency histogram; the next tick starts empty. */
   closeTick(index: number, inFlight: number): TickReport {
     const t = this.#tick;
-    this.#tick = { sent: 0, completed: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram() };
-    return { index, sent: t.sent, completed: t.completed, okCalls: t.okCalls, failedCalls: t.failedCalls, dropped: t.dropped, inFlight, latency: t.latency };
+    this.#tick = { sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram() };
+    return { index, sent: t.sent, completed: t.completed, served: t.served, okCalls: t.okCalls, failedCalls: t.failedCalls, dropped: t.dropped, inFlight, latency: t.latency };
   }
 
   /** Calls of the measured window so far: ok, and failed (error, unanswered, invalid). */

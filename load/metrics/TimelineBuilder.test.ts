@@ -6,7 +6,7 @@ import { mergePoints, TimelineBuilder } from './TimelineBuilder.js';
 const tick = (index: number, n: number, us: number, inFlight = 0) => {
   const latency = new Histogram();
   if (n > 0) latency.record(us, n);
-  return { index, sent: n, completed: n, okCalls: n, failedCalls: 0, dropped: 0, inFlight, latency };
+  return { index, sent: n, completed: n, served: n, okCalls: n, failedCalls: 0, dropped: 0, inFlight, latency };
 };
 
 describe('TimelineBuilder: bounded however long the run', () => {
@@ -39,5 +39,12 @@ describe('TimelineBuilder: bounded however long the run', () => {
     const a = { tMs: 0, sent: 10, completed: 30, okCalls: 29, failedCalls: 1, dropped: 2, inFlight: 4, p50Us: 100, p99Us: 500 };
     const b = { tMs: 1_000, sent: 20, completed: 10, okCalls: 10, failedCalls: 0, dropped: 0, inFlight: 1, p50Us: 500, p99Us: 400 };
     expect(mergePoints(a, b)).toEqual({ tMs: 0, sent: 30, completed: 40, okCalls: 39, failedCalls: 1, dropped: 2, inFlight: 1, p50Us: 200, p99Us: 500 });
+  });
+
+  it('weighs p50 by the served requests, whose latency it is: failures (fast or slow) do not move it', () => {
+    // A second of answers at 10 ms, then a second of 100 refused connections beside 1 answer at 12 ms.
+    const a = { tMs: 0, sent: 50, completed: 50, served: 50, okCalls: 50, failedCalls: 0, dropped: 0, inFlight: 0, p50Us: 10_000, p99Us: 11_000 };
+    const b = { tMs: 1_000, sent: 0, completed: 101, served: 1, okCalls: 1, failedCalls: 100, dropped: 0, inFlight: 0, p50Us: 12_000, p99Us: 12_000 };
+    expect(mergePoints(a, b)).toMatchObject({ completed: 151, served: 51, p50Us: 10_039 });
   });
 });

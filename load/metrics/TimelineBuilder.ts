@@ -21,19 +21,23 @@ export const MAX_TIMELINE_POINTS = 3_600;
 
 /**
  * Two adjacent points as one (a earlier): counts add; in flight is the later's (a level, not a count); p50 the
- * mean of the two weighted by the requests that ended in each; p99 the larger (a chart must not hide a bad second).
+ * mean of the two weighted by the served requests that ended in each; p99 the larger (a chart must not hide a bad second).
  */
 export function mergePoints(a: TimelinePoint, b: TimelinePoint): TimelinePoint {
-  const ended = a.completed + b.completed;
+  // The percentiles are of the served requests (answers); a point written before `served` existed holds every ended one.
+  const weightA = a.served ?? a.completed;
+  const weightB = b.served ?? b.completed;
+  const ended = weightA + weightB;
   return {
     tMs: Math.min(a.tMs, b.tMs),
     sent: a.sent + b.sent,
-    completed: ended,
+    completed: a.completed + b.completed,
+    ...(a.served === undefined && b.served === undefined ? {} : { served: (a.served ?? 0) + (b.served ?? 0) }),
     okCalls: a.okCalls + b.okCalls,
     failedCalls: a.failedCalls + b.failedCalls,
     dropped: a.dropped + b.dropped,
     inFlight: b.tMs >= a.tMs ? b.inFlight : a.inFlight,
-    p50Us: ended === 0 ? Math.max(a.p50Us, b.p50Us) : Math.round((a.p50Us * a.completed + b.p50Us * b.completed) / ended),
+    p50Us: ended === 0 ? Math.max(a.p50Us, b.p50Us) : Math.round((a.p50Us * weightA + b.p50Us * weightB) / ended),
     p99Us: Math.max(a.p99Us, b.p99Us),
   };
 }
@@ -60,13 +64,14 @@ export class TimelineBuilder {
   add(report: TickReport): TimelinePoint | undefined {
     let p = this.#pending.get(report.index);
     if (p === undefined) {
-      p = { reports: 0, point: { tMs: report.index * this.tickMs, sent: 0, completed: 0, okCalls: 0, failedCalls: 0, dropped: 0, inFlight: 0 }, latency: new Histogram() };
+      p = { reports: 0, point: { tMs: report.index * this.tickMs, sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, inFlight: 0 }, latency: new Histogram() };
       this.#pending.set(report.index, p);
     }
     p.reports++;
     const q = p.point;
     q.sent += report.sent;
     q.completed += report.completed;
+    q.served = (q.served ?? 0) + report.served;
     q.okCalls += report.okCalls;
     q.failedCalls += report.failedCalls;
     q.dropped += report.dropped;

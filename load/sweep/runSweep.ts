@@ -7,7 +7,8 @@
  * run again (up to GENERATOR_TRIES times), and if the generator never keeps up it is kept as
  * `generatorLimited`, never counted against the node, and the search stops there.
  */
-import { thresholdActual } from '../figures.js';
+import { errorCode, wireMethod, type Profile } from '../../profile/Profile.js';
+import { formatCount, formatPercent, thresholdActual } from '../figures.js';
 import type { LoadRun, SweepResult, SweepStep } from '../model.js';
 import { runLoad, TargetUnreachableError, type RunLoadOptions } from '../runLoad.js';
 import { isGeneratorReason } from '../engine/runEngine.js';
@@ -26,12 +27,98 @@ export interface SweepOptions extends Omit<RunLoadOptions, 'urls'> {
   resolution?: number;
 }
 
-/** Why the SLO did not hold at a step (empty: it held). */
-export function sloReasons(run: LoadRun): string[] {
+/**
+ * The sweep's own bound on failed calls, in % of the calls of a step (`errors < 1%`, as the built-in scenarios
+ * write it): a node's capacity is the rate it serves, so a rate at which it refuses calls, by an HTTP status or
+ * by a JSON-RPC error object alike, is past the knee. An honest node at a rate it sustains fails none (the
+ * reference node fails 0 calls of reads, batch and mixed, also at rates it cannot keep up with), so 1% leaves room for the odd
+ * failure and none for load shed. The scenario's own `errors` thresholds replace it where they apply.
+ */
+export const SWEEP_ERRORS_LIMIT = 1;
+
+/** What the sweep's built-in error bound needs besides the run (sweepJudgement makes it from the scenario and the profile). */
+export interface SloJudgement {
+  /** The node's name for a spec method (the profile's renames), to match a per-method threshold; default: the same name. */
+  wire?: (method: string) => string;
+  /**
+   * Per method (wire name), the JSON-RPC error codes that answer what the scenario asked on purpose, not failures:
+   * the node's "not found" for an unknown height or account asked with fixed params.
+   */
+  answers?: ReadonlyMap<string, ReadonlySet<number>>;
+}
+
+/**
+ * The built-in error bound's judgement of a step: a reason when too many calls failed (empty: it held or does
+ * not apply). A call failed when it is not ok (the `errors` metric's definition): a JSON-RPC error, no answer
+ * (timeout, transport, an HTTP status, malformed, missing from its batch) or an invalid result; an error code of
+ * `answers` for its method is an answer, not a failure. A scenario threshold on `errors` judges in its place:
+ * a whole-run one replaces it, a per-method one (`chain_getAccount:errors < 5%`) takes that method out of it.
+ */
+export function sweepErrorsReason(run: LoadRun, judge: SloJudgement = {}): string | undefined {
+  const wire = judge.wire ?? ((m: string): string => m);
+  const own = run.thresholds.map((t) => /^(?:(.+):)?errors$/.exec(t.metric)).filter((m) => m !== null);
+  if (own.some((m) => m[1] === undefined)) return undefined;
+  const judged = new Set(own.map((m) => wire(m[1] ?? '')));
+  let calls = 0;
+  let failed = 0;
+  let unanswered = 0;
+  let invalid = 0;
+  const codes = new Map<string, number>();
+  for (const m of run.methods) {
+    if (judged.has(m.method)) continue;
+    const answers = judge.answers?.get(m.method);
+    let answered = 0;
+    for (const [code, n] of Object.entries(m.errors)) {
+      if (answers?.has(Number(code)) === true) answered += n;
+      else codes.set(code, (codes.get(code) ?? 0) + n);
+    }
+    calls += m.calls;
+    failed += m.calls - m.ok - answered;
+    unanswered += m.unanswered;
+    invalid += m.invalid;
+  }
+  if (calls === 0 || (failed / calls) * 100 < SWEEP_ERRORS_LIMIT) return undefined;
+  const kinds = [
+    ...[...codes].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([code, n]) => `${formatCount(n)} JSON-RPC error ${code}`),
+    ...(unanswered > 0 ? [`${formatCount(unanswered)} unanswered (timeout, transport, HTTP status, malformed)`] : []),
+    ...(invalid > 0 ? [`${formatCount(invalid)} invalid results`] : []),
+  ];
+  const scope = judged.size > 0 ? ' of the methods no errors threshold of the scenario judges' : '';
+  return `errors ${formatPercent(failed / calls)} over ${SWEEP_ERRORS_LIMIT}%: ${formatCount(failed)} of ${formatCount(calls)} calls${scope} failed${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+}
+
+/**
+ * The judgement of errors a sweep of this scenario makes (sweepErrorsReason): the profile's method names, and the
+ * "not found" answers to reads the scenario gives fixed params, which may ask for an unknown height or account on
+ * purpose (the draws from the chain never do: they read recent heights and funded accounts).
+ */
+export function sweepJudgement(scenario: ResolvedScenario, profile: Profile): SloJudgement {
+  const wire = (m: string): string => wireMethod(profile, m);
+  const notFound: Partial<Record<string, number | null | undefined>> = {
+    ...(profile.unknownHeight === 'error' ? { chain_getBlockByHeight: errorCode(profile, 'BlockNotFound') } : {}),
+    ...(profile.unknownAccount === 'error' ? { chain_getAccount: errorCode(profile, 'AccountNotFound') } : {}),
+  };
+  const answers = new Map<string, Set<number>>();
+  const calls = scenario.mix.flatMap((e) => (e.kind === 'call' ? [e.call] : e.kind === 'batch' ? e.mix : []));
+  for (const call of calls) {
+    const code = notFound[call.method];
+    if (call.params === undefined || typeof code !== 'number') continue;
+    answers.set(wire(call.method), new Set([code]));
+  }
+  return { wire, answers };
+}
+
+/**
+ * Why the SLO did not hold at a step (empty: it held): the achieved rate, drops, validity, an early stop, the
+ * sweep's bound on failed calls (sweepErrorsReason) and the scenario's thresholds.
+ */
+export function sloReasons(run: LoadRun, judge: SloJudgement = {}): string[] {
   const reasons: string[] = [];
   const target = run.schedule.targetRate ?? 0;
   if (target > 0 && run.schedule.achievedRate < 0.99 * target) reasons.push(`achieved ${run.schedule.achievedRate.toFixed(1)}/s, under 99% of ${target}/s`);
   if (run.schedule.dropped > 0) reasons.push(`${run.schedule.dropped} requests dropped`);
+  const errors = sweepErrorsReason(run, judge);
+  if (errors !== undefined) reasons.push(errors);
   if (!run.valid) reasons.push(...run.invalid);
   if (run.stop.reason !== 'completed') reasons.push(`stopped early: ${run.stop.reason}`);
   for (const t of run.thresholds) if (!t.ok) reasons.push(`${t.name}: ${t.actual === null ? 'nothing measured' : `actual ${thresholdActual(t)}`}`);
@@ -115,6 +202,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const rates: [string, number | undefined][] = [...(o.rates ?? []).map((r, i): [string, number] => [`rates[${i}]`, r]), ['startRate', o.startRate], ['maxRate', o.maxRate]];
   for (const [name, r] of rates) if (r !== undefined && !(r > 0 && Number.isFinite(r))) throw new RangeError(`runSweep: ${name} must be a rate above 0 (got ${r})`);
   const steps: SweepStep[] = [];
+  const judgement = sweepJudgement(o.scenario, o.profile);
   /** The outcome of each rate run: held, broken, or unknown (the generator fell behind on every try). */
   const tried = new Map<number, boolean | undefined>();
   let stopped: string | undefined;
@@ -136,7 +224,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
       if (run === undefined || !generatorOnly(run)) break;
     }
     if (run === undefined) return false;
-    const reasons = sloReasons(run);
+    const reasons = sloReasons(run, judgement);
     const generatorLimited = generatorOnly(run);
     const held = reasons.length === 0;
     steps.push({ rate, run, sloHeld: held, reasons, generatorLimited });

@@ -6,6 +6,7 @@ import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
 import { callsOf, errorRate, failedOf, requestsOf } from './runSectionHtml.js';
 import { chaosMarkers } from './chaosMarkers.js';
+import { measuredNothing } from './loadFacts.js';
 
 interface Row {
   label: string;
@@ -58,7 +59,7 @@ export function comparisonHtml(runs: readonly LoadRun[], chaos?: ChaosReport): s
     return [text(row.label), ...values.map((v) => (v === null ? num('—', 'note') : num(row.format(v), v === best ? 'best' : '')))];
   });
   rows.push([text('Valid'), ...runs.map((r) => (r.valid ? num('yes') : num('no', 'bad')))]);
-  const withTimeline = runs.filter((r) => r.timeline.length > 0);
+  const withTimeline = runs.filter((r) => r.timeline.length > 0 && !measuredNothing(r));
   // The runs overlaid each count from their own start of measurement, up to a few hundred milliseconds apart
   // when they ran together (as a run with faults does, its workers starting one by one): the faults are
   // placed on the first one's clock, and each run's own charts of the node's health place them exactly.
@@ -66,7 +67,7 @@ export function comparisonHtml(runs: readonly LoadRun[], chaos?: ChaosReport): s
   const markers = first === undefined ? [] : chaosMarkers(chaos, first).measured;
   const charts =
     withTimeline.length === 0
-      ? '<p class="note">No tick was recorded: there is nothing to draw over time.</p>'
+      ? `<p class="note">${runs.some((r) => r.timeline.length > 0) ? 'Nothing was measured (the runs ended before their measured window opened)' : 'No tick was recorded'}: there is nothing to draw over time.</p>`
       : `<div class="charts">${[
           latencyOverTimeChart('compare-latency', withTimeline, markers),
           throughputOverTimeChart('compare-throughput', withTimeline, markers),

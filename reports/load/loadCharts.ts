@@ -40,18 +40,62 @@ function warmupBands(runs: readonly LoadRun[]): ChartBand[] {
 }
 
 /**
- * Points of a series over a run's timeline, at the end of each tick; a tick without data is a gap. A
- * rate divides by the tick's own length: the last tick of a run that stopped early is shorter.
+ * A timeline point as drawn: its tick's real span in ms from the start of measurement. A tick is cut short by the
+ * warm-up's start, by the next point (a merged run's segment ends: the next segment's ticks begin at its own
+ * start), and by the end of the measured window (a run stopped early, a segment).
  */
-function overTime(run: LoadRun, value: (p: TimelinePoint, tickSeconds: number) => number | null, thin: 'max' | 'mean'): ChartPoint[] {
+export interface TickSpan {
+  point: TimelinePoint;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * The ticks drawn over time: the warm-up's and the measured window's, each with its real span; not the drain
+ * after the window (ticks beginning at or after its end, where the window's last requests end): those are none of
+ * the run's seconds, and a second holding one or two answers would read as the node collapsing at the end.
+ */
+export function drawnTicks(run: LoadRun): TickSpan[] {
   const tick = tickMs(run.timeline);
-  const points = run.timeline.map((p): ChartPoint => {
-    const left = run.durationMs - p.tMs;
-    const length = left > 0 && left < tick ? left : tick;
-    return [(p.tMs + length) / 1000, value(p, length / 1000)];
+  const out: TickSpan[] = [];
+  run.timeline.forEach((point, i) => {
+    if (point.tMs >= run.durationMs) return;
+    const next = run.timeline[i + 1];
+    const fromMs = Math.max(point.tMs, -run.warmupMs);
+    let toMs = point.tMs + tick;
+    if (next !== undefined && next.tMs > point.tMs) toMs = Math.min(toMs, next.tMs);
+    toMs = Math.min(toMs, point.tMs < 0 ? 0 : run.durationMs);
+    if (toMs > fromMs) out.push({ point, fromMs, toMs });
   });
+  return out;
+}
+
+/**
+ * Points of a series over a run's ticks (drawnTicks), at the end of each; a null value is a gap. `rate`: a count per
+ * second, divided by the tick's real length; a tick shorter than half a tick gives no rate (left out: a few
+ * requests over a few ms, or the answers still coming in after a stop, would read as a spike).
+ */
+function overTime(run: LoadRun, value: (p: TimelinePoint, tickSeconds: number) => number | null, thin: 'max' | 'mean', rate = false): ChartPoint[] {
+  const tick = tickMs(run.timeline);
+  const points = drawnTicks(run)
+    .filter((t) => !rate || t.toMs - t.fromMs >= tick / 2)
+    .map((t): ChartPoint => [t.toMs / 1000, value(t.point, (t.toMs - t.fromMs) / 1000)]);
   return thinOut(points, thin);
 }
+
+/** Requests of a point the node served (a report written before `served` existed: every one that ended). */
+const servedOf = (p: TimelinePoint): number => p.served ?? p.completed;
+
+/** The throughput chart's series of a run, [end of tick s, per second]: requests answered, and requests that failed with no answer. */
+export function throughputSeries(run: LoadRun): { answered: ChartPoint[]; failed: ChartPoint[] } {
+  return {
+    answered: overTime(run, (p, s) => servedOf(p) / s, 'mean', true),
+    failed: overTime(run, (p, s) => (p.completed - servedOf(p)) / s, 'max', true),
+  };
+}
+
+/** The latency chart's series of a run, [end of tick s, ms]: a percentile of the node's answers; null (a gap) where it answered nothing. */
+export const answerLatencySeries = (run: LoadRun, pick: 'p50Us' | 'p99Us'): ChartPoint[] => overTime(run, (p) => (servedOf(p) === 0 ? null : p[pick] / 1000), pick === 'p99Us' ? 'max' : 'mean');
 
 /** At most MAX_POINTS points: consecutive points merged, keeping their highest (latency peaks) or their mean. */
 export function thinOut(points: readonly ChartPoint[], how: 'max' | 'mean', max = MAX_POINTS): ChartPoint[] {
@@ -91,14 +135,15 @@ function seriesFor(runs: readonly LoadRun[], metrics: readonly { name: string; c
   return runs.flatMap((run, i) => metrics.map((m, j): LineSeries => ({ name: `${m.name} · ${run.url}`, color: i, ...(j > 0 ? { dash: true } : {}), points: m.points(run) })));
 }
 
-/** Latency percentiles (p50, p99) tick by tick; `markers`: faults, on the runs' clock (the first run's when several). */
+/** Latency percentiles (p50, p99) of the node's answers tick by tick; `markers`: faults, on the runs' clock (the first run's when several). */
 export function latencyOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
-  const latency = (pick: 'p50Us' | 'p99Us') => (run: LoadRun): ChartPoint[] => overTime(run, (p) => (p.completed === 0 ? null : p[pick] / 1000), pick === 'p99Us' ? 'max' : 'mean');
+  const latency = (pick: 'p50Us' | 'p99Us') => (run: LoadRun): ChartPoint[] => answerLatencySeries(run, pick);
   const bands = warmupBands(runs);
+  const old = runs.some((r) => r.timeline.some((p) => p.served === undefined));
   return lineChartSvg({
     id,
-    title: 'Latency over time (p50, p99)',
-    description: `The median and 99th percentile latency of the requests that ended in each tick, in milliseconds, from each request's scheduled send time.${bands.length > 0 ? ' The shaded warm-up is left out of every other figure.' : ''} Ticks where nothing ended are gaps.${faultsNote(markers)}`,
+    title: 'Latency over time (p50, p99 of the node\'s answers)',
+    description: `The median and 99th percentile latency of the requests the node answered (a result or a JSON-RPC error) that ended in each tick, in milliseconds, from each request's scheduled send time. ${old ? 'This report was written before answers were told from failures per tick: its ticks hold failed requests too. ' : 'Requests that failed with no answer (timeouts, refused or reset connections, HTTP errors) are not drawn here: a refused connection fails in a millisecond, and a dead node would look the fastest; they are drawn in the throughput and errors charts. '}Ticks where the node answered nothing are gaps.${bands.length > 0 ? ' The shaded warm-up is left out of every other figure.' : ''} The requests still ending after the measured window are not drawn.${faultsNote(markers)}`,
     x: timeAxis(runs),
     y: msAxis('latency, ms'),
     series: seriesFor(runs, [
@@ -127,17 +172,25 @@ function targetAt(run: LoadRun): ((seconds: number) => number | null) | undefine
   };
 }
 
-/** Requests completed per second, tick by tick, against the open model's target; `markers` as for latency. */
+/**
+ * Requests the node answered per second, tick by tick (what the achieved rate counts), the requests that failed with
+ * no answer apart, and the open model's target; `markers` as for latency.
+ */
 export function throughputOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
-  const series = seriesFor(runs, [{ name: 'completed req/s', color: 0, points: (run) => overTime(run, (p, s) => p.completed / s, 'mean') }]);
+  // A report written before answers were told from failures per tick cannot draw its failures apart.
+  const old = runs.some((r) => r.timeline.some((p) => p.served === undefined));
+  const series = seriesFor(runs, [
+    { name: 'answered req/s', color: 0, points: (run) => throughputSeries(run).answered },
+    ...(old ? [] : [{ name: 'failed req/s (no answer)', color: 'fail' as const, dash: true, points: (run: LoadRun) => throughputSeries(run).failed }]),
+  ]);
   // The target once (several runs share the scenario), as a dashed grey line.
   const first = runs[0];
   const target = first ? targetAt(first) : undefined;
-  if (first && target) series.push({ name: 'target req/s', color: 'muted', dash: true, points: overTime(first, (p) => target((p.tMs + tickMs(first.timeline)) / 1000), 'mean') });
+  if (first && target) series.push({ name: 'target req/s', color: 'muted', dash: true, points: overTime(first, () => 0, 'mean', true).map(([x]): ChartPoint => [x, target(x)]) });
   return lineChartSvg({
     id,
     title: 'Throughput over time',
-    description: `Requests that ended (answered or failed) per second, tick by tick, and the rate the schedule asked for.${faultsNote(markers)}`,
+    description: `Requests the node answered (at least one call answered with a result or a JSON-RPC error: what the achieved rate counts) per second, tick by tick; apart, dashed, requests that ended with no answer (timeouts, refused or reset connections, HTTP errors, malformed answers) per second; and the rate the schedule asked for.${old ? ' This report was written before answers were told from failures per tick: its answered line counts every request that ended, and no failure line is drawn.' : ''} Each tick's count is divided by its real length; a tick shorter than half a tick (where a segment or a stopped run ends) is left out, and so are the requests still ending after the measured window.${faultsNote(markers)}`,
     x: timeAxis(runs),
     y: rateAxis('requests/s'),
     series,
@@ -151,29 +204,43 @@ export function errorsOverTimeChart(id: string, runs: readonly LoadRun[], marker
   return lineChartSvg({
     id,
     title: 'Errors and drops over time',
-    description: `Calls that failed (a JSON-RPC error, in a batch or not, or no answer) and requests dropped by the in-flight cap, per second, tick by tick.${faultsNote(markers)}`,
+    description: `Calls that failed (a JSON-RPC error, in a batch or not, or no answer) and requests dropped by the in-flight cap, per second, tick by tick, each tick's count divided by its real length (a tick shorter than half a tick is left out; so is the drain after the measured window).${faultsNote(markers)}`,
     x: timeAxis(runs),
     y: rateAxis('per second'),
     series: seriesFor(runs, [
-      { name: 'failed calls/s', color: 'fail', points: (run) => overTime(run, (p, s) => p.failedCalls / s, 'max') },
-      { name: 'dropped req/s', color: 6, dash: true, points: (run) => overTime(run, (p, s) => p.dropped / s, 'max') },
+      { name: 'failed calls/s', color: 'fail', points: (run) => overTime(run, (p, s) => p.failedCalls / s, 'max', true) },
+      { name: 'dropped req/s', color: 6, dash: true, points: (run) => overTime(run, (p, s) => p.dropped / s, 'max', true) },
     ]),
     bands: warmupBands(runs),
     events: faultEvents(markers),
   });
 }
 
-/** Signed-transaction load: transactions accepted and not yet included, tick by tick; `markers` as for latency. */
+/**
+ * The pending chart's series of a run, [s, transactions]: at the end of each tick of the warm-up and the window, then
+ * one point when tracking ended (`followedAfterMs` after the window), where the "pending at the end" figure is read.
+ */
+export function pendingSeries(run: LoadRun): ChartPoint[] {
+  const points = overTime(run, (p) => p.pending ?? null, 'max');
+  const after = run.inclusion?.followedAfterMs;
+  if (after === undefined || run.inclusion === undefined) return points;
+  return [...points, [(run.durationMs + after) / 1000, run.inclusion.pending]];
+}
+
+/** Signed-transaction load: transactions accepted and not yet included, tick by tick, to the end of tracking; `markers` as for latency. */
 export function pendingOverTimeChart(id: string, runs: readonly LoadRun[], markers?: readonly TimeMarker[]): string {
   const tracked = runs.filter((r) => r.timeline.some((p) => p.pending !== undefined));
+  const after = Math.max(0, ...tracked.map((r) => (r.inclusion?.followedAfterMs === undefined ? 0 : r.durationMs + r.inclusion.followedAfterMs)));
+  const ends = Math.min(...tracked.map((r) => r.durationMs));
+  const followed = after > ends ? [{ from: ends / 1000, to: after / 1000, label: 'after the window: the chain followed for what was pending' }] : [];
   return lineChartSvg({
     id,
     title: 'Pending transactions over time',
-    description: `Transactions the node accepted that were not yet seen included, at the end of each tick.${faultsNote(markers)}`,
+    description: `Transactions scheduled in the measured window that the node accepted and that were not yet seen included, at the end of each tick${followed.length > 0 ? ', then when tracking ended (the shaded stretch after the window, where the chain was followed for what was pending): the last point is the "pending at the end" figure' : ''}.${faultsNote(markers)}`,
     x: timeAxis(tracked),
     y: rateAxis('pending transactions'),
-    series: seriesFor(tracked, [{ name: 'pending', color: 2, points: (run) => overTime(run, (p) => p.pending ?? null, 'max') }]),
-    bands: warmupBands(tracked),
+    series: seriesFor(tracked, [{ name: 'pending', color: 2, points: pendingSeries }]),
+    bands: [...warmupBands(tracked), ...followed],
     events: faultEvents(markers),
   });
 }

@@ -5,10 +5,19 @@
 
 import type { LoadReport, LoadRun } from '../../load/model.js';
 import { formatDuration } from '../shared/formatDuration.js';
-import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate } from './formatLoad.js';
 
 /** Every run of the report: the --url runs, then each sweep's steps. */
 export const allRuns = (report: LoadReport): LoadRun[] => [...report.runs, ...report.sweeps.flatMap((s) => s.steps.map((step) => step.run))];
+
+/** A run that measured nothing: it ended (Ctrl-C, say) before its warm-up did, so no figure of it stands for the node. */
+export const measuredNothing = (run: LoadRun): boolean => run.durationMs === 0 && run.latency.count === 0 && run.schedule.scheduled === 0;
+
+/** What a report says of a run's window: "10 s measured after 2 s of warm-up", or that nothing was. */
+export function windowText(run: LoadRun): string {
+  if (measuredNothing(run)) return `nothing measured: the run ended before its measured window opened${run.warmupMs > 0 ? `, in its ${formatDuration(run.warmupMs)} warm-up` : ''}`;
+  return `${formatDuration(run.durationMs)} measured${run.warmupMs > 0 ? ` after ${formatDuration(run.warmupMs)} of warm-up` : ''}`;
+}
 
 /** One stop reason as a sentence, or undefined when the run completed. */
 export function stopNote(run: LoadRun): string | undefined {
@@ -39,7 +48,7 @@ export function verdictFacts(report: LoadReport): string[] {
   for (const { run, t } of broken) facts.push(`Threshold broken${on(run)}: ${t.name} (actual ${formatMetricValue(t.unit, t.actual)}, limit ${formatMetricValue(t.unit, t.limit)}).`);
   if (thresholds.length > 0) facts.push(`${thresholds.length - broken.length} of ${thresholds.length} threshold(s) kept.`);
   for (const d of report.baseline?.deltas.filter((x) => x.regression) ?? []) {
-    facts.push(`Regression: ${d.metric} ${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')}).`);
+    facts.push(`Regression: ${d.metric} ${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatDeltaChange(d)}, allowed ${formatDeltaAllowed(d)}).`);
   }
   for (const sweep of report.sweeps) {
     facts.push(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAOS_NODES, LOAD_FIXTURE_KINDS, LOAD_NODE_A, LOAD_NODE_B, loadReportFixture } from '../../test/support/loadReportFixture.js';
 import { renderLoadHtml } from './renderLoadHtml.js';
+import type { LoadRun } from '../../load/model.js';
 
 /** The text of the element marked data-testid, tags removed and entities decoded (enough for these pages). */
 function byTestId(html: string, id: string): string {
@@ -116,6 +117,27 @@ describe('renderLoadHtml', () => {
     expect(byTestId(html, 'no-timeline')).toBe('No tick was recorded: there is nothing to draw over time.');
     expect(card(html, 'p99')).toContain(' — ');
     expect(byTestId(html, 'stop')).toContain('the node could not be reached before measurement began (connect ECONNREFUSED 127.0.0.1:9)');
+  });
+
+  it('says plainly that a run stopped in its warm-up measured nothing: no chart of warm-up ticks, no 0% of 0 calls', () => {
+    const report = loadReportFixture('plain');
+    const run = report.runs[0] as LoadRun;
+    const none = { ...run.latency, count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0 };
+    // What runLoad makes of Ctrl-C 1.6 s into a 6 s warm-up: the warm-up's ticks, nothing measured.
+    const cut: LoadRun = {
+      ...run, durationMs: 0, warmupMs: 6_000, valid: false, invalid: ['nothing was measured: the run was interrupted 1,615 ms into the 6,000 ms warm-up'],
+      schedule: { ...run.schedule, targetRate: 50, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0 }, latency: none, service: none, methods: [], batchSizes: [],
+      timeline: run.timeline.filter((p) => p.tMs < 0).slice(0, 2), thresholds: [],
+      stop: { reason: 'interrupted', atMs: 0, message: 'interrupted 1,615 ms into the 6,000 ms warm-up, before the measured window opened: nothing was measured' },
+    };
+    const html = renderLoadHtml({ ...report, runs: [cut], verdict: { word: 'INTERRUPTED', exitCode: 130, reasons: ['the report holds what ran before Ctrl-C'], knees: [], summary: '' } });
+    expect(byTestId(html, 'no-timeline')).toBe('Nothing was measured (the run ended before its measured window opened): there is nothing to draw over time.');
+    expect(chartIds(html)).not.toContain('run-1-latency');
+    expect(html).toContain('nothing measured: the run ended before its measured window opened, in its 6.00 s warm-up');
+    expect(html).not.toContain('0 ms measured after');
+    expect(html).toContain('<span class="badge bad">invalid</span>');
+    expect(card(html, 'errors')).toContain('no call measured');
+    expect(card(html, 'throughput')).toContain('target 50 req/s');
   });
 
   describe('a run with faults', () => {

@@ -7,11 +7,12 @@ import { formatDuration } from '../shared/formatDuration.js';
 import { htmlPage, metaListHtml } from '../shared/htmlPage.js';
 import { comparisonHtml } from './comparisonHtml.js';
 import { describeModel } from './describeModel.js';
-import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { deltaOutcome } from '../../load/compareBaseline.js';
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import { LOAD_REPORT_CSS } from './loadHtmlAssets.js';
 import { loadHeadline, verdictClass } from '../../load/loadVerdict.js';
-import { verdictFacts } from './loadFacts.js';
+import { measuredNothing, verdictFacts } from './loadFacts.js';
 import { runSectionHtml } from './runSectionHtml.js';
 import { LATENCY_NOTE, latencyTiming } from './latencyText.js';
 import { sweepSectionHtml } from './sweepSectionHtml.js';
@@ -41,13 +42,15 @@ function metaHtml(report: LoadReport): string {
   }
   if (first) {
     const per = report.runs.length > 1 ? ' per run' : report.runs.length === 0 ? ' per step' : '';
-    items.push(['Measured', `${formatDuration(first.durationMs)}${per}${first.stop.reason === 'completed' ? '' : ` (stopped early: ${first.stop.reason})`}`]);
+    items.push(['Measured', measuredNothing(first) ? `nothing (${first.stop.reason} before the measured window opened)` : `${formatDuration(first.durationMs)}${per}${first.stop.reason === 'completed' ? '' : ` (stopped early: ${first.stop.reason})`}`]);
     items.push(['Warm-up', first.warmupMs > 0 ? `${formatDuration(first.warmupMs)}, left out of every figure` : 'none']);
   }
   items.push(['Profile', report.profile], ['Tool', `${report.tool.name} ${report.tool.version}`], ['Created', report.createdAt]);
   if (report.baseline) items.push(['Baseline', `${report.baseline.file} (${report.baseline.createdAt})`]);
   return metaListHtml(items);
 }
+
+const outcomeHtml = (outcome: ReturnType<typeof deltaOutcome>): string => `<span class="${outcome === 'regression' ? 'bad' : 'ok'}">${outcome}</span>`;
 
 function baselineHtml(baseline: BaselineComparison): string {
   const regressions = baseline.deltas.filter((d) => d.regression).length;
@@ -61,15 +64,15 @@ function baselineHtml(baseline: BaselineComparison): string {
             { html: `<code>${h(d.metric)}</code>` },
             num(formatMetricValue(d.unit, d.baseline)),
             num(formatMetricValue(d.unit, d.current)),
-            num(formatChange(d.change), d.regression ? 'bad' : ''),
-            num(formatChange(d.allowed).replace(/^\+/, '±')),
-            { html: d.regression ? '<span class="bad">regression</span>' : '<span class="ok">within noise</span>' },
+            num(formatDeltaChange(d), d.regression ? 'bad' : ''),
+            num(formatDeltaAllowed(d)),
+            { html: outcomeHtml(deltaOutcome(d)) },
           ]),
         );
   return [
     '<section class="baseline" id="baseline" data-testid="baseline">',
     `<h2>Against the baseline <span class="note">${regressions === 0 ? 'no regression' : `${regressions} regression(s)`}</span></h2>`,
-    `<p class="note">${h(baseline.file)}, made ${h(baseline.createdAt)}. A change counts as a regression beyond the allowed change: the threshold, widened by the noise seen in both runs. Latencies and errors are worse up, rates worse down.</p>`,
+    `<p class="note">${h(baseline.file)}, made ${h(baseline.createdAt)}. A change counts as a regression beyond the allowed change the worse way, and as an improvement beyond it the better way: the threshold, widened by the noise seen in both runs. Latencies and errors are worse up, rates worse down; latencies and rates change relatively (%), the failed-call share in percentage points.</p>`,
     table,
     '</section>',
   ].join('\n');

@@ -67,6 +67,15 @@ describe('renderLoadJunit', () => {
     expect(baseline.attributes.failures).toBe('2');
   });
 
+  it('writes the failed-call share\'s change in points and an improvement as improved', () => {
+    const report = loadReportFixture('baseline');
+    const errors = { metric: `${LOAD_NODE_A} reads-mixed errors%`, unit: '%' as const, baseline: 10, current: 0, change: -0.1, allowed: 0.01, regression: false };
+    const root = parseXml(renderLoadJunit({ ...report, baseline: { ...(report.baseline as NonNullable<typeof report.baseline>), deltas: [errors] } }));
+    const baseline = suites(root).find((s) => s.attributes.name?.startsWith('baseline '));
+    if (!baseline) throw new Error('no baseline suite');
+    expect(xmlText(only(xmlFindAll(named(baseline, `no regression: ${LOAD_NODE_A} reads-mixed errors%`), 'system-out')))).toBe('10.0% → 0% (−10.0 points, allowed ±1.0 points): improved');
+  });
+
   it('has a case per sweep step and "knee found", and fails "knee found" when the SLO held nowhere', () => {
     const report = loadReportFixture('sweep');
     const sweep = only(suites(parseXml(renderLoadJunit(report))));

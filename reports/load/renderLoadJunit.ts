@@ -2,7 +2,8 @@ import type { LoadReport, LoadRun, SweepResult } from '../../load/model.js';
 import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase, JunitSuite } from '../shared/junitXml.js';
 import { describeModel } from './describeModel.js';
-import { formatChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { deltaOutcome } from '../../load/compareBaseline.js';
 import { loadHeadline } from '../../load/loadVerdict.js';
 import { stopNote } from './loadFacts.js';
 
@@ -101,9 +102,9 @@ function baselineSuite(report: LoadReport): JunitSuite | undefined {
       ['baseline.createdAt', baseline.createdAt],
     ],
     cases: baseline.deltas.map((d): JunitCase => {
-      const shown = `${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatChange(d.change)}, allowed ${formatChange(d.allowed).replace(/^\+/, '±')})`;
+      const shown = `${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatDeltaChange(d)}, allowed ${formatDeltaAllowed(d)})`;
       const name = `no regression: ${d.metric}`;
-      if (!d.regression) return { classname: 'load.baseline', name, timeMs: 0, systemOut: shown };
+      if (!d.regression) return { classname: 'load.baseline', name, timeMs: 0, systemOut: `${shown}: ${deltaOutcome(d)}` };
       return {
         classname: 'load.baseline',
         name,

@@ -1,11 +1,11 @@
 import type { ChaosReport, LoadReport, LoadRun, ReplayReport, SweepResult } from '../../load/model.js';
 import { excerpt } from '../shared/excerpt.js';
-import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
 import { describeModel } from './describeModel.js';
-import { formatChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
+import { deltaOutcome } from '../../load/compareBaseline.js';
+import { formatDeltaAllowed, formatDeltaChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
-import { verdictFacts } from './loadFacts.js';
+import { verdictFacts, windowText } from './loadFacts.js';
 import { LATENCY_NOTE, latencyTiming } from './latencyText.js';
 import { headHealthRows, healthRows, type HealthRow } from './healthText.js';
 import { DIFF_METHOD_HEAD, diffLine, diffMethodRows, replayRows } from './replayText.js';
@@ -40,7 +40,7 @@ function runsTable(runs: readonly LoadRun[]): string[] {
         `${markdownCode(r.url)}${cell(stop)}`,
         `${formatRate(r.schedule.achievedRate)} / ${target}`,
         formatCount(r.latency.count),
-        `${formatCount(failed(r))} (${formatPercent(calls(r) === 0 ? 0 : failed(r) / calls(r))})`,
+        calls(r) === 0 ? '—' : `${formatCount(failed(r))} (${formatPercent(failed(r) / calls(r))})`,
         formatCount(r.schedule.dropped),
         lat(r, 'p50'),
         lat(r, 'p90'),
@@ -131,7 +131,8 @@ function baselineLines(report: LoadReport): string[] {
   const baseline = report.baseline;
   if (!baseline) return [];
   const regressions = baseline.deltas.filter((d) => d.regression);
-  const head = `### Baseline ${markdownCode(baseline.file)}: ${regressions.length === 0 ? `no regression in ${baseline.deltas.length} figure(s)` : `**${regressions.length} regression(s)** in ${baseline.deltas.length} figure(s)`}`;
+  const improved = baseline.deltas.filter((d) => deltaOutcome(d) === 'improved').length;
+  const head = `### Baseline ${markdownCode(baseline.file)}: ${regressions.length === 0 ? `no regression in ${baseline.deltas.length} figure(s)` : `**${regressions.length} regression(s)** in ${baseline.deltas.length} figure(s)`}${improved > 0 ? `, ${improved} improved` : ''}`;
   if (regressions.length === 0) return [head, ''];
   return [
     head,
@@ -139,7 +140,7 @@ function baselineLines(report: LoadReport): string[] {
     row(['Figure', 'Baseline', 'Now', 'Change', 'Allowed']),
     row(['---', '--:', '--:', '--:', '--:']),
     ...capped(
-      regressions.map((d) => row([markdownCode(d.metric), formatMetricValue(d.unit, d.baseline), formatMetricValue(d.unit, d.current), `**${formatChange(d.change)}**`, formatChange(d.allowed).replace(/^\+/, '±')])),
+      regressions.map((d) => row([markdownCode(d.metric), formatMetricValue(d.unit, d.baseline), formatMetricValue(d.unit, d.current), `**${formatDeltaChange(d)}**`, formatDeltaAllowed(d)])),
       MAX_ROWS,
       'regressions',
     ),
@@ -183,7 +184,7 @@ export function renderLoadMarkdown(report: LoadReport): string {
   const about = [`Scenario ${markdownCode(report.scenario.name)}`, `profile ${markdownCode(report.profile)}`];
   if (first) {
     if (report.runs.length > 0) about.push(markdownText(describeModel(first.model)));
-    about.push(`${formatDuration(first.durationMs)} measured${first.warmupMs > 0 ? ` after ${formatDuration(first.warmupMs)} of warm-up` : ''}`);
+    about.push(windowText(first));
   }
   about.push(markdownText(`${report.tool.name} ${report.tool.version}`), markdownText(report.createdAt));
   out.push(about.join(' · '), '');

@@ -5,7 +5,7 @@ import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, 
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, headLagChart, resourcesChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
-import { stopNote } from './loadFacts.js';
+import { measuredNothing, stopNote, windowText } from './loadFacts.js';
 import { healthRows } from './healthText.js';
 import { CHAOS_CLIENT_HEAD, chaosClientRows } from './chaosText.js';
 import { chaosMarkers } from './chaosMarkers.js';
@@ -47,7 +47,9 @@ function cardsHtml(run: LoadRun, timing: LatencyTiming): string {
     card('Throughput', `${formatRate(schedule.achievedRate)} req/s`, schedule.targetRate === null ? 'closed model' : `target ${formatRate(schedule.targetRate)} req/s`, 'throughput', behind ? 'warn' : ''),
     card('Latency p50', us(run.latency, 'p50'), hasServiceTime(timing) ? `service ${us(run.service, 'p50')}` : timing === 'k6-write' ? "from the request's write (k6)" : "from the request's time (k6)", 'p50'),
     card('Latency p99', us(run.latency, 'p99'), `p99.9 ${us(run.latency, 'p999')}`, 'p99'),
-    card('Failed calls', formatPercent(errorRate(run)), `${formatCount(failed)} of ${formatCount(callsOf(run))} calls`, 'errors', failed > 0 ? 'bad' : ''),
+    callsOf(run) === 0
+      ? card('Failed calls', DASH, 'no call measured', 'errors')
+      : card('Failed calls', formatPercent(errorRate(run)), `${formatCount(failed)} of ${formatCount(callsOf(run))} calls`, 'errors', failed > 0 ? 'bad' : ''),
     card('Dropped', formatCount(schedule.dropped), `of ${formatCount(schedule.scheduled)} requests scheduled`, 'dropped', schedule.dropped > 0 ? 'bad' : ''),
     ...(run.inclusion ? [card('Included', formatPercent(run.inclusion.ratio), `p99 ${run.inclusion.timeToInclusionMs.count === 0 ? DASH : formatMs(run.inclusion.timeToInclusionMs.p99)} to inclusion`, 'included', run.inclusion.ratio < 1 ? 'warn' : '')] : []),
   ].join('')}</div>`;
@@ -148,10 +150,11 @@ function inclusionHtml(run: LoadRun): string {
   const refused = byCode(inc.refused);
   const row = (label: string, value: string, note = ''): Cell[] => [text(label), num(value), text(note, 'note')];
   return htmlTable('inclusion', [text('Inclusion'), num('Value'), text('')], [
-    row('Accepted', formatCount(inc.accepted), 'answered with a hash'),
+    row('Accepted', formatCount(inc.accepted), inc.warmup === undefined ? 'answered with a hash' : 'answered with a hash, of the transactions scheduled in the measured window'),
     row('Refused', refused === '' ? '0' : refused, 'by error code'),
     row('Included', `${formatCount(inc.included)} (${formatPercent(inc.ratio)})`, `seen by ${inc.method === 'sender-nonce' ? "each sender's nonce" : 'transaction hashes in blocks'}, polled every ${formatMs(inc.pollIntervalMs)}`),
-    row('Pending at the end', formatCount(inc.pending), 'accepted, not seen included when tracking ended'),
+    row('Pending at the end', formatCount(inc.pending), `accepted, not seen included when tracking ended${inc.followedAfterMs === undefined ? '' : `, ${formatDuration(inc.followedAfterMs)} after the measured window (the pending chart's last point)`}`),
+    ...(inc.warmup === undefined ? [] : [row('Warm-up transactions (apart)', `${formatCount(inc.warmup.accepted)} accepted, ${formatCount(inc.warmup.included)} included`, `sent in the warm-up and followed (a sender's later nonces wait for them), counted in no figure above${inc.warmup.refused > 0 ? `; ${formatCount(inc.warmup.refused)} refused` : ''}`)]),
     ...(inc.lanes === undefined ? [] : [row('Lanes after failed sends', `${formatCount(inc.lanes.resyncs)} stopped, ${formatCount(inc.lanes.resent)} sent again`, "each read its sender's nonce on the chain and went on from it (docs/chaos.md)")]),
     row('Time to inclusion p50 / p90', `${ms(t.p50)} / ${ms(t.p90)}`, 'from the scheduled send to the first poll that saw it included'),
     row('Time to inclusion p99 / max', `${ms(t.p99)} / ${ms(t.max)}`),
@@ -199,6 +202,8 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
   const charts: string[] = [];
   if (!options.compared) {
     if (run.timeline.length === 0) charts.push('<p class="note" data-testid="no-timeline">No tick was recorded: there is nothing to draw over time.</p>');
+    // The warm-up's ticks alone would be drawn as if they were the run.
+    else if (measuredNothing(run)) charts.push('<p class="note" data-testid="no-timeline">Nothing was measured (the run ended before its measured window opened): there is nothing to draw over time.</p>');
     else charts.push(latencyOverTimeChart(`${id}-latency`, [run], markers.measured), throughputOverTimeChart(`${id}-throughput`, [run], markers.measured), errorsOverTimeChart(`${id}-errors`, [run], markers.measured));
   }
   if (run.inclusion) {
@@ -206,7 +211,7 @@ export function runSectionHtml(run: LoadRun, options: RunSectionOptions): string
     // Not over time: no faults on it.
     charts.push(inclusionDistributionChart(`${id}-inclusion`, run));
   }
-  const window = `${formatDuration(run.durationMs)} measured${run.warmupMs > 0 ? ` after ${formatDuration(run.warmupMs)} of warm-up` : ''}, ${run.startedAt} to ${run.endedAt}`;
+  const window = `${windowText(run)}, ${run.startedAt} to ${run.endedAt}`;
   return [
     `<section class="run" id="${id}" data-testid="run" data-url="${h(run.url)}">`,
     `<h2>Run ${options.index}: <span class="url">${h(run.url)}</span> ${badges}</h2>`,

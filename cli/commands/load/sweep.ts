@@ -23,9 +23,11 @@ function withoutRunOptions(lines: string): string {
 export const SWEEP_HELP = `Usage: chainrpc load sweep <scenario> --url <base-url> [--rates <r1,r2,...>] [options]
 
 Runs an open-model scenario at rising rates (--rates, or searched: doubled from --start-rate until
-the SLO breaks, then bisected) and reports the knee: the highest rate at which the SLO holds
-(achieved >= 99% of target, nothing dropped, every threshold kept). One --url: a sweep finds one
-node's knee. Reports go to a folder whose path is printed, as for chainrpc load.
+the SLO breaks, then bisected) and reports the knee: the highest rate at which the SLO holds:
+achieved >= 99% of target, nothing dropped, errors < 1% (failed calls: JSON-RPC errors, timeouts,
+transport and HTTP failures alike; the scenario's own errors thresholds judge in its place), the
+run valid and complete, every threshold kept. Each step says which broke. One --url: a sweep finds
+one node's knee. Reports go to a folder whose path is printed, as for chainrpc load.
 
 ${URL_RULE}
 
