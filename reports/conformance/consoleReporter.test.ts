@@ -65,7 +65,7 @@ describe('ConsoleReporter', () => {
     expect(text).toContain(`  FAIL SHOULD chain_sendRawTransaction/rejects-bad-signature @ ${NODE_A} [baseline: expected-fail]\n`);
     expect(text).toContain(`\nFirst, fix this:\n  hint: --url ${NODE_B}/rpc already ends in /rpc`);
     expect(text).toContain('\nnow passing (remove from the baseline): net_peerCount/is-u64\n');
-    expect(text.endsWith('\nreports: reports/2025-03-01T12-00-00-000Z\nHTML report: /abs/reports/report.html\nFAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified  (0.1 s)\n')).toBe(true);
+    expect(text.endsWith('\nreports: reports/2025-03-01T12-00-00-000Z\nHTML report: /abs/reports/report.html\nFAILED at gate MUST: 4 check result(s) at MUST level failed or could not be verified  (6.23 s)\n')).toBe(true);
   });
 
   it('puts results with the same status and message on one line with a count', () => {

@@ -1,6 +1,8 @@
 import { LEVELS } from '../../suites/model.js';
 import type { CheckResult, Level, RunResult, Status } from '../../suites/model.js';
 import { verdictHeadline } from '../../suites/runner/verdict.js';
+import { formatDuration } from '../shared/formatDuration.js';
+import { shortHint, shortMessage } from './shortText.js';
 
 const SYMBOL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skip: 'SKIP' };
 /** Groups of alike failures shown in full at the end; the reports hold the rest. */
@@ -72,11 +74,11 @@ export class ConsoleReporter {
     const repeated = r.status === 'error' && this.shownErrors.has(r.evidence.message);
     if (r.status === 'error') this.shownErrors.add(r.evidence.message);
     if (this.options.live) {
-      if (r.status === 'fail' || (r.status === 'error' && !repeated)) this.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${this.where(r)}: ${r.evidence.message}\n`);
+      if (r.status === 'fail' || (r.status === 'error' && !repeated)) this.write(`\r\x1b[K${SYMBOL[r.status]} ${r.level} ${r.id}${this.where(r)}: ${shortMessage(r.evidence.message)}\n`);
       this.lastLine = `  ${done}/${total}  pass ${tally.pass}  fail ${tally.fail}  error ${tally.error}  skip ${tally.skip}  ${this.seconds()} s`;
       this.write(`\r\x1b[K${this.lastLine}`);
     } else if (!repeated) {
-      this.line(`${SYMBOL[r.status].padEnd(6)}${r.level.padEnd(8)}${r.id}${this.where(r)}${r.status === 'pass' ? '' : `: ${r.evidence.message}`}`);
+      this.line(`${SYMBOL[r.status].padEnd(6)}${r.level.padEnd(8)}${r.id}${this.where(r)}${r.status === 'pass' ? '' : `: ${shortMessage(r.evidence.message)}`}`);
     }
   };
 
@@ -85,7 +87,10 @@ export class ConsoleReporter {
     if (this.options.live) this.write('\r\x1b[K');
   }
 
-  /** The counts, what failed and how to reproduce it, the hints, baseline entries to remove, where the reports are, and the verdict. */
+  /**
+   * The counts, what failed and how to reproduce it, the hints, baseline entries to remove, where the reports
+   * are, and the verdict with the run's duration (durationMs, the figure every report shows).
+   */
   summarize(run: RunResult, reports: ReportsShown): void {
     this.line('');
     this.line(`${'level'.padEnd(9)}${'pass'.padStart(6)}${'fail'.padStart(6)}${'error'.padStart(7)}${'skip'.padStart(6)}`);
@@ -96,12 +101,13 @@ export class ConsoleReporter {
     this.failures(run, reports.replayReport);
     if (run.hints !== undefined && run.hints.length > 0) {
       this.line('\nFirst, fix this:');
-      for (const hint of run.hints) this.line(`  hint: ${hint}`);
+      for (const hint of run.hints) this.line(`  hint: ${shortHint(hint)}`);
     }
     const nowPassing = run.results.filter((r) => r.baseline?.state === 'now-passing');
     if (nowPassing.length > 0) this.line(`\nnow passing (remove from the baseline): ${[...new Set(nowPassing.map((r) => r.id))].join(', ')}`);
     this.line(`\nreports: ${reports.folder}\nHTML report: ${reports.html}`);
-    this.line(`${verdictHeadline(run).line}  (${this.seconds()} s)`);
+    // The run's own duration, as every report writes it (the progress line's clock also counts writing the reports).
+    this.line(`${verdictHeadline(run).line}  (${formatDuration(run.durationMs)})`);
     if (this.lastLine === '' && this.options.live) this.line('');
   }
 
@@ -120,11 +126,11 @@ export class ConsoleReporter {
       if (r === undefined) continue;
       if (group.length > 1) {
         const ids = group.map((g) => `${g.id}${this.where(g)}`);
-        this.line(`  ${SYMBOL[r.status]} ×${group.length}: ${r.evidence.message}\n      ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`);
+        this.line(`  ${SYMBOL[r.status]} ×${group.length}: ${shortMessage(r.evidence.message)}\n      ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`);
         continue;
       }
       const mark = r.baseline ? ` [baseline: ${r.baseline.state}]` : '';
-      this.line(`  ${SYMBOL[r.status]} ${r.level} ${r.id}${this.where(r)}${mark}\n      ${r.evidence.message}`);
+      this.line(`  ${SYMBOL[r.status]} ${r.level} ${r.id}${this.where(r)}${mark}\n      ${shortMessage(r.evidence.message)}`);
       if (r.evidence.expected !== undefined) this.line(`      expected: ${r.evidence.expected}\n      actual:   ${r.evidence.actual ?? ''}`);
       if (r.reproduce) {
         const replay = `chainrpc replay ${r.id}${several ? ` --node ${r.node}` : ''}${replayReport}`;

@@ -1,6 +1,7 @@
 import type { CheckResult, Exchange } from '../../suites/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
+import { shortMessage } from './shortText.js';
 
 /**
  * A check result's evidence in report.html, the same in both layouts (a row per check and node, or the
@@ -56,7 +57,14 @@ export function baselineMark(result: CheckResult): string {
 /** The evidence of a result: the inside of its `<div class="evidence">`, one element per item. */
 export function evidenceParts(result: CheckResult): string[] {
   const { evidence } = result;
-  const body = [`<p class="message" data-testid="message">${h(evidence.message)}</p>`];
+  // The message heads the evidence: cut when a node made it long, the whole one click away.
+  const short = shortMessage(evidence.message);
+  const body = [`<p class="message" data-testid="message">${h(short)}</p>`];
+  if (short !== evidence.message) {
+    body.push(
+      `<details class="whole-message" data-testid="whole-message"><summary>the whole message (${evidence.message.length.toLocaleString('en-US')} characters)</summary>${pre(evidence.message)}</details>`,
+    );
+  }
   if (evidence.expected !== undefined || evidence.actual !== undefined) {
     body.push(
       `<div class="pair"><div><div class="label">Expected</div>${pre(evidence.expected ?? '')}</div>` +

@@ -1,9 +1,9 @@
 import type { CheckResult, RunResult } from '../../suites/model.js';
 import { isExpectedFailure, isGating } from '../../suites/runner/verdict.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
-import { excerpt } from '../shared/excerpt.js';
 import { baselineMark, baselineText, evidenceParts } from './evidenceHtml.js';
-import { rowResults, sameLine } from './nodeGrid.js';
+import { networkCulprits, rowResults, sameLine } from './nodeGrid.js';
+import { shortMessage } from './shortText.js';
 import type { GridColumn, GridPart, GridRow, NodeGrid } from './nodeGrid.js';
 
 /**
@@ -52,13 +52,16 @@ function chipsHtml(r: CheckResult, run: RunResult): string {
 }
 
 /** One result as a cell: its badge and marks, and its evidence when opened. `place` is the column class ("c3") or "span". */
-function cellHtml(r: CheckResult, run: RunResult, place: string, where: string): string {
+function cellHtml(r: CheckResult, run: RunResult, place: string, where: string, grid: NodeGrid): string {
   const marks = [baselineMark(r).trimStart(), belowGate(r, run) ? '<span class="mark">does not gate</span>' : ''].filter((m) => m !== '');
   const rule = `<p class="note rule">${r.level} · ${h(r.spec)}</p>`;
   const evidence = [rule, marks.length > 0 ? `<p class="marks">${marks.join(' ')}</p>` : '', ...evidenceParts(r)].join('');
-  const message = place === 'span' ? `<span class="cmsg">${h(r.evidence.message)}</span>` : '';
+  // A network check's one cell says which node the failure came from, where its message does not.
+  const culprits = networkCulprits(r, grid.columns);
+  const on = culprits.length === 0 ? '' : `<span class="cnode" data-testid="cell-node" title="${h(culprits.map((c) => c.url).join(', '))}">on ${h(culprits.map((c) => c.label).join(', '))}:</span> `;
+  const message = place === 'span' ? `<span class="cmsg">${on}${h(shortMessage(r.evidence.message))}</span>` : '';
   const summary =
-    `<summary title="${h(`${r.status} ${where}: ${excerpt(r.evidence.message, 300)}`)}"><span class="badge ${r.status}">${r.status}</span>` +
+    `<summary title="${h(`${r.status} ${where}${culprits.length === 0 ? '' : ` (on ${culprits.map((c) => c.url).join(', ')})`}: ${shortMessage(r.evidence.message)}`)}"><span class="badge ${r.status}">${r.status}</span>` +
     `${chipsHtml(r, run)}<span class="where">${h(where)}</span>${message}</summary>`;
   return (
     `<details class="cell ${place} s-${r.status}" data-testid="check" data-status="${r.status}" data-id="${h(r.id)}" data-node="${h(r.node)}">` +
@@ -75,10 +78,10 @@ function rowHtml(row: GridRow, grid: NodeGrid, run: RunResult): string {
     `<div class="gcheck"><span class="level">${info.level}</span><code class="id" title="${h(info.spec)}">${h(row.id).replace(/\//g, '/<wbr>')}</code>` +
     `<span class="gtitle">${h(info.title)}</span></div>`;
   const cells = row.network
-    ? [cellHtml(row.network, run, 'span', `for the network (${plural(run.targets.length, 'node')} together)`)]
+    ? [cellHtml(row.network, run, 'span', `for the network (${plural(run.targets.length, 'node')} together)`, grid)]
     : row.cells.map((r, i) => {
         const column = grid.columns[i];
-        if (r) return cellHtml(r, run, `c${i + 1}`, `on ${r.node}`);
+        if (r) return cellHtml(r, run, `c${i + 1}`, `on ${r.node}`, grid);
         // An empty cell: a target without a result for this check, or a column of a node that is not a target.
         return column?.target === false ? `<span class="none c${i + 1}"></span>` : `<span class="none c${i + 1}" title="no result from this node">–</span>`;
       });

@@ -2,7 +2,8 @@ import type { CheckResult, RunResult, Status } from '../../suites/model.js';
 import { isExpectedFailure, isGating } from '../../suites/runner/verdict.js';
 import { excerpt } from '../shared/excerpt.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
-import { rowResults, sameLine } from './nodeGrid.js';
+import { networkCulprits, rowResults, sameLine } from './nodeGrid.js';
+import { shortMessage } from './shortText.js';
 import type { GridRow, NodeGrid } from './nodeGrid.js';
 
 /**
@@ -83,8 +84,9 @@ function failureBlock(row: GridRow, grid: NodeGrid, run: RunResult, maxCommandCh
     const pairs: string[] = [];
     if (expected !== undefined) pairs.push(`expected ${markdownCode(excerpt(expected, MAX_VALUE_CHARS))}`);
     if (actual !== undefined) pairs.push(`actual ${markdownCode(excerpt(actual, MAX_VALUE_CHARS))}`);
-    const who = row.network ? 'network' : markdownCode(label(r));
-    lines.push(`- ${STATUS_SYMBOL[r.status]} ${who}: ${markdownText(r.evidence.message)}${pairs.length > 0 ? ` (${pairs.join(', ')})` : ''}`);
+    const culprits = row.network ? networkCulprits(r, grid.columns) : [];
+    const who = row.network ? `network${culprits.length === 0 ? '' : ` (on ${culprits.map((c) => markdownCode(c.label)).join(', ')})`}` : markdownCode(label(r));
+    lines.push(`- ${STATUS_SYMBOL[r.status]} ${who}: ${markdownText(shortMessage(r.evidence.message))}${pairs.length > 0 ? ` (${pairs.join(', ')})` : ''}`);
   }
   const first = shown.find((r) => r.reproduce !== undefined);
   if (first?.reproduce !== undefined) {

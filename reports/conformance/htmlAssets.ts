@@ -35,7 +35,15 @@ details.check { border: 1px solid var(--line); border-left: 4px solid var(--skip
 details.check.s-pass { border-left-color: var(--pass); }
 details.check.s-fail { border-left-color: var(--fail); }
 details.check.s-error { border-left-color: var(--error); }
-details.check > summary { cursor: pointer; padding: 5px 10px; display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; }
+/* A check's row: badge, level, id, the title with the room that is left, the node; the rule it checks (spec) on a
+   line of its own under the title, however long it is, so it never squeezes the title into a narrow column. */
+details.check > summary { cursor: pointer; padding: 5px 10px; display: grid; grid-template-columns: auto auto auto minmax(0, 1fr) auto; gap: 2px 10px; align-items: baseline; }
+details.check > summary > .spec { grid-column: 4 / -1; }
+details.check > summary > .node { max-width: 28ch; text-align: right; }
+@media (max-width: 760px) {
+  details.check > summary { display: flex; flex-wrap: wrap; gap: 4px 10px; }
+  details.check > summary > .spec { flex-basis: 100%; }
+}
 details.check[open] > summary { border-bottom: 1px solid var(--line); background: var(--panel); }
 .badge { display: inline-block; min-width: 46px; text-align: center; font-weight: 700; font-size: 11px; padding: 1px 6px;
   border-radius: 10px; color: #fff; background: var(--skip); text-transform: uppercase; }
@@ -46,6 +54,7 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 .mark { font-size: 11px; padding: 0 6px; border-radius: 4px; border: 1px solid var(--line); }
 .evidence { padding: 8px 12px 12px; }
 .evidence .message { font-weight: 600; margin: 0 0 8px; overflow-wrap: anywhere; }
+.whole-message { margin: -4px 0 8px; } .whole-message > summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 pre { margin: 2px 0 8px; padding: 6px 8px; background: var(--code); border-radius: 4px; white-space: pre-wrap;
   overflow-wrap: anywhere; max-height: 360px; overflow: auto; }
@@ -134,6 +143,7 @@ details.same > .grid { margin-top: 0; }
 .grow > details.cell.s-error > summary { background: color-mix(in srgb, var(--error) 11%, transparent); }
 .grow > details.span > summary { justify-content: flex-start; padding-left: 10px; }
 .cmsg { font-size: 12px; overflow-wrap: anywhere; flex: 1 1 100%; }
+.cnode { font-weight: 600; }
 .chip { font-size: 10.5px; line-height: 1.5; padding: 0 4px; border-radius: 4px; border: 1px solid var(--line); color: var(--muted); white-space: nowrap; }
 .where { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .grow > .span .where { position: static; width: auto; height: auto; clip-path: none; color: var(--muted); font-size: 12px; }

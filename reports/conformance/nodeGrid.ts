@@ -1,4 +1,4 @@
-import type { Category, CheckResult, RunResult, Status } from '../../suites/model.js';
+import type { Category, CheckResult, Exchange, RunResult, Status } from '../../suites/model.js';
 import { isGating } from '../../suites/runner/verdict.js';
 
 /**
@@ -164,4 +164,56 @@ export function sameLine(rows: readonly GridRow[]): string {
   const notes = rows.flatMap(rowResults).filter((r) => r.baseline !== undefined).length;
   if (notes > 0) parts.push(`${notes} with a baseline note`);
   return `${rows.length} check${rows.length === 1 ? '' : 's'} with the same result on every node${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** A node as the reports name it: its URL, and the label of its column. */
+export interface NodeName {
+  url: string;
+  label: string;
+}
+
+/** The targets of a run as named nodes (the labels a grid would give them). */
+export const targetNames = (targets: readonly string[]): NodeName[] => targets.map((url) => ({ url, label: shortUrl(url) }));
+
+/** The id of a JSON text that is one object with an id, as JSON text; undefined otherwise (not JSON, a batch, no id). */
+function idOf(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value ? JSON.stringify(value.id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An exchange whose answer was no JSON-RPC answer to its request: none at all, not JSON, or an id that does not echo the request's. */
+function badAnswer(e: Exchange): boolean {
+  if (e.response === undefined || e.failure !== undefined) return true;
+  const sent = idOf(e.request.body);
+  if (sent === undefined) return false; // a batch, a notification or a malformed request: what its answer should be is the check's to say
+  let answer: unknown;
+  try {
+    answer = JSON.parse(e.response.body);
+  } catch {
+    return !e.response.truncated;
+  }
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return true;
+  return idOf(e.response.body) !== sent;
+}
+
+/**
+ * The nodes a network-scope failure came from, where its message names none: the nodes whose answer in its
+ * evidence was no JSON-RPC answer to the request (none, not JSON, not an object, an id that does not
+ * echo the request's), the failures a check across nodes meets in a node's answer rather than between nodes.
+ * Empty when the result passed or skipped, when the message names a node already (most do: "the nodes
+ * disagree …: <node> differs", "<node> chain_blockNumber: the response id does not echo the request's"), or
+ * when no answer shows one (a disagreement between nodes: their answers are all well formed, the message and
+ * `actual` say who holds what). Never a guess from the order of the exchanges: a check across nodes calls
+ * them at once, so the last exchange is any node's.
+ */
+export function networkCulprits(r: CheckResult, columns: readonly NodeName[]): NodeName[] {
+  if (r.scope !== 'network' || (r.status !== 'fail' && r.status !== 'error')) return [];
+  const { message } = r.evidence;
+  if (columns.some((c) => message.includes(c.url) || message.includes(c.label))) return [];
+  const nodes = [...new Set(r.evidence.exchanges.filter(badAnswer).map((e) => e.node))].filter((n) => n !== '' && n !== 'network');
+  return nodes.map((url) => columns.find((c) => c.url === url) ?? { url, label: shortUrl(url) });
 }

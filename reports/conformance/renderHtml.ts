@@ -7,7 +7,8 @@ import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../
 import { baselineMark, evidenceParts } from './evidenceHtml.js';
 import { gridColumnsCss, gridMainHtml } from './gridHtml.js';
 import { GRID_CSS, GRID_JS, REPORT_CSS, REPORT_JS } from './htmlAssets.js';
-import { CATEGORY_ORDER, nodeGrid, STATUSES } from './nodeGrid.js';
+import { CATEGORY_ORDER, networkCulprits, nodeGrid, STATUSES, targetNames } from './nodeGrid.js';
+import { shortHint } from './shortText.js';
 
 
 function checkHtml(result: CheckResult, run: RunResult): string {
@@ -15,11 +16,14 @@ function checkHtml(result: CheckResult, run: RunResult): string {
   // Failures that matter open by default; a failure the baseline expects is known, so it stays closed.
   const open = (result.status === 'fail' || result.status === 'error') && !isExpectedFailure(result);
   const belowGate = open && !gating ? ' <span class="mark">does not gate</span>' : '';
+  // A network check's failure names the node it came from, where its message does not.
+  const culprits = networkCulprits(result, targetNames(run.targets));
+  const on = culprits.length === 0 ? '' : ` <span class="cnode" data-testid="cell-node" title="${h(culprits.map((c) => c.url).join(', '))}">(on ${h(culprits.map((c) => c.label).join(', '))})</span>`;
   const summary =
     `<summary><span class="badge ${result.status}">${result.status}</span>` +
     `<span class="level">${result.level}</span><code class="id">${h(result.id)}</code>` +
     `<span class="title">${h(result.title)}${baselineMark(result)}${belowGate}</span>` +
-    `<span class="node">${h(result.node)}</span><span class="spec">${h(result.spec)}</span></summary>`;
+    `<span class="node">${h(result.node)}${on}</span><span class="spec">${h(result.spec)}</span></summary>`;
   const body = evidenceParts(result);
   return (
     `<details class="check s-${result.status}" data-testid="check" data-status="${result.status}" data-id="${h(result.id)}" data-node="${h(result.node)}"${open ? ' open' : ''}>` +
@@ -131,7 +135,7 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
       '<h1>chainrpc conformance report</h1>',
       `<p class="verdict verdict-${headline.word.toLowerCase()}" data-testid="verdict">${h(headline.line)}</p>`,
       metaHtml(run),
-      run.hints !== undefined && run.hints.length > 0 ? `<div class="hints" data-testid="hints"><p><strong>First, fix this:</strong></p><ul>${run.hints.map((hint) => `<li>${h(hint)}</li>`).join('')}</ul></div>` : '',
+      run.hints !== undefined && run.hints.length > 0 ? `<div class="hints" data-testid="hints"><p><strong>First, fix this:</strong></p><ul>${run.hints.map((hint) => `<li>${h(shortHint(hint))}</li>`).join('')}</ul></div>` : '',
       '</header>',
       `<section class="counts">${countsHtml(run)}</section>`,
       toolbarHtml(),

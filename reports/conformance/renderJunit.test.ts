@@ -41,11 +41,23 @@ describe('renderJunit', () => {
     }
   });
 
-  it('writes times in seconds: the run for the whole, the sum of checks per suite', () => {
+  it("writes times in seconds: the check's own per testcase, the run's wall time for the whole and per suite", () => {
     expect(root.attributes.time).toBe('6.234');
-    expect(network?.attributes.time).toBe('5.022');
+    // The checks run concurrently: a suite's time is the run's wall time, never the sum of its cases.
+    for (const suite of suitesOf(root)) expect(suite.attributes.time).toBe('6.234');
+    expect(network?.attributes.time).toBe('6.234');
     expect(testcase(network!, 'network/tx-propagation').attributes.time).toBe('5.010');
     expect(root.attributes.timestamp).toBe(run.startedAt);
+  });
+
+  it("never gives a node's suite more time than the run took, however many checks overlapped, and says what the time is", () => {
+    const busy: RunResult = { ...run, durationMs: 938, results: run.results.map((r) => ({ ...r, durationMs: 900 })) };
+    const busyRoot = parseXml(renderJunit(busy));
+    for (const suite of suitesOf(busyRoot)) {
+      expect(Number(suite.attributes.time)).toBeLessThanOrEqual(0.938);
+      const note = xmlFindAll(suite, 'property').find((p) => p.attributes.name === 'time');
+      expect(note?.attributes.value).toMatch(/wall time.*concurrently/);
+    }
   });
 
   it('names a testcase "id [LEVEL]" with the category as classname', () => {

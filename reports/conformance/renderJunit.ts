@@ -3,6 +3,7 @@ import { isExpectedFailure, isGating, verdictHeadline } from '../../suites/runne
 import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase } from '../shared/junitXml.js';
 import { evidenceText } from './evidenceText.js';
+import { shortMessage } from './shortText.js';
 
 /** The area of a check id (`chain_getAccount/balance-is-u128-string` -> `chain_getAccount`). */
 const area = (id: string): string => id.split('/', 1)[0] ?? id;
@@ -21,16 +22,18 @@ function testcase(result: CheckResult, run: RunResult): JunitCase {
   const c: JunitCase = { classname: result.category || area(result.id), name: `${result.id} [${result.level}]`, timeMs: result.durationMs };
   const note = baselineNote(result);
   const text = [evidenceText(result), note].filter((s) => s !== undefined).join('\n\n');
-  const message = result.evidence.message;
+  // The attribute is a headline (CI lists show it in one line): cut when long; the text below keeps the whole.
+  const message = shortMessage(result.evidence.message);
   if (isExpectedFailure(result)) {
     // A known failure the baseline excuses: CI must stay green, yet the evidence stays one click away.
-    return { ...c, skipped: { message: `expected failure: ${result.baseline?.reason ?? ''}` }, systemOut: text };
+    return { ...c, skipped: { message: shortMessage(`expected failure: ${result.baseline?.reason ?? ''}`) }, systemOut: text };
   }
   if (result.status === 'fail' || result.status === 'error') {
     const gateNote = isGating(result, run.gate) ? '' : `\n\nThis ${result.level} ${result.status} does not fail the run (gate: ${run.gate}).`;
     return { ...c, failure: { element: result.status === 'fail' ? 'failure' : 'error', message, type: result.level, text: text + gateNote } };
   }
-  if (result.status === 'skip') return { ...c, skipped: { message } };
+  // A skip's reason may quote a node's answer too (a key that could not be funded): as cut as a failure's; its whole in <system-out>.
+  if (result.status === 'skip') return message === result.evidence.message ? { ...c, skipped: { message } } : { ...c, skipped: { message }, systemOut: result.evidence.message };
   return note === undefined ? c : { ...c, systemOut: note };
 }
 
@@ -50,11 +53,17 @@ function groupByNode(run: RunResult): Map<string, CheckResult[]> {
   return groups;
 }
 
+/** What a <testsuite time> is, as the file itself says (a property of every suite). */
+export const SUITE_TIME_NOTE =
+  "each testsuite's time is the run's wall time: the checks of every node run concurrently, so the testcase times overlap and do not add up";
+
 /**
  * JUnit XML (junit.xml) as CI servers read it: one <testsuite> per node and one for network-scope checks,
  * one <testcase> per check and node (classname = category, name = "id [LEVEL]"). fail -> <failure>, error ->
  * <error>, both typed with the level and carrying the evidence as text; skip -> <skipped>; a failure a
  * baseline expects -> <skipped message="expected failure: reason">, so it does not turn the build red.
+ * Times: a testcase's is the check's own; a testsuite's, like the whole's, is the run's wall time
+ * (durationMs), never the sum of its cases (they ran concurrently: the sum overstates it many times).
  */
 export function renderJunit(run: RunResult): string {
   const properties = [
@@ -63,10 +72,11 @@ export function renderJunit(run: RunResult): string {
     ['profile', run.profile.name],
     ['profile.source', run.profile.source],
     ['tool', `${run.tool.name} ${run.tool.version}`],
+    ['time', SUITE_TIME_NOTE],
   ] as const;
   const suites = [...groupByNode(run)].map(([node, results]) => ({
     name: node,
-    timeMs: results.reduce((sum, r) => sum + Math.max(0, r.durationMs), 0),
+    timeMs: run.durationMs,
     timestamp: run.startedAt,
     properties,
     cases: results.map((r) => testcase(r, run)),

@@ -6,6 +6,7 @@ import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { gridMarkdown } from './gridMarkdown.js';
 import { nodeGrid, STATUSES } from './nodeGrid.js';
+import { shortHint, shortMessage } from './shortText.js';
 
 export interface MarkdownOptions {
   /** How many failing checks to show in full before "and N more" (default 20; 10 in the grid, whose table already names each one). */
@@ -32,7 +33,7 @@ const where = (r: CheckResult): string => `${markdownCode(r.id)} on ${markdownCo
 function failureBlock(r: CheckResult, gating: boolean): string {
   const icon = r.status === 'error' ? '⚠️' : '❌';
   const lines = [`#### ${icon} ${markdownCode(r.id)} · ${r.level} ${r.status}${gating ? '' : ' (does not gate)'} · ${markdownCode(r.node)}`, ''];
-  lines.push(`${markdownText(r.title)}: ${markdownText(r.evidence.message)}`);
+  lines.push(`${markdownText(r.title)}: ${markdownText(shortMessage(r.evidence.message))}`);
   const { expected, actual } = r.evidence;
   if (expected !== undefined || actual !== undefined) {
     lines.push('');
@@ -64,7 +65,8 @@ function listCapped(items: readonly string[]): string[] {
  * "and N more"), then what the baseline needs (entries that pass now, entries that expired). Against
  * several nodes, the failing checks come as a grid first: a row per check that fails or differs, a column
  * per node (gridMarkdown.ts).
- * Everything a node or a check wrote is escaped or fenced, so it cannot turn into markup.
+ * Everything a node or a check wrote is escaped or fenced, so it cannot turn into markup; a message or a
+ * hint too long for a line is cut (shortText.ts: report.json keeps the whole).
  */
 export function renderMarkdown(run: RunResult, options: MarkdownOptions = {}): string {
   const grid = (options.layout ?? (run.targets.length > 1 ? 'grid' : 'rows')) === 'grid';
@@ -81,7 +83,7 @@ export function renderMarkdown(run: RunResult, options: MarkdownOptions = {}): s
 
   // What to fix first: said once, before the counts it explains.
   if (run.hints !== undefined && run.hints.length > 0) {
-    out.push('**First, fix this:**', '', ...run.hints.map((hint) => `- ${markdownText(hint)}`), '');
+    out.push('**First, fix this:**', '', ...run.hints.map((hint) => `- ${markdownText(shortHint(hint))}`), '');
   }
 
   // Counts per level x status, as the runner summed them.

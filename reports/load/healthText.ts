@@ -4,6 +4,7 @@
  */
 import type { HeadHealth, LoadRun, NodeResources, TrendHalf } from '../../load/model.js';
 import { formatCount, formatMs } from './formatLoad.js';
+import { grouped } from '../../load/figures.js';
 import { MIN_LEAK_POINTS } from '../../load/health/leakFit.js';
 
 export interface HealthRow {
@@ -56,7 +57,7 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const notOnPage = (name: string): string => `not measured: the metrics page has no ${name}`;
   const missed = r.source.startsWith('pid ') ? 'the process gone' : 'scrapes that failed, or held none of the series read';
   return [
-    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: noCpu ? notOnPage('process_cpu_seconds_total') : r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${r.cpuSeconds.toFixed(2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
+    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: noCpu ? notOnPage('process_cpu_seconds_total') : r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${grouped(r.cpuSeconds, 2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${grouped(r.cpuSeconds, 2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
     { label: 'Peak RSS', value: noRss ? DASH : mib(r.peakRssBytes), note: noRss ? notOnPage('process_resident_memory_bytes') : r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
     { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: noRss ? notOnPage('process_resident_memory_bytes') : trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h${halfText(trend.lastHalf, 'MiB/h', signed, 'rss-growth')}; a leak is sure only when the low ends are above the limit (rss-growth): growth that lasts to the end of the run, not a heap grown by a step and then held; a short run says little` },
     ...(r.metrics ?? []).map((m): HealthRow => ({
@@ -68,10 +69,15 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   ];
 }
 
-const mib = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MiB`;
+// Figures in one locale (en-US, "1,234.5") and signed with a real minus sign, as every report writes them (formatLoad.ts).
+const mib = (bytes: number): string => `${grouped(bytes / 1_048_576, 1)} MiB`;
 /** A metric's value: whole numbers grouped, others to 3 significant digits. */
 const number = (v: number): string => (Number.isInteger(v) ? formatCount(v) : Math.abs(v) >= 1000 ? formatCount(Math.round(v)) : String(Number(v.toPrecision(3))));
-const signed = (v: number): string => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
+/** A signed MiB/h figure: "+1,234.5", "−3,887.1", "0.0". */
+const signed = (v: number): string => {
+  const text = grouped(Math.abs(v), 1);
+  return text === '0.0' ? text : `${v > 0 ? '+' : '−'}${text}`;
+};
 
 /** The rows of one run's head health; none when the run did not follow the node's head. */
 export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {

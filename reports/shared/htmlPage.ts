@@ -4,7 +4,11 @@ import { escapeHtml as h } from './escapeHtml.js';
 /**
  * The styles every HTML report starts with: the colour palette (light and dark, with a colour per
  * status: pass, fail, error, skip), the page's layout and its headings. A report kind adds its own
- * after them.
+ * after them. The page's frame: its parts (header, main, …) are at most 1400 px wide, centred, with
+ * 24 px of padding, so their content lies within the 24 px margin. A bar of section links between
+ * them (`<nav class="toc">`, a direct child of body: the load and fuzz reports') is drawn in that
+ * content box itself, its text and its rules (border-top/bottom) from the content's left edge to its
+ * right, whatever the report's own rule for it says (this selector outweighs `nav.toc`).
  */
 export const PAGE_STYLES = `:root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --panel: #f6f8fa;
   --pass: #1a7f37; --fail: #cf222e; --error: #9a6700; --skip: #59636e; --code: #eff2f5; }
@@ -14,6 +18,7 @@ export const PAGE_STYLES = `:root { color-scheme: light dark; --bg: #fff; --fg: 
 [hidden] { display: none !important; }
 body { margin: 0; background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
 header, main, .toolbar, .counts { padding: 0 24px; max-width: 1400px; margin: 0 auto; }
+body > nav.toc { max-width: 1352px; margin: 0 max(24px, calc((100% - 1352px) / 2)); padding-left: 0; padding-right: 0; }
 h1 { font-size: 18px; font-weight: 600; margin: 20px 0 8px; color: var(--muted); }
 h2 { font-size: 16px; margin: 24px 0 8px; }
 `;

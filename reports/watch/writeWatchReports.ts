@@ -17,6 +17,7 @@ import { headLagChart, resourcesChart } from '../load/loadCharts.js';
 import { LOAD_REPORT_CSS } from '../load/loadHtmlAssets.js';
 import { healthTable } from '../load/renderLoadMarkdown.js';
 import { healthHtml } from '../load/runSectionHtml.js';
+import { formatMs } from '../load/formatLoad.js';
 
 export type WatchReportKind = 'json' | 'html' | 'markdown';
 
@@ -44,7 +45,7 @@ export function watchHeadline(report: WatchResult): string {
   const back = report.nodes.reduce((n, x) => n + (x.health.head?.regressionCount ?? 0), 0);
   const worst = Math.max(-1, ...report.nodes.map((x) => x.health.head?.lagMs?.p99 ?? -1));
   const how = report.stop === 'interrupted' ? ' (stopped)' : '';
-  const lag = worst < 0 ? 'no new height seen' : `head lag p99 at most ${worst.toFixed(1)} ms`;
+  const lag = worst < 0 ? 'no new height seen' : `head lag p99 at most ${formatMs(worst)}`;
   // One head alone (one node, no reference): nothing to measure lag or stalls against; said, not shown as 0.
   const alone = report.nodes.some((x) => x.health.head?.alone === true);
   const compared = alone ? 'head lag and stalls not measured (one node\'s head alone: give a second --url or --head-reference)' : `${lag}, ${stalls} stall${stalls === 1 ? '' : 's'}`;
