@@ -44,7 +44,7 @@ export interface K6MethodCounts {
   calls: number;
   /** Calls answered with a JSON-RPC result. */
   ok: number;
-  /** Calls answered with a JSON-RPC error, by code ("-32602": 3). */
+  /** Calls answered with a JSON-RPC error, by code ("-32602": 3): every code, whether or not the script listed it. */
   errors: Record<string, number>;
   /** Calls with no answer: the request failed, timed out, or its batch answer lacked the id. */
   unanswered: number;
@@ -76,13 +76,17 @@ export interface K6Summary {
    * without thresholds (`k6.windowDrops` false): then the whole test's, warm-up included.
    */
   schedule: { started: number; dropped: number; sent?: number };
-  /** Requests that ended in the measured window (answered or failed) and their latency (k6's http_req_duration: from the write to the whole answer), µs buckets. */
-  requests: { count: number; latency: K6Buckets };
+  /**
+   * Requests that ended in the measured window (answered or failed) and their latency (k6's http_req_duration: from
+   * the write to the whole answer), µs buckets. `served` (absent in summaries written before it): those of them the
+   * node served, as the Node engine counts them (at least one call answered with a result or a JSON-RPC error).
+   */
+  requests: { count: number; served?: number; latency: K6Buckets };
   /** Per wire method name. `calls` are counted as their requests went: those neither ok, errors nor unanswered were cut off. */
   methods: Record<string, K6MethodCounts>;
   /** Per batch size ("1" for single calls): requests and their latency. */
   batchSizes: Record<string, { requests: number; latency: K6Buckets }>;
-  /** Whole exchanges that went wrong. */
+  /** Whole exchanges that went wrong, as the Node engine counts them; `httpStatus` by status, every status. */
   failures: { timeouts: number; transport: number; httpStatus: Record<string, number>; malformed: number; extraElements: number; missingElements: number };
   /** Thresholds as k6 judged them for this instance (name -> kept); the merge judges again on the merged figures. */
   thresholds: Record<string, boolean>;

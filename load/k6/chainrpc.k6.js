@@ -20,7 +20,7 @@
  */
 import http from 'k6/http';
 import exec from 'k6/execution';
-import { sleep } from 'k6';
+import { check, sleep } from 'k6';
 import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
 
 // A call's `draw` names one of paramsOf's draws below: writeK6Script.ts reads it from load/requests/drawParams.ts (K6Draw).
@@ -50,8 +50,8 @@ import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
  * @property {{ from: number, to: number } | null} heights
  * @property {string[]} accounts
  * @property {number[]} batchSizes request sizes (1: single calls); metric names use their index
- * @property {number[]} codes JSON-RPC error codes counted one by one; others count as "other"
- * @property {number[]} statuses HTTP statuses counted one by one; others count as "other"
+ * @property {number[]} codes JSON-RPC error codes counted by counters made beforehand; any other code counts exactly too, by a check of its own (CHECK_ERROR)
+ * @property {number[]} statuses HTTP statuses counted by counters made beforehand; any other status counts exactly too, by a check of its own (CHECK_HTTP)
  * @property {{ perOctave: number, min: number, max: number }} buckets
  * @property {ReplayData} [replay] a capture replayed (load/k6/writeK6Replay.ts): its requests instead of the mix
  */
@@ -68,6 +68,100 @@ import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
 // Written for the JavaScript k6 0.48 compiles: no `??`, no `?.`, no object spread, no catch without a binding.
 
 const TIMEOUT_ERROR = 1050;
+
+/**
+ * k6 0.48 makes metrics only in the init context, yet a node may answer any error code or HTTP status. Those
+ * data.json does not list count by k6 checks, which k6 makes when first run, under any name, and whose passes
+ * it adds up in handleSummary's root_group: `chainrpc error <method index> <code>`, `chainrpc http <status>`.
+ */
+const CHECK_ERROR = /^chainrpc error (\d+) (\S+)$/;
+const CHECK_HTTP = /^chainrpc http (\d{3})$/;
+/** Counts one under a check named `name` (always passing). @param {string} name */
+const countByCheck = (name) => {
+  check(true, { [name]: () => true });
+};
+
+/** @typedef {{ id: unknown, result?: unknown, code?: number }} Response */
+/**
+ * A JSON-RPC response, as load/metrics/classifyExchange.ts reads one: an object with an `id` and either a
+ * `result` or an `error` whose `code` is an integer (not both); undefined for anything else.
+ * @param {unknown} v @returns {Response | undefined}
+ */
+const asResponse = (v) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !('id' in v)) return undefined;
+  const o = /** @type {Record<string, unknown>} */ (v);
+  const hasResult = 'result' in o;
+  const error = o.error;
+  if (error === undefined) return hasResult ? { id: o.id, result: o.result } : undefined;
+  if (hasResult || error === null || typeof error !== 'object' || Array.isArray(error)) return undefined;
+  const code = /** @type {Record<string, unknown>} */ (error).code;
+  return typeof code === 'number' && Number.isInteger(code) ? { id: o.id, code } : undefined;
+};
+
+/** One call's outcome: answered with a result, with an error (its code), or unanswered (null). @typedef {{ result: unknown } | { code: number } | null} Outcome */
+/**
+ * What a 200's body says of each call, exactly as the Node engine classifies it (load/metrics/classifyExchange.ts):
+ * `malformed` when the body is not JSON, a single call's answer is not a response to its id (an error with a null
+ * id is its answer), or a batch is answered neither by an array nor by a batch-wide error object (an error with a
+ * null id, which every call then gets), or by an array holding something that is not a response; `extra` when a
+ * batch's array holds a response whose id matches no call or answers one a second time (the first read is the
+ * call's); `missing` when it lacks an answer to a call. One of each per answer, however many elements.
+ * @param {string} text @param {{ id: number | string }[]} calls @param {boolean} batch
+ * @returns {{ outcomes: Outcome[], malformed: boolean, extra: boolean, missing: boolean }}
+ */
+const classifyBody = (text, calls, batch) => {
+  /** @type {Outcome[]} */
+  const none = calls.map(() => null);
+  const failed = { outcomes: none, malformed: true, extra: false, missing: false };
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch (_error) {
+    return failed;
+  }
+  /** @param {Response} r @returns {Outcome} */
+  const outcomeOf = (r) => (r.code !== undefined ? { code: r.code } : { result: r.result });
+  if (!batch) {
+    const call = calls[0];
+    const answer = asResponse(body);
+    if (call === undefined || answer === undefined || !(answer.id === call.id || (answer.id === null && answer.code !== undefined))) return failed;
+    return { outcomes: [outcomeOf(answer)], malformed: false, extra: false, missing: false };
+  }
+  if (!Array.isArray(body)) {
+    // A batch refused as a whole (an invalid batch, one too large) is answered by one error object with a null id.
+    const answer = asResponse(body);
+    if (answer !== undefined && answer.code !== undefined && answer.id === null) {
+      const code = answer.code;
+      return { outcomes: calls.map(() => ({ code })), malformed: false, extra: false, missing: false };
+    }
+    return failed;
+  }
+  /** The first call of each id (a replay's plan may repeat one). @type {Map<unknown, number>} */
+  const index = new Map();
+  calls.forEach((c, i) => {
+    if (!index.has(c.id)) index.set(c.id, i);
+  });
+  /** @type {(Outcome | undefined)[]} */
+  const outcomes = calls.map(() => undefined);
+  let malformed = false;
+  let extra = false;
+  for (const element of body) {
+    const answer = asResponse(element);
+    if (answer === undefined) {
+      malformed = true;
+      continue;
+    }
+    // Ids compare as JSON-RPC has them: 1 and "1" differ (a Map's keys do too).
+    const at = typeof answer.id === 'number' || typeof answer.id === 'string' ? index.get(answer.id) : undefined;
+    if (at === undefined || outcomes[at] !== undefined) {
+      extra = true;
+      continue;
+    }
+    outcomes[at] = outcomeOf(answer);
+  }
+  const missing = outcomes.some((o) => o === undefined);
+  return { outcomes: outcomes.map((o) => (o === undefined ? null : o)), malformed, extra, missing };
+};
 
 /** A fraction as k6 writes those of execution segments ("1/3", "0.25", "25%"), or NaN. @param {string} t */
 const fraction = (t) => {
@@ -148,7 +242,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     calls: counter(`chainrpc_calls_${m}`),
     ok: counter(`chainrpc_ok_${m}`),
     unanswered: counter(`chainrpc_unanswered_${m}`),
-    errors: [...data.codes.map((_c, k) => counter(`chainrpc_err_${m}_${k}`)), counter(`chainrpc_err_${m}_other`)],
+    errors: data.codes.map((_c, k) => counter(`chainrpc_err_${m}_${k}`)),
     latency: bucketCounters(`chainrpc_lat_m${m}`),
   }));
   const sizes = data.batchSizes.map((_, b) => ({ requests: counter(`chainrpc_size_${b}`), latency: bucketCounters(`chainrpc_lat_b${b}`) }));
@@ -158,8 +252,10 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     malformed: counter('chainrpc_f_malformed'),
     extra: counter('chainrpc_f_extra'),
     missing: counter('chainrpc_f_missing'),
-    http: [...data.statuses.map((s) => counter(`chainrpc_f_http_${s}`)), counter('chainrpc_f_http_other')],
+    http: data.statuses.map((s) => counter(`chainrpc_f_http_${s}`)),
   };
+  // Requests the node served (at least one call answered with a result or an error): the achieved rate's, as the Node engine counts it.
+  const served = counter('chainrpc_served');
   const latencyTrend = new Trend('chainrpc_latency', true);
   // Each call's latency, for a method's thresholds; only when one reads it (a Trend keeps every value).
   const callLatency = Object.keys(data.thresholds).some((k) => k.startsWith('chainrpc_call_latency')) ? new Trend('chainrpc_call_latency', true) : undefined;
@@ -206,9 +302,9 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
 
   /**
    * One request of `calls` (method indexes, ids), measured when `measuring`; its latency counts `lateMs` more (a
-   * replayed request sent after its time). Returns the answers by id (none for a failed exchange).
+   * replayed request sent after its time). Returns the results by id (none for a failed exchange).
    * @param {string} body @param {{ id: number | string, method: number }[]} calls @param {boolean} batch @param {boolean} measuring @param {number} [lateMs]
-   * @returns {Map<number | string, { result?: unknown, error?: { code?: unknown } }>}
+   * @returns {Map<number | string, { result: unknown }>}
    */
   const send = (body, calls, batch, measuring, lateMs = 0) => {
     // Counted before it goes: a request k6 cuts off (its graceful stop, an interrupted run) never ends here.
@@ -220,7 +316,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       }
     }
     const res = http.post(data.endpoint, body, { headers: { 'content-type': 'application/json' }, timeout: `${data.timeoutMs}ms`, tags: { name: 'chainrpc' } });
-    /** @type {Map<number | string, { result?: unknown, error?: { code?: unknown } }>} */
+    /** @type {Map<number | string, { result: unknown }>} */
     const answers = new Map();
     if (!measuring) return answers;
     const ms = res.timings.duration + lateMs;
@@ -235,55 +331,44 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       size.requests.add(1);
       add(size.latency[bucket]);
     }
-    let exchangeFailed = false;
+    /** @type {Outcome[]} */
+    let outcomes = calls.map(() => null);
     if (res.status === 0) {
       (res.error_code === TIMEOUT_ERROR ? failures.timeouts : failures.transport).add(1);
-      exchangeFailed = true;
     } else if (res.status !== 200) {
       const at = data.statuses.indexOf(res.status);
-      add(failures.http[at === -1 ? failures.http.length - 1 : at]);
-      exchangeFailed = true;
+      if (at === -1) countByCheck(`chainrpc http ${res.status}`);
+      else add(failures.http[at]);
     } else {
-      let parsed;
-      try {
-        parsed = JSON.parse(typeof res.body === 'string' ? res.body : '');
-      } catch (_error) {
-        parsed = undefined;
-      }
-      const elements = batch ? (Array.isArray(parsed) ? parsed : undefined) : parsed !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? [parsed] : undefined;
-      if (elements === undefined) {
-        failures.malformed.add(1);
-        exchangeFailed = true;
-      } else {
-        const ids = new Set(calls.map((c) => c.id));
-        for (const e of elements) {
-          const id = e !== null && typeof e === 'object' ? e.id : undefined;
-          if ((typeof id === 'number' || typeof id === 'string') && ids.has(id) && !answers.has(id)) answers.set(id, e);
-          else failures.extra.add(1);
-        }
-        if (answers.size < calls.length) failures.missing.add(1);
-      }
+      const read = classifyBody(typeof res.body === 'string' ? res.body : '', calls, batch);
+      outcomes = read.outcomes;
+      if (read.malformed) failures.malformed.add(1);
+      if (read.extra) failures.extra.add(1);
+      if (read.missing) failures.missing.add(1);
     }
-    for (const c of calls) {
+    if (outcomes.some((o) => o !== null)) served.add(1);
+    calls.forEach((c, i) => {
+      const outcome = outcomes[i] || null;
+      if (outcome !== null && 'result' in outcome) answers.set(c.id, { result: outcome.result });
       const m = methods[c.method];
-      if (m === undefined) continue;
+      if (m === undefined) return;
       add(m.latency[bucket]);
       const methodTag = { method: data.methods[c.method] || '' };
       if (callLatency !== undefined) callLatency.add(ms, methodTag);
-      const answer = exchangeFailed ? undefined : answers.get(c.id);
-      if (answer !== undefined && 'result' in answer && !('error' in answer)) {
+      if (outcome !== null && 'result' in outcome) {
         m.ok.add(1);
         callFailed.add(false, methodTag);
-      } else if (answer !== undefined && answer.error !== null && typeof answer.error === 'object' && typeof answer.error.code === 'number') {
-        const at = data.codes.indexOf(answer.error.code);
-        add(m.errors[at === -1 ? m.errors.length - 1 : at]);
+      } else if (outcome !== null) {
+        const at = data.codes.indexOf(outcome.code);
+        if (at === -1) countByCheck(`chainrpc error ${c.method} ${outcome.code}`);
+        else add(m.errors[at]);
         callFailed.add(true, methodTag);
       } else {
         m.unanswered.add(1);
         callFailed.add(true, methodTag);
       }
-    }
-    // A failed exchange left no answer in the map.
+    });
+    // The results by id (none for a failed exchange).
     return answers;
   };
 
@@ -410,6 +495,30 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       }
       return out;
     };
+    // What the checks counted (codes and statuses data.json does not list), from every group's checks.
+    /** @type {Map<number, Record<string, number>>} */
+    const otherErrors = new Map();
+    /** @type {Record<string, number>} */
+    const otherStatuses = {};
+    /** @param {unknown} group */
+    const readChecks = (group) => {
+      if (group === null || typeof group !== 'object') return;
+      const g = /** @type {{ checks?: unknown, groups?: unknown }} */ (group);
+      for (const c of Array.isArray(g.checks) ? g.checks : []) {
+        const name = c !== null && typeof c === 'object' && typeof c.name === 'string' ? c.name : '';
+        const passes = c !== null && typeof c === 'object' && typeof c.passes === 'number' ? c.passes : 0;
+        const e = CHECK_ERROR.exec(name);
+        const h = CHECK_HTTP.exec(name);
+        if (e !== null && passes > 0) {
+          const m = Number(e[1]);
+          const codes = otherErrors.get(m) || {};
+          codes[String(e[2])] = (codes[String(e[2])] || 0) + passes;
+          otherErrors.set(m, codes);
+        } else if (h !== null && passes > 0) otherStatuses[String(h[1])] = (otherStatuses[String(h[1])] || 0) + passes;
+      }
+      if (Array.isArray(g.groups)) for (const child of g.groups) readChecks(child);
+    };
+    readChecks(end.root_group);
     /** @type {Record<string, unknown>} */
     const methodCounts = {};
     data.methods.forEach((name, m) => {
@@ -421,8 +530,8 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         const n = count(`chainrpc_err_${m}_${k}`);
         if (n > 0) errors[String(code)] = n;
       });
-      const other = count(`chainrpc_err_${m}_other`);
-      if (other > 0) errors.other = other;
+      const others = otherErrors.get(m) || {};
+      for (const code of Object.keys(others)) errors[code] = (errors[code] || 0) + (others[code] || 0);
       methodCounts[name] = { calls, ok: count(`chainrpc_ok_${m}`), errors, unanswered: count(`chainrpc_unanswered_${m}`), latency: buckets(`chainrpc_lat_m${m}`) };
     });
     /** @type {Record<string, unknown>} */
@@ -437,7 +546,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       const n = count(`chainrpc_f_http_${s}`);
       if (n > 0) httpStatus[String(s)] = n;
     });
-    if (count('chainrpc_f_http_other') > 0) httpStatus.other = count('chainrpc_f_http_other');
+    for (const status of Object.keys(otherStatuses)) httpStatus[status] = (httpStatus[status] || 0) + (otherStatuses[status] || 0);
     /** @type {Record<string, boolean>} */
     const thresholds = {};
     for (const [name, m] of Object.entries(end.metrics)) {
@@ -476,7 +585,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       warmupMs: data.warmupMs,
       model: data.model,
       schedule: { started: count('chainrpc_started'), dropped: count(windowDrops ? dropMetric : 'dropped_iterations'), sent: count('chainrpc_sent') },
-      requests: { count: count('chainrpc_requests'), latency: buckets('chainrpc_lat_r') },
+      requests: { count: count('chainrpc_requests'), served: count('chainrpc_served'), latency: buckets('chainrpc_lat_r') },
       methods: methodCounts,
       batchSizes: sizeCounts,
       failures: {

@@ -3,13 +3,14 @@
  * break the matching threshold and k6 exits 99; a split into execution segments sends what one process sends,
  * keeps every sender's nonces in order, and merges into the same counts; against scripted servers, what k6
  * sent is what the merge counts (a node that stops answering), the warm-up's drops stay out of the window's,
- * latency thresholds judge requests, and a run k6's command line changed is not taken for the scenario's.
+ * latency thresholds judge requests, a run k6's command line changed is not taken for the scenario's, and every
+ * answer (any error code or HTTP status, wrong ids, batch-wide errors) counts exactly as the Node engine counts it.
  * What judges time (every built-in
  * scenario keeps its thresholds, latency ones included; k6 against the Node engine; merged percentiles against
  * a server of known latency) is in k6.timing.test.ts, in the timing lane.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,12 @@ import { createClient } from '../../core/client/index.js';
 import { parseJson } from '../../core/json/index.js';
 import { callCounts as calls, findK6, K6_SKIP_NOTE, runK6, runK6Segments, summariesIn, writeTestK6 } from '../../test/support/k6.js';
 import { startTestNode, type TestNode } from '../../test/support/suites.js';
-import { resolveScenario, type ScenarioOverrides } from '../scenario/loadScenario.js';
+import type { PlannedRequest } from '../engine/RequestSource.js';
+import { classifyExchange, isServed } from '../metrics/classifyExchange.js';
+import { loadScenario, resolveScenario, type ScenarioOverrides } from '../scenario/loadScenario.js';
 import type { K6Summary } from './K6Summary.js';
-import { mergeK6Summaries } from './mergeK6Summaries.js';
+import { mergeK6, mergeK6Summaries } from './mergeK6Summaries.js';
+import { checkK6Summary } from './readK6Summary.js';
 
 const k6 = findK6();
 if (k6 === undefined) console.warn(`load/k6/k6.test.ts ${K6_SKIP_NOTE}`);
@@ -297,3 +301,211 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
     expect(merged.invalid).toEqual([expect.stringMatching(/^s\.json: k6 did not run the script's schedule: k6 ran scenario\(s\) default, not the script's chainrpc, warmup;/)]);
   }, 60_000);
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The k6 runtime counts every outcome as the Node engine does (load/metrics/classifyExchange.ts). A server answers
+// single calls and batches with a rotation of wrong answers (error codes and HTTP statuses data.json does not list,
+// ids as strings, a batch-wide error, a null-id error to a single call, repeated and non-response elements, an
+// empty array) and logs every exchange; the Node engine's classifier, run over that log, is the truth the k6
+// summary, and the merged run, must equal exactly.
+
+type Call = { id: unknown; method?: unknown };
+type Answer = { status: number; body: string };
+const json = (status: number, v: unknown): Answer => ({ status, body: JSON.stringify(v) });
+const okOf = (c: Call): object => ({ jsonrpc: '2.0', id: c.id, result: 'ok' });
+const errorOf = (id: unknown, code: number): object => ({ jsonrpc: '2.0', id, error: { code, message: 'no' } });
+
+/** Answers to a single call, in turn (the findings' cases, and a plain result). */
+const SINGLE: ((c: Call) => Answer)[] = [
+  (c) => json(200, okOf(c)),
+  (c) => json(200, errorOf(c.id, -32099)), // a code data.json does not list
+  (c) => json(200, errorOf(c.id, 7)), // a positive code
+  (c) => json(200, { jsonrpc: '2.0', id: String(c.id), result: 'ok' }), // another id: malformed
+  () => json(200, errorOf(null, -32600)), // a null-id error: the call's answer
+  () => ({ status: 204, body: '' }), // a status data.json does not list
+  () => json(409, errorOf(null, -32000)),
+  () => ({ status: 200, body: 'not json' }),
+];
+/** Answers to a batch, in turn. */
+const BATCH: ((cs: Call[]) => Answer)[] = [
+  (cs) => json(200, cs.map(okOf)),
+  (cs) => json(200, cs.map((c) => ({ jsonrpc: '2.0', id: String(c.id), result: 'ok' }))), // every id a string: one extra, one missing
+  () => json(200, errorOf(null, -32005)), // batch-wide error: every call gets it
+  (cs) => json(200, [...cs.map(okOf), ...cs.map(okOf)]), // each answered twice: one extra
+  (cs) => json(200, [okOf(cs[0] ?? { id: 0 }), 5, { id: 1 }]), // something not a response: malformed, the first call still answered
+  () => json(200, []), // missing
+  () => json(520, { error: 'x' }),
+  (cs) => json(200, cs.map((c) => errorOf(c.id, 12345))),
+  (cs) => json(200, [errorOf(null, -32600), ...cs.slice(1).map(okOf)]), // a null-id element: extra, the first call missing
+];
+
+interface Exchange {
+  request: string;
+  answer: Answer;
+}
+
+/** The server: answers before arm() plainly (the generator's preparation), then in turn, logging each exchange. */
+async function startServer(): Promise<{ url: string; arm: () => void; log: Exchange[]; stop: () => Promise<void> }> {
+  const log: Exchange[] = [];
+  let armed = false;
+  let [singles, batches] = [0, 0];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const request = Buffer.concat(chunks).toString('utf8');
+      const parsed = JSON.parse(request) as Call | Call[];
+      let answer: Answer;
+      if (!armed) answer = json(200, Array.isArray(parsed) ? parsed.map(okOf) : okOf(parsed));
+      else if (Array.isArray(parsed)) answer = (BATCH[batches++ % BATCH.length] as (cs: Call[]) => Answer)(parsed);
+      else answer = (SINGLE[singles++ % SINGLE.length] as (c: Call) => Answer)(parsed);
+      if (armed) log.push({ request, answer });
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.status === 204 ? undefined : answer.body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arm: () => void (armed = true),
+    log,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What the Node engine counts of these exchanges, in the k6 summary's terms. */
+function truth(log: readonly Exchange[]): {
+  methods: Record<string, { calls: number; ok: number; errors: Record<string, number>; unanswered: number }>;
+  failures: { httpStatus: Record<string, number>; malformed: number; extraElements: number; missingElements: number };
+  served: number;
+} {
+  const methods: Record<string, { calls: number; ok: number; errors: Record<string, number>; unanswered: number }> = {};
+  const failures = { httpStatus: {} as Record<string, number>, malformed: 0, extraElements: 0, missingElements: 0 };
+  let served = 0;
+  for (const { request, answer } of log) {
+    const parsed = JSON.parse(request) as Call | Call[];
+    const calls = (Array.isArray(parsed) ? parsed : [parsed]).map((c) => ({ id: c.id as number, method: String(c.method) }));
+    const planned: PlannedRequest = { body: Buffer.from(request), calls, batch: Array.isArray(parsed) };
+    const c = classifyExchange(planned, { kind: 'answer', status: answer.status, body: Buffer.from(answer.status === 204 ? '' : answer.body) });
+    if (isServed(c)) served++;
+    if (c.failure?.kind === 'httpStatus') failures.httpStatus[String(c.failure.status)] = (failures.httpStatus[String(c.failure.status)] ?? 0) + 1;
+    if (c.failure?.kind === 'malformed') failures.malformed++;
+    if (c.extraElements) failures.extraElements++;
+    if (c.missingElements) failures.missingElements++;
+    c.calls.forEach((outcome, i) => {
+      const method = calls[i]?.method ?? '';
+      const m = (methods[method] ??= { calls: 0, ok: 0, errors: {}, unanswered: 0 });
+      m.calls++;
+      if (outcome.kind === 'result') m.ok++;
+      else if (outcome.kind === 'error') m.errors[String(outcome.code)] = (m.errors[String(outcome.code)] ?? 0) + 1;
+      else m.unanswered++;
+    });
+  }
+  return { methods, failures, served };
+}
+
+interface Ran {
+  /** The summary as k6 wrote it, unchecked. */
+  written: K6Summary;
+  expected: ReturnType<typeof truth>;
+  log: readonly Exchange[];
+}
+
+/** One light k6 run (40 requests/s for 2 s, half single calls, half batches of 3) against the server. */
+async function runOnce(bin: string): Promise<Ran> {
+  const server = await startServer();
+  try {
+    const file = join(dir, 'edge.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'edge',
+        arrivals: { model: 'open', rate: 40 },
+        duration: '2s',
+        warmup: '0s',
+        maxInFlight: 4,
+        mix: [
+          { method: 'chain_blockNumber', weight: 1 },
+          { weight: 1, batch: { size: 3, mix: [{ method: 'chain_health' }, { method: 'net_peerCount' }] } },
+        ],
+        validate: 0,
+        timeout: '1s',
+      }),
+    );
+    const out = await writeTestK6(loadScenario(file, { seed: 5 }), {}, server.url, join(dir, 'edge'));
+    server.arm();
+    const run = await runK6(bin, ['script.js'], out);
+    const [written] = summariesIn(out);
+    if (written === undefined) throw new Error(`k6 wrote no summary: ${run.stdout}${run.stderr}`);
+    // Enough of every case to matter.
+    expect(server.log.length).toBeGreaterThanOrEqual(2 * (SINGLE.length + BATCH.length));
+    expect(written.requests.count).toBe(server.log.length);
+    return { written, expected: truth(server.log), log: server.log };
+  } finally {
+    await server.stop();
+  }
+}
+
+describe.skipIf(k6 === undefined)('the k6 runtime counts outcomes as the Node engine does', () => {
+  let ran: Ran;
+  beforeAll(async () => {
+    ran = await runOnce(k6 ?? 'k6');
+  }, 90_000);
+  /** The summary's counts by method, as the truth holds them. */
+  const methodsOf = (s: K6Summary): Record<string, unknown> => Object.fromEntries(Object.entries(s.methods).map(([name, m]) => [name, { calls: m.calls, ok: m.ok, errors: m.errors, unanswered: m.unanswered }]));
+
+  it('counts every error code and HTTP status exactly (-32099, 7, 12345; 204, 520), and load merge takes them', () => {
+    const { written, expected } = ran;
+    expect(expected.failures.httpStatus['204']).toBeGreaterThan(0);
+    expect(expected.failures.httpStatus['520']).toBeGreaterThan(0);
+    expect(expected.methods.chain_blockNumber?.errors['-32099']).toBeGreaterThan(0);
+    expect(expected.methods.chain_blockNumber?.errors['7']).toBeGreaterThan(0);
+    expect(expected.methods.chain_health?.errors['12345']).toBeGreaterThan(0);
+    expect(written.failures.httpStatus).toEqual(expected.failures.httpStatus);
+    for (const [name, m] of Object.entries(expected.methods)) expect({ name, errors: written.methods[name]?.errors }).toEqual({ name, errors: m.errors });
+    // Read as `chainrpc load merge` reads it ("other" was refused, exit 2), and merged.
+    const merged = mergeK6([checkK6Summary(parseJson(JSON.stringify(written)), 'k6')], ['k6']).run;
+    expect(merged.failures.httpStatus).toEqual(expected.failures.httpStatus);
+    for (const m of merged.methods) expect({ method: m.method, errors: m.errors, ok: m.ok, unanswered: m.unanswered }).toEqual({ method: m.method, ...pick(expected.methods[m.method]) });
+  });
+
+  it('counts extraElements and missingElements once per batch answer, not per element', () => {
+    const { written, expected } = ran;
+    expect(expected.failures.extraElements).toBeGreaterThan(0);
+    expect({ extra: written.failures.extraElements, missing: written.failures.missingElements }).toEqual({ extra: expected.failures.extraElements, missing: expected.failures.missingElements });
+  });
+
+  it('counts a batch-wide error (null id) as that error for every call of the batch, the request served', () => {
+    const { written, expected } = ran;
+    for (const method of ['chain_health', 'net_peerCount']) {
+      expect(expected.methods[method]?.errors['-32005']).toBeGreaterThan(0);
+      expect({ method, n: written.methods[method]?.errors['-32005'] }).toEqual({ method, n: expected.methods[method]?.errors['-32005'] });
+    }
+    expect(written.requests.served).toBe(expected.served);
+  });
+
+  it('counts a single call answered with another id as malformed, and a null-id error as its answer', () => {
+    const { written, expected } = ran;
+    expect(written.failures.malformed).toBe(expected.failures.malformed);
+    const [w, e] = [written.methods.chain_blockNumber, expected.methods.chain_blockNumber];
+    expect(e?.errors['-32600']).toBeGreaterThan(0);
+    expect({ unanswered: w?.unanswered, nullId: w?.errors['-32600'] }).toEqual({ unanswered: e?.unanswered, nullId: e?.errors['-32600'] });
+  });
+
+  it('counts everything as the Node engine does, through the merge too (the achieved rate: the requests served)', () => {
+    const { written, expected } = ran;
+    const summary = checkK6Summary(parseJson(JSON.stringify(written)), 'k6');
+    expect(methodsOf(summary)).toEqual(expected.methods);
+    const { httpStatus, malformed, extraElements, missingElements, timeouts, transport } = summary.failures;
+    expect({ httpStatus, malformed, extraElements, missingElements, lost: timeouts + transport }).toEqual({ ...expected.failures, lost: 0 });
+    expect(summary.requests.served).toBe(expected.served);
+    const merged = mergeK6([summary], ['k6']).run;
+    expect(merged.schedule.achievedRate).toBeCloseTo(expected.served / (merged.durationMs / 1000), 6);
+  });
+});
+
+const pick = (m: { ok: number; errors: Record<string, number>; unanswered: number } | undefined): object => ({ errors: m?.errors, ok: m?.ok, unanswered: m?.unanswered });

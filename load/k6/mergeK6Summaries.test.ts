@@ -99,6 +99,15 @@ describe('mergeK6Summaries: the figures', () => {
     expect(run.inclusion).toBeUndefined();
   });
 
+  it('takes the achieved rate from the requests the runtime counted served, when every summary counts them', () => {
+    // A JSON answer that answers none of its calls (another id, an empty batch) is not served, as in the Node
+    // engine; a batch answer holding one non-response element beside answers is served though malformed.
+    const served = thirds.map((s, i) => ({ ...s, requests: { ...s.requests, served: 900 + i } }));
+    expect(mergeK6Summaries(served).schedule.achievedRate).toBe((900 + 901 + 902) / 10);
+    // One summary from before served was counted: ended less whole failures, for every part.
+    expect(mergeK6Summaries([...served.slice(0, 2), thirds[2] as K6Summary]).schedule.achievedRate).toBe(297);
+  });
+
   it('judges the definition\'s thresholds on the merged run', () => {
     // 3000 requests in 10 s at a target of 300/s, 2970 served: achieved 99%; under 2% of the calls failed.
     expect(run.thresholds.map((t) => [t.name, t.ok])).toEqual([

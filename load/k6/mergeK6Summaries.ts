@@ -223,14 +223,16 @@ function mergedSchedule(summaries: readonly K6Summary[], model: ArrivalModel, du
   const ended = summaries.reduce((n, s) => n + s.requests.count, 0);
   // Exchanges that failed whole: no JSON-RPC answer at all (they exclude each other, as in the engine).
   const failed = summaries.reduce((n, s) => n + s.failures.timeouts + s.failures.transport + s.failures.malformed + Object.values(s.failures.httpStatus).reduce((a, b) => a + b, 0), 0);
+  // Summaries that count the requests served (every one written since 2026-11-28) give the Node engine's figure
+  // exactly; older ones, the requests that ended less those whose exchange failed whole.
+  const served = summaries.every((s) => s.requests.served !== undefined) ? summaries.reduce((n, s) => n + (s.requests.served ?? 0), 0) : Math.max(0, ended - failed);
   const started = summaries.reduce((n, s) => n + s.schedule.started, 0);
   const dropped = summaries.reduce((n, s) => n + s.schedule.dropped, 0);
   return {
     targetRate: modelRate(model),
     // As runEngine defines it: requests the node served (answered as JSON-RPC, a result or an error) per second
-    // of the measured window. k6 counts a request (http_reqs) when its exchange ends (requests.count); those
-    // whose exchange failed whole (timeout, transport, an HTTP status, a body that is not JSON-RPC) were not served.
-    achievedRate: durationMs > 0 ? Math.max(0, ended - failed) / (durationMs / 1000) : 0,
+    // of the measured window, as the runtime counted them when each exchange ended (requests.served).
+    achievedRate: durationMs > 0 ? served / (durationMs / 1000) : 0,
     scheduled: started + dropped,
     sent: ended + cutOff,
     dropped,

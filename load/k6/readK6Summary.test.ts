@@ -51,6 +51,17 @@ describe('readK6Summary', () => {
     }
   });
 
+  it('reads back the requests served, and refuses an "other" code or status, saying what wrote it and what to do', () => {
+    const requests = { ...(good.requests as object), served: 990 };
+    expect(readK6Summary(file('served.json', edited((s) => (s.requests = requests)))).requests.served).toBe(990);
+    expect(readK6Summary(file('no-served.json', good)).requests.served).toBeUndefined();
+    const badServed = file('served-bad.json', edited((s) => (s.requests = { ...requests, served: -1 })));
+    expect(errorOf(() => readK6Summary(badServed)).message).toBe(`${badServed}: requests.served must be a count (a whole number, 0 or more); got -1`);
+    // What a runtime from before 2026-11-28 wrote for codes and statuses its data.json did not list.
+    const status = file('other-status.json', edited((s) => ((s.failures as { httpStatus: Record<string, number> }).httpStatus = { other: 3 })));
+    expect(errorOf(() => readK6Summary(status)).message).toMatch(/failures\.httpStatus\.other: the key must be an HTTP status \("503"\); "other" was written by a chainrpc k6 runtime from before 2026-11-28, .*make the test again with `chainrpc load k6`/);
+  });
+
   it('says so when the file is missing or not JSON', () => {
     expect(errorOf(() => readK6Summary(join(dir, 'absent.json'))).message).toMatch(/absent\.json: cannot be read: ENOENT/);
     const path = file('text.json', 'p99=3ms\n');

@@ -49,7 +49,11 @@ export class K6Unsupported extends ChainrpcError {
   readonly kind = 'usage';
 }
 
-/** JSON-RPC error codes counted one by one (the standard ones and the profile range); others count as "other". */
+/**
+ * JSON-RPC error codes and HTTP statuses the runtime counts with counters made beforehand (the standard codes and the
+ * profile range; the usual statuses). It counts any other exactly too, by a k6 check named after it
+ * (load/k6/chainrpc.k6.js, CHECK_ERROR and CHECK_HTTP): these lists only spare the common ones a check.
+ */
 export const CODES = [-32700, -32600, -32601, -32602, -32603, ...Array.from({ length: 21 }, (_, i) => -32000 - i)];
 export const STATUSES = [400, 401, 403, 404, 405, 408, 411, 413, 414, 415, 429, 431, 500, 501, 502, 503, 504];
 
