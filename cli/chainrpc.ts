@@ -83,6 +83,14 @@ function exitCodeFor(err: unknown): { code: number; message: string } {
   return { code: EXIT.internal, message: `internal error (a bug in chainrpc; please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` };
 }
 
+// A reader that went away (chainrpc load list | head -1): the rest of the output is not wanted, but the command
+// still finishes its work (a report written, its true exit code), without a stack trace for the closed pipe.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -2,6 +2,7 @@
  * The chainrpc binary as users run it: a real process from dist/ (npm test builds it first),
  * talking to a real loopback HTTP server where it talks to a node.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,16 @@ describe('chainrpc', () => {
     expect(r.code).toBe(0);
     for (const c of ['test', 'profile', 'replay', 'node', 'devnet', 'call', 'methods', 'tx', 'keygen']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(r.stdout).toContain('3 target unreachable');
+  });
+
+  it.each([['load', 'list'], ['methods'], ['test', '--list']])('%s %s to a reader that goes away at once (| head -1): its true exit code, no stack trace', async (...args) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('an unknown command or option is a usage error (exit 2)', async () => {

@@ -33,6 +33,27 @@ describe('Baseline', () => {
     expect(b.mark(result('transport/other', 'fail'))).toBeUndefined();
   });
 
+  it('calls a pass "now passing" (remove the entry) only when its entry excuses no failure left on any node', () => {
+    const b = Baseline.load(write({ expectedFailures: [{ id: 'transport/no-internal-details', reason: 'LN leaks' }, { id: 'chain/fixed', reason: 'was broken' }] }));
+    const run = [
+      result('transport/no-internal-details', 'pass', 'SHOULD', 'http://mn:1'),
+      result('transport/no-internal-details', 'fail', 'SHOULD', 'http://ln:2'),
+      result('chain/fixed', 'pass', 'MUST', 'http://mn:1'),
+      result('chain/fixed', 'pass', 'MUST', 'http://ln:2'),
+    ];
+    for (const r of run) {
+      const mark = b.mark(r);
+      if (mark !== undefined) r.baseline = mark;
+    }
+    b.settle(run);
+    expect(run.map((r) => `${r.id} ${r.node}: ${r.baseline?.state ?? '-'}`)).toEqual([
+      'transport/no-internal-details http://mn:1: -',
+      'transport/no-internal-details http://ln:2: expected-fail',
+      'chain/fixed http://mn:1: now-passing',
+      'chain/fixed http://ln:2: now-passing',
+    ]);
+  });
+
   it('refuses malformed files with a message that says what to fix', () => {
     expect(() => Baseline.load(join(dir, 'missing.json'))).toThrow(BaselineError);
     expect(() => Baseline.load(write([]))).toThrow(/expectedFailures/);

@@ -53,9 +53,26 @@ export class Baseline {
     return new Baseline(path, entries);
   }
 
-  /** How the baseline sees a result, or undefined when no entry names it. */
+  /** The entry that names a result, if any. */
+  #entryOf(result: CheckResult): BaselineEntry | undefined {
+    return this.entries.find((e) => matchesPattern(result.id, e.id) && (e.node === undefined || e.node === result.node));
+  }
+
+  /**
+   * Once every result is in: a pass is "now passing" (remove the entry) only when its entry excuses no failure left
+   * in the run. An entry without a node names the check on every node, and one node's pass while another still fails
+   * must not advise removing it (an outside tester followed that advice and turned a certified run red).
+   */
+  settle(results: readonly CheckResult[]): void {
+    const stillNeeded = new Set(results.filter((r) => r.baseline !== undefined && r.baseline.state !== 'now-passing').map((r) => this.#entryOf(r)));
+    for (const r of results) {
+      if (r.baseline?.state === 'now-passing' && stillNeeded.has(this.#entryOf(r))) delete r.baseline;
+    }
+  }
+
+  /** How the baseline sees a result, or undefined when no entry names it (settle() then judges the run's passes together). */
   mark(result: CheckResult, today: Date = new Date()): BaselineMark | undefined {
-    const entry = this.entries.find((e) => matchesPattern(result.id, e.id) && (e.node === undefined || e.node === result.node));
+    const entry = this.#entryOf(result);
     if (!entry) return undefined;
     const expired = entry.expires !== undefined && today.getTime() >= Date.parse(`${entry.expires}T00:00:00Z`);
     const base = { reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) };

@@ -115,6 +115,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   options.signal?.removeEventListener('abort', interrupt);
   await close();
 
+  options.baseline?.settle(results);
   const order = new Map(options.checks.map((c, i) => [c.id, i]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || a.node.localeCompare(b.node));
   return {
