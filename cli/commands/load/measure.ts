@@ -30,9 +30,11 @@ export const CHAOS_HELP = `Faults under load (docs/chaos.md):
   --devnet-block-time <ms> its block time (default 300); --max-lag defaults to 25ms in such a run
   --chaos <at>:<action>:<target>[:<for>]
                            a fault at <at> from the start of measurement (repeatable): kill, restart, stop,
-                           pause, resume; the target a node (mn2, ln1) or a role at that moment (leader,
-                           follower, any-mn, any-ln); <for> brings a killed, stopped or paused node back
-                           after it (e.g. 10s:kill:leader, 5s:pause:ln1:3s). Thresholds: failover, recovery,
+                           pause, resume; on its peer links: partition, delay=<d>[/<loss>%], heal; the
+                           target a node (mn2, ln1) or a role at that moment (leader, follower, any-mn,
+                           any-ln); <for> brings a killed, stopped, paused, partitioned or delayed node
+                           back after it (e.g. 10s:kill:leader, 5s:pause:ln1:3s, 3s:partition:ln1:3s,
+                           2s:delay=200ms/10%:mn2:5s; docs/chaos.md). Thresholds: failover, recovery,
                            lost-tx, duplicate-tx, forks (e.g. "failover < 3s", "forks == 0")
   --chaos-exec <at>:<command>
                            your own fault, run by the shell at <at> (repeatable): against the --url nodes
