@@ -58,6 +58,14 @@ describe('loadVerdict', () => {
     const v = loadVerdict([r], [], report.baseline, false);
     expect(v.exitCode).toBe(99);
     expect(v.summary).toMatch(/regressions against the baseline: .*p99/);
+    // A share (errors%) changes in points, as the reports write it; the rest relatively.
+    const baseline = report.baseline;
+    if (baseline === undefined) throw new Error('the fixture has no baseline');
+    const [first] = baseline.deltas;
+    if (first === undefined) throw new Error('the fixture has no delta');
+    const errors = { ...first, metric: 'http://a errors%', unit: '%' as const, baseline: 0, current: 10, change: 0.1, allowed: 0.01, regression: true };
+    const inPoints = loadVerdict([r], [], { ...baseline, deltas: [errors] }, false);
+    expect(inPoints.summary).toContain('http://a errors% +10.0 points (allowed ±1.0 points)');
   });
 
   it('gives 1 when the figures cannot be trusted or the node died mid-run, even with thresholds broken (they may be the generator\'s doing)', () => {

@@ -9,7 +9,8 @@
  */
 import { EXIT } from '../core/errors/exitCodes.js';
 import { thresholdActual } from './figures.js';
-import type { BaselineComparison, LoadReport, LoadRun, LoadVerdict, LoadVerdictWord, SweepResult } from './model.js';
+import { inPoints } from './compareBaseline.js';
+import type { BaselineComparison, BaselineDelta, LoadReport, LoadRun, LoadVerdict, LoadVerdictWord, SweepResult } from './model.js';
 
 export type { LoadVerdict, LoadVerdictWord } from './model.js';
 
@@ -47,7 +48,9 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
   // A sweep whose SLO held at no rate it measured failed it at every one.
   const kneeless = sweeps.filter((s) => s.knee === null && measured(s).length > 0).map((s) => `${s.url}: the SLO held at no rate tried (${measured(s).map((st) => st.rate).join(', ')} requests/s)`);
   if (kneeless.length > 0) parts.push(kneeless.join('; '));
-  if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${(d.change * 100).toFixed(1)}% (allowed ${(d.allowed * 100).toFixed(1)}%)`).join(', ')}`);
+  // A share (errors%) changes in points, every other figure relatively, as the reports write them.
+  const change = (d: BaselineDelta, v: number, sign: string): string => (inPoints(d) ? `${sign}${(Math.abs(v) * 100).toFixed(1)} points` : `${sign}${(Math.abs(v) * 100).toFixed(1)}%`);
+  if (regressions.length > 0) parts.push(`regressions against the baseline: ${regressions.map((d) => `${d.metric} ${change(d, d.change, d.change < 0 ? '−' : '+')} (allowed ${change(d, d.allowed, '±')})`).join(', ')}`);
   const verdict = (word: LoadVerdictWord, exitCode: LoadVerdict['exitCode'], reasons: string[]): LoadVerdict => ({ word, exitCode, reasons, knees, summary: `${word}: ${reasons.join('; ')}` });
   if (interrupted) return verdict('INTERRUPTED', EXIT.interrupted, ['the report holds what ran before Ctrl-C', ...parts]);
   // Figures that cannot be trusted (the generator fell behind, the node died) come first: a threshold they

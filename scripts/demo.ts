@@ -78,4 +78,8 @@ try {
 }
 console.log(`demo: conformance report: ${join(certified, 'report.html')}`);
 console.log(`demo: load report:        ${join(loaded, 'report.html')}`);
-process.exitCode = testCode !== 0 ? testCode : loadCode;
+// The last word: what each part found, and the exit code (a first-time user's demo on a busy machine ended NOT
+// TRUSTED, exit 1, and its last lines said neither).
+const exitCode = testCode !== 0 ? testCode : loadCode;
+console.log(`demo: conformance exit ${testCode}; load ${loadVerdict(loaded).split(':')[0] || `exit ${loadCode}`} (exit ${loadCode}); the demo exits ${exitCode}${exitCode === 0 ? '' : ' (see the reports above)'}`);
+process.exitCode = exitCode;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AjvModule from 'ajv';
@@ -77,7 +77,7 @@ describe('chainrpc load merge', () => {
     }
     expect(run?.thresholds.every((t) => t.ok)).toBe(true);
     expect(out).toContain(`load merge: k6-reads against http://127.0.0.1:8545: 3 k6 instances (segments 0:1/3, 1/3:2/3, 2/3:1)\n`);
-    expect(out).toMatch(/\nreports: .*case-\d+-reports\/load-[^/\n]+\nHTML report: .*report\.html\nPASSED: 4 thresholds kept\n$/);
+    expect(out).toMatch(/\nreports: .*case-\d+-reports\/load-[^/\n]+\nHTML report: .*report\.html\nPASSED \(exit 0\): 4 thresholds kept\n$/);
   });
 
   it('exits 99 when a threshold of the definition breaks on the merged figures', async () => {
@@ -104,7 +104,9 @@ describe('chainrpc load merge', () => {
     const again = files(thirds);
     expect(await mergeCommand([...again.paths, '--report-dir', again.reports, '--baseline', baseline, '--regression', '5'])).toBe(0);
     const report = readReport(again.reports);
-    expect(report.baseline?.file).toBe(baseline);
+    // Recorded as the file it was, not through `latest` (a link the next run moves).
+    expect(report.baseline?.file).toBe(realpathSync(baseline));
+    expect(report.baseline?.file).not.toContain('latest');
     expect(report.baseline?.deltas.map((d) => [d.metric.split(' ').pop(), d.change, d.regression])).toEqual([
       ['p50', 0, false],
       ['p99', 0, false],

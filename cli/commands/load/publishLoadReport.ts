@@ -7,7 +7,7 @@ import { CliError } from '../../CliError.js';
 import { packageVersion } from '../../../core/packageVersion.js';
 import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
 import { EXIT } from '../../../core/errors/exitCodes.js';
-import { loadVerdict } from '../../../load/loadVerdict.js';
+import { loadHeadline, loadVerdict } from '../../../load/loadVerdict.js';
 import type { BaselineComparison, ChaosReport, LoadReport, ReplayReport, LoadRun, SweepResult } from '../../../load/model.js';
 import { writeLoadReports } from '../../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
@@ -74,7 +74,7 @@ export async function publishLoadReport(o: LoadReportParts): Promise<number> {
     verdict: loadVerdict(o.runs, o.sweeps, comparison, o.interrupted),
   };
   const written = await writeLoadReports(report, { dir: o.reportDir ?? DEFAULT_REPORT_DIR });
-  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${report.verdict.summary}\n`);
+  process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${loadHeadline(report).line}\n`);
   if (baselineProblem !== undefined && report.verdict.exitCode !== EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
   return report.verdict.exitCode;
 }
