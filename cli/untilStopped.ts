@@ -13,11 +13,26 @@ import { EXIT } from '../core/errors/exitCodes.js';
 export const PARENT_POLL_MS = 500;
 
 /**
- * The parent as this module first loads (early in the command's start-up, before it serves). Known limit: a
- * parent that exits before then (a script that starts a node with `&` and ends at once) is not seen: the process
- * is already init's, as one started detached would be, and runs on.
+ * The environment variable in which a process that starts a node names itself (a devnet does:
+ * reference-node/devnet/startDevnet.ts spawnNode), so that a parent that dies before the node has even loaded is
+ * still seen. Read once and removed, so that it names only this process's parent.
  */
-const STARTED_UNDER = process.ppid;
+export const PARENT_PID_ENV = 'CHAINRPC_PARENT_PID';
+
+/** The parent named in PARENT_PID_ENV, when it is a pid; the variable is removed either way. */
+function namedParent(env: NodeJS.ProcessEnv): number | undefined {
+  const named = Number(env[PARENT_PID_ENV]);
+  delete env[PARENT_PID_ENV];
+  return Number.isSafeInteger(named) && named > 1 ? named : undefined;
+}
+
+/**
+ * The parent: the one that named itself (PARENT_PID_ENV), else the parent as this module first loads (early in
+ * the command's start-up, before it serves). Known limit: without the variable, a parent that exits before then (a
+ * script that starts a node with `&` and ends at once) is not seen: the process is already init's, as one started
+ * detached would be, and runs on.
+ */
+const STARTED_UNDER = namedParent(process.env) ?? process.ppid;
 
 /** `--on-parent-exit`: what a command does when the process that started it exits. */
 export const ON_PARENT_EXIT = ['stop', 'run'] as const;

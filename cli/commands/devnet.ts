@@ -3,7 +3,8 @@ import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import { defaultOnParentExit, ON_PARENT_EXIT, stopBounded, untilStopped } from '../untilStopped.js';
 import { DEFAULT_DEVNET_DIR } from '../../reference-node/devnet/devnetDataDir.js';
-import { DevnetPlanError, startDevnet } from '../../reference-node/devnet/startDevnet.js';
+import type { ChildProcess } from 'node:child_process';
+import { DevnetPlanError, DevnetStartStopped, startDevnet } from '../../reference-node/devnet/startDevnet.js';
 import type { DevnetOptions } from '../../reference-node/devnet/startDevnet.js';
 import { UnknownFaultError } from '../../reference-node/faults/faultCatalogue.js';
 
@@ -16,8 +17,11 @@ and propose blocks. The leader proposes a block every --block-time; LNs follow t
 reads and pass transactions on. Prints its own pid first (stderr), then a table of the nodes (name,
 kind, JSON-RPC URL, peer URL, pid) once every node sees every other, and runs until SIGINT (Ctrl-C)
 or SIGTERM to that pid (or, when npm started it, until npm's shell exits: a kill of the pid of
-\`npx chainrpc devnet &\` works too); then it stops every node cleanly. Its nodes stop by themselves
-within a second when the devnet is gone, even killed with SIGKILL.
+\`npx chainrpc devnet &\` works too); then it stops every node cleanly. A signal while it is still
+starting stops every node started or starting, the same way. Its nodes run in process groups of
+their own, so a terminal's Ctrl-C reaches the devnet only, which stops each node once. Its nodes
+stop by themselves within a second when the devnet is gone, even killed with SIGKILL (one still
+starting too).
 
 Options:
   --mn <n>            MN nodes, at least 1 (default 3)
@@ -27,7 +31,9 @@ Options:
   --data-dir <dir>    the genesis, and one folder per node with its key, store and node.log
                       (default ${DEFAULT_DEVNET_DIR}). Starting fresh empties it first, so it must be
                       new, empty, or a devnet's data dir holding nothing else (chainrpc marks the
-                      folders it makes with .chainrpc-owned); a folder of your files is refused
+                      folders it makes with .chainrpc-owned); a folder of your files is refused.
+                      A data dir that a running devnet (its devnet.lock) or node (its store's lock)
+                      uses is refused, naming its pid, before anything in it is touched
   --keep-data         resume the chain, keys and genesis in --data-dir instead of starting fresh
                       (refused unless --data-dir is new, empty, or a devnet's: nothing is removed)
   --on-parent-exit <stop|run>
@@ -44,7 +50,8 @@ Fault injection (TEST-ONLY, catalogue: docs/faults.md and chainrpc node --list-f
 Stop a node with kill <pid> to watch another MN take over as leader.
 
 Exit codes: 0 stopped by SIGINT or SIGTERM, or its parent exited (every node stopped); 2 usage or
-configuration error (a data dir of files a devnet did not make, another network's data);
+configuration error (a data dir of files a devnet did not make, another network's data, a data dir a
+running devnet or node uses);
 4 internal error (a bug in chainrpc; also a stop that did not finish in 20 s: the nodes are killed);
 130 a second signal while stopping (the nodes are killed and it exits at once).`;
 
@@ -71,21 +78,14 @@ export const devnet: Command = {
     const chainId = values['chain-id'];
     const dataDir = values['data-dir'];
     const faults = parseFaults(values.fault);
-    process.stderr.write(`devnet: pid ${process.pid}: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
-    let net: Awaited<ReturnType<typeof startDevnet>>;
-    try {
-      net = await startDevnet({ mn, ln, blockTimeMs, chainId, dataDir, keepData: values['keep-data'], faults, log: (l) => process.stderr.write(`devnet: ${l}\n`) });
-    } catch (err) {
-      // Fault and node names are checked before any process starts.
-      if (err instanceof UnknownFaultError) throw CliError.within('devnet: --fault', err);
-      if (err instanceof DevnetPlanError) throw CliError.within('devnet', err);
-      throw err;
-    }
+    // Every node process, from the moment it is spawned: what a second signal kills.
+    const children: ChildProcess[] = [];
     const killAll = (): void => {
-      for (const n of net.nodes) if (n.process.exitCode === null && n.process.signalCode === null) n.process.kill('SIGKILL');
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     };
-    // Listening before the table is printed: a signal sent as soon as `devnet ready` is read must find the handler
-    // in place, not the default action (which would end the devnet without stopping its nodes cleanly).
+    // Listening before the pid is printed: a signal sent as soon as the pid is read, the devnet still starting,
+    // must find the handler in place, not the default action (which would end the devnet, exit 143, with a node
+    // it was starting left running). A stop while starting stops every node started or starting.
     const stopped = untilStopped({
       watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
       onSecondSignal: (signal) => {
@@ -94,21 +94,42 @@ export const devnet: Command = {
         process.exit(130);
       },
     });
+    const stopStarting = new AbortController();
+    void stopped.then((reason) => {
+      process.stderr.write(`devnet: ${reason}: stopping every node\n`);
+      stopStarting.abort();
+    });
+    const exitKillingAll = (code: number): void => {
+      killAll();
+      process.exit(code);
+    };
+    const logLine = (line: string): void => void process.stderr.write(`devnet: ${line}\n`);
+    process.stderr.write(`devnet: pid ${process.pid}: starting ${mn} MN + ${ln} LN (block time ${blockTimeMs} ms, data in ${dataDir})\n`);
+    let net: Awaited<ReturnType<typeof startDevnet>>;
+    try {
+      net = await startDevnet({
+        mn, ln, blockTimeMs, chainId, dataDir, keepData: values['keep-data'], faults, log: logLine, signal: stopStarting.signal,
+        onSpawn: (name, child) => {
+          children.push(child);
+          child.once('exit', (code, signal) => logLine(`${name} (pid ${String(child.pid)}) exited (${signal ?? `code ${String(code)}`})`));
+        },
+      });
+    } catch (err) {
+      // Told to stop while starting: startDevnet has stopped every node it started or was starting.
+      if (err instanceof DevnetStartStopped) return stopBounded(() => Promise.resolve(), 0, logLine, exitKillingAll);
+      // Fault and node names are checked before any process starts.
+      if (err instanceof UnknownFaultError) throw CliError.within('devnet: --fault', err);
+      if (err instanceof DevnetPlanError) throw CliError.within('devnet', err);
+      throw err;
+    }
     const width = Math.max(...net.nodes.map((n) => n.url.length));
     const p2pWidth = Math.max(...net.nodes.map((n) => n.p2pUrl.length));
     const withFaults = net.nodes.some((n) => n.faults.length > 0);
     console.log(`${'name'.padEnd(6)}${'kind'.padEnd(6)}${'url'.padEnd(width + 2)}${'p2p'.padEnd(p2pWidth + 2)}pid${withFaults ? '      faults (TEST-ONLY)' : ''}`);
     for (const n of net.nodes) console.log(`${n.name.padEnd(6)}${n.kind.padEnd(6)}${n.url.padEnd(width + 2)}${n.p2pUrl.padEnd(p2pWidth + 2)}${withFaults ? `${String(n.pid).padEnd(9)}${n.faults.join(',') || '-'}` : n.pid}`);
     console.log(`devnet ready: ${net.nodes.length} nodes. Ctrl-C or kill ${process.pid} stops every node; genesis in ${net.genesisFile}; logs in ${dataDir}/<name>/node.log`);
-    for (const n of net.nodes) {
-      n.process.once('exit', (code, signal) => process.stderr.write(`devnet: ${n.name} (pid ${n.pid}) exited (${signal ?? `code ${String(code)}`})\n`));
-    }
-    const reason = await stopped;
-    process.stderr.write(`devnet: ${reason}: stopping every node\n`);
-    return stopBounded(() => net.stop(), 0, (line) => process.stderr.write(`devnet: ${line}\n`), (code) => {
-      killAll();
-      process.exit(code);
-    });
+    await stopped;
+    return stopBounded(() => net.stop(), 0, logLine, exitKillingAll);
   },
 };
 

@@ -181,6 +181,16 @@ export const node: Command = {
         }
       });
     }
+    // Listening from before the node starts: a signal (or its parent's exit) while it starts must find the handler
+    // in place, not the default action (which would end the process without stopping the node cleanly); the node
+    // then stops as soon as it has started. A devnet that dies while this node starts is seen too (untilStopped.ts).
+    const stopped = untilStopped({
+      watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
+      onSecondSignal: (signal) => {
+        log(`${signal} again: exiting now`);
+        process.exit(130);
+      },
+    });
     const started = await ReferenceNode.start(withFaults({
       ...(peerGate === undefined ? {} : { peerGate }),
       host: values.host,
@@ -211,15 +221,6 @@ export const node: Command = {
       if (err instanceof ChainrpcError && err.kind === 'configuration') throw CliError.within('node', err);
       throw err;
     });
-    // Listening before the node says it serves: a signal sent as soon as the announcement is read must find the
-    // handler in place, not the default action (which would end the process without stopping the node cleanly).
-    const stopped = untilStopped({
-      watchParent: (values['on-parent-exit'] ?? defaultOnParentExit()) === 'stop',
-      onSecondSignal: (signal) => {
-        log(`${signal} again: exiting now`);
-        process.exit(130);
-      },
-    });
     console.log(started.url);
     console.log(started.p2pUrl);
     const members = started.network.members.length;
@@ -227,6 +228,7 @@ export const node: Command = {
     log(`node ${kind} ${started.id} (${role}, pid ${process.pid}) serving ${started.url}/rpc, peers at ${started.p2pUrl}, blocks every ${blockTimeMs} ms (data: ${resolve(values['data-dir'])}, height ${started.chain.height()})`);
     const reason = await stopped;
     log(`${reason}: stopping`);
-    return stopBounded(() => started.stop(), 0, log);
+    // Said once the store is closed: a log that ends without this line is of a node that did not stop cleanly.
+    return stopBounded(() => started.stop().then(() => log('stopped cleanly: store closed, ports freed')), 0, log);
   },
 };

@@ -10,7 +10,8 @@ import { FaultSet } from '../faults/faultCatalogue.js';
 import { formatNetworkGenesis, GENESIS_FILE, networkGenesis, readNetworkGenesis, writeNetworkGenesis } from '../node/NetworkGenesis.js';
 import { loadOrCreateIdentity } from '../node/NodeIdentity.js';
 import { NotOursError } from '../../core/files/ownedFolder.js';
-import { claimDevnetDataDir, claimDevnetNodeFolder } from './devnetDataDir.js';
+import { claimDevnetDataDir, claimDevnetNodeFolder, DataDirInUseError } from './devnetDataDir.js';
+import type { DevnetDataDirLock } from './devnetDataDir.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { OPEN_GATE, type PeerGateState } from '../p2p/PeerGate.js';
 
@@ -33,6 +34,13 @@ export interface DevnetOptions {
    * names are refused before any process starts.
    */
   faults?: { all?: readonly string[]; byNode?: Readonly<Record<string, readonly string[]>> };
+  /**
+   * Stops the start: every node started or starting is stopped (as stop() does) and startDevnet rejects with
+   * DevnetStartStopped. A devnet told to stop while it starts (SIGTERM, Ctrl-C) leaves nothing running.
+   */
+  signal?: AbortSignal;
+  /** Each node's process, as soon as it is spawned (before it serves): what a second Ctrl-C must kill. */
+  onSpawn?: (name: string, child: ChildProcess) => void;
 }
 
 export interface DevnetNode {
@@ -82,8 +90,16 @@ const PEER_GATE_FILE = 'p2p-control.json';
 /** The compiled CLI every node process runs (npm run build makes it). */
 export const CLI_PATH = join(packageRoot, 'dist', 'cli', 'chainrpc.js');
 
+/** Whether a process has neither exited nor been ended by a signal. */
+const runs = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
 /** Whether a node's process has neither exited nor been ended by a signal. */
-const running = (n: DevnetNode): boolean => n.process.exitCode === null && n.process.signalCode === null;
+const running = (n: DevnetNode): boolean => runs(n.process);
+
+/**
+ * The environment variable that names a node's parent (this process) to the node (cli/untilStopped.ts): a node
+ * whose parent dies before the node has even loaded still knows it was started under it, and stops.
+ */
+export const PARENT_PID_ENV = 'CHAINRPC_PARENT_PID';
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
@@ -91,19 +107,30 @@ function exited(child: ChildProcess): Promise<void> {
 
 /**
  * Starts one `chainrpc node` process and resolves with its JSON-RPC and peer URLs, the two lines it prints.
- * The node stops by itself when this process exits (--on-parent-exit stop).
+ * The node stops by itself when this process exits (--on-parent-exit stop), even when that is before the node
+ * has loaded (PARENT_PID_ENV). It runs in a process group of its own, so a terminal's Ctrl-C (SIGINT to the whole
+ * foreground group) reaches this process only, which then stops the node once, cleanly; `onSpawn` is given the
+ * process as soon as it exists.
  */
-export function spawnNode(args: string[], logFile: string, timeoutMs = 30_000): Promise<{ url: string; p2pUrl: string; process: ChildProcess }> {
+export function spawnNode(args: string[], logFile: string, options: { timeoutMs?: number; onSpawn?: (child: ChildProcess) => void } = {}): Promise<{ url: string; p2pUrl: string; process: ChildProcess }> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run npm run build first`);
   // A node started here never outlives this process: killed outright, it leaves no node holding its ports.
   // Its log goes straight to the file (not through this process), so it is whole even when this process dies.
   const log = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [CLI_PATH, 'node', '--on-parent-exit', 'stop', ...args], { stdio: ['ignore', 'pipe', log] });
+    child = spawn(process.execPath, [CLI_PATH, 'node', '--on-parent-exit', 'stop', ...args], {
+      stdio: ['ignore', 'pipe', log],
+      env: { ...process.env, [PARENT_PID_ENV]: String(process.pid) },
+      // Its own process group (and session, as Node makes it on POSIX): a terminal's signals reach this process only.
+      // (On Windows detached would give it a console window of its own, and there is no process group to leave.)
+      detached: process.platform !== 'win32',
+    });
   } finally {
     closeSync(log);
   }
+  options.onSpawn?.(child);
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -133,6 +160,12 @@ export class DevnetPlanError extends ChainrpcError {
   readonly kind = 'usage';
 }
 
+/** startDevnet told to stop (its signal) before the devnet formed: every node it started, or was starting, has exited. */
+export class DevnetStartStopped extends ChainrpcError {
+  override readonly name = 'DevnetStartStopped';
+  readonly kind = 'interrupted';
+}
+
 /**
  * A devnet: `mn` MN and `ln` LN nodes, each a separate `chainrpc node` process with a JSON-RPC and a
  * peer port on loopback. The MNs' keys are made first and named as the members in the network's
@@ -148,14 +181,28 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const unknownNodes = Object.keys(options.faults?.byNode ?? {}).filter((name) => !plan.some((n) => n.name === name));
   if (unknownNodes.length > 0) throw new DevnetPlanError(`--fault: a fault names no node of this devnet: ${unknownNodes.join(', ')} (nodes: ${plan.map((n) => n.name).join(', ')})`);
   const dataDir = resolve(options.dataDir);
-  // chainrpc removes only what it made: a fresh start empties only a folder a devnet made (devnetDataDir.ts).
+  // chainrpc removes only what it made: a fresh start empties only a folder a devnet made, and none that a running
+  // devnet or node uses (devnetDataDir.ts). The devnet holds the folder's lock until it stops.
+  let lock: DevnetDataDirLock | undefined;
   try {
-    claimDevnetDataDir(dataDir, options.keepData);
+    lock = await claimDevnetDataDir(dataDir, options.keepData);
     for (const n of plan) claimDevnetNodeFolder(join(dataDir, n.name));
   } catch (err) {
-    if (err instanceof NotOursError) throw new DevnetPlanError(err.message, { cause: err });
+    lock?.release();
+    if (err instanceof NotOursError || err instanceof DataDirInUseError) throw new DevnetPlanError(err.message, { cause: err });
     throw err;
   }
+  try {
+    return await startNodes(options, plan, dataDir, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** startDevnet once its data dir is claimed and locked: the genesis, then each node; stop() releases the lock. */
+async function startNodes(options: DevnetOptions, plan: readonly { name: string; kind: 'MN' | 'LN'; faults: string[] }[], dataDir: string, lock: DevnetDataDirLock): Promise<Devnet> {
+  const { signal } = options;
   const genesisFile = join(dataDir, GENESIS_FILE);
   // The MNs' identities first: they are the network's members. A kept devnet keeps its keys and genesis.
   const members = plan.filter((n) => n.kind === 'MN').map((n) => loadOrCreateIdentity(join(dataDir, n.name)).id);
@@ -173,17 +220,33 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
   const nodes: DevnetNode[] = [];
   const argsOf = new Map<string, string[]>();
+  // A node still starting (spawned, not yet serving) is stopped too.
+  let starting: ChildProcess | undefined;
   const stop = async (): Promise<void> => {
     for (const n of nodes) if (n.paused && running(n)) n.process.kill('SIGCONT');
-    for (const n of nodes) if (running(n)) n.process.kill('SIGTERM');
+    const children = [...nodes.map((n) => n.process), ...(starting === undefined ? [] : [starting])];
+    for (const c of children) if (runs(c)) c.kill('SIGTERM');
     const grace = setTimeout(() => {
-      for (const n of nodes) if (running(n)) n.process.kill('SIGKILL');
+      for (const c of children) if (runs(c)) c.kill('SIGKILL');
     }, 5_000);
-    await Promise.all(nodes.map((n) => exited(n.process)));
+    await Promise.all(children.map((c) => exited(c)));
     clearTimeout(grace);
+    lock.release();
+  };
+  // Rejects once the start is told to stop; raced against each wait below.
+  const told = new Promise<never>((_, reject) => {
+    const tell = (): void => reject(new DevnetStartStopped('the devnet was told to stop while it started'));
+    if (signal?.aborted === true) tell();
+    else signal?.addEventListener('abort', tell, { once: true });
+  });
+  told.catch(() => undefined);
+  const unlessTold = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined);
+    return Promise.race([work, told]);
   };
   try {
     for (const { name, kind, faults } of plan) {
+      if (signal?.aborted === true) await told;
       const nodeDir = join(dataDir, name);
       mkdirSync(nodeDir, { recursive: true });
       const logFile = join(nodeDir, 'node.log');
@@ -197,14 +260,20 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         ...(faults.length > 0 ? ['--fault', faults.join(',')] : []),
         ...(options.nodeArgs ?? []),
       ];
-      const { url, p2pUrl, process: child } = await spawnNode(args, logFile);
+      const { url, p2pUrl, process: child } = await unlessTold(spawnNode(args, logFile, {
+        onSpawn: (c) => {
+          starting = c;
+          options.onSpawn?.(name, c);
+        },
+      }));
+      starting = undefined;
       if (child.pid === undefined) throw new Error(`${name} has no pid`);
       argsOf.set(name, args);
       const id = kind === 'MN' ? loadOrCreateIdentity(nodeDir).id : undefined;
       nodes.push({ name, kind, faults, url, p2pUrl, pid: child.pid, dataDir: nodeDir, logFile, process: child, paused: false, ...(id === undefined ? {} : { id }) });
       options.log?.(`${name} ${kind} ${url} pid ${child.pid}${faults.length > 0 ? ` FAULTS (test-only): ${faults.join(', ')}` : ''}`);
     }
-    await waitForMesh(nodes, options.readyTimeoutMs ?? 30_000);
+    await unlessTold(waitForMesh(nodes, options.readyTimeoutMs ?? 30_000, signal));
     writeFileSync(join(dataDir, 'devnet.json'), JSON.stringify(nodes.map(({ name, kind, faults, url, p2pUrl, pid, dataDir: d, logFile }) => ({ name, kind, url, p2pUrl, pid, dataDir: d, logFile, ...(faults.length > 0 ? { faults } : {}) })), null, 2) + '\n');
   } catch (err) {
     await stop();
@@ -312,7 +381,7 @@ function devnetFaults(faults: DevnetOptions['faults'], name: string): string[] {
 }
 
 /** Waits until every node counts every other as a live peer (net_peerCount n - 1, or more: see below). */
-async function waitForMesh(nodes: DevnetNode[], timeoutMs: number): Promise<void> {
+async function waitForMesh(nodes: DevnetNode[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const clients = nodes.map((n) => createClient({ baseUrl: n.url, timeoutMs: 2_000 }));
   // At least, not exactly: no node of n has more than n - 1 live peers, so a higher count is a node that
@@ -321,7 +390,7 @@ async function waitForMesh(nodes: DevnetNode[], timeoutMs: number): Promise<void
   try {
     for (;;) {
       const counts = await Promise.all(clients.map((c) => peerCount(c)));
-      if (counts.every((c) => c >= wanted)) return;
+      if (counts.every((c) => c >= wanted) || signal?.aborted === true) return;
       if (Date.now() > deadline) throw new Error(`devnet did not form within ${timeoutMs} ms: peer counts ${counts.join(', ')} (want ${wanted} each)`);
       await new Promise((r) => setTimeout(r, 200));
     }
