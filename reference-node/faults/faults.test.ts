@@ -292,6 +292,11 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     }
     return true;
   },
+  'absent-params-refused': async (n) => {
+    const bare = obj((await send(n.url, '{"jsonrpc":"2.0","method":"chain_blockNumber","id":7}')).json);
+    // Refused with its id kept; the same call with params [] is served.
+    return obj(bare.error).code === -32600 && bare.id === 7 && 'result' in obj((await send(n.url, BN)).json);
+  },
   'null-id-refused': async (n) => {
     const address = someAddress();
     const a = obj((await send(n.url, JSON.stringify({ jsonrpc: '2.0', id: null, method: 'chain_faucetClaim', params: [address] }))).json);

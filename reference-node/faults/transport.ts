@@ -264,6 +264,21 @@ export const TRANSPORT_FAULTS = [
     },
   },
   {
+    name: 'absent-params-refused',
+    category: 'transport',
+    description: 'A call without "params" is refused with -32600 Invalid Request (its id kept), as if params were required.',
+    rule: 'params MAY be omitted: a call without it is a call with no params (JSON-RPC 2.0 §4).',
+    level: 'MUST',
+    scope: 'node',
+    bend: {
+      transport: eachResponse((res, requests) => {
+        const id = stringifyJson(res.id ?? null);
+        const bare = requests.some((q) => isObject(q) && !('params' in q) && 'id' in q && stringifyJson(q.id ?? null) === id);
+        return bare ? { jsonrpc: '2.0', id: res.id ?? null, error: { code: RPC_ERROR.invalidRequest.code, message: 'Invalid Request: params is required' } } : res;
+      }),
+    },
+  },
+  {
     name: 'null-id-refused',
     category: 'transport',
     description: 'A request with "id": null is refused with -32600 Invalid Request (id null); the method does not run.',

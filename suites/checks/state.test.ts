@@ -58,6 +58,17 @@ describe('state checks on nodes that made other choices, or one mistake elsewher
     expect(resultOf(results, 'state/bad-signature-rejected').status).toBe('pass');
   }, 60_000);
 
+  it('transfer-moves-value-and-fee fails at once, saying so, on a node that credits a transfer twice (not "not seen" after its wait)', async () => {
+    const results = await runThroughProxy(stateChecks.filter((c) => c.id === 'state/transfer-moves-value-and-fee'), node.url, (res: ProxiedResponse, req: ProxiedRequest) => {
+      const answer = objectOf(res.body);
+      const result = answer?.result;
+      if (objectOf(req.body)?.method !== 'chain_getAccount' || answer === undefined || typeof result !== 'object' || result === null || Array.isArray(result) || result.balance !== '123456789') return res;
+      return { ...res, body: stringifyJson({ ...answer, result: { ...result, balance: '246913578' } }) };
+    });
+    const r = resultOf(results, 'state/transfer-moves-value-and-fee');
+    expect(`${r.status}: ${r.evidence.message}`).toMatch(/^fail: [0-9a-f]{12}… holds 246913578, more than the 123456789 sent to it: a transfer applied more than once\?$/);
+  }, 60_000);
+
   it('bad-signature-rejected fails on a node that answers a bad signature as an internal error (-32603)', async () => {
     const results = await runThroughProxy(stateChecks.filter((c) => c.id === 'state/bad-signature-rejected'), node.url, (res, req) => {
       const answer = objectOf(res.body);

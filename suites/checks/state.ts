@@ -35,10 +35,20 @@ async function fundedTransfer(ctx: CheckContext): Promise<{ alice: Account; tx: 
 
 /**
  * Waits until the recipient holds exactly `balance` (an account not yet seen is "not yet", whatever the
- * node answers for it). { setup: true }: for a check that judges something else, a timeout is an error.
+ * node answers for it). { setup: true }: for a check that judges something else, a timeout is an error. The
+ * recipient is a fresh key that only this check pays: holding more than `balance` is no "not yet" but a transfer
+ * applied more than once (an outside tester's node credited twice; the check waited, then said "not seen").
  */
 async function balanceReaches(ctx: CheckContext, address: string, balance: bigint, options: { setup?: boolean } = {}): Promise<void> {
-  await ctx.waitFor(`${address.slice(0, 12)}… holding ${balance}`, async () => ((await pollAccount(ctx, address))?.balance === balance ? true : undefined), ctx.inclusionTimeoutMs(), { ...options, inBlocks: true });
+  await ctx.waitFor(`${address.slice(0, 12)}… holding ${balance}`, async () => {
+    const held = (await pollAccount(ctx, address))?.balance;
+    if (held !== undefined && held > balance) {
+      const message = `${address.slice(0, 12)}… holds ${held}, more than the ${balance} sent to it: a transfer applied more than once?`;
+      if (options.setup === true) throw new CheckError(`setup: ${message}`);
+      ctx.fail(message, `${balance}`, `${held}`);
+    }
+    return held === balance ? true : undefined;
+  }, ctx.inclusionTimeoutMs(), { ...options, inBlocks: true });
 }
 
 /** Sends a transfer the check needs admitted to judge something else: a refusal is an error (no verdict), not a failure. */

@@ -85,6 +85,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   },
   { fault: 'large-id-rounded', catches: { 'transport/id-large-integer-echoed': /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/ } },
   { fault: 'null-id-dropped', catches: { 'transport/id-null-answered': /a call with id null: the answer is not JSON \(nothing was sent back\)/ } },
+  { fault: 'absent-params-refused', catches: { 'transport/params-omitted': /a call of chain_blockNumber without params was refused with -32600 \("Invalid Request: params is required"\): params may be omitted/ } },
   { fault: 'null-id-refused', catches: { 'transport/id-null-answered': /a call with id null was refused, not served/ } },
   { fault: 'dies-on-null', catches: { 'transport/invalid-request-not-an-object': /the node died after this request \(the body null\)/, 'transport/invalid-batch-elements': /the node died after this request \(the batch \[null\]\)/ } },
   { fault: 'scalars-parse-error', catches: { 'transport/invalid-request-not-an-object': /the body 1: error code -32700, not -32600 \(Invalid Request\)/ } },

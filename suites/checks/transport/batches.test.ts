@@ -38,6 +38,28 @@ describe('transport batch checks', () => {
     expectFailure(results, 'transport/mixed-batch', /got 6 responses, expected 5; unexpected or repeated responses with id "1"/);
   });
 
+  // An outside tester's mutants: both passed every check before mixed-batch asked each call's answer to be the one it gets alone.
+  it('mixed-batch fails on a batch answer whose results are swapped between two calls (ids kept)', async () => {
+    const results = await runThroughProxy(batches, node.url, (res) => {
+      if (!res.body.startsWith('[') || !res.body.includes('"id":"9"')) return res;
+      const list = parseJson(res.body) as Record<string, JsonValue>[];
+      const [a, b] = [list.find((r) => r.id === '1'), list.find((r) => r.id === '2')];
+      if (a === undefined || b === undefined) return res;
+      [a.result, b.result] = [b.result as JsonValue, a.result as JsonValue];
+      return { ...res, body: stringifyJson(list) };
+    });
+    expectFailure(results, 'transport/mixed-batch', /chain_blockNumber \[\] \(id "1"\) was answered with a result that is not chain_blockNumber's/);
+  });
+
+  it('mixed-batch fails on a node that answers -32603 to every call of a batch after the first', async () => {
+    const results = await runThroughProxy(batches, node.url, (res) => {
+      if (!res.body.startsWith('[') || !res.body.includes('"id":"9"')) return res;
+      const list = parseJson(res.body) as Record<string, JsonValue>[];
+      return { ...res, body: stringifyJson(list.map((r, i) => (i === 0 || !('result' in r) ? r : { jsonrpc: '2.0', id: r.id ?? null, error: { code: -32603, message: 'Internal error' } }))) };
+    });
+    expectFailure(results, 'transport/mixed-batch', /was answered with error -32603 \(Internal error\), alone with a result/);
+  });
+
   it('the limit checks are skipped without a maxBatch in the profile', async () => {
     const { maxBatch: _drop, ...profile } = testProfile();
     const results = await runChecks(batches, [node.url], { profile });

@@ -66,12 +66,46 @@ async function sizeRefused(ctx: CheckContext, res: RawResponse, n: number, what:
   return `${what} (${n} elements) was refused as a whole (${answerText(res).slice(0, 160)}), and so was a batch of ${n} chain_blockNumber calls: the node's batch limit is below ${n} (the spec leaves batch limits open); give its maxBatch in the profile (chainrpc profile detect finds it)`;
 }
 
-/** An element of a mixed batch: a call (its id), a notification (no id), or one answered with an error (its code). */
+/** An element of a mixed batch: a call (its id, its method and params), a notification (no id), or one answered with an error (its code). */
 interface MixedElement {
   readonly text: string;
   readonly id?: JsonValue;
   readonly code?: number;
   readonly name?: string;
+  readonly call?: { method: string; params: JsonValue[] };
+}
+
+/** How one call was answered alone: with a result (valid under its method's schema, or not), or an error code. */
+type Alone = { result: true; valid: boolean } | { error: number };
+
+/**
+ * Each call of the batch, sent alone first: in a batch it must be answered as it is alone (the spec: "one [response]
+ * per request", each "the method's result"). A result alone and an error in the batch, a result that its method's
+ * schema takes alone and not in the batch (another call's result: an outside tester's node swapped two results,
+ * ids kept), or another error, is the batch answering another request than the one it holds.
+ */
+async function answeredAlone(ctx: CheckContext, calls: readonly MixedElement[]): Promise<Map<string, Alone>> {
+  const alone = new Map<string, Alone>();
+  for (const e of calls) {
+    if (e.call === undefined || alone.has(idKey(e.id))) continue;
+    const r = await ctx.call(e.call.method, e.call.params, ctx.node, { anyId: true });
+    alone.set(idKey(e.id), r.ok ? { result: true, valid: ctx.problems(e.call.method, r.result, 'spec').length === 0 } : { error: r.error.code });
+  }
+  return alone;
+}
+
+/** Fails when `r`, the batch's response to call `e`, is not answered as the call was alone. */
+function expectAnsweredAsAlone(ctx: CheckContext, e: MixedElement, r: JsonObject, alone: Alone | undefined, what: string, res: RawResponse): void {
+  if (alone === undefined || e.call === undefined) return;
+  const call = `${e.call.method} ${JSON.stringify(e.call.params)} (id ${idText(e.id)})`;
+  if ('error' in alone) {
+    const code = isObject(r.error) ? r.error.code : undefined;
+    if (code !== alone.error) ctx.fail(`${what}: ${call} was answered ${isObject(r.error) ? `with error ${show(code)}` : 'with a result'}, alone with error ${alone.error}`, `error ${alone.error}, as the call alone`, answerText(res));
+    return;
+  }
+  if (!('result' in r)) ctx.fail(`${what}: ${call} was answered with ${isObject(r.error) ? `error ${show(r.error.code)} (${typeof r.error.message === 'string' ? r.error.message.slice(0, 120) : show(r.error.message)})` : 'no result'}, alone with a result: a batch may mix any calls, each answered as it is alone`, 'the call\'s result, as alone', answerText(res));
+  const result = r.result;
+  if (alone.valid && ctx.problems(e.call.method, result, 'spec').length > 0) ctx.fail(`${what}: ${call} was answered with a result that is not ${e.call.method}'s (${show(result).slice(0, 80)}): another call's result?`, `${e.call.method}'s result, as alone`, answerText(res));
 }
 
 /**
@@ -79,7 +113,7 @@ interface MixedElement {
  * matched by id, the invalid object and the unknown method answered with their errors. A batch the node refuses
  * as a whole for its size gives `refused` (the next, smaller form is tried).
  */
-async function judgeMixed(ctx: CheckContext, name: string, batches: MixedElement[][]): Promise<{ shown: string; refused?: undefined } | { refused: string }> {
+async function judgeMixed(ctx: CheckContext, name: string, batches: MixedElement[][], alone: Map<string, Alone>): Promise<{ shown: string; refused?: undefined } | { refused: string }> {
   const orders: string[] = [];
   let total = 0;
   for (const [i, batch] of batches.entries()) {
@@ -92,10 +126,10 @@ async function judgeMixed(ctx: CheckContext, name: string, batches: MixedElement
     const responses = batchResponses(ctx, res, what, expected);
     const byId = matchById(ctx, responses, answered.map((e) => e.id ?? null), what, res);
     for (const e of answered) {
-      if (e.code === undefined) continue;
       const r = byId.get(idKey(e.id))?.[0];
       if (r === undefined) ctx.fail(`${what}: no response with id ${idText(e.id)}`, expected, answerText(res));
-      expectErrorMember(ctx, r, `${what}, ${e.name ?? ''}`, e.code, [e.id ?? null], expected, res);
+      if (e.code === undefined) expectAnsweredAsAlone(ctx, e, r, alone.get(idKey(e.id)), what, res);
+      else expectErrorMember(ctx, r, `${what}, ${e.name ?? ''}`, e.code, [e.id ?? null], expected, res);
     }
     total += responses.length;
     orders.push(responses.map((r) => idText(r.id)).join(', '));
@@ -165,16 +199,17 @@ export const batches: Check[] = [
     level: 'MUST',
     category: 'transport',
     scope: 'node',
-    title: 'a mixed batch (calls, a notification, an invalid object, an unknown method) gets one response per non-notification, matched by id, in any order (under a batch limit below six: batches of four, or of two)',
+    title: 'a mixed batch (calls, a notification, an invalid object, an unknown method) gets one response per non-notification, matched by id, in any order, each call answered as it is alone (under a batch limit below six: batches of four, or of two)',
     spec: 'JSON-RPC 2.0 §6, §7 ("rpc call Batch"); spec: docs/interface.md#response-batch (one response per call, paired by id); docs/interface.md#mixed-batches',
     async run(ctx: CheckContext) {
       // §7's "rpc call Batch", with this interface's methods in place of sum, subtract and get_data.
-      const call1 = { text: requestText(ctx.method('chain_blockNumber'), '[]', '"1"'), id: '1' as JsonValue };
+      const call1 = { text: requestText(ctx.method('chain_blockNumber'), '[]', '"1"'), id: '1' as JsonValue, call: { method: 'chain_blockNumber', params: [] } };
       const notification = { text: requestText(ctx.method('chain_blockNumber'), '[]') };
       const invalid = { text: '{"foo":"boo"}', id: null, code: INVALID_REQUEST, name: 'element {"foo":"boo"}' };
       const unknown = { text: requestText(UNKNOWN_METHOD, '[]', '"5"'), id: '5' as JsonValue, code: METHOD_NOT_FOUND, name: `the call of ${UNKNOWN_METHOD}` };
-      const call2 = { text: requestText(ctx.method('chain_getBlockByHeight'), '[0]', '"2"'), id: '2' as JsonValue };
-      const call9 = { text: requestText(ctx.method('chain_health'), '[]', '"9"'), id: '9' as JsonValue };
+      const call2 = { text: requestText(ctx.method('chain_getBlockByHeight'), '[0]', '"2"'), id: '2' as JsonValue, call: { method: 'chain_getBlockByHeight', params: [0] } };
+      const call9 = { text: requestText(ctx.method('chain_health'), '[]', '"9"'), id: '9' as JsonValue, call: { method: 'chain_health', params: [] } };
+      const alone = await answeredAlone(ctx, [call1, call2, call9]);
       // Batch limits are the node's choice (the spec leaves them open): under a limit below §7's six elements, the
       // same rule is shown by batches of four (the kinds of element; three calls and a notification), or of two.
       const forms: { name: string; batches: MixedElement[][] }[] = [
@@ -189,7 +224,7 @@ export const batches: Check[] = [
           leftOut.push(`${form.name}: ${over.length} elements, over the profile's maxBatch (${ctx.profile.maxBatch ?? ''})`);
           continue;
         }
-        const judged = await judgeMixed(ctx, form.name, form.batches);
+        const judged = await judgeMixed(ctx, form.name, form.batches, alone);
         if (judged.refused === undefined) return judged.shown;
         leftOut.push(judged.refused);
       }

@@ -207,6 +207,26 @@ export const errors: Check[] = [
     },
   }),
   defineCheck({
+    id: 'transport/params-omitted',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: 'a call without "params" (which MAY be omitted) of a method that takes none is served: chain_blockNumber answered with its result, not refused',
+    spec: 'JSON-RPC 2.0 §4 (params: "This member MAY be omitted"); spec: docs/interface.md#methods (chain_blockNumber takes [])',
+    async run(ctx: CheckContext) {
+      // An outside tester's node refused such a call with -32600 and was certified: the suite never sent one.
+      await requireServed(ctx, 'chain_blockNumber');
+      const what = 'a call of chain_blockNumber without params';
+      const expected = 'the call\'s result';
+      const res = await ctx.post(`{"jsonrpc":"2.0","method":${JSON.stringify(ctx.method('chain_blockNumber'))},"id":41}`);
+      // Served or refused is this check's subject; the answer's envelope (jsonrpc, the id's echo) is other checks'.
+      const response = bodyJson(ctx, res, what, expected);
+      if (!isObject(response)) ctx.fail(`${what}: the answer is not a response object`, expected, answerText(res));
+      if (!('result' in response)) ctx.fail(`${what} was refused${isObject(response.error) ? ` with ${show(response.error.code)} (${show(response.error.message)})` : ''}: params may be omitted`, expected, answerText(res));
+      return `served without params: ${show(response.result)}`;
+    },
+  }),
+  defineCheck({
     id: 'transport/no-internal-details',
     level: 'SHOULD',
     category: 'transport',
