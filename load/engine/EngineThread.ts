@@ -118,7 +118,9 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
 
   sourceRanOut(t: number): void {
     const at = Math.round(t - this.measureStart);
-    this.stopSending({ reason: 'completed', atMs: at, message: `the request source had no more requests at ${at} ms` }, Infinity);
+    // A source spent in the warm-up (a corpus too small for its rate) measured nothing: said so, not "at -1530 ms".
+    const when = at < 0 ? `${-at} ms before the measured window opened, in the warm-up: nothing was measured (give it more requests, a larger corpus, or a shorter warm-up)` : `at ${at} ms of the measured window`;
+    this.stopSending({ reason: 'completed', atMs: at, message: `the request source had no more requests ${when}` }, Infinity);
   }
 
   newConnection(): HttpConnection<InFlight> {

@@ -208,6 +208,9 @@ describe('runEngine: stopping and validity', () => {
     expect(short.durationMs).toBeLessThan(700);
     // The source heard of every request's end, and was closed.
     expect(madeSources.at(-1)).toEqual({ ended: 100, closed: true });
+    // Spent in the warm-up (a corpus too small for its rate): said so, not "at -1530 ms".
+    const spent = await runEngine(base({ model: open(200, 1_000), warmupMs: 1_000, durationMs: 1_000, source: testSourceSpec({ limit: 20 }) }));
+    expect(spent.stop.message).toMatch(/^the request source had no more requests \d+ ms before the measured window opened, in the warm-up: nothing was measured/);
   });
 
   it('rejects with the error of a source that throws, in this thread and in a worker', async () => {

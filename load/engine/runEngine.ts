@@ -118,7 +118,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   for (const h of handles) h.onStopping = (stop) => stopAll(stop, Math.min(options.timeoutMs, 1_000));
   const onAbort = (): void => {
     const atMs = Math.round(performance.timeOrigin + performance.now() - origin - options.warmupMs);
-    stopAll({ reason: 'interrupted', atMs, message: `interrupted at ${atMs} ms of the measured window` }, Math.min(options.timeoutMs, 1_000));
+    stopAll({ reason: 'interrupted', atMs, message: atMs < 0 ? `interrupted ${-atMs} ms before the measured window opened, in the warm-up` : `interrupted at ${atMs} ms of the measured window` }, Math.min(options.timeoutMs, 1_000));
   };
   let results: ThreadResult[];
   try {
