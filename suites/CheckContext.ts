@@ -369,12 +369,27 @@ export class CheckContext {
     const to = await this.#height();
     const made = from === undefined || to === undefined ? undefined : to - from;
     if (made !== undefined && made < JUDGED_WAIT_BLOCKS) {
+      // In a network, another node far ahead means this node stopped following, not a slow chain (an outside
+      // tester's stalled follower was blamed on the profile's block time).
+      const ahead = await this.#nodeAhead(to);
+      if (ahead !== undefined) throw new CheckError(`${what} was not seen within ${timeoutMs} ms, in which this node's head moved ${made} block${made === 1n ? '' : 's'} (to ${to ?? '?'}) while ${ahead.node} is at ${ahead.height}: this node is not following the chain (no verdict here; network/heights-close judges it)`);
       throw new CheckError(`${what} was not seen within ${timeoutMs} ms, in which the chain made ${made} block${made === 1n ? '' : 's'} (a verdict needs ${JUDGED_WAIT_BLOCKS}): the chain is slower than the profile's block time (${this.profile.blockTimeMs} ms); give the node's blockTimeMs in the profile`);
     }
     this.fail(`${what} did not happen within ${timeoutMs} ms${made === undefined ? '' : `, in which the chain made ${made} blocks`}`, what, 'not seen');
   }
 
   /** The node's height now, or undefined when it gives none (chain_blockNumber's own checks judge that). */
+  /** Another node of the run at least JUDGED_WAIT_BLOCKS ahead of `height` (this node's), if any. */
+  async #nodeAhead(height: bigint | undefined): Promise<{ node: string; height: bigint } | undefined> {
+    if (height === undefined) return undefined;
+    for (const node of this.nodes.filter((n) => n !== this.node)) {
+      const r = await this.call('chain_blockNumber', [], node).catch(() => undefined);
+      const h = r?.ok === true ? asU64(r.result) : undefined;
+      if (h !== undefined && h >= height + JUDGED_WAIT_BLOCKS) return { node, height: h };
+    }
+    return undefined;
+  }
+
   async #height(): Promise<bigint | undefined> {
     const r = await this.call('chain_blockNumber').catch(() => undefined);
     return r?.ok === true ? asU64(r.result) : undefined;

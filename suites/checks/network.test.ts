@@ -131,6 +131,20 @@ describe('network checks on choices the spec leaves open, and on one node that i
     }
   }, 60_000);
 
+  it('a wait on a node whose head stopped while another node is blocks ahead says the node is not following, not that the chain is slow', async () => {
+    const frozen = await startProxy(net.urls[1] ?? '', (res, req) => {
+      if (req.body.includes('"chain_blockNumber"')) return { ...res, body: res.body.replace(/"result":\d+/, '"result":1') };
+      if (req.body.includes('"chain_getAccount"')) return { ...res, body: res.body.replace(/"result":\{[^}]*\}/, '"error":{"code":-32002,"message":"Account not found"}') };
+      return res;
+    });
+    try {
+      const r = (await runChecks(stateChecks.filter((c) => c.id === 'state/faucet-credits'), [frozen.url, net.urls[0] ?? ''])).find((x) => x.node === frozen.url);
+      expect(`${r?.status}: ${r?.evidence.message}`).toMatch(/^error: the faucet credit was not seen within \d+ ms, in which this node's head moved 0 blocks \(to 1\) while http:\/\/127\.0\.0\.1:\d+ is at \d+: this node is not following the chain/);
+    } finally {
+      await frozen.close();
+    }
+  }, 60_000);
+
   it('transaction-visible-everywhere: a node that takes transactions and never passes them on is found, whichever --url it is, and named', async () => {
     const [first] = net.urls;
     const dropping = await startProxy(first ?? '', (res) => res, (req) => {
