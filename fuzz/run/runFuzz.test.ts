@@ -107,6 +107,8 @@ describe('runFuzz', () => {
     expect(run.findings.map((f) => f.oracle)).toEqual(['liveness']);
     expect(Buffer.from(died?.original.http.bodyBase64 ?? '', 'base64').toString()).toBe(diedOf);
     expect(died?.message).toMatch(/^the node stopped answering after this request \(the last case it answered/);
+    // No case is made once no node answers: the run's count is the cases the node was sent (it said 75 against 74).
+    expect(run.cases).toBe(run.targets[0]?.cases);
   }, 15_000);
 
   it('probes with the spec\'s own call (an integer id): a node that hangs on string ids is a finding, not a node not running', async () => {

@@ -210,6 +210,9 @@ class FuzzLoop {
         this.cases.chain(this.#context());
       }
       await this.#slot(index);
+      // A case made while it waited for its slot may find every node stopped (a case in flight killed the last): not
+      // made, so the run's count is of cases sent to some node.
+      if (!this.#targets.some((t) => t.answering)) return this.#drain('all-targets-stopped');
       const fresh = await this.cases.next();
       const c = this.seeker?.grown(index, fresh) ?? fresh;
       this.byFamily[c.family]++;
