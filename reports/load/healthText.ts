@@ -73,8 +73,8 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
 const mib = (bytes: number): string => `${grouped(bytes / 1_048_576, 1)} MiB`;
 /** A metric's value: whole numbers grouped, others to 3 significant digits. */
 const number = (v: number): string => (Number.isInteger(v) ? formatCount(v) : Math.abs(v) >= 1000 ? formatCount(Math.round(v)) : String(Number(v.toPrecision(3))));
-/** A signed MiB/h figure: "+1,234.5", "−3,887.1", "0.0". */
-const signed = (v: number): string => {
+/** A signed MiB/h figure: "+1,234.5", "−3,887.1", "0.0" (the tables' and the charts' legends alike). */
+export const signed = (v: number): string => {
   const text = grouped(Math.abs(v), 1);
   return text === '0.0' ? text : `${v > 0 ? '+' : '−'}${text}`;
 };
@@ -126,7 +126,8 @@ function halfText(half: TrendHalf | null | undefined, unit: string, value: (v: n
   return `; its last half, from ${formatMs(half.fromMs)}: ${value(half.low)} to ${value(half.high)} ${unit}`;
 }
 
-const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '−' : ''}${formatMs(Math.abs(ms))}`;
+/** A signed time: "+12 ms", "−1,632 ms" (the tables' and the charts' legends alike). */
+export const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '−' : ''}${formatMs(Math.abs(ms))}`;
 
 function trendNote(head: HeadHealth): string {
   const t = head.lagTrend;

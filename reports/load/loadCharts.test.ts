@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOAD_NODE_A, loadReportFixture } from '../../test/support/loadReportFixture.js';
 import type { LoadRun, TimelinePoint } from '../../load/model.js';
-import { answerLatencySeries, drawnTicks, pendingSeries, throughputSeries } from './loadCharts.js';
+import { answerLatencySeries, drawnTicks, headLagChart, pendingSeries, resourcesChart, throughputSeries } from './loadCharts.js';
 
 /** A tick that ended `served` answers (p50 `p50Ms`) and `failed` requests with no answer. */
 const tick = (tMs: number, served: number, failed = 0, p50Ms = 6): TimelinePoint => ({
@@ -58,5 +58,19 @@ describe('throughput and latency over time', () => {
     const points = pendingSeries({ ...run, inclusion });
     // The drain tick (tMs 8,000) is none of the run's; the end of tracking is.
     expect(points.slice(-2)).toEqual([[8, 7], [9.5, 0]]);
+  });
+});
+
+describe('the health charts\' legends', () => {
+  it('write a trend as the tables do: a minus sign and separators ("RSS trend −3,887.1 MiB/h", "head-lag trend −1,632 ms/h")', () => {
+    const run = loadReportFixture('chaos').runs.find((r) => r.health?.resources !== undefined && r.health.head !== undefined);
+    const health = run?.health;
+    if (run === undefined || health?.resources === undefined || health.head === undefined) throw new Error('the fixture has no run with a node\'s process and head read');
+    const line: [{ tMs: number; mb: number }, { tMs: number; mb: number }] = [{ tMs: 0, mb: 100 }, { tMs: 1_000, mb: 99 }];
+    const resources = { ...health.resources, rssTrend: { mbPerHour: -3887.12, low: -4000, high: -3700, confidence: 0.95, points: 40, fromMs: 0, line } };
+    const lagTrend = { ...(health.head.lagTrend ?? { low: -1700, high: -1500, confidence: 0.95, points: 40, fromMs: 0 }), msPerHour: -1631.8, line: [{ tMs: 0, lagMs: 10 }, { tMs: 1_000, lagMs: 9 }] };
+    const trended: Pick<LoadRun, 'health'> = { health: { ...health, resources, head: { ...health.head, lagTrend } as NonNullable<typeof health.head> } };
+    expect(resourcesChart('r', trended)).toContain('RSS trend −3,887.1 MiB/h');
+    expect(headLagChart('h', trended)).toContain('head-lag trend −1,632 ms/h');
   });
 });

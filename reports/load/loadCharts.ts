@@ -6,6 +6,7 @@ import { Histogram } from '../../load/metrics/index.js';
 import { rebin } from './rebin.js';
 import { formatTick } from '../shared/svgChart.js';
 import { formatMsNumber, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
+import { signed, signedMs } from './healthText.js';
 import { emptyChart, histogramChartSvg, lineChartSvg } from '../shared/svgChart.js';
 import type { ChartAxis, ChartBand, ChartColor, ChartEvent, ChartPoint, LineSeries } from '../shared/svgChart.js';
 import type { TimeMarker } from './chaosMarkers.js';
@@ -261,7 +262,7 @@ export function headLagChart(id: string, run: Pick<LoadRun, 'health'>, markers?:
     y: msAxis('head lag, ms'),
     series: [
       { name: 'head lag', color: 0, points: thinOut(head.series.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]), 'max') },
-      ...(head.lagTrend === undefined || head.lagTrend === null ? [] : [{ name: `head-lag trend ${head.lagTrend.msPerHour > 0 ? '+' : ''}${formatTick(head.lagTrend.msPerHour)} ms/h`, color: 2 as const, dash: true, points: head.lagTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]) }]),
+      ...(head.lagTrend === undefined || head.lagTrend === null ? [] : [{ name: `head-lag trend ${signedMs(head.lagTrend.msPerHour)}/h`, color: 2 as const, dash: true, points: head.lagTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.lagMs]) }]),
     ],
     bands: head.stalls.map((st) => ({ from: st.startMs / 1000, to: (st.endMs ?? longest) / 1000, label: 'stalled' })),
     events: faultEvents(markers),
@@ -284,7 +285,7 @@ export function resourcesChart(id: string, run: Pick<LoadRun, 'health'>, markers
     series: [
       { name: 'CPU %', color: 0, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.cpuPercent]), 'mean') },
       { name: 'RSS MiB', color: 1, points: thinOut(r.series.map((p): ChartPoint => [p.tMs / 1000, p.rssBytes / 1_048_576]), 'max') },
-      ...(r.rssTrend === null ? [] : [{ name: `RSS trend ${r.rssTrend.mbPerHour > 0 ? '+' : ''}${r.rssTrend.mbPerHour.toFixed(1)} MiB/h`, color: 2 as const, dash: true, points: r.rssTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.mb]) }]),
+      ...(r.rssTrend === null ? [] : [{ name: `RSS trend ${signed(r.rssTrend.mbPerHour)} MiB/h`, color: 2 as const, dash: true, points: r.rssTrend.line.map((p): ChartPoint => [p.tMs / 1000, p.mb]) }]),
     ],
     events: faultEvents(markers),
   });
