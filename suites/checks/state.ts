@@ -71,7 +71,7 @@ const INTERNAL_ERROR = -32603;
  * server's own failures, whatever the node's other codes): it shows the node failing on the transaction.
  */
 
-async function rejected(ctx: CheckContext, wire: string, what: string, recipient: string): Promise<string> {
+async function rejected(ctx: CheckContext, wire: string, what: string, recipient: string, holds = 0n): Promise<string> {
   await requireServed(ctx, 'chain_sendRawTransaction');
   const r = await send(ctx, wire);
   if (!r.ok) {
@@ -84,7 +84,7 @@ async function rejected(ctx: CheckContext, wire: string, what: string, recipient
   const later = from + 3n;
   await ctx.waitFor(`block ${later} (three after the admission)`, async () => ((await readHeight(ctx)) >= later ? true : undefined), ctx.inclusionTimeoutMs(), { setup: true });
   const held = (await pollAccount(ctx, recipient))?.balance ?? 0n;
-  ctx.expect(held === 0n, `${what} was admitted and took effect: its recipient holds ${held} three blocks later`, 'refused, or never applied (the recipient holds nothing)', `admitted (${show(r.result)}), recipient balance ${held}`);
+  ctx.expect(held === holds, `${what} was admitted and took effect: its recipient holds ${held} three blocks later`, `refused, or never applied (the recipient holds ${holds === 0n ? 'nothing' : `${holds}, as before`})`, `admitted (${show(r.result)}), recipient balance ${held}`);
   return `admitted, and never applied (block ${later})`;
 }
 
@@ -301,6 +301,23 @@ export const stateChecks: Check[] = [
       const carol = ctx.profile.codec.newKey().address;
       const again = ctx.profile.codec.sign(alice.privateKey, { ...first.tx, to: carol, value: 8n });
       return rejected(ctx, again.wire, `a second transaction with the used nonce ${first.tx.nonce}`, carol);
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'state/replay-rejected',
+    level: 'SHOULD',
+    title: 'the same signed transaction sent again after it was applied is rejected: refused as bad input (not -32603), or answered and never applied again',
+    spec: `${SPEC_TX} (nonce: equal to the sending account's current nonce, which the first use moved on); docs/interface.md#errors (the node's reaction is not shown)`,
+    async run(ctx: CheckContext) {
+      // An outside tester's node answered a replay with success and credited its recipient again: nonce-reuse-rejected
+      // sends another transaction with the used nonce, never the very same bytes, which a node may tell apart.
+      const alice = await ctx.wallet().fund(ctx);
+      const bob = ctx.profile.codec.newKey().address;
+      const first = await transfer(ctx, alice, bob, 7n);
+      await admitted(ctx, first.wire, 'a valid transfer from a funded key');
+      await balanceReaches(ctx, bob, 7n, { setup: true });
+      return rejected(ctx, first.wire, 'the same signed transaction sent again after it was applied', bob, 7n);
     },
   }),
   defineCheck({
