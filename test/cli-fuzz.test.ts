@@ -34,6 +34,8 @@ describe('chainrpc fuzz', () => {
     expect(r.stderr).toContain('--seed 5 makes this run again');
     const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
     for (const file of ['report.json', 'summary.md', 'junit.xml', 'report.html']) expect(existsSync(join(folder, file)), file).toBe(true);
+    // The page to open, named as chainrpc test and load name it.
+    expect(/^HTML report: (.+)$/m.exec(r.stdout)?.[1]).toMatch(/report\.html$/);
     const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { format: string; cases: number; findings: unknown[] };
     expect(report).toMatchObject({ format: 'chainrpc-fuzz/1', cases: 300, findings: [] });
   }, 60_000);

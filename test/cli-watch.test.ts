@@ -37,6 +37,7 @@ describe('chainrpc watch', () => {
     expect(r.stdout).toMatch(/^WATCHED 1 node for .*: head lag and stalls not measured/m);
     const folder = /^reports: (.+)$/m.exec(r.stdout)?.[1] ?? '';
     for (const file of ['report.json', 'summary.md', 'report.html']) expect(existsSync(join(folder, file)), file).toBe(true);
+    expect(/^HTML report: (.+)$/m.exec(r.stdout)?.[1]).toMatch(/report\.html$/);
     const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { format: string; stop: string; nodes: { health: { head?: { samples: number }; resources?: { samples: number } } }[] };
     expect(report.format).toBe('chainrpc-watch/1');
     expect(report.stop).toBe('duration');

@@ -196,6 +196,7 @@ async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<num
   if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
   for (const f of verdict.flaky) console.log(said(f));
   console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
+  console.log(`HTML report: ${written.files.html}`);
   // The detected profile beside the report: the run's findings are judged by it, and a replay loads it.
   if (detected !== undefined && written.profileFile !== undefined) console.log(`profile detected (${detected.summary}): ${relativeOrAbsolute(written.profileFile)}`);
   for (const [i, k] of (run.costly ?? []).slice(0, 3).entries()) console.log(`${i === 0 ? 'most costly (--seek slow; each timed alone):\n' : ''}  ${k.case.answer.failure === undefined ? `${k.case.answer.ms.toFixed(1)} ms, ${k.costRatio}x the median answer` : `no answer within ${Math.round(k.case.answer.ms)} ms (over ${k.costRatio}x the median answer)`}, ${Buffer.from(k.case.http.bodyBase64, 'base64').length} bytes: ${k.case.title}`);

@@ -129,6 +129,7 @@ export const watch: Command = {
     const written = await writeWatchReports(report, reportDir);
     console.log(watchHeadline(report));
     console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
+    console.log(`HTML report: ${written.files.html}`);
     return 0;
   },
 };
