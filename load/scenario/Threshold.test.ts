@@ -49,7 +49,8 @@ describe('thresholds', () => {
       ['p99 < 250ms', 200, true],
       ['p99 < 150ms', 200, false],
       ['errors < 10%', 7.333, true],
-      ['achieved >= 99%', 98, false],
+      // 98 of the 99 requests a 99% bound asks in this 1 s window: one short, kept (achievedWithinOneRequest).
+      ['achieved >= 99%', 98, true],
       ['dropped == 0', 2, false],
       ['dropped <= 2%', 2, true],
       ['chain_getAccount:errors < 10%', 20, false],
@@ -111,5 +112,21 @@ describe('thresholds', () => {
     const empty = run({ methods: [], latency: hist(0, 0), schedule: { targetRate: 100, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: hist(0, 0) } });
     const results = evaluateThresholds(empty, [parseThreshold('p99 < 250ms'), parseThreshold('errors < 1%'), parseThreshold('inclusion >= 99%')]);
     expect(results.every((r) => !r.ok && r.actual === null)).toBe(true);
+  });
+});
+
+describe('achieved: one request of grace at the window\'s end', () => {
+  it('keeps a bound missed by at most one request (one answered just after the window), and breaks one missed by more', () => {
+    const at = (targetRate: number, achievedRate: number, durationMs: number, bound = 'achieved >= 99%'): boolean | undefined =>
+      evaluateThresholds(run({ durationMs, schedule: { targetRate, achievedRate, scheduled: Math.round(targetRate * durationMs / 1000), sent: 0, dropped: 0, queuedMax: 0, lagUs: hist(300) } }), [parseThreshold(bound)])[0]?.ok;
+    // An outside tester's 2 s Poisson window: 53 of 54 requests, 98.1%: the 54th was answered just after the end.
+    expect(at(27, 26.5, 2_000)).toBe(true);
+    // The same shortfall in a long run is many requests: broken.
+    expect(at(100, 97, 10_000)).toBe(false);
+    expect(at(100, 98, 1_000)).toBe(true);
+    expect(at(100, 97, 1_000)).toBe(false);
+    // Only a lower bound on achieved is given the grace.
+    expect(at(100, 98, 1_000, 'achieved > 99%')).toBe(true);
+    expect(at(100, 100, 1_000, 'achieved < 99%')).toBe(false);
   });
 });

@@ -197,6 +197,18 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
   }
 }
 
+/**
+ * The achieved rate counts the requests the node served within the window, so one request scheduled at the window's
+ * very end and answered just after it is short by one, whatever the node: on a short run with random (Poisson)
+ * arrivals, one request is more than 1% (an outside tester's 2 s window of 54 requests read 98.1% against a server
+ * that kept up). A lower bound on `achieved` is kept when the shortfall is at most that one request.
+ */
+export function achievedWithinOneRequest(run: Pick<LoadRun, 'schedule' | 'durationMs'>, percent: number): boolean {
+  const target = run.schedule.targetRate;
+  if (target === null || target === 0) return false;
+  return ((target * percent) / 100 - run.schedule.achievedRate) * (run.durationMs / 1000) <= 1 + 1e-9;
+}
+
 function holds(actual: number, op: ThresholdOp, limit: number): boolean {
   switch (op) {
     case '<': return actual < limit;
@@ -215,6 +227,7 @@ export function evaluateThresholds(run: LoadRun, thresholds: readonly Threshold[
   return thresholds.map((t) => {
     const actual = measure(run, t, wire);
     const rounded = actual === null ? null : Math.round(actual * 1000) / 1000;
-    return { name: t.text, metric: t.method === undefined ? t.metric : `${t.method}:${t.metric}`, unit: t.unit, limit: t.limit, actual: rounded, ok: actual !== null && holds(actual, t.op, t.limit) };
+    const graced = t.metric === 'achieved' && (t.op === '>=' || t.op === '>') && achievedWithinOneRequest(run, t.limit);
+    return { name: t.text, metric: t.method === undefined ? t.metric : `${t.method}:${t.metric}`, unit: t.unit, limit: t.limit, actual: rounded, ok: actual !== null && (holds(actual, t.op, t.limit) || graced) };
   });
 }

@@ -79,3 +79,17 @@ describe('a sweep step judges failed calls', () => {
     expect(sweepErrorsReason(step([refused('chain_getBlockByHeight', 100, 100, notFound)]), sweepJudgement(drawn, referenceProfile()))).toMatch(/^errors 100.0% over 1%/);
   });
 });
+
+describe('a sweep step judges its achieved rate', () => {
+  it('holds one request short at the window\'s end, and breaks short by more', () => {
+    const at = (targetRate: number, achievedRate: number, durationMs: number): string[] => {
+      const run = step([refused('chain_blockNumber', 100, 0)]);
+      run.durationMs = durationMs;
+      run.schedule = { ...run.schedule, targetRate, achievedRate };
+      return sloReasons(run).filter((r) => r.startsWith('achieved'));
+    };
+    // An outside tester's step at 27/s for 2 s: 53 of 54 requests served in the window (the 54th just after it).
+    expect(at(27, 26.5, 2_000)).toEqual([]);
+    expect(at(150, 145.3, 3_000)).toEqual(['achieved 145.3/s, under 99% of 150/s']);
+  });
+});
