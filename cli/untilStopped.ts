@@ -8,16 +8,10 @@
  * started so does (a CI step that starts a node for the next step relies on it).
  */
 import { EXIT } from '../core/errors/exitCodes.js';
+import { PARENT_PID_ENV } from '../core/process/parentPid.js';
 
 /** How often the parent is looked at: a stop is seen within this. */
 export const PARENT_POLL_MS = 500;
-
-/**
- * The environment variable in which a process that starts a node names itself (a devnet does:
- * reference-node/devnet/startDevnet.ts spawnNode), so that a parent that dies before the node has even loaded is
- * still seen. Read once and removed, so that it names only this process's parent.
- */
-export const PARENT_PID_ENV = 'CHAINRPC_PARENT_PID';
 
 /** The parent named in PARENT_PID_ENV, when it is a pid; the variable is removed either way. */
 function namedParent(env: NodeJS.ProcessEnv): number | undefined {

@@ -14,6 +14,7 @@ import { claimDevnetDataDir, claimDevnetNodeFolder, DataDirInUseError } from './
 import type { DevnetDataDirLock } from './devnetDataDir.js';
 import { ChainrpcError } from '../../core/errors/ChainrpcError.js';
 import { OPEN_GATE, type PeerGateState } from '../p2p/PeerGate.js';
+import { PARENT_PID_ENV } from '../../core/process/parentPid.js';
 
 export interface DevnetOptions {
   mn: number;
@@ -95,11 +96,6 @@ const runs = (child: ChildProcess): boolean => child.exitCode === null && child.
 /** Whether a node's process has neither exited nor been ended by a signal. */
 const running = (n: DevnetNode): boolean => runs(n.process);
 
-/**
- * The environment variable that names a node's parent (this process) to the node (cli/untilStopped.ts): a node
- * whose parent dies before the node has even loaded still knows it was started under it, and stops.
- */
-export const PARENT_PID_ENV = 'CHAINRPC_PARENT_PID';
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));

@@ -88,6 +88,16 @@ async function rejected(ctx: CheckContext, wire: string, what: string, recipient
   return `admitted, and never applied (block ${later})`;
 }
 
+/** A transfer of 7 from a freshly funded key to a fresh address, admitted and applied: the setup of the checks that send it again. */
+async function appliedTransfer(ctx: CheckContext): Promise<{ alice: Account; bob: string; first: Awaited<ReturnType<typeof transfer>> }> {
+  const alice = await ctx.wallet().fund(ctx);
+  const bob = ctx.profile.codec.newKey().address;
+  const first = await transfer(ctx, alice, bob, 7n);
+  await admitted(ctx, first.wire, 'a valid transfer from a funded key');
+  await balanceReaches(ctx, bob, 7n, { setup: true });
+  return { alice, bob, first };
+}
+
 /** The transaction must be refused with some JSON-RPC error, by a node that serves chain_sendRawTransaction; returns the error. */
 async function refused(ctx: CheckContext, wire: string, what: string): Promise<{ code: number; message: string; data?: JsonValue }> {
   await requireServed(ctx, 'chain_sendRawTransaction');
@@ -292,11 +302,7 @@ export const stateChecks: Check[] = [
     title: 'a transaction reusing a confirmed nonce is rejected: refused as bad input (not as an internal error, -32603), or never applied',
     spec: `${SPEC_TX} (nonce: equal to the sending account's current nonce); docs/interface.md#errors (the node's reaction to a wrong nonce is not shown)`,
     async run(ctx: CheckContext) {
-      const alice = await ctx.wallet().fund(ctx);
-      const bob = ctx.profile.codec.newKey().address;
-      const first = await transfer(ctx, alice, bob, 7n);
-      await admitted(ctx, first.wire, 'a valid transfer from a funded key');
-      await balanceReaches(ctx, bob, 7n, { setup: true });
+      const { alice, first } = await appliedTransfer(ctx);
       // The second spends the same nonce on another recipient: a node that applies it pays carol.
       const carol = ctx.profile.codec.newKey().address;
       const again = ctx.profile.codec.sign(alice.privateKey, { ...first.tx, to: carol, value: 8n });
@@ -312,11 +318,7 @@ export const stateChecks: Check[] = [
     async run(ctx: CheckContext) {
       // An outside tester's node answered a replay with success and credited its recipient again: nonce-reuse-rejected
       // sends another transaction with the used nonce, never the very same bytes, which a node may tell apart.
-      const alice = await ctx.wallet().fund(ctx);
-      const bob = ctx.profile.codec.newKey().address;
-      const first = await transfer(ctx, alice, bob, 7n);
-      await admitted(ctx, first.wire, 'a valid transfer from a funded key');
-      await balanceReaches(ctx, bob, 7n, { setup: true });
+      const { bob, first } = await appliedTransfer(ctx);
       return rejected(ctx, first.wire, 'the same signed transaction sent again after it was applied', bob, 7n);
     },
   }),
