@@ -50,8 +50,10 @@ export function summarize(results: readonly CheckResult[], gate: Level, noTarget
     excused > 0 ? `${excused} MUST check result(s) excused by the baseline` : '',
     mustLeftOut > 0 ? `${mustLeftOut} MUST check(s) left out by --only/--skip` : '',
   ].filter((t) => t !== '');
-  const stopped = results.filter((r) => r.status === 'error' && r.evidence.message.startsWith(INTERRUPTED_MESSAGE)).length;
-  const failed = gating - stopped;
+  const wasStopped = (r: CheckResult): boolean => r.status === 'error' && r.evidence.message.startsWith(INTERRUPTED_MESSAGE);
+  const stopped = results.filter(wasStopped).length;
+  // Of the gating results, those that ended on their own (the stopped ones gate too, at any level the gate takes).
+  const failed = results.filter((r) => isGating(r, gate) && !wasStopped(r)).length;
   const verdict = interrupted
     ? `the run was interrupted (Ctrl-C): ${stopped} check result(s) without a verdict; of those that ended, ${failed} at ${scope} failed or could not be verified`
     : noTarget
