@@ -10,7 +10,10 @@
  *      and answers judged beside the sending thread), with the sending thread's busy time per case (event-loop
  *      utilization): what the fuzzer could drive were the node on cores of its own. A run with the case thread
  *      starts a new thread, whose code V8 compiles again (the run on one thread reuses the warm main thread).
- *   2. Time to the first finding of each robustness fault (reference-node/faults/robustness.ts), seed 1, and
+ *   2. Making a case and judging its answer, each measured apart on this thread, warm (partsApart): the
+ *      fuzzer's own work per case without the machine's noise, which moves the rates of item 1 by a third from
+ *      one round to the next here.
+ *   3. Time to the first finding of each robustness fault (reference-node/faults/robustness.ts), seed 1, and
  *      the case that first showed it: each fault's documented budget is these figures with room.
  *
  * Both come after a warm-up run of 15,000 cases, not counted (V8 compiles the hot paths of the fuzzer and of the
@@ -28,6 +31,7 @@ import type * as caseAtModule from '../fuzz/cases/caseAt.js';
 import type * as CaseContextModule from '../fuzz/cases/CaseContext.js';
 import type * as runFuzzModule from '../fuzz/run/runFuzz.js';
 import type * as sendCaseModule from '../fuzz/run/sendCase.js';
+import type * as judgeAnswerModule from '../fuzz/run/judgeAnswer.js';
 import type * as baseUrlModule from '../core/client/baseUrl.js';
 import type * as fuzzVerdictModule from '../fuzz/fuzzVerdict.js';
 import type * as referenceProfileModule from '../profile/referenceProfile.js';
@@ -39,6 +43,7 @@ const { caseAt } = await fromBuild<typeof caseAtModule>('fuzz/cases/caseAt.js');
 const { makeCaseContext } = await fromBuild<typeof CaseContextModule>('fuzz/cases/CaseContext.js');
 const { runFuzz } = await fromBuild<typeof runFuzzModule>('fuzz/run/runFuzz.js');
 const { CaseSender, sendCase } = await fromBuild<typeof sendCaseModule>('fuzz/run/sendCase.js');
+const { judgeAnswer } = await fromBuild<typeof judgeAnswerModule>('fuzz/run/judgeAnswer.js');
 const { rpcEndpoint } = await fromBuild<typeof baseUrlModule>('core/client/baseUrl.js');
 const { fuzzVerdict } = await fromBuild<typeof fuzzVerdictModule>('fuzz/fuzzVerdict.js');
 const { referenceProfile } = await fromBuild<typeof referenceProfileModule>('profile/referenceProfile.js');
@@ -65,6 +70,46 @@ async function node(dir: string, faults: string[] = []): Promise<{ url: string; 
   const { url, process: child } = await spawnNode(['--port', '0', '--p2p-port', '0', '--data-dir', dir, '--block-time', '300', ...(faults.length > 0 ? ['--fault', faults.join(',')] : [])], join(dir, 'node.log'));
   return { url, pid: child.pid ?? 0, stop: () => void child.kill('SIGTERM') };
 }
+
+/**
+ * Where a case's CPU goes, each part measured apart on this thread with nothing else running (steadier than a
+ * run, where the node and the machine's other work share the cores): making a case (caseAt), and judging its
+ * answer (judgeAnswer), fresh cases and fresh answer texts each round as a run has (a case's readings are kept
+ * per request object, a long answer's by its text). The answers are the honest node's, sent once. Median of
+ * `rounds` rounds after two not counted, µs per case.
+ */
+async function partsApart(url: string, seed: number, rounds: number): Promise<{ make: number; judge: number }> {
+  const ctx = makeCaseContext(profile, { height: 10n, genesisHeight: 0, addresses: [], chainId: 1n });
+  const sent = Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx));
+  const sender = new CaseSender(rpcEndpoint(url, profile.rpcPath), CONCURRENCY);
+  const answers: Awaited<ReturnType<typeof sendCase>>[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let i = next++; i < CASES; i = next++) answers[i] = await sendCase(sender, sent[i]!.http, 5_000, profile.maxBodyBytes);
+  }));
+  sender.close();
+  const cpuUs = (): number => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
+  const make: number[] = [];
+  const judge: number[] = [];
+  for (let round = 0; round < rounds + 2; round++) {
+    let t0 = cpuUs();
+    const cases = Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx));
+    const made = (cpuUs() - t0) / CASES;
+    const fresh = answers.map((a) => (a.text === undefined ? { ...a } : { ...a, text: Buffer.from(a.text).toString() }));
+    t0 = cpuUs();
+    for (let i = 0; i < CASES; i++) judgeAnswer(cases[i]!.http, fresh[i]!, { profile, slowBoundMs: 1_000 });
+    const judged = (cpuUs() - t0) / CASES;
+    if (round < 2) continue;
+    make.push(made);
+    judge.push(judged);
+  }
+  return { make: median(make), judge: median(judge) };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** The same bodies, sent by the same client, nothing judged: what the transport alone allows. */
 async function transportOnly(url: string, seed: number): Promise<number> {
@@ -93,6 +138,8 @@ const dir = mkdtempSync(join(tmpdir(), 'chainrpc-fuzz-bench-'));
 try {
   const honest = await node(join(dir, 'honest'));
   const pairs: { transport: number; fuzz: number; findings: number; node: number | undefined; fuzzer: number | undefined; mainBusy: number }[] = [];
+  /** Making a case and judging its answer, each measured apart (partsApart). */
+  let apart: { make: number; judge: number } | undefined;
   const twoThreads: { fuzz: number; node: number | undefined; fuzzer: number | undefined; mainBusy: number; findings: number }[] = [];
   /** One fuzz run: cases/s, CPU per case of both processes, and the busy time per case of the fuzzer's sending thread. */
   const measured = async (seed: number, threads: 1 | 2) => {
@@ -115,10 +162,10 @@ try {
       twoThreads.push(two);
       console.log(`               with the case thread (--threads 2): ${Math.round(two.fuzz).toLocaleString('en-US')} cases/s, ${two.findings} findings; CPU per case: node ${micros(two.node)}, fuzzer ${micros(two.fuzzer)}; sending thread busy ${micros(two.mainBusy)} per case`);
     }
+    apart = await partsApart(honest.url, 200, 5);
   } finally {
     honest.stop();
   }
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   console.log(`  cases/s with oracles and liveness (median; goal 5,000)              ${Math.round(median(pairs.map((p) => p.fuzz))).toLocaleString('en-US')}`);
   console.log(`  transport only, cases/s (median)                                     ${Math.round(median(pairs.map((p) => p.transport))).toLocaleString('en-US')}`);
   console.log(`  ratio fuzz / transport (median of the rounds)                        ${median(pairs.map((p) => p.fuzz / p.transport)).toFixed(2)}x`);
@@ -127,7 +174,8 @@ try {
   console.log(`  the sending thread's busy time per case (median)                     ${micros(median(pairs.map((p) => p.mainBusy)))}`);
   console.log(`  with the case thread (--threads 2): cases/s (median)                 ${Math.round(median(twoThreads.map((p) => p.fuzz))).toLocaleString('en-US')}`);
   const twoCpu = (which: 'node' | 'fuzzer'): number | undefined => (twoThreads.some((p) => p[which] === undefined) ? undefined : median(twoThreads.map((p) => p[which] ?? 0)));
-  console.log(`    CPU per case (median): node ${micros(twoCpu('node'))}, fuzzer ${micros(twoCpu('fuzzer'))} (both threads); sending thread busy ${micros(median(twoThreads.map((p) => p.mainBusy)))} per case\n`);
+  console.log(`    CPU per case (median): node ${micros(twoCpu('node'))}, fuzzer ${micros(twoCpu('fuzzer'))} (both threads); sending thread busy ${micros(median(twoThreads.map((p) => p.mainBusy)))} per case`);
+  if (apart !== undefined) console.log(`  measured apart, warm, this thread alone (median of 5 rounds): making a case ${apart.make.toFixed(1)} µs, judging its answer ${apart.judge.toFixed(1)} µs\n`);
 
   console.log('  time to the first finding of each robustness fault (seed 1, --max-findings 1):');
   for (const fault of ROBUSTNESS_FAULTS) {

@@ -33,8 +33,18 @@ export const PATTERNS: readonly { kind: string; re: RegExp; needs?: readonly str
   { kind: 'internal exception text', re: /Cannot read propert(?:y|ies) of (?:undefined|null)|is not a function|Maximum call stack size exceeded|NoneType|nil pointer dereference|index out of range/, needs: ['Cannot read propert', 'is not a function', 'Maximum call stack size exceeded', 'NoneType', 'nil pointer dereference', 'index out of range'] },
 ];
 
+/**
+ * What every match of some pattern above holds: one search of the text for any of them, where most texts (short
+ * JSON-RPC answers) hold none and are done with: a literal or a short pattern per pattern (a JavaScript frame's
+ * path after "at " or " ("; a Java frame's file; "at most" in a message passes none). The test holds the readings
+ * with and without it equal.
+ */
+const ANY_NEED =
+  /(?:at | \()(?:\/|[A-Za-z]:\\|file:\/\/|node:)|' panicked at |Traceback \(|File "|goroutine |panic: |Exception in thread "|:line |\.(?:js|mjs|cjs|ts|py|go|java|kt|scala|rs|rb|php|cs|cpp|c|h):\d|\/(?:home|usr|srv|opt|var|root|Users|app|src|etc|tmp|workspace|build)\/|:\\|node_modules[/\\]|Error: |Exception: |Uncaught: |Cannot read propert|is not a function|Maximum call stack size exceeded|NoneType|nil pointer dereference|index out of range/;
+
 /** The first internal detail in a text, with where it is; undefined when the text shows none. */
 export function internalDetail(text: string): { kind: string; excerpt: string } | undefined {
+  if (!ANY_NEED.test(text)) return undefined;
   for (const { kind, re, needs } of PATTERNS) {
     if (needs !== undefined && !(needs instanceof RegExp ? needs.test(text) : needs.some((literal) => text.includes(literal)))) continue;
     const m = re.exec(text);

@@ -15,6 +15,7 @@ import { ENVELOPE_MEMBER_GENERATORS } from './envelopes.js';
 import { makeGen, type Draft, type Generator } from './generator.js';
 import { HTTP_GENERATORS } from './httpVariations.js';
 import { INVALID_PARAMS_RULES, invalidParams } from './invalidParams.js';
+import { rememberWrittenJson } from '../oracles/readJsonBody.js';
 import { Draw } from './random.js';
 import { VALID_RULES, validCalls } from './validCalls.js';
 import { utf8, writeWireChecked } from './wire.js';
@@ -109,6 +110,8 @@ function finish(draft: Draft, family: CaseFamily, seed: number, index: number): 
     body = utf8(text);
     // plain: the walk found no RawJson or Members, so the Wire is a JsonValue and the text is stringifyJson's.
     json = plain ? (value as JsonValue) : undefined;
+    // The judge reads these bytes as this value without parsing them again, where that is exact (readJsonBody.ts).
+    if (json !== undefined) rememberWrittenJson(body, json);
   } else {
     body = draft.body.bytes;
     json = draft.body.json;

@@ -55,6 +55,8 @@ export interface IdTexts {
 export function sameId(expected: JsonValue, got: JsonValue | undefined, texts: IdTexts = {}): boolean {
   if (got === undefined) return false;
   if (!isNumeric(expected) || !isNumeric(got)) return got === expected;
+  // Two safe integers (most ids): their exact values are their values.
+  if (typeof expected === 'number' && typeof got === 'number' && Number.isSafeInteger(expected) && Number.isSafeInteger(got)) return got === expected;
   const e = numberKey(expected, texts.expected);
   const g = numberKey(got, texts.got);
   if (e === undefined || g === undefined) return byValue(expected, got);
@@ -90,12 +92,13 @@ export function idAccepted(due: Due, got: JsonValue | undefined, gotText?: () =>
 
 /**
  * What is wrong with a response object as JSON-RPC 2.0 (§5, §5.1), whatever it answers: `what` names the request
- * in the message. Its kind is the problems themselves: the same for every request the bug shows on.
+ * in the message (a function: called only when there is one). Its kind is the problems themselves: the same for
+ * every request the bug shows on.
  */
-export function envelopeViolations(response: JsonValue, what: string): Violation[] {
+export function envelopeViolations(response: JsonValue, what: string | (() => string)): Violation[] {
   const problems = responseProblems(response);
   if (problems.length === 0) return [];
-  return [{ oracle: 'envelope', message: `answered ${what} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt: short(response), kind: `response: ${problems.join('; ')}` }];
+  return [{ oracle: 'envelope', message: `answered ${typeof what === 'string' ? what : what()} with a response object that breaks JSON-RPC 2.0: ${problems.join('; ')}`, source: 'JSON-RPC 2.0 §5, §5.1', excerpt: short(response), kind: `response: ${problems.join('; ')}` }];
 }
 
 /**
@@ -109,7 +112,8 @@ export function dueViolations(due: Due, response: JsonValue, profile: Profile, g
   // Written only for a violation: most answers are right, and a large one costs a walk to write.
   let text: string | undefined;
   const excerpt = (): string => (text ??= short(response));
-  const out: Violation[] = envelopeViolations(response, due.what);
+  // The request in words (due.what) is written only for a message: most answers are right.
+  const out: Violation[] = envelopeViolations(response, () => due.what);
   if (!isObject(response)) return out;
   if (Object.hasOwn(response, 'id') && !idAccepted(due, response.id, gotIdText)) out.push(idViolation(due, response.id, excerpt(), gotIdText));
   const hasResult = Object.hasOwn(response, 'result');

@@ -24,13 +24,14 @@ import { stringifyJson } from '../../core/json/index.js';
 import type { Profile } from '../../profile/Profile.js';
 import type { AnswerExpectation, Expectation, FuzzHttp } from '../model.js';
 import { lazyIdLiterals } from './idLiterals.js';
-import { decodeBody, PARSER_DEPTH_LIMIT, readJsonText } from './readJsonBody.js';
-import type { DuplicateSites } from './readJsonBody.js';
+import { decodeBody, PARSER_DEPTH_LIMIT, readJsonText, writtenJson } from './readJsonBody.js';
+import type { DuplicateSites, JsonBody } from './readJsonBody.js';
 import type { Due, Reading, Readings } from './Reading.js';
 import { readingOfValue } from './requestModel.js';
 import type { ModelNotes, ModelOptions } from './requestModel.js';
 
 const NO_BYTES = new Uint8Array(0);
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The HTTP methods the profile's http.wrongMethod is stated for (docs/profiles.md; the suite's transport/wrong-method-status). */
 const PROFILE_WRONG_METHODS: readonly string[] = ['GET', 'PUT', 'DELETE'];
@@ -92,6 +93,9 @@ export function readingsOf(http: FuzzHttp, profile: Profile): Readings {
 
 function bodyReadings(bytes: Uint8Array, profile: Profile): Reading[] {
   if (bytes.length === 0) return [emptyBody()];
+  const written = writtenJson(bytes);
+  // Bytes a generator wrote from a value (readJsonBody.ts, rememberWrittenJson): valid UTF-8 without a BOM, read as that value.
+  if (written !== undefined) return jsonReadings(() => UTF8.decode(bytes), { kind: 'json', value: written }, profile);
   const decoded = decodeBody(bytes);
   if ('reason' in decoded) {
     // RFC 8259 §8.1 puts UTF-8 on the sender; a parser that reads bad bytes as U+FFFD (Go's encoding/json does,
@@ -107,7 +111,11 @@ function bodyReadings(bytes: Uint8Array, profile: Profile): Reading[] {
 }
 
 function textReadings(text: string, profile: Profile): Reading[] {
-  const body = readJsonText(text);
+  return jsonReadings(() => text, readJsonText(text), profile);
+}
+
+/** The readings of a body read as JSON; `textOf` (the body as text) is called only for ids beyond a double. */
+function jsonReadings(textOf: () => string, body: JsonBody, profile: Profile): Reading[] {
   switch (body.kind) {
     case 'empty':
       return [emptyBody()];
@@ -116,7 +124,7 @@ function textReadings(text: string, profile: Profile): Reading[] {
     case 'too-deep':
       return [{ kind: 'unjudged', what: 'a body nested deeper than 512 levels', because: `${body.reason}: RFC 8259 §9 lets a parser limit nesting, so a parse error and a reading of the body are both right`, mustBeJson: true }];
     case 'json': {
-      const idLiterals = lazyIdLiterals(text);
+      const idLiterals = lazyIdLiterals(textOf);
       // Numbers a double reads otherwise than they are written (RFC 8259 §6), and nesting a parser may refuse (§9): more legal readings.
       const exact = body.exact === undefined ? [] : valueReadings(body.exact, { profile, duplicates: body.duplicates?.where ?? 'none', duplicatesAs: 'either', idLiterals });
       const deep = body.deep === true ? [tooDeepRefused()] : [];

@@ -15,9 +15,9 @@ export interface IdLiterals {
 }
 
 /** A lazy, once-made IdLiterals of a valid JSON text (most answers never need it). */
-export function lazyIdLiterals(text: string): () => IdLiterals {
+export function lazyIdLiterals(text: string | (() => string)): () => IdLiterals {
   let made: IdLiterals | undefined;
-  return () => (made ??= idLiterals(text));
+  return () => (made ??= idLiterals(typeof text === 'string' ? text : text()));
 }
 
 const NUMBER_START = /^-?\d/;

@@ -258,26 +258,32 @@ function answerIds(answer: FuzzAnswer): () => IdLiterals {
   return ids;
 }
 
-/** A leak of internals in the answer (body and headers), unless the request carried the same text. */
+/**
+ * A leak of internals in the answer, its body or its headers (each searched on its own: a leak is in one of them),
+ * unless the request carried the same text.
+ */
 function leakOf(http: FuzzHttp, answer: FuzzAnswer): Violation | undefined {
-  const headers = Object.entries(answer.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n');
   const body = answer.text ?? '';
-  // A long body seen clean before is clean again (its headers, which carry a date, are searched every time).
-  if (CLEAN.has(body) && internalDetail(headers) === undefined) return undefined;
-  const text = `${body}\n${headers}`;
-  let found = internalDetail(text);
-  if (found === undefined) {
-    if (body.length >= KEEP_FROM && body.length <= KEEP_UP_TO) {
-      if (CLEAN.size >= KEPT_AT_MOST) CLEAN.clear();
-      CLEAN.add(body);
-    }
-    return undefined;
-  }
+  const headers = Object.entries(answer.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n');
+  let found = bodyLeak(body) ?? internalDetail(headers);
+  if (found === undefined) return undefined;
   const request = Buffer.from(http.body).toString('utf8');
   // A node may quote the request back (an unknown method's name, a bad param): what came from the fuzzer is no leak.
-  if (internalDetail(request) !== undefined) found = internalDetail(withoutEchoes(text, request));
+  if (internalDetail(request) !== undefined) found = internalDetail(withoutEchoes(body, request)) ?? internalDetail(withoutEchoes(headers, request));
   if (found === undefined) return undefined;
   return { oracle: 'leak', message: `answered with HTTP ${answer.status ?? '?'} showing ${found.kind}: ${JSON.stringify(found.excerpt)}`, source: 'CWE-209 (error messages that expose internals); JSON-RPC 2.0 §5.1', excerpt: found.excerpt, kind: `leak ${found.kind}` };
+}
+
+/** The internal detail a body shows; a long body seen clean before is clean again (kept by its text, CLEAN). */
+function bodyLeak(body: string): ReturnType<typeof internalDetail> {
+  const long = body.length >= KEEP_FROM && body.length <= KEEP_UP_TO;
+  if (long && CLEAN.has(body)) return undefined;
+  const found = internalDetail(body);
+  if (found === undefined && long) {
+    if (CLEAN.size >= KEPT_AT_MOST) CLEAN.clear();
+    CLEAN.add(body);
+  }
+  return found;
 }
 
 /** The answer text without the request's own strings (as sent, JSON-escaped, or cut to 40 characters as a node may quote them). */

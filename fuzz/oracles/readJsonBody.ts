@@ -58,6 +58,61 @@ export function decodeBody(bytes: Uint8Array): { text: string; bom: boolean } | 
   return text.startsWith(BOM) ? { text: text.slice(1), bom: true } : { text, bom: false };
 }
 
+/**
+ * Bodies whose reading is known without parsing them: bytes a generator wrote from a value with JSON.stringify
+ * (caseAt, for every case it writes from a plain value), kept with that value when a parse of the bytes gives it
+ * back exactly (canonical). Keyed by the bytes object itself: any other bytes (a shrunk case, a replay, a case
+ * that crossed to another thread) are parsed. A parse memo, not a second source of truth: the test of
+ * expectationOf holds the readings of every generated case equal with and without it.
+ */
+const WRITTEN = new WeakMap<Uint8Array, JsonValue>();
+
+/** Notes that `bytes` are exactly the UTF-8 of `JSON.stringify(value)` (stringifyJson's, bigints as integer literals). */
+export function rememberWrittenJson(bytes: Uint8Array, value: JsonValue): void {
+  if (canonical(value, 0)) WRITTEN.set(bytes, value);
+}
+
+/** The value `bytes` were written from (rememberWrittenJson), when their reading is that value alone. */
+export function writtenJson(bytes: Uint8Array): JsonValue | undefined {
+  return WRITTEN.get(bytes);
+}
+
+const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Whether the JSON text of `v` reads back as `v` itself and as nothing else (readJsonText: no duplicate names, no
+ * number a double misreads, no nesting a parser may refuse): plain objects and arrays no deeper than
+ * PARSER_DEPTH_LIMIT, finite numbers within ±(2^53−1) but -0 (written "0"; beyond, a literal reads as a bigint or
+ * another double), bigints beyond it (a smaller one reads as a number), strings, booleans, null.
+ */
+function canonical(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0) && v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER;
+    case 'bigint':
+      return v > SAFE_BIG || v < -SAFE_BIG;
+    case 'object': {
+      if (v === null) return true;
+      if (depth >= PARSER_DEPTH_LIMIT) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !canonical(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const o = v as Record<string, unknown>;
+      if ('toJSON' in o) return false;
+      for (const key in o) if (!Object.hasOwn(o, key) || !canonical(o[key], depth + 1)) return false;
+      return Object.getOwnPropertySymbols(o).length === 0;
+    }
+    default:
+      return false;
+  }
+}
+
 /** A text as JSON (see JsonBody). */
 export function readJsonText(text: string): JsonBody {
   if (JSON_WHITESPACE.test(text)) return { kind: 'empty' };
