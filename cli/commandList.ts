@@ -28,7 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'watch',
     summary: 'Watch nodes without load: head lag, stalls, heights gone backwards, CPU and memory',
-    exits: [0, 2, 4],
+    exits: [0, 2, 3, 4],
     load: async () => (await import('./commands/watch.js')).watch,
   },
   {

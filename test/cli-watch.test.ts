@@ -56,6 +56,21 @@ describe('chainrpc watch', () => {
     expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain('chainrpc_node_head_height');
   }, 30_000);
 
+  it('a node that never answers: named in the last line with why its reads failed, and exit 3 when no node answered', async () => {
+    // A port nothing listens on (the test node's, once it is stopped, could be taken again): port 1 refuses at once.
+    const dead = 'http://127.0.0.1:1';
+    const alone = await runChainrpc('watch', '--url', dead, '--duration', '1s', '--report-dir', dir);
+    expect(alone.code, alone.stderr).toBe(3);
+    expect(alone.stdout).toMatch(/^WATCHED 1 node for 1\.\d+ s: http:\/\/127\.0\.0\.1:1 never answered \(\d+ head reads failed: ECONNREFUSED/m);
+    expect(alone.stderr).toMatch(/^watch: no node answered a head read in 1\.\d+ s: is each node running, at that address and port\?$/m);
+    // The report of what was seen is written all the same.
+    expect(/^HTML report: (.+)$/m.exec(alone.stdout)?.[1]).toMatch(/report\.html$/);
+    const beside = await runChainrpc('watch', '--url', node.url, '--url', dead, '--duration', '1s', '--report-dir', dir);
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stdout).toMatch(/^WATCHED 2 nodes for .*: http:\/\/127\.0\.0\.1:1 never answered/m);
+    expect(beside.stdout).not.toContain(`${node.url} never answered`);
+  }, 30_000);
+
   it('refuses what cannot be watched (exit 2)', async () => {
     expect((await runChainrpc('watch', '--duration', '1s')).code).toBe(2);
     const nothing = await runChainrpc('watch', '--url', node.url, '--head-hz', '0', '--duration', '1s');

@@ -3,7 +3,7 @@
  * processes read, live on the terminal, then the same health section a load report has, in its own report
  * folder. docs/load.md, "Watching without load".
  */
-import { CliError } from '../CliError.js';
+import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
 import { baseUrls } from '../nodeUrls.js';
@@ -20,7 +20,7 @@ import { formatDuration } from '../../reports/shared/formatDuration.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
 import { CLEAR_LINE, fitLine } from '../../reports/shared/terminalLine.js';
 import { showControls } from '../../reports/shared/showControls.js';
-import { watchHeadline, watchReport, WATCH_REPORT_KIND, writeWatchReports } from '../../reports/watch/writeWatchReports.js';
+import { silentNodes, watchHeadline, watchReport, WATCH_REPORT_KIND, writeWatchReports } from '../../reports/watch/writeWatchReports.js';
 
 const HELP = `Usage: chainrpc watch --url <base-url> [--url <base-url> ...] [options]
 
@@ -42,7 +42,9 @@ ${HEALTH_HELP}
   -h, --help
 
 Exit codes: 0 watched (for its duration, or until Ctrl-C: the report of what was seen is written); 2 usage
-or configuration error; 4 internal error (a bug in chainrpc).`;
+or configuration error; 3 no node answered a single head read (refused, timed out, not JSON-RPC: the
+report says why; a node among others that never answered is named in the last line); 4 internal error
+(a bug in chainrpc).`;
 
 const OPTIONS = {
   ...TARGET,
@@ -130,6 +132,12 @@ export const watch: Command = {
     console.log(watchHeadline(report));
     console.log(`reports: ${relativeOrAbsolute(written.dir)}`);
     console.log(`HTML report: ${written.files.html}`);
-    return 0;
+    // Nothing watched at all: every node's every head read failed (a wrong URL, a node not started).
+    const silent = silentNodes(report);
+    if (head !== null && silent.length === urls.length) {
+      console.error(`${command}: no node answered a head read in ${formatDuration(result.durationMs)}: is each node running, at that address and port?`);
+      return EXIT.unreachable;
+    }
+    return EXIT.ok;
   },
 };

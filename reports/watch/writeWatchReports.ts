@@ -49,7 +49,19 @@ export function watchHeadline(report: WatchResult): string {
   // One head alone (one node, no reference): nothing to measure lag or stalls against; said, not shown as 0.
   const alone = report.nodes.some((x) => x.health.head?.alone === true);
   const compared = alone ? 'head lag and stalls not measured (one node\'s head alone: give a second --url or --head-reference)' : `${lag}, ${stalls} stall${stalls === 1 ? '' : 's'}`;
-  return `WATCHED ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'} for ${formatDuration(report.durationMs)}${how}: ${compared}, ${back} height${back === 1 ? '' : 's'} gone backwards`;
+  const silent = silentNodes(report);
+  // A node that never answered has no head to speak of: said first, with why its reads failed.
+  const never = silent.map((n) => `${n.url} never answered (${n.failed} head read${n.failed === 1 ? '' : 's'} failed${n.lastFailure === undefined ? '' : `: ${n.lastFailure}`})`).join('; ');
+  return `WATCHED ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'} for ${formatDuration(report.durationMs)}${how}: ${never === '' ? '' : `${never}; `}${compared}, ${back} height${back === 1 ? '' : 's'} gone backwards`;
+}
+
+/** The watched nodes whose head was followed and never read: every read failed (refused, timed out, not JSON-RPC). */
+export function silentNodes(report: WatchResult): { url: string; failed: number; lastFailure?: string }[] {
+  return report.nodes.flatMap((n) => {
+    const head = n.health.head;
+    if (head === undefined || head.samples > 0 || head.failed === 0) return [];
+    return [{ url: n.url, failed: head.failed, ...(head.lastFailure === undefined ? {} : { lastFailure: head.lastFailure }) }];
+  });
 }
 
 export function renderWatchMarkdown(report: WatchReport): string {
