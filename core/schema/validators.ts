@@ -272,13 +272,15 @@ const within = (path: string, at: string): boolean => path === at || path.starts
 
 /**
  * How far a failed alternative is from what the value meant, smallest first: a value not of its type at all,
- * then a key that names another alternative (a const or enum of a direct member: "model": "closed"), then
- * members it lacks, then the count of its problems.
+ * then a key that names another alternative (a direct member's const, or an enum of one value: "model":
+ * "closed"), then members it lacks, then the count of its problems. A member that fails an enum of several
+ * values (a misspelt method name) is a wrong value in the alternative meant, not a sign of another one.
  */
 function distance(branch: readonly ErrorObject[], at: string): number[] {
   const typeAtValue = branch.some((e) => e.keyword === 'type' && e.instancePath === at) ? 1 : 0;
   const isMember = (path: string): boolean => path.startsWith(`${at}/`) && !path.slice(at.length + 1).includes('/');
-  const discriminators = branch.filter((e) => (e.keyword === 'const' || e.keyword === 'enum') && isMember(e.instancePath)).length;
+  const names = (e: ErrorObject): boolean => e.keyword === 'const' || (e.keyword === 'enum' && Array.isArray(e.params.allowedValues) && e.params.allowedValues.length === 1);
+  const discriminators = branch.filter((e) => names(e) && isMember(e.instancePath)).length;
   const missing = branch.filter((e) => e.keyword === 'required' && e.instancePath === at).length;
   return [typeAtValue, discriminators, missing, branch.length];
 }

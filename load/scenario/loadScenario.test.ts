@@ -114,10 +114,13 @@ describe('bad scenarios name the JSON pointer and the rule', () => {
   it.each([
     // A misspelt key of a call: the one problem, not the batch alternative's "/mix/0/batch is missing" after it.
     [{ ...minimal, mix: [{ method: 'chain_blockNumber', wieght: 2 }] }, 'scenario: /mix/0/wieght is not allowed here (unexpected field "wieght") [rule: additionalProperties]'],
+    // A misspelt method name: the call's own problem (a wrong value), not the batch alternative's "method is not
+    // allowed here" and "batch is missing" (an enum of many values names no alternative, as "model": "closed" does).
+    [{ ...minimal, mix: [{ method: 'chain_blockNumbr', weight: 2 }] }, expect.stringMatching(/^scenario: \/mix\/0\/method must be one of "chain_health", .*"chain_blockNumber".*; got "chain_blockNumbr" \[rule: enum\]$/)],
     // A rate over the bound: not the other arrival models' "stages is missing", "connections is missing".
     [{ ...minimal, arrivals: { model: 'open', rate: 2_000_000 } }, 'scenario: /arrivals/rate must be at most 1000000; got 2000000 [rule: maximum]'],
   ])('the first schema problem alone, without the other alternatives\' noise: %j', (raw, message) => {
-    expect(errorOf(() => resolveScenario(JSON.parse(JSON.stringify(raw)) as never)).message).toBe(message);
+    expect(errorOf(() => resolveScenario(JSON.parse(JSON.stringify(raw)) as never)).message).toEqual(message);
   });
 
   it('maxRate is the schema\'s bound on an arrival rate (what --rate is held to)', () => {
