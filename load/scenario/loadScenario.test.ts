@@ -117,6 +117,8 @@ describe('bad scenarios name the JSON pointer and the rule', () => {
     // A misspelt method name: the call's own problem (a wrong value), not the batch alternative's "method is not
     // allowed here" and "batch is missing" (an enum of many values names no alternative, as "model": "closed" does).
     [{ ...minimal, mix: [{ method: 'chain_blockNumbr', weight: 2 }] }, expect.stringMatching(/^scenario: \/mix\/0\/method must be one of "chain_health", .*"chain_blockNumber".*; got "chain_blockNumbr" \[rule: enum\]$/)],
+    // A sentence that is no threshold: what one looks like, not the pattern's 400 characters.
+    [{ ...minimal, thresholds: ['p99 < fast'] }, 'scenario: /thresholds/0 must be a threshold "[method:]metric op number[unit]", such as "p99 < 250ms", "errors < 1%" or "chain_getAccount:p99 < 5ms" (the metrics and units: docs/load.md, "Thresholds"); got "p99 < fast" [rule: pattern]'],
     // A rate over the bound: not the other arrival models' "stages is missing", "connections is missing".
     [{ ...minimal, arrivals: { model: 'open', rate: 2_000_000 } }, 'scenario: /arrivals/rate must be at most 1000000; got 2000000 [rule: maximum]'],
   ])('the first schema problem alone, without the other alternatives\' noise: %j', (raw, message) => {
