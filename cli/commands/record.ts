@@ -58,7 +58,7 @@ written and the file synced to disk. docs/replay.md.
 
 Options:
   --upstream <base-url>   the node the traffic goes to (http(s)://host:port[/path]: the clients'
-                          request targets are put under its path)
+                          request targets are put under its path; the root, /, is the path itself)
   --out <file>            the capture to write (refused if it exists: nothing is overwritten)
   --listen <port>         the proxy's port (default: a free one, printed)
   --host <addr>           the proxy's address (default 127.0.0.1; 0.0.0.0 takes other machines' clients)

@@ -15,7 +15,7 @@ import { startTestNode, type TestNode } from '../../test/support/suites.js';
 import { bodyBytes, CAPTURE_FORMAT } from './captureFormat.js';
 import { CaptureWriter } from './CaptureWriter.js';
 import { CaptureError, parseCapture, readCapture } from './readCapture.js';
-import { RecordingProxy } from './RecordingProxy.js';
+import { RecordingProxy, underPrefix } from './RecordingProxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chainrpc-record-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,6 +90,25 @@ describe('RecordingProxy', () => {
     expect(malformed?.rpc).toBeNull();
     expect(invalid?.request).toEqual({ base64: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64') });
     expect(proxy.passed).toBe(REQUESTS.length);
+  });
+
+  it('an upstream URL with a path: the proxy\'s root is that path itself (not the path and a slash), other targets go under it', async () => {
+    const n = await node();
+    const { proxy } = await recorder(`${n.url}/rpc`);
+    const call = REQUESTS[0] as (typeof REQUESTS)[number];
+    const at = (path: string) => sendExactHttp({ origin: proxy.url, method: 'POST', path, headers: { 'content-type': 'application/json' }, body: call.body, timeoutMs: 5_000, maxBodyBytes: 1024 * 1024 });
+    const direct = await send(n.url, call);
+    for (const path of ['/', '/?x=1']) {
+      const through = await at(path);
+      expect(through.status, path).toBe(200);
+      expect(Buffer.from(through.body).toString(), path).toBe(Buffer.from(direct.body).toString());
+    }
+    // Under the path: /rpc/rpc, which the node does not serve.
+    expect((await at('/rpc')).status).toBe(404);
+    expect(underPrefix('/rpc', '/')).toBe('/rpc');
+    expect(underPrefix('/rpc', '/?a=b')).toBe('/rpc?a=b');
+    expect(underPrefix('/v1', '/rpc')).toBe('/v1/rpc');
+    expect(underPrefix('', '/')).toBe('/');
   });
 
   it('--no-answers keeps statuses and times, not the answers', async () => {

@@ -115,6 +115,16 @@ export class RecordingProxy {
 }
 
 /** One request passed on and its answer passed back; the exchange recorded (the writer ignores it once full). */
+/**
+ * A client's request target under the upstream URL's path: `/x` under `/rpc` is `/rpc/x`, and the root (`/`,
+ * `/?q`) is the path itself (`/rpc`, `/rpc?q`), not `/rpc/`: a client pointed at the proxy's bare URL meant the
+ * node's endpoint, which a server may not serve with a slash added.
+ */
+export function underPrefix(prefix: string, path: string): string {
+  if (prefix === '') return path;
+  return path === '/' || path.startsWith('/?') ? `${prefix}${path.slice(1)}` : `${prefix}${path}`;
+}
+
 async function exchange(req: IncomingMessage, res: ServerResponse, o: LiveOptions, pool: ExactHttpPool, prefix: string): Promise<void> {
   const arrived = performance.now();
   const chunks: Buffer[] = [];
@@ -145,7 +155,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, o: LiveOption
     return record({ status: null, failure: why });
   }
   try {
-    const answer = await pool.send({ method, path: `${prefix}${path}`, headers, body: body.length === 0 && method !== 'POST' ? undefined : body, timeoutMs: o.timeoutMs, maxBodyBytes: ANSWER_CAP });
+    const answer = await pool.send({ method, path: underPrefix(prefix, path), headers, body: body.length === 0 && method !== 'POST' ? undefined : body, timeoutMs: o.timeoutMs, maxBodyBytes: ANSWER_CAP });
     if (answer.truncated) throw new Error(`the answer is over ${ANSWER_CAP} bytes`);
     // Field by field as the upstream sent them (a flat list: node:http's form for repeated fields), so that none is
     // joined on the way (two Set-Cookie lines stay two: RFC 9110 §5.3).
