@@ -56,6 +56,7 @@ Against the reference node it sends about ${DETECT_REQUESTS} requests, plus the 
 the block time: one every ${SAMPLE_EVERY_MS} ms until the height has risen ${RISES} times over at least ${RISES_SPAN_MS} ms, at
 most ${SAMPLE_FOR_MS / 1000} s (about 3 block times: some 60 reads on a chain of 1 s blocks, so about 160 requests in
 all). Never more than ${MAX_REQUESTS} requests; each is limited to ${REQUEST_TIMEOUT_MS / 1000} s and the whole detection to --deadline.
+A server that answers neither of the first two endpoint paths in time is given up on (exit 3).
 
 A --url that already ends in the endpoint path (--rpc-path, or /rpc when none is given) is taken as
 the endpoint's own URL: its base URL is what comes before the path, and a line on stderr says so.

@@ -98,8 +98,9 @@ export class Prober {
     private readonly signal: AbortSignal | undefined,
     readonly progress: (line: string) => void,
     private readonly maxRequests = MAX_REQUESTS,
+    private readonly requestTimeoutMs = REQUEST_TIMEOUT_MS,
   ) {
-    this.client = createClient({ baseUrl: url, timeoutMs: REQUEST_TIMEOUT_MS, connections: 4, maxResponseBytes: MAX_RESPONSE_BYTES });
+    this.client = createClient({ baseUrl: url, timeoutMs: requestTimeoutMs, connections: 4, maxResponseBytes: MAX_RESPONSE_BYTES });
     // One signal for every exchange: the deadline and the caller's own abort both end what is in flight.
     this.timer = setTimeout(() => this.controller.abort(), Math.max(0, deadlineAt - Date.now()));
     this.timer.unref();
@@ -129,7 +130,7 @@ export class Prober {
   async post(body: string | Uint8Array | undefined, options: PostOptions = {}): Promise<Answer> {
     this.ensureTime();
     this.requests++;
-    const timeoutMs = Math.max(1, Math.min(REQUEST_TIMEOUT_MS, this.remainingMs()));
+    const timeoutMs = Math.max(1, Math.min(this.requestTimeoutMs, this.remainingMs()));
     try {
       const res = await this.client.raw({
         body,

@@ -4,6 +4,7 @@
  * loadable draft, a URL with no JSON-RPC behind it is refused with what each path answered. And a node
  * whose fresh accounts are errors: its integers are read on the account the faucet funded.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../suites/catalogue.js';
 import { PROFILE_KEYS, profileFromJson } from '../loadProfile.js';
@@ -104,6 +105,22 @@ describe('detectProfile without a JSON-RPC endpoint', () => {
       expect(answers.every((a) => a.answer.startsWith('HTTP 404'))).toBe(true);
     } finally {
       await web.close();
+    }
+  });
+
+  it('a server that takes connections and never answers: each path that timed out is said as it happens, and two are enough', async () => {
+    const silent = createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const lines: string[] = [];
+      const error = await detectProfile({ url: `http://127.0.0.1:${port}`, requestTimeoutMs: 300, onProgress: (l) => lines.push(l) }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NoRpcEndpointError);
+      expect((error as NoRpcEndpointError).unreachable).toBe(true);
+      expect((error as NoRpcEndpointError).answers.map((a) => a.path)).toEqual(RPC_PATH_CANDIDATES.slice(0, 2));
+      expect(lines).toContainEqual(expect.stringMatching(/^rpcPath: POST \/rpc: no answer \(TIMEOUT\b.*; trying \/$/));
+    } finally {
+      silent.close();
     }
   });
 

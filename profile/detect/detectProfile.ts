@@ -54,6 +54,8 @@ export interface DetectOptions {
   limits?: boolean | undefined;
   /** The whole detection's limit, ms (default 120 000); each request has at most 10 s of it. */
   deadlineMs?: number | undefined;
+  /** Each request's own limit (default REQUEST_TIMEOUT_MS, 10 s; the deadline's rest when less). */
+  requestTimeoutMs?: number | undefined;
   /** Progress lines, as the detection goes. */
   onProgress?: ((line: string) => void) | undefined;
   signal?: AbortSignal | undefined;
@@ -123,7 +125,7 @@ const UNDETECTABLE: Readonly<Record<string, string>> = {
 export async function detectProfile(options: DetectOptions): Promise<DetectResult> {
   const started = Date.now();
   const progress = options.onProgress ?? (() => undefined);
-  const prober = new Prober(options.url, started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS), options.signal, progress);
+  const prober = new Prober(options.url, started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS), options.signal, progress, undefined, options.requestTimeoutMs);
   const d = new Detection(prober, options.codec ?? referenceCodec, options.signal);
   const { codec } = d;
 

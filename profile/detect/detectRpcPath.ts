@@ -38,8 +38,14 @@ export async function detectRpcPath(prober: Prober, givenPath: string | undefine
     if (answer.kind === 'failed') {
       answers.push({ path, answer: describeAnswer(answer) });
       if (!/^(REFUSED|TIMEOUT)\b/.test(answer.reason)) answered = true;
-      // Nothing listens at all: other paths of the same server will not answer either.
-      if (/^REFUSED/.test(answer.reason)) break;
+      // Nothing listens at all: other paths of the same server will not answer either. Nor, most likely, will they
+      // where two paths in a row got no answer in time and nothing answered before (a server that accepts
+      // connections and never answers): not another 10 s a path (--rpc-path tries one path alone).
+      const timedOut = /^TIMEOUT\b/.test(answer.reason);
+      if (/^REFUSED/.test(answer.reason) || (timedOut && !answered && answers.length >= 2 && answers.every((a) => /^no answer \(TIMEOUT\b/.test(a.answer)))) break;
+      // A path that kept the user waiting is said as it happens.
+      const next = paths[paths.indexOf(path) + 1];
+      if (timedOut && next !== undefined) prober.progress(`rpcPath: POST ${path}: ${describeAnswer(answer)}; trying ${next}`);
       continue;
     }
     answered = true;
