@@ -43,6 +43,15 @@ export const CHAIN_FAULTS = [
     bend: { methods: mapResult('chain_getBlockByHeight', (b) => (Array.isArray(b.transactions) && b.transactions.length > 0 ? { ...b, transaction_count: Number(b.transaction_count) + 1 } : b)) },
   },
   {
+    name: 'tx-count-zero',
+    category: 'chain',
+    description: 'Every block reports transaction_count 0, whatever it holds (its transactions list is left as it is).',
+    rule: 'transaction_count is the number of transactions in the block (spec: Resources, Block).',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: { methods: mapResult('chain_getBlockByHeight', (b) => ({ ...b, transaction_count: 0 })) },
+  },
+  {
     name: 'parent-hash-broken',
     category: 'chain',
     description: 'Blocks at height >= 1 report their own hash as parent_hash.',

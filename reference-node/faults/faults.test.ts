@@ -395,6 +395,12 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     const block = obj(await result(n.url, 'chain_getBlockByHeight', [Number(await confirmedAt(n, t.hash))]));
     return Array.isArray(block.transactions) && block.transaction_count !== block.transactions.length;
   },
+  'tx-count-zero': async (n) => {
+    const t = tx(freshSigner(), 0n, 0n);
+    await sendRaw(n.url, t.wire);
+    const block = obj(await result(n.url, 'chain_getBlockByHeight', [Number(await confirmedAt(n, t.hash))]));
+    return Array.isArray(block.transactions) && block.transactions.length > 0 && block.transaction_count === 0;
+  },
   'parent-hash-broken': async (n) => {
     await waitHeight(n, 2n);
     const one = obj(await result(n.url, 'chain_getBlockByHeight', [1]));

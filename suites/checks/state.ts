@@ -5,7 +5,7 @@ import type { JsonValue } from '../../core/json/index.js';
 import { CheckError } from '../checkOutcomes.js';
 import { errorCode } from '../../profile/Profile.js';
 import type { Transfer } from '../../profile/TxCodec.js';
-import { sameHex } from '../../profile/readWire.js';
+import { asU64, sameHex } from '../../profile/readWire.js';
 import { pollAccount, readAccount } from '../Wallet.js';
 import type { Account } from '../Wallet.js';
 import { sentHash } from './methods/chain_sendRawTransaction.js';
@@ -222,6 +222,43 @@ export const stateChecks: Check[] = [
         return undefined;
       }, ctx.inclusionTimeoutMs(), { inBlocks: true });
       return `in block ${found}`;
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'state/transfer-counted',
+    level: 'SHOULD',
+    title: 'a transfer applied is counted: among the blocks made from its sending on, one has a transaction_count above zero',
+    spec: 'spec: docs/interface.md#resource-block (transaction_count: "Number of transactions in the block")',
+    async run(ctx: CheckContext) {
+      // What any sound node shows without a transactions list (the profile's matter): a transfer applied is in some
+      // block above the height it was sent at, so the blocks from there on cannot all count none. A node that counts
+      // others' transactions and not this one passes here: transaction-count-matches (PROFILE) reads the list.
+      await requireServed(ctx, 'chain_getBlockByHeight');
+      const alice = await ctx.wallet().fund(ctx);
+      const bob = ctx.profile.codec.newKey().address;
+      const sentAt = await readHeight(ctx);
+      const t = await transfer(ctx, alice, bob, 7n);
+      await admitted(ctx, t.wire, 'a valid transfer from a funded key');
+      await balanceReaches(ctx, bob, 7n, { setup: true });
+      let next = sentAt + 1n;
+      const zero: bigint[] = [];
+      // A node may show the effect before the block that holds it: the blocks are read until one counts, or time is up.
+      const counted = await ctx.waitFor(
+        `a block from height ${sentAt + 1n} on counting a transaction (the transfer sent at height ${sentAt}, applied)`,
+        async () => {
+          const tip = await readHeight(ctx);
+          for (; next <= tip; next++) {
+            const count = asU64(ctx.field(await readBlock(ctx, next, 'although chain_blockNumber reported a height at or above it'), 'transaction_count'));
+            if (count !== undefined && count > 0n) return { height: next, count };
+            zero.push(next);
+          }
+          return undefined;
+        },
+        ctx.inclusionTimeoutMs(),
+        { inBlocks: true },
+      );
+      return `block ${counted.height} counts ${counted.count} transaction${counted.count === 1n ? '' : 's'} (the transfer was sent at height ${sentAt}${zero.length === 0 ? '' : `; ${zero.length} block${zero.length === 1 ? '' : 's'} before it counted none`})`;
     },
   }),
   defineCheck({
