@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { httpUrlProblem } from '../commonOptions.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
@@ -78,7 +79,7 @@ option, a --listen port in use: nothing written); 3 the upstream cannot be reach
 written); 4 internal error (a bug in chainrpc).`;
 
 const OPTIONS = {
-  upstream: { kind: 'text', value: '<base-url>' },
+  upstream: { kind: 'text', value: '<base-url>', check: httpUrlProblem },
   out: { kind: 'text', value: '<file>' },
   listen: { kind: 'integer', value: '<port>', min: 0, max: 65_535, default: 0 },
   host: { kind: 'text', value: '<addr>', default: '127.0.0.1' },
@@ -109,13 +110,8 @@ export const record: Command = {
     if (positionals.length > 0) throw new CliError(`${command}: unexpected argument "${positionals[0] ?? ''}" (see chainrpc record --help)`);
     if (values.upstream === undefined) throw new CliError(`${command}: give --upstream <base-url>: the node the traffic goes to`);
     if (values.out === undefined) throw new CliError(`${command}: give --out <file>: the capture to write`);
-    let upstream: URL;
-    try {
-      upstream = new URL(values.upstream);
-    } catch {
-      throw new CliError(`${command}: --upstream must be a URL such as http://127.0.0.1:8545; got "${values.upstream}"`);
-    }
-    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new CliError(`${command}: --upstream must be http or https; got "${values.upstream}"`);
+    // An http(s) URL: checked as the option was parsed (httpUrlProblem).
+    const upstream = new URL(values.upstream);
     if (existsSync(values.out)) throw new CliError(`${command}: ${values.out} exists; give another --out (a capture is never overwritten)`);
     const { hostname, port } = parseOrigin(upstream.origin);
     const reachable = await tcpReachable(hostname, port);
