@@ -224,7 +224,11 @@ describe.skipIf(!existsSync('/proc/self/cmdline'))('a devnet while it starts, an
     const data = join(dir, 'devnet');
     const run = start(['devnet', '--mn', '1', '--ln', '1', '--block-time', '200', '--data-dir', data]);
     await run.waitFor(/^devnet: mn1 MN /, { stream: 'stderr', ms: 60_000 });
-    // ln1 is spawned and still loading: its parent is gone before it could look at it.
+    // ln1 is spawned and still loading: its parent is gone before it could look at it. (Killed at mn1's line alone,
+    // the devnet could die before it spawned ln1, on a busy machine: then there is no ln1 to see stop.)
+    for (const until = Date.now() + 30_000; processesIn(join(data, 'ln1')).length === 0; await new Promise((r) => setTimeout(r, 5))) {
+      if (Date.now() > until) throw new Error('the devnet never spawned ln1');
+    }
     run.child.kill('SIGKILL');
     expect(await leftIn(data, 10_000), 'a node outlived its devnet').toEqual([]);
     for (const name of ['mn1', 'ln1']) expect(readFileSync(join(data, name, 'node.log'), 'utf8'), name).toMatch(/exited: stopping/);
