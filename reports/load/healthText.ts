@@ -84,6 +84,19 @@ export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const head = run.health?.head;
   if (head === undefined) return [];
   const lag = head.lagMs;
+  const reads = { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) };
+  if (head.samples === 0) {
+    // No read answered: nothing was seen of lags, stalls or heights (a 0 there would say the node kept them).
+    const none = `not measured: none of the head reads was answered${head.failed > 0 ? ` (${formatCount(head.failed)} failed)` : ''}`;
+    return [
+      { label: 'Head lag p50 / p90', value: DASH, note: none },
+      { label: 'Head lag p99 / max', value: DASH, note: '' },
+      { label: 'Head-lag trend', value: DASH, note: '' },
+      { label: 'Stalls', value: DASH, note: '' },
+      { label: 'Heights gone backwards', value: DASH, note: '' },
+      reads,
+    ];
+  }
   if (head.alone === true) {
     return [
       { label: 'Head lag p50 / p90', value: DASH, note: ALONE },
@@ -91,7 +104,7 @@ export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
       { label: 'Head-lag trend', value: DASH, note: '' },
       { label: 'Stalls', value: DASH, note: 'not measured: a stall is the head held while another node had the next height, and no other was followed' },
       { label: 'Heights gone backwards', value: formatCount(head.regressionCount), note: regressionNote(head) },
-      { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) },
+      reads,
     ];
   }
   return [
@@ -100,7 +113,7 @@ export function headHealthRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
     { label: 'Head-lag trend', value: head.lagTrend === undefined || head.lagTrend === null ? DASH : `${signedMs(head.lagTrend.msPerHour)}/h`, note: trendNote(head) },
     { label: 'Stalls', value: formatCount(head.stalls.length), note: stallNote(head) },
     { label: 'Heights gone backwards', value: formatCount(head.regressionCount), note: regressionNote(head) },
-    { label: 'Head reads', value: `${formatCount(head.samples)}${head.failed > 0 ? ` (+${formatCount(head.failed)} failed)` : ''}`, note: readsNote(head) },
+    reads,
   ];
 }
 

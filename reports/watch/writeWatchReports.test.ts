@@ -32,3 +32,32 @@ describe('the watch reports write figures as the load reports do', () => {
     expect(watchHeadline(report)).toContain('head lag p99 at most 102 ms');
   });
 });
+
+describe('a node whose head never answered', () => {
+  // The fixture's second node as one whose every head read failed (a wrong URL, a node not started).
+  const silent = (r: WatchReport, i: number): WatchReport => ({
+    ...r,
+    nodes: r.nodes.map((n, j) => {
+      const head = n.health.head;
+      if (j !== i || head === undefined) return n;
+      return { ...n, health: { ...n.health, head: { ...head, samples: 0, failed: 300, lastFailure: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1', lagMs: null, stalls: [], regressions: [], regressionCount: 0, series: [], worst: [], lagTrend: null } } };
+    }),
+  });
+
+  it('is named in the headline with why its reads failed; with no node answering, nothing else is said', () => {
+    const one = silent(report, 1);
+    const url = one.nodes[1]?.url ?? '';
+    expect(watchHeadline(one)).toContain(`${url} never answered (300 head reads failed: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1); `);
+    expect(watchHeadline(one)).toContain('gone backwards');
+    const none = silent(silent(report, 0), 1);
+    expect(watchHeadline(none)).not.toMatch(/gone backwards|head lag/);
+  });
+
+  it('its rows say nothing was measured (no 0 for stalls or heights gone backwards it was never seen to keep)', () => {
+    const html = renderWatchHtml(silent(report, 1));
+    const section = html.slice(html.indexOf('id="node-2"'));
+    expect(section).toContain('not measured: none of the head reads was answered (300 failed)');
+    expect(section).not.toContain('it never served a height lower');
+    expect(section).toContain('Heights gone backwards</th><td class="num">—</td>');
+  });
+});

@@ -52,7 +52,10 @@ export function watchHeadline(report: WatchResult): string {
   const silent = silentNodes(report);
   // A node that never answered has no head to speak of: said first, with why its reads failed.
   const never = silent.map((n) => `${n.url} never answered (${n.failed} head read${n.failed === 1 ? '' : 's'} failed${n.lastFailure === undefined ? '' : `: ${n.lastFailure}`})`).join('; ');
-  return `WATCHED ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'} for ${formatDuration(report.durationMs)}${how}: ${never === '' ? '' : `${never}; `}${compared}, ${back} height${back === 1 ? '' : 's'} gone backwards`;
+  const watched = `WATCHED ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'} for ${formatDuration(report.durationMs)}${how}`;
+  // No head answered at all: nothing was seen of lags or heights, so nothing is said of them.
+  if (silent.length === report.nodes.length) return `${watched}: ${never}`;
+  return `${watched}: ${never === '' ? '' : `${never}; `}${compared}, ${back} height${back === 1 ? '' : 's'} gone backwards`;
 }
 
 /** The watched nodes whose head was followed and never read: every read failed (refused, timed out, not JSON-RPC). */
