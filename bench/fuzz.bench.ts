@@ -80,13 +80,8 @@ async function node(dir: string, faults: string[] = []): Promise<{ url: string; 
  */
 async function partsApart(url: string, seed: number, rounds: number): Promise<{ make: number; judge: number }> {
   const ctx = makeCaseContext(profile, { height: 10n, genesisHeight: 0, addresses: [], chainId: 1n });
-  const sent = Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx));
   const sender = new CaseSender(rpcEndpoint(url, profile.rpcPath), CONCURRENCY);
-  const answers: Awaited<ReturnType<typeof sendCase>>[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = next++; i < CASES; i = next++) answers[i] = await sendCase(sender, sent[i]!.http, 5_000, profile.maxBodyBytes);
-  }));
+  const answers = await sendAll(sender, Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx)));
   sender.close();
   const cpuUs = (): number => {
     const u = process.cpuUsage();
@@ -111,16 +106,25 @@ async function partsApart(url: string, seed: number, rounds: number): Promise<{ 
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+type Answer = Awaited<ReturnType<typeof sendCase>>;
+
+/** Every case sent, CONCURRENCY at a time, nothing judged; the answers in the cases' order. */
+async function sendAll(sender: InstanceType<typeof CaseSender>, cases: readonly { http: Parameters<typeof sendCase>[1] }[]): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let i = next++; i < cases.length; i = next++) answers[i] = await sendCase(sender, cases[i]!.http, 5_000, profile.maxBodyBytes);
+  }));
+  return answers;
+}
+
 /** The same bodies, sent by the same client, nothing judged: what the transport alone allows. */
 async function transportOnly(url: string, seed: number): Promise<number> {
   const ctx = makeCaseContext(profile, { height: 10n, genesisHeight: 0, addresses: [], chainId: 1n });
   const cases = Array.from({ length: CASES }, (_, i) => caseAt(seed, i, ctx));
   const sender = new CaseSender(rpcEndpoint(url, profile.rpcPath), 2 * CONCURRENCY + 4);
   const t0 = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let c = cases[next++]; c !== undefined; c = cases[next++]) await sendCase(sender, c.http, 5_000, profile.maxBodyBytes);
-  }));
+  await sendAll(sender, cases);
   const ms = performance.now() - t0;
   sender.close();
   return (CASES * 1_000) / ms;

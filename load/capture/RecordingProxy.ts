@@ -114,7 +114,6 @@ export class RecordingProxy {
   }
 }
 
-/** One request passed on and its answer passed back; the exchange recorded (the writer ignores it once full). */
 /**
  * A client's request target under the upstream URL's path: `/x` under `/rpc` is `/rpc/x`, and the root (`/`,
  * `/?q`) is the path itself (`/rpc`, `/rpc?q`), not `/rpc/`: a client pointed at the proxy's bare URL meant the
@@ -125,6 +124,7 @@ export function underPrefix(prefix: string, path: string): string {
   return path === '/' || path.startsWith('/?') ? `${prefix}${path.slice(1)}` : `${prefix}${path}`;
 }
 
+/** One request passed on and its answer passed back; the exchange recorded (the writer ignores it once full). */
 async function exchange(req: IncomingMessage, res: ServerResponse, o: LiveOptions, pool: ExactHttpPool, prefix: string): Promise<void> {
   const arrived = performance.now();
   const chunks: Buffer[] = [];
