@@ -13,6 +13,7 @@ import { PeerLink } from '../p2p/PeerLink.js';
 import { createPeerServer } from '../p2p/PeerServer.js';
 import type { PeerGate } from '../p2p/PeerGate.js';
 import type { PeerHost, PeerServer } from '../p2p/PeerServer.js';
+import { AwakeClock } from '../p2p/AwakeClock.js';
 import { PeerSet } from '../p2p/PeerSet.js';
 import { createRpcServer } from '../rpc/createRpcServer.js';
 import type { RpcServer } from '../rpc/createRpcServer.js';
@@ -21,7 +22,7 @@ import { BlockProducer, quorumOf } from './BlockProducer.js';
 import { BlockSync } from './BlockSync.js';
 import { electLeader, rankMembers } from './electLeader.js';
 import { FaucetForwarder } from './FaucetForwarder.js';
-import { Membership } from './Membership.js';
+import { heartbeatMs, Membership } from './Membership.js';
 import { NodeMetrics } from './NodeMetrics.js';
 import { loadOrCreateIdentity } from './NodeIdentity.js';
 import type { NodeIdentity } from './NodeIdentity.js';
@@ -125,6 +126,8 @@ export class ReferenceNode {
   /** When this node was made (Date.now()): a member not first in rank leads only a liveness window later (settledIn). */
   private readonly startedAtMs = Date.now();
   private readonly links = new Map<string, PeerLink>();
+  /** This process's time awake (its own pauses left out): a peer's silence is counted in it (PeerSet). */
+  private readonly awake: AwakeClock;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly membership: Membership;
   private readonly sync: BlockSync;
@@ -158,7 +161,9 @@ export class ReferenceNode {
     this.p2pUrl = urls.p2pUrl;
     const log = options.log;
     this.refusals = new RefusalLog(log);
-    this.peers = new PeerSet(this.id, this.p2pUrl, livenessMs(options.blockTimeMs), new Set(network.members));
+    const liveness = livenessMs(options.blockTimeMs);
+    this.awake = new AwakeClock(heartbeatMs(liveness), undefined, true, (ms) => log(`this node was paused ${Math.round(ms)} ms (its event loop held): its peers' silence meanwhile is not counted against them`));
+    this.peers = new PeerSet(this.id, this.p2pUrl, liveness, new Set(network.members), this.awake);
     for (const p of options.peers) this.peers.addUrl(p);
     const stopping = (): boolean => this.stopping;
     const link = (u: string): PeerLink => this.link(u);
@@ -204,7 +209,7 @@ export class ReferenceNode {
       identity,
       meter: this.meter,
       log,
-      mayPropose: () => !this.stopping && options.kind === 'MN' && this.membership.greeted && this.leader() === this.id && this.slotOpen() && this.settledIn() && !this.isBehind(0n) && !this.sync.syncing,
+      mayPropose: () => !this.stopping && options.kind === 'MN' && this.membership.greeted && this.leader() === this.id && this.slotOpen() && this.settledIn() && this.listenedSincePause() && !this.isBehind(0n) && !this.sync.syncing,
       proposes: () => this.hooks.proposes(),
       snapshot: (parent) => buildSnapshot(network.members, parent, this.id, this.meter.score(), (m) => this.peers.get(m)?.score),
       quorum: quorumOf(network.members.length),
@@ -331,6 +336,20 @@ export class ReferenceNode {
     const tip = this.chain.tip();
     if (rankMembers(this.network.members, tip.pou, tip.proposer)[0] === this.id) return true;
     return Date.now() - this.startedAtMs >= this.peers.livenessMs;
+  }
+
+  /**
+   * Whether this node has listened since its latest long pause (AwakeClock): one long enough that the other
+   * members may have found it silent for their liveness window and taken over. Their blocks and hellos then wait
+   * unread in its sockets, and its timers run first: proposing at once, on the chain it held before the pause,
+   * would put a second block at a height they built on (where a proposer commits alone, in a network of two
+   * members, a fork). Two heartbeats after the pause, their hellos have said whether it is behind. A shorter
+   * pause cannot have made it silent for a liveness window (it greets every heartbeat), and costs no block.
+   */
+  private listenedSincePause(): boolean {
+    const pause = this.awake.latestPause();
+    const heartbeat = heartbeatMs(this.peers.livenessMs);
+    return pause === undefined || pause.to - pause.from < this.peers.livenessMs - heartbeat || Date.now() - pause.to >= 2 * heartbeat;
   }
 
   /** Whether this node's slot on the tip has come (proposalRules.slotDelay): at once for the first in rank. */
@@ -462,6 +481,7 @@ export class ReferenceNode {
     if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
+    this.awake.stop();
     this.membership.stop();
     await Promise.all([this.server.close(), this.peerServer.close()]);
     await Promise.all([...this.links.values()].map((l) => l.close()));

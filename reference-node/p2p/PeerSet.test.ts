@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AwakeClock } from './AwakeClock.js';
 import type { Hello } from './hello.js';
 import { HELLO_MAX_AGE_MS, HELLO_MAX_AHEAD_MS, MAX_FOLLOWERS, PeerSet } from './PeerSet.js';
 import { thrownRefusal } from '../../test/support/peerClient.js';
@@ -91,6 +92,30 @@ describe('PeerSet.accept', () => {
     expect(peers.get(M2)?.lastSeen).toBe(NOW);
     expect(peers.live(NOW + LIVENESS_MS).map((p) => p.id)).toEqual([M2]);
     expect(peers.live(NOW + LIVENESS_MS + 1)).toEqual([]);
+  });
+
+  it('with an awake clock, counts a peer\'s silence only in the time this node was awake: its own pause is not the peer\'s silence', () => {
+    let t = 0;
+    const awake = new AwakeClock(500, { monotonic: () => t, wall: () => NOW + t }, false);
+    const peers = new PeerSet(SELF, SELF_URL, LIVENESS_MS, new Set([M1, M2]), awake);
+    peers.accept(hello(M1, NOW), freshSig(), NOW);
+    const step = (ms: number): void => {
+      for (let left = ms; left > 0; left -= 125) {
+        t += Math.min(125, left);
+        awake.probe();
+      }
+    };
+    step(1_000);
+    t += 5_000; // this node held: M1's hellos wait unread
+    expect(peers.live().map((p) => p.id), 'just after the pause').toEqual([M1]);
+    step(875);
+    expect(peers.live().map((p) => p.id), 'awake 2,000 ms since its hello').toEqual([M1]);
+    step(125);
+    expect(peers.live(), 'awake longer than the liveness window: silent for real').toEqual([]);
+    // Without the clock, the same times make M1 dead on waking.
+    const plain = new PeerSet(SELF, SELF_URL, LIVENESS_MS, new Set([M1, M2]));
+    plain.accept(hello(M1, NOW), freshSig(), NOW);
+    expect(plain.live(NOW + 6_000)).toEqual([]);
   });
 
   it('follows a member\'s peer list, but takes only a non-member\'s own URL', () => {

@@ -1,4 +1,5 @@
 import type { NodeKind } from '../../core/schema/types.generated.js';
+import type { AwakeClock } from './AwakeClock.js';
 import type { Hello } from './hello.js';
 import { PeerRefusal } from './PeerRefusal.js';
 
@@ -36,7 +37,8 @@ interface Entry extends PeerInfo {
  * hello signed by its key (hello.ts), and is live while its newest hello is within `livenessMs` of
  * now; only live peers count for chain_pouPeers, net_peerCount and leader election. Because
  * liveness runs from the hello's own (signed) timestamp, a replayed hello can never make a peer
- * look alive for longer than the hello it copies.
+ * look alive for longer than the hello it copies. With an `awake` clock, a peer's silence counts
+ * only the time this node was awake (AwakeClock): a pause of its own is not the peer's silence.
  */
 export class PeerSet {
   private readonly byId = new Map<string, Entry>();
@@ -52,6 +54,7 @@ export class PeerSet {
     private readonly selfUrl: string,
     readonly livenessMs: number,
     private readonly members: ReadonlySet<string>,
+    private readonly awake: AwakeClock | null = null,
   ) {}
 
   addUrl(url: string): void {
@@ -111,12 +114,13 @@ export class PeerSet {
     this.byId.delete(gone.id);
   }
 
-  isLive(peer: PeerInfo, now = Date.now()): boolean {
-    return now - peer.lastSeen <= this.livenessMs;
+  isLive(peer: PeerInfo, now = this.awake?.probe() ?? Date.now()): boolean {
+    const silent = this.awake ? this.awake.awakeBetween(peer.lastSeen, now) : now - peer.lastSeen;
+    return silent <= this.livenessMs;
   }
 
   /** Live peers, by identifier. */
-  live(now = Date.now()): PeerInfo[] {
+  live(now = this.awake?.probe() ?? Date.now()): PeerInfo[] {
     return [...this.byId.values()].filter((p) => this.isLive(p, now)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
