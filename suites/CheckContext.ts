@@ -67,6 +67,8 @@ export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** The liveness calls made after probes: evidence, but never the exchange that showed a failure. */
   private readonly livenessCalls = new WeakSet<Exchange>();
+  /** Each answer's exchange (exchangeOf): with many in flight, the one a failure names may no longer be among the last kept. */
+  private readonly exchangeByAnswer = new WeakMap<RawResponse, Exchange>();
 
   constructor(
     private readonly shared: RunShared,
@@ -152,6 +154,7 @@ export class CheckContext {
         truncated: res.truncated || res.text.length > EXCERPT,
       };
       exchange.ms = res.timing.totalMs;
+      this.exchangeByAnswer.set(res, exchange);
       if (res.truncated) throw new CheckError(`the node sent more than ${MAX_RESPONSE_BYTES} bytes; the suite stopped reading (HTTP ${res.status})`);
       if (res.status === 429) {
         throw new RateLimited(
@@ -317,8 +320,18 @@ export class CheckContext {
     return p;
   }
 
-  fail(message: string, expected?: string, actual?: string): never {
-    throw new CheckFailure(message, expected, actual);
+  /**
+   * The node is wrong. `shown`: the exchange that shows it, when it is not the check's latest (calls in flight at
+   * once); it joins the evidence if it was no longer among the exchanges kept.
+   */
+  fail(message: string, expected?: string, actual?: string, shown?: Exchange): never {
+    if (shown !== undefined && !this.exchanges.includes(shown)) this.exchanges.push(shown);
+    throw new CheckFailure(message, expected, actual, shown);
+  }
+
+  /** The exchange that brought this answer (raw, post), for a failure to name. */
+  exchangeOf(res: RawResponse): Exchange | undefined {
+    return this.exchangeByAnswer.get(res);
   }
 
   skip(reason: string): never {

@@ -7,7 +7,7 @@ import { createHash, verify as nodeVerify } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import { encodeTransactionBody, hexToBytes, hexToFixedBytes, publicKeyObject, SIGNATURE_LENGTH, signingMessageForBody, TX_BODY_LENGTH, TX_FIELDS } from '../../core/codec/index.js';
 import type { SignedTransaction, TransactionVerifyResult } from '../../core/codec/index.js';
-import { parseJson } from '../../core/json/index.js';
+import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { Exchange, TransportRules } from '../rpc/TransportRules.js';
 
@@ -27,6 +27,24 @@ export function changedId(id: JsonValue | undefined): JsonValue | undefined {
   if (typeof id === 'number' || typeof id === 'bigint') return String(id);
   if (typeof id === 'string' && /^-?(0|[1-9]\d{0,14})$/.test(id)) return Number(id);
   return id;
+}
+
+/**
+ * id-crossed-now-and-then: every `every`-th single response object (one with an id) leaves with the id of the single
+ * response before it. Batches, and answers that are not one response object, pass as they are.
+ */
+export function crossIdsNowAndThen(every: number): (answer: string | null, request: string) => string | null {
+  let answered = 0;
+  let previous: JsonValue | undefined;
+  return (answer) => {
+    if (answer === null || !answer.startsWith('{')) return answer;
+    const value = parseJson(answer);
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !('id' in value)) return answer;
+    const id = value['id'];
+    const before = previous;
+    previous = id;
+    return ++answered % every === 0 && before !== undefined ? stringifyJson({ ...value, id: before }) : answer;
+  };
 }
 
 /**

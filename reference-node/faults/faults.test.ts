@@ -230,6 +230,13 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     const a = obj((await send(n.url, '{"jsonrpc":"2.0","id":18446744073709551617,"method":"chain_blockNumber"}')).json);
     return typeof a.id === 'bigint' && a.id !== 18446744073709551617n;
   },
+  'id-crossed-now-and-then': async (n) => {
+    // 50 calls one after the other: two (or so) carry the id of the call before, the rest their own.
+    const answered: JsonValue[] = [];
+    for (let id = 1; id <= 50; id++) answered.push(obj((await send(n.url, bn(id))).json).id ?? null);
+    const crossed = answered.flatMap((id, i) => (id === i + 1 ? [] : [[i + 1, id]]));
+    return crossed.length >= 1 && crossed.length <= 3 && crossed.every(([sent, got]) => got === Number(sent) - 1);
+  },
   'null-id-dropped': async (n) => {
     const a = await send(n.url, '{"jsonrpc":"2.0","id":null,"method":"chain_blockNumber"}');
     return a.status === 204 && a.text === '';

@@ -7,7 +7,7 @@ import { INTERNAL_REASON } from '../rpc/handleRpcBody.js';
 import { RpcMethodError } from '../rpc/RpcMethodError.js';
 import { JSON_TYPE } from '../rpc/TransportRules.js';
 import { eachError, eachResponse, isObject, mapResponses, requestValue, rewriteAnswer, rules, wrapEveryMethod, text } from './bends.js';
-import { changedId, FAULT_BODY_LIMIT, frameworkErrorPage, holdsNullRequest, isErrorAnswer, leakyError, NULL_DEATH_LINE, serverDies } from './deviations.js';
+import { changedId, crossIdsNowAndThen, FAULT_BODY_LIMIT, frameworkErrorPage, holdsNullRequest, isErrorAnswer, leakyError, NULL_DEATH_LINE, serverDies } from './deviations.js';
 import type { Fault } from './bends.js';
 
 export const TRANSPORT_FAULTS = [
@@ -28,6 +28,16 @@ export const TRANSPORT_FAULTS = [
     level: 'MUST',
     scope: 'node',
     bend: { transport: eachResponse((res) => (typeof res.id === 'bigint' ? { ...res, id: Number(res.id) } : res)) },
+  },
+  {
+    name: 'id-crossed-now-and-then',
+    category: 'transport',
+    description: 'One single call in 25 is answered with the id of the single call answered before it (answers crossed now and then, as a response buffer shared by connections does); every other answer is right.',
+    rule: 'The response id equals the request id (JSON-RPC 2.0 §5).',
+    level: 'MUST',
+    scope: 'node',
+    // A counter of its own per node: the bend runs once for each node that takes the fault.
+    bend: { transport: (r) => rewriteAnswer(crossIdsNowAndThen(25))(r) },
   },
   {
     name: 'null-id-dropped',

@@ -83,6 +83,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
       'transport/batch-of-one': /no response for id 11; unexpected or repeated responses with id "11"/,
     },
   },
+  { fault: 'id-crossed-now-and-then', catches: { 'transport/ids-echoed-under-concurrency': /of 128 calls \(16 in flight at a time\) were answered with an id not theirs; the first: id \S+ answered with id \S+/ } },
   { fault: 'large-id-rounded', catches: { 'transport/id-large-integer-echoed': /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/ } },
   { fault: 'null-id-dropped', catches: { 'transport/id-null-answered': /a call with id null: the answer is not JSON \(nothing was sent back\)/ } },
   { fault: 'absent-params-refused', catches: { 'transport/params-omitted': /a call of chain_blockNumber without params was refused with -32600 \("Invalid Request: params is required"\): params may be omitted/ } },

@@ -23,6 +23,44 @@ async function expectEcho(ctx: CheckContext, text: string, expected: JsonValue):
   return { response, res };
 }
 
+/** Calls the concurrency check sends, and how many are in flight at once. */
+export const CROSSING_CALLS = 128;
+export const CROSSING_AT_ONCE = 16;
+
+/** The i-th call's id: integers and strings in turn, each used once in a run (a crossed answer cannot match by chance). */
+function crossingId(i: number): { text: string; value: JsonValue } {
+  return i % 2 === 0 ? { text: String(7_000_000 + i), value: 7_000_000 + i } : { text: `"crossing-${i}"`, value: `crossing-${i}` };
+}
+
+/**
+ * CROSSING_CALLS chain_blockNumber calls, CROSSING_AT_ONCE in flight at a time, each with an id of its own; fails
+ * naming the first answer that carries another id (and how many did).
+ */
+async function expectNoCrossedIds(ctx: CheckContext): Promise<string> {
+  const method = ctx.method('chain_blockNumber');
+  let next = 0;
+  const crossed: { sent: string; got: JsonValue | undefined; res: RawResponse }[] = [];
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < CROSSING_CALLS; i = next++) {
+      const id = crossingId(i);
+      const res = await ctx.post(requestText(method, '[]', id.text));
+      const response = singleResponse(ctx, res, `call ${i + 1} of ${CROSSING_CALLS} (id ${id.text})`, `a response object with id ${id.text}`);
+      if (!sameId(response.id, id.value)) crossed.push({ sent: id.text, got: response.id, res });
+    }
+  };
+  await Promise.all(Array.from({ length: CROSSING_AT_ONCE }, worker));
+  const first = crossed[0];
+  if (first !== undefined) {
+    ctx.fail(
+      `${crossed.length} of ${CROSSING_CALLS} calls (${CROSSING_AT_ONCE} in flight at a time) were answered with an id not theirs; the first: id ${first.sent} answered with id ${idText(first.got)}`,
+      `id ${first.sent}`,
+      answerText(first.res),
+      ctx.exchangeOf(first.res),
+    );
+  }
+  return `all ${CROSSING_CALLS} calls answered with their own id, ${CROSSING_AT_ONCE} in flight at a time`;
+}
+
 /** Response envelope and id echo (JSON-RPC 2.0 §5). */
 export const ids: Check[] = [
   defineCheck({
@@ -107,6 +145,15 @@ export const ids: Check[] = [
       }
       return 'served, with id null';
     },
+  }),
+  defineCheck({
+    id: 'transport/ids-echoed-under-concurrency',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: `${CROSSING_CALLS} calls, ${CROSSING_AT_ONCE} in flight at a time, each with an id of its own: every answer carries its own call's id, none another's`,
+    spec: `${ECHO}; one call or two per id form cannot see an answer crossed with another's now and then`,
+    run: expectNoCrossedIds,
   }),
   defineCheck({
     id: 'transport/id-fraction-echoed',
