@@ -1,7 +1,7 @@
 // Figures of a load run as people read them, the same in every report, on the console and in the verdict.
 // Numbers are written in one locale (en-US: "1,234.5") so output does not change with the machine that wrote
 // it. reports/load/formatLoad.ts re-exports these and adds the reports' own.
-import type { FigureUnit, ThresholdResult } from './model.js';
+import type { FigureUnit, LoadRun, ThresholdResult } from './model.js';
 
 /** A number with exactly `decimals` decimals and thousands separators. */
 export const grouped = (value: number, decimals: number): string =>
@@ -60,6 +60,15 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
  * What a threshold measured, with its unit, as a sentence's part: "1.73 ms", "0.53%", "3 requests" (a count
  * says what it counts: requests dropped, calls that differ, stalls, ...), "nothing measured".
  */
+/**
+ * How a threshold of a run came out, as every report and the verdict say it: kept, broken, or not judged when the
+ * run was interrupted (Ctrl-C): the thresholds speak of the whole window, and the run measured a part of it.
+ */
+export function thresholdOutcome(run: Pick<LoadRun, 'stop'>, t: Pick<ThresholdResult, 'ok'>): 'kept' | 'broken' | 'not judged' {
+  if (run.stop.reason === 'interrupted') return 'not judged';
+  return t.ok ? 'kept' : 'broken';
+}
+
 export function thresholdActual(t: Pick<ThresholdResult, 'unit' | 'actual' | 'metric'>): string {
   const text = formatMetricValue(t.unit, t.actual);
   if (t.unit !== 'count' || t.actual === null) return text;

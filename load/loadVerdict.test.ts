@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LOAD_FIXTURE_KINDS, loadReportFixture } from '../test/support/loadReportFixture.js';
 import { EXIT } from '../core/errors/exitCodes.js';
 import { loadHeadline, loadVerdict, verdictClass } from './loadVerdict.js';
+import { thresholdOutcome } from './figures.js';
 import type { LoadRun, SweepResult } from './model.js';
 import { sloReasons } from './sweep/runSweep.js';
 
@@ -92,6 +93,18 @@ describe('loadVerdict', () => {
     const v = loadVerdict([r], [], undefined, true);
     expect(v.exitCode).toBe(130);
     expect(v.summary).toMatch(/^INTERRUPTED: .*p99 < 1ms/);
+  });
+
+  it('judges no threshold of a run cut by Ctrl-C (they speak of the whole window); a run that completed before it keeps its own', () => {
+    const cut = keptAll();
+    cut.stop = { reason: 'interrupted', atMs: 2_000 };
+    cut.thresholds[0] = { name: 'p99 < 1ms', metric: 'p99', unit: 'ms', limit: 1, actual: 14, ok: false };
+    const v = loadVerdict([cut], [], undefined, true);
+    expect(v.exitCode).toBe(130);
+    expect(v.summary).not.toContain('p99 < 1ms');
+    expect(thresholdOutcome(cut, cut.thresholds[0])).toBe('not judged');
+    expect(thresholdOutcome(keptAll(), { ok: true })).toBe('kept');
+    expect(thresholdOutcome(keptAll(), { ok: false })).toBe('broken');
   });
 
   it('reports a sweep\'s knee, and does not trust a sweep the generator cut short', () => {

@@ -10,6 +10,7 @@
  */
 import type { JsonValue } from '../../core/json/index.js';
 import { short } from '../../core/client/validateResponse.js';
+import { excerpt } from '../../core/excerpt.js';
 import type { Profile } from '../../profile/Profile.js';
 import { isObject } from '../../profile/readWire.js';
 import type { Violation } from '../model.js';
@@ -81,7 +82,7 @@ export function idKey(id: JsonValue | undefined, literal?: () => string | undefi
   return id === null ? 'null' : `other:${short(id)}`;
 }
 
-const cut = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);
+const cut = (text: string): string => excerpt(text, 80);
 
 const kindOf = (v: JsonValue | undefined): string => (v === null ? 'null' : typeof v === 'bigint' ? 'number' : Array.isArray(v) ? 'array' : typeof v);
 

@@ -16,6 +16,7 @@
 import type { JsonValue } from '../../core/json/index.js';
 import { parseJson } from '../../core/json/index.js';
 import { internalDetail } from '../../core/client/internalDetail.js';
+import { excerpt } from '../../core/excerpt.js';
 import { short } from '../../core/client/validateResponse.js';
 import type { Profile } from '../../profile/Profile.js';
 import { isObject } from '../../profile/readWire.js';
@@ -110,7 +111,7 @@ function deepFrozen(value: JsonValue): JsonValue {
 
 const excerptOf = (answer: FuzzAnswer): string => {
   const text = answer.text ?? '';
-  const body = text.trim() === '' ? '(empty body)' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  const body = text.trim() === '' ? '(empty body)' : excerpt(text, 200);
   return `HTTP ${answer.status ?? '?'}: ${body}`;
 };
 
@@ -128,23 +129,25 @@ function judgeReadings(readings: Readings, answer: FuzzAnswer, profile: Profile)
 
 function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, readings: Readings, profile: Profile): Violation[] {
   const status = answer.status ?? 0;
-  const excerpt = excerptOf(answer);
+  // Written only for a violation: the judge's hot path is an answer that is right.
+  let excerptText: string | undefined;
+  const excerpt = (): string => (excerptText ??= excerptOf(answer));
   const notJson = (what: string): Violation[] => {
     if ('json' in body || readings.refusal?.accepts(status) === true) return [];
-    return [{ oracle: 'envelope', message: `answered ${what} with HTTP ${status} and ${body.notJson}, not a JSON-RPC response`, source: 'JSON-RPC 2.0 §5 ("the Server MUST reply with a Response")', excerpt, kind: 'not json' }];
+    return [{ oracle: 'envelope', message: `answered ${what} with HTTP ${status} and ${body.notJson}, not a JSON-RPC response`, source: 'JSON-RPC 2.0 §5 ("the Server MUST reply with a Response")', excerpt: excerpt(), kind: 'not json' }];
   };
   switch (reading.kind) {
     case 'unjudged': {
       const out: Violation[] = [];
       if (reading.status !== undefined && status !== reading.status.status && !(reading.status.orAnyRefusal === true && status >= 400 && status < 500)) {
-        out.push({ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, not the profile's ${reading.status.status}${reading.status.orAnyRefusal === true ? ' nor any other 4xx' : ''}`, source: reading.status.source, excerpt, kind: `status ${status} for ${reading.status.status}` });
+        out.push({ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, not the profile's ${reading.status.status}${reading.status.orAnyRefusal === true ? ' nor any other 4xx' : ''}`, source: reading.status.source, excerpt: excerpt(), kind: `status ${status} for ${reading.status.status}` });
       }
       if (reading.mustBeJson && 'notJson' in body) out.push(...notJson(reading.what));
       return out;
     }
     case 'nothing': {
-      if (status >= 500) return [{ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, a server failure`, source: 'RFC 9110 §15.6; JSON-RPC 2.0 §4.1', excerpt, kind: 'notification 5xx' }];
-      if ('json' in body) return [{ oracle: 'envelope', message: `answered ${reading.what} with a JSON value, where nothing is due`, source: 'JSON-RPC 2.0 §4.1 ("The Server MUST NOT reply to a Notification"), §6', excerpt, kind: 'notification answered' }];
+      if (status >= 500) return [{ oracle: 'envelope', message: `answered ${reading.what} with HTTP ${status}, a server failure`, source: 'RFC 9110 §15.6; JSON-RPC 2.0 §4.1', excerpt: excerpt(), kind: 'notification 5xx' }];
+      if ('json' in body) return [{ oracle: 'envelope', message: `answered ${reading.what} with a JSON value, where nothing is due`, source: 'JSON-RPC 2.0 §4.1 ("The Server MUST NOT reply to a Notification"), §6', excerpt: excerpt(), kind: 'notification answered' }];
       return [];
     }
     case 'single': {
@@ -153,7 +156,7 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
         // A batch over the profile's maxBatch is due one error; an array means the node took it as a batch: a
         // profile matter (its limit), not JSON-RPC's.
         const overLimit = reading.due.what.startsWith('a batch');
-        return [{ oracle: 'envelope', message: `answered ${reading.due.what}, ${overLimit ? 'due one error (over the profile\'s maxBatch),' : 'a single request,'} with an array`, source: overLimit ? 'profile: maxBatch (a batch over it is refused with one error)' : 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt, kind: overLimit ? 'array over maxBatch' : 'array for a single request' }];
+        return [{ oracle: 'envelope', message: `answered ${reading.due.what}, ${overLimit ? 'due one error (over the profile\'s maxBatch),' : 'a single request,'} with an array`, source: overLimit ? 'profile: maxBatch (a batch over it is refused with one error)' : 'JSON-RPC 2.0 §5, §6 (an array answers a batch only)', excerpt: excerpt(), kind: overLimit ? 'array over maxBatch' : 'array for a single request' }];
       }
       return dueViolations(reading.due, body.json, profile, () => answerIds(answer)().top);
     }
@@ -164,7 +167,7 @@ function readingViolations(reading: Reading, body: Body, answer: FuzzAnswer, rea
         const json = body.json;
         const refusal = isObject(json) && responseProblems(json).length === 0 && isObject(json.error) && json.id === null;
         if (reading.wholeRefusal && refusal) return [];
-        return [{ oracle: 'envelope', message: `answered ${what} with ${refusal ? 'one error object' : 'a single value'}, not an array of responses`, source: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")', excerpt, kind: refusal ? 'batch one error object' : 'batch single value' }];
+        return [{ oracle: 'envelope', message: `answered ${what} with ${refusal ? 'one error object' : 'a single value'}, not an array of responses`, source: 'JSON-RPC 2.0 §6 ("the Server should respond with an Array containing the corresponding Response objects")', excerpt: excerpt(), kind: refusal ? 'batch one error object' : 'batch single value' }];
       }
       return batchViolations(reading, body.json, profile, what, answerIds(answer));
     }

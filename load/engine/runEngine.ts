@@ -86,11 +86,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   const warmStages = warmedStages(options);
 
   const emit = (point: TimelinePoint): void => {
-    if (point.tMs >= 0) {
-      okCalls += point.okCalls;
-      failedCalls += point.failedCalls;
-      dropped += point.dropped;
-    }
     const end = point.tMs + tickMs;
     options.onProgress?.({
       phase: end <= 0 ? 'warmup' : point.tMs < options.durationMs ? 'measure' : 'drain',
@@ -107,6 +102,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     });
   };
   const onTick = (report: TickReport): void => {
+    // The measured window's own counts (as the run's figures count them), not every call that ended in a tick of it.
+    okCalls += report.measured.okCalls;
+    failedCalls += report.measured.failedCalls;
+    dropped += report.measured.dropped;
     const point = timeline.add(report);
     if (point !== undefined) emit(point);
   };

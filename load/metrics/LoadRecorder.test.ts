@@ -91,6 +91,23 @@ describe('LoadRecorder', () => {
     expect(r.figures().schedule).toMatchObject({ sent: 0, dropped: 0, completed: 0 });
   });
 
+  it('says apart, in a tick, the calls of the measured window: a progress line that adds them up ends where the figures do (a warm-up request ending in the window is in the tick, not in the run)', () => {
+    const r = new LoadRecorder();
+    const req = single('a');
+    const ok = classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, result: 1 }));
+    const refused = classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'busy' } }));
+    r.ended(req, ok, { scheduledMs: -1, writtenMs: -1, endedMs: 1 }, false); // scheduled in the warm-up
+    r.ended(req, ok, { scheduledMs: 0, writtenMs: 0, endedMs: 2 }, true);
+    r.ended(req, refused, { scheduledMs: 0, writtenMs: 0, endedMs: 2 }, true);
+    r.dropped(false);
+    r.dropped(true);
+    const tick = r.closeTick(0, 0);
+    expect(tick).toMatchObject({ okCalls: 2, failedCalls: 1, dropped: 2, measured: { okCalls: 1, failedCalls: 1, dropped: 1 } });
+    expect(r.callTotals()).toEqual({ ok: tick.measured.okCalls, failed: tick.measured.failedCalls });
+    expect(r.figures().schedule.dropped).toBe(tick.measured.dropped);
+    expect(r.closeTick(1, 0).measured).toEqual({ okCalls: 0, failedCalls: 0, dropped: 0 });
+  });
+
   it("a tick tells the node's answers from failures: refused connections are neither served nor in the tick's latency", () => {
     // A node killed mid-tick: 5 answers in 40 ms, then 45 refused connections that fail in 0.5 ms each.
     const r = new LoadRecorder();

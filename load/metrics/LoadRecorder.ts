@@ -40,6 +40,12 @@ export interface TickReport extends Pick<TimelinePoint, 'sent' | 'completed' | '
    * connection fails in a millisecond, so with failures in it a dead node's tick would look the fastest.
    */
   latency: Histogram;
+  /**
+   * Of the calls and requests counted in the tick, those of the measured window (scheduled in it): the run's own
+   * totals add up these, so a progress line that sums them says what the report will (a request of the warm-up that
+   * ends in the window is in the tick's counts, not in these).
+   */
+  measured: { okCalls: number; failedCalls: number; dropped: number };
 }
 
 /** The timing of one request, in milliseconds of one clock (performance.now()). */
@@ -89,7 +95,11 @@ export class LoadRecorder {
   #queuedMax = 0;
   #completed = 0;
   // The current tick (warm-up included).
-  #tick = { sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram() };
+  #tick = LoadRecorder.#emptyTick();
+
+  static #emptyTick(): { sent: number; completed: number; served: number; okCalls: number; failedCalls: number; dropped: number; latency: Histogram; measured: TickReport['measured'] } {
+    return { sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram(), measured: { okCalls: 0, failedCalls: 0, dropped: 0 } };
+  }
 
   /** A request came due (open model), or a closed-model loop began one. */
   scheduled(measured: boolean): void {
@@ -113,7 +123,9 @@ export class LoadRecorder {
 
   dropped(measured: boolean): void {
     this.#tick.dropped++;
-    if (measured) this.#dropped++;
+    if (!measured) return;
+    this.#dropped++;
+    this.#tick.measured.dropped++;
   }
 
   /** `waiting` requests wait for a free connection right now. */
@@ -141,6 +153,8 @@ export class LoadRecorder {
     tick.failedCalls += c.calls.length - ok;
     if (endedInWindow) this.#completed++;
     if (!measured) return;
+    tick.measured.okCalls += ok;
+    tick.measured.failedCalls += c.calls.length - ok;
 
     this.#latency.record(latencyUs);
     if (serviceUs !== undefined) this.#service.record(serviceUs);
@@ -198,8 +212,8 @@ export class LoadRecorder {
   /** Ends the current tick: its counters (with the in-flight count given) and its latency histogram; the next tick starts empty. */
   closeTick(index: number, inFlight: number): TickReport {
     const t = this.#tick;
-    this.#tick = { sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, latency: new Histogram() };
-    return { index, sent: t.sent, completed: t.completed, served: t.served, okCalls: t.okCalls, failedCalls: t.failedCalls, dropped: t.dropped, inFlight, latency: t.latency };
+    this.#tick = LoadRecorder.#emptyTick();
+    return { index, sent: t.sent, completed: t.completed, served: t.served, okCalls: t.okCalls, failedCalls: t.failedCalls, dropped: t.dropped, inFlight, latency: t.latency, measured: t.measured };
   }
 
   /** Calls of the measured window so far: ok, and failed (error, unanswered, invalid). */

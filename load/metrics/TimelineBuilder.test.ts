@@ -6,7 +6,7 @@ import { mergePoints, TimelineBuilder } from './TimelineBuilder.js';
 const tick = (index: number, n: number, us: number, inFlight = 0) => {
   const latency = new Histogram();
   if (n > 0) latency.record(us, n);
-  return { index, sent: n, completed: n, served: n, okCalls: n, failedCalls: 0, dropped: 0, inFlight, latency };
+  return { index, sent: n, completed: n, served: n, okCalls: n, failedCalls: 0, dropped: 0, inFlight, latency, measured: { okCalls: index >= 0 ? n : 0, failedCalls: 0, dropped: 0 } };
 };
 
 describe('TimelineBuilder: bounded however long the run', () => {

@@ -211,6 +211,9 @@ async function funded(n: Started): Promise<TransactionSigner> {
   return signer;
 }
 
+/** Options a fault's probe node needs beside the usual ones: a batch limit above the batches the fault cuts. */
+const PROBE_NODE_OPTIONS: Partial<Record<ConformanceFaultName, Partial<NodeOptions>>> = { 'batch-cut-at-16': { maxBatch: 100 } };
+
 // ---------------------------------------------------------------------------------------------
 // Probes: true when the deviation is visible through HTTP.
 
@@ -262,6 +265,11 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     const r = await call(n.url, 'chain_noSuchMethod');
     return 'error' in r && 'result' in r;
   },
+  'jsonrpc-missing-on-results': async (n) => {
+    const result = obj((await send(n.url, BN)).json);
+    const error = obj((await send(n.url, '{"jsonrpc":"2.0","id":2,"method":"no_such_method"}')).json);
+    return 'result' in result && !('jsonrpc' in result) && error.jsonrpc === '2.0';
+  },
   'jsonrpc-missing': async (n) => {
     const single = obj((await send(n.url, BN)).json);
     const batch = (await send(n.url, `[${bn(1)},${bn(2)}]`)).json;
@@ -278,6 +286,12 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     const a = await send(n.url, `[${Array.from({ length: MAX_BATCH + 1 }, (_, i) => bn(i + 1)).join(',')}]`);
     return Array.isArray(a.json) && a.json.length === MAX_BATCH + 1;
   },
+  'batch-cut-at-16': async (n) => {
+    const batch = (k: number): string => `[${Array.from({ length: k }, (_, i) => bn(i + 1)).join(',')}]`;
+    const sixteen = (await send(n.url, batch(16))).json;
+    const forty = (await send(n.url, batch(40))).json;
+    return Array.isArray(sixteen) && sixteen.length === 16 && Array.isArray(forty) && forty.length === 16;
+  },
   'batch-reversed-and-truncated': async (n) => {
     const a = (await send(n.url, `[${bn(1)},${bn(2)},${bn(3)}]`)).json;
     return Array.isArray(a) && a.length === 2 && !a.some((r) => obj(r).id === 3);
@@ -291,6 +305,12 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     return 'result' in a;
   },
   // transport: behaviours of real JSON-RPC servers
+  'notification-not-run': async (n) => {
+    // A transaction sent as a notification, then as a call: an honest node ran the first, so the second is a duplicate.
+    const b = tx(freshSigner(), 0n, 0n);
+    const note = await send(n.url, `{"jsonrpc":"2.0","method":"chain_sendRawTransaction","params":["${b.wire}"]}`);
+    return note.status === 204 && (await sendRaw(n.url, b.wire)).result === b.hash;
+  },
   'dies-on-null': async (n) => (await noAnswer(n.url, 'null')) !== undefined && (await noAnswer(n.url, BN)) === 'ECONNREFUSED',
   'scalars-parse-error': async (n) => {
     for (const body of ['null', 'true', 'false', '"chain_blockNumber"', '1']) {
@@ -567,7 +587,7 @@ describe('node-scope faults, each visible through HTTP', () => {
 
   for (const [name, probe] of Object.entries(PROBES)) {
     it(`${name}: visible, and the node keeps serving and producing blocks`, async () => {
-      const n = await startNode([name]);
+      const n = await startNode([name], PROBE_NODE_OPTIONS[name as ConformanceFaultName] ?? {});
       try {
         expect(n.logged.some((l) => l.includes('FAULT INJECTION ACTIVE') && l.includes(name) && l.includes('TEST-ONLY')), 'warning logged').toBe(true);
         expect(await probe(n), `the ${name} deviation is visible`).toBe(true);

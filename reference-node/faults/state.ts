@@ -5,7 +5,7 @@ import { decodeTransaction, verifyTransaction } from '../../core/codec/index.js'
 import { DEFAULT_FAUCET_AMOUNT, isChainError } from '../chain/index.js';
 import type { ChainErrorName } from '../chain/index.js';
 import { jsonInteger } from '../../core/json/index.js';
-import { chainRules, eachError, mapResult, nodeHooks } from './bends.js';
+import { chainRules, eachError, isObject, mapResult, nodeHooks, requestValue, rules } from './bends.js';
 import { phantomClaimHash, transferOf, verifyLenient, wireHash } from './deviations.js';
 import type { Fault, FaultBend } from './bends.js';
 import type { NodeContext } from '../methods/NodeContext.js';
@@ -50,6 +50,25 @@ const appliedAnyway = (refusal: ChainErrorName): FaultBend => ({
 });
 
 export const STATE_FAULTS = [
+  {
+    name: 'notification-not-run',
+    category: 'state',
+    description: 'A single notification (a request without an id) gets the profile\'s empty 204 and is never run: the dispatcher drops it before calling its method, so a transaction sent that way is never admitted.',
+    rule: 'A notification is a request: the server runs it and only sends no reply (JSON-RPC 2.0 §4.1).',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: {
+      transport: rules((r) => ({
+        takeOver: (text, exchange) => {
+          const body = requestValue(text);
+          if (!isObject(body) || 'id' in body || typeof body.method !== 'string') return r.takeOver?.(text, exchange) ?? false;
+          exchange.res.writeHead(204);
+          exchange.res.end();
+          return true;
+        },
+      })),
+    },
+  },
   {
     name: 'nonce-not-incremented',
     category: 'state',

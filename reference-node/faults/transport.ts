@@ -144,6 +144,15 @@ export const TRANSPORT_FAULTS = [
     bend: { transport: eachResponse((res) => ('error' in res ? { ...res, result: null } : res)) },
   },
   {
+    name: 'jsonrpc-missing-on-results',
+    category: 'transport',
+    description: 'Answers that carry a result lack the "jsonrpc" member (success responses built by hand, without it); error answers keep it.',
+    rule: 'Every response carries "jsonrpc": "2.0" (JSON-RPC 2.0 §5).',
+    level: 'MUST',
+    scope: 'node',
+    bend: { transport: eachResponse((res) => ('result' in res ? Object.fromEntries(Object.entries(res).filter(([k]) => k !== 'jsonrpc')) : res)) },
+  },
+  {
     name: 'jsonrpc-missing',
     category: 'transport',
     description: 'Responses (single and batch) lack the "jsonrpc" member.',
@@ -214,6 +223,15 @@ export const TRANSPORT_FAULTS = [
     level: 'PROFILE',
     scope: 'node',
     bend: { settings: { maxBatch: Number.MAX_SAFE_INTEGER } },
+  },
+  {
+    name: 'batch-cut-at-16',
+    category: 'transport',
+    description: 'A batch of more than 16 calls is answered with the responses to its first 16 only, the rest dropped without a word (as a fixed pool of 16 workers that takes no more does); batches up to 16 are answered right.',
+    rule: 'A batch gets one response per request that is not a notification (spec: Response, batch; JSON-RPC 2.0 §5, §6).',
+    level: 'MUST',
+    scope: 'node',
+    bend: { transport: rewriteAnswer((answer) => { const list = answer === null ? null : parseJson(answer); return Array.isArray(list) && list.length > 16 ? stringifyJson(list.slice(0, 16)) : answer; }) },
   },
   {
     name: 'batch-reversed-and-truncated',

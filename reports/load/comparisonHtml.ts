@@ -1,6 +1,6 @@
 import type { ChaosReport, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
-import { formatCount, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
+import { formatCount, formatMicros, formatMs, formatPercent, formatRate, thresholdOutcome } from './formatLoad.js';
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
@@ -42,7 +42,7 @@ const ROWS: readonly Row[] = [
   latency('Service p99', 'p99', 'service'),
   { label: 'Included', value: (r) => r.inclusion?.ratio ?? null, format: formatPercent, better: 'high' },
   { label: 'Time to inclusion p99', value: (r) => (r.inclusion && r.inclusion.timeToInclusionMs.count > 0 ? r.inclusion.timeToInclusionMs.p99 : null), format: formatMs, better: 'low' },
-  { label: 'Thresholds kept', value: (r) => r.thresholds.filter((t) => t.ok).length, format: formatCount },
+  { label: 'Thresholds kept', value: (r) => r.thresholds.filter((t) => thresholdOutcome(r, t) === 'kept').length, format: formatCount },
 ];
 
 /**

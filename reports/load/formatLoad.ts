@@ -6,7 +6,7 @@ import { formatMsNumber, grouped } from '../../load/figures.js';
 import type { BaselineDelta, SweepStep } from '../../load/model.js';
 import { inPoints } from '../../load/compareBaseline.js';
 
-export { formatCount, formatMetricValue, formatMs, formatMsNumber, formatPercent, formatRate } from '../../load/figures.js';
+export { formatCount, formatMetricValue, formatMs, formatMsNumber, formatPercent, formatRate, thresholdOutcome } from '../../load/figures.js';
 // Every chart's tick format, beside the charts it labels (reports/shared/svgChart.ts).
 
 /** Microseconds (the model's unit for latencies) shown in milliseconds: 412 µs reads "0.412 ms". */

@@ -5,7 +5,7 @@
 
 import type { LoadReport, LoadRun } from '../../load/model.js';
 import { formatDuration } from '../shared/formatDuration.js';
-import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate, thresholdOutcome } from './formatLoad.js';
 
 /** Every run of the report: the --url runs, then each sweep's steps. */
 export const allRuns = (report: LoadReport): LoadRun[] => [...report.runs, ...report.sweeps.flatMap((s) => s.steps.map((step) => step.run))];
@@ -43,10 +43,12 @@ export function verdictFacts(report: LoadReport): string[] {
     const stopped = stopNote(run);
     if (stopped !== undefined) facts.push(`Run ${stopped}${on(run)}.`);
   }
-  const thresholds = report.runs.flatMap((run) => run.thresholds.map((t) => ({ run, t })));
-  const broken = thresholds.filter(({ t }) => !t.ok);
+  const all = report.runs.flatMap((run) => run.thresholds.map((t) => ({ run, t, outcome: thresholdOutcome(run, t) })));
+  const thresholds = all.filter(({ outcome }) => outcome !== 'not judged');
+  const broken = thresholds.filter(({ outcome }) => outcome === 'broken');
   for (const { run, t } of broken) facts.push(`Threshold broken${on(run)}: ${t.name} (actual ${formatMetricValue(t.unit, t.actual)}, limit ${formatMetricValue(t.unit, t.limit)}).`);
   if (thresholds.length > 0) facts.push(`${thresholds.length - broken.length} of ${thresholds.length} threshold(s) kept.`);
+  if (all.length > thresholds.length) facts.push(`${all.length - thresholds.length} threshold(s) not judged: the run was interrupted, and they speak of the whole window.`);
   for (const d of report.baseline?.deltas.filter((x) => x.regression) ?? []) {
     facts.push(`Regression: ${d.metric} ${formatMetricValue(d.unit, d.baseline)} → ${formatMetricValue(d.unit, d.current)} (${formatDeltaChange(d)}, allowed ${formatDeltaAllowed(d)}).`);
   }

@@ -107,6 +107,9 @@ describe('renderLoadHtml', () => {
     const html = renderLoadHtml(loadReportFixture('interrupted'));
     expect(byTestId(html, 'invalid')).toContain('the generator fell behind its schedule');
     expect(byTestId(html, 'stop')).toContain('Stopped early: interrupted after 12.4 s of measurement (SIGINT: stopped by the user </script><script>window.__pwned=1</script>');
+    // The thresholds speak of the whole window: an interrupted run's are neither kept nor broken.
+    expect(html).toContain('not judged (interrupted)');
+    expect(html).not.toMatch(/<span class="(ok|bad)">(kept|broken)<\/span>/);
     expect(html).not.toMatch(/<script>window|<img src=x/);
     expect(html).not.toContain('\u001b');
   });

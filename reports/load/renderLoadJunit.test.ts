@@ -53,6 +53,13 @@ describe('renderLoadJunit', () => {
     expect(xmlText(error)).toContain('interrupted after 12.4 s of measurement');
     // The user's and the node's text, escaped: it reads back exactly as written (the escape character shown as a picture).
     expect(xmlText(error)).toContain(LOAD_HOSTILE.split('\u001b').join('␛'));
+    // Its thresholds are skipped, not kept or broken: they speak of the whole window.
+    const thresholds = cases(only(suites(root))).filter((c) => c.attributes.name?.startsWith('threshold: '));
+    expect(thresholds.length).toBeGreaterThan(0);
+    for (const t of thresholds) {
+      expect(xmlFindAll(t, 'failure')).toEqual([]);
+      expect(only(xmlFindAll(t, 'skipped')).attributes.message).toMatch(/^not judged: the run was interrupted \(actual so far .+, limit .+\)$/);
+    }
   });
 
   it('has a case per baseline figure, a regression failing with the change and what was allowed', () => {

@@ -2,7 +2,7 @@ import type { LoadReport, LoadRun, SweepResult } from '../../load/model.js';
 import { renderJunitXml } from '../shared/junitXml.js';
 import type { JunitCase, JunitSuite } from '../shared/junitXml.js';
 import { describeModel } from './describeModel.js';
-import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate } from './formatLoad.js';
+import { formatDeltaAllowed, formatDeltaChange, formatMetricValue, formatRate, thresholdOutcome } from './formatLoad.js';
 import { deltaOutcome } from '../../load/compareBaseline.js';
 import { loadHeadline } from '../../load/loadVerdict.js';
 import { stopNote } from './loadFacts.js';
@@ -29,7 +29,9 @@ function thresholdCases(run: LoadRun, classname: string): JunitCase[] {
     const actual = formatMetricValue(t.unit, t.actual);
     const limit = formatMetricValue(t.unit, t.limit);
     const name = `threshold: ${t.name}`;
-    if (t.ok) return { classname, name, timeMs: 0, systemOut: `kept: actual ${actual}, limit ${limit}` };
+    const outcome = thresholdOutcome(run, t);
+    if (outcome === 'not judged') return { classname, name, timeMs: 0, skipped: { message: `not judged: the run was interrupted (actual so far ${actual}, limit ${limit})` } };
+    if (outcome === 'kept') return { classname, name, timeMs: 0, systemOut: `kept: actual ${actual}, limit ${limit}` };
     return {
       classname,
       name,

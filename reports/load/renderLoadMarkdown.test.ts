@@ -56,6 +56,9 @@ describe('renderLoadMarkdown', () => {
     const md = renderLoadMarkdown(loadReportFixture('interrupted'));
     expect(md).toContain('- Run invalid: the generator fell behind its schedule');
     expect(md).toContain('- Run interrupted after 12.4 s of measurement (SIGINT: stopped by the user \\</script\\>\\<script\\>');
+    expect(md).toContain('threshold(s) not judged: the run was interrupted');
+    expect(md).not.toMatch(/✅ kept|❌ \*\*broken\*\*|threshold\(s\) kept/);
+    expect(md).toContain('not judged (interrupted)');
     // Every "<" the user or the node wrote is escaped.
     expect(md).not.toMatch(/(?<!\\)<(script|img|\/script)/);
     expect(md).not.toContain('\u001b');

@@ -3,7 +3,7 @@ import { excerpt } from '../shared/excerpt.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
 import { describeModel } from './describeModel.js';
 import { deltaOutcome } from '../../load/compareBaseline.js';
-import { formatDeltaAllowed, formatDeltaChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome } from './formatLoad.js';
+import { formatDeltaAllowed, formatDeltaChange, formatCount, formatMetricValue, formatMicros, formatPercent, formatRate, stepOutcome, thresholdOutcome } from './formatLoad.js';
 import { loadHeadline, type LoadVerdictWord } from '../../load/loadVerdict.js';
 import { verdictFacts, windowText } from './loadFacts.js';
 import { LATENCY_NOTE, latencyTiming } from './latencyText.js';
@@ -63,7 +63,7 @@ function thresholdsTable(runs: readonly LoadRun[]): string[] {
         markdownCode(t.name),
         formatMetricValue(t.unit, t.actual),
         formatMetricValue(t.unit, t.limit),
-        t.ok ? '✅ kept' : '❌ **broken**',
+        { kept: '✅ kept', broken: '❌ **broken**', 'not judged': 'not judged (interrupted)' }[thresholdOutcome(r, t)],
       ]),
     ),
   );

@@ -1,7 +1,7 @@
 import type { ChaosReport, HistogramData, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
-import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate } from './formatLoad.js';
+import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate, thresholdOutcome } from './formatLoad.js';
 import { htmlTable, num, text } from '../shared/htmlTable.js';
 import type { Cell } from '../shared/htmlTable.js';
 import { errorsOverTimeChart, headLagChart, resourcesChart, inclusionDistributionChart, latencyOverTimeChart, pendingOverTimeChart, throughputOverTimeChart } from './loadCharts.js';
@@ -84,7 +84,7 @@ function thresholdsHtml(run: LoadRun, testid: string): string {
       { html: `<code>${h(t.name)}</code>` },
       num(formatMetricValue(t.unit, t.actual)),
       num(formatMetricValue(t.unit, t.limit)),
-      { html: t.ok ? '<span class="ok">kept</span>' : '<span class="bad">broken</span>' },
+      { html: { kept: '<span class="ok">kept</span>', broken: '<span class="bad">broken</span>', 'not judged': '<span class="note">not judged (interrupted)</span>' }[thresholdOutcome(run, t)] },
     ]),
   );
 }

@@ -24,4 +24,12 @@ describe('excerpt', () => {
     expect(excerpt('abcdef', 3)).toBe('abc… (3 more characters)');
     expect(excerpt('ab🦀cd', 3)).toBe('ab… (4 more characters)');
   });
+
+  it('cuts at the end of a word when one is near the limit, not in the middle of one', () => {
+    const message = '{"code":-32603,"message":"Internal error: the handler failed"}';
+    expect(excerpt(message, 40)).toBe('{"code":-32603,"message":"Internal… (28 more characters)');
+    expect(excerpt('one two three four five six seven', 20)).toBe('one two three four… (15 more characters)');
+    // No end of a word within the last quarter: cut at the limit.
+    expect(excerpt(`${'x'.repeat(30)} tail`, 20)).toBe(`${'x'.repeat(20)}… (15 more characters)`);
+  });
 });

@@ -95,3 +95,22 @@ describe('state checks on nodes that made other choices, or one mistake elsewher
     expect(`${r.status}: ${r.evidence.message}`).toBe('pass: all 5 included, sent as the 5 calls (a batch of 5 is over the node\'s batch limit)');
   }, 60_000);
 });
+
+describe('state/notification-executed', () => {
+  const check = stateChecks.filter((c) => c.id === 'state/notification-executed');
+
+  it('fails on a node that acknowledges a notification and never runs it (the fault notification-not-run)', async () => {
+    const faulty = await startTestNode({ faults: ['notification-not-run'] });
+    try {
+      const r = resultOf(await runChecks(check, [faulty.url]), 'state/notification-executed');
+      expect(`${r.status}: ${r.evidence.message}`).toMatch(/^fail: [0-9a-f]{12}… holding 5 did not happen within \d+ ms, in which the chain made \d+ blocks$/);
+    } finally {
+      await faulty.stop();
+    }
+  }, 60_000);
+
+  it('passes on a node that answers a notification (another check\'s rule) as long as it runs it', async () => {
+    const results = await runThroughProxy(check, node.url, (res, req) => (objectOf(req.body)?.id === undefined && res.status === 204 ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"result":"ok"}' } : res));
+    expect(resultOf(results, 'state/notification-executed').status).toBe('pass');
+  }, 60_000);
+});

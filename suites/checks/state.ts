@@ -1,6 +1,7 @@
 import { defineCheck } from '../Check.js';
 import type { Check } from '../Check.js';
 import type { CheckContext } from '../CheckContext.js';
+import { stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { CheckError } from '../checkOutcomes.js';
 import { errorCode } from '../../profile/Profile.js';
@@ -10,7 +11,7 @@ import { pollAccount, readAccount } from '../Wallet.js';
 import type { Account } from '../Wallet.js';
 import { sentHash } from './methods/chain_sendRawTransaction.js';
 import { expectErrorData, listsHash, readBlock, readHeight, requireServed, show } from './support.js';
-import { servesBatchOf } from './transport/wire.js';
+import { requestText, servesBatchOf } from './transport/wire.js';
 
 /**
  * State flows with fresh ed25519 keys: the faucet, a transfer with the spec's fee, and the
@@ -116,6 +117,23 @@ const SPEC_TX = 'spec: docs/interface.md#resource-transaction';
 const base = { category: 'state' as const, scope: 'node' as const, needs: ['funds' as const] };
 
 export const stateChecks: Check[] = [
+  defineCheck({
+    ...base,
+    id: 'state/notification-executed',
+    level: 'SHOULD',
+    title: 'a transfer sent as a notification (no id, so nothing comes back) is still run: its recipient is credited',
+    spec: 'JSON-RPC 2.0 §4.1 (a notification is a Request the Client wants no Response to: the Server sends none, nothing lets it skip the call)',
+    async run(ctx: CheckContext) {
+      await requireServed(ctx, 'chain_sendRawTransaction');
+      const alice = await ctx.wallet().fund(ctx);
+      const bob = ctx.profile.codec.newKey().address;
+      const { wire } = await transfer(ctx, alice, bob, 5n);
+      // Whatever the node answers is another check's (transport/notification-not-answered): this one judges the effect.
+      await ctx.post(requestText(ctx.method('chain_sendRawTransaction'), stringifyJson([wire])));
+      await balanceReaches(ctx, bob, 5n);
+      return 'the transfer sent as a notification was applied: its recipient holds 5';
+    },
+  }),
   defineCheck({
     ...base,
     id: 'state/faucet-credits',

@@ -84,6 +84,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
     },
   },
   { fault: 'id-crossed-now-and-then', catches: { 'transport/ids-echoed-under-concurrency': /of 128 calls \(16 in flight at a time\) were answered with an id not theirs; the first: id \S+ answered with id \S+/ } },
+  { fault: 'batch-cut-at-16', catches: { 'transport/batch-answers-every-call': /a batch of 20 chain_blockNumber calls: got 16 responses, expected 20; no response for id 17, 18, 19, 20/ } },
   { fault: 'large-id-rounded', catches: { 'transport/id-large-integer-echoed': /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/ } },
   { fault: 'null-id-dropped', catches: { 'transport/id-null-answered': /a call with id null: the answer is not JSON \(nothing was sent back\)/ } },
   { fault: 'absent-params-refused', catches: { 'transport/params-omitted': /a call of chain_blockNumber without params was refused with -32600 \("Invalid Request: params is required"\): params may be omitted/ } },
@@ -148,6 +149,15 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
       'transport/batch-of-one': /response \[0\] is not a valid response object: no "jsonrpc" member/,
       'transport/mixed-batch': /no "jsonrpc" member/,
       'transport/content-type-parameters-accepted': /no "jsonrpc" member/,
+    },
+  },
+  {
+    fault: 'jsonrpc-missing-on-results',
+    catches: {
+      'transport/single-call-envelope': /no "jsonrpc" member/,
+      'transport/id-integer-echoed': /no "jsonrpc" member/,
+      'transport/id-string-echoed': /no "jsonrpc" member/,
+      'transport/id-fraction-echoed': /no "jsonrpc" member/,
     },
   },
   { fault: 'error-code-string', catches: { 'transport/error-object-shape': /"error\.code" is "-32700", not an integer/ } },

@@ -121,6 +121,31 @@ describe('transport batch checks', () => {
     }
   });
 
+  it('batch-answers-every-call: a batch limit (whole refusals, plain or wrapped in an array) is the node\'s; batches it serves are judged, and with none it skips', async () => {
+    const limit10 = await runThroughProxy(batches, node.url, ...limited(10), noLimitProfile);
+    expect(resultOf(limit10, 'transport/batch-answers-every-call').evidence.message).toMatch(/^batches of 5 calls: one response per call; left out: 20: refused as a whole .*; 100: refused as a whole/);
+    const wrapped = await runThroughProxy(batches, node.url, (res, req) => (req.body.startsWith('[') && (parseJson(req.body) as JsonValue[]).length > 20 ? { ...res, body: '[{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"batch too large"}}]' } : res), undefined, noLimitProfile);
+    const every = resultOf(wrapped, 'transport/batch-answers-every-call');
+    expect(`${every.status}: ${every.evidence.message}`).toMatch(/^pass: batches of 5, 20 calls: one response per call; left out: 100: refused as a whole/);
+    const none = await runThroughProxy(batches, node.url, ...limited(1), noLimitProfile);
+    expect(resultOf(none, 'transport/batch-answers-every-call').status).toBe('skip');
+  });
+
+  it('batch-answers-every-call fails on a node that answers only the first calls of a larger batch, and on one that adds a response', async () => {
+    const cut = (keep: number) => (res: { status: number; headers: Record<string, string>; body: string }) => {
+      if (!res.body.startsWith('[')) return res;
+      const list = parseJson(res.body) as JsonValue[];
+      return list.length > keep ? { ...res, body: stringifyJson(list.slice(0, keep)) } : res;
+    };
+    expectFailure(await runThroughProxy(batches, node.url, cut(10), undefined, noLimitProfile), 'transport/batch-answers-every-call', /a batch of 20 chain_blockNumber calls: got 10 responses, expected 20; no response for id 11, 12, 13, 14, 15, 16, 17, 18 and 2 more/);
+    const doubled = (res: { status: number; headers: Record<string, string>; body: string }) => {
+      if (!res.body.startsWith('[')) return res;
+      const list = parseJson(res.body) as JsonValue[];
+      return list.length === 100 ? { ...res, body: stringifyJson([...list, list[0] ?? null]) } : res;
+    };
+    expectFailure(await runThroughProxy(batches, node.url, doubled, undefined, noLimitProfile), 'transport/batch-answers-every-call', /a batch of 100 chain_blockNumber calls: got 101 responses, expected 100; unexpected or repeated responses with id 1/);
+  });
+
   it('mixed-batch fails, under a batch limit of four, on a node that leaves out the last answer of three calls', async () => {
     const results = await runThroughProxy(batches, node.url, ...limited(4, true), noLimitProfile);
     expectFailure(results, 'transport/mixed-batch', /the mixed batches of four, batch 2 of 2: got 2 responses, expected 3/);

@@ -137,6 +137,53 @@ async function judgeMixed(ctx: CheckContext, name: string, batches: MixedElement
   return { shown: batches.length === 1 ? `${total} responses, in the order ${orders[0] ?? ''}` : `${name}: ${total} responses, in the orders ${orders.map((o) => `(${o})`).join(' and ')}` };
 }
 
+/** Batch sizes the every-call check sends: small, beyond the few calls the mixed batch holds, and large. */
+export const EVERY_CALL_SIZES = [5, 20, 100] as const;
+
+/**
+ * Whether a batch's answer refuses it as a whole: one object, not an array (the limit the spec leaves open), or an
+ * array of nothing but errors with id null (the same refusal wrapped in an array): either is the node's limit, not
+ * an answer to judge call by call.
+ */
+function refusedWhole(res: RawResponse): boolean {
+  const body = res.json;
+  if (!Array.isArray(body)) return true;
+  return body.length > 0 && body.every((r) => isObject(r) && isObject(r.error) && r.id === null);
+}
+
+/**
+ * Batches of plain chain_blockNumber calls, EVERY_CALL_SIZES, each answered with one response per call (matched by
+ * id); a size over the profile's maxBatch or body limit is left out, and one the node refuses as a whole is its
+ * limit. Skips when no size was served.
+ */
+async function expectEveryCallAnswered(ctx: CheckContext): Promise<string> {
+  const judged: number[] = [];
+  const leftOut: string[] = [];
+  for (const n of EVERY_CALL_SIZES) {
+    const { body, ids } = blockNumberBatch(ctx, n);
+    if (!fitsProfile(ctx, n)) {
+      leftOut.push(`${n}: over the profile's maxBatch (${ctx.profile.maxBatch ?? ''})`);
+      continue;
+    }
+    const limit = ctx.profile.maxBodyBytes;
+    if (limit !== undefined && Buffer.byteLength(body) > limit) {
+      leftOut.push(`${n}: over the profile's body limit (${limit} bytes)`);
+      continue;
+    }
+    const res = await ctx.post(body);
+    // Not JSON with an HTTP error status: refused before JSON-RPC (a body or request limit of the node's own).
+    if (res.json === undefined ? res.status >= 400 : refusedWhole(res)) {
+      leftOut.push(`${n}: refused as a whole (${answerText(res).slice(0, 120)}), the node's limit`);
+      continue;
+    }
+    const what = `a batch of ${n} chain_blockNumber calls`;
+    matchById(ctx, batchResponses(ctx, res, what, `an array of ${n} responses, one per call`), ids, what, res);
+    judged.push(n);
+  }
+  if (judged.length === 0) ctx.skip(`no batch to judge: ${leftOut.join('; ')}`);
+  return `batches of ${judged.join(', ')} calls: one response per call${leftOut.length === 0 ? '' : `; left out: ${leftOut.join('; ')}`}`;
+}
+
 /** Batches (JSON-RPC 2.0 §6). */
 export const batches: Check[] = [
   defineCheck({
@@ -230,6 +277,15 @@ export const batches: Check[] = [
       }
       ctx.skip(`no mixed batch fits the node's batch limit: ${leftOut.join('; ')}`);
     },
+  }),
+  defineCheck({
+    id: 'transport/batch-answers-every-call',
+    level: 'MUST',
+    category: 'transport',
+    scope: 'node',
+    title: `a batch the node serves, of ${EVERY_CALL_SIZES.join(', ')} calls, is answered with one response for every call in it, none dropped past some count (a batch refused as a whole is the node's limit)`,
+    spec: 'spec: docs/interface.md#response-batch ("JSON array of response objects, one per request, matched by id"); JSON-RPC 2.0 §5 (every call but a notification is replied to), §6',
+    run: expectEveryCallAnswered,
   }),
   defineCheck({
     id: 'transport/batch-limit',
