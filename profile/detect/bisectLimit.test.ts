@@ -86,6 +86,19 @@ describe('decideBlockTime', () => {
 
   it('no rise: timestamps alone, else the default with low confidence', () => {
     expect(decideBlockTime(samples([]), [12_000, 12_000, 12_000]).value).toBe(12_000);
+    // Whole-second timestamps of a 1.5 s chain: gaps of 1 s and 2 s. Not their median (1000 or 2000): the sampled
+    // time, or without one the time over their span.
+    const seconds = [1000, 2000, 1000, 2000, 1000, 2000, 1000];
+    const withRises = decideBlockTime(samples([0, 1520, 3010, 4490]), seconds);
+    expect(withRises.value).toBe(1500);
+    expect(withRises.evidence).toMatch(/whole seconds: the sampled value is kept/);
+    const alone = decideBlockTime(samples([]), [...seconds, 2000]);
+    expect([alone.value, alone.confidence]).toEqual([1500, 'medium']);
+    // A 400 ms chain in whole seconds over 7 gaps (0, 0, 1, 0, 1, 0, 0 s; a zero gap is no fault there): good to a
+    // second over 7 blocks only, so low confidence.
+    const fast = decideBlockTime(samples([]), [0, 0, 1000, 0, 1000, 0, 0]);
+    expect([fast.value, fast.confidence]).toEqual([290, 'low']);
+    expect(fast.evidence).toMatch(/good to about 143 ms/);
     const none = decideBlockTime(samples([]), []);
     expect([none.value, none.confidence]).toEqual([1000, 'low']);
   });

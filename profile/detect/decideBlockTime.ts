@@ -35,9 +35,21 @@ export function blockTimeOfRises(samples: HeightSamples): number | undefined {
 export function decideBlockTime(samples: HeightSamples, stampDeltas: readonly number[]): Finding {
   if (samples.polls === 0 && stampDeltas.length === 0) return fallback('blockTimeMs', referenceProfile().blockTimeMs, 'the height was not read (chain_blockNumber not served); set blockTimeMs by hand');
   const sampled = blockTimeOfRises(samples);
-  const stamps = stampDeltas.length >= 3 && stampDeltas.every((d) => d > 0) ? median(stampDeltas) : undefined;
+  // Timestamps in whole seconds (every gap a multiple of 1000 ms) time a block to the second only: a 1.5 s chain's gaps
+  // read 1000, 2000, 1000, ... and their median said 1000 or 2000. Over their span they are good to a second divided by
+  // the gaps; the sampled value, to a poll's period, is kept before them.
+  const coarse = stampDeltas.length > 0 && stampDeltas.every((d) => d % 1000 === 0);
+  const usable = stampDeltas.length >= 3 && (coarse ? stampDeltas.some((d) => d > 0) : stampDeltas.every((d) => d > 0));
+  const spanMean = stampDeltas.reduce((a, b) => a + b, 0) / Math.max(1, stampDeltas.length);
+  const stamps = !usable ? undefined : coarse ? spanMean : median(stampDeltas);
   const sampleText = `${samples.polls} reads of the height over ${(samples.spentMs / 1000).toFixed(1)} s: ${samples.rises.length} rise(s)${sampled === undefined ? '' : `, ${Math.round(sampled)} ms per block`}`;
-  const stampText = stamps === undefined ? '' : `; ${stampDeltas.length} timestamp gaps of recent blocks, median ${Math.round(stamps)} ms`;
+  const stampText = stamps === undefined ? '' : coarse ? `; ${stampDeltas.length} timestamp gaps of recent blocks in whole seconds, ${Math.round(stamps)} ms per block over their span` : `; ${stampDeltas.length} timestamp gaps of recent blocks, median ${Math.round(stamps)} ms`;
+  if (coarse && stamps !== undefined) {
+    if (sampled !== undefined) return probed('blockTimeMs', twoDigits(sampled), samples.rises.length >= 3 && sampled >= 500 ? 'high' : 'medium', `${sampleText}${stampText} (whole seconds: the sampled value is kept)`);
+    // Good to a second over the span: medium when that is within a fifth of the value, else low (check it by hand).
+    const within = 1000 / stampDeltas.length;
+    return probed('blockTimeMs', twoDigits(stamps), within <= stamps / 5 ? 'medium' : 'low', `${sampleText}${stampText} (from the timestamps alone, good to about ${Math.round(within)} ms)`);
+  }
   if (sampled !== undefined && stamps !== undefined) {
     // The polled value is within a poll period or so of the truth; timestamps outside that are another clock's story.
     if (Math.abs(stamps - sampled) <= Math.max(75, sampled * 0.5)) return probed('blockTimeMs', twoDigits(stamps), 'high', sampleText + stampText);

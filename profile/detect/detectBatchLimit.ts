@@ -45,6 +45,7 @@ export async function detectBatchLimit(prober: Prober, method: string, maxBodyBy
   const perCall = callText(BATCH_CAP).length + 1;
   const cap = maxBodyBytes === undefined ? BATCH_CAP : Math.max(1, Math.min(BATCH_CAP, Math.floor((maxBodyBytes - 2) / perCall)));
   const refusals = new Map<number, { code: number | undefined; text: string }>();
+  let shortAt: { n: number; responses: number } | undefined;
   const probe = async (n: number): Promise<Verdict> => {
     const parts: string[] = [];
     for (let i = 1; i <= n; i++) parts.push(callText(i));
@@ -56,13 +57,19 @@ export async function detectBatchLimit(prober: Prober, method: string, maxBodyBy
       throw error;
     }
     const read = answer.kind === 'http' ? readBatch(answer.json, readResponse(answer.json, answer.status, answer.text), n, describeAnswer(answer)) : ({ verdict: 'refused', code: undefined, text: describeAnswer(answer) } as const);
-    prober.progress(`maxBatch: ${n} call${n === 1 ? '' : 's'} -> ${read.verdict === 'served' ? 'served' : `refused, ${read.text}`}`);
+    // An array short of the calls is served, not a limit (no legal form of one): a node that drops calls past some
+    // count. Said, so that the profile's maxBatch is not mistaken for the cause; transport/batch-answers-every-call judges it.
+    const responses = answer.kind === 'http' && Array.isArray(answer.json) ? answer.json.length : undefined;
+    const short = read.verdict === 'served' && responses !== undefined && responses < n ? `, but only ${responses} responses came back` : '';
+    if (short !== '') shortAt ??= { n, responses: responses ?? 0 };
+    prober.progress(`maxBatch: ${n} call${n === 1 ? '' : 's'} -> ${read.verdict === 'served' ? `served${short}` : `refused, ${read.text}`}`);
     if (read.verdict === 'refused') refusals.set(n, { code: read.code, text: read.text });
     return read.verdict;
   };
   const r = await bisectLimit({ start: 1, cap, maxProbes: MAX_BATCH_PROBES, probe });
   const findings: Finding[] = [];
-  const sent = `${r.probes} batches of ${method}`;
+  const dropped = shortAt === undefined ? '' : ` (a batch of ${shortAt.n} got only ${shortAt.responses} responses: calls dropped, which no limit explains)`;
+  const sent = `${r.probes} batches of ${method}${dropped}`;
   if (r.refusedAt === undefined) {
     const why = cap < BATCH_CAP ? ` (larger batches would pass the ${maxBodyBytes}-byte body limit)` : ' (the cap)';
     findings.push(r.stopped ? fallback('maxBatch', null, `${sent}: stopped (deadline) after serving ${r.servedUpTo}`) : probed('maxBatch', null, cap < BATCH_CAP ? 'medium' : 'high', `${sent}: served up to ${r.servedUpTo} calls${why}: no limit found`));

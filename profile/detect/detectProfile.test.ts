@@ -83,6 +83,20 @@ describe('detectProfile against a reference node', () => {
     expect(r.findings.some((f) => f.basis === 'default' && /deadline/.test(f.evidence))).toBe(true);
   });
 
+  it('a node that drops the calls of a batch past 16: its limit is still where it refuses, and the drop is said', async () => {
+    const cutting = await startTestNode({ faults: ['batch-cut-at-16'] });
+    try {
+      const lines: string[] = [];
+      const r = await detectProfile({ url: cutting.url, transactions: false, faucet: false, onProgress: (line) => lines.push(line) });
+      const maxBatch = r.findings.find((f) => f.key === 'maxBatch');
+      expect(maxBatch?.value).toBe(1000);
+      expect(maxBatch?.evidence).toMatch(/\(a batch of \d+ got only 16 responses: calls dropped, which no limit explains\)/);
+      expect(lines.some((l) => /^maxBatch: \d+ calls -> served, but only 16 responses came back$/.test(l))).toBe(true);
+    } finally {
+      await cutting.stop();
+    }
+  });
+
   it('--no-transactions, --no-faucet, --no-limits: nothing is sent for them, their keys keep defaults', async () => {
     const r = await detectProfile({ url: node.url, transactions: false, faucet: false, limits: false });
     const f = Object.fromEntries(r.findings.map((x) => [x.key, x]));

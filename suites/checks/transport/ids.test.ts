@@ -4,7 +4,7 @@ import type { JsonValue } from '../../../core/json/index.js';
 import { runChecks, startTestNode } from '../../../test/support/suites.js';
 import type { TestNode } from '../../../test/support/suites.js';
 import { ids } from './ids.js';
-import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, runThroughProxy } from '../../../test/support/transportChecks.js';
+import { expectAllPass, expectFailure, expectFaultCaught, faultCasesFor, resultOf, runThroughProxy } from '../../../test/support/transportChecks.js';
 
 let node: TestNode;
 beforeAll(async () => {
@@ -45,6 +45,18 @@ describe('transport id checks', () => {
     const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: res.body.replace('"id":9007199254740993', '"id":9.007199254740993e15') }));
     expectFailure(results, 'transport/id-large-integer-echoed', /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/);
     expect(results.filter((r) => r.status !== 'pass').map((r) => r.id)).toEqual(['transport/id-large-integer-echoed']);
+  });
+
+  it('ids-echoed-under-concurrency: calls refused for the load (HTTP 503, no response object) are a limit, not judged; too many and there is no verdict', async () => {
+    const concurrency = ids.filter((c) => c.id === 'transport/ids-echoed-under-concurrency');
+    const busy = { status: 503, headers: { 'content-type': 'text/plain' }, body: 'busy' };
+    let n = 0;
+    const some = await runThroughProxy(concurrency, node.url, (res) => res, (req) => (/"id":(7\d{6}|"crossing-)/.test(req.body) && n++ % 4 === 0 ? busy : undefined));
+    const r = resultOf(some, 'transport/ids-echoed-under-concurrency');
+    expect(`${r.status}: ${r.evidence.message}`).toMatch(/^pass: all 96 calls answered with their own id, 16 in flight at a time \(32 more refused with HTTP 503, not judged\)$/);
+    const most = await runThroughProxy(concurrency, node.url, (res) => res, (req) => (/"id":(7\d{6}|"crossing-)/.test(req.body) ? busy : undefined));
+    const e = resultOf(most, 'transport/ids-echoed-under-concurrency');
+    expect(`${e.status}: ${e.evidence.message}`).toMatch(/^error: only 0 of 128 calls at 16 in flight were answered with a response object; the rest were refused with HTTP 503/);
   });
 
   describe('fail on the faults they are meant to catch', () => {
