@@ -22,13 +22,14 @@ export class AwakeClock {
   constructor(
     readonly pauseMs: number,
     private readonly clocks: { monotonic(): number; wall(): number } = { monotonic: () => performance.now(), wall: () => Date.now() },
-    probe = true,
+    /** Whether a timer probes the loop (false: only questions do, as in tests that move the clocks themselves). */
+    probeOnTimer = true,
     /** Told each pause noticed, its length in ms. */
     private readonly onPause: (ms: number) => void = () => undefined,
   ) {
     this.probeMs = pauseMs / 4;
     this.lastProbe = clocks.monotonic();
-    this.timer = probe ? setInterval(() => this.probe(), this.probeMs).unref() : undefined;
+    this.timer = probeOnTimer ? setInterval(() => this.probe(), this.probeMs).unref() : undefined;
   }
 
   /** Notes a pause since the last probe, if there was one; returns the wall clock now. */
