@@ -5,6 +5,9 @@ import { jsonInteger } from '../../core/json/index.js';
 import { mapResult, nodeHooks, wrapMethod } from './bends.js';
 import type { Fault } from './bends.js';
 
+/** timestamps-backwards: the date its blocks count down from (2030-01-01, in milliseconds). */
+const BACKWARDS_FROM_MS = 1_893_456_000_000n;
+
 export const CHAIN_FAULTS = [
   {
     name: 'block-missing',
@@ -59,6 +62,15 @@ export const CHAIN_FAULTS = [
     level: 'PROFILE',
     scope: 'node',
     bend: { methods: mapResult('chain_getBlockByHeight', (b) => (BigInt(b.height as number | bigint) >= 1n ? { ...b, parent_hash: b.hash ?? null } : b)) },
+  },
+  {
+    name: 'timestamps-backwards',
+    category: 'chain',
+    description: 'Blocks at height >= 1 report timestamps that run backwards, one second per block before a fixed date (a clock counted down, not up); every other field is right.',
+    rule: 'A block is timestamped when its proposer made it, at or after its parent (profile: Results the spec leaves unshown).',
+    level: 'PROFILE',
+    scope: 'node',
+    bend: { methods: mapResult('chain_getBlockByHeight', (b) => { const h = BigInt(b.height as number | bigint); return h >= 1n ? { ...b, timestamp: jsonInteger(BACKWARDS_FROM_MS - h * 1000n) } : b; }) },
   },
   {
     name: 'chain-stalled',

@@ -428,6 +428,12 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     const block = obj(await result(n.url, 'chain_getBlockByHeight', [Number(await confirmedAt(n, t.hash))]));
     return Array.isArray(block.transactions) && block.transactions.length > 0 && block.transaction_count === 0;
   },
+  'timestamps-backwards': async (n) => {
+    await waitHeight(n, 2n);
+    const one = obj(await result(n.url, 'chain_getBlockByHeight', [1]));
+    const two = obj(await result(n.url, 'chain_getBlockByHeight', [2]));
+    return typeof one.timestamp === 'number' && typeof two.timestamp === 'number' && two.timestamp < one.timestamp;
+  },
   'parent-hash-broken': async (n) => {
     await waitHeight(n, 2n);
     const one = obj(await result(n.url, 'chain_getBlockByHeight', [1]));

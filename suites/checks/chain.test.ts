@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultName } from '../../reference-node/faults/faultCatalogue.js';
 import type { CheckResult } from '../model.js';
-import { absentMemberNetwork, describeResults, runChecks, startTestNode } from '../../test/support/suites.js';
+import { absentMemberNetwork, describeResults, runChecks, startTestNode, testProfile } from '../../test/support/suites.js';
 import type { TestNode } from '../../test/support/suites.js';
 import { chainChecks } from './chain.js';
 
@@ -55,6 +55,7 @@ const CASES: Case[] = [
   // Every third chain_blockNumber call answers tip - 2: the check's back-to-back calls see it, whoever else calls.
   { fault: 'height-regresses', run: chainChecks.map((c) => c.id), fails: ['chain/height-never-decreases'] },
   { fault: 'parent-hash-broken', run: chainChecks.map((c) => c.id), fails: ['chain/parent-hash-links'], passes: ['chain/block-exists-for-new-height', 'chain/height-never-decreases', 'chain/height-rises'] },
+  { fault: 'timestamps-backwards', run: chainChecks.map((c) => c.id), fails: ['chain/timestamps-never-decrease'], passes: ['chain/parent-hash-links', 'chain/height-never-decreases'] },
   // No block, even for the faucet claim the check gives it.
   { fault: 'chain-stalled', run: ['chain/height-rises'], fails: ['chain/height-rises'] },
 ];
@@ -85,6 +86,13 @@ describe('chain checks against fault-injected reference nodes', () => {
     } finally {
       await ln.stop();
     }
+  });
+
+  it('timestamps-never-decrease: skipped where the profile says blocks carry no timestamp; no verdict on a timestamp not in the profile\'s form', async () => {
+    const none = await runChecks(pick('chain/timestamps-never-decrease'), [node.url], { profile: testProfile({ fields: { ...testProfile().fields, timestamp: null } }) });
+    expect(line(none, 'chain/timestamps-never-decrease')).toMatch(/: skip: the profile says blocks carry no timestamp$/);
+    const iso = await runChecks(pick('chain/timestamps-never-decrease'), [node.url], { profile: testProfile({ timestamps: 'iso8601' }) });
+    expect(line(iso, 'chain/timestamps-never-decrease')).toMatch(/: error: block \d+'s timestamp \d+ is not in the profile's form \(iso8601\): its order cannot be read$/);
   });
 
   it('every chain check failed somewhere above', () => {

@@ -2,7 +2,7 @@ import { defineCheck } from '../Check.js';
 import type { CheckContext } from '../CheckContext.js';
 import { sameHex } from '../../profile/readWire.js';
 import { CheckError } from '../checkOutcomes.js';
-import { readBlock, readHeight, show, unusedAddress } from './support.js';
+import { readBlock, readHeight, show, timestampMs, unusedAddress } from './support.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -36,6 +36,27 @@ const SAMPLES = 5;
 const BURST = 3;
 /** Most heights fetched for one rise between two samples (the latest ones). */
 const MAX_GAP_FETCHES = 64;
+
+/** Blocks the chain checks read: the latest up to 9 (from..tip), once the chain holds 3 above the genesis block plus `skip`. */
+async function latestBlocks(ctx: CheckContext, skip: bigint): Promise<{ from: bigint; tip: bigint }> {
+  // The chain starts at the profile's genesis height.
+  const genesis = ctx.profile.genesisHeightExact;
+  const above = genesis + skip + 3n;
+  let tip = await readHeight(ctx);
+  if (tip < above) {
+    tip = await ctx.waitFor(
+      `${above - genesis} blocks above the genesis block`,
+      async () => {
+        const h = await readHeight(ctx);
+        return h >= above ? h : undefined;
+      },
+      riseTimeout(ctx),
+      { setup: true },
+    );
+  }
+  const first = genesis + skip;
+  return { from: tip - 8n > first ? tip - 8n : first, tip };
+}
 
 /** Checks of the chain as heights and blocks over time: rising, never falling, every height a block, blocks linked. */
 export const chainChecks = [
@@ -120,23 +141,9 @@ export const chainChecks = [
     spec: 'profile: schemas/defs.schema.json#/definitions/Block ("parent_hash: hash of the block at height - 1")',
     async run(ctx: CheckContext) {
       if (ctx.profile.fields.hash === null || ctx.profile.fields.parent_hash === null) ctx.skip('the profile says blocks carry no hash or no parent_hash');
-      // The chain starts at the profile's genesis height. A verdict needs a few links: a node whose links break
-      // only after its first blocks (an outside tester's did) passed when the chain held one link.
-      const genesis = ctx.profile.genesisHeightExact;
-      const LINKS = 3n;
-      let tip = await readHeight(ctx);
-      if (tip < genesis + LINKS) {
-        tip = await ctx.waitFor(
-          `${LINKS} blocks above the genesis block`,
-          async () => {
-            const h = await readHeight(ctx);
-            return h >= genesis + LINKS ? h : undefined;
-          },
-          riseTimeout(ctx),
-          { setup: true },
-        );
-      }
-      const from = tip - 8n > genesis ? tip - 8n : genesis;
+      // A verdict needs a few links: a node whose links break only after its first blocks (an outside tester's did)
+      // passed when the chain held one link.
+      const { from, tip } = await latestBlocks(ctx, 0n);
       let previous = await readBlock(ctx, from, 'although it is below the reported height');
       for (let h = from + 1n; h <= tip; h++) {
         const block = await readBlock(ctx, h, 'although it is at or below the reported height');
@@ -147,6 +154,29 @@ export const chainChecks = [
         previous = block;
       }
       return `blocks ${from}..${tip} link (${show(ctx.field(previous, 'hash'))} at ${tip})`;
+    },
+  }),
+  defineCheck({
+    id: 'chain/timestamps-never-decrease',
+    level: 'PROFILE',
+    category: 'chain',
+    scope: 'node',
+    title: 'each of the latest blocks is timestamped at or after the block before it: a chain\'s clock does not run backwards',
+    spec: 'profile: schemas/defs.schema.json#/definitions/Block (timestamp: when its proposer made the block); the spec shows no timestamp, so PROFILE',
+    async run(ctx: CheckContext) {
+      if (ctx.profile.fields.timestamp === null) ctx.skip('the profile says blocks carry no timestamp');
+      // Above the genesis block, whose timestamp may be 0 or null (genesisBlock.timestamp).
+      const { from, tip } = await latestBlocks(ctx, 1n);
+      let previous: number | undefined;
+      for (let h = from; h <= tip; h++) {
+        const value = ctx.field(await readBlock(ctx, h, 'although it is at or below the reported height'), 'timestamp');
+        const ms = timestampMs(ctx, value);
+        // A timestamp not in the profile's form is chain_getBlockByHeight's checks' to judge: no verdict on order here.
+        if (ms === undefined) throw new CheckError(`block ${h}'s timestamp ${show(value)} is not in the profile's form (${ctx.profile.timestamps}): its order cannot be read`);
+        if (previous !== undefined) ctx.expect(ms >= previous, `block ${h} is timestamped ${previous - ms} ms before block ${h - 1n}`, `at or after ${new Date(previous).toISOString()}`, value);
+        previous = ms;
+      }
+      return `blocks ${from}..${tip}: timestamps in order, ${previous === undefined ? '' : `the latest ${new Date(previous).toISOString()}`}`;
     },
   }),
 ];

@@ -47,6 +47,14 @@ export function heightParam(height: bigint): JsonValue {
  * The node's current height, in any legal encoding. When chain_blockNumber gives no usable height the
  * check cannot reach a verdict: it is skipped (chain_blockNumber's own checks report the answer).
  */
+/** A block timestamp as milliseconds since the epoch, per the profile's format; undefined when it is not one. */
+export function timestampMs(ctx: CheckContext, value: JsonValue | undefined): number | undefined {
+  if (ctx.profile.timestamps === 'iso8601') return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined;
+  const n = asU64(value);
+  if (n === undefined) return undefined;
+  return ctx.profile.timestamps === 'seconds' ? Number(n) * 1000 : Number(n);
+}
+
 export async function readHeight(ctx: CheckContext, node = ctx.node): Promise<bigint> {
   const r = await ctx.call('chain_blockNumber', [], node);
   if (!r.ok) ctx.skip(`chain_blockNumber answered error ${r.error.code} (${r.error.message}), so there is no height to use`);

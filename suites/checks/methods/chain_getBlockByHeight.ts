@@ -2,20 +2,12 @@ import { defineCheck } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import type { JsonValue } from '../../../core/json/index.js';
 import { asU64, isObject } from '../../../profile/readWire.js';
-import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, listsHash, readBlock, readHeight, show, unusedAddress } from '../support.js';
+import { expectErrorData, expectParamForm, expectProfileError, expectRefused, expectSchema, heightParam, listsHash, readBlock, readHeight, show, timestampMs, unusedAddress } from '../support.js';
 import { sentHash } from './chain_sendRawTransaction.js';
 
 const M = 'chain_getBlockByHeight';
 const SPEC = 'spec: docs/interface.md#chain_getblockbyheight; docs/interface.md#resource-block';
 const ZEROS = '0'.repeat(64);
-
-/** A timestamp as milliseconds since the epoch, per the profile's format; undefined when it is not one. */
-function timestampMs(ctx: CheckContext, value: JsonValue | undefined): number | undefined {
-  if (ctx.profile.timestamps === 'iso8601') return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined;
-  const n = asU64(value);
-  if (n === undefined) return undefined;
-  return ctx.profile.timestamps === 'seconds' ? Number(n) * 1000 : Number(n);
-}
 
 /**
  * The unit of a block's timestamp, told by its size: milliseconds since 1973 are above 10^11, seconds
