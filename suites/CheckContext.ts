@@ -76,6 +76,8 @@ export class CheckContext {
     /** The node this check runs on; for network checks, the first target. */
     readonly node: string,
     readonly signal: AbortSignal,
+    /** When the check's own time runs out (Date.now() scale): checks that send many calls stop early enough to judge what they saw. */
+    readonly endsAtMs = Number.POSITIVE_INFINITY,
   ) {}
 
   get profile(): Profile {

@@ -41,7 +41,7 @@ export async function runCheck(check: Check, node: string, env: CheckRunEnv): Pr
   const onDeadline = (): void => controller.abort();
   deadline.addEventListener('abort', onDeadline);
   const target = node === 'network' ? (env.reachable[0] ?? node) : node;
-  const ctx = new CheckContext(env.shared, check, target, controller.signal);
+  const ctx = new CheckContext(env.shared, check, target, controller.signal, Date.now() + checkTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {

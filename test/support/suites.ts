@@ -82,7 +82,7 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
 }
 
 /** Runs checks against targets through the real runner; returns the results. */
-export async function runChecks(checks: Check[], targets: string[], options: { profile?: Profile; gate?: Level; deadlineMs?: number; concurrency?: number; maxRatePerNode?: number } = {}): Promise<CheckResult[]> {
+export async function runChecks(checks: Check[], targets: string[], options: { profile?: Profile; gate?: Level; deadlineMs?: number; concurrency?: number; maxRatePerNode?: number; checkTimeoutMs?: number } = {}): Promise<CheckResult[]> {
   const { run } = await runSuite({
     targets,
     checks,
@@ -92,6 +92,7 @@ export async function runChecks(checks: Check[], targets: string[], options: { p
     deadlineMs: options.deadlineMs ?? 60_000,
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.maxRatePerNode === undefined ? {} : { maxRatePerNode: options.maxRatePerNode }),
+    ...(options.checkTimeoutMs === undefined ? {} : { checkTimeoutMs: options.checkTimeoutMs }),
   });
   return run.results;
 }

@@ -56,7 +56,14 @@ describe('transport id checks', () => {
     expect(`${r.status}: ${r.evidence.message}`).toMatch(/^pass: all 96 calls answered with their own id, 16 in flight at a time \(32 more refused with HTTP 503, not judged\)$/);
     const most = await runThroughProxy(concurrency, node.url, (res) => res, (req) => (/"id":(7\d{6}|"crossing-)/.test(req.body) ? busy : undefined));
     const e = resultOf(most, 'transport/ids-echoed-under-concurrency');
-    expect(`${e.status}: ${e.evidence.message}`).toMatch(/^error: only 0 of 128 calls at 16 in flight were answered with a response object; the rest were refused with HTTP 503/);
+    expect(`${e.status}: ${e.evidence.message}`).toMatch(/^error: only 0 of 128 calls at 16 in flight were answered with a response object; 128 were refused with HTTP 503 \(the node's limit on load\): too few to judge, no verdict$/);
+  });
+
+  it('ids-echoed-under-concurrency: a node slower than its time allows is judged on the calls sent in half of it, saying so', async () => {
+    // 20 calls/s and 3 s for the check: sending stops after about 1.5 s, some 30 calls.
+    const concurrency = ids.filter((c) => c.id === 'transport/ids-echoed-under-concurrency');
+    const r = resultOf(await runChecks(concurrency, [node.url], { maxRatePerNode: 20, checkTimeoutMs: 3_000 }), 'transport/ids-echoed-under-concurrency');
+    expect(`${r.status}: ${r.evidence.message}`).toMatch(/^pass: all \d+ calls answered with their own id, 16 in flight at a time \(sending stopped at half the check's time after \d+ calls\)$/);
   });
 
   describe('fail on the faults they are meant to catch', () => {
