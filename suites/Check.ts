@@ -2,7 +2,11 @@ import type { CheckContext } from './CheckContext.js';
 import type { CheckInfo } from './model.js';
 
 /** What a check needs from the target; without it the check is skipped with the reason. */
-export type Need = 'funds' | 'several-nodes' | 'crafted-transactions';
+/**
+ * 'leader': judged only on a node that says it leads (chain_pouLocal), the one node whose own identifier the spec lets
+ * a client read (as the leader's); another node skips it, saying so.
+ */
+export type Need = 'funds' | 'several-nodes' | 'crafted-transactions' | 'leader';
 
 /**
  * A conformance check: a stable id, a level, the rule it comes from, and a run that passes (returns,

@@ -530,6 +530,11 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
   'wrong-chain-accepted': async (n) => typeof (await sendRaw(n.url, tx(freshSigner(), 0n, 0n, 0n, 2n).wire)).result === 'string',
 
   // pou
+  'peers-list-self': async (n) => {
+    const local = obj(await result(n.url, 'chain_pouLocal'));
+    const peers = Object.keys(obj(obj(await result(n.url, 'chain_pouPeers')).peers));
+    return local.local_is_leader === true && peers.includes(str(local.leader)) && (await result(n.url, 'net_peerCount')) === peers.length;
+  },
   'peer-count-off': async (n) => (await result(n.url, 'net_peerCount')) !== Object.keys(obj(obj(await result(n.url, 'chain_pouPeers')).peers)).length,
   'leader-not-hex': async (n) => typeof obj(await result(n.url, 'chain_pouLocal')).leader === 'number',
   'score-negative': async (n) => Number(obj(await result(n.url, 'chain_pouLocal')).local_score) < 0,

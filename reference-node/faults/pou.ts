@@ -2,7 +2,7 @@
  * Proof-of-usage faults: scores, leaders and peers as the methods show them. TEST-ONLY: each fault makes a reference node deliberately wrong (docs/faults.md).
  */
 import { jsonInteger } from '../../core/json/index.js';
-import { isObject, mapResult, text } from './bends.js';
+import { allOf, isObject, mapResult, text } from './bends.js';
 import type { Fault } from './bends.js';
 
 export const POU_FAULTS = [
@@ -23,6 +23,20 @@ export const POU_FAULTS = [
     level: 'PROFILE',
     scope: 'network',
     bend: { methods: mapResult('chain_pouPeers', () => ({ peers: {} })) },
+  },
+  {
+    name: 'peers-list-self',
+    category: 'pou',
+    description: 'The node counts itself among its peers: chain_pouPeers lists its own identifier with its score, and net_peerCount counts it (the two agree).',
+    rule: 'chain_pouPeers lists every live peer the node knows, itself excluded (profile: Results the spec leaves unshown).',
+    level: 'PROFILE',
+    scope: 'node',
+    bend: {
+      methods: allOf(
+        mapResult('chain_pouPeers', (r, node) => ({ ...r, peers: { ...(isObject(r.peers) ? r.peers : {}), [node.id]: jsonInteger(node.score()) } })),
+        mapResult<number>('net_peerCount', (n) => n + 1),
+      ),
+    },
   },
   {
     name: 'peer-count-off',

@@ -105,6 +105,8 @@ const CASES: Case[] = [
   { fault: 'score-negative', checks: byMethod('chain_pouLocal'), fails: ['chain_pouLocal/profile-types'], passes: ['chain_pouLocal/spec-fields'] },
   // A lone node has no peers: net_peerCount says 1, chain_pouPeers lists none.
   { fault: 'peer-count-off', checks: byMethod('net_peerCount', 'chain_pouPeers'), fails: ['net_peerCount/matches-pou-peers'], passes: ['net_peerCount/non-negative-integer', 'chain_pouPeers/spec-map'] },
+  // A lone MN leads: its own identifier is the leader's, and it lists it among its peers (and counts it, so the two agree).
+  { fault: 'peers-list-self', checks: byMethod('net_peerCount', 'chain_pouPeers'), fails: ['chain_pouPeers/itself-excluded'], passes: ['net_peerCount/matches-pou-peers', 'chain_pouPeers/spec-map', 'chain_pouPeers/profile-types'] },
   { fault: 'block-number-string', checks: byMethod('chain_blockNumber'), fails: ['chain_blockNumber/unsigned-64-bit-integer', 'chain_blockNumber/profile-shape'] },
   { fault: 'height-lenient', checks: byMethod('chain_getBlockByHeight'), fails: ['chain_getBlockByHeight/bad-height-refused', 'chain_getBlockByHeight/invalid-params-code'], passes: ['chain_getBlockByHeight/spec-fields'] },
   { fault: 'tx-param-lenient', checks: byMethod('chain_sendRawTransaction'), fails: ['chain_sendRawTransaction/bad-params-refused', 'chain_sendRawTransaction/invalid-params-code'] },
@@ -157,7 +159,9 @@ describe('method checks against fault-injected reference nodes', () => {
       const matches = results.filter((r) => r.id === 'net_peerCount/matches-pou-peers');
       expect(matches.map((r) => `${r.status}: ${r.evidence.actual ?? ''}`)).toEqual(['fail: net_peerCount 1, chain_pouPeers lists 0', 'fail: net_peerCount 1, chain_pouPeers lists 0']);
       // An empty map is still a map of the right types.
-      expect(results.filter((r) => r.id.startsWith('chain_pouPeers/')).map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+      expect(results.filter((r) => r.id.startsWith('chain_pouPeers/') && r.id !== 'chain_pouPeers/itself-excluded').map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+      // Judged on the MN, which leads; the LN does not, and its own identifier cannot be read.
+      expect(results.filter((r) => r.id === 'chain_pouPeers/itself-excluded').map((r) => `${r.node === net.urls[0] ? 'MN' : 'LN'} ${r.status}`).sort()).toEqual(['LN skip', 'MN pass']);
     } finally {
       await net.stop();
     }
