@@ -1,5 +1,5 @@
 import type { CheckResult, Exchange } from '../../suites/model.js';
-import { excerpt } from '../shared/excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 
 /** How much of a body plain-text evidence shows; the HTML and JSON reports keep what the run captured. */
 export const BODY_EXCERPT_CHARS = 1000;

@@ -1,6 +1,6 @@
 import type { CheckResult, RunResult, Status } from '../../suites/model.js';
 import { isExpectedFailure, isGating } from '../../suites/runner/verdict.js';
-import { excerpt } from '../shared/excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { networkCulprits, rowResults, sameLine } from './nodeGrid.js';
 import { shortMessage } from './shortText.js';

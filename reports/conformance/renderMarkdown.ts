@@ -1,6 +1,6 @@
 import { LEVELS } from '../../suites/model.js';
 import type { CheckResult, RunResult, Status } from '../../suites/model.js';
-import { excerpt } from '../shared/excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { isExpectedFailure, isGating, levelGates, verdictHeadline } from '../../suites/runner/verdict.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';

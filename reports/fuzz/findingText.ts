@@ -8,7 +8,7 @@ import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
 import type { Finding, FoundCase, FuzzAnswer, FuzzRun } from '../../fuzz/model.js';
 import { describeHttp, httpOf, SHRUNK_FROM } from '../../fuzz/run/foundCase.js';
 import { shellQuote } from '../../suites/runner/shellQuote.js';
-import { excerpt } from '../shared/excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatMs } from '../load/formatLoad.js';
 

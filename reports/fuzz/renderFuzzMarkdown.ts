@@ -8,7 +8,7 @@
  */
 import { CASE_FAMILIES } from '../../fuzz/model.js';
 import type { Finding, FuzzRun } from '../../fuzz/model.js';
-import { excerpt } from '../shared/excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { markdownCode, markdownFence, markdownText } from '../shared/markdownText.js';
 import { formatCount } from '../load/formatLoad.js';

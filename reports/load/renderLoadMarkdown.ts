@@ -1,5 +1,5 @@
 import type { ChaosReport, LoadReport, LoadRun, ReplayReport, SweepResult } from '../../load/model.js';
-import { excerpt } from '../shared/excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 import { markdownCode, markdownText } from '../shared/markdownText.js';
 import { describeModel } from './describeModel.js';
 import { deltaOutcome } from '../../load/compareBaseline.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt } from './excerpt.js';
+import { excerpt } from '../../core/excerpt.js';
 import { formatDuration } from './formatDuration.js';
 
 describe('formatDuration', () => {

@@ -28,6 +28,6 @@ export { escapeHtml } from './escapeHtml.js';
 export { escapeXml } from './escapeXml.js';
 export { markdownCode, markdownFence, markdownText } from './markdownText.js';
 export { showControls } from './showControls.js';
-export { excerpt } from './excerpt.js';
+export { excerpt } from '../../core/excerpt.js';
 export { formatDuration } from './formatDuration.js';
 export { CLEAR_LINE, fitLine, type ProgressStream } from './terminalLine.js';

@@ -42,10 +42,16 @@ function matchById(ctx: CheckContext, responses: JsonObject[], expectedIds: Json
   return byId;
 }
 
+/** The profile's body limit when `body` is over it (a batch that size would be refused for its bytes, not its calls). */
+function overBodyLimit(ctx: CheckContext, body: string): number | undefined {
+  const limit = ctx.profile.maxBodyBytes;
+  return limit !== undefined && Buffer.byteLength(body) > limit ? limit : undefined;
+}
+
 /** When the body of a batch would be over the profile's body limit, the batch check cannot tell its limit. */
 function skipOverBodyLimit(ctx: CheckContext, body: string): void {
-  const limit = ctx.profile.maxBodyBytes;
-  if (limit !== undefined && Buffer.byteLength(body) > limit) ctx.skip(`a batch of that size (${Buffer.byteLength(body)} bytes) is over the profile's body limit (${limit} bytes)`);
+  const limit = overBodyLimit(ctx, body);
+  if (limit !== undefined) ctx.skip(`a batch of that size (${Buffer.byteLength(body)} bytes) is over the profile's body limit (${limit} bytes)`);
 }
 
 /**
@@ -165,8 +171,8 @@ async function expectEveryCallAnswered(ctx: CheckContext): Promise<string> {
       leftOut.push(`${n}: over the profile's maxBatch (${ctx.profile.maxBatch ?? ''})`);
       continue;
     }
-    const limit = ctx.profile.maxBodyBytes;
-    if (limit !== undefined && Buffer.byteLength(body) > limit) {
+    const limit = overBodyLimit(ctx, body);
+    if (limit !== undefined) {
       leftOut.push(`${n}: over the profile's body limit (${limit} bytes)`);
       continue;
     }

@@ -66,8 +66,9 @@ async function expectNoCrossedIds(ctx: CheckContext): Promise<string> {
     }
   };
   await Promise.all(Array.from({ length: CROSSING_AT_ONCE }, worker));
+  const statuses = [...new Set(refused)].join(', ');
   if (crossed.length === 0 && judged < CROSSING_CALLS / 4) {
-    const why = refused.length > 0 ? `${refused.length} were refused with HTTP ${[...new Set(refused)].join(', ')} (the node's limit on load)` : '';
+    const why = refused.length > 0 ? `${refused.length} were refused with HTTP ${statuses} (the node's limit on load)` : '';
     const late = stopped ? 'sending stopped at half the check\'s time (a slow node: --timeout gives it longer)' : '';
     throw new CheckError(`only ${judged} of ${CROSSING_CALLS} calls at ${CROSSING_AT_ONCE} in flight were answered with a response object; ${[why, late].filter((t) => t !== '').join('; ')}: too few to judge, no verdict`);
   }
@@ -80,7 +81,7 @@ async function expectNoCrossedIds(ctx: CheckContext): Promise<string> {
       ctx.exchangeOf(first.res),
     );
   }
-  const notes = [refused.length === 0 ? '' : `${refused.length} more refused with HTTP ${[...new Set(refused)].join(', ')}, not judged`, stopped ? `sending stopped at half the check's time after ${judged + refused.length} calls` : ''].filter((t) => t !== '');
+  const notes = [refused.length === 0 ? '' : `${refused.length} more refused with HTTP ${statuses}, not judged`, stopped ? `sending stopped at half the check's time after ${judged + refused.length} calls` : ''].filter((t) => t !== '');
   return `all ${judged} calls answered with their own id, ${CROSSING_AT_ONCE} in flight at a time${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`;
 }
 
