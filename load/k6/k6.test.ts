@@ -2,8 +2,7 @@
  * Generated k6 tests under the real k6 (test/support/k6.ts finds it; without it these skip, saying so): faults
  * break the matching threshold and k6 exits 99; a split into execution segments sends what one process sends,
  * keeps every sender's nonces in order, and merges into the same counts; against scripted servers, what k6
- * sent is what the merge counts (a node that stops answering), the warm-up's drops stay out of the window's,
- * latency thresholds judge requests, a run k6's command line changed is not taken for the scenario's, and every
+ * sent is what the merge counts (a node that stops answering), latency thresholds judge requests, a run k6's command line changed is not taken for the scenario's, and every
  * answer (any error code or HTTP status, wrong ids, batch-wide errors) counts exactly as the Node engine counts it.
  * What judges time (every built-in
  * scenario keeps its thresholds, latency ones included; k6 against the Node engine; merged percentiles against
@@ -11,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../core/client/index.js';
 import { parseJson } from '../../core/json/index.js';
 import { callCounts as calls, findK6, K6_SKIP_NOTE, runK6, runK6Segments, summariesIn, writeTestK6 } from '../../test/support/k6.js';
+import { startScriptedServer } from '../../test/support/loadServers.js';
 import { startTestNode, type TestNode } from '../../test/support/suites.js';
 import type { PlannedRequest } from '../engine/RequestSource.js';
 import { classifyExchange, isServed } from '../metrics/classifyExchange.js';
@@ -46,62 +46,6 @@ const generate = (name: string, overrides: ScenarioOverrides, url = node.url, se
 
 // Light: 20 requests/s, and 8 VUs (k6 initializes every VU it may use; 8 hold 20 requests/s many times over).
 const quick = { rate: 20, duration: '2s', warmup: '500ms', maxInFlight: 8 } as const;
-
-interface ScriptedServer {
-  url: string;
-  /** From now on, answers follow the script, and requests are counted (the setup's before it are answered at once). */
-  arm(): void;
-  /** Requests that arrived since arm(), and those of them never answered. */
-  arrived(): number;
-  hung(): number;
-  stop(): Promise<void>;
-}
-
-/**
- * A JSON-RPC server that answers every call "ok" after what `delayOf` says (ms, or never), given whether the
- * request is a batch and how long after the first armed request it came: the truth k6's figures are held to.
- */
-async function startScriptedServer(delayOf: (r: { batch: boolean; sinceFirstMs: number }) => number | 'never'): Promise<ScriptedServer> {
-  let [armed, first, arrived, hung] = [false, -1, 0, 0];
-  const timers = new Set<NodeJS.Timeout>();
-  const server = createServer((req, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        parsed = undefined;
-      }
-      const ok = (c: unknown): object => ({ jsonrpc: '2.0', id: (c as { id?: unknown } | undefined)?.id ?? null, result: 'ok' });
-      const body = JSON.stringify(Array.isArray(parsed) ? parsed.map(ok) : ok(parsed));
-      const answer = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-      if (!armed) return answer();
-      const now = performance.now();
-      if (first < 0) first = now;
-      arrived++;
-      const delay = delayOf({ batch: Array.isArray(parsed), sinceFirstMs: now - first });
-      if (delay === 'never') hung++;
-      else if (delay === 0) answer();
-      else timers.add(setTimeout(answer, delay));
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arm: () => void (armed = true),
-    arrived: () => arrived,
-    hung: () => hung,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
   const bin = k6 ?? 'k6';
@@ -240,32 +184,6 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
       expect(merged.methods[0]?.unanswered).toBe(server.hung() + extra);
       // And the run is not taken for the scenario's: it stopped early.
       expect(merged.invalid).toEqual([expect.stringContaining('the run was stopped early')]);
-    } finally {
-      await server.stop();
-    }
-  }, 60_000);
-
-  it('drops in the warm-up are not the window\'s, and each instance of a split judges its share of the drop limits', async () => {
-    // 400 ms an answer for the first 1.5 s, then at once: one VU an instance at 10/s drops much of the warm-up, nothing after.
-    const server = await startScriptedServer(({ sinceFirstMs }) => (sinceFirstMs < 1500 ? 400 : 0));
-    try {
-      const scenario = resolveScenario({ name: 'warm', arrivals: { model: 'open', rate: 20 }, duration: '2s', warmup: '2500ms', maxInFlight: 2, validate: 0, mix: [{ method: 'chain_health' }], thresholds: ['dropped == 0', 'achieved >= 90%'] });
-      const out = await writeTestK6(scenario, {}, server.url, join(dir, `warm-${++tests}`), 2);
-      server.arm();
-      const runs = await runK6Segments(bin, out, 2, () => ['-e', 'CHAINRPC_SHARE=1/2']);
-      for (const r of runs) expect(r.code, r.stderr).toBe(0);
-      const summaries = summariesIn(out);
-      expect(summaries.reduce((n, s) => n + (s.k6?.droppedInTest ?? 0), 0)).toBeGreaterThan(0);
-      for (const s of summaries) {
-        expect(s.schedule.dropped).toBe(0);
-        // 20/s over the 2 s window: 40 iterations, 10% of them may drop, 4: half of it in each instance.
-        expect(Object.keys(s.thresholds).filter((t) => t.startsWith('dropped_iterations')).sort()).toEqual([
-          'dropped_iterations{scenario:chainrpc}: count<=2',
-          'dropped_iterations{scenario:chainrpc}: count==0',
-          'dropped_iterations{scenario:chainrpc}: count>=0',
-        ]);
-      }
-      expect(mergeK6Summaries(summaries).thresholds.find((t) => t.name === 'dropped == 0')).toMatchObject({ actual: 0, ok: true });
     } finally {
       await server.stop();
     }

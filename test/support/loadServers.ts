@@ -413,3 +413,59 @@ export async function startBucketServer(options: { rate: number; burst: number }
   });
   return { ...server, served: () => served, refused: () => refused };
 }
+
+export interface ScriptedServer {
+  url: string;
+  /** From now on, answers follow the script, and requests are counted (the setup's before it are answered at once). */
+  arm(): void;
+  /** Requests that arrived since arm(), and those of them never answered. */
+  arrived(): number;
+  hung(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A JSON-RPC server that answers every call "ok" after what `delayOf` says (ms, or never), given whether the
+ * request is a batch and how long after the first armed request it came: the truth k6's figures are held to.
+ */
+export async function startScriptedServer(delayOf: (r: { batch: boolean; sinceFirstMs: number }) => number | 'never'): Promise<ScriptedServer> {
+  let [armed, first, arrived, hung] = [false, -1, 0, 0];
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      const ok = (c: unknown): object => ({ jsonrpc: '2.0', id: (c as { id?: unknown } | undefined)?.id ?? null, result: 'ok' });
+      const body = JSON.stringify(Array.isArray(parsed) ? parsed.map(ok) : ok(parsed));
+      const answer = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      if (!armed) return answer();
+      const now = performance.now();
+      if (first < 0) first = now;
+      arrived++;
+      const delay = delayOf({ batch: Array.isArray(parsed), sinceFirstMs: now - first });
+      if (delay === 'never') hung++;
+      else if (delay === 0) answer();
+      else timers.add(setTimeout(answer, delay));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arm: () => void (armed = true),
+    arrived: () => arrived,
+    hung: () => hung,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
