@@ -1,6 +1,6 @@
 /**
  * A load worker thread: runs one thread's plan (runThread.ts) and talks to runEngine through messages: ready
- * (its source is made), ticks (histograms encoded), tracked outcomes, an early stop, and the result.
+ * (its source is made), ticks (histograms as their counts), tracked outcomes, an early stop, and the result.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TickReport } from '../metrics/LoadRecorder.js';
@@ -8,8 +8,8 @@ import type { TrackedOutcome } from './RequestSource.js';
 import { prepareThread } from './runThread.js';
 import type { ThreadPlan, ThreadResult, ThreadRun, ThreadStop } from './ThreadPlan.js';
 
-/** A tick as it crosses threads: the latency histogram in HdrHistogram's encoding. */
-export type EncodedTick = Omit<TickReport, 'latency'> & { latency: string };
+/** A tick as it crosses threads: the latency histogram as its counts (Histogram.toCounts: no deflate on the sending thread). */
+export type EncodedTick = Omit<TickReport, 'latency'> & { latency: Int32Array | string };
 
 export type WorkerMessage =
   | { type: 'ready' }
@@ -27,7 +27,7 @@ if (port !== null) {
   let run: ThreadRun | undefined;
   try {
     const prepared = await prepareThread(workerData as ThreadPlan, {
-      tick: (r) => post({ type: 'tick', report: { ...r, latency: r.latency.encode() } }),
+      tick: (r) => post({ type: 'tick', report: { ...r, latency: r.latency.toCounts() } }),
       tracked: (outcomes) => post({ type: 'tracked', outcomes }),
       stopping: (stop) => post({ type: 'stopping', stop }),
     });

@@ -17,6 +17,7 @@ import { warmHistograms } from '../metrics/Histogram.js';
 import { diffOf } from '../replay/diffCounts.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
 import { startWorker } from '../../core/process/startWorker.js';
+import { setFlagsFromString } from 'node:v8';
 
 export interface EngineOptions {
   /** The full endpoint URL (http: only), e.g. http://127.0.0.1:8545/rpc. */
@@ -352,8 +353,23 @@ async function localThread(plan: ThreadPlan, tick: (r: TickReport) => void, trac
 /** The worker's entry: compiled JavaScript beside this file, or the TypeScript source (run through tsx). */
 const workerEntry = (): string => new URL(`./engineWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
+/**
+ * V8's memory reducer collects a heap that allocates little (a sending thread that allocates nothing per wait is
+ * one) about 8 s after it grew: three full collections 500 ms apart, 5 to 7 ms each, each a send that much late
+ * (seen in every 10 s run at 300 requests/s, 2026-11-28). A sending thread's heap is small and short-lived, so it
+ * goes without: the flag is read when an isolate is made, so it is set before the first worker (the process's
+ * other threads, made later, go without it too; the main thread, made before, keeps it).
+ */
+let reducerOff = false;
+function withoutMemoryReducer(): void {
+  if (reducerOff) return;
+  reducerOff = true;
+  setFlagsFromString('--no-memory-reducer');
+}
+
 async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void, tracked: (o: TrackedOutcome[]) => void): Promise<ThreadHandle[]> {
   const entry = workerEntry();
+  withoutMemoryReducer();
   const handles = plans.map((plan) => {
     const worker = startWorker(entry, { workerData: plan });
     let settle!: { resolve: (r: ThreadResult) => void; reject: (e: unknown) => void };
@@ -376,7 +392,7 @@ async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void,
     };
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'ready') ready();
-      else if (m.type === 'tick') tick({ ...m.report, latency: Histogram.decode(m.report.latency) });
+      else if (m.type === 'tick') tick({ ...m.report, latency: Histogram.fromCounts(m.report.latency) });
       else if (m.type === 'tracked') tracked(m.outcomes);
       else if (m.type === 'stopping') handle.onStopping?.(m.stop);
       else if (m.type === 'done') {

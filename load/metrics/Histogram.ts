@@ -133,6 +133,42 @@ export class Histogram {
     return out;
   }
 
+  /**
+   * The counts as they cross threads cheaply: [index, count, index, count, ...] at HdrHistogram's own indices,
+   * made without the library or zlib. A tick's histogram crosses from the sending thread every second, and
+   * `encode()` there (a deflate, cold the first time) put a send 2 to 3 ms late (docs/load.md, "The engine").
+   * A histogram already handed to the library (read, or a bucket near 2^31) crosses encoded instead.
+   */
+  toCounts(): Int32Array | string {
+    if (this.#h.totalCount > 0) return this.encode();
+    const pending = this.#pending;
+    if (pending === undefined || this.#pendingCount === 0) return new Int32Array(0);
+    let buckets = 0;
+    for (let i = this.#pendingLow; i <= this.#pendingHigh; i++) if (pending[i] !== 0) buckets++;
+    const out = new Int32Array(2 * buckets);
+    let k = 0;
+    for (let i = this.#pendingLow; i <= this.#pendingHigh; i++) {
+      const n = pending[i] as number;
+      if (n === 0) continue;
+      out[k++] = i;
+      out[k++] = n;
+    }
+    return out;
+  }
+
+  /** A histogram from `toCounts()`'s form (exact: the same buckets and counts). */
+  static fromCounts(counts: Int32Array | string): Histogram {
+    if (typeof counts === 'string') return Histogram.decode(counts);
+    const h = new Histogram();
+    for (let k = 0; k + 1 < counts.length; k += 2) {
+      const i = counts[k] as number;
+      const n = counts[k + 1] as number;
+      if (i < 0 || i >= PENDING_LENGTH || !(n >= 1)) throw new Error(`a histogram's counts hold bucket ${i} x ${n}, not one of a histogram`);
+      h.#h.recordValueWithCount(valueAtIndex(i), n);
+    }
+    return h;
+  }
+
   /** HdrHistogram's compressed V2 encoding, base64 (what every HdrHistogram library decodes). Empty string when empty. */
   encode(): string {
     return this.count === 0 ? '' : hdr.encodeIntoCompressedBase64(this.#hdr());

@@ -3,7 +3,7 @@
  * process): a capture made by `chainrpc record` while `chainrpc load` sent a known schedule holds every call;
  * replayed at --speed 2 to the node through a relay that stamps each request's arrival, the requests reach the
  * node at twice the recorded rate (within 1%) and at the recorded offsets halved (the replay's start aside: the
- * offsets are aligned at their median), within 0.25 ms at the median and 1 ms plus the engine's own send lag at p90;
+ * offsets are aligned at their median), within 0.1 ms at the median and 0.5 ms plus the engine's own send lag at p90;
  * p99 (issue 26 asks 1 ms) is said.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,8 +118,8 @@ async function throughRelay(send: (url: string) => Promise<void>): Promise<Stamp
 
 /**
  * One replay of `capture` at --speed 2 through a stamping relay: the run itself must be right (every exchange
- * replayed, none dropped, the rate within 1%), and it is on time when the offset errors are within 0.25 ms at the
- * median and 1 ms plus the engine's own send lag p90 at p90.
+ * replayed, none dropped, the rate within 1%), and it is on time when the offset errors are within 0.1 ms at the
+ * median and 0.5 ms plus the engine's own send lag p90 at p90.
  */
 async function replayOnce(capturePath: string, capture: Capture, reportDir: string): Promise<Verdict> {
   const stamped = await throughRelay(async (url) => {
@@ -138,8 +138,8 @@ async function replayOnce(capturePath: string, capture: Capture, reportDir: stri
   const lagP90Ms = (schedule?.lagUs.p90 ?? 0) / 1000;
   const said = `${arrived}; the engine's send lag p90 ${lagP90Ms.toFixed(3)} ms, p99 ${((schedule?.lagUs.p99 ?? 0) / 1000).toFixed(3)} ms, read lag p99 ${((schedule?.readLagUs?.p99 ?? 0) / 1000).toFixed(3)} ms`;
   expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
-  const onTime = percentile(errors, 0.5) <= 0.25 && percentile(errors, 0.9) <= 1 + lagP90Ms;
-  return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 0.25 ms or p90 over 1 ms + send lag p90)'}` };
+  const onTime = percentile(errors, 0.5) <= 0.1 && percentile(errors, 0.9) <= 0.5 + lagP90Ms;
+  return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 0.1 ms or p90 over 0.5 ms + send lag p90)'}` };
 }
 
 describe('chainrpc load replay, against the arrivals a relay stamps', () => {
@@ -169,11 +169,12 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
     expect(capture.exchanges.length - loadCalls).toBeLessThanOrEqual(2);
 
     // 2. Replayed at --speed 2 to the node, through a relay that stamps each request's arrival. Issue 26 asks for
-    // 1 ms at p99. On a 2-core machine shared by the node, the relay and the engine, a process waking for its next
-    // request is a millisecond or more late a few times in a hundred (docs/replay.md, "How true the timing is"), so
-    // 1 ms is held at p90 beyond the engine's own send lag at p90 in the same run (what it measured of its own
-    // lateness: a run on a busy machine says so), and p99 is said, not judged. A replay the machine interrupted is
-    // tried again, up to three times in all; every attempt's figures are said.
+    // 1 ms at p99. The engine sends within microseconds of each time (p90 1 µs), but on a 2-core machine shared by
+    // the node, the relay, the engine and this runner, a process waking for its next request is a millisecond or
+    // more late a few times in a few hundred (docs/replay.md, "How true the timing is"): 0.5 ms is held at p90
+    // beyond the engine's own send lag at p90 in the same run (what it measured of its own lateness: a run on a busy
+    // machine says so), and p99 is said, not judged. A replay the machine interrupted is tried again, up to three
+    // times in all; every attempt's figures are said.
     await untilOnTime('replay at --speed 2', (attempt) => replayOnce(capturePath, capture, join(dir, `replayed-${attempt}`)));
   }, 120_000);
 
