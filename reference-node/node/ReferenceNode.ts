@@ -141,6 +141,8 @@ export class ReferenceNode {
   private readonly producer: BlockProducer;
   private readonly faucet: FaucetForwarder;
   private readonly refusals: RefusalLog;
+  /** The lines saying this node was paused, bounded (RefusalLog). */
+  private readonly pauses: RefusalLog;
   private hooks: NodeHooks;
   private stopping = false;
   private openrpcDoc: JsonValue | undefined;
@@ -162,7 +164,9 @@ export class ReferenceNode {
     const log = options.log;
     this.refusals = new RefusalLog(log);
     const liveness = livenessMs(options.blockTimeMs);
-    this.awake = new AwakeClock(heartbeatMs(liveness), undefined, true, (ms) => log(`this node was paused ${Math.round(ms)} ms (its event loop held): its peers' silence meanwhile is not counted against them`));
+    // A machine that starves the node pauses it often: a few lines a minute say so, the rest are counted.
+    this.pauses = new RefusalLog(log, 5, 60_000, Date.now, '{n} more pauses of this node');
+    this.awake = new AwakeClock(heartbeatMs(liveness), undefined, true, (ms) => this.pauses.write(`this node was paused ${Math.round(ms)} ms (its event loop held): its peers' silence meanwhile is not counted against them`));
     this.peers = new PeerSet(this.id, this.p2pUrl, liveness, new Set(network.members), this.awake);
     for (const p of options.peers) this.peers.addUrl(p);
     const stopping = (): boolean => this.stopping;
@@ -303,7 +307,12 @@ export class ReferenceNode {
   }
 
   private begin(): void {
-    this.timers.push(setInterval(() => void this.producer.tick(), this.options.blockTimeMs));
+    this.timers.push(
+      setInterval(() => {
+        this.pauses.tick();
+        void this.producer.tick();
+      }, this.options.blockTimeMs),
+    );
     this.membership.start();
   }
 
@@ -488,6 +497,7 @@ export class ReferenceNode {
     // Wait for a block being produced to finish committing before the store closes.
     while (this.producer.producing) await new Promise((r) => setTimeout(r, 10));
     this.refusals.flush();
+    this.pauses.flush();
     await this.chain.close();
   }
 }

@@ -59,4 +59,14 @@ describe('RefusalLog', () => {
     expect(lines).toEqual(['one', 'two', 'three', 'four']);
     expect(lines.some((l) => SUMMARY.test(l))).toBe(false);
   });
+
+  it('names what it counts: the node\'s own pauses, a few lines a minute', () => {
+    const lines: string[] = [];
+    let t = 0;
+    const log = new RefusalLog((line) => lines.push(line), 2, 60_000, () => t, '{n} more pauses of this node');
+    for (let i = 1; i <= 7; i++) log.write(`paused ${i}`);
+    t = 60_000;
+    log.tick();
+    expect(lines).toEqual(['paused 1', 'paused 2', '5 more pauses of this node not logged (at most 2 lines per 60 s)']);
+  });
 });
