@@ -222,7 +222,7 @@ type Probe = (n: Started) => Promise<boolean>;
 const BN = '{"jsonrpc":"2.0","id":1,"method":"chain_blockNumber","params":[]}';
 const bn = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"chain_blockNumber","params":[]}`;
 
-const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction'>, Probe> = {
+const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction' | 'chain-id-differs'>, Probe> = {
   // transport
   'id-type-changed': async (n) => {
     const a = obj((await send(n.url, '{"jsonrpc":"2.0","id":7,"method":"chain_blockNumber"}')).json);
@@ -838,7 +838,7 @@ async function startNet(faults: string[]): Promise<Net> {
 
 type NetProbe = (net: Net) => Promise<boolean>;
 
-const NET_PROBES: Record<'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction', NetProbe> = {
+const NET_PROBES: Record<'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view' | 'proposer-self' | 'height-far-ahead' | 'peer-score-fraction' | 'chain-id-differs', NetProbe> = {
   'two-leaders': async (net) => {
     const mns = net.nodes.slice(0, 2);
     await waitFor('blocks', () => (mns.every((n) => n.node.chain.height() >= 2n) ? true : undefined));
@@ -882,6 +882,13 @@ const NET_PROBES: Record<'two-leaders' | 'peers-empty' | 'no-relay' | 'fork-view
     const before = Number(n.node.chain.height());
     const reported = await result(n.url, 'chain_blockNumber');
     return typeof reported === 'number' && reported >= before + 1000;
+  },
+  'chain-id-differs': async (net) => {
+    const n = net.nodes[0];
+    if (!n) return false;
+    // Named beside the chain's own id: with every node faulty they agree with each other, not with their chain.
+    const named = obj(await result(n.url, 'chain_health')).chain_id;
+    return typeof named === 'number' && BigInt(named) === n.node.chain.chainId + 1n;
   },
   'fork-view': async (net) => {
     await waitFor('height 2 everywhere', () => (net.nodes.every((n) => n.node.chain.height() >= 2n) ? true : undefined));

@@ -43,6 +43,15 @@ export const NETWORK_FAULTS = [
     bend: { methods: mapResult('chain_getBlockByHeight', (b, node) => (BigInt(b.height as number | bigint) >= 1n ? { ...b, proposer: node.id } : b)) },
   },
   {
+    name: 'chain-id-differs',
+    category: 'network',
+    description: "chain_health names a chain id one above its network's (the transactions it takes are still those signed for the network's): alone it looks right, beside its peers it names another chain.",
+    rule: 'Every node of a network names the same chain id (profile: chain_health chain_id).',
+    level: 'PROFILE',
+    scope: 'network',
+    bend: { methods: mapResult('chain_health', (h) => ({ ...h, chain_id: jsonInteger(BigInt(h.chain_id as number | bigint) + 1n) })) },
+  },
+  {
     name: 'height-far-ahead',
     category: 'network',
     description: 'chain_blockNumber reports 1000 blocks more than the chain has, as a node counting blocks of its own would.',

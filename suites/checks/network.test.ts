@@ -121,6 +121,23 @@ describe('network checks on choices the spec leaves open, and on one node that i
       await none.close();
     }
   }, 60_000);
+  it('same-chain-id: a chain id written as a quantity string on one node is the same id; another id on one node fails, and names it', async () => {
+    const written = await rewriting('chain_health', (r) => ({ ...r, chain_id: `0x${BigInt(r.chain_id as number).toString(16)}` }));
+    try {
+      const [r] = await runChecks(only('network/same-chain-id'), [...net.urls.slice(0, -1), written.url]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toMatch(/^pass: chain id \d+ on 3 nodes$/);
+    } finally {
+      await written.close();
+    }
+    const other = await rewriting('chain_health', (r) => ({ ...r, chain_id: Number(r.chain_id) + 1 }));
+    try {
+      const [r] = await runChecks(only('network/same-chain-id'), [...net.urls.slice(0, -1), other.url]);
+      expect(`${r?.status}: ${r?.evidence.message}`).toBe(`fail: the nodes name different chain ids: ${other.url} against the rest: a transaction signed for one is refused by another`);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('a node whose answers are no JSON-RPC responses to the calls (its ids not echoed) is named in the message of a check across nodes', async () => {
     const stringIds = await startProxy(net.urls[1] ?? '', (res) => ({ ...res, body: res.body.replace(/"id":(\d+)/, '"id":"$1"') }));
     try {

@@ -4,6 +4,7 @@ import type { CheckContext } from '../CheckContext.js';
 import { CheckError, CheckFailure } from '../checkOutcomes.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { asU64, isObject } from '../../profile/readWire.js';
+import { wireField } from '../../profile/Profile.js';
 import { pollAccount } from '../Wallet.js';
 import { heightParam, show } from './support.js';
 
@@ -78,6 +79,25 @@ export const networkChecks: Check[] = [
       if (ctx.profile.fields.hash === null) ctx.skip('the profile says blocks carry no hash');
       const top = await compareBlocks(ctx, (b) => show(ctx.field(b, 'hash')).toLowerCase(), 'hash');
       return `one chain up to height ${top}`;
+    },
+  }),
+  defineCheck({
+    ...base,
+    id: 'network/same-chain-id',
+    level: 'PROFILE',
+    title: 'every node names the same chain id (chain_health chain_id): a transaction signed for one node is one every node takes',
+    spec: 'profile: chain_health {status, mode, chain_id} (docs/reference-profile.md#results-the-spec-leaves-unshown); spec: docs/interface.md#instances (several instances serve one chain)',
+    async run(ctx: CheckContext) {
+      if (wireField(ctx.profile, 'chain_id') === null) ctx.skip("the profile says chain_health carries no chain id");
+      const named = await Promise.all(ctx.nodes.map(async (n) => ctx.field(await ctx.result('chain_health', [], n), 'chain_id')));
+      // A number or a quantity string, however written (a choice the spec leaves open): compared as the integer it holds.
+      const ids = named.map((v) => asU64(v));
+      const carrying = ctx.nodes.filter((_, i) => ids[i] !== undefined);
+      if (carrying.length < 2) ctx.skip(`${carrying.length === 0 ? 'no node' : 'one node only'} names a chain id in chain_health: nothing to compare`);
+      const views = ids.map((id, i) => (id === undefined ? `(none: ${show(named[i])})` : id.toString()));
+      const across = carrying.map((n) => views[ctx.nodes.indexOf(n)]);
+      if (new Set(across).size > 1) ctx.fail(`the nodes name different chain ids${oddOnes(carrying, across as string[])}: a transaction signed for one is refused by another`, 'one chain id on every node', ctx.nodes.map((n, i) => `${n}: ${views[i]}`).join('; '));
+      return `chain id ${across[0] ?? ''} on ${carrying.length} nodes${carrying.length < ctx.nodes.length ? ` (${ctx.nodes.length - carrying.length} name none)` : ''}`;
     },
   }),
   defineCheck({
