@@ -28,6 +28,8 @@ export interface RunShared {
   record(exchange: Exchange): void;
   /** Chain id per node (chain_health, the profile, or 1). */
   chainId(node: string): Promise<bigint>;
+  /** Answers of the node so far that refused a request for the run's rate (HTTP 429), retries included. */
+  rateRefused(node: string): number;
   nextId(): number;
   /** Per node and method, whether a well-formed call was served (memoised: each is asked once per run). */
   served: Map<string, Promise<Served>>;
@@ -368,9 +370,14 @@ export class CheckContext {
   async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean; inBlocks?: boolean } = {}): Promise<T> {
     // What comes with blocks (an inclusion, a credit) is judged only once the chain has moved: where it was when the wait began.
     const from = options.setup !== true && options.inBlocks === true ? await this.#height() : undefined;
+    const refusedBefore = this.shared.rateRefused(this.node);
     const value = await this.poll(probe, timeoutMs);
     if (value !== undefined) return value;
     if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
+    // Reads the node refused for the rate meanwhile (each sent again after the wait it asked for) may have held the
+    // probe back past the deadline: the wait did not see the node in time, which is no verdict on the rule.
+    const refused = this.shared.rateRefused(this.node) - refusedBefore;
+    if (refused > 0) throw new CheckError(`${what} was not seen within ${timeoutMs} ms, in which the node refused ${refused} of the run's requests for its rate (HTTP 429): the check's reads were held back; no verdict: give the run a pace the node takes (--max-rate <calls/s>)`);
     if (options.inBlocks === true) return this.#judgeTimeout(what, timeoutMs, from);
     this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
   }

@@ -44,6 +44,7 @@ export function createRunShared(options: RunSharedOptions): RunResources {
   const wallets = new Map<string, Wallet>();
   const chainIds = new Map<string, Promise<bigint>>();
   const locks = new Map<string, ProbeLock>();
+  const rateRefusals = new Map<string, number>();
   // One funded key, one nonce sequence: its transfers go through the first node (the targets are one network).
   const funder = new Funder(options.targets[0] ?? '');
   let ids = 1000;
@@ -61,6 +62,10 @@ export function createRunShared(options: RunSharedOptions): RunResources {
           timeoutMs: Math.min(checkTimeoutMs, 10_000),
           maxResponseBytes: MAX_RESPONSE_BYTES,
           maxRequestsPerSecond: options.maxRatePerNode,
+          // Every answer, each retry's too: the refusals for the rate a check's waits may have been held back by.
+          onExchange: (e) => {
+            if (e.response?.status === 429) rateRefusals.set(node, (rateRefusals.get(node) ?? 0) + 1);
+          },
         });
         clients.set(node, c);
       }
@@ -91,6 +96,7 @@ export function createRunShared(options: RunSharedOptions): RunResources {
       }
       return p;
     },
+    rateRefused: (node) => rateRefusals.get(node) ?? 0,
     nextId: () => ids++,
     served: new Map(),
     lock(node) {
