@@ -91,13 +91,12 @@ export const networkChecks: Check[] = [
       if (wireField(ctx.profile, 'chain_id') === null) ctx.skip("the profile says chain_health carries no chain id");
       const named = await Promise.all(ctx.nodes.map(async (n) => ctx.field(await ctx.result('chain_health', [], n), 'chain_id')));
       // A number or a quantity string, however written (a choice the spec leaves open): compared as the integer it holds.
-      const ids = named.map((v) => asU64(v));
-      const carrying = ctx.nodes.filter((_, i) => ids[i] !== undefined);
+      const read = ctx.nodes.map((node, i) => ({ node, id: asU64(named[i])?.toString(), named: named[i] }));
+      const carrying = read.filter((r): r is typeof r & { id: string } => r.id !== undefined);
       if (carrying.length < 2) ctx.skip(`${carrying.length === 0 ? 'no node' : 'one node only'} names a chain id in chain_health: nothing to compare`);
-      const views = ids.map((id, i) => (id === undefined ? `(none: ${show(named[i])})` : id.toString()));
-      const across = carrying.map((n) => views[ctx.nodes.indexOf(n)]);
-      if (new Set(across).size > 1) ctx.fail(`the nodes name different chain ids${oddOnes(carrying, across as string[])}: a transaction signed for one is refused by another`, 'one chain id on every node', ctx.nodes.map((n, i) => `${n}: ${views[i]}`).join('; '));
-      return `chain id ${across[0] ?? ''} on ${carrying.length} nodes${carrying.length < ctx.nodes.length ? ` (${ctx.nodes.length - carrying.length} name none)` : ''}`;
+      const across = carrying.map((r) => r.id);
+      if (new Set(across).size > 1) ctx.fail(`the nodes name different chain ids${oddOnes(carrying.map((r) => r.node), across)}: a transaction signed for one is refused by another`, 'one chain id on every node', read.map((r) => `${r.node}: ${r.id ?? `(none: ${show(r.named)})`}`).join('; '));
+      return `chain id ${across[0] ?? ''} on ${carrying.length} nodes${carrying.length < read.length ? ` (${read.length - carrying.length} name none)` : ''}`;
     },
   }),
   defineCheck({
