@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/json/index.js';
 import type { LoadReport } from '../load/model.js';
+import { isGeneratorReason } from '../load/engine/index.js';
 import { startTestNetwork, startTestNode, type TestNode } from './support/suites.js';
 import { runChainrpc, startChainrpc } from './runChainrpc.js';
 import { findK6, K6_SKIP_NOTE, runK6, runK6Segments, summariesIn } from './support/k6.js';
@@ -139,11 +140,17 @@ describe('chainrpc load replay --diff-url', () => {
       recorder.child.kill('SIGINT');
       expect(await recorder.closed(15_000)).toBe(true);
 
+      // What is judged is the diff and the thresholds on it: a run whose figures the generator could not be trusted
+      // for (exit 1: it stalled on a busy machine, seen once in CI) gives no verdict on them, and is run again.
       const diffAgainst = async (other: string, name: string, extra: string[] = []): Promise<{ code: number | null; diff: NonNullable<LoadReport['runs'][number]['diff']> }> => {
-        const r = await runChainrpc('load', 'replay', capture, '--url', mn, '--diff-url', other, ...extra, ...LENIENT, '--threshold', 'errors < 50%', '--threshold', 'mismatches == 0', '--report-dir', join(dir, name));
-        const diff = reportIn(join(dir, name)).runs[0]?.diff;
-        if (diff === undefined) throw new Error(`no diff in the report: ${r.stdout}${r.stderr}`);
-        return { code: r.code, diff };
+        for (let attempt = 1; ; attempt++) {
+          const reports = join(dir, `${name}-${attempt}`);
+          const r = await runChainrpc('load', 'replay', capture, '--url', mn, '--diff-url', other, ...extra, ...LENIENT, '--threshold', 'errors < 50%', '--threshold', 'mismatches == 0', '--report-dir', reports);
+          const run = reportIn(reports).runs[0];
+          if (run?.diff === undefined) throw new Error(`no diff in the report: ${r.stdout}${r.stderr}`);
+          const untrusted = !run.valid && run.invalid.every(isGeneratorReason);
+          if (!untrusted || attempt === 3) return { code: r.code, diff: run.diff };
+        }
       };
       const count = (d: { byMethod: { method: string; mismatches: number }[] }, m: string): number | undefined => d.byMethod.find((x) => x.method === m)?.mismatches;
 
