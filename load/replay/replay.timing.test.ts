@@ -3,19 +3,18 @@
  * process): a capture made by `chainrpc record` while `chainrpc load` sent a known schedule holds every call;
  * replayed at --speed 2 to the node through a relay that stamps each request's arrival, the requests reach the
  * node at twice the recorded rate (within 1%) and at the recorded offsets halved (the replay's start aside: the
- * offsets are aligned at their median), within 0.1 ms at the median and 0.5 ms plus the engine's own send lag at p90;
- * p99 (issue 26 asks 1 ms) is said.
+ * offsets are aligned at their median): within 0.1 ms at the median, 0.5 ms at p90 and 1 ms at p99, each beyond
+ * the engine's own send lag at that percentile in the same run (what it measured of its own lateness: the
+ * kernel waking its thread late on a busy machine). The bare 1 ms at p99 is met in `npm run bench:replay`.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../core/json/index.js';
-import type { LoadReport } from '../model.js';
 import { readCapture, type Capture } from '../capture/readCapture.js';
-import { runChainrpc, startChainrpc, type LongRun } from '../../test/runChainrpc.js';
-import { startStampingRelay, type StampedRequest } from '../../test/support/stampingRelay.js';
-import { findK6, K6_SKIP_NOTE, runK6 } from '../../test/support/k6.js';
+import { startChainrpc, type LongRun } from '../../test/runChainrpc.js';
+import { percentile, recordKnownSchedule, replayOnK6ThroughRelay, replayThroughRelay } from '../../test/support/replayArrivals.js';
+import { findK6, K6_SKIP_NOTE } from '../../test/support/k6.js';
 
 let dir: string;
 let node: LongRun;
@@ -33,11 +32,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const reportIn = (reportDir: string): LoadReport => {
-  const [run] = readdirSync(reportDir).filter((d) => d.startsWith('load-'));
-  return parseJson(readFileSync(join(reportDir, run ?? '', 'report.json'), 'utf8')) as unknown as LoadReport;
-};
-
 /** Calls by method in a capture (batches counted call by call). */
 const callsIn = (capture: Capture): Map<string, number> => {
   const calls = new Map<string, number>();
@@ -45,42 +39,8 @@ const callsIn = (capture: Capture): Map<string, number> => {
   return calls;
 };
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
-
 /** The capture of the first test (a known schedule, recorded), replayed again by the second. */
 let knownCapture: string | undefined;
-
-/**
- * Each recorded request matched with its arrival at the relay (by its exact body); the arrived rate (the
- * least-squares slope of arrivals against recorded times) against `speed` times the recorded one, and each arrival's error from its recorded offset divided by `speed`
- * (offsets aligned at their median: the replay's start aside).
- */
-function arrivals(capture: Capture, stamped: readonly StampedRequest[], speed: number): { rateRatio: number; errors: number[]; said: string } {
-  const arrived = stamped.slice(stamped.length - capture.exchanges.length);
-  const queues = new Map<string, number[]>();
-  for (const r of arrived) queues.set(r.body, [...(queues.get(r.body) ?? []), r.atMs]);
-  const pairs = capture.exchanges.map((e) => {
-    const body = 'text' in e.request ? e.request.text : '';
-    const at = queues.get(body)?.shift();
-    if (at === undefined) throw new Error(`a recorded request never reached the node: ${body}`);
-    return { recordedMs: e.t, arrivedMs: at };
-  });
-  const first = pairs[0] as { recordedMs: number; arrivedMs: number };
-  const last = pairs.at(-1) as { recordedMs: number; arrivedMs: number };
-  const recordedRate = ((pairs.length - 1) * 1000) / (last.recordedMs - first.recordedMs);
-  // The arrived rate as the least-squares slope of arrivals against recorded times (every request counts, not
-  // only the first and the last: a generator's first request, on a connection still to open, may go late).
-  const mean = (f: (p: { recordedMs: number; arrivedMs: number }) => number): number => pairs.reduce((n, p) => n + f(p), 0) / pairs.length;
-  const mr = mean((p) => p.recordedMs);
-  const ma = mean((p) => p.arrivedMs);
-  const slope = mean((p) => (p.recordedMs - mr) * (p.arrivedMs - ma)) / mean((p) => (p.recordedMs - mr) ** 2);
-  const arrivedRate = recordedRate / slope;
-  const offsets = pairs.map((p) => p.arrivedMs - first.arrivedMs - (p.recordedMs - first.recordedMs) / speed);
-  const shift = percentile([...offsets].sort((a, b) => a - b), 0.5);
-  const errors = offsets.map((o) => Math.abs(o - shift)).sort((a, b) => a - b);
-  const said = `arrived at ${arrivedRate.toFixed(2)}/s against ${speed} x ${recordedRate.toFixed(2)}/s recorded; offset errors: p50 ${percentile(errors, 0.5).toFixed(3)} ms, p90 ${percentile(errors, 0.9).toFixed(3)} ms, p99 ${percentile(errors, 0.99).toFixed(3)} ms, max ${errors.at(-1)?.toFixed(3) ?? ''} ms over ${errors.length}`;
-  return { rateRatio: arrivedRate / (speed * recordedRate), errors, said };
-}
 
 /** Replays of the known capture before the timing test gives up on a busy machine. */
 const REPLAY_ATTEMPTS = 3;
@@ -104,62 +64,32 @@ async function untilOnTime(label: string, once: (attempt: number) => Promise<Ver
   expect(attempts.at(-1), said).toMatch(/ on time$/);
 }
 
-/** Runs `send` against a fresh stamping relay in front of the node; the requests it stamped, in order of arrival. */
-async function throughRelay(send: (url: string) => Promise<void>): Promise<StampedRequest[]> {
-  const relay = await startStampingRelay(nodeUrl);
-  try {
-    await send(relay.url);
-  } catch (error) {
-    await relay.stop();
-    throw error;
-  }
-  return relay.stop();
-}
-
 /**
  * One replay of `capture` at --speed 2 through a stamping relay: the run itself must be right (every exchange
  * replayed, none dropped, the rate within 1%), and it is on time when the offset errors are within 0.1 ms at the
- * median and 0.5 ms plus the engine's own send lag p90 at p90.
+ * median, 0.5 ms at p90 and 1 ms at p99, each beyond the engine's own send lag at that percentile.
  */
 async function replayOnce(capturePath: string, capture: Capture, reportDir: string): Promise<Verdict> {
-  const stamped = await throughRelay(async (url) => {
-    // What is judged here is the arrivals against the capture's offsets (with the run's own send lag in the bound, and
-    // attempts again when late); the run's lag guard is kept wide, as in the recording step, so that a busy CI
-    // machine's send lag p99 of 5.7 ms (over the default 5 ms: exit 1) makes a late attempt, not a failed test.
-    const replay = await runChainrpc('load', 'replay', capturePath, '--url', url, '--speed', '2', '--head-hz', '0', '--max-lag', '100ms', '--report-dir', reportDir);
-    expect(replay.code, `${replay.stderr}\n${replay.stdout.slice(-2_000)}`).toBe(0);
-  });
-  const report = reportIn(reportDir);
+  const { report, arrivals: arrived, sendLagMs } = await replayThroughRelay(nodeUrl, { capturePath, capture }, reportDir);
   expect(report.replay).toMatchObject({ exchanges: capture.exchanges.length, replayed: capture.exchanges.length, pace: { speed: 2 }, leftOut: [] });
-  const schedule = report.runs[0]?.schedule;
-  expect(schedule).toMatchObject({ sent: capture.exchanges.length, dropped: 0 });
-  // The replay's own probe of the node comes first; then each recorded request, matched by its exact body.
-  const { rateRatio, errors, said: arrived } = arrivals(capture, stamped, 2);
-  const lagP90Ms = (schedule?.lagUs.p90 ?? 0) / 1000;
-  const said = `${arrived}; the engine's send lag p90 ${lagP90Ms.toFixed(3)} ms, p99 ${((schedule?.lagUs.p99 ?? 0) / 1000).toFixed(3)} ms, read lag p99 ${((schedule?.readLagUs?.p99 ?? 0) / 1000).toFixed(3)} ms`;
-  expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
-  const onTime = percentile(errors, 0.5) <= 0.1 && percentile(errors, 0.9) <= 0.5 + lagP90Ms;
-  return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 0.1 ms or p90 over 0.5 ms + send lag p90)'}` };
+  expect(report.runs[0]?.schedule).toMatchObject({ sent: capture.exchanges.length, dropped: 0 });
+  const said = `${arrived.said}; the engine's send lag p90 ${sendLagMs.p90.toFixed(3)} ms, p99 ${sendLagMs.p99.toFixed(3)} ms, max ${sendLagMs.max.toFixed(3)} ms, read lag p99 ${((report.runs[0]?.schedule.readLagUs?.p99 ?? 0) / 1000).toFixed(3)} ms`;
+  expect(Math.abs(arrived.rateRatio - 1), said).toBeLessThan(0.01);
+  const { errors } = arrived;
+  const onTime = percentile(errors, 0.5) <= 0.1 && percentile(errors, 0.9) <= 0.5 + sendLagMs.p90 && percentile(errors, 0.99) <= 1 + sendLagMs.p99;
+  return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 0.1 ms, p90 over 0.5 ms + send lag p90, or p99 over 1 ms + send lag p99)'}` };
 }
 
 describe('chainrpc load replay, against the arrivals a relay stamps', () => {
   it('replays a recorded schedule at twice its rate, each request at its recorded offset halved', async () => {
-    // 1. A known schedule recorded: 150 calls/s, evenly, for 4 s, through chainrpc record.
-    const scenario = join(dir, 'known.json');
-    writeFileSync(scenario, JSON.stringify({ name: 'known', arrivals: { model: 'open', rate: 150, distribution: 'uniform' }, duration: '4s', warmup: '0s', timeout: '5s', mix: [{ method: 'chain_blockNumber', weight: 2 }, { method: 'chain_getBlockByHeight', weight: 2 }, { method: 'chain_health', weight: 1 }], thresholds: ['errors < 1%'] }));
-    const capturePath = join(dir, 'known.ndjson');
+    // 1. A known schedule recorded: 150 calls/s, evenly, for 4 s, through chainrpc record. What is judged is the
+    // replay against the offsets the capture holds, whatever they were: a recording sent a few ms late on a busy
+    // machine is no less a capture, so its own trust bound is loose (CI on 3c1c9e5: send lag p99 5.6 ms against
+    // 5, exit 1, in this step).
+    const { capturePath, capture, load, report } = await recordKnownSchedule(nodeUrl, dir);
     knownCapture = capturePath;
-    const recorder = startChainrpc(['record', '--upstream', nodeUrl, '--listen', '0', '--out', capturePath]);
-    const proxy = /^recording: (\S+)/.exec(await recorder.waitFor(/^recording: /))?.[1] ?? '';
-    // What is judged is the replay against the offsets the capture holds, whatever they were: a recording sent a
-    // few ms late on a busy machine is no less a capture, so its own trust bound is loose (CI on 3c1c9e5: send lag
-    // p99 5.6 ms against 5, exit 1, in this step).
-    const load = await runChainrpc('load', scenario, '--url', proxy, '--head-hz', '0', '--max-lag', '100ms', '--report-dir', join(dir, 'recorded'));
     expect(load.code, `${load.stderr}\n${load.stdout.slice(-2_000)}`).toBe(0);
-    recorder.child.kill('SIGINT');
-    expect(await recorder.closed(15_000)).toBe(true);
-    const capture = readCapture(capturePath);
-    const sent = reportIn(join(dir, 'recorded')).runs[0];
+    const sent = report?.runs[0];
     // The capture holds every call the load sent (and the load's own probe of the node before it).
     const captured = callsIn(capture);
     for (const m of sent?.methods ?? []) expect(captured.get(m.method) ?? 0, m.method).toBeGreaterThanOrEqual(m.calls);
@@ -170,11 +100,11 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
 
     // 2. Replayed at --speed 2 to the node, through a relay that stamps each request's arrival. Issue 26 asks for
     // 1 ms at p99. The engine sends within microseconds of each time (p90 1 µs), but on a 2-core machine shared by
-    // the node, the relay, the engine and this runner, a process waking for its next request is a millisecond or
-    // more late a few times in a few hundred (docs/replay.md, "How true the timing is"): 0.5 ms is held at p90
-    // beyond the engine's own send lag at p90 in the same run (what it measured of its own lateness: a run on a busy
-    // machine says so), and p99 is said, not judged. A replay the machine interrupted is tried again, up to three
-    // times in all; every attempt's figures are said.
+    // the node, the relay, the engine and this runner, the kernel wakes the engine's thread a millisecond or more
+    // late a few times in a few hundred (docs/replay.md, "How true the timing is"), and the engine measures it as
+    // its send lag: each percentile is held beyond the engine's own send lag at that percentile in the same run
+    // (the bare 1 ms at p99 is met, and shown, in `npm run bench:replay`). A replay the machine interrupted is
+    // tried again, up to three times in all; every attempt's figures are said.
     await untilOnTime('replay at --speed 2', (attempt) => replayOnce(capturePath, capture, join(dir, `replayed-${attempt}`)));
   }, 120_000);
 
@@ -187,14 +117,7 @@ describe('chainrpc load replay, against the arrivals a relay stamps', () => {
     // k6's VUs wake by its Go timers and stamp by Date.now() (whole ms): a millisecond's truth, held at p90. k6
     // measures nothing of its own lateness, so a run the machine interrupted is tried again, up to three in all.
     await untilOnTime('replay on k6 at --speed 2', async (attempt) => {
-      const out = join(dir, `k6-${attempt}`);
-      const stamped = await throughRelay(async (url) => {
-        const written = await runChainrpc('load', 'replay', capturePath, '--url', url, '--speed', '2', '--k6', out);
-        expect(written.code, written.stderr).toBe(0);
-        const run = await runK6(k6 ?? 'k6', ['script.js'], out);
-        expect(run.code, run.stderr).toBe(0);
-      });
-      const { rateRatio, errors, said } = arrivals(capture, stamped, 2);
+      const { rateRatio, errors, said } = await replayOnK6ThroughRelay(nodeUrl, { capturePath, capture }, join(dir, `k6-${attempt}`), k6 ?? 'k6');
       expect(Math.abs(rateRatio - 1), said).toBeLessThan(0.01);
       const onTime = percentile(errors, 0.5) <= 1 && percentile(errors, 0.9) <= 2;
       return { onTime, said: `${said}: ${onTime ? 'on time' : 'late (p50 over 1 ms or p90 over 2 ms)'}` };
