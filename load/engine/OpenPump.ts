@@ -17,8 +17,8 @@ import type { InFlight, Sender, SenderHost } from './Sender.js';
  * start of the loop's turn, so a timer fires from about 1 ms early to most of a ms late: a wait goes to a timer
  * TIMER_EARLY_MS before it is due (never late by the timer's own rounding), and the last stretch is waited out
  * precisely. With nothing in flight nothing can arrive, so the thread sleeps (Atomics.wait: the kernel's own
- * timer, no CPU) until SPIN_MS before the time, then watches the clock for the rest (about 0.17 ms of CPU per
- * send). With requests in flight it polls instead (setImmediate: answers are read as they come, and every
+ * timer, no CPU) until SPIN_MS before the time (less when sends come faster than 400/s: SPIN_SHARE), then
+ * watches the clock for the rest. With requests in flight it polls instead (setImmediate: answers are read as they come, and every
  * answer also looks whether a send has come due).
  *
  * Measured at 289 requests/s (a replay at --speed 2, 2026-11-28): leaving the last millisecond to the timers put
@@ -32,6 +32,14 @@ const TIMER_EARLY_MS = 1;
 const TIMER_MIN_MS = 1 + TIMER_EARLY_MS;
 /** The end of a slept wait that is watched on the clock instead: the kernel wakes a sleeping thread 0.08 ms late at the median, 0.17 ms at p99 (here). */
 const SPIN_MS = 0.25;
+/**
+ * The most of the time between two sends the clock is watched: watching is a core's work, so at 10% the
+ * generator never spends more than a tenth of a core on it, whatever the rate. Up to 400 sends/s the whole
+ * SPIN_MS is watched; faster, less of it, and a send may be as late as the kernel's wake-up. Measured against a
+ * bare server (2026-11-29, docs/load.md "The engine"): at 5,000/s, 72 to 85 µs of CPU per request against 203
+ * (SPIN_MS at every rate: the whole core), the send lag p99 0.5 ms against 2 to 14 µs.
+ */
+const SPIN_SHARE = 0.1;
 /** What Atomics.wait sleeps on: a word nobody ever changes. */
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
@@ -85,6 +93,8 @@ export class OpenPump implements Sender {
   #wake: { immediate: boolean; at: number; handle: NodeJS.Timeout | NodeJS.Immediate } | undefined;
   /** Within a pump that slept for its send (at most one sleep per callback). */
   #sleeping = false;
+  /** When the last request was due (ms, performance.now()): the gap to the next one bounds the clock's watch. */
+  #lastAt = Number.NEGATIVE_INFINITY;
   readonly #onWake = (): void => {
     // Woken by an immediate, the pump runs just after libuv polled: the reads' lag is measured from there.
     if (this.#wake?.immediate === true) readTurn.polled();
@@ -126,7 +136,8 @@ export class OpenPump implements Sender {
     if (!host.sending) return;
     let t = performance.now();
     while (this.#due !== undefined && host.origin + this.#due <= t) {
-      this.#dispatch(host.origin + this.#due, this.#due >= this.#plan.warmupMs, t);
+      this.#lastAt = host.origin + this.#due;
+      this.#dispatch(this.#lastAt, this.#due >= this.#plan.warmupMs, t);
       if (!host.sending) return;
       this.#due = this.#schedule.next();
       t = performance.now();
@@ -149,7 +160,8 @@ export class OpenPump implements Sender {
       // Once per callback: if nothing is in flight after that send either (dropped, refused), the next wait is
       // polled, so the thread goes back to its event loop.
       this.halt();
-      if (wait > SPIN_MS) Atomics.wait(SLEEPER, 0, 0, wait - SPIN_MS);
+      const spin = Math.min(SPIN_MS, SPIN_SHARE * (at - this.#lastAt));
+      if (wait > spin) Atomics.wait(SLEEPER, 0, 0, wait - spin);
       watchClockUntil(at);
       this.#sleeping = true;
       try {
