@@ -47,15 +47,25 @@ export function startBare(launcher: readonly string[] = []): Promise<{ url: stri
   return startServerProcess(['-e', BARE_SERVER_SOURCE], launcher);
 }
 
-/** The stall server of test/support/loadServers.ts (stalls `stallMs` at the start of every `periodMs`), as its own process. */
-export function startStallProcess(periodMs: number, stallMs: number): Promise<{ url: string; child: ChildProcess }> {
+/** A server of test/support/loadServers.ts, as its own process: its start function `name`, called with `options`. */
+function startLoadServerProcess(name: string, options: Record<string, number>): Promise<{ url: string; child: ChildProcess }> {
   return startServerProcess([
     '--import',
     'tsx',
     '--input-type=module',
     '-e',
-    `const { startStallServer } = await import(${JSON.stringify(new URL('../test/support/loadServers.ts', import.meta.url).href)});
-     const s = await startStallServer({ periodMs: ${periodMs}, stallMs: ${stallMs} });
+    `const { ${name} } = await import(${JSON.stringify(new URL('../test/support/loadServers.ts', import.meta.url).href)});
+     const s = await ${name}(${JSON.stringify(options)});
      console.log(s.url);`,
   ]);
+}
+
+/** The stall server of test/support/loadServers.ts (stalls `stallMs` at the start of every `periodMs`), as its own process. */
+export function startStallProcess(periodMs: number, stallMs: number): Promise<{ url: string; child: ChildProcess }> {
+  return startLoadServerProcess('startStallServer', { periodMs, stallMs });
+}
+
+/** The delay server of test/support/loadServers.ts (every answer after `delayMs`), as its own process. */
+export function startDelayProcess(delayMs: number): Promise<{ url: string; child: ChildProcess }> {
+  return startLoadServerProcess('startDelayServer', { delayMs });
 }

@@ -14,6 +14,8 @@
  *      process). What autocannon reports (closed, and its rate mode), beside what the engine reports (open
  *      model, 200 and 500 calls/s, with its send and read lag), beside the truth (latency from the intended
  *      send time: p90 = 100 ms, p99 = 190 ms, p99.9 = 199 ms) and the engine's distance from it.
+ *   5. The open model at 200, 1,000 and 5,000 calls/s against a server that answers in 3 ms (the build): the
+ *      engine's CPU per request and share of a core, its send lag, the latency it measured.
  *
  * The load comes from this process (one thread; the engine from its TypeScript sources under tsx, the same JavaScript the build emits), the servers run in
  * their own processes. Options:
@@ -30,7 +32,7 @@ import type * as EngineModule from '../load/engine/index.js';
 import { fromBuild } from './fromBuild.js';
 import { runEngine, type EngineResult } from '../load/engine/index.js';
 import { fixedCallsSpec } from '../test/support/fixedCallsSource.js';
-import { startBare, startStallProcess } from './bareServer.js';
+import { startBare, startDelayProcess, startStallProcess } from './bareServer.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' } } });
 const SECONDS = Number(values.seconds ?? 5);
@@ -233,4 +235,27 @@ try {
    against them, within 1% plus the delays it measured)`);
 } finally {
   stall.child.kill('SIGTERM');
+}
+
+// 5. The open model at the rates users run, against a node that answers in 3 ms (requests always in flight): what
+// the generator takes of the machine it shares with the node, and how late it sends.
+const DELAY_MS = 3;
+const delayed = await startDelayProcess(DELAY_MS);
+try {
+  const { runEngine: runBuilt } = await fromBuild<typeof EngineModule>('load/engine/index.js');
+  const url = `${delayed.url}/rpc`;
+  const at = (rate: number, seconds: number): Promise<EngineResult> =>
+    runBuilt({ url, model: { kind: 'open', distribution: 'uniform', stages: [{ from: rate, to: rate, durationMs: seconds * 1000 }] }, warmupMs: 0, durationMs: seconds * 1000, maxInFlight: 1_000, timeoutMs: 10_000, source });
+  await at(1_000, 1);
+  console.log(`\n  the open model against a server that answers in ${DELAY_MS} ms, ${SECONDS} s each (the build): the engine's CPU (user + system, this process)`);
+  console.log(`  ${'rate'.padEnd(12)} ${['CPU/request', 'of a core', 'lag p50', 'lag p99', 'latency p50', 'p99'].map((h) => h.padStart(12)).join('')}`);
+  for (const rate of [200, 1_000, 5_000]) {
+    const cpu0 = cpuSeconds('self') ?? Number.NaN;
+    const run = await at(rate, SECONDS);
+    const cpuS = (cpuSeconds('self') ?? Number.NaN) - cpu0;
+    const cells = [`${((cpuS * 1e6) / run.latency.count).toFixed(0)} µs`, `${((cpuS / SECONDS) * 100).toFixed(1)}%`, `${Math.round(run.schedule.lagUs.p50)} µs`, `${Math.round(run.schedule.lagUs.p99)} µs`, `${ms(run.latency.p50)} ms`, `${ms(run.latency.p99)} ms`];
+    console.log(`  ${`${fmt(rate)}/s`.padEnd(12)} ${cells.map((c) => c.padStart(12)).join('')}`);
+  }
+} finally {
+  delayed.child.kill('SIGTERM');
 }

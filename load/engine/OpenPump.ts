@@ -5,6 +5,7 @@
  * so a late generator cannot hide a slow node (no coordinated omission; docs/load.md, "The engine").
  */
 import type { ArrivalModel } from '../model.js';
+import { Alarm } from './Alarm.js';
 import type { HttpConnection } from './HttpConnection.js';
 import { readTurn } from './ReadTurn.js';
 import { RequestQueue } from './RequestQueue.js';
@@ -18,8 +19,10 @@ import type { InFlight, Sender, SenderHost } from './Sender.js';
  * TIMER_EARLY_MS before it is due (never late by the timer's own rounding), and the last stretch is waited out
  * precisely. With nothing in flight nothing can arrive, so the thread sleeps (Atomics.wait: the kernel's own
  * timer, no CPU) until SPIN_MS before the time (less when sends come faster than 400/s: SPIN_SHARE), then
- * watches the clock for the rest. With requests in flight it polls instead (setImmediate: answers are read as they come, and every
- * answer also looks whether a send has come due).
+ * watches the clock for the rest. With requests in flight answers must be read as they come, so the thread stays
+ * in its event loop: it waits there (the kernel's epoll) until the Alarm, a thread of its own, wakes it for the
+ * same last stretch, which it then polls (setImmediate; every answer also looks whether a send has come due).
+ * Polling the whole wait, as until 2026-11-29, took the whole of a core at any rate from about 1,000/s.
  *
  * Measured at 289 requests/s (a replay at --speed 2, 2026-11-28): leaving the last millisecond to the timers put
  * 1 send in 10 about 0.45 ms late and p99 at 0.7 to 0.8 ms; polling the last stretch after a sleep (a turn of
@@ -40,6 +43,12 @@ const SPIN_MS = 0.25;
  * (SPIN_MS at every rate: the whole core), the send lag p99 0.5 ms against 2 to 14 µs.
  */
 const SPIN_SHARE = 0.1;
+/**
+ * With requests in flight, a wait longer than the end to be polled (the watch's share above) by at least this much
+ * is waited in the event loop, woken by the Alarm (its own thread) when only that end is left: polling costs the
+ * whole core whatever the rate; an alarm costs two wake-ups (about 50 µs of CPU here). Shorter waits are polled.
+ */
+const ALARM_MIN_MS = 0.1;
 /** What Atomics.wait sleeps on: a word nobody ever changes. */
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
@@ -89,15 +98,17 @@ export class OpenPump implements Sender {
   readonly #idle: HttpConnection<InFlight>[] = [];
   #opened = 0;
   readonly #waiting = new RequestQueue<InFlight>();
-  /** The next wake-up: a timer or a poll (setImmediate); `at` is when it is due. */
-  #wake: { immediate: boolean; at: number; handle: NodeJS.Timeout | NodeJS.Immediate } | undefined;
+  /** The next wake-up: a timer, a poll (setImmediate) or the alarm; `at` is when it is due. */
+  #wake: { kind: 'timer'; at: number; handle: NodeJS.Timeout } | { kind: 'immediate'; at: number; handle: NodeJS.Immediate } | { kind: 'alarm'; at: number } | undefined;
+  /** The wake-up to the microsecond while requests are in flight; closed when sending stops. */
+  readonly #alarm: Alarm;
   /** Within a pump that slept for its send (at most one sleep per callback). */
   #sleeping = false;
   /** When the last request was due (ms, performance.now()): the gap to the next one bounds the clock's watch. */
   #lastAt = Number.NEGATIVE_INFINITY;
   readonly #onWake = (): void => {
     // Woken by an immediate, the pump runs just after libuv polled: the reads' lag is measured from there.
-    if (this.#wake?.immediate === true) readTurn.polled();
+    if (this.#wake?.kind === 'immediate') readTurn.polled();
     this.#wake = undefined;
     this.pump();
   };
@@ -112,6 +123,8 @@ export class OpenPump implements Sender {
     this.#recorded = distribution === 'recorded';
     const endMs = plan.warmupMs + plan.durationMs;
     this.#schedule = distribution === 'recorded' ? { next: () => atMost(host.due(), endMs) } : new Schedule([...warm, ...plan.model.stages], distribution, plan.seed, plan.share);
+    // Made with the thread, so that it runs by the first send (until it does, short waits are polled).
+    this.#alarm = new Alarm(this.#onWake);
   }
 
   begin(): void {
@@ -150,16 +163,16 @@ export class OpenPump implements Sender {
     const wait = at - t;
     if (wait >= TIMER_MIN_MS) {
       if (this.#wake !== undefined && this.#wake.at <= at) return; // an earlier wake-up comes first and looks again
-      this.halt();
+      this.#cancelWake();
       const ms = Math.floor(wait - TIMER_EARLY_MS);
-      this.#wake = { immediate: false, at: t + ms, handle: setTimeout(this.#onWake, ms) };
+      this.#wake = { kind: 'timer', at: t + ms, handle: setTimeout(this.#onWake, ms) };
       return;
     }
     if (host.inFlight === 0 && !this.#sleeping) {
       // Nothing in flight, nothing to read: sleep to just before the time, wait out the rest on the clock, and send.
       // Once per callback: if nothing is in flight after that send either (dropped, refused), the next wait is
       // polled, so the thread goes back to its event loop.
-      this.halt();
+      this.#cancelWake();
       const spin = Math.min(SPIN_MS, SPIN_SHARE * (at - this.#lastAt));
       if (wait > spin) Atomics.wait(SLEEPER, 0, 0, wait - spin);
       watchClockUntil(at);
@@ -171,9 +184,19 @@ export class OpenPump implements Sender {
       }
       return;
     }
-    if (this.#wake?.immediate === true) return;
-    this.halt();
-    this.#wake = { immediate: true, at: t, handle: setImmediate(this.#onWake) };
+    // Requests in flight: answers must be read as they come, so the thread stays in its event loop. Woken by the
+    // alarm when only the watched end is left, if the wait is longer than that; that end is polled.
+    const polled = Math.min(SPIN_MS, SPIN_SHARE * (at - this.#lastAt));
+    if (wait > polled + ALARM_MIN_MS && this.#alarm.ready) {
+      if (this.#wake !== undefined && this.#wake.at <= at - polled) return; // an earlier wake-up comes first
+      this.#cancelWake();
+      this.#alarm.set(at - polled);
+      this.#wake = { kind: 'alarm', at: at - polled };
+      return;
+    }
+    if (this.#wake?.kind === 'immediate') return;
+    this.#cancelWake();
+    this.#wake = { kind: 'immediate', at: t, handle: setImmediate(this.#onWake) };
   }
 
   #dispatch(scheduledMs: number, measured: boolean, t: number): void {
@@ -220,10 +243,17 @@ export class OpenPump implements Sender {
   }
 
   halt(): void {
+    this.#cancelWake();
+    this.#alarm.close();
+  }
+
+  /** Cancels the next wake-up, if one is set. */
+  #cancelWake(): void {
     const wake = this.#wake;
     if (wake === undefined) return;
-    if (wake.immediate) clearImmediate(wake.handle as NodeJS.Immediate);
-    else clearTimeout(wake.handle as NodeJS.Timeout);
+    if (wake.kind === 'immediate') clearImmediate(wake.handle);
+    else if (wake.kind === 'timer') clearTimeout(wake.handle);
+    else this.#alarm.cancel();
     this.#wake = undefined;
   }
 
