@@ -70,6 +70,25 @@ export interface ScheduleStats {
    * k6's and reports written before it do not.
    */
   readLagUs?: HistogramData;
+  /**
+   * What chainrpc's own process took of the machine while the run ran: the Node engine's runs have it; k6's, merged
+   * ones and reports written before it do not.
+   */
+  generatorCpu?: GeneratorCpu;
+}
+
+/**
+ * The generator's CPU over one run, from the warm-up's start to the last answer: user + system time of the whole
+ * chainrpc process (every thread: the engine's, their alarms, the head followers, the inclusion tracker), so on a
+ * machine it shares with the node, what it took from the node.
+ */
+export interface GeneratorCpu {
+  /** CPU seconds over the run. */
+  seconds: number;
+  /** The same as a share of one core over the run's wall time (100 is a whole core). */
+  percentOfCore: number;
+  /** The same per request written in the run (the warm-up's included), µs; null when none was. */
+  perRequestUs: number | null;
 }
 
 /** Per-method accounting, one call at a time (a batch of 100 is 100 calls). */

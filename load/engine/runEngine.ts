@@ -2,7 +2,7 @@
  * The load engine: runs one scenario's load against one endpoint and measures it (docs/load.md, "The engine").
  * The work runs in this thread, or split between worker threads (`threads`) whose figures merge exactly.
  */
-import type { ArrivalModel, LaneLedger, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
+import type { ArrivalModel, GeneratorCpu, LaneLedger, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
 import { mergeReadRegressions } from '../health/ReadWatch.js';
 import { mergeOutages } from '../metrics/OutageLog.js';
 import { Histogram } from '../metrics/Histogram.js';
@@ -102,7 +102,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       inFlight: point.inFlight,
     });
   };
+  // Every request written, the warm-up's included: the generator's CPU per request.
+  let sentAll = 0;
   const onTick = (report: TickReport): void => {
+    sentAll += report.sent;
     // The measured window's own counts (as the run's figures count them), not every call that ended in a tick of it.
     okCalls += report.measured.okCalls;
     failedCalls += report.measured.failedCalls;
@@ -121,22 +124,36 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     stopAll({ reason: 'interrupted', atMs, message: atMs < 0 ? `interrupted ${-atMs} ms before the measured window opened, in the warm-up` : `interrupted at ${atMs} ms of the measured window` }, Math.min(options.timeoutMs, 1_000));
   };
   let results: ThreadResult[];
+  let cpu: { seconds: number; wallSeconds: number };
   try {
     // The ticks' histograms are decoded and merged here: compiled now, not at the first tick of the schedule.
     warmHistograms();
     // Start a moment ahead, so every thread begins at the same instant.
     origin = performance.timeOrigin + performance.now() + (handles.length > 1 ? 50 : 1);
     startedAt.setTime(origin);
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
     for (const h of handles) h.start(origin);
     if (options.signal?.aborted === true) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     results = await Promise.all(handles.map((h) => h.result));
+    const used = process.cpuUsage(cpu0);
+    cpu = { seconds: (used.user + used.system) / 1e6, wallSeconds: (performance.now() - wall0) / 1000 };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await Promise.all(handles.map((h) => h.dispose()));
   }
   for (const point of timeline.flush()) emit(point);
-  return assemble(options, results, timeline.points(), startedAt);
+  return assemble(options, results, timeline.points(), startedAt, generatorCpu(cpu, sentAll));
+}
+
+/** The process's CPU over a run as its report gives it. */
+function generatorCpu(cpu: { seconds: number; wallSeconds: number }, sent: number): GeneratorCpu {
+  return {
+    seconds: Math.round(cpu.seconds * 1e6) / 1e6,
+    percentOfCore: cpu.wallSeconds > 0 ? Math.round((cpu.seconds / cpu.wallSeconds) * 1e4) / 100 : 0,
+    perRequestUs: sent > 0 ? Math.round((cpu.seconds * 1e7) / sent) / 10 : null,
+  };
 }
 
 /** The open model's stages with the warm-up in front (the rate at any moment from the start of the warm-up). */
@@ -146,7 +163,7 @@ function warmedStages(o: EngineOptions): RateStage[] | undefined {
   return [...(o.warmupMs > 0 && first !== undefined ? [{ from: first.from, to: first.from, durationMs: o.warmupMs }] : []), ...o.model.stages];
 }
 
-function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelinePoint[], startedAt: Date): EngineResult {
+function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelinePoint[], startedAt: Date, cpu: GeneratorCpu): EngineResult {
   const merged = new LoadRecorder();
   for (const r of results) merged.addFigures(r.figures);
   const f = merged.figures();
@@ -193,6 +210,7 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
       queuedMax: f.schedule.queuedMax,
       lagUs: o.model.kind === 'open' ? lag : new Histogram().toData(),
       ...(readLag === undefined ? {} : { readLagUs: readLag }),
+      generatorCpu: cpu,
     },
     failures: f.failures,
     latency: f.latency,

@@ -29,6 +29,7 @@ import type {
   RequestFailures,
   RunStop,
   ScheduleStats,
+  GeneratorCpu,
   SweepResult,
   SweepStep,
   ThresholdResult,
@@ -115,7 +116,8 @@ describe('renderLoadJson and load-report.schema.json', () => {
   it('lists exactly the fields of the model types', () => {
     const h = { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, encoded: '' } satisfies Required<HistogramData>;
     const stage = { from: 0, to: 0, durationMs: 0 } satisfies Required<RateStage>;
-    const schedule = { targetRate: 0, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: h, readLagUs: h } satisfies Required<ScheduleStats>;
+    const generatorCpu = { seconds: 0, percentOfCore: 0, perRequestUs: 0 } satisfies Required<GeneratorCpu>;
+    const schedule = { targetRate: 0, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: h, readLagUs: h, generatorCpu } satisfies Required<ScheduleStats>;
     const method = { method: '', calls: 0, ok: 0, errors: {}, unanswered: 0, validated: 0, invalid: 0, latency: h, service: h } satisfies Required<MethodStats>;
     const batch = { size: '', requests: 0, latency: h, service: h } satisfies Required<BatchSizeStats>;
     const failures = { timeouts: 0, transport: 0, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 } satisfies Required<RequestFailures>;
@@ -178,6 +180,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.ArrivalModel?.oneOf?.[0])).toEqual(['distribution', 'kind', 'stages']);
     expect(keysOf(defs.ArrivalModel?.oneOf?.[1])).toEqual(['connections', 'kind']);
     expect(keysOf(defs.ScheduleStats)).toEqual(sorted(schedule));
+    expect(keysOf(defs.ScheduleStats?.properties?.generatorCpu)).toEqual(sorted(generatorCpu));
     expect(keysOf(defs.NodeHealth)).toEqual(sorted(health));
     expect(keysOf(defs.HeadHealth)).toEqual(sorted(head));
     expect(keysOf(defs.NodeResources)).toEqual(sorted(resources));

@@ -1,4 +1,4 @@
-import type { ChaosReport, HistogramData, LoadRun } from '../../load/model.js';
+import type { ChaosReport, GeneratorCpu, HistogramData, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate, thresholdOutcome } from './formatLoad.js';
@@ -67,12 +67,19 @@ export function summaryRows(run: LoadRun, timing: LatencyTiming = 'scheduled'): 
     row('Dropped', formatCount(schedule.dropped), 'not sent: the in-flight cap was reached at their time'),
     row('Generator lag p99', us(schedule.lagUs, 'p99'), `how late sends left against the schedule (max ${us(schedule.lagUs, 'max')})`),
     ...(schedule.readLagUs === undefined ? [] : [row('Read lag p99', us(schedule.readLagUs, 'p99'), `how long answers may have waited unread in the generator before their arrival was stamped (max ${us(schedule.readLagUs, 'max')})`)]),
+    ...(schedule.generatorCpu === undefined ? [] : [generatorCpuRow(schedule.generatorCpu, row)]),
     row('Latency p50 / p90', `${us(run.latency, 'p50')} / ${us(run.latency, 'p90')}`, LATENCY_SPAN[timing]),
     row('Latency p99 / p99.9', `${us(run.latency, 'p99')} / ${us(run.latency, 'p999')}`),
     row('Latency max', us(run.latency, 'max'), `mean ${us(run.latency, 'mean')}`),
     ...(hasServiceTime(timing) ? [row('Service p50 / p99', `${us(run.service, 'p50')} / ${us(run.service, 'p99')}`, 'from the first byte written to the full answer')] : []),
     row('Most queued', formatCount(schedule.queuedMax), 'requests waiting at once for a free connection'),
   ];
+}
+
+/** The generator's own CPU over the run: what it took from a node on the same machine. */
+function generatorCpuRow(cpu: GeneratorCpu, row: (label: string, value: string, note?: string) => Cell[]): Cell[] {
+  const perRequest = cpu.perRequestUs === null ? '' : `${formatCount(Math.round(cpu.perRequestUs))} µs per request; `;
+  return row('Generator CPU', `${cpu.percentOfCore.toFixed(1)}% of a core`, `${perRequest}chainrpc's whole process over the run (warm-up included): what it took from a node on the same machine`);
 }
 
 function thresholdsHtml(run: LoadRun, testid: string): string {

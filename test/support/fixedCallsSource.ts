@@ -12,6 +12,8 @@ export interface FixedCallsOptions {
   batchSize?: number;
   /** Every call marked `track` (its outcome and times reach runEngine's onTracked). */
   track?: boolean;
+  /** CPU this source spends on each request it gives, µs (a costly source: the generator's CPU figure's truth); 0 by default. */
+  cpuPerRequestUs?: number;
 }
 
 /** The spec that makes this source in any thread. */
@@ -20,7 +22,7 @@ export function fixedCallsSpec(options: FixedCallsOptions): SourceSpec {
 }
 
 export const createSource: CreateSource = (options) => {
-  const { calls, batchSize, track } = readOptions(options);
+  const { calls, batchSize, track, cpuPerRequestUs } = readOptions(options);
   // The cycle of distinct requests: after len / gcd(len, batchSize) requests the round-robin starts over.
   const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   const cycle = calls.length / gcd(calls.length, batchSize);
@@ -38,6 +40,7 @@ export const createSource: CreateSource = (options) => {
   let next = 0;
   return {
     next: () => {
+      spendCpu(cpuPerRequestUs);
       const r = requests[next] as PlannedRequest;
       next = next + 1 === requests.length ? 0 : next + 1;
       return r;
@@ -45,8 +48,21 @@ export const createSource: CreateSource = (options) => {
   };
 };
 
-function readOptions(options: JsonValue): { calls: { method: string; params?: JsonValue }[]; batchSize: number; track: boolean } {
-  const o = options as { calls?: unknown; batchSize?: unknown; track?: unknown } | null;
+/** Works until the process has spent `us` more of CPU (user + system): at least that much, whatever else runs. */
+function spendCpu(us: number): void {
+  if (us <= 0) return;
+  const cpu = (): number => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
+  const until = cpu() + us;
+  while (cpu() < until) {
+    // CPU is spent
+  }
+}
+
+function readOptions(options: JsonValue): { calls: { method: string; params?: JsonValue }[]; batchSize: number; track: boolean; cpuPerRequestUs: number } {
+  const o = options as { calls?: unknown; batchSize?: unknown; track?: unknown; cpuPerRequestUs?: unknown } | null;
   if (typeof o !== 'object' || o === null || !Array.isArray(o.calls) || o.calls.length === 0) {
     throw new Error('fixedCallsSource: options.calls must be a non-empty array of { method, params? }');
   }
@@ -55,5 +71,7 @@ function readOptions(options: JsonValue): { calls: { method: string; params?: Js
   }
   const batchSize = o.batchSize ?? 1;
   if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1) throw new Error('fixedCallsSource: batchSize must be an integer >= 1');
-  return { calls: o.calls as { method: string; params?: JsonValue }[], batchSize, track: o.track === true };
+  const cpuPerRequestUs = o.cpuPerRequestUs ?? 0;
+  if (typeof cpuPerRequestUs !== 'number' || !(cpuPerRequestUs >= 0)) throw new Error('fixedCallsSource: cpuPerRequestUs must be a number >= 0');
+  return { calls: o.calls as { method: string; params?: JsonValue }[], batchSize, track: o.track === true, cpuPerRequestUs };
 }
