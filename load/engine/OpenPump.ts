@@ -168,13 +168,14 @@ export class OpenPump implements Sender {
       this.#wake = { kind: 'timer', at: t + ms, handle: setTimeout(this.#onWake, ms) };
       return;
     }
+    // The end of the wait taken precisely (the clock watched, or the loop polled): at most a tenth of the time between sends.
+    const watched = Math.min(SPIN_MS, SPIN_SHARE * (at - this.#lastAt));
     if (host.inFlight === 0 && !this.#sleeping) {
       // Nothing in flight, nothing to read: sleep to just before the time, wait out the rest on the clock, and send.
       // Once per callback: if nothing is in flight after that send either (dropped, refused), the next wait is
       // polled, so the thread goes back to its event loop.
       this.#cancelWake();
-      const spin = Math.min(SPIN_MS, SPIN_SHARE * (at - this.#lastAt));
-      if (wait > spin) Atomics.wait(SLEEPER, 0, 0, wait - spin);
+      if (wait > watched) Atomics.wait(SLEEPER, 0, 0, wait - watched);
       watchClockUntil(at);
       this.#sleeping = true;
       try {
@@ -186,12 +187,11 @@ export class OpenPump implements Sender {
     }
     // Requests in flight: answers must be read as they come, so the thread stays in its event loop. Woken by the
     // alarm when only the watched end is left, if the wait is longer than that; that end is polled.
-    const polled = Math.min(SPIN_MS, SPIN_SHARE * (at - this.#lastAt));
-    if (wait > polled + ALARM_MIN_MS && this.#alarm.ready) {
-      if (this.#wake !== undefined && this.#wake.at <= at - polled) return; // an earlier wake-up comes first
+    if (wait > watched + ALARM_MIN_MS && this.#alarm.ready) {
+      if (this.#wake !== undefined && this.#wake.at <= at - watched) return; // an earlier wake-up comes first
       this.#cancelWake();
-      this.#alarm.set(at - polled);
-      this.#wake = { kind: 'alarm', at: at - polled };
+      this.#alarm.set(at - watched);
+      this.#wake = { kind: 'alarm', at: at - watched };
       return;
     }
     if (this.#wake?.kind === 'immediate') return;
