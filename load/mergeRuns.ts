@@ -5,9 +5,10 @@
  * timeline runs on from one part to the next.
  */
 import { mergeReadRegressions } from './health/ReadWatch.js';
+import { sumCpu } from './metrics/generatorCpu.js';
 import { mergeHistogramData } from './metrics/Histogram.js';
 import { mergeOutages } from './metrics/OutageLog.js';
-import type { BatchSizeStats, HistogramData, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
+import type { BatchSizeStats, GeneratorCpu, HistogramData, LoadRun, MethodStats, RequestFailures, TimelinePoint } from './model.js';
 
 const sumRecord = (records: readonly Record<string, number>[]): Record<string, number> => {
   const out: Record<string, number> = {};
@@ -106,6 +107,8 @@ export function mergeRuns(parts: readonly LoadRun[]): LoadRun {
       lagUs: mergeHistogramData(parts.map((p) => p.schedule.lagUs)),
       // Only when every part measured it: a part without (k6, an older report) would make the merged bound a guess.
       ...(parts.every((p) => p.schedule.readLagUs !== undefined) ? { readLagUs: mergeHistogramData(parts.map((p) => p.schedule.readLagUs as HistogramData)) } : {}),
+      // The same for the generator's CPU: the rounds of one node's run, each with its own.
+      ...(parts.every((p) => p.schedule.generatorCpu !== undefined) ? { generatorCpu: sumCpu(parts.map((p) => p.schedule.generatorCpu as GeneratorCpu)) } : {}),
     },
     failures: mergeFailures(parts.map((p) => p.failures)),
     latency: mergeHistogramData(parts.map((p) => p.latency)),

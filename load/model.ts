@@ -85,6 +85,9 @@ export interface ScheduleStats {
 export interface GeneratorCpu {
   /** CPU seconds over the run. */
   seconds: number;
+  /** The run's wall time, s, and the requests written in it (the warm-up's included): what the shares below are of, and what merging runs adds up. */
+  wallSeconds: number;
+  requests: number;
   /** The same as a share of one core over the run's wall time (100 is a whole core). */
   percentOfCore: number;
   /** The same per request written in the run (the warm-up's included), µs; null when none was. */

@@ -48,6 +48,9 @@ describe("the generator's CPU", () => {
     const cpu = cpuOf(run);
     const said = JSON.stringify({ cpu, sent: run.schedule.sent, wallSeconds });
     expect(run.schedule.sent, said).toBe(RATE);
+    // No warm-up: the requests it counts are the run's.
+    expect(cpu.requests, said).toBe(run.schedule.sent);
+    expect(cpu.wallSeconds, said).toBeLessThanOrEqual(wallSeconds);
     expect(cpu.perRequestUs, said).toBeGreaterThanOrEqual(COST_US);
     expect(cpu.seconds, said).toBeGreaterThanOrEqual((COST_US * run.schedule.sent) / 1e6);
     // The share is over the run's own wall time, within the call's: at least the CPU over the call's time.

@@ -3,6 +3,7 @@
  * The work runs in this thread, or split between worker threads (`threads`) whose figures merge exactly.
  */
 import type { ArrivalModel, GeneratorCpu, LaneLedger, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
+import { cpuShares } from '../metrics/generatorCpu.js';
 import { mergeReadRegressions } from '../health/ReadWatch.js';
 import { mergeOutages } from '../metrics/OutageLog.js';
 import { Histogram } from '../metrics/Histogram.js';
@@ -149,11 +150,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
 
 /** The process's CPU over a run as its report gives it. */
 function generatorCpu(cpu: { seconds: number; wallSeconds: number }, sent: number): GeneratorCpu {
-  return {
-    seconds: Math.round(cpu.seconds * 1e6) / 1e6,
-    percentOfCore: cpu.wallSeconds > 0 ? Math.round((cpu.seconds / cpu.wallSeconds) * 1e4) / 100 : 0,
-    perRequestUs: sent > 0 ? Math.round((cpu.seconds * 1e7) / sent) / 10 : null,
-  };
+  return cpuShares(Math.round(cpu.seconds * 1e6) / 1e6, Math.round(cpu.wallSeconds * 1e6) / 1e6, sent);
 }
 
 /** The open model's stages with the warm-up in front (the rate at any moment from the start of the warm-up). */
