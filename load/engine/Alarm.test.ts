@@ -15,6 +15,11 @@ async function readyAlarm(): Promise<{ alarm: Alarm; rings: number[] }> {
   return { alarm, rings };
 }
 
+/** Waits until `rings` holds a ring (5 s at most; a test then finds none). */
+async function firstRing(rings: readonly number[]): Promise<void> {
+  for (let waited = 0; rings.length === 0 && waited < 5_000; waited += 5) await sleep(5);
+}
+
 const opened: Alarm[] = [];
 afterEach(() => {
   for (const a of opened.splice(0)) a.close();
@@ -28,7 +33,7 @@ describe('Alarm', () => {
     const { alarm, rings } = await readyAlarm();
     const at = performance.now() + 20;
     alarm.set(at);
-    for (let waited = 0; rings.length === 0 && waited < 5_000; waited += 5) await sleep(5);
+    await firstRing(rings);
     await sleep(50);
     expect(rings).toHaveLength(1);
     expect(rings[0]).toBeGreaterThanOrEqual(at - ROUNDING_MS);
@@ -39,7 +44,7 @@ describe('Alarm', () => {
     alarm.set(performance.now() + 10);
     const later = performance.now() + 60;
     alarm.set(later);
-    for (let waited = 0; rings.length === 0 && waited < 5_000; waited += 5) await sleep(5);
+    await firstRing(rings);
     await sleep(50);
     expect(rings).toHaveLength(1);
     expect(rings[0]).toBeGreaterThanOrEqual(later - ROUNDING_MS);
@@ -53,7 +58,7 @@ describe('Alarm', () => {
     expect(rings).toHaveLength(0);
     const at = performance.now() + 10;
     alarm.set(at);
-    for (let waited = 0; rings.length === 0 && waited < 5_000; waited += 5) await sleep(5);
+    await firstRing(rings);
     expect(rings).toHaveLength(1);
     expect(rings[0]).toBeGreaterThanOrEqual(at - ROUNDING_MS);
   });
@@ -61,7 +66,7 @@ describe('Alarm', () => {
   it('rings for a time already past at once, and not after it is closed', async () => {
     const { alarm, rings } = await readyAlarm();
     alarm.set(performance.now() - 5);
-    for (let waited = 0; rings.length === 0 && waited < 5_000; waited += 5) await sleep(5);
+    await firstRing(rings);
     expect(rings).toHaveLength(1);
     alarm.set(performance.now() + 10);
     alarm.close();

@@ -145,12 +145,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     await Promise.all(handles.map((h) => h.dispose()));
   }
   for (const point of timeline.flush()) emit(point);
-  return assemble(options, results, timeline.points(), startedAt, generatorCpu(cpu, sentAll));
-}
-
-/** The process's CPU over a run as its report gives it. */
-function generatorCpu(cpu: { seconds: number; wallSeconds: number }, sent: number): GeneratorCpu {
-  return cpuShares(Math.round(cpu.seconds * 1e6) / 1e6, Math.round(cpu.wallSeconds * 1e6) / 1e6, sent);
+  return assemble(options, results, timeline.points(), startedAt, cpuShares(cpu.seconds, cpu.wallSeconds, sentAll));
 }
 
 /** The open model's stages with the warm-up in front (the rate at any moment from the start of the warm-up). */

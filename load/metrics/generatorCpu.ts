@@ -4,8 +4,13 @@
  */
 import type { GeneratorCpu } from '../model.js';
 
-/** The figure of `seconds` of CPU over `wallSeconds`, in which `requests` were written. */
-export function cpuShares(seconds: number, wallSeconds: number, requests: number): GeneratorCpu {
+/** To the microsecond: what the report keeps of a time in seconds. */
+const toUs = (s: number): number => Math.round(s * 1e6) / 1e6;
+
+/** The figure of `cpuSeconds` of CPU over `wallTime` (s), in which `requests` were written (times kept to the µs). */
+export function cpuShares(cpuSeconds: number, wallTime: number, requests: number): GeneratorCpu {
+  const seconds = toUs(cpuSeconds);
+  const wallSeconds = toUs(wallTime);
   return {
     seconds,
     wallSeconds,
@@ -18,5 +23,5 @@ export function cpuShares(seconds: number, wallSeconds: number, requests: number
 /** Several runs' figures as one: their CPU, wall time and requests added up. */
 export function sumCpu(parts: readonly GeneratorCpu[]): GeneratorCpu {
   const sum = (f: (p: GeneratorCpu) => number): number => parts.reduce((n, p) => n + f(p), 0);
-  return cpuShares(Math.round(sum((p) => p.seconds) * 1e6) / 1e6, Math.round(sum((p) => p.wallSeconds) * 1e6) / 1e6, sum((p) => p.requests));
+  return cpuShares(sum((p) => p.seconds), sum((p) => p.wallSeconds), sum((p) => p.requests));
 }
