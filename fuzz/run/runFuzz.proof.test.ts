@@ -4,7 +4,7 @@
  * off), `runFuzz` finds it within its documented budget, by the oracle the fault names, shrinks it, and its
  * minimal case shows it again when replayed; against the honest reference node, and against an MN and an LN of
  * one network compared differentially, it finds nothing. Real nodes on loopback, real HTTP. In the timing lane:
- * the slow oracle judges time, so nothing else shares the cores.
+ * the slow oracle judges time, so nothing else shares the cores; the finds run side by side with each other only.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../profile/referenceProfile.js';
@@ -49,16 +49,15 @@ const fuzz = (urls: string[], extra: Partial<FuzzOptions> = {}): Promise<FuzzRun
   });
 
 describe('chainrpc fuzz, proven by robustness faults', () => {
-  it.each(ROBUSTNESS_FAULTS.map((f) => [f.name, f.oracle] as const))('finds %s by its %s oracle, shrunk and replayable', async (fault, oracle) => {
-    const node = await startTestNode({ faults: [fault] });
-    stops.push(() => node.stop());
-    const run = await fuzz([node.url], { cases: FAULT_BUDGET_CASES, maxFindings: 1 });
+  /** Fuzzes one robustness fault's node within the budget, then replays the minimal case it names. */
+  const findAndReplay = async (url: string, fault: string, oracle: string): Promise<void> => {
+    const run = await fuzz([url], { cases: FAULT_BUDGET_CASES, maxFindings: 1 });
     const found = fuzzVerdict(run).standing.find((f) => f.oracle === oracle);
     expect(found, `findings: ${run.findings.map((f) => `${f.oracle} ${f.recheck} ${f.message}`).join(' | ')}`).toBeDefined();
     if (found === undefined) return;
     // Shrunk: never larger than the case that first showed it.
     expect(Buffer.from(found.minimal.http.bodyBase64, 'base64').length).toBeLessThanOrEqual(Buffer.from(found.original.http.bodyBase64, 'base64').length);
-    expect(found.minimal.curl).toContain(node.url);
+    expect(found.minimal.curl).toContain(url);
     if (oracle === 'liveness') {
       expect(found.recheck).toBe('not-rechecked');
       expect(run.targets[0]?.state).toBe('stopped');
@@ -68,7 +67,7 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
     }
     expect(found.recheck).toBe('reproduced');
     // Replayed: the minimal case's exact bytes show the same violation again.
-    const client = fuzzClient(node.url, referenceProfile(), 2);
+    const client = fuzzClient(url, referenceProfile(), 2);
     const sender = new CaseSender(client.url, 2);
     try {
       const answer = await sendCase(sender, httpOf(found.minimal), 2_500);
@@ -77,17 +76,31 @@ describe('chainrpc fuzz, proven by robustness faults', () => {
       sender.close();
       await client.close();
     }
+  };
+
+  // Side by side with each other: most of their time is waiting on a slow or hanging node (2 s and 2.5 s a try,
+  // against the slow oracle's bound of 1 s), and each stops its own node.
+  it.concurrent.each(ROBUSTNESS_FAULTS.map((f) => [f.name, f.oracle] as const))('finds %s by its %s oracle, shrunk and replayable', async (fault, oracle) => {
+    const node = await startTestNode({ faults: [fault] });
+    try {
+      await findAndReplay(node.url, fault, oracle);
+    } finally {
+      await node.stop();
+    }
   }, 120_000);
 
-  it('ends near its time budget: the shrinking of a hanging finding under way is cut to it', async () => {
+  it.concurrent('ends near its time budget: the shrinking of a hanging finding under way is cut to it', async () => {
     const node = await startTestNode({ faults: ['hangs-on-duplicate-batch-ids'] });
-    stops.push(() => node.stop());
-    // A shrink budget of 30 s, where each try that still hangs costs the 2.5 s timeout: without the cut, far longer.
-    const run = await fuzz([node.url], { cases: null, durationMs: 4_000, only: ['envelope'], shrink: { maxAttempts: 200, maxMs: 30_000 } });
-    expect(run.stop).toBe('duration');
-    expect(run.findings.some((f) => f.oracle === 'no-answer')).toBe(true);
-    // The budget, then at most a re-check, the last try and a confirmation (2.5 s timeouts each) and the control calls.
-    expect(run.durationMs).toBeLessThan(4_000 + 4 * 2_500);
+    try {
+      // A shrink budget of 30 s, where each try that still hangs costs the 2.5 s timeout: without the cut, far longer.
+      const run = await fuzz([node.url], { cases: null, durationMs: 4_000, only: ['envelope'], shrink: { maxAttempts: 200, maxMs: 30_000 } });
+      expect(run.stop).toBe('duration');
+      expect(run.findings.some((f) => f.oracle === 'no-answer')).toBe(true);
+      // The budget, then at most a re-check, the last try and a confirmation (2.5 s timeouts each) and the control calls.
+      expect(run.durationMs).toBeLessThan(4_000 + 4 * 2_500);
+    } finally {
+      await node.stop();
+    }
   }, 120_000);
 
   it('finds what one thread finds with its case thread (--threads 2), and nothing more', async () => {
