@@ -39,6 +39,7 @@ import { clientsAtFaults, faultsNotDone } from './chaos/clientsAtFaults.js';
 import type { HeadWatch } from './health/watchers.js';
 import type { ChaosReport, ChaosStep, LaneLedger, Outage } from './model.js';
 import type { TransactionLedger } from './inclusion/InclusionTracker.js';
+import { epochNow } from '../core/epochNow.js';
 
 /** No node answered JSON-RPC at the start (exit 3). */
 export class TargetUnreachableError extends ChainrpcError {
@@ -219,7 +220,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
       }
       transactions = { corpus, batchSize: s.transactions.batchSize };
       if (track) {
-        trackerOriginMs = Date.now();
+        trackerOriginMs = epochNow();
         // With faults, the chain is followed through any node that still answers (the one sent to may be down).
         const fallbackUrls = o.chaos === undefined ? [] : o.urls.filter((u) => u !== url);
         tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs, fallbackUrls });
@@ -279,8 +280,6 @@ function segmentModel(model: ArrivalModel, fraction: number): ArrivalModel {
 /** The source's options for the next segment: its transactions resume after those already sent. */
 const withResume = (p: Prepared): ScenarioSourceOptions =>
   p.options.transactions === null ? p.options : { ...p.options, transactions: { ...p.options.transactions, resumeAt: { ...p.resumeAt } } };
-
-const epochNow = (): number => performance.timeOrigin + performance.now();
 
 /**
  * One engine run of a node. `onMeasureStart` is told when its measured window opens (epoch ms, on the engine's
@@ -400,11 +399,11 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
 
   // When Ctrl-C came (epoch ms): a run interrupted in its warm-up says how far into it (nothing measured).
   let abortedAtMs: number | undefined;
-  const onAbort = (): void => void (abortedAtMs ??= Date.now());
+  const onAbort = (): void => void (abortedAtMs ??= epochNow());
   if (o.signal?.aborted === true) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
   // t = 0 of every health figure (the heads' times and the processes' series).
-  const healthOriginMs = Date.now();
+  const healthOriginMs = epochNow();
   // Every node is followed for the whole run, also while another is loaded: each head lag is measured against all the others at every moment.
   const heads = o.health === undefined || o.health === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.health.intervalMs, reference: o.health.reference, startedAtMs: healthOriginMs });
   const samplers = startSamplers(o.urls, pidsOf(o), o.metricsUrls, o.metricNames, (line) => o.log(`load: ${line}`));

@@ -11,6 +11,7 @@ import type { ChaosAction, ChaosEvent, ChaosStep } from '../model.js';
 import { isRole, RETURN_OF } from './chaosPlan.js';
 import type { ChaosNetwork } from './ChaosNetwork.js';
 import type { ChainView } from './ChainView.js';
+import { epochNow } from '../../core/epochNow.js';
 
 /** An action done: the event as far as the runner knows it (the chain's figures come after the run: chainAfterFaults.ts). */
 export type ActedEvent = Pick<ChaosEvent, 'text' | 'action' | 'node' | 'atMs' | 'error' | 'exitCode' | 'output'>;
@@ -37,7 +38,6 @@ export interface RunChaosOptions {
   log?: (line: string) => void;
 }
 
-const epochNow = (): number => performance.timeOrigin + performance.now();
 
 /** A step as planned: what the event of one not done says (its node when the step names one). */
 type Planned = Pick<ActedEvent, 'text' | 'action' | 'node' | 'atMs'>;

@@ -19,6 +19,7 @@ import { diffOf } from '../replay/diffCounts.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
 import { startWorker } from '../../core/process/startWorker.js';
 import { setFlagsFromString } from 'node:v8';
+import { epochNow } from '../../core/epochNow.js';
 
 export interface EngineOptions {
   /** The full endpoint URL (http: only), e.g. http://127.0.0.1:8545/rpc. */
@@ -121,7 +122,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   const stopAll = (stop: ThreadStop, graceMs: number): void => handles.forEach((h) => h.stop(stop, graceMs));
   for (const h of handles) h.onStopping = (stop) => stopAll(stop, Math.min(options.timeoutMs, 1_000));
   const onAbort = (): void => {
-    const atMs = Math.round(performance.timeOrigin + performance.now() - origin - options.warmupMs);
+    const atMs = Math.round(epochNow() - origin - options.warmupMs);
     stopAll({ reason: 'interrupted', atMs, message: atMs < 0 ? `interrupted ${-atMs} ms before the measured window opened, in the warm-up` : `interrupted at ${atMs} ms of the measured window` }, Math.min(options.timeoutMs, 1_000));
   };
   let results: ThreadResult[];
@@ -130,7 +131,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     // The ticks' histograms are decoded and merged here: compiled now, not at the first tick of the schedule.
     warmHistograms();
     // Start a moment ahead, so every thread begins at the same instant.
-    origin = performance.timeOrigin + performance.now() + (handles.length > 1 ? 50 : 1);
+    origin = epochNow() + (handles.length > 1 ? 50 : 1);
     startedAt.setTime(origin);
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
@@ -188,7 +189,8 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
   return {
     model: o.model,
     startedAt: startedAt.toISOString(),
-    endedAt: new Date().toISOString(),
+    // On the clock of startedAt (the schedule's origin), so that the run's window ends before it does.
+    endedAt: new Date(epochNow()).toISOString(),
     warmupMs: o.warmupMs,
     durationMs,
     valid: invalid.length === 0,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { epochNow } from '../../core/epochNow.js';
 import { resourceRows } from '../../reports/load/healthText.js';
 import type { LoadRun } from '../model.js';
 import { evaluateThresholds, parseThreshold } from '../scenario/Threshold.js';
@@ -92,6 +93,30 @@ describe('rss-growth on a short run scraped once a second', () => {
     expect(trend?.lastHalf).toBeNull();
     expect(evaluateThresholds(run, [parseThreshold('rss-growth < 50MB/h')])[0]).toMatchObject({ actual: null, ok: false });
     expect(resourceRows(run).find((row) => row.label === 'RSS trend')?.note).toContain('its last half had fewer than 10 points: not enough data to judge whether it lasts (rss-growth not measured: a longer run gives it)');
+  });
+});
+
+describe('the last measured window of a run that ended early', () => {
+  // At 20 calls/s the last call is answered up to 50 ms before the window's nominal end, and the run ends then:
+  // the sample stop() takes comes before that end. The outside tester's runs at 20/s reported no CPU per call.
+  const lastWindow = async (source: ProcessSource): Promise<number | null> => {
+    vi.useFakeTimers();
+    const origin = epochNow();
+    const sampler = new ResourceSampler(source, 1_000);
+    sampler.start();
+    // Readings at 0, 1, ..., 5 s, then the run ends at 5.4 s and its samplers stop: a last reading there.
+    await vi.advanceTimersByTimeAsync(5_400);
+    await sampler.stop();
+    return sampler.resources([{ fromMs: origin + 1_000, toMs: origin + 5_450 }], 100, origin).cpuSeconds;
+  };
+
+  it('is read up to the last sample, taken after every call of it was answered', async () => {
+    // CPU 0.1 s a reading: 10.1 at 1 s, 10.6 at the last reading (the seventh).
+    expect(await lastWindow(pageSource((i) => page({ cpu: 10 + i * 0.1, rss: 100 * MiB })))).toBeCloseTo(0.5, 3);
+  });
+
+  it('but not past a process that was gone by then: no CPU figure, rather than a short one', async () => {
+    expect(await lastWindow(pageSource((i) => (i < 4 ? page({ cpu: 10 + i * 0.1, rss: 100 * MiB }) : '')))).toBeNull();
   });
 });
 

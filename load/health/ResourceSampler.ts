@@ -10,6 +10,7 @@
 import { processSample } from '../../core/process/procStat.js';
 import type { NodeResources, ResourcePoint } from '../model.js';
 import { downsample, lastingTrend, MIN_LEAK_POINTS, trendHalf } from './leakFit.js';
+import { epochNow } from '../../core/epochNow.js';
 
 /** Points kept in the report's series (downsampled by bucket means past it). */
 const SERIES_POINTS = 1_000;
@@ -91,12 +92,14 @@ export class ResourceSampler {
   readonly #intervalMs: number;
   #samples: Sample[] = [];
   #timer: NodeJS.Timeout | undefined;
-  #inFlight: Promise<void> | undefined;
+  #inFlight: Promise<unknown> | undefined;
   /** Samples that found no process (it exited mid-run), or scrapes that failed or held none of the series read. */
   missed = 0;
   /** Told once when a source that gave readings gives none (a --pid's process exited): the time, epoch ms. */
   readonly #onGone: ((atMs: number) => void) | undefined;
   #gone = false;
+  /** When the last sample, the one `stop` takes after the runs ended, read the process (epoch ms, `epochNow`). */
+  #finalAtMs: number | undefined;
 
   constructor(source: ProcessSource, intervalMs: number, onGone?: (atMs: number) => void) {
     this.source = source;
@@ -118,7 +121,8 @@ export class ResourceSampler {
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     await this.#inFlight;
-    await this.#take();
+    const final = await this.#take();
+    if (final !== undefined) this.#finalAtMs = final;
     this.source.close?.();
   }
 
@@ -128,9 +132,10 @@ export class ResourceSampler {
     this.#inFlight = this.#take().finally(() => (this.#inFlight = undefined));
   }
 
-  async #take(): Promise<void> {
+  /** One reading; its time (epoch ms), or undefined when it found no process or nothing to read. */
+  async #take(): Promise<number | undefined> {
     // The time of a reading is when it was asked: a scrape's answer describes the process as the request met it.
-    const atMs = Date.now();
+    const atMs = epochNow();
     const s = await this.source.read();
     if (s === undefined) {
       this.missed++;
@@ -138,11 +143,12 @@ export class ResourceSampler {
         this.#gone = true;
         this.#onGone?.(atMs);
       }
-      return;
+      return undefined;
     }
     this.#samples.push({ ...s, atMs });
     // A soak of hours: every other old sample dropped once the cap is reached (the trend and peaks survive).
     if (this.#samples.length > KEPT_SAMPLES) this.#samples = [...this.#samples.slice(0, KEPT_SAMPLES / 2).filter((_, i) => i % 2 === 0), ...this.#samples.slice(KEPT_SAMPLES / 2)];
+    return atMs;
   }
 
   /**
@@ -186,9 +192,13 @@ export class ResourceSampler {
     const withRss = samples.filter(hasRss);
     let cpuS = 0;
     let covered = true;
+    // A run ends when its last call is answered, which can come before its window's nominal end (at 20 calls/s,
+    // up to 50 ms before). The last sample was read after every run had ended: a window is read up to it, and
+    // every call answered in the window is inside. Without that last reading (the process gone) nothing is assumed.
+    const final = this.#finalAtMs;
     for (const w of windows) {
       const from = this.cpuAt(w.fromMs);
-      const to = this.cpuAt(w.toMs);
+      const to = this.cpuAt(final !== undefined && w.toMs > final ? final : w.toMs);
       if (from === undefined || to === undefined) covered = false;
       else cpuS += to - from;
     }

@@ -9,6 +9,7 @@ import type { NodeHealth } from '../model.js';
 import type { Profile } from '../../profile/Profile.js';
 import type { HeadFollower } from './HeadFollower.js';
 import { followHeads, startSamplers } from './watchers.js';
+import { epochNow } from '../../core/epochNow.js';
 
 export interface WatchOptions {
   /** The nodes' base URLs. */
@@ -61,7 +62,7 @@ export interface WatchResult {
 }
 
 export async function watchNodes(o: WatchOptions): Promise<WatchResult> {
-  const startedAtMs = Date.now();
+  const startedAtMs = epochNow();
   const originMs = performance.now();
   const heads = o.headIntervalMs === null ? undefined : followHeads({ urls: o.urls, profile: o.profile, intervalMs: o.headIntervalMs, reference: o.reference, startedAtMs });
   const followers = heads?.followers ?? new Map<string, HeadFollower>();
@@ -88,7 +89,7 @@ export async function watchNodes(o: WatchOptions): Promise<WatchResult> {
     }, { once: true });
   });
   clearInterval(ticker);
-  const endedAtMs = Date.now();
+  const endedAtMs = epochNow();
   const [health] = await Promise.all([heads?.stop(), ...[...samplers.values()].map((s) => s.stop())]);
   const nodes = o.urls.map((url) => {
     const head = health?.get(url);

@@ -9,6 +9,7 @@ import { HeadFollower } from './HeadFollower.js';
 import { headHealth } from './headHealth.js';
 import { metricsSource } from './metricsSource.js';
 import { followedPidSource, pidSource, ResourceSampler } from './ResourceSampler.js';
+import { epochNow } from '../../core/epochNow.js';
 
 /** How often a --pid's process is read (/proc: three small files and a folder listing). */
 const PID_INTERVAL_MS = 250;
@@ -60,7 +61,7 @@ export function followHeads(o: FollowHeadsOptions): HeadWatch {
  * while it is read (its figures stop there), a line for the console.
  */
 export function startSamplers(urls: readonly string[], pids: readonly (number | (() => number | undefined) | undefined)[] = [], metricsUrls: readonly (string | undefined)[] = [], metricNames: readonly string[] = [], say?: (line: string) => void): Map<string, ResourceSampler> {
-  const started = Date.now();
+  const started = epochNow();
   const samplers = new Map(
     urls.flatMap((url, i) => {
       const pid = pids[i];

@@ -22,6 +22,7 @@ const SERIES_KEPT = 7_200;
 import type { InclusionStats } from '../model.js';
 import { blockTimestampMs } from './blockTimestampMs.js';
 import { ChainReader } from './ChainReader.js';
+import { epochNow } from '../../core/epochNow.js';
 
 export type InclusionMethod = InclusionStats['method'];
 
@@ -115,7 +116,7 @@ export interface TrackedWindow {
 }
 
 /** Epoch milliseconds with sub-millisecond resolution (the engine's TrackedOutcome clock). */
-const now = (): number => performance.timeOrigin + performance.now();
+const now = epochNow;
 
 /** Hashes seen in blocks whose send has not been reported yet are kept this long (the answer may lag the block). */
 const UNCLAIMED_KEEP_MS = 60_000;

@@ -7,6 +7,7 @@
 import type { JsonValue } from '../../core/json/index.js';
 import { createSource } from '../../load/corpus/corpusSource.js';
 import type { PlannedRequest, SourceShare, TrackedOutcome } from '../../load/engine/RequestSource.js';
+import { epochNow } from '../../core/epochNow.js';
 
 export interface DriveOptions {
   /** The node's JSON-RPC endpoint (base URL + /rpc). */
@@ -32,7 +33,7 @@ export interface DriveResult {
   busy: number;
 }
 
-const now = (): number => performance.timeOrigin + performance.now();
+const now = epochNow;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 type Answer = { id?: JsonValue; result?: JsonValue; error?: { code: number; message: string } };

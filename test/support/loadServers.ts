@@ -18,6 +18,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { epochNow } from '../../core/epochNow.js';
 
 export interface LoadServer {
   /** The base URL (`http://127.0.0.1:<port>`); the servers answer on any path. */
@@ -315,7 +316,6 @@ export interface BurstServer extends LoadServer {
   served(): ServedRequest[];
 }
 
-const epochNow = (): number => performance.timeOrigin + performance.now();
 
 /**
  * Holds every request until `burst` are held (or the first of them waited `maxHoldMs`), then writes all their
