@@ -53,6 +53,8 @@ const EXCERPT = 4096;
 const KEPT_EXCHANGES = 8;
 
 const short = (v: unknown): string => {
+  // An id an answer lacks, or a member that is not there: said, not written as JSON (undefined has no JSON form).
+  if (v === undefined) return '(absent)';
   const text = typeof v === 'string' ? JSON.stringify(v) : stringifyJson(v);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
@@ -259,12 +261,14 @@ export class CheckContext {
     const who = this.check.scope === 'network' ? `${node} ${method}` : method;
     if (body === undefined) this.fail(`${who}: the answer is not JSON (HTTP ${res.status})`, 'a JSON-RPC response object', res.text.slice(0, 200));
     // Read as a check reads an answer it does not judge the envelope of (core/client/validateResponse.ts).
-    const answer = validateResponse(body, 'readable');
+    let answer = validateResponse(body, 'readable');
     if (answer.kind === 'invalid' && answer.member === 'response') this.fail(`${who}: the answer is not a JSON-RPC response object`, 'an object', short(body));
-    if (answer.id !== id && options.anyId !== true) this.fail(`${who}: the response id does not echo the request's`, String(id), short(answer.id));
+    if (answer.id !== id && options.anyId !== true) this.fail(`${who}: the response id does not echo the request's${answer.id === undefined ? ' (it has no id member)' : ''}`, String(id), short(answer.id));
+    // A setup that does not judge the id reads an answer without one all the same, as one with another id.
+    if (answer.kind === 'invalid' && answer.member === 'id' && isObject(body)) answer = validateResponse({ ...body, id: null }, 'readable');
     if (answer.kind === 'invalid') {
       if (answer.member === 'error') this.fail(`${who}: malformed error object`, '{code: integer, message: string}', short(isObject(body) ? body.error : undefined));
-      this.fail(`${who}: the response has neither result nor error`, 'result or error', short(body));
+      this.fail(`${who}: ${answer.problem}`, 'result or error', short(body));
     }
     return answer.kind === 'error' ? { ok: false, error: answer.error } : { ok: true, result: answer.result };
   }

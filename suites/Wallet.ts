@@ -2,6 +2,7 @@ import { hexToFixedBytes } from '../core/codec/index.js';
 import type { CheckContext } from './CheckContext.js';
 import { CheckError } from './checkOutcomes.js';
 import { anyInteger } from '../profile/readWire.js';
+import type { JsonValue } from '../core/json/index.js';
 
 /** How a check that needs funds says it was skipped, for want of any (runner/runHints.ts reads it). */
 export const NO_FUNDS = 'the network has no faucet and no funded key was given';
@@ -15,6 +16,20 @@ export interface Account {
 export const FEE = 10n ** 15n;
 
 const short = (address: string): string => `${address.slice(0, 12)}…`;
+
+/**
+ * An account answered with a balance no writing of an integer reads ("-5", "5.0"): no verdict for a check that
+ * needs its funds, but what chain_getAccount's own checks judge (they catch it, and judge `result`).
+ */
+export class UnreadableAccount extends CheckError {
+  constructor(
+    message: string,
+    readonly address: string,
+    readonly result: JsonValue,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Reads an account the check needs to exist (funded, or one that has sent): an error or a value that
@@ -39,15 +54,19 @@ export async function readAccount(ctx: CheckContext, address: string, node = ctx
 
 /**
  * Reads an account while waiting for it: an address the node has not seen yet may be answered with an
- * error or null (the spec leaves unknown accounts unshown), which is "not yet" (undefined), not a
- * failure. Values are read in any encoding (a balance as a number too): waiting is not judging, and a
- * check that judges an encoding must get to judge it rather than time out in its setup.
+ * error or null, or without a balance (the spec leaves unknown accounts unshown), which is "not yet"
+ * (undefined), not a failure. Values are read in any encoding (a balance as a number too): waiting is not
+ * judging. A balance that is there but is no integer in any writing ("-5", "5.0") ends the check in error at
+ * once: waiting would only time out, and say the funds never came when they did (an outside tester's node).
  */
 export async function pollAccount(ctx: CheckContext, address: string, node = ctx.node): Promise<{ balance: bigint; nonce: bigint | undefined } | undefined> {
   const r = await ctx.call('chain_getAccount', [address], node);
   if (!r.ok || r.result === null) return undefined;
-  const balance = anyInteger(ctx.field(r.result, 'balance'));
-  return balance === undefined ? undefined : { balance, nonce: anyInteger(ctx.field(r.result, 'nonce')) };
+  const written = ctx.field(r.result, 'balance');
+  if (written === undefined || written === null) return undefined;
+  const balance = anyInteger(written);
+  if (balance === undefined) throw new UnreadableAccount(`setup: chain_getAccount's balance cannot be read as an integer in any writing (${JSON.stringify(r.result)?.slice(0, 200) ?? ''}); chain_getAccount's own checks judge its form`, address, r.result);
+  return { balance, nonce: anyInteger(ctx.field(r.result, 'nonce')) };
 }
 
 /**

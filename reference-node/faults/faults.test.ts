@@ -245,6 +245,11 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     return a.status === 204 && a.text === '';
   },
   'batch-one-unwrapped': async (n) => isObj((await send(n.url, `[${BN}]`)).json),
+  'batch-answered-with-first': async (n) => {
+    const two = obj((await send(n.url, `[${BN},{"jsonrpc":"2.0","id":2,"method":"chain_health"}]`)).json);
+    const one = await send(n.url, `[${BN}]`);
+    return two.id === 1 && 'result' in two && Array.isArray(one.json) && one.json.length === 1;
+  },
   'empty-batch-array': async (n) => (await send(n.url, '[]')).text === '[]',
   'notification-answered': async (n) => {
     const single = await send(n.url, '{"jsonrpc":"2.0","method":"chain_blockNumber"}');

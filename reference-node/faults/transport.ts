@@ -65,6 +65,21 @@ export const TRANSPORT_FAULTS = [
     },
   },
   {
+    name: 'batch-answered-with-first',
+    category: 'transport',
+    description: 'A batch of two or more calls, every one answered with a result, is answered with the first response alone, a bare object (as a server that takes a batch for one call does); a batch of one, or one with an error in its answer, is answered right.',
+    rule: 'A batch is answered with an array of responses, one per request that is not a notification (JSON-RPC 2.0 §6).',
+    level: 'MUST',
+    scope: 'node',
+    bend: {
+      transport: rewriteAnswer((answer) => {
+        if (answer === null) return answer;
+        const list = parseJson(answer);
+        return Array.isArray(list) && list.length >= 2 && list.every((r) => isObject(r) && 'result' in r) ? stringifyJson(list[0] ?? null) : answer;
+      }),
+    },
+  },
+  {
     name: 'empty-batch-array',
     category: 'transport',
     description: '[] is answered with [] instead of one Invalid Request (-32600) object.',

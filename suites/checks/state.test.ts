@@ -6,6 +6,7 @@ import { describeResults, runChecks, startTestNode, testProfile } from '../../te
 import type { ProxiedRequest, ProxiedResponse } from '../../test/support/suites.js';
 import { resultOf, runThroughProxy } from '../../test/support/transportChecks.js';
 import type { TestNode } from '../../test/support/suites.js';
+import { chain_getAccount } from './methods/chain_getAccount.js';
 import { stateChecks } from './state.js';
 
 let node: TestNode;
@@ -56,6 +57,23 @@ describe('state checks on nodes that made other choices, or one mistake elsewher
     });
     expect(describeResults(results.filter((r) => r.status === 'fail' || r.status === 'error'))).toEqual([]);
     expect(resultOf(results, 'state/bad-signature-rejected').status).toBe('pass');
+  }, 60_000);
+
+  it('a balance in no integer\'s writing ("-N"): balance-is-u128-string fails saying so, the checks that need funds end in error at once, none fails (an outside tester\'s proxy: they waited out the funding, and faucet-credits said the credit never came)', async () => {
+    const started = Date.now();
+    const results = await runThroughProxy([...chain_getAccount, ...stateChecks], node.url, (res: ProxiedResponse, req: ProxiedRequest) => {
+      if (objectOf(req.body)?.method !== 'chain_getAccount') return res;
+      const answer = objectOf(res.body);
+      const result = answer?.result;
+      if (answer === undefined || typeof result !== 'object' || result === null || Array.isArray(result) || typeof result.balance !== 'string') return res;
+      return { ...res, body: stringifyJson({ ...answer, result: { ...result, balance: `-${result.balance}` } }) };
+    });
+    // Only chain_getAccount's own checks fail (its profile shape, and "-0" for an unknown account, too): it is their form.
+    expect(results.filter((r) => r.status === 'fail' && !r.id.startsWith('chain_getAccount/')).map((r) => r.id)).toEqual([]);
+    expect(resultOf(results, 'chain_getAccount/balance-is-u128-string')).toMatchObject({ status: 'fail', evidence: { message: 'balance is not a decimal u128' } });
+    expect(resultOf(results, 'state/faucet-credits')).toMatchObject({ status: 'error', evidence: { message: expect.stringMatching(/balance cannot be read as an integer in any writing/) } });
+    // Not one inclusion timeout (5 s each) waited out.
+    expect(Date.now() - started).toBeLessThan(20_000);
   }, 60_000);
 
   it('transfer-moves-value-and-fee fails at once, saying so, on a node that credits a transfer twice (not "not seen" after its wait)', async () => {

@@ -11,7 +11,7 @@ import { pollAccount, readAccount } from '../Wallet.js';
 import type { Account } from '../Wallet.js';
 import { sentHash } from './methods/chain_sendRawTransaction.js';
 import { expectErrorData, listsHash, readBlock, readHeight, requireServed, show } from './support.js';
-import { requestText, servesBatchOf } from './transport/wire.js';
+import { refusedAsWhole, requestText, servesBatchOf } from './transport/wire.js';
 
 /**
  * State flows with fresh ed25519 keys: the faucet, a transfer with the spec's fee, and the
@@ -298,6 +298,7 @@ export const stateChecks: Check[] = [
       let answers: JsonValue[];
       let sent = 'the batch';
       if (Array.isArray(res.json)) answers = res.json;
+      else if (!refusedAsWhole(res)) ctx.fail(`the batch of ${n} transactions with consecutive nonces was answered with ${res.json === undefined ? `HTTP ${res.status} and no JSON` : 'one response object'}, not an array of ${n} (JSON-RPC 2.0 §6)`, `${n} results`, res.text.slice(0, 300));
       else {
         // Refused as a whole: the node's batch limit (not in the profile), or this batch's content. The same number
         // of plain calls tells which (docs/conformance-suite.md, rule 4: batch limits are the node's choice).
@@ -423,6 +424,8 @@ export const stateChecks: Check[] = [
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const { balance } = await readAccount(ctx, alice.address);
+      // A balance past 2^128 - 1 (chain_getAccount/balance-is-u128-string judges it) leaves no u128 value to send.
+      if (balance >= 1n << 128n) throw new CheckError(`setup: the balance read, ${balance}, is past 2^128 - 1: no transfer of it can be written (chain_getAccount/balance-is-u128-string judges the balance)`);
       const to = ctx.profile.codec.newKey().address;
       const tx = await transfer(ctx, alice, to, balance);
       return rejected(ctx, tx.wire, `value ${balance} + fee ${ctx.profile.fee} from a balance of ${balance}`, to);

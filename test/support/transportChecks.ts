@@ -102,6 +102,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   },
   { fault: 'put-accepted', catches: { 'transport/non-post-refused': /PUT \/rpc was served as a call: answered with HTTP 200 and a result/, 'transport/wrong-method-status': /PUT \/rpc was answered with HTTP 200, not 405/ } },
   { fault: 'batch-one-unwrapped', catches: { 'transport/batch-of-one': /the answer is not an array/, 'transport/invalid-batch-elements': /the batch \[1\]: the answer is not an array/ } },
+  { fault: 'batch-answered-with-first', catches: { 'transport/batch-answers-every-call': /a batch of 5 chain_blockNumber calls: the answer is not an array/ } },
   { fault: 'empty-batch-array', catches: { 'transport/empty-batch': /the answer is an array, not a single response object/ } },
   {
     fault: 'notification-answered',

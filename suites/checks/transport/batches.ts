@@ -6,7 +6,7 @@ import type { CheckContext } from '../../CheckContext.js';
 import { errorCode } from '../../../profile/Profile.js';
 import { show } from '../support.js';
 import type { JsonObject } from './wire.js';
-import { answerText, batchResponses, blockNumberBatch, codeText, expectErrorMember, expectErrorResponse, idText, isObject, requestText, servesBatchOf, singleResponse, UNKNOWN_METHOD } from './wire.js';
+import { answerText, batchResponses, blockNumberBatch, codeText, expectErrorMember, expectErrorResponse, idText, isObject, refusedAsWhole, requestText, servesBatchOf, singleResponse, UNKNOWN_METHOD } from './wire.js';
 
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
@@ -67,7 +67,7 @@ const fitsProfile = (ctx: CheckContext, n: number): boolean => ctx.profile.maxBa
  * done at that size: skipped, saying so; served, the refusal was of this batch's content, and the check goes on.
  */
 async function sizeRefused(ctx: CheckContext, res: RawResponse, n: number, what: string): Promise<string | undefined> {
-  if (n < 2 || Array.isArray(res.json) || res.json === undefined) return undefined;
+  if (n < 2 || Array.isArray(res.json) || !refusedAsWhole(res)) return undefined;
   if (await servesBatchOf(ctx, n)) return undefined;
   return `${what} (${n} elements) was refused as a whole (${answerText(res).slice(0, 160)}), and so was a batch of ${n} chain_blockNumber calls: the node's batch limit is below ${n} (the spec leaves batch limits open); give its maxBatch in the profile (chainrpc profile detect finds it)`;
 }
@@ -147,17 +147,6 @@ async function judgeMixed(ctx: CheckContext, name: string, batches: MixedElement
 export const EVERY_CALL_SIZES = [5, 20, 100] as const;
 
 /**
- * Whether a batch's answer refuses it as a whole: one object, not an array (the limit the spec leaves open), or an
- * array of nothing but errors with id null (the same refusal wrapped in an array): either is the node's limit, not
- * an answer to judge call by call.
- */
-function refusedWhole(res: RawResponse): boolean {
-  const body = res.json;
-  if (!Array.isArray(body)) return true;
-  return body.length > 0 && body.every((r) => isObject(r) && isObject(r.error) && r.id === null);
-}
-
-/**
  * Batches of plain chain_blockNumber calls, EVERY_CALL_SIZES, each answered with one response per call (matched by
  * id); a size over the profile's maxBatch or body limit is left out, and one the node refuses as a whole is its
  * limit. Skips when no size was served.
@@ -177,8 +166,8 @@ async function expectEveryCallAnswered(ctx: CheckContext): Promise<string> {
       continue;
     }
     const res = await ctx.post(body);
-    // Not JSON with an HTTP error status: refused before JSON-RPC (a body or request limit of the node's own).
-    if (res.json === undefined ? res.status >= 400 : refusedWhole(res)) {
+    // Refused before JSON-RPC (an HTTP error, a body or request limit of the node's own) or by one error object.
+    if (refusedAsWhole(res)) {
       leftOut.push(`${n}: refused as a whole (${answerText(res).slice(0, 120)}), the node's limit`);
       continue;
     }

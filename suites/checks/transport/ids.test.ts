@@ -41,6 +41,13 @@ describe('transport id checks', () => {
     expect(results.find((r) => r.id === 'transport/id-null-answered')?.status).toBe('pass');
   });
 
+  it('answers to calls that carry no id: the id checks fail saying so, and no check breaks on them (an outside tester\'s proxy made 49 end in error)', async () => {
+    const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: eachResponse(res.body, ({ id: _id, ...r }) => ('result' in r ? r : { ...r, id: _id ?? null })) }));
+    expect(results.filter((r) => r.status === 'error').map((r) => `${r.id}: ${r.evidence.message}`)).toEqual([]);
+    expectFailure(results, 'transport/id-integer-echoed', /./);
+    expect(results.map((r) => r.evidence.message).join('\n')).not.toMatch(/no JSON representation|neither result nor error/);
+  });
+
   it('catch an id sent back in exponent form (9.007199254740993e15 reads as a rounded double)', async () => {
     const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: res.body.replace('"id":9007199254740993', '"id":9.007199254740993e15') }));
     expectFailure(results, 'transport/id-large-integer-echoed', /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/);

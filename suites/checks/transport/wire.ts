@@ -52,6 +52,19 @@ export function blockNumberBatch(ctx: CheckContext, n: number): { body: string; 
 }
 
 /**
+ * Whether a batch's answer refuses it as a whole, as a node's batch or body limit does (the spec leaves limits
+ * open): an HTTP error status with no JSON, one error object, or an array of nothing but errors with id null (the
+ * same refusal wrapped in an array). A single object holding a result is no refusal: it answers a batch as if it
+ * were one call, which JSON-RPC 2.0 §6 forbids ("the Server should respond with an Array").
+ */
+export function refusedAsWhole(res: RawResponse): boolean {
+  const body = res.json;
+  if (body === undefined) return res.status >= 400;
+  if (Array.isArray(body)) return body.length > 0 && body.every((r) => isObject(r) && isObject(r.error) && r.id === null);
+  return isObject(body) && isObject(body.error) && !('result' in body);
+}
+
+/**
  * Whether the node serves a batch of `n` plain chain_blockNumber calls (answers it with an array): after a batch of
  * `n` was refused as a whole, it tells the node's batch limit (not served) from a refusal of that batch's content.
  */
