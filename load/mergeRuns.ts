@@ -44,8 +44,10 @@ function mergeBatchSizes(parts: readonly BatchSizeStats[][]): BatchSizeStats[] {
 }
 
 function mergeFailures(parts: readonly RequestFailures[]): RequestFailures {
-  const add = (k: Exclude<keyof RequestFailures, 'httpStatus'>): number => parts.reduce((n, f) => n + f[k], 0);
-  return { timeouts: add('timeouts'), transport: add('transport'), httpStatus: sumRecord(parts.map((f) => f.httpStatus)), malformed: add('malformed'), extraElements: add('extraElements'), missingElements: add('missingElements') };
+  const add = (k: Exclude<keyof RequestFailures, 'httpStatus' | 'transportCauses'>): number => parts.reduce((n, f) => n + f[k], 0);
+  // The causes add up to the transport count only when every part gave them.
+  const causes = parts.every((f) => f.transportCauses !== undefined) ? { transportCauses: sumRecord(parts.map((f) => f.transportCauses ?? {})) } : {};
+  return { timeouts: add('timeouts'), transport: add('transport'), ...causes, httpStatus: sumRecord(parts.map((f) => f.httpStatus)), malformed: add('malformed'), extraElements: add('extraElements'), missingElements: add('missingElements') };
 }
 
 /**

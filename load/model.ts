@@ -129,6 +129,11 @@ export interface RequestFailures {
   timeouts: number;
   /** Connection refused, reset or closed before the answer. */
   transport: number;
+  /**
+   * The transport failures by cause, in a few words ("connection reset", "an answer over 16 MiB", ...): they add
+   * up to `transport`. Absent in a k6 run's merge (k6 does not say) and in reports made before it was counted.
+   */
+  transportCauses?: Record<string, number>;
   /** An HTTP status other than 200 (by status, as a string). */
   httpStatus: Record<string, number>;
   /** A 200 whose body is not JSON, or not a JSON-RPC response (or array of them) at all. */

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_DEFAULTS } from '../../core/client/index.js';
-import type { Exchange } from '../metrics/classifyExchange.js';
+import { TRANSPORT_CAUSE, type Exchange } from '../metrics/classifyExchange.js';
 import { HttpConnection, MAX_RESPONSE_BYTES, parseTarget, RequestEncoder } from './HttpConnection.js';
 
 const servers: (Server | HttpServer)[] = [];
@@ -233,7 +233,7 @@ describe('HttpConnection', () => {
         connected: (ok) => connects.push(ok),
       }).send(Buffer.from('x'), null);
     });
-    expect(ended.exchange).toMatchObject({ kind: 'transport', reason: expect.stringMatching(/ECONNREFUSED/) as unknown });
+    expect(ended.exchange).toMatchObject({ kind: 'transport', cause: 'connection refused', reason: expect.stringMatching(/ECONNREFUSED/) as unknown });
     expect(ended.written).toBeUndefined();
     expect(connects).toEqual([false]);
   });
@@ -241,7 +241,7 @@ describe('HttpConnection', () => {
   it('reports garbage instead of HTTP as a transport failure', async () => {
     const server = await rawServer((socket) => socket.write('SSH-2.0-OpenSSH\r\n\r\n'));
     const { exchanges: got } = await exchanges(server.url, 1);
-    expect(got[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(/not an HTTP/) as unknown });
+    expect(got[0]).toMatchObject({ kind: 'transport', cause: TRANSPORT_CAUSE.unreadable, reason: expect.stringMatching(/not an HTTP/) as unknown });
   });
 });
 
@@ -265,7 +265,7 @@ describe('HttpConnection: an answer over the size limit', () => {
     const server = await rawServer((socket, _, n) => (n === 0 ? socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${20_000_000}\r\n\r\n{"jsonrpc"`) : thenOk(socket)));
     const started = performance.now();
     const { exchanges: got } = await exchanges(server.url, 2, 5_000);
-    expect(got[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
+    expect(got[0]).toMatchObject({ kind: 'transport', cause: TRANSPORT_CAUSE.tooLarge, reason: expect.stringMatching(OVER) as unknown });
     expect((got[0] as { reason: string }).reason).toContain('Content-Length 20000000');
     expect(text(got[1])).toBe(`200 ${ok.toString()}`);
     expect(server.connections()).toBe(2);
@@ -281,7 +281,7 @@ describe('HttpConnection: an answer over the size limit', () => {
       socket.write('0\r\n\r\n');
     });
     const a = await exchanges(chunked.url, 2, 10_000);
-    expect(a.exchanges[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
+    expect(a.exchanges[0]).toMatchObject({ kind: 'transport', cause: TRANSPORT_CAUSE.tooLarge, reason: expect.stringMatching(OVER) as unknown });
     expect(text(a.exchanges[1])).toBe(`200 ${ok.toString()}`);
     expect(chunked.connections()).toBe(2);
 
@@ -291,7 +291,7 @@ describe('HttpConnection: an answer over the size limit', () => {
       socket.end();
     });
     const b = await exchanges(toClose.url, 1, 10_000);
-    expect(b.exchanges[0]).toMatchObject({ kind: 'transport', reason: expect.stringMatching(OVER) as unknown });
+    expect(b.exchanges[0]).toMatchObject({ kind: 'transport', cause: TRANSPORT_CAUSE.tooLarge, reason: expect.stringMatching(OVER) as unknown });
   }, 20_000);
 
   it('a chunk of 8 MiB that comes over many reads is taken as it comes, and read whole, byte for byte', async () => {

@@ -11,7 +11,7 @@
  * the next answer on the hot path with the fewest copies, and anything outside its few shapes fails the request.
  */
 import { connect, type Socket } from 'node:net';
-import type { Exchange } from '../metrics/classifyExchange.js';
+import { socketErrorCause, TRANSPORT_CAUSE, type Exchange } from '../metrics/classifyExchange.js';
 import { readTurn, type Delivery } from './ReadTurn.js';
 
 /** Where requests go: from an http: URL. */
@@ -229,7 +229,7 @@ export class HttpConnection<T> {
 
   /** Closes the connection; a request under way ends as a transport failure. */
   close(): void {
-    if (this.#context !== undefined) this.#fail({ kind: 'transport', reason: 'closed by the load engine' });
+    if (this.#context !== undefined) this.#fail({ kind: 'transport', cause: TRANSPORT_CAUSE.closedByEngine, reason: 'closed by the load engine' });
     this.#drop();
   }
 
@@ -259,10 +259,11 @@ export class HttpConnection<T> {
     socket.on('error', (error: Error) => {
       if (this.#socket !== socket) return;
       if (!this.#connected) this.events.connected?.(false, error);
-      this.#onClosed(`${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      this.#onClosed(socketErrorCause(code), `${code ?? error.name}: ${error.message}`);
     });
     socket.on('close', () => {
-      if (this.#socket === socket) this.#onClosed('the server closed the connection');
+      if (this.#socket === socket) this.#onClosed(TRANSPORT_CAUSE.closedByNode, 'the server closed the connection');
     });
   }
 
@@ -275,7 +276,7 @@ export class HttpConnection<T> {
     this.events.written?.(this.#context as T);
   }
 
-  #onClosed(reason: string): void {
+  #onClosed(cause: string, reason: string): void {
     // A body framed by the close ends here.
     if (this.#context !== undefined && this.#framing?.kind === 'close') {
       this.#drop();
@@ -283,7 +284,7 @@ export class HttpConnection<T> {
       return;
     }
     this.#drop();
-    if (this.#context !== undefined) this.#fail({ kind: 'transport', reason });
+    if (this.#context !== undefined) this.#fail({ kind: 'transport', cause, reason });
   }
 
   #drop(): void {
@@ -337,7 +338,7 @@ export class HttpConnection<T> {
     if (this.#context === undefined) return; // bytes nobody asked for: ignored
     this.#received += chunk.length;
     if (this.#received > MAX_WIRE_BYTES) {
-      this.#fail({ kind: 'transport', reason: tooLarge(`more than ${MAX_WIRE_BYTES} bytes read with its head and framing`).message });
+      this.#fail({ kind: 'transport', cause: TRANSPORT_CAUSE.tooLarge, reason: tooLarge(`more than ${MAX_WIRE_BYTES} bytes read with its head and framing`).message });
       return;
     }
     this.#buf = this.#buf === undefined ? chunk : Buffer.concat([this.#buf, chunk]);
@@ -346,7 +347,7 @@ export class HttpConnection<T> {
       this.#parse();
     } catch (error) {
       this.#readAt = undefined;
-      this.#fail({ kind: 'transport', reason: error instanceof AnswerTooLarge ? error.message : `unreadable HTTP response: ${(error as Error).message}` });
+      this.#fail(error instanceof AnswerTooLarge ? { kind: 'transport', cause: TRANSPORT_CAUSE.tooLarge, reason: error.message } : { kind: 'transport', cause: TRANSPORT_CAUSE.unreadable, reason: `unreadable HTTP response: ${(error as Error).message}` });
       return;
     }
     this.#readAt = undefined;

@@ -200,7 +200,7 @@ function mergedBatchSizes(summaries: readonly K6Summary[]): BatchSizeStats[] {
 
 /** Failed exchanges added up; requests cut off count among transport failures (k6 closed them before any answer). */
 function mergedFailures(summaries: readonly K6Summary[], cutOff: number): RequestFailures {
-  const failed = (k: Exclude<keyof RequestFailures, 'httpStatus'>): number => summaries.reduce((n, s) => n + s.failures[k], 0);
+  const failed = (k: Exclude<keyof RequestFailures, 'httpStatus' | 'transportCauses'>): number => summaries.reduce((n, s) => n + s.failures[k], 0);
   return {
     timeouts: failed('timeouts'),
     transport: failed('transport') + cutOff,

@@ -3,6 +3,9 @@ import type { PlannedRequest } from '../engine/RequestSource.js';
 import { classifyExchange, type Exchange } from './classifyExchange.js';
 import { LoadRecorder } from './LoadRecorder.js';
 import { TimelineBuilder } from './TimelineBuilder.js';
+import { mergeRuns } from '../mergeRuns.js';
+import type { LoadRun } from '../model.js';
+import { loadReportFixture } from '../../test/support/loadReportFixture.js';
 
 const batchOf = (methods: string[]): PlannedRequest => ({ body: Buffer.from('[]'), calls: methods.map((method, i) => ({ id: i + 1, method })), batch: true });
 const single = (method: string): PlannedRequest => ({ body: Buffer.from('{}'), calls: [{ id: 1, method }], batch: false });
@@ -30,7 +33,7 @@ function* exchanges(): Generator<[PlannedRequest, Exchange, { scheduledMs: numbe
         yield [single('c'), { kind: 'timeout' }, t, measured];
         break;
       default:
-        yield [single('c'), { kind: 'transport', reason: 'ECONNREFUSED' }, { ...t, writtenMs: undefined }, measured];
+        yield [single('c'), { kind: 'transport', cause: 'connection refused', reason: 'ECONNREFUSED' }, { ...t, writtenMs: undefined }, measured];
     }
   }
 }
@@ -52,7 +55,7 @@ describe('LoadRecorder', () => {
     expect(byName.c).toMatchObject({ calls: per(4) + per(5), ok: 0, unanswered: per(4) + per(5) });
     // A method's latency histogram holds one value per call.
     expect(byName.a?.latency.count).toBe(byName.a?.calls);
-    expect(f.failures).toEqual({ timeouts: per(4), transport: per(5), httpStatus: { '502': per(3) }, malformed: 0, extraElements: per(2), missingElements: per(2) });
+    expect(f.failures).toEqual({ timeouts: per(4), transport: per(5), transportCauses: { 'connection refused': per(5) }, httpStatus: { '502': per(3) }, malformed: 0, extraElements: per(2), missingElements: per(2) });
     expect(f.batchSizes.map((b) => [b.size, b.requests])).toEqual([
       ['single', 2_900 - per(2)],
       ['3', per(2)],
@@ -114,7 +117,7 @@ describe('LoadRecorder', () => {
     const req = single('a');
     for (let i = 0; i < 5; i++) r.ended(req, classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, result: 1 })), { scheduledMs: i, writtenMs: i, endedMs: i + 40 }, true);
     r.ended(req, classifyExchange(req, answer({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'busy' } })), { scheduledMs: 0, writtenMs: 0, endedMs: 40 }, true);
-    for (let i = 0; i < 45; i++) r.ended(req, classifyExchange(req, { kind: 'transport', reason: 'ECONNREFUSED' }), { scheduledMs: i, writtenMs: undefined, endedMs: i + 0.5 }, true);
+    for (let i = 0; i < 45; i++) r.ended(req, classifyExchange(req, { kind: 'transport', cause: 'connection refused', reason: 'ECONNREFUSED' }), { scheduledMs: i, writtenMs: undefined, endedMs: i + 0.5 }, true);
     const tick = r.closeTick(4, 0);
     // Every request ended; the node served 6 (a JSON-RPC error is an answer, as the achieved rate counts it).
     expect(tick).toMatchObject({ completed: 51, served: 6, okCalls: 5, failedCalls: 46 });
@@ -133,6 +136,31 @@ describe('LoadRecorder', () => {
     const f = r.figures();
     expect(f.schedule.completed).toBe(1);
     expect(f.latency.count).toBe(2);
+  });
+});
+
+describe('transport failures by cause', () => {
+  it('add up to the transport count across a node\'s rounds, and are kept only when every round has them (a k6 merge does not)', () => {
+    const round = (causes?: Record<string, number>): LoadRun => {
+      const run = loadReportFixture('plain').runs[0] as LoadRun;
+      const { transportCauses: _none, ...failures } = run.failures;
+      const n = Object.values(causes ?? {}).reduce((a, b) => a + b, 0);
+      return { ...run, failures: { ...failures, transport: n, ...(causes === undefined ? {} : { transportCauses: causes }) } };
+    };
+    expect(mergeRuns([round({ 'connection reset': 2 }), round({ 'connection reset': 1, 'an answer over 16 MiB': 4 })]).failures).toMatchObject({ transport: 7, transportCauses: { 'connection reset': 3, 'an answer over 16 MiB': 4 } });
+    expect(mergeRuns([round({ 'connection reset': 2 }), round()]).failures.transportCauses).toBeUndefined();
+  });
+
+  it('are counted by a thread and added up across threads exactly', () => {
+    const req = single('a');
+    const thread = (causes: [string, number][]): LoadRecorder => {
+      const r = new LoadRecorder();
+      for (const [cause, n] of causes) for (let i = 0; i < n; i++) r.ended(req, classifyExchange(req, { kind: 'transport', cause, reason: cause }), { scheduledMs: i, writtenMs: undefined, endedMs: i + 0.5 }, true);
+      return r;
+    };
+    const merged = thread([['connection refused', 3]]);
+    merged.addFigures(thread([['connection refused', 1], ['an answer over 16 MiB', 2]]).figures());
+    expect(merged.figures().failures).toMatchObject({ transport: 6, transportCauses: { 'connection refused': 4, 'an answer over 16 MiB': 2 } });
   });
 });
 

@@ -75,7 +75,7 @@ class SizeAccount {
   constructor(readonly size: string) {}
 }
 
-const zeroFailures = (): RequestFailures => ({ timeouts: 0, transport: 0, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 });
+const zeroFailures = (): RequestFailures & { transportCauses: Record<string, number> } => ({ timeouts: 0, transport: 0, transportCauses: {}, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 });
 
 function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
@@ -168,7 +168,10 @@ export class LoadRecorder {
     const f = c.failure;
     if (f !== null) {
       if (f.kind === 'timeout') this.#failures.timeouts++;
-      else if (f.kind === 'transport') this.#failures.transport++;
+      else if (f.kind === 'transport') {
+        this.#failures.transport++;
+        this.#failures.transportCauses[f.cause] = (this.#failures.transportCauses[f.cause] ?? 0) + 1;
+      }
       else if (f.kind === 'malformed') this.#failures.malformed++;
       else this.#failures.httpStatus[f.status] = (this.#failures.httpStatus[f.status] ?? 0) + 1;
     }
@@ -230,7 +233,7 @@ export class LoadRecorder {
   figures(): RecordedFigures {
     return {
       schedule: { scheduled: this.#scheduled, sent: this.#sent, dropped: this.#dropped, queuedMax: this.#queuedMax, completed: this.#completed, lagUs: this.#lag.toData(), readLagUs: this.#readLag.toData() },
-      failures: { ...this.#failures, httpStatus: { ...this.#failures.httpStatus } },
+      failures: { ...this.#failures, httpStatus: { ...this.#failures.httpStatus }, transportCauses: { ...this.#failures.transportCauses } },
       latency: this.#latency.toData(),
       service: this.#service.toData(),
       methods: [...this.#methods.values()]
@@ -266,6 +269,7 @@ export class LoadRecorder {
     const fl = this.#failures;
     fl.timeouts += f.failures.timeouts;
     fl.transport += f.failures.transport;
+    addCounts(fl.transportCauses, f.failures.transportCauses ?? {});
     fl.malformed += f.failures.malformed;
     fl.extraElements += f.failures.extraElements;
     fl.missingElements += f.failures.missingElements;

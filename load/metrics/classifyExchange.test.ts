@@ -62,7 +62,7 @@ describe('classifyExchange: single requests', () => {
 
   it('reports timeouts and transport failures as such, every call unanswered', () => {
     expect(classifyExchange(batch(['a', 'b']), { kind: 'timeout' })).toMatchObject({ failure: { kind: 'timeout' }, calls: [{ kind: 'unanswered' }, { kind: 'unanswered' }] });
-    expect(classifyExchange(single(), { kind: 'transport', reason: 'ECONNRESET' }).failure).toEqual({ kind: 'transport' });
+    expect(classifyExchange(single(), { kind: 'transport', cause: 'connection reset', reason: 'ECONNRESET' }).failure).toEqual({ kind: 'transport', cause: 'connection reset' });
   });
 
   it('validates sampled results: an invalid result is not ok', () => {

@@ -11,8 +11,26 @@ export type Exchange =
   | { kind: 'answer'; status: number; body: Buffer }
   /** No full answer within the timeout. */
   | { kind: 'timeout' }
-  /** Connection refused, reset or closed before the full answer. */
-  | { kind: 'transport'; reason: string };
+  /** Connection refused, reset or closed before the full answer: `cause` in a few words, `reason` in full. */
+  | { kind: 'transport'; cause: string; reason: string };
+
+/**
+ * The cause of a transport failure, in a few words a report counts by: a socket error's code, the node closing
+ * the connection, an answer over the engine's limit or not HTTP. A small set, so the counts stay few.
+ */
+export const TRANSPORT_CAUSE = {
+  closedByNode: 'closed by the node before the answer',
+  closedByEngine: 'cut off by chainrpc at the run\'s end',
+  tooLarge: 'an answer over 16 MiB',
+  unreadable: 'an answer that is not HTTP',
+} as const;
+
+/** A socket error's cause: its code named in words where it is common (ECONNREFUSED, ECONNRESET, EPIPE), else the code. */
+export function socketErrorCause(code: string | undefined): string {
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset';
+  return `socket error ${code ?? 'without a code'}`;
+}
 
 /** One call's outcome; a result's `valid` is set only when it was sampled for validation. */
 export type CallOutcome =
@@ -24,7 +42,7 @@ export interface Classification {
   /** One per call of the request, in the request's order. */
   calls: CallOutcome[];
   /** The request-level failure, if any (they exclude each other). */
-  failure: null | { kind: 'timeout' } | { kind: 'transport' } | { kind: 'httpStatus'; status: number } | { kind: 'malformed' };
+  failure: null | { kind: 'timeout' } | { kind: 'transport'; cause: string } | { kind: 'httpStatus'; status: number } | { kind: 'malformed' };
   /** A batch answer held an element with an unknown or repeated id. */
   extraElements: boolean;
   /** A batch answer lacked an answer to one or more calls. */
@@ -49,7 +67,7 @@ type Check = ((method: string, result: JsonValue) => boolean) | undefined;
  */
 export function classifyExchange(request: PlannedRequest, exchange: Exchange, checkResult?: Check): Classification {
   if (exchange.kind === 'timeout') return allUnanswered(request, { kind: 'timeout' }, 'timeout');
-  if (exchange.kind === 'transport') return allUnanswered(request, { kind: 'transport' }, `transport: ${exchange.reason}`);
+  if (exchange.kind === 'transport') return allUnanswered(request, { kind: 'transport', cause: exchange.cause }, `transport: ${exchange.reason}`);
   if (exchange.status !== 200) return allUnanswered(request, { kind: 'httpStatus', status: exchange.status }, `HTTP status ${exchange.status}`);
   let body: JsonValue;
   try {

@@ -120,7 +120,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const schedule = { targetRate: 0, achievedRate: 0, scheduled: 0, sent: 0, dropped: 0, queuedMax: 0, lagUs: h, readLagUs: h, generatorCpu } satisfies Required<ScheduleStats>;
     const method = { method: '', calls: 0, ok: 0, errors: {}, unanswered: 0, validated: 0, invalid: 0, latency: h, service: h } satisfies Required<MethodStats>;
     const batch = { size: '', requests: 0, latency: h, service: h } satisfies Required<BatchSizeStats>;
-    const failures = { timeouts: 0, transport: 0, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 } satisfies Required<RequestFailures>;
+    const failures = { timeouts: 0, transport: 0, transportCauses: {}, httpStatus: {}, malformed: 0, extraElements: 0, missingElements: 0 } satisfies Required<RequestFailures>;
     const point = { tMs: 0, sent: 0, completed: 0, served: 0, okCalls: 0, failedCalls: 0, dropped: 0, inFlight: 0, p50Us: 0, p99Us: 0, pending: 0, included: 0 } satisfies Required<TimelinePoint>;
     const inclusion = {
       method: 'sender-nonce', pollIntervalMs: 0, accepted: 0, refused: {}, included: 0, pending: 0, ratio: 0, timeToInclusionMs: h, chainTps: 0,

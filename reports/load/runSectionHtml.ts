@@ -135,13 +135,20 @@ function batchesHtml(run: LoadRun, service: boolean): string {
   );
 }
 
+/** What the transport row says: its causes with their counts when there were any, else what the row means. */
+function transportNote(f: LoadRun['failures'], timing: LatencyTiming): string {
+  const causes = Object.entries(f.transportCauses ?? {}).sort((a, b) => b[1] - a[1]);
+  if (f.transport === 0 || causes.length === 0) return TRANSPORT_NOTE[timing];
+  return causes.map(([cause, n]) => `${cause}: ${formatCount(n)}`).join('; ');
+}
+
 function failuresHtml(run: LoadRun, timing: LatencyTiming): string {
   const f = run.failures;
   const statuses = byCode(f.httpStatus);
   const row = (label: string, n: number, note: string): Cell[] => [text(label), num(formatCount(n), n > 0 ? 'bad' : 'zero'), text(note, 'note')];
   return htmlTable('failures', [text('Request failure'), num('Count'), text('What it means')], [
     row('Timeouts', f.timeouts, "no answer within the scenario's timeout"),
-    row('Transport', f.transport, TRANSPORT_NOTE[timing]),
+    row('Transport', f.transport, transportNote(f, timing)),
     [text('HTTP status not 200'), num(statuses === '' ? '0' : statuses, statuses === '' ? 'zero' : 'bad'), text('by status', 'note')],
     row('Malformed', f.malformed, 'a 200 whose body is not a JSON-RPC response'),
     row('Extra batch elements', f.extraElements, 'an id that matches no call of the batch, or a second answer'),
