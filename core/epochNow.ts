@@ -6,3 +6,11 @@
  * window's end can fall before it on the other clock.
  */
 export const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Now on the monotonic clock every thread of the process shares (CLOCK_MONOTONIC), in ms from an arbitrary
+ * point. An instant handed from one thread to another goes on this clock: each thread's `performance.timeOrigin`
+ * is the wall clock read when that thread started, so two threads' epochs differ by whatever the wall clock did
+ * in between (a step of the clock, a virtual machine paused and resumed).
+ */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;

@@ -15,6 +15,7 @@ import { readTurn } from './ReadTurn.js';
 import type { PlannedRequest, RequestSource, TrackedOutcome } from './RequestSource.js';
 import type { InFlight, Sender, SenderHost } from './Sender.js';
 import type { ThreadHooks, ThreadPlan, ThreadResult, ThreadRun } from './ThreadPlan.js';
+import { monotonicMs } from '../../core/epochNow.js';
 
 const now = (): number => performance.now();
 const NONE: readonly string[] = [];
@@ -54,7 +55,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
   #settle!: { resolve: (r: ThreadResult) => void; reject: (e: unknown) => void };
   readonly #result = new Promise<ThreadResult>((resolve, reject) => (this.#settle = { resolve, reject }));
 
-  constructor(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource, target: HttpTarget, originEpochMs: number) {
+  constructor(plan: ThreadPlan, hooks: ThreadHooks, source: RequestSource, target: HttpTarget, originMonoMs: number) {
     this.#plan = plan;
     this.#hooks = hooks;
     this.#source = source;
@@ -62,7 +63,8 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
     this.#encoder = new RequestEncoder(target);
     this.#checkResult = source.checkResult?.bind(source);
     this.#observe = source.observe?.bind(source);
-    this.origin = originEpochMs - performance.timeOrigin;
+    // On this thread's performance clock: the same monotonic clock as `originMonoMs`, from another point.
+    this.origin = performance.now() + (originMonoMs - monotonicMs());
     this.measureStart = this.origin + plan.warmupMs;
     this.measureEnd = this.measureStart + plan.durationMs;
     this.#windowEnd = this.measureEnd;

@@ -60,6 +60,6 @@ export interface ThreadRun {
 }
 
 export interface PreparedThread {
-  /** Starts the warm-up at `originEpochMs` (wall clock, the same instant in every thread). */
-  start(originEpochMs: number): ThreadRun;
+  /** Starts the warm-up at `originMonoMs` (core/epochNow.ts's monotonicMs: the same instant in every thread). */
+  start(originMonoMs: number): ThreadRun;
 }

@@ -19,7 +19,7 @@ export type WorkerMessage =
   | { type: 'done'; result: ThreadResult }
   | { type: 'error'; message: string };
 
-export type WorkerCommand = { type: 'start'; originEpochMs: number } | { type: 'stop'; stop: ThreadStop; graceMs: number };
+export type WorkerCommand = { type: 'start'; originMonoMs: number } | { type: 'stop'; stop: ThreadStop; graceMs: number };
 
 const port = parentPort;
 if (port !== null) {
@@ -33,7 +33,7 @@ if (port !== null) {
     });
     port.on('message', (c: WorkerCommand) => {
       if (c.type === 'start') {
-        run = prepared.start(c.originEpochMs);
+        run = prepared.start(c.originMonoMs);
         run.result.then(
           (result) => {
             post({ type: 'done', result });

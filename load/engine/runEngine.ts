@@ -19,7 +19,8 @@ import { diffOf } from '../replay/diffCounts.js';
 import type { WorkerMessage, WorkerCommand } from './engineWorker.js';
 import { startWorker } from '../../core/process/startWorker.js';
 import { setFlagsFromString } from 'node:v8';
-import { epochNow } from '../../core/epochNow.js';
+import { epochNow, monotonicMs } from '../../core/epochNow.js';
+import { fellBehind, lateBeyond } from './lateBeyond.js';
 
 export interface EngineOptions {
   /** The full endpoint URL (http: only), e.g. http://127.0.0.1:8545/rpc. */
@@ -131,11 +132,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     // The ticks' histograms are decoded and merged here: compiled now, not at the first tick of the schedule.
     warmHistograms();
     // Start a moment ahead, so every thread begins at the same instant.
-    origin = epochNow() + (handles.length > 1 ? 50 : 1);
+    const ahead = handles.length > 1 ? 50 : 1;
+    origin = epochNow() + ahead;
     startedAt.setTime(origin);
+    // The threads are told the same instant on the clock they share (their epochs may differ).
+    const originMono = monotonicMs() + ahead;
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
-    for (const h of handles) h.start(origin);
+    for (const h of handles) h.start(originMono);
     if (options.signal?.aborted === true) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     results = await Promise.all(handles.map((h) => h.result));
@@ -174,14 +178,14 @@ function assemble(o: EngineOptions, results: ThreadResult[], timeline: TimelineP
   const maxLag = o.maxLagP99Us ?? DEFAULT_MAX_LAG_P99_US;
   const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
   if (o.model.kind === 'open' && lag.count > 0) {
-    if (lag.p99 > maxLag) invalid.push(`${GENERATOR_REASON} fell behind its schedule: send lag p99 ${ms(lag.p99)}, over the ${ms(maxLag)} bound; lower the rate, add threads, or run the generator on a less busy machine`);
+    if (fellBehind(lag, maxLag)) invalid.push(`${GENERATOR_REASON} fell behind its schedule: send lag p99 ${ms(lag.p99)}, over the ${ms(maxLag)} bound (${lateBeyond(lag, maxLag)} of ${lag.count} sends later than it); lower the rate, add threads, or run the generator on a less busy machine`);
     // Both when both are true: a stall is its own news (one send 200 ms late), whatever the p99 says.
     if (lag.max > MAX_LAG_STALL_US) invalid.push(`${GENERATOR_REASON} stalled: one send went ${ms(lag.max)} late (bound ${ms(MAX_LAG_STALL_US)}); run the generator on a less busy machine`);
   }
   // The reading side of the same delay, in either model: answers that waited unread carry the generator's time in their latency.
   const readLag = f.schedule.readLagUs;
-  if (readLag !== undefined && readLag.count > 0 && readLag.p99 > maxLag) {
-    invalid.push(`${GENERATOR_REASON} fell behind its answers: read lag p99 ${ms(readLag.p99)} (how long answers may have waited unread before they were stamped), over the ${ms(maxLag)} bound; lower the rate or connections, add threads, or run the generator on a less busy machine`);
+  if (readLag !== undefined && fellBehind(readLag, maxLag)) {
+    invalid.push(`${GENERATOR_REASON} fell behind its answers: read lag p99 ${ms(readLag.p99)} (how long answers may have waited unread before they were stamped), over the ${ms(maxLag)} bound (${lateBeyond(readLag, maxLag)} of ${readLag.count} answers); lower the rate or connections, add threads, or run the generator on a less busy machine`);
   }
   if (stop.reason === 'target-unreachable') invalid.push(`the target became unreachable: ${stop.message ?? ''}`);
   if (stop.reason === 'deadline') invalid.push(`the run was cut at its hard deadline: ${stop.message ?? ''}`);
@@ -334,7 +338,7 @@ export function planThreads(o: EngineOptions): ThreadPlan[] {
 
 /** A thread of the run, local or a worker, as runEngine drives it. */
 interface ThreadHandle {
-  start(originEpochMs: number): void;
+  start(originMonoMs: number): void;
   stop(stop: ThreadStop, graceMs: number): void;
   result: Promise<ThreadResult>;
   onStopping?: (stop: ThreadStop) => void;
@@ -393,7 +397,7 @@ async function workerThreads(plans: ThreadPlan[], tick: (r: TickReport) => void,
     let done = false;
     const send = (command: WorkerCommand): void => worker.postMessage(command);
     const handle: ThreadHandle = {
-      start: (origin) => send({ type: 'start', originEpochMs: origin }),
+      start: (origin) => send({ type: 'start', originMonoMs: origin }),
       stop: (stop, graceMs) => {
         if (!done) send({ type: 'stop', stop, graceMs });
       },
