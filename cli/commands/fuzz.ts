@@ -28,7 +28,7 @@ import { unobservedCodes, withoutUnobserved } from '../../fuzz/unobserved.js';
 import type { DetectedProfileJson } from '../../profile/detect/buildProfileJson.js';
 import { readFuzzReport, replayFinding, type FuzzReportRead } from '../../fuzz/run/replayFinding.js';
 import { FuzzUnreachableError, runFuzz } from '../../fuzz/run/runFuzz.js';
-import { replayCommand } from '../../reports/fuzz/findingText.js';
+import { findingHeadline, headlineLine, replayCommand } from '../../reports/fuzz/findingText.js';
 import { fuzzHeadline } from '../../reports/fuzz/fuzzHeadline.js';
 import { FuzzProgressLine } from '../../reports/fuzz/fuzzProgress.js';
 import { FUZZ_REPORT_KIND, writeFuzzReports } from '../../reports/fuzz/writeFuzzReports.js';
@@ -139,7 +139,7 @@ async function replay(values: FuzzValues, reportPath: string, positionals: reado
   const report = readFuzzReport(reportPath);
   const { profile } = await targetProfileAndSource(COMMAND, { ...values, profile: replayProfile(values.profile, report, reportPath), ...replayOverrides(values, report) });
   const urls = values.url.length > 0 ? baseUrls(COMMAND, values.url, profile.rpcPath) : [];
-  return replayFinding({ reportPath, report, findingId: id, ...(urls[0] === undefined ? {} : { url: urls[0] }), profile, timeoutMs: values.timeout, out: (l) => console.log(l) });
+  return replayFinding({ reportPath, report, findingId: id, ...(urls[0] === undefined ? {} : { url: urls[0] }), profile, timeoutMs: values.timeout, out: (l) => console.log(l), headline: (f) => headlineLine(findingHeadline(f)) });
 }
 
 /**
@@ -191,7 +191,7 @@ async function fuzzRun(argv: readonly string[], values: FuzzValues): Promise<num
   const written = await writeFuzzReports(run, { ...(values['report-dir'] === undefined ? {} : { dir: values['report-dir'] }), command: recordedCommand(COMMAND, argv), ...(detected === undefined ? {} : { detectedProfile: detected.json }) });
   const verdict = fuzzVerdict(run);
   console.log(fuzzHeadline(run).line);
-  const said = (f: Finding): string => `  ${f.id} ${f.oracle}${f.method === undefined ? '' : ` ${f.method}`}: ${f.message}`;
+  const said = (f: Finding): string => `  ${f.id} ${f.oracle}${f.method === undefined ? '' : ` ${f.method}`}: ${headlineLine(findingHeadline(f))}`;
   for (const f of verdict.standing) console.log(said(f));
   if (verdict.flaky.length > 0) console.log('flaky sightings (seen once, not when sent again; not counted):');
   for (const f of verdict.flaky) console.log(said(f));

@@ -232,6 +232,12 @@ describe('judge', () => {
     const found = judge({ http: batch }, reply(`[${result('1', '5')},${result('null', '5')},${error('null', -32600)}]`), opts);
     expect(found.map((v) => `${v.oracle} ${v.kind ?? ''}`)).toEqual(['envelope batch extra answer']);
     expect(found[0]?.message).toMatch(/with 1 answer\(s\) that match no call \(id null\); its 1 notification\(s\) get none/);
+    // A notification answered with id null beside an invalid element with a readable id ("") answered right, by its id
+    // (an outside tester's node): the extra answer is the notification's, not a wrong answer to the element.
+    const own = post(`[${call('chain_blockNumber', '[]')},{"id":""}]`);
+    const ownFound = judge({ http: own }, reply(`[${result('null', '176')},${error('""', -32600)}]`), opts);
+    expect(ownFound.map((v) => `${v.oracle} ${v.kind ?? ''}`)).toEqual(['envelope batch extra answer']);
+    expect(ownFound[0]?.message).toMatch(/with 1 answer\(s\) that match no call \(id null\); its 1 notification\(s\) get none/);
     // Whoever's they are, an answer's own envelope is still judged (both a result and an error).
     const broken = judge({ http: batch }, reply(`[${result('1', '5')},{"jsonrpc":"2.0","id":null,"result":5,"error":{"code":-32600,"message":"x"}},${error('null', -32600)}]`), opts);
     expect(broken.map((v) => `${v.oracle} ${v.kind ?? ''}`)).toEqual(['envelope response: both "result" and "error" members (exactly one is allowed)', 'envelope batch extra answer']);

@@ -195,9 +195,15 @@ function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: 
   const extra: JsonValue[] = [];
   const nullAnswers = answers.filter((r) => isObject(r) && r.id === null);
   const ambiguous = nullAnswers.length > reading.elements.filter((d) => d.id === null || d.idMayBeNull).length;
-  answers.forEach((response, i) => {
+  // Answers with an id first: an answer of id null may stand for an element that lost its id, never for one its own
+  // id answers (an outside tester's node answered a notification with id null beside an invalid element {"id":""}
+  // answered right by id: the null one, taken first, was blamed on that element as "a result, not an error").
+  const isNullId = (r: JsonValue): boolean => isObject(r) && r.id === null;
+  const order = [...answers.keys()].sort((a, b) => Number(isNullId(answers[a] ?? null)) - Number(isNullId(answers[b] ?? null)));
+  for (const i of order) {
+    const response = answers[i] ?? null;
     const id = isObject(response) ? response.id : undefined;
-    if (ambiguous && id === null) return;
+    if (ambiguous && id === null) continue;
     const idText = (): string | undefined => ids().elements[i];
     let candidates = open.get(idKey(id, idText)) ?? [];
     // A number the request wrote with a fraction or an exponent, echoed as a double's reading of it (answerChecks.ts, sameId).
@@ -205,16 +211,16 @@ function batchViolations(reading: Extract<Reading, { kind: 'batch' }>, answers: 
     if (candidates.length === 0 && id === null) candidates = [...open.values()].flat().filter((d) => idAccepted(d, null));
     if (candidates.length === 0) {
       extra.push(response);
-      return;
+      continue;
     }
     const judged = candidates.map((due) => ({ due, found: dueViolations(due, response, profile, idText) }));
     const chosen = judged.find((j) => j.found.length === 0) ?? judged[0];
-    if (chosen === undefined) return;
+    if (chosen === undefined) continue;
     const method = chosen.due.method;
     out.push(...(method === undefined ? chosen.found : chosen.found.map((v) => ({ ...v, method }))));
     const key = idKey(chosen.due.id, chosen.due.idText);
     open.set(key, (open.get(key) ?? []).filter((d) => d !== chosen.due));
-  });
+  }
   if (ambiguous) {
     // Whoever's they are: each answer's own envelope; the elements that may get id null, taken as answered; the rest, extra.
     for (const response of nullAnswers) out.push(...envelopeViolations(response, 'a batch element (id null)'));

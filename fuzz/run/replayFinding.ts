@@ -49,6 +49,11 @@ export interface ReplayOptions {
   profile: Profile;
   timeoutMs: number;
   out: (line: string) => void;
+  /**
+   * A finding's message as the console shows it (the CLI gives the reports' readable headline: a quoted answer's
+   * escapes read, its lines joined); default: the message as it is.
+   */
+  headline?: (f: Pick<Finding, 'message' | 'oracle'> & { minimal: { answer: FuzzAnswer } }) => string;
 }
 
 const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null && key in value ? (value as Record<string, unknown>)[key] : undefined);
@@ -101,11 +106,12 @@ export async function replayFinding(o: ReplayOptions): Promise<number> {
       throw new FuzzReplayUnreachableError(`--replay: ${target.sender.url} does not answer a known-good call (chain_blockNumber); start the node (or give --url), then replay ${finding.id}`);
     }
     const http = httpOf(finding.minimal);
-    o.out(`${finding.id} ${finding.oracle}${finding.method === undefined ? '' : ` ${finding.method}`}: ${finding.message}`);
+    const headline = o.headline ?? ((f) => f.message);
+    o.out(`${finding.id} ${finding.oracle}${finding.method === undefined ? '' : ` ${finding.method}`}: ${headline(finding)}`);
     o.out(`sending its minimal case (${http.body.length} bytes) to ${target.sender.url}`);
     const answer = await sendCase(target.sender, http, o.timeoutMs, o.profile.maxBodyBytes);
     o.out(answer.failure === undefined ? `answer: HTTP ${answer.status ?? '?'} in ${answer.ms.toFixed(1)} ms: ${(answer.text ?? '').slice(0, 300)}` : `no answer: ${answer.failure.message}`);
-    const now = await verdictNow(finding, http, answer, { target, profile: o.profile, timeoutMs: o.timeoutMs });
+    const now = await verdictNow(finding, http, answer, { target, profile: o.profile, timeoutMs: o.timeoutMs, headline });
     o.out(`now: ${now.line}`);
     return now.exit;
   } finally {
@@ -125,7 +131,7 @@ interface Now {
  * all is never "no longer shows": a request left unanswered is a bug of its own, and hides whether this one
  * still shows.
  */
-async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, ctx: { target: FuzzTarget; profile: Profile; timeoutMs: number }): Promise<Now> {
+async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, ctx: { target: FuzzTarget; profile: Profile; timeoutMs: number; headline: NonNullable<ReplayOptions['headline']> }): Promise<Now> {
   const probe = { ...LIVENESS_PROBE, timeoutMs: ctx.timeoutMs };
   if (finding.oracle === 'liveness') {
     if (!(await aliveAfter(ctx.target, probe))) return died();
@@ -140,7 +146,7 @@ async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, 
   }
   // Slowness by the oracle's default floor: the run's median is not the replay's.
   const again = finding.oracle === 'disagreement' ? undefined : judgeAnswer(http, answer, { profile: ctx.profile, slowBoundMs: SLOW_FLOOR_MS }).find((v) => v.oracle === finding.oracle);
-  if (again !== undefined) return { line: `SHOWS AGAIN: ${again.message}`, exit: EXIT.nodeError };
+  if (again !== undefined) return { line: `SHOWS AGAIN: ${ctx.headline({ message: again.message, oracle: again.oracle, minimal: { answer } })}`, exit: EXIT.nodeError };
   if (answer.failure !== undefined) return (await ctx.target.alive(probe)) ? unanswered(answer, 'the node still answers a known-good call') : died();
   if (finding.oracle === 'disagreement') return { line: 'compare with the other node\'s answer in the report (a disagreement is between two nodes: send the case to both with --url)', exit: EXIT.ok };
   return gone(finding.oracle);
