@@ -89,6 +89,8 @@ export class FuzzTarget {
   livenessChecks = 0;
   /** How the last known-good call failed (its failure code: REFUSED, TIMEOUT, ...); undefined when it got an HTTP answer. */
   lastProbeFailure: string | undefined;
+  /** What the last known-good call got instead of a JSON-RPC answer, when it got an HTTP answer ("HTTP 500, text/html: <html>..."). */
+  lastProbeAnswer: string | undefined;
   readonly #profile: Profile;
   /** The last TIMES_KEPT answer times (a ring; typed, so that the median's sort is numeric and allocation-light). */
   readonly #times = new Float64Array(TIMES_KEPT);
@@ -171,6 +173,9 @@ export class FuzzTarget {
     const answer = await sendCase(this.sender, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
     this.lastProbeFailure = answer.failure?.code;
     const ok = answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '');
+    const type = answer.headers?.['content-type'];
+    const text = (answer.text ?? '').replace(/\s+/g, ' ').trim();
+    this.lastProbeAnswer = ok || answer.status === undefined ? undefined : `HTTP ${answer.status}${type === undefined ? '' : `, ${type}`}: ${text === '' ? '(empty body)' : text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
     return ok ? { ms: answer.ms, timedOut: false } : { timedOut: answer.failure?.code === 'TIMEOUT' };
   }
 

@@ -141,6 +141,10 @@ describe('runFuzz', () => {
     expect(unreachableMessage([t('REFUSED')])).toMatch(/connection was refused \(nothing listens there\)/);
     expect(unreachableMessage([t('REFUSED')])).not.toMatch(/--rpc-path/);
     expect(unreachableMessage([t(undefined)])).toMatch(/--rpc-path/);
+    // Something answering HTTP, not the call: what it sent is said, not "is the node running there?".
+    const html = { ...t(undefined), lastProbeAnswer: 'HTTP 500, text/html: <html>oops</html>' };
+    expect(unreachableMessage([html])).toMatch(/http:\/\/127\.0\.0\.1:1\/rpc answered HTTP 500, text\/html: <html>oops<\/html>; is its endpoint path right \(--rpc-path\)/);
+    expect(unreachableMessage([html])).not.toMatch(/is the node running/);
   });
 
   it('keeps the profile\'s file in the run\'s options (report.json), for --replay and the replay commands', async () => {

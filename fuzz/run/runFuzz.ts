@@ -134,9 +134,12 @@ async function reachTargets(targets: FuzzTarget[]): Promise<void> {
 }
 
 /** Why no node could be fuzzed: nothing listening (every connection refused), or something answering but not the call. */
-export function unreachableMessage(targets: readonly Pick<FuzzTarget, 'client' | 'lastProbeFailure'>[]): string {
+export function unreachableMessage(targets: readonly (Pick<FuzzTarget, 'client' | 'lastProbeFailure'> & { lastProbeAnswer?: string | undefined })[]): string {
   const where = targets.map((t) => t.client.url).join(', ');
   if (targets.every((t) => t.lastProbeFailure === 'REFUSED')) return `no node answered at ${where}: the connection was refused (nothing listens there); is the node running, at that address and port?`;
+  // Something answers HTTP there, but not the call: say what it sent (an outside tester's node answered HTML 500 pages).
+  const got = targets.flatMap((t) => (t.lastProbeAnswer === undefined ? [] : [`${t.client.url} answered ${t.lastProbeAnswer}`]));
+  if (got.length > 0) return `no node answered a JSON-RPC call (chain_blockNumber) at ${where}: ${got.join('; ')}; is its endpoint path right (--rpc-path), and does the node serve chain_blockNumber?`;
   return `no node answered a JSON-RPC call (chain_blockNumber) at ${where}; is the node running there, and is its endpoint path right (--rpc-path)?`;
 }
 
