@@ -4,6 +4,7 @@
  * profile's name) that must be answered after every case that could hurt and every `livenessEvery` cases.
  * A node that fails the probe twice, a second apart, has stopped: the run sends it nothing more.
  */
+import { excerpt } from '../../core/excerpt.js';
 import type { RpcClient } from '../../core/client/index.js';
 import { wireMethod, type Profile } from '../../profile/Profile.js';
 import type { FuzzAnswer, TargetSummary } from '../model.js';
@@ -173,9 +174,7 @@ export class FuzzTarget {
     const answer = await sendCase(this.sender, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
     this.lastProbeFailure = answer.failure?.code;
     const ok = answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '');
-    const type = answer.headers?.['content-type'];
-    const text = (answer.text ?? '').replace(/\s+/g, ' ').trim();
-    this.lastProbeAnswer = ok || answer.status === undefined ? undefined : `HTTP ${answer.status}${type === undefined ? '' : `, ${type}`}: ${text === '' ? '(empty body)' : text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
+    this.lastProbeAnswer = ok || answer.status === undefined ? undefined : notAnAnswer(answer.status, answer.headers?.['content-type'], answer.text ?? '');
     return ok ? { ms: answer.ms, timedOut: false } : { timedOut: answer.failure?.code === 'TIMEOUT' };
   }
 
@@ -187,6 +186,12 @@ export class FuzzTarget {
   summary(): TargetSummary {
     return { url: this.url, cases: this.cases, findings: this.findings, state: this.state, medianMs: round(this.#median), slowBoundMs: round(this.slowBound()), livenessChecks: this.livenessChecks };
   }
+}
+
+/** What came back to a known-good call instead of a JSON-RPC answer, in a line: "HTTP 500, text/html: <html>...". */
+function notAnAnswer(status: number, type: string | undefined, body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim();
+  return `HTTP ${status}${type === undefined ? '' : `, ${type}`}: ${text === '' ? '(empty body)' : excerpt(text, 80)}`;
 }
 
 function median(values: Float64Array): number {

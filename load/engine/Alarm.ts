@@ -12,6 +12,7 @@
  * was set for, so a ring for a time since moved or cancelled is ignored.
  */
 import { Worker } from 'node:worker_threads';
+import { monotonicMs } from '../../core/epochNow.js';
 
 /** The alarm's thread: a loop that sleeps until the shared time, or until the sequence moves (a new time, or the end: -1). */
 const ALARM_THREAD = `
@@ -72,7 +73,7 @@ export class Alarm {
 
   /** Rings at `atMs` (performance.now() of this thread), in place of any time set before. */
   set(atMs: number): void {
-    this.#at[0] = Number(process.hrtime.bigint()) + (atMs - performance.now()) * 1e6;
+    this.#at[0] = (monotonicMs() + (atMs - performance.now())) * 1e6;
     this.#armed = this.#move();
   }
 

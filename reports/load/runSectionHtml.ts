@@ -137,9 +137,8 @@ function batchesHtml(run: LoadRun, service: boolean): string {
 
 /** What the transport row says: its causes with their counts when there were any, else what the row means. */
 function transportNote(f: LoadRun['failures'], timing: LatencyTiming): string {
-  const causes = Object.entries(f.transportCauses ?? {}).sort((a, b) => b[1] - a[1]);
-  if (f.transport === 0 || causes.length === 0) return TRANSPORT_NOTE[timing];
-  return causes.map(([cause, n]) => `${cause}: ${formatCount(n)}`).join('; ');
+  const causes = byCode(f.transportCauses ?? {});
+  return causes === '' ? TRANSPORT_NOTE[timing] : causes;
 }
 
 function failuresHtml(run: LoadRun, timing: LatencyTiming): string {
