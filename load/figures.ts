@@ -70,11 +70,23 @@ export function thresholdOutcome(run: Pick<LoadRun, 'stop'>, t: Pick<ThresholdRe
 }
 
 export function thresholdActual(t: Pick<ThresholdResult, 'unit' | 'actual' | 'metric'>): string {
+  if (t.actual === null) return UNMEASURED[t.metric.replace(/^.*:/, '')] ?? formatMetricValue(t.unit, null);
   const text = formatMetricValue(t.unit, t.actual);
-  if (t.unit !== 'count' || t.actual === null) return text;
+  if (t.unit !== 'count') return text;
   // Each count says what it counts: requests dropped, calls that differ, stalls, reads gone backwards, ...
   const noun = COUNTED[t.metric.replace(/^.*:/, '')] ?? '';
   return noun === '' ? text : `${text} ${noun}${t.actual === 1 ? '' : 's'}`;
+}
+
+/**
+ * A figure of a run with faults that has no value says why (docs/chaos.md): a recovery or a next block that never
+ * came was measured, to the end of the run; a node whose chain was not compared has no fork count.
+ */
+const UNMEASURED: Record<string, string> = { recovery: 'not recovered by the end', failover: 'no next block by the end', forks: 'not compared (the node did not answer after the run, or no other did)' };
+
+/** A threshold's figure after "actual" in a sentence, or why it has none: "actual 1.73 ms", "not recovered by the end". */
+export function thresholdSaid(t: Pick<ThresholdResult, 'unit' | 'actual' | 'metric'>): string {
+  return t.actual === null ? thresholdActual(t) : `actual ${thresholdActual(t)}`;
 }
 
 const COUNTED: Record<string, string> = { dropped: 'request', mismatches: 'call', stalls: 'stall', regressions: 'read', 'lost-tx': 'transaction', 'duplicate-tx': 'transaction', forks: 'fork' };

@@ -8,14 +8,14 @@
  * 130 when interrupted, before everything. The codes are the one table's (core/errors/exitCodes.ts).
  */
 import { EXIT } from '../core/errors/exitCodes.js';
-import { thresholdActual, thresholdOutcome } from './figures.js';
+import { thresholdOutcome, thresholdSaid } from './figures.js';
 import { inPoints } from './compareBaseline.js';
 import type { BaselineComparison, BaselineDelta, LoadReport, LoadRun, LoadVerdict, LoadVerdictWord, SweepResult } from './model.js';
 
 export type { LoadVerdict, LoadVerdictWord } from './model.js';
 
 export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResult[], baseline: BaselineComparison | undefined, interrupted: boolean): LoadVerdict {
-  const broken = runs.flatMap((r) => r.thresholds.filter((t) => thresholdOutcome(r, t) === 'broken').map((t) => `${t.name} (${t.actual === null ? 'nothing measured' : `actual ${thresholdActual(t)}`} at ${r.url})`));
+  const broken = runs.flatMap((r) => r.thresholds.filter((t) => thresholdOutcome(r, t) === 'broken').map((t) => `${t.name} (${thresholdSaid(t)} at ${r.url})`));
   const regressions = baseline?.deltas.filter((d) => d.regression) ?? [];
   // A run that died is invalid for that reason alone: said once, as `died`.
   const untrusted = runs.flatMap((r) => {

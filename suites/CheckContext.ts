@@ -67,6 +67,9 @@ export const JUDGED_WAIT_BLOCKS = 3n;
  * exchange it makes is kept as evidence. Failures of the exchange itself (refused, timeout, too big)
  * throw CheckError, which the runner reports as `error`, never as `fail`.
  */
+/** JSON-RPC 2.0 §5.1: "Method not found". */
+const METHOD_NOT_FOUND = -32601;
+
 export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** The liveness calls made after probes: evidence, but never the exchange that showed a failure. */
@@ -276,7 +279,13 @@ export class CheckContext {
   /** The result of a call that must succeed; an error answer fails the check. */
   async result(method: string, params: JsonValue[] = [], node = this.node): Promise<JsonValue> {
     const r = await this.call(method, params, node);
-    if (!r.ok) this.fail(`${this.check.scope === 'network' ? `${node} ` : ''}${method}: answered with error ${r.error.code} (${r.error.message})`, 'a result', short(r.error));
+    const where = this.check.scope === 'network' ? `${node} ` : '';
+    // Method not found: the node may serve the method under another name (the spec's chain_ prefix stands for a
+    // product's own, and the names are the network's choice), so no verdict on the rule, and the fix said.
+    if (!r.ok && r.error.code === METHOD_NOT_FOUND) {
+      throw new CheckError(`${where}${this.method(method)} answered ${METHOD_NOT_FOUND} (${r.error.message}): the node does not serve it under this name, so the rule cannot be judged; if its methods carry another prefix or names, give --method-prefix <p> or a profile (chainrpc profile detect)`);
+    }
+    if (!r.ok) this.fail(`${where}${method}: answered with error ${r.error.code} (${r.error.message})`, 'a result', short(r.error));
     return r.result;
   }
 

@@ -16,6 +16,8 @@ import { Baseline, BaselineError } from '../../suites/runner/Baseline.js';
 import { runSuite } from '../../suites/runner/runSuite.js';
 import { selectChecks } from '../../suites/runner/selectChecks.js';
 import { shellQuote } from '../../suites/runner/shellQuote.js';
+import { DETECTED_PROFILE_FILE } from '../../reports/fuzz/writeFuzzReports.js';
+import { DETECT, detectTargetProfile } from './load/target.js';
 
 const HELP = `Usage: chainrpc test --url <base-url> [--url <base-url> ...] [options]
 
@@ -35,8 +37,12 @@ endpoint's own URL: its base URL is what comes before the path, and a line on st
 
 Options:
   --url <base-url>       a node to test (repeatable); the endpoint is {base-url}/rpc
-  --profile <file>       profile JSON for a network whose choices differ from the reference
-                         profile (see docs/profiles.md; chainrpc profile detect writes a draft)
+  --profile <file|detect>
+                         profile JSON for a network whose choices differ from the reference
+                         profile (see docs/profiles.md; chainrpc profile detect writes a draft);
+                         detect: detected from the first --url before the checks, and written
+                         beside the reports (profile.json). PROFILE checks then judge the node by
+                         its own detected choices: certify against a reviewed profile file
   --rpc-path <path>      the endpoint's path under each base URL (default /rpc, or the
                          profile's rpcPath; / posts to the base URL itself)
   --method-prefix <p>    the prefix the node's methods carry in place of the spec's chain_
@@ -76,7 +82,7 @@ written, the checks it stopped are errors saying so (a second Ctrl-C quits at on
 
 const commandLine = new CommandLine('test', {
   url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
-  profile: { kind: 'text', value: '<file>' },
+  profile: { kind: 'text', value: '<file|detect>' },
   'rpc-path': RPC_PATH,
   'method-prefix': METHOD_PREFIX,
   only: { kind: 'list', value: '<pattern>' },
@@ -124,12 +130,15 @@ export const test: Command = {
     let profile;
     let baseline;
     try {
-      profile = await loadProfile(values.profile);
       baseline = values.baseline === undefined ? undefined : Baseline.load(values.baseline);
+      if (values.profile !== DETECT) profile = await loadProfile(values.profile);
     } catch (err) {
       if (err instanceof ProfileError || err instanceof BaselineError) throw CliError.within('test', err);
       throw err;
     }
+    // --profile detect: what `chainrpc profile detect` would write for the first --url, said on stderr step by step.
+    const detected = profile === undefined ? await detectTargetProfile('test', values) : undefined;
+    profile ??= detected?.profile ?? (await loadProfile(undefined));
     if (values['private-key'] !== undefined) profile.privateKey = values['private-key'];
     if (values['block-time'] !== undefined) profile.blockTimeMs = values['block-time'];
     if (values['rpc-path'] !== undefined) profile.rpcPath = values['rpc-path'];
@@ -173,7 +182,10 @@ export const test: Command = {
     stop.dispose();
     reporter.endProgress();
 
-    const written = await publishReportFolder(reportDir, run.startedAt, renderReports(run, transcript), CONFORMANCE_REPORT_KIND);
+    const reports = renderReports(run, transcript);
+    // A detected profile is kept beside the reports: what the run judged by, to review and to reuse (--profile <it>).
+    const files = detected === undefined ? reports : { ...reports, profile: { name: DETECTED_PROFILE_FILE, text: `${JSON.stringify(detected.json, null, 2)}\n` } };
+    const written = await publishReportFolder(reportDir, run.startedAt, files, CONFORMANCE_REPORT_KIND);
     reporter.summarize(run, {
       folder: relativeOrAbsolute(written.dir),
       html: written.files.html,

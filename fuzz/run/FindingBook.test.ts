@@ -324,6 +324,40 @@ describe('FindingBook', () => {
       await node.close();
     }
   });
+
+  it('files one stack trace leaked word for word by several methods as one finding; a stack of its own apart', async () => {
+    // The node's shared error handler leaks its stack for any call with a number in its params; chain_sendRawTransaction's own
+    // code leaks another. Each call's case shrinks to a request of its own method, so only the leak's words tie them.
+    const shared = 'Error: bad input\n    at handle (/srv/node/src/rpc.js:41:11)\n    at dispatch (/srv/node/src/rpc.js:88:5)';
+    const own = 'TypeError: x is undefined\n    at submit (/srv/node/src/submit.js:12:9)';
+    const node = await nodeOf((r) => {
+      const numbered = Array.isArray(r.params) && r.params.some((p) => typeof p === 'number');
+      if (!numbered) return { jsonrpc: '2.0', id: r.id ?? null, result: 7 };
+      return { jsonrpc: '2.0', id: r.id ?? null, error: { code: -32603, message: r.method === 'chain_sendRawTransaction' ? own : shared } };
+    });
+    const profile = referenceProfile();
+    const target = new FuzzTarget(node.url, profile, 4);
+    const caseOf = (index: number, method: string): FuzzCase => {
+      const json: JsonValue = { jsonrpc: '2.0', method, params: [index, 'x'.repeat(30)], id: index };
+      return { rule: 'invalid-params/type', family: 'invalid-params', method, seed: 1, index, title: 'a number', risky: false, json, http: { method: 'POST', contentType: 'application/json', body: new TextEncoder().encode(stringifyJson(json)) } };
+    };
+    const book = new FindingBook({ profile, timeoutMs: 2_000, shrink: { maxAttempts: 40, maxMs: 5_000 } });
+    try {
+      for (const c of [caseOf(1, 'chain_getAccount'), caseOf(2, 'chain_getBlockByHeight'), caseOf(3, 'chain_sendRawTransaction')]) {
+        const answer = await sendCase(target.sender, c.http, 2_000);
+        const violation = judgeAnswer(c.http, answer, { profile, slowBoundMs: 1_000 }).find((v) => v.oracle === 'leak');
+        if (violation === undefined) throw new Error(`the test server did not leak on ${c.method}`);
+        book.file(target, c, answer, violation, target.client.url);
+        await book.settled();
+      }
+      expect(book.findings.map((f) => `${f.id} ${f.method ?? '-'} ${f.count}`)).toEqual(['F1 chain_getAccount 2', 'F3 chain_sendRawTransaction 1']);
+      expect(book.findings[0]?.alsoAs).toEqual([{ id: 'F2', method: 'chain_getBlockByHeight', rule: 'invalid-params/type', count: 1 }]);
+      expect(target.findings).toBe(2);
+    } finally {
+      await target.close();
+      await node.close();
+    }
+  });
 });
 
 /** A node answering each request object (a body that is not one: {}) with `answer`'s value. */

@@ -6,6 +6,8 @@
  * shrink to one minimal request showing one violation are one cause: the later is folded into the earlier (alsoAs).
  * A violation of the answer's own envelope (its members, its id echo: envelopeKind) is filed by its kind instead of
  * the case's rule: the same broken answer to any request of one method is one finding, whatever the id or params.
+ * A leak whose quoted internals are the same word for word (the same stack trace, status and all) is one cause
+ * whatever the method: the first finding holds the others in alsoAs.
  */
 import type { Profile } from '../../profile/Profile.js';
 import type { Finding, FuzzAnswer, FuzzCase, FuzzHttp, OracleName, Violation } from '../model.js';
@@ -149,8 +151,10 @@ export class FindingBook {
         const kind = confirm.violation.kind;
         if (kind !== undefined) this.#kinds.set(finding, kind);
         const label = labelOf(small.http, confirm.violation, this.#options.profile);
-        // One cause: the same minimal request showing the same violation, or the same broken envelope of one method's answers.
-        const oneCause = (f: Finding): boolean => sameRequest(f.minimal, finding.minimal) || (envelopeKind(kind) && this.#kinds.get(f) === kind && f.method === label);
+        // One cause: the same minimal request showing the same violation, the same broken envelope of one method's
+        // answers, or the same internals leaked word for word (one handler's stack trace, whatever the method called).
+        const oneCause = (f: Finding): boolean =>
+          sameRequest(f.minimal, finding.minimal) || (envelopeKind(kind) && this.#kinds.get(f) === kind && f.method === label) || (finding.oracle === 'leak' && f.message === finding.message);
         const twin = this.#findings.find((f) => f !== finding && f.recheck === 'reproduced' && f.url === finding.url && f.oracle === finding.oracle && f.source === finding.source && oneCause(f));
         // Folded under the label it was filed with (alsoAs); else labelled by its minimal case.
         if (twin !== undefined) return this.#fold(target, finding, twin);

@@ -35,6 +35,17 @@ describe('what one node\'s clients saw at each fault', () => {
     const open = { count: 1, kept: [{ fromMs: 1_010, lastFailedMs: 9_000, toMs: null, failedCalls: 5, byMethod: {} }] };
     expect(clientsAtFaults({ outages: open }, 'mn2', [event('1s:kill:mn2', 1_000, null, 'kill', 'mn2')], undefined)).toMatchObject({ recoveryMs: null, failoverMs: null });
   });
+
+  it('counts no fork for a node whose chain was not compared: down or silent after the run, or alone (an outside tester\'s forked node went down)', () => {
+    const partition = [event('1s:partition:mn3', 1_000, 500, 'partition')];
+    // mn3 served other blocks, then stopped answering: mn1 and mn2 agree, and mn3 was never read.
+    const withoutMn3 = { fromHeight: 15, toHeight: 39, nodes: ['mn1', 'mn2'], forks: [] };
+    expect(clientsAtFaults({}, 'mn1', partition, undefined, withoutMn3).forks).toBe(0);
+    expect(clientsAtFaults({}, 'mn3', partition, undefined, withoutMn3).forks).toBeNull();
+    // One node answering: nothing to compare its blocks with.
+    const alone = { fromHeight: 16, toHeight: 30, nodes: ['mn1'], forks: [] };
+    expect(clientsAtFaults({}, 'mn1', partition, undefined, alone).forks).toBeNull();
+  });
 });
 
 // The outside tester's runs (the outages as the engine logged them, the events as the runner did them).

@@ -84,7 +84,7 @@ export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, node: string, eve
     events: perEvent,
     recoveryMs: recoveries.includes(null) ? null : Math.max(0, ...(recoveries as number[])),
     failoverMs: nexts.length === 0 || nexts.includes(null) ? null : Math.max(...(nexts as number[])),
-    forks: consistency === undefined || consistency === null || consistency.error !== undefined ? null : consistency.forks.length,
+    forks: forksSeenBy(node, consistency),
     lostTx: ledger?.lost.count ?? null,
     duplicateTx: ledger?.duplicated.count ?? null,
     lostExamples: ledger?.lost.examples ?? [],
@@ -114,4 +114,13 @@ export function faultsNotDone(events: readonly Pick<ChaosEvent, 'text' | 'error'
   if (missed.length === 0) return undefined;
   const which = missed.map((e) => `\`${e.text}\` (${e.error ?? ''})`).join(', ');
   return `the fault schedule was not carried out (${missed.length} of its ${events.length} steps not done: ${which}): the figures at faults (failover, recovery, lost-tx, duplicate-tx, forks) measure another drill than the one planned`;
+}
+
+/**
+ * The network's forks as a figure of `node`'s run: counted when the chain was compared on it and at least one other
+ * node; else nothing measured (a node down or silent after the run, or alone, may hold a block no other has).
+ */
+function forksSeenBy(node: string, consistency: ChaosReport['consistency'] | undefined): number | null {
+  if (consistency === undefined || consistency === null || consistency.error !== undefined) return null;
+  return consistency.nodes.length >= 2 && consistency.nodes.includes(node) ? consistency.forks.length : null;
 }

@@ -525,6 +525,41 @@ export class InclusionTracker {
     });
   }
 
+  /**
+   * sender-nonce: per sender, the nonces below its nonce on the chain that no send of the run may have given the chain.
+   * Only the run sends from its senders, so the chain used each of them for something the run never had taken: a
+   * transaction applied twice (its nonce moving twice), or one applied though its node refused it. A nonce may have
+   * been given when a send of it was answered with a result or got no answer (its fate unknown); one only refused, or
+   * never sent (a lane that found the chain already past it), may not. Counted from the first nonce a send may have
+   * given: the nonces before the run's are the chain's own business.
+   */
+  private unexplainedNonces(): { sender: string; chainNonce: number; count: number; first: number[] }[] {
+    const given = new Map<string, Set<number>>();
+    for (const tx of this.sends.values()) {
+      const nonces = given.get(tx.sender);
+      if (nonces === undefined) given.set(tx.sender, new Set([tx.nonce]));
+      else nonces.add(tx.nonce);
+    }
+    const out: { sender: string; chainNonce: number; count: number; first: number[] }[] = [];
+    for (const [sender, { nonce: chainNonce }] of this.senderNonce) {
+      const nonces = given.get(sender);
+      if (nonces === undefined) continue;
+      let from = Infinity;
+      let givenBelow = 0;
+      for (const n of nonces) {
+        from = Math.min(from, n);
+        if (n < chainNonce) givenBelow++;
+      }
+      // Counted, not listed: a node's nonce may be anything (2^53), and only the first few are named.
+      const count = Math.max(0, chainNonce - from - givenBelow);
+      if (count === 0) continue;
+      const first: number[] = [];
+      for (let n = from; n < chainNonce && first.length < UNEXPLAINED_SHOWN; n++) if (!nonces.has(n)) first.push(n);
+      out.push({ sender, chainNonce, count, first });
+    }
+    return out;
+  }
+
   /** What was accepted and is still not included, and what the chain took twice (see TransactionLedger). */
   private ledger(): TransactionLedger {
     const lost: string[] = [];
@@ -534,11 +569,9 @@ export class InclusionTracker {
     let duplicateCount = this.duplicateCount;
     const duplicates = [...this.duplicates];
     if (this.method === 'sender-nonce') {
-      for (const [sender, { nonce }] of this.senderNonce) {
-        const sent = this.maxNonceSent.get(sender);
-        if (sent === undefined || nonce <= sent + 1) continue;
-        duplicateCount += nonce - (sent + 1);
-        if (duplicates.length < LEDGER_EXAMPLES) duplicates.push(`${sender}: nonce ${nonce} on the chain, the last sent ${sent}`);
+      for (const { sender, chainNonce, count, first } of this.unexplainedNonces()) {
+        duplicateCount += count;
+        if (duplicates.length < LEDGER_EXAMPLES) duplicates.push(`${sender}: nonce ${chainNonce} on the chain, which used ${nonceList(first, count)}, that no send of the run may have given it (refused, or never sent)`);
       }
     }
     return { lost: { count: this.accepted - this.included, examples: lost }, duplicated: { count: duplicateCount, examples: duplicates } };
@@ -600,4 +633,13 @@ function answeredHash(profile: Profile, result: JsonValue): string | undefined {
   if (typeof result === 'string') return result.toLowerCase();
   const field = readField(profile, result, 'transaction_hash');
   return typeof field === 'string' ? field.toLowerCase() : undefined;
+}
+
+/** Unexplained nonces named at most, per sender. */
+const UNEXPLAINED_SHOWN = 3;
+
+/** Nonces for a sentence: "nonce 5", "nonces 5, 9", "nonces 5, 6, 7 and 9 more" (`count` in all, `first` named). */
+function nonceList(first: readonly number[], count: number): string {
+  const shown = first.join(', ');
+  return count === 1 ? `nonce ${shown}` : `nonces ${shown}${count > first.length ? ` and ${count - first.length} more` : ''}`;
 }

@@ -100,6 +100,8 @@ describe('bad scenarios name the JSON pointer and the rule', () => {
     [{ ...minimal, thresholds: ['errors < 1'] }, '/thresholds/0', 'threshold'],
     [{ ...minimal, thresholds: ['chain_getAccount:p99 < 5ms'] }, '/thresholds/0', 'threshold-method'],
     [{ ...minimal, thresholds: ['inclusion >= 99%'] }, '/thresholds/0', 'threshold-inclusion'],
+    [{ ...minimal, thresholds: ['lost-tx == 0'] }, '/thresholds/0', 'threshold-inclusion'],
+    [{ ...minimal, thresholds: ['duplicate-tx == 0'] }, '/thresholds/0', 'threshold-inclusion'],
     [{ ...minimal, arrivals: { model: 'closed', connections: 2 }, thresholds: ['achieved >= 99%'] }, '/thresholds/0', 'threshold-achieved'],
     [{ ...minimal, arrivals: { model: 'closed', connections: 2 }, thresholds: ['lag-p99 < 1ms'] }, '/thresholds/0', 'threshold-lag'],
     [{ ...minimal, mix: [{ method: 'chain_sendRawTransaction', params: ['00'] }] }, '/mix/0', ''],

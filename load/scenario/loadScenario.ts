@@ -249,7 +249,7 @@ export function resolveScenario(raw: JsonValue, overrides: ScenarioOverrides = {
     if (t.method !== undefined && !reads.has(t.method as Method) && !(t.method === 'chain_sendRawTransaction' && sendsTransactions)) fail(at, 'threshold-method', `names ${t.method}, which the mix never calls`);
     if (t.metric === 'achieved' && model.kind === 'closed') fail(at, 'threshold-achieved', 'achieved compares with a target rate: the closed model has none');
     if (t.metric === 'lag-p99' && model.kind === 'closed') fail(at, 'threshold-lag', 'lag-p99 is the lag behind a schedule: the closed model has none');
-    if ((t.metric === 'inclusion' || t.metric.startsWith('tti-')) && !sendsTransactions) fail(at, 'threshold-inclusion', `${t.metric} needs transactions in the mix`);
+    if ((t.metric === 'inclusion' || t.metric.startsWith('tti-') || t.metric === 'lost-tx' || t.metric === 'duplicate-tx') && !sendsTransactions) fail(at, 'threshold-inclusion', `${t.metric} needs transactions in the mix`);
     if (t.metric === 'mismatches') fail(at, 'threshold-mismatches', 'judges the diff of a replay against a second node (chainrpc load replay --diff-url), not a scenario');
   });
 

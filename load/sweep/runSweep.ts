@@ -8,7 +8,7 @@
  * `generatorLimited`, never counted against the node, and the search stops there.
  */
 import { errorCode, wireMethod, type Profile } from '../../profile/Profile.js';
-import { formatCount, formatPercent, thresholdActual } from '../figures.js';
+import { formatCount, formatPercent, thresholdSaid } from '../figures.js';
 import type { LoadRun, SweepResult, SweepStep } from '../model.js';
 import { runLoad, TargetUnreachableError, type RunLoadOptions } from '../runLoad.js';
 import { isGeneratorReason } from '../engine/runEngine.js';
@@ -123,7 +123,7 @@ export function sloReasons(run: LoadRun, judge: SloJudgement = {}): string[] {
   if (errors !== undefined) reasons.push(errors);
   if (!run.valid) reasons.push(...run.invalid);
   if (run.stop.reason !== 'completed') reasons.push(`stopped early: ${run.stop.reason}`);
-  for (const t of run.thresholds) if (!t.ok) reasons.push(`${t.name}: ${t.actual === null ? 'nothing measured' : `actual ${thresholdActual(t)}`}`);
+  for (const t of run.thresholds) if (!t.ok) reasons.push(`${t.name}: ${thresholdSaid(t)}`);
   return reasons;
 }
 

@@ -11,15 +11,18 @@ import { fallback, probed } from './Finding.js';
 import type { Finding } from './Finding.js';
 import type { Prober } from './Prober.js';
 import { tipOf } from './sampleHeights.js';
+import { RESULT_FIELDS, fieldOf } from './findKeys.js';
 
 /** Blocks read at most, from the tip down. */
 const BLOCKS_READ = 64;
 
-/** The list under the spec's name `transactions` in any spelling (transactions, Transactions, TRANSACTIONS). */
-function transactionsOf(block: JsonValue): JsonValue[] | undefined {
-  if (typeof block !== 'object' || block === null || Array.isArray(block)) return undefined;
-  for (const [key, value] of Object.entries(block)) if (key.replace(/_/g, '').toLowerCase() === 'transactions' && Array.isArray(value)) return value;
-  return undefined;
+/**
+ * The block's transactions list, found as `fields.transactions` is (findKeys: the spec's name in any spelling, its
+ * camelCase, or a known synonym such as `txs`), so that the list is read under the key the draft names for it.
+ */
+export function transactionsOf(block: JsonValue): JsonValue[] | undefined {
+  const list = fieldOf(block, RESULT_FIELDS.block, 'transactions');
+  return Array.isArray(list) ? list : undefined;
 }
 
 export function decideBlockTransactions(list: readonly JsonValue[], height: bigint): Finding {

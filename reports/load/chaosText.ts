@@ -29,10 +29,14 @@ export function consistencyText(chaos: ChaosReport): string {
   const c = chaos.consistency;
   if (c === null) return 'The chain was not compared across nodes.';
   if (c.error !== undefined) return `The chain could not be compared across nodes: ${c.error}.`;
+  // A node down or silent after the run was not read: its blocks are no part of the verdict, and it is said.
+  const missing = chaos.nodes.map((n) => n.name).filter((n) => !c.nodes.includes(n));
+  const apart = missing.length === 0 ? '' : `; ${missing.join(', ')} not compared (not answering after the run)`;
   const span = `heights ${c.fromHeight} to ${c.toHeight} on ${c.nodes.join(', ')}`;
-  if (c.forks.length === 0) return `No fork: ${span} are the same blocks on every node.`;
+  if (c.nodes.length < 2) return `No fork could be seen: only ${c.nodes.join(', ')} answered after the run (${span}), with no other node to compare it with${apart}.`;
+  if (c.forks.length === 0) return `No fork among the nodes compared: ${span} are the same blocks on each${apart}.`;
   const first = c.forks[0];
-  return `FORKED: ${formatCount(c.forks.length)} heights served with different blocks (${span}); the first, height ${first?.height ?? '?'}: ${Object.entries(first?.hashes ?? {}).map(([n, hash]) => `${n} ${hash.slice(0, 12)}…`).join(', ')}.`;
+  return `FORKED: ${formatCount(c.forks.length)} heights served with different blocks (${span}); the first, height ${first?.height ?? '?'}: ${Object.entries(first?.hashes ?? {}).map(([n, hash]) => `${n} ${hash.slice(0, 12)}…`).join(', ')}${apart}.`;
 }
 
 /** One row per node (its name in the network, and its URL): the worst recovery, the failed calls over all events, lost and duplicated transactions. */

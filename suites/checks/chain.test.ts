@@ -79,10 +79,12 @@ describe('chain checks against fault-injected reference nodes', () => {
     // Its network's one member never runs.
     const ln = await startTestNode({ kind: 'LN', genesis: absentMemberNetwork() });
     try {
-      const results = await runChecks(pick('chain/height-rises', 'chain/height-never-decreases'), [ln.url]);
+      const results = await runChecks(pick('chain/height-rises', 'chain/height-never-decreases', 'chain/parent-hash-links'), [ln.url]);
       for (const r of results) if (r.status === 'fail') failedSomewhere.add(r.id);
       expect(line(results, 'chain/height-rises')).toMatch(/: error: setup: no block came in 2000 ms, and a faucet claim to give the chain a transaction was refused with -32014/);
       expect(line(results, 'chain/height-never-decreases')).toMatch(/: pass: /);
+      // The checks that read blocks say how far the chain went and what to give when it is only slower (an outside tester).
+      expect(line(results, 'chain/parent-hash-links')).toMatch(/: error: setup: 3 blocks above the genesis block did not happen within 2000 ms \(the chain went from 0 to 0, in about \d+ block times of the profile's \d+ ms\): if its blocks come slower, give --block-time <ms> \(or the profile's blockTimeMs\)$/);
     } finally {
       await ln.stop();
     }

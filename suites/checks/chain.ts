@@ -44,15 +44,19 @@ async function latestBlocks(ctx: CheckContext, skip: bigint): Promise<{ from: bi
   const above = genesis + skip + 3n;
   let tip = await readHeight(ctx);
   if (tip < above) {
-    tip = await ctx.waitFor(
-      `${above - genesis} blocks above the genesis block`,
-      async () => {
-        const h = await readHeight(ctx);
-        return h >= above ? h : undefined;
-      },
-      riseTimeout(ctx),
-      { setup: true },
-    );
+    const start = tip;
+    const timeoutMs = riseTimeout(ctx);
+    const risen = await ctx.poll(async () => {
+      tip = await readHeight(ctx);
+      return tip >= above ? tip : undefined;
+    }, timeoutMs);
+    // Too few blocks in six block times: the chain is slower than the profile says (or stopped): an error naming the fix.
+    if (risen === undefined) {
+      throw new CheckError(
+        `setup: ${above - genesis} blocks above the genesis block did not happen within ${timeoutMs} ms (the chain went from ${start} to ${tip}, in about ${Math.round(timeoutMs / ctx.profile.blockTimeMs)} block times of the profile's ${ctx.profile.blockTimeMs} ms): if its blocks come slower, give --block-time <ms> (or the profile's blockTimeMs)`,
+      );
+    }
+    tip = risen;
   }
   const first = genesis + skip;
   return { from: tip - 8n > first ? tip - 8n : first, tip };
@@ -144,7 +148,7 @@ export const chainChecks = [
       // A verdict needs a few links: a node whose links break only after its first blocks (an outside tester's did)
       // passed when the chain held one link.
       const { from, tip } = await latestBlocks(ctx, 0n);
-      let previous = await readBlock(ctx, from, 'although it is below the reported height');
+      let previous = await readBlock(ctx, from, `although it is below the reported height, and not below the profile's genesis height (${ctx.profile.genesisHeightExact})`);
       for (let h = from + 1n; h <= tip; h++) {
         const block = await readBlock(ctx, h, 'although it is at or below the reported height');
         const hash = ctx.field(previous, 'hash');

@@ -122,9 +122,26 @@ describe('state/notification-executed', () => {
     const faulty = await startTestNode({ faults: ['notification-not-run'] });
     try {
       const r = resultOf(await runChecks(check, [faulty.url]), 'state/notification-executed');
-      expect(`${r.status}: ${r.evidence.message}`).toMatch(/^fail: [0-9a-f]{12}… holding 5 did not happen within \d+ ms, in which the chain made \d+ blocks$/);
+      expect(`${r.status}: ${r.evidence.message}`).toMatch(/^fail: [0-9a-f]{12}… holding 5 base units did not happen within \d+ ms, in which the chain made \d+ blocks$/);
     } finally {
       await faulty.stop();
+    }
+  }, 60_000);
+
+  it('ends in error, never fails, on a node that does not read the suite\'s transfers (their encoding is the network\'s choice)', async () => {
+    // Every transfer refused as malformed, as a node of another encoding does (an outside tester's node): the
+    // notification's own refusal is never seen, so no verdict on notifications, nor on what a transfer moves.
+    const checks = stateChecks.filter((c) => c.id === 'state/notification-executed' || c.id === 'state/transfer-moves-value-and-fee');
+    const results = await runThroughProxy(checks, node.url, (res) => res, (req) => {
+      const call = objectOf(req.body);
+      if (call?.method !== 'chain_sendRawTransaction') return undefined;
+      return call.id === undefined
+        ? { status: 204, headers: {}, body: '' }
+        : { status: 200, headers: { 'content-type': 'application/json' }, body: stringifyJson({ jsonrpc: '2.0', id: call.id, error: { code: -32021, message: 'Malformed transaction' } }) };
+    });
+    for (const id of ['state/notification-executed', 'state/transfer-moves-value-and-fee']) {
+      const r = resultOf(results, id);
+      expect(`${id} ${r.status}: ${r.evidence.message}`).toMatch(new RegExp(`^${id} error: setup: the node refused a valid transfer from a funded key.* with -32021 \\(Malformed transaction\\)$`));
     }
   }, 60_000);
 

@@ -195,7 +195,7 @@ export function headThresholds(command: string, thresholds: readonly Threshold[]
 /** A threshold on the node's health needs what measures it: its head followed, its process read. Else exit 2, before anything runs. */
 function measurable(command: string, thresholds: readonly Threshold[], headFollowed: boolean, processRead: boolean, readsWatched: boolean, faults: boolean): void {
   const chaos = thresholds.find((t) => FAULT_METRICS.has(t.metric));
-  if (chaos !== undefined && !faults) throw new CliError(`${command}: the threshold "${chaos.text}" judges a run with faults: give --devnet <mn>:<ln> and --chaos <at>:<action>:<target> (docs/chaos.md)`);
+  if (chaos !== undefined && !faults) throw new CliError(`${command}: the threshold "${chaos.text}" judges a run with faults: give --devnet <mn>:<ln> and --chaos <at>:<action>:<target>, or --chaos-exec <at>:<command> against the --url nodes (docs/chaos.md)`);
   if (faults && !headFollowed) throw new CliError(`${command}: --chaos measures the chain through the nodes' heads, which --head-hz 0 leaves unfollowed`);
   // Reads gone backwards are also counted in the load's own reads, when the mix makes some the watch judges.
   const head = thresholds.find((t) => t.metric === 'head-lag-p99' || t.metric === 'head-lag-drift' || t.metric === 'stalls' || (t.metric === 'regressions' && !readsWatched));

@@ -49,10 +49,11 @@ ${CHAOS_HELP}
 
 Exit codes: 0 every threshold kept (and no regression); 99 a threshold broken, or a regression
 beyond the noise; 1 a run's figures cannot be trusted (the generator fell behind its schedule), a
-node stopped answering mid-run, or setup could not fund its senders (1 comes before 99: thresholds
-then say little); 2 usage or configuration error (an invalid scenario names the JSON pointer and the
-rule); 3 no target answered at the start (nothing answered: is the node running?); 4 internal
-error (a bug in chainrpc); 130 interrupted (Ctrl-C): the report of what ran is written first.`;
+node stopped answering mid-run (not in a run with faults, whose clients' outages are its measure), or
+setup could not fund its senders (1 comes before 99: thresholds then say little); 2 usage or
+configuration error (an invalid scenario names the JSON pointer and the rule); 3 no target
+answered at the start (nothing answered: is the node running?); 4 internal error (a bug in
+chainrpc); 130 interrupted (Ctrl-C): the report of what ran is written first.`;
 
 /** `chainrpc load`'s options: the sweep's too, to refuse them by name. */
 export const runLine = new CommandLine('load', MEASURE_OPTIONS, true);

@@ -5,6 +5,7 @@ import { NOT_LEADING } from './chain_pouPeers.js';
 import { describeResults, runChecks, startTestNetwork, startTestNode } from '../../../test/support/suites.js';
 import type { TestNode } from '../../../test/support/suites.js';
 import { methodChecks } from './index.js';
+import { resultOf, runThroughProxy } from '../../../test/support/transportChecks.js';
 
 /** The spec's methods in the order of its Methods table, generated from schemas/methods/ (`npm run gen`). */
 const SPEC_ORDER = [...SPEC_METHOD_NAMES];
@@ -52,5 +53,17 @@ describe('methodChecks', () => {
     } finally {
       await net.stop();
     }
+  });
+
+  it('no verdict where a method is not served under the name asked: -32601 may be another prefix (the names are the network\'s choice)', async () => {
+    // An outside tester's node served its methods as probe_*: four MUST checks failed on "Method not found".
+    const results = await runThroughProxy(methodChecks.filter((c) => c.id.startsWith('chain_health/')), node.url, (res, req) =>
+      req.body.includes('"chain_health"') ? { ...res, body: res.body.replace(/"result":.*\}$/, '"error":{"code":-32601,"message":"Method not found"}}') } : res,
+    );
+    expect(resultOf(results, 'chain_health/status-and-mode-strings')).toMatchObject({
+      status: 'error',
+      evidence: { message: 'chain_health answered -32601 (Method not found): the node does not serve it under this name, so the rule cannot be judged; if its methods carry another prefix or names, give --method-prefix <p> or a profile (chainrpc profile detect)' },
+    });
+    expect(results.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
   });
 });

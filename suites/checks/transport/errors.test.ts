@@ -66,6 +66,21 @@ describe('transport error checks', () => {
     }
   });
 
+  it('by-name-params says a node served by-name params when it answers them as the same params in order, whatever the error (an outside tester\'s node)', async () => {
+    // The node serves by-name params, and answers an unseen account with an error of its own (-32044) in either form.
+    const node2 = await startTestNode({ faults: ['by-name-params-accepted'] });
+    try {
+      const results = await runThroughProxy(errors.filter((c) => c.id === 'transport/by-name-params'), node2.url, (res, req) => {
+        const call = parseJson(req.body);
+        if (typeof call !== 'object' || call === null || Array.isArray(call) || call.method !== 'chain_getAccount') return res;
+        return { ...res, body: stringifyJson({ jsonrpc: '2.0', id: call.id ?? null, error: { code: -32044, message: 'Unknown account' } }) };
+      });
+      expectFailure(results, 'transport/by-name-params', /chain_getAccount served by-name params \{"address": \.\.\.\} as it serves the same params in order \(both answered -32044, "Unknown account"\), though the profile says by-name params are refused$/);
+    } finally {
+      await node2.stop();
+    }
+  });
+
   it('empty-post-answered takes a 4xx refusal (411 Length Required) as HTTP allows, and fails a 500', async () => {
     const bodyless = (req: { method: string; headers: Record<string, string | string[] | undefined> }): boolean => req.method === 'POST' && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
     const refused = await runThroughProxy(errors, node.url, (res) => res, (req) => (bodyless(req) ? { status: 411, headers: {}, body: '' } : undefined));
