@@ -44,6 +44,25 @@ describe('compareBaseline: the noise allowed is the measured window\'s, tick by 
   });
 });
 
+describe('compareBaseline: a k6 merge', () => {
+  it('allows its percentiles one bucket more (they are bucket middles, 9.05% apart), and still catches a 20% slower node', () => {
+    const report = loadReportFixture('plain');
+    const run = report.runs[0] as LoadRun;
+    /** As mergeK6Summaries writes a run: no timeline, no service time, p50 and p99 at given bucket middles (µs). */
+    const merged = (p50: number, p99: number): LoadRun => ({ ...run, timeline: [], service: { ...run.service, count: 0 }, latency: { ...run.latency, count: 5_001, p50, p99 } });
+    // An outside tester's reruns of one server: p99 one bucket up (177,535 to 193,663 µs), p50 in the same bucket.
+    const flip = compareBaseline('b.json', { ...report, runs: [merged(11_095, 177_535)] }, [merged(11_095, 193_663)], 0.08).deltas;
+    expect(flip.find((d) => d.metric.endsWith(' p99'))).toMatchObject({ regression: false });
+    expect(flip.find((d) => d.metric.endsWith(' p99'))?.allowed).toBeCloseTo(0.08 + 2 ** (1 / 8) - 1, 6);
+    // Three buckets up (a node really slower): a regression whatever the bucket allowed.
+    const slower = compareBaseline('b.json', { ...report, runs: [merged(11_095, 177_535)] }, [merged(11_095, Math.round(177_535 * 2 ** (3 / 8)))], 0.08).deltas;
+    expect(slower.find((d) => d.metric.endsWith(' p99'))).toMatchObject({ regression: true });
+    // The Node engine's runs are not bucketed so: nothing added to theirs.
+    const engine = compareBaseline('b.json', report, [run], 0.08).deltas.find((d) => d.metric.endsWith(' p99'));
+    expect(engine?.allowed).toBeLessThan(0.08 + 0.05);
+  });
+});
+
 describe('compareBaseline: what each row says', () => {
   const report = loadReportFixture('plain');
   const run = report.runs[0] as LoadRun;

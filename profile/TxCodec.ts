@@ -38,6 +38,13 @@ export interface TxCodec {
     nonCanonicalS(privateKey: Uint8Array, tx: Transfer): string;
     /** R is a small-order point (the identity) and the cofactorless equation holds: only a strict verifier refuses it. */
     smallOrderR(privateKey: Uint8Array, tx: Transfer): string;
+    /**
+     * A sender whose public key is a small-order point (the identity), and transactions from it whose signature is
+     * R = B, S = 1 (a canonical S, an R of full order): the equation holds for any message, so a verifier that checks
+     * S and R but not the key takes them. `address` is the sender's account (the check funds it first). Optional: without it, that part of
+     * the check is not probed, and says so.
+     */
+    smallOrderKey?: { address: string; sign(tx: Transfer): string };
     /** A well-signed transaction whose value + fee exceeds 2^128-1: value 2^128-1 and the transfer's own fee (at least 1), so a node with a minimum fee cannot refuse it for its fee. */
     overflow(privateKey: Uint8Array, tx: Transfer): string;
     /** The bytes of a valid transaction minus the last byte. */

@@ -7,7 +7,7 @@ import {
   publicKeyOf,
   signingMessageForBody,
 } from '../core/codec/index.js';
-import { identityRSignature, withSPlusL } from '../core/codec/craftSignature.js';
+import { ANY_MESSAGE_SIGNATURE, IDENTITY, identityRSignature, withSPlusL } from '../core/codec/craftSignature.js';
 import { createMessageSigner } from '../core/codec/index.js';
 import { decodeTransaction } from '../core/codec/decodeTransaction.js';
 import { CodecError } from '../core/codec/CodecError.js';
@@ -74,6 +74,14 @@ export const referenceCodec: TxCodec = {
     smallOrderR(privateKey, tx) {
       const b = body(privateKey, tx);
       return wire(b, identityRSignature(privateKey, publicKeyOf(privateKey), signingMessageForBody(b)));
+    },
+    smallOrderKey: {
+      address: addressOf(IDENTITY),
+      sign(tx) {
+        const b = encodeTransactionBody({ chainId: tx.chainId, sender: addressOf(IDENTITY), to: tx.to, value: tx.value, nonce: tx.nonce, fee: tx.fee });
+        // R = B, S = 1: [1]B = B + [k]A for A the identity, whatever k: RFC 8032's equation holds for any message.
+        return wire(b, ANY_MESSAGE_SIGNATURE);
+      },
     },
     overflow(privateKey, tx) {
       // value = 2^128-1 and the transfer's fee (at least 1): the encoder refuses the sum, so the fee (the body's

@@ -129,6 +129,13 @@ describe('chainrpc load: bad input', () => {
     [['load', 'reads', '--devnet', '3:0', '--chaos', '2s:kill:mn1', '--head-hz', '0'], /--chaos measures the chain through the nodes' heads/],
     [['load', 'reads', '--devnet', '3:0', '--threshold', 'failover < 3s'], /"failover < 3s" judges a run with faults: give --chaos/],
     [['load', 'sweep', 'reads', '--url', 'http://127.0.0.1:9', '--devnet', '3:0'], /--devnet, --chaos and --chaos-exec belong to chainrpc load/],
+    // A fault threshold against a network chainrpc did not start: --chaos-exec is the way, and the message says it.
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--threshold', 'recovery < 5s'], /or --chaos-exec <at>:<command> against the --url nodes/],
+    // Transactions' fates need transactions in the mix.
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--chaos-exec', '1s:true', '--threshold', 'lost-tx == 0'], /lost-tx needs transactions in the mix \[rule: threshold-inclusion\]/],
+    // --regression compares with nothing without a --baseline: said, not ignored.
+    [['load', 'reads', '--url', 'http://127.0.0.1:9', '--regression', '5'], /--regression sets the change allowed against a --baseline, and none is given/],
+    [['load', 'merge', 'summary.json', '--regression', '5'], /--regression sets the change allowed against a --baseline, and none is given/],
   ])('%j: exit 2 and says why', async (args, message) => {
     const r = await runChainrpc(...args);
     expect(r.code).toBe(2);

@@ -57,3 +57,13 @@ export function identityRSignature(privateKey: Uint8Array, publicKey: Uint8Array
   const k = challenge(r, publicKey, message);
   return signatureFrom(r, (k * privateScalar(privateKey)) % L);
 }
+
+/** The base point B's encoding (RFC 8032 §5.1: y = 4/5 mod p, x even). */
+export const BASE_POINT = Uint8Array.from(Buffer.from('5866666666666666666666666666666666666666666666666666666666666666', 'hex'));
+
+/**
+ * A signature that holds for any message under a small-order public key A: R = B and S = 1 give [S]B = R, and
+ * [k]A is the identity whatever k (for A the identity itself; for A of order 8 only when 8 divides k). R is no
+ * small-order point and S is canonical: only the key's own check refuses it.
+ */
+export const ANY_MESSAGE_SIGNATURE = signatureFrom(BASE_POINT, 1n);

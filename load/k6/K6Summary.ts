@@ -79,7 +79,8 @@ export interface K6Summary {
   /**
    * Requests that ended in the measured window (answered or failed) and their latency (k6's http_req_duration: from
    * the write to the whole answer), µs buckets. `served` (absent in summaries written before it): those of them the
-   * node served, as the Node engine counts them (at least one call answered with a result or a JSON-RPC error).
+   * node served by the end of the measured window, as the Node engine counts them (at least one call answered with a
+   * result or a JSON-RPC error).
    */
   requests: { count: number; served?: number; latency: K6Buckets };
   /** Per wire method name. `calls` are counted as their requests went: those neither ok, errors nor unanswered were cut off. */

@@ -254,7 +254,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     missing: counter('chainrpc_f_missing'),
     http: data.statuses.map((s) => counter(`chainrpc_f_http_${s}`)),
   };
-  // Requests the node served (at least one call answered with a result or an error): the achieved rate's, as the Node engine counts it.
+  // Requests the node served (at least one call answered with a result or an error) by the window's end: the achieved rate's, as the Node engine counts it.
   const served = counter('chainrpc_served');
   const latencyTrend = new Trend('chainrpc_latency', true);
   // Each call's latency, for a method's thresholds; only when one reads it (a Trend keeps every value).
@@ -346,7 +346,10 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       if (read.extra) failures.extra.add(1);
       if (read.missing) failures.missing.add(1);
     }
-    if (outcomes.some((o) => o !== null)) served.add(1);
+    // Served within the window, as the Node engine counts the achieved rate: an answer that comes after the window's
+    // end (in k6's graceful stop) was not served at the rate measured (an outside tester's node at 200/s of 210 passed
+    // achieved >= 99% for its late answers).
+    if (outcomes.some((o) => o !== null) && Date.now() <= exec.scenario.startTime + data.measured.afterMs + data.durationMs) served.add(1);
     calls.forEach((c, i) => {
       const outcome = outcomes[i] || null;
       if (outcome !== null && 'result' in outcome) answers.set(c.id, { result: outcome.result });

@@ -62,6 +62,22 @@ describe('readK6Summary', () => {
     expect(errorOf(() => readK6Summary(status)).message).toMatch(/failures\.httpStatus\.other: the key must be an HTTP status \("503"\); "other" was written by a chainrpc k6 runtime from before 2026-11-28, .*make the test again with `chainrpc load k6`/);
   });
 
+  it('refuses a summary whose counts contradict each other, saying which (an outside tester\'s hand-edited ones merged)', () => {
+    const requests = good.requests as { count: number; latency: Record<string, number> };
+    const [bucket = '0', n = 0] = Object.entries(requests.latency)[0] ?? [];
+    const moreInBuckets = file('buckets.json', edited((s) => (s.requests = { ...requests, latency: { ...requests.latency, [bucket]: n + 1000 } })));
+    expect(errorOf(() => readK6Summary(moreInBuckets)).message).toBe(`${moreInBuckets}: requests.latency holds ${requests.count + 1000} requests, requests.count says ${requests.count}: the summary contradicts itself (not as chainrpc's k6 script writes one)`);
+    const servedMore = file('served-more.json', edited((s) => (s.requests = { ...requests, served: requests.count * 3 })));
+    expect(errorOf(() => readK6Summary(servedMore)).message).toMatch(/requests\.served \(\d+\) is more than requests\.count \(\d+\): the summary contradicts itself/);
+    const okMore = file('ok-more.json', edited((s) => {
+      const methods = s.methods as Record<string, { calls: number; ok: number }>;
+      const [name = ''] = Object.keys(methods);
+      const m = methods[name];
+      if (m !== undefined) m.ok = m.calls + 5;
+    }));
+    expect(errorOf(() => readK6Summary(okMore)).message).toMatch(/methods\.\w+: ok, errors and unanswered add up to \d+, more than its \d+ calls: the summary contradicts itself/);
+  });
+
   it('says so when the file is missing or not JSON', () => {
     expect(errorOf(() => readK6Summary(join(dir, 'absent.json'))).message).toMatch(/absent\.json: cannot be read: ENOENT/);
     const path = file('text.json', 'p99=3ms\n');

@@ -265,5 +265,25 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
   }
   if (v.replay !== undefined) summary.replay = r.replay(v.replay, 'replay');
   if (v.k6 !== undefined) summary.k6 = r.runFacts(v.k6, 'k6');
+  checkConsistent(summary, where);
   return summary;
+}
+
+/**
+ * Counts that the script writes from the same requests must agree: a summary whose counts contradict each other was
+ * not written so (an outside tester's hand-edited ones merged with a failed-call share of -9.998% and an achieved
+ * rate of 167% of the target).
+ */
+function checkConsistent(s: K6Summary, where: string): void {
+  const sum = (b: Readonly<Record<string, number>>): number => Object.values(b).reduce((n, c) => n + c, 0);
+  const contradicts = (what: string): never => {
+    throw new K6SummaryError(`${where}: ${what}: the summary contradicts itself (not as chainrpc's k6 script writes one)`);
+  };
+  const inBuckets = sum(s.requests.latency);
+  if (inBuckets !== s.requests.count) contradicts(`requests.latency holds ${inBuckets} requests, requests.count says ${s.requests.count}`);
+  if (s.requests.served !== undefined && s.requests.served > s.requests.count) contradicts(`requests.served (${s.requests.served}) is more than requests.count (${s.requests.count})`);
+  for (const [name, m] of Object.entries(s.methods)) {
+    const ended = m.ok + sum(m.errors) + m.unanswered;
+    if (ended > m.calls) contradicts(`methods.${name}: ok, errors and unanswered add up to ${ended}, more than its ${m.calls} calls`);
+  }
 }

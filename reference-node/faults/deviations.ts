@@ -7,6 +7,8 @@ import { createHash, verify as nodeVerify } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import { encodeTransactionBody, hexToBytes, hexToFixedBytes, publicKeyObject, SIGNATURE_LENGTH, signingMessageForBody, TX_BODY_LENGTH, TX_FIELDS } from '../../core/codec/index.js';
 import type { SignedTransaction, TransactionVerifyResult } from '../../core/codec/index.js';
+import { BASE_POINT } from '../../core/codec/craftSignature.js';
+import { strictPrecheck } from '../../core/codec/strictVerify.js';
 import { parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { Exchange, TransportRules } from '../rpc/TransportRules.js';
@@ -195,6 +197,26 @@ export function transferOf(hex: string): { to: string; value: bigint } {
 /** tx-hash-wrong: SHA-256 of the 113-byte body only, not of the 177 wire bytes. */
 export function bodyHash(hex: string): string {
   return createHash('sha256').update(hexToBytes(hex, 'transaction hex').subarray(0, TX_BODY_LENGTH)).digest('hex');
+}
+
+/**
+ * small-order-key-accepted: strict on the signature (canonical S, a canonical R of more than small order) and on
+ * nothing else: the sender's key goes to OpenSSL as it is, so a small-order public key is taken, and with it a
+ * signature that holds for any message (core/codec/craftSignature.ts, ANY_MESSAGE_SIGNATURE).
+ */
+export function verifyKeyUnchecked(tx: SignedTransaction): TransactionVerifyResult {
+  try {
+    const body = encodeTransactionBody(tx);
+    const signature = hexToFixedBytes(tx.signature, SIGNATURE_LENGTH, 'signature');
+    // The pre-checks of the signature alone: the key's are passed with a key that meets them (the base point).
+    const refused = strictPrecheck(BASE_POINT, signature);
+    if (refused !== undefined) return refused;
+    const key = publicKeyObject(body.subarray(TX_FIELDS.sender.offset, TX_FIELDS.sender.offset + TX_FIELDS.sender.size));
+    if (nodeVerify(null, signingMessageForBody(body), key, signature)) return { ok: true };
+  } catch {
+    // A field that does not decode, or OpenSSL refusing the key bytes: a failed verification.
+  }
+  return { ok: false, code: 'BAD_SIGNATURE', reason: 'signature does not verify for this key and message' };
 }
 
 /**

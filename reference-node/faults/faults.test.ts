@@ -28,6 +28,7 @@ import {
   U128_MAX,
 } from '../../core/codec/index.js';
 import type { SignedTransaction, TransactionSigner } from '../../core/codec/index.js';
+import { ANY_MESSAGE_SIGNATURE, IDENTITY } from '../../core/codec/craftSignature.js';
 import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import { packageRoot } from '../../core/paths.js';
@@ -199,6 +200,12 @@ function smallOrderRWire(): string {
   const kp = generateKeypair();
   const body = encodeTransactionBody({ chainId: 1n, sender: bytesToHex(kp.publicKey), to: someAddress(), value: 0n, nonce: 0n, fee: 0n });
   return bytesToHex(body) + bytesToHex(identityRSignature(kp.privateKey, kp.publicKey, signingMessageForBody(body)));
+}
+
+/** A free transfer from the identity point as public key, signed R = B, S = 1: it holds for any message under that key. */
+function smallOrderKeyWire(): string {
+  const body = encodeTransactionBody({ chainId: 1n, sender: bytesToHex(IDENTITY), to: someAddress(), value: 0n, nonce: 0n, fee: 0n });
+  return bytesToHex(body) + bytesToHex(ANY_MESSAGE_SIGNATURE);
 }
 
 const sendRaw = (url: string, wire: string): Promise<Obj> => call(url, 'chain_sendRawTransaction', [wire]);
@@ -467,6 +474,12 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
     // Ordinary bad signatures are still refused: the fault is only about the strict pre-checks.
     const ordinary = obj((await sendRaw(n.url, flipSignatureByte(tx(freshSigner(), 0n, 0n).wire))).error).code;
     return admitted && ordinary === -32004;
+  },
+  'small-order-key-accepted': async (n) => {
+    const admitted = typeof (await sendRaw(n.url, smallOrderKeyWire())).result === 'string';
+    // A small-order R is still refused: the fault is only about the key.
+    const smallR = obj((await sendRaw(n.url, smallOrderRWire())).error).code;
+    return admitted && smallR === -32004;
   },
   'nonce-reuse-accepted': async (n) => {
     const s = freshSigner();

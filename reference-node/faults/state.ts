@@ -6,7 +6,7 @@ import { DEFAULT_FAUCET_AMOUNT, isChainError } from '../chain/index.js';
 import type { ChainErrorName } from '../chain/index.js';
 import { jsonInteger } from '../../core/json/index.js';
 import { chainRules, eachError, isObject, mapResult, nodeHooks, requestValue, rules } from './bends.js';
-import { phantomClaimHash, transferOf, verifyLenient, wireHash } from './deviations.js';
+import { phantomClaimHash, transferOf, verifyKeyUnchecked, verifyLenient, wireHash } from './deviations.js';
 import type { Fault, FaultBend } from './bends.js';
 import type { NodeContext } from '../methods/NodeContext.js';
 
@@ -104,6 +104,15 @@ export const STATE_FAULTS = [
     level: 'PROFILE',
     scope: 'node',
     bend: { chain: chainRules({ verify: verifyLenient }) },
+  },
+  {
+    name: 'small-order-key-accepted',
+    category: 'state',
+    description: 'Signatures are checked strictly (canonical S, no small-order or non-canonical R), but the sender\'s public key is not: a small-order key is admitted, and with it a signature that holds for any message (R = B, S = 1).',
+    rule: 'Strict ed25519 verification: no small-order public keys (profile: docs/transaction-codec.md; "Taming the many EdDSAs").',
+    level: 'PROFILE',
+    scope: 'node',
+    bend: { chain: chainRules({ verify: verifyKeyUnchecked }) },
   },
   {
     name: 'nonce-reuse-accepted',

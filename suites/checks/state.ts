@@ -72,6 +72,23 @@ const INTERNAL_ERROR = -32603;
  * server's own failures, whatever the node's other codes): it shows the node failing on the transaction.
  */
 
+/**
+ * A sender whose public key is a small-order point: funded first (a verifier that skips the key's check would
+ * otherwise refuse it for its balance, and show nothing), then its transfer, "signed" with R = B and S = 1, which
+ * RFC 8032's equation takes for any message under that key, must be rejected. The address is every run's (no one holds its
+ * key): its balance and nonce are read, not assumed.
+ */
+async function smallOrderKeyRejected(ctx: CheckContext, key: { address: string; sign(tx: Transfer): string }): Promise<string> {
+  const payer = await ctx.wallet().fund(ctx);
+  const fee = ctx.profile.fee;
+  const before = (await pollAccount(ctx, key.address))?.balance ?? 0n;
+  await admitted(ctx, (await transfer(ctx, payer, key.address, 1n + fee)).wire, 'a valid transfer funding the small-order key\'s account');
+  await ctx.waitFor(`${key.address.slice(0, 12)}… holding at least ${before + 1n + fee} base units`, async () => (((await pollAccount(ctx, key.address))?.balance ?? 0n) >= before + 1n + fee ? true : undefined), ctx.inclusionTimeoutMs(), { setup: true });
+  const { nonce } = await readAccount(ctx, key.address);
+  const to = ctx.profile.codec.newKey().address;
+  return rejected(ctx, key.sign({ chainId: await ctx.chainId(), to, value: 1n, nonce, fee }), 'a transaction from a small-order public key (the identity point), signed R = B, S = 1 (an equation that holds for any message under that key)', to);
+}
+
 async function rejected(ctx: CheckContext, wire: string, what: string, recipient: string, holds = 0n): Promise<string> {
   await requireServed(ctx, 'chain_sendRawTransaction');
   const r = await send(ctx, wire);
@@ -130,10 +147,12 @@ export const stateChecks: Check[] = [
       // that this node takes the suite's transfers (its encoding is the network's choice: a codec the node does not
       // read is a setup that could not be done, not a notification skipped).
       const carol = ctx.profile.codec.newKey().address;
-      await admitted(ctx, (await transfer(ctx, alice, carol, 3n)).wire, 'a valid transfer from a funded key, sent as a call before the notification');
+      const call = await transfer(ctx, alice, carol, 3n);
+      await admitted(ctx, call.wire, 'a valid transfer from a funded key, sent as a call before the notification');
       await balanceReaches(ctx, carol, 3n, { setup: true });
       const bob = ctx.profile.codec.newKey().address;
-      const { wire } = await transfer(ctx, alice, bob, 5n);
+      // The next nonce is known: the node's report of it is another check's (state/nonce-increments), not this one's premise.
+      const { wire } = await transfer(ctx, alice, bob, 5n, { nonce: call.tx.nonce + 1n });
       // Whatever the node answers is another check's (transport/notification-not-answered): this one judges the effect.
       await ctx.post(requestText(ctx.method('chain_sendRawTransaction'), stringifyJson([wire])));
       await balanceReaches(ctx, bob, 5n);
@@ -346,7 +365,7 @@ export const stateChecks: Check[] = [
     ...base,
     id: 'state/strict-signature',
     level: 'SHOULD',
-    title: 'signatures only a lenient verifier accepts are rejected (refused as bad input, not as an internal error, or never applied): small-order R, non-canonical S (RFC 8032 strict)',
+    title: 'signatures only a lenient verifier accepts are rejected (refused as bad input, not as an internal error, or never applied): small-order R, non-canonical S, a small-order public key (RFC 8032 strict)',
     spec: 'design: strict verification (RFC 8032 §5.1.7, canonical S, R and A, small-order points refused), docs/transaction-codec.md#strict-signature-verification; "Taming the many EdDSAs"',
     needs: ['funds', 'crafted-transactions'],
     async run(ctx: CheckContext) {
@@ -355,7 +374,9 @@ export const stateChecks: Check[] = [
       const smallR = await rejected(ctx, c.smallOrderR(alice.privateKey, tx), 'a signature whose R is a small-order point', tx.to);
       const other = { ...tx, to: ctx.profile.codec.newKey().address };
       const highS = await rejected(ctx, c.nonCanonicalS(alice.privateKey, other), 'a signature with S + L (non-canonical S)', other.to);
-      return `small-order R: ${smallR}; S + L: ${highS}`;
+      const key = c.smallOrderKey;
+      const smallA = key === undefined ? 'not probed (the codec crafts no small-order sender key)' : await smallOrderKeyRejected(ctx, key);
+      return `small-order R: ${smallR}; S + L: ${highS}; small-order public key: ${smallA}`;
     },
   }),
   defineCheck({

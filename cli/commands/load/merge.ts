@@ -11,7 +11,7 @@ import { K6SummaryError, mergeK6, readK6Summary, type K6Merge } from '../../../l
 import type { K6Summary } from '../../../load/k6/K6Summary.js';
 import { LOAD_REPORT_KIND } from '../../../reports/load/writeLoadReports.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
-import { baselineFor, publishLoadReport } from './publishLoadReport.js';
+import { baselineFor, publishLoadReport, regressionNeedsBaseline } from './publishLoadReport.js';
 
 export const MERGE_HELP = `Usage: chainrpc load merge <summary.json> [<summary.json> ...] [options]
 
@@ -70,6 +70,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   const { values, positionals: files } = mergeLine.parse(argv);
   if (files.length === 0) throw new CliError(`${command}: give the summary files, one per k6 instance (what the handleSummary of a script made by chainrpc load k6 wrote)`);
   if (new Set(files).size !== files.length) throw new CliError(`${command}: the same file is given twice: ${files.find((f, i) => files.indexOf(f) !== i) ?? ''}`);
+  regressionNeedsBaseline(command, values.baseline, values.regression);
   // A report folder whose `latest` is a user's file or folder is refused (exit 2), not replaced.
   checkReportRoot(values['report-dir'] ?? DEFAULT_REPORT_DIR, LOAD_REPORT_KIND);
 
@@ -85,7 +86,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   const { run } = merged;
   tellLeftOut(command, merged);
   const [first] = summaries as [K6Summary];
-  const baseline = baselineFor(command, values.baseline, run.scenario);
+  const baseline = baselineFor(command, values.baseline, run.scenario, values.regression);
   const segments = summaries.map((s) => s.segment).filter((s) => s !== null);
   process.stdout.write(`${command}: ${run.scenario} against ${run.url}: ${summaries.length === 1 && segments.length === 0 ? 'one whole k6 run' : `${summaries.length} k6 instances (segments ${segments.join(', ')})`}\n`);
   return publishLoadReport({

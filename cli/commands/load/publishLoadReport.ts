@@ -14,7 +14,13 @@ import { DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
 import { recordedCommand, relativeOrAbsolute } from '../commandText.js';
 
 /** The --baseline report, read before anything runs: a usage error when it is no load report or ran another scenario. */
-export function baselineFor(command: string, path: string | undefined, scenario: string): LoadReport | undefined {
+/** --regression alone compares with nothing: said, not ignored (a sweep refuses both). */
+export function regressionNeedsBaseline(command: string, baseline: string | undefined, regression: string | undefined): void {
+  if (baseline === undefined && regression !== undefined) throw new CliError(`${command}: --regression sets the change allowed against a --baseline, and none is given: give --baseline <report.json> (a previous run's report)`);
+}
+
+export function baselineFor(command: string, path: string | undefined, scenario: string, regression?: string): LoadReport | undefined {
+  regressionNeedsBaseline(command, path, regression);
   if (path === undefined) return undefined;
   let baseline: LoadReport;
   try {
