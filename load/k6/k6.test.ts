@@ -368,6 +368,16 @@ async function runOnce(bin: string): Promise<Ran> {
   }
 }
 
+/**
+ * The requests served by the window's end, against every exchange the node served: k6 starts one iteration more
+ * than rate × duration, the last at the window's very end, and its answer (after the end) is not served within it,
+ * as the Node engine counts the achieved rate. So one fewer at most, never more.
+ */
+function expectServed(written: number | undefined, servedInAll: number): void {
+  expect(written).toBeGreaterThanOrEqual(servedInAll - 1);
+  expect(written).toBeLessThanOrEqual(servedInAll);
+}
+
 describe.skipIf(k6 === undefined)('the k6 runtime counts outcomes as the Node engine does', () => {
   let ran: Ran;
   beforeAll(async () => {
@@ -403,7 +413,7 @@ describe.skipIf(k6 === undefined)('the k6 runtime counts outcomes as the Node en
       expect(expected.methods[method]?.errors['-32005']).toBeGreaterThan(0);
       expect({ method, n: written.methods[method]?.errors['-32005'] }).toEqual({ method, n: expected.methods[method]?.errors['-32005'] });
     }
-    expect(written.requests.served).toBe(expected.served);
+    expectServed(written.requests.served, expected.served);
   });
 
   it('counts a single call answered with another id as malformed, and a null-id error as its answer', () => {
@@ -420,9 +430,9 @@ describe.skipIf(k6 === undefined)('the k6 runtime counts outcomes as the Node en
     expect(methodsOf(summary)).toEqual(expected.methods);
     const { httpStatus, malformed, extraElements, missingElements, timeouts, transport } = summary.failures;
     expect({ httpStatus, malformed, extraElements, missingElements, lost: timeouts + transport }).toEqual({ ...expected.failures, lost: 0 });
-    expect(summary.requests.served).toBe(expected.served);
+    expectServed(summary.requests.served, expected.served);
     const merged = mergeK6([summary], ['k6']).run;
-    expect(merged.schedule.achievedRate).toBeCloseTo(expected.served / (merged.durationMs / 1000), 6);
+    expect(merged.schedule.achievedRate).toBeCloseTo((summary.requests.served ?? 0) / (merged.durationMs / 1000), 6);
   });
 });
 

@@ -6,6 +6,7 @@ import { describeResults, runChecks, startTestNetwork, startTestNode } from '../
 import type { TestNode } from '../../../test/support/suites.js';
 import { methodChecks } from './index.js';
 import { resultOf, runThroughProxy } from '../../../test/support/transportChecks.js';
+import type { ProxiedRequest, ProxiedResponse } from '../../../test/support/suites.js';
 
 /** The spec's methods in the order of its Methods table, generated from schemas/methods/ (`npm run gen`). */
 const SPEC_ORDER = [...SPEC_METHOD_NAMES];
@@ -65,5 +66,22 @@ describe('methodChecks', () => {
       evidence: { message: 'chain_health answered -32601 (Method not found): the node does not serve it under this name, so the rule cannot be judged; if its methods carry another prefix or names, give --method-prefix <p> or a profile (chainrpc profile detect)' },
     });
     expect(results.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
+  });
+
+  it('no verdict on a field found under another name (key names are the network\'s choice); a field missing under any name still fails', async () => {
+    const blockChecks = methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/spec-fields');
+    /** The node's blocks with transaction_count written by `rename` (undefined: left out). */
+    const rewritten = (rename: string | undefined) => (res: ProxiedResponse, req: ProxiedRequest): ProxiedResponse => {
+      if (!req.body.includes('"chain_getBlockByHeight"') || !res.body.includes('"transaction_count"')) return res;
+      return { ...res, body: res.body.replace(/"transaction_count":(\d+),?/, (_m, n: string) => (rename === undefined ? '' : `"${rename}":${n},`)).replace(/,}/, '}') };
+    };
+    // An outside tester's node wrote it numTxs: a MUST failure for a name the spec does not fix.
+    const renamed = await runThroughProxy(blockChecks, node.url, rewritten('numTxs'));
+    expect(resultOf(renamed, 'chain_getBlockByHeight/spec-fields')).toMatchObject({
+      status: 'error',
+      evidence: { message: 'chain_getBlockByHeight result has no transaction_count (the node has "numTxs") under the names in use; key names are the network\'s choice, so the rule cannot be judged: give them in a profile (fields.<name>; chainrpc profile detect finds them)' },
+    });
+    const dropped = await runThroughProxy(blockChecks, node.url, rewritten(undefined));
+    expect(resultOf(dropped, 'chain_getBlockByHeight/spec-fields')).toMatchObject({ status: 'fail', evidence: { message: expect.stringMatching(/\/transaction_count is missing/) as unknown } });
   });
 });
