@@ -43,6 +43,11 @@ export async function readAccountState(client: RpcClient, profile: Profile, addr
     result = await client.call<JsonValue>(wireMethod(profile, 'chain_getAccount'), [address]);
   } catch (err) {
     if (err instanceof JsonRpcError && profile.unknownAccount === 'error' && err.code === errorCode(profile, 'AccountNotFound')) return { balance: 0n, nonce: 0n };
+    // Any other refusal stops the senders' setup: said as such, with the account it was reading (an outside tester
+    // saw only "chain_getAccount: JSON-RPC error -32005: injected error").
+    if (err instanceof JsonRpcError) {
+      throw new FundingError(`reading the account of ${short(address)} to fund the senders, ${wireMethod(profile, 'chain_getAccount')} was refused with ${err.code} (${err.rpcMessage}); an account the node does not know is empty only when the profile says so (unknownAccount, and its AccountNotFound code)`, { cause: err });
+    }
     throw err;
   }
   if (result === null && profile.unknownAccount === 'null') return { balance: 0n, nonce: 0n };
