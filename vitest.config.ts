@@ -45,6 +45,7 @@ const PROCESS = [
   'reference-node/node/heightClaims.test.ts',
   'reference-node/node/peerInput.test.ts',
   'reference-node/node/faucetForwarding.test.ts',
+  'reference-node/node/relayAgain.test.ts',
   'profile/detect/detectVariations.test.ts',
   'suites/checks/chain.test.ts',
   'load/runLoad.test.ts',

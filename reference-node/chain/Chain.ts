@@ -7,7 +7,7 @@
  * (what every reader sees) is updated only after that write has resolved. So anything a reader has
  * seen survives a crash, and after a crash the store holds a whole number of blocks.
  */
-import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, U64_MAX } from '../../core/codec/index.js';
+import { decodeTransaction, isCodecError, createTransactionSigner, parseAddress, transactionHash, U64_MAX } from '../../core/codec/index.js';
 import type { Keypair, SignedTransaction, TransactionSigner, TransactionVerifyCode, TransactionVerifyResult } from '../../core/codec/index.js';
 import { ChainStore } from './ChainStore.js';
 import { BlockRejectedError } from './BlockRejectedError.js';
@@ -298,6 +298,17 @@ export class Chain {
       out.push(tx);
     }
     return out;
+  }
+
+  /** Whether a wire transaction (hex) is pending, held or confirmed here; false for one that is no transaction. */
+  knowsWire(hex: string): boolean {
+    let hash: string;
+    try {
+      hash = transactionHash(hex);
+    } catch {
+      return false;
+    }
+    return this.transactionStatus(hash) !== undefined;
   }
 
   transactionStatus(hash: string): TransactionStatus | undefined {

@@ -129,6 +129,8 @@ export class ReferenceNode {
   /** This process's time awake (its own pauses left out): a peer's silence is counted in it (PeerSet). */
   private readonly awake: AwakeClock;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** The pending transactions seen at the last look of relayStale, by hash. */
+  private pendingLastRound = new Set<string>();
   private readonly membership: Membership;
   private readonly sync: BlockSync;
   /**
@@ -312,8 +314,24 @@ export class ReferenceNode {
         this.pauses.tick();
         void this.producer.tick();
       }, this.options.blockTimeMs),
+      setInterval(() => this.relayStale(), RELAY_AGAIN_BLOCKS * this.options.blockTimeMs),
     );
     this.membership.start();
+  }
+
+  /**
+   * Transactions still pending here a whole round after the last (RELAY_AGAIN_BLOCKS block times: a leader that had
+   * them would have included them) go to every peer again. A relay is sent once and dropped when it fails (a peer
+   * slow to answer on a loaded machine): a transaction admitted here and never heard by the leader stayed here for
+   * good, and the client that was given its hash saw it lost (an outside tester's demo, a SHOULD failure).
+   * Peers take a transaction they already know as a no-op, before its signature.
+   */
+  private relayStale(): void {
+    if (this.stopping) return;
+    const pending = this.chain.pendingTransactions(MEMPOOL_HAND_OVER);
+    const stale = pending.filter((tx) => this.pendingLastRound.has(tx.hash));
+    this.pendingLastRound = new Set(pending.map((tx) => tx.hash));
+    if (stale.length > 0) this.hooks.relayTransactions(stale.map((tx) => tx.wire));
   }
 
   /**
@@ -504,6 +522,9 @@ export class ReferenceNode {
 
 /** Pending transactions handed to a peer that is back, at most (a full mempool's worth of relays is the peer's limit anyway). */
 const MEMPOOL_HAND_OVER = 10_000;
+
+/** Block times between two looks for transactions still pending since the last look, relayed again (relayStale). */
+const RELAY_AGAIN_BLOCKS = 5;
 
 /** A peer is live while heard from within max(4 block times, 2 s). */
 function livenessMs(blockTimeMs: number): number {

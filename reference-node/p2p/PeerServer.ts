@@ -82,6 +82,8 @@ export async function servePeer(host: PeerHost, req: IncomingMessage, res: Serve
         let accepted = 0;
         for (const tx of txs) {
           if (typeof tx !== 'string') continue;
+          // A transaction this node already holds or has confirmed (a stale one relayed again) is no work at all.
+          if (host.chain.knowsWire(tx)) continue;
           try {
             await host.chain.submit(tx, 'relay');
             accepted++;

@@ -26,6 +26,8 @@ export interface RpcRequestSettings {
   readonly rules: TransportRules;
   readonly maxBodyBytes: number;
   readonly maxBatch: number;
+  /** Most characters of large answers held unread (MAX_UNREAD_CHARS by default): past it, 503. */
+  readonly maxUnreadChars: number;
   readonly logError: (line: string) => void;
   readonly onCall: OnCall | undefined;
   readonly onSettled: OnSettled | undefined;
@@ -44,6 +46,9 @@ export class RpcRequestHandler implements BodySink {
   private readonly rewriteAnswer: TransportRules['rewriteAnswer'];
   /** The dispatcher's options: the same for every request. */
   private readonly dispatchOptions: HandleRpcBodyOptions;
+  /** Characters of large answers (UNREAD_TRACKED_CHARS and up) written and not yet handed to their sockets. */
+  private unread = 0;
+  private readonly maxUnreadChars: number;
 
   constructor(
     private readonly server: Server,
@@ -53,6 +58,7 @@ export class RpcRequestHandler implements BodySink {
     this.methods = methods;
     this.rules = settings.rules;
     this.maxBodyBytes = settings.maxBodyBytes;
+    this.maxUnreadChars = settings.maxUnreadChars;
     this.logError = settings.logError;
     this.onSettled = settings.onSettled;
     this.metrics = settings.metrics;
@@ -149,6 +155,13 @@ export class RpcRequestHandler implements BodySink {
     }
     const { rules, logError } = this;
     if (rules.takeOver?.(text, { server: this.server, res, log: logError }) === true) return;
+    // Clients that do not read their answers hold the node's memory: past the budget, no request is run until they
+    // do (an outside tester's connections left 27 MB answers unread until the node ran out of memory).
+    if (this.unread > this.maxUnreadChars) {
+      res.setHeader('retry-after', '1');
+      sendJson(res, 503, standardError('invalidRequest', null, `the node holds ${this.unread} characters of answers its clients have not read yet; it runs no request until they do: try again shortly`), true);
+      return;
+    }
     const dispatched = handleRpcBody(text, this.methods, this.dispatchOptions, req.socket);
     if (typeof dispatched === 'string' || dispatched === null) this.send(res, dispatched, text);
     else dispatched.then((d) => this.send(res, d, text)).catch((error: unknown) => this.failed(res, error));
@@ -174,9 +187,25 @@ export class RpcRequestHandler implements BodySink {
       res.end();
     } else {
       sendJson(res, this.rules.answerStatus(text), text, false, this.rules.answerContentType);
+      // Only large answers are counted: the hot path of small ones adds no listener.
+      if (text.length >= UNREAD_TRACKED_CHARS && !res.writableFinished) this.holdUntilRead(res, text.length);
     }
   }
+
+  /** Counts an answer's characters as unread until its response is done (handed to the socket) or cut off. */
+  private holdUntilRead(res: ServerResponse, chars: number): void {
+    this.unread += chars;
+    res.once('close', () => {
+      this.unread -= chars;
+    });
+  }
 }
+
+/** Answers this long and longer are counted while unread (smaller ones are bounded by the connections and maxBatch). */
+const UNREAD_TRACKED_CHARS = 64 * 1024;
+
+/** The most characters of large answers the node holds for clients that have not read them (64 Mi): then 503. */
+export const MAX_UNREAD_CHARS = 64 * 1024 * 1024;
 
 /** The path of an origin-form or absolute-form request target; '' when it cannot be read. */
 function pathOf(url: string | undefined): string {

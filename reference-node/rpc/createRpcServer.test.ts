@@ -366,3 +366,37 @@ describe('setMethods', () => {
     }
   });
 });
+
+describe('answers their clients do not read', () => {
+  it('past the budget, requests get 503 (Retry-After) and nothing runs until the answers are read; then served again', async () => {
+    // An outside tester's connections left 27 MB answers unread until the node ran out of memory.
+    let ran = 0;
+    const s = createRpcServer({ methods: { big: () => 'x'.repeat(24_000_000), chain_blockNumber: () => ++ran }, maxUnreadChars: 1_000_000 });
+    const { url } = await s.listen(0, '127.0.0.1');
+    const port = Number(new URL(url).port);
+    const greedy = await openSocket(port);
+    try {
+      const body = '{"jsonrpc":"2.0","method":"big","params":[],"id":1}';
+      // Sent, and never read: the answer (24 MB, more than the kernel's buffers take) stays in the node.
+      greedy.pause();
+      greedy.write(`POST /rpc HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await post(url, CALL);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toMatch(/characters of answers its clients have not read yet/);
+      expect(ran).toBe(0);
+      // The greedy client reads its answer: the node serves again.
+      const read = readAll(greedy);
+      greedy.resume();
+      greedy.end();
+      expect((await read).length).toBeGreaterThan(24_000_000);
+      const served = await post(url, CALL);
+      expect(served.status).toBe(200);
+      expect(ran).toBe(1);
+    } finally {
+      greedy.destroy();
+      await s.close();
+    }
+  }, 30_000);
+});

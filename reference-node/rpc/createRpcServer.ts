@@ -6,7 +6,7 @@ import { REFERENCE_SETTINGS } from '../../core/referenceSettings.js';
 import { validators } from '../../core/schema/validators.js';
 import { RpcIncoming } from './readBody.js';
 import { RpcConnections } from './RpcConnections.js';
-import { RpcRequestHandler } from './RpcRequestHandler.js';
+import { MAX_UNREAD_CHARS, RpcRequestHandler } from './RpcRequestHandler.js';
 import type { RpcRequestSettings } from './RpcRequestHandler.js';
 import { REFERENCE_TRANSPORT_RULES } from './TransportRules.js';
 import type { TransportRules } from './TransportRules.js';
@@ -18,6 +18,8 @@ export interface RpcServerOptions {
   readonly maxBodyBytes?: number;
   /** Most requests per batch; a longer batch gets one -32013 error. Default 1000. */
   readonly maxBatch?: number;
+  /** Most characters of large answers held for clients that have not read them; past it, requests get 503. Default 64 Mi. */
+  readonly maxUnreadChars?: number;
   /** Time allowed to receive the request headers (capped at requestTimeoutMs). Default 10 s. */
   readonly headersTimeoutMs?: number;
   /** Time allowed to receive the whole request, headers and body; a slower client gets 408 and is cut off. Default 15 s. */
@@ -76,6 +78,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     rules: options.rules ?? REFERENCE_TRANSPORT_RULES,
     maxBodyBytes: options.maxBodyBytes ?? RPC_SERVER_DEFAULTS.maxBodyBytes,
     maxBatch: options.maxBatch ?? RPC_SERVER_DEFAULTS.maxBatch,
+    maxUnreadChars: options.maxUnreadChars ?? MAX_UNREAD_CHARS,
     logError: options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`)),
     onCall: options.onCall,
     onSettled: options.onSettled,

@@ -520,3 +520,28 @@ describe('handleRpcBody without HTTP', () => {
     expect(events).toEqual(['run 9']);
   });
 });
+
+describe('a batch whose answer grows past its size', () => {
+  it('refuses, without running them, the calls that expect an answer once the answer is past the size; notifications still run', async () => {
+    // An outside tester's batches of 1,000 full-block reads (134 MB answers from 84 KB) ran the node out of memory.
+    const ran: string[] = [];
+    const methods = {
+      big: (params: JsonValue[]) => {
+        ran.push(`big ${typeof params[0] === 'number' ? params[0] : '?'}`);
+        return 'x'.repeat(100_000);
+      },
+      note: () => {
+        ran.push('note');
+        return null;
+      },
+    };
+    const body = `[${[1, 2, 3, 4, 5].map((i) => `{"jsonrpc":"2.0","method":"big","params":[${i}],"id":${i}}`).join(',')},{"jsonrpc":"2.0","method":"note","params":[]},{"jsonrpc":"1.0","id":9}]`;
+    const text = await handleRpcBody(body, methods, { maxBatch: 10, maxAnswerChars: 250_000 });
+    const answers = JSON.parse(text ?? 'null') as { id: number | null; result?: string; error?: { code: number; message: string; data?: { limit?: number } } }[];
+    // Three answers pass 250,000 characters: calls 4 and 5 are refused (-32013) and never run; the notification runs.
+    expect(ran).toEqual(['big 1', 'big 2', 'big 3', 'note']);
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[1, 'result'], [2, 'result'], [3, 'result'], [4, -32013], [5, -32013], [9, -32600]]);
+    expect(answers[3]?.error).toMatchObject({ message: 'Batch too large', data: { limit: 250_000 } });
+    expect((text ?? '').length).toBeLessThan(350_000);
+  });
+});

@@ -10,6 +10,11 @@ import type { CallContext, CallOutcome, MethodHandler, MethodTable, OnCall, OnSe
 export interface HandleRpcBodyOptions {
   /** Most requests one batch may hold; a longer batch is refused whole with -32013 (profile). */
   readonly maxBatch: number;
+  /**
+   * Most characters of a batch's answer (default MAX_BATCH_ANSWER_CHARS): once its answers pass it, each call after
+   * that expects an answer is not run and gets -32013 instead (notifications, which add nothing, still run).
+   */
+  readonly maxAnswerChars?: number | undefined;
   /** Called once per dispatched call (a valid request naming a method of the table), notifications included. */
   readonly onCall?: OnCall | undefined;
   /** Called once per request object settled, dispatched or refused (for metrics; see OnSettled). */
@@ -107,29 +112,56 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/**
+ * The most characters a batch's answer may grow to (8 Mi): a batch of 1,000 calls each answered with a full block, or
+ * rpc.discover's document, is 27 to 134 MB, made from a request of 60 to 84 KB; an outside tester's few connections
+ * sending such batches and never reading the answers ran the node out of memory in 16 s, and one client reading
+ * them held its event loop a second at a time. Past it, the calls that expect an answer are refused, not run.
+ */
+export const MAX_BATCH_ANSWER_CHARS = 8 * 1024 * 1024;
+
+/** The answers of a batch so far, and their characters. */
+interface BatchAnswers {
+  readonly texts: string[];
+  chars: number;
+}
+
 function handleBatch(batch: JsonValue[], methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined): MaybePromise<string | null> {
   // §6 lets a server process a batch "in any order and with any width of parallelism"; this one runs
   // the calls one after the other, in request order, so consecutive nonces are admitted in order. Handlers
   // that can start work early (MethodHandler.prepare) are told of their calls first.
   for (const element of batch) prepare(element, methods);
-  const answers: string[] = [];
+  const answers: BatchAnswers = { texts: [], chars: 0 };
   for (let i = 0; i < batch.length; i++) {
-    const answer = handleOne(batch[i] as JsonValue, methods, options, peer);
+    const answer = batchElement(batch[i] as JsonValue, answers, methods, options, peer);
     // From the first handler that returns a promise on, the rest of the batch waits its turn.
     if (isPromise(answer)) return finishBatchAsync(batch, i, answer, answers, methods, options, peer);
-    if (answer !== null) answers.push(answer);
+    add(answers, answer);
   }
-  return batchText(answers);
+  return batchText(answers.texts);
 }
 
-async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promise<string | null>, answers: string[], methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined): Promise<string | null> {
-  const first = await pending;
-  if (first !== null) answers.push(first);
-  for (let i = from + 1; i < batch.length; i++) {
-    const answer = await handleOne(batch[i] as JsonValue, methods, options, peer);
-    if (answer !== null) answers.push(answer);
-  }
-  return batchText(answers);
+async function finishBatchAsync(batch: JsonValue[], from: number, pending: Promise<string | null>, answers: BatchAnswers, methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined): Promise<string | null> {
+  add(answers, await pending);
+  for (let i = from + 1; i < batch.length; i++) add(answers, await batchElement(batch[i] as JsonValue, answers, methods, options, peer));
+  return batchText(answers.texts);
+}
+
+function add(answers: BatchAnswers, answer: string | null): void {
+  if (answer === null) return;
+  answers.texts.push(answer);
+  answers.chars += answer.length;
+}
+
+/** One element of a batch: run, or, once the batch's answer is past its size, refused when it expects an answer. */
+function batchElement(element: JsonValue, answers: BatchAnswers, methods: MethodTable, options: HandleRpcBodyOptions, peer: Peer | undefined): MaybePromise<string | null> {
+  const max = options.maxAnswerChars ?? MAX_BATCH_ANSWER_CHARS;
+  if (answers.chars <= max) return handleOne(element, methods, options, peer);
+  const checked = checkRequest(element);
+  // An invalid element is answered as ever (a short error); a notification runs (it adds nothing to the answer).
+  if (!checked.ok || checked.request.id === undefined) return handleOne(element, methods, options, peer);
+  settled(options, null, RPC_ERROR.batchTooLarge.code, startedAt(options));
+  return standardError('batchTooLarge', checked.request.id, `the batch's answer passed ${max} characters before this call, which was not run: send it again in a smaller batch`, { limit: max });
 }
 
 /** Each method table's handlers by name (own properties only, functions only), made at its first call. */
