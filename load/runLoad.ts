@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isUnreachable, rpcEndpoint, unreachableMessage } from '../core/client/baseUrl.js';
-import { JsonRpcError, TransportError, createClient, type RpcClient } from '../core/client/index.js';
+import { JsonRpcError, TransportError, createClient, isErrorPage, type RpcClient } from '../core/client/index.js';
 import { keypairFromSeed } from '../core/codec/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import type { Profile } from '../profile/Profile.js';
@@ -21,7 +21,7 @@ import type { TrackedOutcome } from './engine/RequestSource.js';
 import { InclusionTracker, type InclusionPoint } from './inclusion/InclusionTracker.js';
 import type { MeasuredWindow } from './health/ResourceSampler.js';
 import { followHeads, startSamplers } from './health/watchers.js';
-import { checkMetricsPage, lacksNote } from './health/metricsSource.js';
+import { checkMetricsPage, lacksNote, missingNote } from './health/metricsSource.js';
 import { mergeRuns } from './mergeRuns.js';
 import type { ArrivalModel, LoadProgress, LoadRun, ReadRegressions, TimelinePoint } from './model.js';
 import type { ResolvedScenario } from './scenario/loadScenario.js';
@@ -59,7 +59,7 @@ export class TargetUnreachableError extends ChainrpcError {
 /** The probe's failure as a TargetUnreachableError: nothing answered (is the node running?), or not JSON-RPC. */
 function probeFailed(url: string, what: string, error: unknown): TargetUnreachableError {
   if (isUnreachable(error)) return new TargetUnreachableError(unreachableMessage(url, error.message), url);
-  const answeredHttp = error instanceof TransportError && (error.code === 'HTTP_STATUS' || error.code === 'NOT_JSON') && error.response !== undefined;
+  const answeredHttp = (error instanceof TransportError && (error.code === 'HTTP_STATUS' || error.code === 'NOT_JSON') && error.response !== undefined) || (error instanceof JsonRpcError && isErrorPage(error));
   return new TargetUnreachableError(`${url} did not answer ${what}: ${error instanceof Error ? error.message : String(error)}`, url, answeredHttp);
 }
 
@@ -151,7 +151,9 @@ async function reachable(client: RpcClient, profile: Profile, url: string): Prom
     const result = await client.call<JsonValue>(wireMethod(profile, 'chain_blockNumber'), []);
     return Number(asInteger(result) ?? -1);
   } catch (error) {
-    if (error instanceof JsonRpcError) return -1;
+    // A node that serves JSON-RPC may refuse the call (its method names differ): it answers. An error page in
+    // JSON-RPC's form (a 404 with an error for no call) does not: the path is likely wrong.
+    if (error instanceof JsonRpcError && !isErrorPage(error)) return -1;
     throw probeFailed(url, 'JSON-RPC', error);
   }
 }
@@ -558,8 +560,9 @@ async function checkMetricsPages(o: RunLoadOptions): Promise<void> {
   for (const [i, url] of o.urls.entries()) {
     const page = o.metricsUrls?.[i];
     if (page === undefined || o.pids?.[i] !== undefined) continue;
-    const note = lacksNote(page, (await checkMetricsPage(page, url, o.metricNames)).lacks);
-    if (note !== undefined && !said.has(note)) {
+    const checked = await checkMetricsPage(page, url, o.metricNames);
+    for (const note of [lacksNote(page, checked.lacks), missingNote(page, checked.missing)]) {
+      if (note === undefined || said.has(note)) continue;
       said.add(note);
       o.log(`load: ${note}`);
     }

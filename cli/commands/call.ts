@@ -4,7 +4,7 @@ import { CommandLine } from '../CommandLine.js';
 import { httpUrlProblem, RPC_PATH } from '../commonOptions.js';
 import { baseUrl, notJsonRpc, unreachable } from '../nodeUrls.js';
 import { DEFAULT_RPC_PATH, isUnreachable } from '../../core/client/baseUrl.js';
-import { TransportError, createClient } from '../../core/client/index.js';
+import { JsonRpcError, TransportError, createClient, isErrorPage } from '../../core/client/index.js';
 import { JsonParseError, parseJson, stringifyJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 
@@ -79,6 +79,8 @@ export const call: Command = {
       if (err instanceof TransportError && (err.code === 'HTTP_STATUS' || err.code === 'NOT_JSON') && err.response !== undefined) {
         throw notJsonRpc('call', base, client.url, `HTTP ${err.response.status}${err.code === 'NOT_JSON' ? ', not JSON' : ''}`);
       }
+      // An error page in JSON-RPC's form (a 404 with an error for no call): the path, not the call, is likely wrong.
+      if (err instanceof JsonRpcError && isErrorPage(err)) throw notJsonRpc('call', base, client.url, `HTTP ${err.response.status}, an error for no call (id null): ${err.code} ${err.rpcMessage}`);
       throw err;
     } finally {
       await client.close();

@@ -14,7 +14,7 @@ import { duration } from './load/scenarioOptions.js';
 import { needUrls, TARGET, targetOptions, targetProfile, URL_RULE } from './load/target.js';
 import { packageVersion } from '../../core/packageVersion.js';
 import { watchNodes, type WatchSnapshot } from '../../load/health/watchNodes.js';
-import { checkMetricsPage, lacksNote, MetricsPageError } from '../../load/health/metricsSource.js';
+import { checkMetricsPage, lacksNote, MetricsPageError, missingNote } from '../../load/health/metricsSource.js';
 import { parseDuration } from '../../load/scenario/parseDuration.js';
 import { formatDuration } from '../../reports/shared/formatDuration.js';
 import { checkReportRoot, DEFAULT_REPORT_DIR } from '../../reports/shared/reportFolder.js';
@@ -94,10 +94,10 @@ export const watch: Command = {
     // Each --metrics-url read once before the watch, as a --pid is checked: a page that gives nothing is exit 2.
     for (const [i, page] of metricsUrls.entries()) {
       if (page === undefined || pids[i] !== undefined) continue;
-      const lacks = lacksNote(page, (await checkMetricsPage(page, urls[i] ?? '', metricNames).catch((err: unknown) => {
+      const checked = await checkMetricsPage(page, urls[i] ?? '', metricNames).catch((err: unknown) => {
         throw err instanceof MetricsPageError ? new CliError(`${command}: ${err.message}`, 'configuration', { details: err.details }) : err;
-      })).lacks);
-      if (lacks !== undefined) console.error(`${command}: ${lacks}`);
+      });
+      for (const note of [lacksNote(page, checked.lacks), missingNote(page, checked.missing)]) if (note !== undefined) console.error(`${command}: ${note}`);
     }
     if (head !== null && urls.length === 1 && head.reference === undefined) console.error(ALONE_NOTE(command));
     let lastPrinted = -Infinity;

@@ -59,3 +59,13 @@ export class JsonRpcError extends ChainrpcError {
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/**
+ * An error page in JSON-RPC's form rather than an answer to the call: an HTTP status outside 2xx with an error for no
+ * call (id null), as a server gives for a path it does not serve (the reference node's 404 at any path but /rpc). The
+ * endpoint path is then likely the wrong one, not the call.
+ */
+export function isErrorPage(err: JsonRpcError): boolean {
+  const status = err.response.status;
+  return (status < 200 || status >= 300) && /"id"\s*:\s*null/.test(err.response.excerpt);
+}

@@ -1,5 +1,5 @@
 export { RpcClient, createClient, CLIENT_DEFAULTS } from './RpcClient.js';
-export { JsonRpcError } from './JsonRpcError.js';
+export { isErrorPage, JsonRpcError } from './JsonRpcError.js';
 export { TransportError, type TransportErrorCode, type BatchIdProblems } from './TransportError.js';
 export type {
   BatchCall,

@@ -173,7 +173,7 @@ export class FuzzTarget {
     const body = `{"jsonrpc":"2.0","method":${JSON.stringify(wireMethod(this.#profile, 'chain_blockNumber'))},"params":[],"id":${++this.#probeId}}`;
     const answer = await sendCase(this.sender, { method: 'POST', contentType: 'application/json', body: encoder.encode(body) }, timeoutMs);
     this.lastProbeFailure = answer.failure?.code;
-    const ok = answer.failure === undefined && answer.status !== undefined && answer.status < 500 && /"(result|error)"\s*:/.test(answer.text ?? '');
+    const ok = answer.failure === undefined && answer.status !== undefined && answersCall(answer.status, answer.text ?? '', this.#probeId);
     this.lastProbeAnswer = ok || answer.status === undefined ? undefined : notAnAnswer(answer.status, answer.headers?.['content-type'], answer.text ?? '');
     return ok ? { ms: answer.ms, timedOut: false } : { timedOut: answer.failure?.code === 'TIMEOUT' };
   }
@@ -185,6 +185,24 @@ export class FuzzTarget {
 
   summary(): TargetSummary {
     return { url: this.url, cases: this.cases, findings: this.findings, state: this.state, medianMs: round(this.#median), slowBoundMs: round(this.slowBound()), livenessChecks: this.livenessChecks };
+  }
+}
+
+/**
+ * Whether an answer to the known-good call answers it as a call, as the conformance suite's reachability reads one
+ * (suites/runner/findUnreachable.ts): a result or an error, with HTTP 2xx or else the call's own id. An error page in
+ * JSON (a 404 with id null, for a path the server does not serve) is not one: fuzzing it filed nine false findings
+ * for an outside tester who gave a wrong --rpc-path.
+ */
+function answersCall(status: number, text: string, id: number): boolean {
+  if (!/"(result|error)"\s*:/.test(text)) return false;
+  if (status >= 200 && status < 300) return true;
+  if (status >= 500) return false;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && (value as { id?: unknown }).id === id;
+  } catch {
+    return false;
   }
 }
 

@@ -6,7 +6,7 @@ import { epochNow } from '../../core/epochNow.js';
 import { resourceRows } from '../../reports/load/healthText.js';
 import type { LoadRun } from '../model.js';
 import { evaluateThresholds, parseThreshold } from '../scenario/Threshold.js';
-import { checkMetricsPage, lacksNote, MetricsPageError, readingOf } from './metricsSource.js';
+import { checkMetricsPage, missingNote, lacksNote, MetricsPageError, readingOf } from './metricsSource.js';
 import { ResourceSampler, type ProcessSource } from './ResourceSampler.js';
 import { startSamplers } from './watchers.js';
 
@@ -151,8 +151,12 @@ describe('a --metrics-url read once before the run', () => {
     expect((await refused('/malformed')).message).toMatch(/not the Prometheus text format|has none of process_cpu_seconds_total/);
     expect((await refused('/slow')).message).toContain('gave no page within 2 s');
     expect((await refused('/other')).message).toContain('has none of process_cpu_seconds_total, process_resident_memory_bytes, process_open_fds');
-    expect(await checkMetricsPage(`${base}/other`, 'http://node', ['up'])).toEqual({ lacks: ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_open_fds'] });
-    expect(await checkMetricsPage(`${base}/norss`, 'http://node')).toEqual({ lacks: ['process_resident_memory_bytes'] });
+    expect(await checkMetricsPage(`${base}/other`, 'http://node', ['up'])).toEqual({ lacks: ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_open_fds'], missing: [] });
+    expect(await checkMetricsPage(`${base}/norss`, 'http://node')).toEqual({ lacks: ['process_resident_memory_bytes'], missing: [] });
+    // A --metric the page does not have (an outside tester's misnamed one, read as nothing without a word): said.
+    const misnamed = await checkMetricsPage(`${base}/norss`, 'http://node', ['chainrpc_rpc_calls_total']);
+    expect(misnamed.missing).toEqual(['chainrpc_rpc_calls_total']);
+    expect(missingNote(`${base}/norss`, misnamed.missing)).toBe(`${base}/norss has no series named chainrpc_rpc_calls_total (--metric): nothing is read for it (give its name as the page writes it)`);
     const closed = await checkMetricsPage('http://127.0.0.1:9/metrics', 'http://node').then(() => undefined, (e: unknown) => e);
     expect(closed).toBeInstanceOf(MetricsPageError);
   }, 20_000);

@@ -36,7 +36,8 @@ export const HEALTH_HELP = `  --head-hz <n>            each node's head is read 
                            Both pair with --url by position; - skips one: --url A --url B --pid <A's pid>
                            --metrics-url - --metrics-url http://B/metrics reads A by its pid, B by its page
   --metric <name>          another metric to read from each --metrics-url (repeatable), summed over its
-                           labels: its values over the run, and a counter's rate (e.g. chainrpc_rpc_calls_total)`;
+                           labels: its values over the run, and a counter's rate
+                           (e.g. chainrpc_node_rpc_calls_total)`;
 
 interface HealthValues {
   'head-hz': number;
