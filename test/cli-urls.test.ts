@@ -148,13 +148,14 @@ describe('hints that print a command', () => {
 });
 
 describe('a wrong path on a server that answers it with a JSON-RPC error page (the reference node: 404, id null)', () => {
-  it('call, load and fuzz exit 3 saying it is not a JSON-RPC endpoint and how to give the path; fuzz files no finding against the page', async () => {
+  it('call, load, fuzz and watch exit 3 saying it is not a JSON-RPC endpoint and how to give the path; fuzz files no finding against the page', async () => {
     // An outside tester's wrong --rpc-path: call exited 1 on "-32600", and fuzz filed nine false findings.
     const out = mkdtempSync(join(dir, 'wrong-path-'));
     const runs = await Promise.all([
       runChainrpc('call', '--url', node.url, '--rpc-path', '/v1', 'chain_blockNumber'),
       runChainrpc('load', scenario, '--url', node.url, '--rpc-path', '/v1', '--report-dir', join(out, 'load')),
       runChainrpc('fuzz', '--url', node.url, '--rpc-path', '/v1', '--cases', '10', '--report-dir', join(out, 'fuzz')),
+      runChainrpc('watch', '--url', node.url, '--rpc-path', '/v1', '--duration', '1s', '--report-dir', join(out, 'watch')),
     ]);
     for (const r of runs) {
       expect(r.code, said(r)).toBe(3);

@@ -6,7 +6,7 @@
 import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
-import { baseUrls } from '../nodeUrls.js';
+import { baseUrls, pathHint } from '../nodeUrls.js';
 import { recordedCommand, relativeOrAbsolute } from './commandText.js';
 import { ALONE_NOTE, HEALTH_HELP, HEALTH_OPTIONS, healthOf, metricNamesOf, metricsUrlsOf, pidNotes, pidsOf } from './load/healthOptions.js';
 import { interruptible } from './load/interrupt.js';
@@ -135,7 +135,11 @@ export const watch: Command = {
     // Nothing watched at all: every node's every head read failed (a wrong URL, a node not started).
     const silent = silentNodes(report);
     if (head !== null && silent.length === urls.length) {
-      console.error(`${command}: no node answered a head read in ${formatDuration(result.durationMs)}: is each node running, at that address and port?`);
+      // Every node answered HTTP, but not a head read with a height (an error page, a 404 with a JSON-RPC error for
+      // no call): the endpoint path is the likely fault, not the node's running (an outside tester's wrong --rpc-path).
+      const pages = silent.every((n) => n.lastFailure !== undefined && /^HTTP (?!2)\d{3}: /.test(n.lastFailure));
+      const why = pages ? `${silent.map((n) => `${n.url} answered ${n.lastFailure ?? ''}`).join('; ')}. ${pathHint(urls[0] ?? '')}` : 'is each node running, at that address and port?';
+      console.error(`${command}: no node answered a head read in ${formatDuration(result.durationMs)}: ${why}`);
       return EXIT.unreachable;
     }
     return EXIT.ok;
