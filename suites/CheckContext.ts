@@ -62,14 +62,14 @@ const short = (v: unknown): string => {
 /** Blocks a judged wait needs the chain to make before "not seen" is a failure rather than a slow chain (CheckContext.waitFor). */
 export const JUDGED_WAIT_BLOCKS = 3n;
 
+/** JSON-RPC 2.0 §5.1: "Method not found". */
+const METHOD_NOT_FOUND = -32601;
+
 /**
  * The API a check runs with, bound to one node (or, for network checks, to all of them). Every
  * exchange it makes is kept as evidence. Failures of the exchange itself (refused, timeout, too big)
  * throw CheckError, which the runner reports as `error`, never as `fail`.
  */
-/** JSON-RPC 2.0 §5.1: "Method not found". */
-const METHOD_NOT_FOUND = -32601;
-
 export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** The liveness calls made after probes: evidence, but never the exchange that showed a failure. */
