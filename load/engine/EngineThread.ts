@@ -194,6 +194,7 @@ export class EngineThread implements SenderHost, ConnectionEvents<InFlight> {
         tag: call.track,
         scheduledAtMs: performance.timeOrigin + ctx.scheduledMs,
         endedAtMs: performance.timeOrigin + endedMs,
+        measured: ctx.measured,
         outcome: outcome.kind === 'result' ? { kind: 'result', result: outcome.result } : outcome,
       });
     }

@@ -97,6 +97,11 @@ export interface TrackedOutcome {
   /** The request's scheduled send time and the end of its exchange, epoch milliseconds (fractional). */
   scheduledAtMs: number;
   endedAtMs: number;
+  /**
+   * Whether the engine counted the request in a measured window (as its request figures do): the one verdict on it,
+   * where the time would be compared with a window's bounds converted across clocks. Absent from other senders'.
+   */
+  measured?: boolean;
   outcome:
     | { kind: 'result'; result: JsonValue }
     | { kind: 'error'; code: number; message: string }

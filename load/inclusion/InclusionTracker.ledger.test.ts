@@ -85,4 +85,17 @@ describe('InclusionTracker, by senders\' nonces: the ledger of what the chain to
       `${sender('d')}: nonce 4 on the chain, which used nonces 2, 3, that no send of the run may have given it (refused, or never sent)`,
     ]);
   });
+
+  it('counts a send in the measured window by the engine\'s own verdict, not by its time against bounds converted across clocks', async () => {
+    // A CI run counted 39 accepted against the request figures' 40: the window's first send, scheduled at its very
+    // start, fell a hair before the bound the main thread computed.
+    const tracker = await InclusionTracker.start({ url: node.url, profile: referenceProfile(), graceMs: 200, pollIntervalMs: 20 });
+    const window = { fromMs: 1_000_000, toMs: 1_010_000 };
+    const at = (nonce: number, scheduledAtMs: number, measured: boolean): TrackedOutcome => ({ ...sent('f', nonce), scheduledAtMs, endedAtMs: scheduledAtMs + 1, measured });
+    chainNonces.set(sender('f'), 3);
+    for (const o of [at(0, window.fromMs - 500, false), at(1, window.fromMs - 0.0001, true), at(2, window.fromMs + 500, true)]) tracker.record(o);
+    const { stats } = await tracker.finish([window]);
+    expect(stats.accepted).toBe(2);
+    expect(stats.warmup).toEqual({ accepted: 1, included: 1, refused: 0 });
+  });
 });

@@ -100,6 +100,8 @@ interface SentTx {
   sender: string;
   nonce: number;
   scheduledAtMs: number;
+  /** The engine's verdict: scheduled in a measured window (TrackedOutcome.measured); undefined from other senders. */
+  measured?: boolean | undefined;
   /** False for an unanswered send: counted as accepted only if the chain shows it. */
   answered: boolean;
   /** When it was accepted (its answer ended, or the chain showed it), epoch ms; undefined while it is not. */
@@ -138,7 +140,7 @@ export class InclusionTracker {
   private untracked = 0;
   private readonly refused: Record<string, number> = {};
   /** Every refusal with its send's scheduled time, to count the measured window's apart from the warm-up's. */
-  private readonly refusals: { code: string; scheduledAtMs: number }[] = [];
+  private readonly refusals: { code: string; scheduledAtMs: number; measured?: boolean | undefined }[] = [];
   /** block-hashes: outstanding sends by hash; hashes seen in blocks, not (yet) claimed by a send. */
   private readonly byHash = new Map<string, SentTx>();
   private readonly unclaimed = new Map<string, { at: number; height: number }>();
@@ -228,7 +230,7 @@ export class InclusionTracker {
     if (o.kind === 'error') {
       const code = String(o.code);
       this.refused[code] = (this.refused[code] ?? 0) + 1;
-      this.refusals.push({ code, scheduledAtMs: outcome.scheduledAtMs });
+      this.refusals.push({ code, scheduledAtMs: outcome.scheduledAtMs, measured: outcome.measured });
       return;
     }
     // A lane sends a transaction again after a failed send (corpusSource.ts, resync): one transaction, one entry.
@@ -243,7 +245,7 @@ export class InclusionTracker {
       }
       return;
     }
-    const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, answered: o.kind === 'result', ...(o.kind === 'result' ? { acceptedAtMs: outcome.endedAtMs } : {}) };
+    const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, measured: outcome.measured, answered: o.kind === 'result', ...(o.kind === 'result' ? { acceptedAtMs: outcome.endedAtMs } : {}) };
     if (o.kind === 'result') {
       const answered = answeredHash(this.reader.profile, o.result);
       if (answered !== undefined && tag.hash !== null && answered !== tag.hash) this.hashMismatches++;
@@ -442,9 +444,12 @@ export class InclusionTracker {
     const last = this.series[this.series.length - 1];
     if (last === undefined || last.included !== this.included || last.pending !== this.accepted - this.included) this.point(now());
     const endedAt = now();
-    const inWindow = (scheduledAtMs: number): boolean => windows === undefined || windows.some((w) => scheduledAtMs >= w.fromMs && scheduledAtMs < w.toMs);
+    // The engine's own verdict where it gave one (its request figures count the same sends); else the time against the
+    // windows' bounds. Bounds converted across clocks put a send scheduled at a window's very start on either side.
+    const inWindow = (s: { scheduledAtMs: number; measured?: boolean | undefined }): boolean =>
+      windows === undefined || (s.measured ?? windows.some((w) => s.scheduledAtMs >= w.fromMs && s.scheduledAtMs < w.toMs));
     const all = [...this.sends.values()];
-    const measured = windows === undefined ? all : all.filter((tx) => inWindow(tx.scheduledAtMs));
+    const measured = windows === undefined ? all : all.filter((tx) => inWindow(tx));
     const accepted = measured.filter((tx) => tx.answered);
     const included = accepted.filter((tx) => tx.includedAtMs !== undefined);
     const histogram = windows === undefined ? this.histogram : new Histogram();
@@ -458,7 +463,7 @@ export class InclusionTracker {
     const refused: Record<string, number> = {};
     let refusedApart = 0;
     for (const r of this.refusals) {
-      if (inWindow(r.scheduledAtMs)) refused[r.code] = (refused[r.code] ?? 0) + 1;
+      if (inWindow(r)) refused[r.code] = (refused[r.code] ?? 0) + 1;
       else refusedApart++;
     }
     const chainTps = await this.chainTps(perHeight, included.length).catch(() => 0);
@@ -480,7 +485,7 @@ export class InclusionTracker {
         timeToInclusionMs: histogram.toData(),
         chainTps,
         perBlock: { blocks: counts.length, mean: counts.length === 0 ? 0 : included.length / counts.length, max: counts.reduce((a, b) => Math.max(a, b), 0) },
-        ...(windows === undefined || warmup === 0 ? {} : { warmup: this.warmupCounts(all.filter((tx) => !inWindow(tx.scheduledAtMs)), refusedApart) }),
+        ...(windows === undefined || warmup === 0 ? {} : { warmup: this.warmupCounts(all.filter((tx) => !inWindow(tx)), refusedApart) }),
         ...(lastWindowEnd === undefined ? {} : { followedAfterMs: Math.max(0, Math.round(endedAt - lastWindowEnd)) }),
       },
       series: windows === undefined ? [...this.series] : this.seriesOf(measured),
