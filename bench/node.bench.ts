@@ -2,7 +2,7 @@
  * `npm run bench:node`: the reference node against baselines measured in the same run.
  *
  *   1. chain_blockNumber single calls vs a bare node:http server answering a constant JSON-RPC response:
- *      the cost of the node's JSON-RPC layer (goal >= 0.8x). The load is the load engine's closed model
+ *      the cost of the node's JSON-RPC layer (goal >= 0.8x; issue 27: >= 0.85x). The load is the load engine's closed model
  *      (load/engine, the harness `chainrpc load` uses), which also checks that every call got a result.
  *   2. batches of 100 chain_getAccount: calls/s, against the node's own chain_blockNumber single-call
  *      rate: one batch run follows each pair of (1), and the median of those ratios is printed (goal >= 10x).
@@ -39,12 +39,12 @@ const PER_SENDER = Number(values['per-sender'] ?? 100);
 const CONNECTIONS = 16;
 
 /** Requests/s of the engine's closed model with CONNECTIONS connections; fails on any call not answered with a result. */
-async function closed(url: string, calls: { method: string; params?: JsonValue }[], batchSize = 1): Promise<{ rps: number; p99: number }> {
+async function closed(url: string, calls: { method: string; params?: JsonValue }[], batchSize = 1, seconds = SECONDS): Promise<{ rps: number; p99: number }> {
   const run = await runEngine({
     url: `${url}/rpc`,
     model: { kind: 'closed', connections: CONNECTIONS },
     warmupMs: 0,
-    durationMs: SECONDS * 1000,
+    durationMs: seconds * 1000,
     maxInFlight: CONNECTIONS,
     timeoutMs: 10_000,
     source: fixedCallsSpec({ calls, batchSize }),
@@ -76,6 +76,11 @@ try {
   // single-call figure of the same node taken moments before.
   const addresses = Array.from({ length: 100 }, () => createTransactionSigner(generatePrivateKey()).address);
   const batch = addresses.map((a) => ({ method: 'chain_getAccount', params: [a] }));
+  // Each server's code is compiled before the first pair: the bare server's first run, cold, gave 67,700 req/s
+  // against 86,700 in the next (a first pair of 1.02x beside 0.85 to 0.88).
+  await closed(bare.url, call, 1, 1);
+  await closed(url, call, 1, 1);
+  await closed(url, batch, 100, 1);
   const pairs: { bare: number; node: number; batches: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const bareRps = (await closed(bare.url, call)).rps;
@@ -93,7 +98,7 @@ try {
   const ratios = pairs.map((p) => p.node / p.bare);
   row('bare node:http constant answer, req/s (median)', fmt(median(pairs.map((p) => p.bare))));
   row('chain_blockNumber single calls, req/s (median)', fmt(median(pairs.map((p) => p.node))));
-  row(`ratio node / bare, median of ${ROUNDS} pairs (goal >= 0.80)`, `${median(ratios).toFixed(2)}x  (pairs: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  row(`ratio node / bare, median of ${ROUNDS} pairs (goal >= 0.80; issue 27: >= 0.85)`, `${median(ratios).toFixed(2)}x  (pairs: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
 
   const batched = pairs.map((p) => (p.batches * 100) / p.node);
   row('batches of 100 chain_getAccount, batches/s (median)', fmt(median(pairs.map((p) => p.batches))));
