@@ -57,10 +57,6 @@ export function formatMetricValue(unit: FigureUnit, value: number | null): strin
 }
 
 /**
- * What a threshold measured, with its unit, as a sentence's part: "1.73 ms", "0.53%", "3 requests" (a count
- * says what it counts: requests dropped, calls that differ, stalls, ...), "nothing measured".
- */
-/**
  * How a threshold of a run came out, as every report and the verdict say it: kept, broken, or not judged when the
  * run was interrupted (Ctrl-C): the thresholds speak of the whole window, and the run measured a part of it.
  */
@@ -69,6 +65,10 @@ export function thresholdOutcome(run: Pick<LoadRun, 'stop'>, t: Pick<ThresholdRe
   return t.ok ? 'kept' : 'broken';
 }
 
+/**
+ * What a threshold measured, with its unit, as a sentence's part: "1.73 ms", "0.53%", "3 requests" (a count
+ * says what it counts: requests dropped, calls that differ, stalls, ...), "nothing measured".
+ */
 export function thresholdActual(t: Pick<ThresholdResult, 'unit' | 'actual' | 'metric'>): string {
   if (t.actual === null) return UNMEASURED[t.metric.replace(/^.*:/, '')] ?? formatMetricValue(t.unit, null);
   const text = formatMetricValue(t.unit, t.actual);
@@ -79,10 +79,16 @@ export function thresholdActual(t: Pick<ThresholdResult, 'unit' | 'actual' | 'me
 }
 
 /**
- * A figure of a run with faults that has no value says why (docs/chaos.md): a recovery or a next block that never
- * came was measured, to the end of the run; a node whose chain was not compared has no fork count.
+ * A figure that has no value says why: of a run with faults (docs/chaos.md), a recovery or a next block that never
+ * came was measured, to the end of the run; a node whose chain was not compared has no fork count; and a replay's
+ * diff that compared no call has no mismatch count.
  */
-const UNMEASURED: Record<string, string> = { recovery: 'not recovered by the end', failover: 'no next block by the end', forks: 'not compared (the node did not answer after the run, or no other did)' };
+const UNMEASURED: Record<string, string> = {
+  recovery: 'not recovered by the end',
+  failover: 'no next block by the end',
+  forks: 'not compared (the node did not answer after the run, or no other did)',
+  mismatches: 'no call compared (the other side answered none the node did, or every call was set aside)',
+};
 
 /** A threshold's figure after "actual" in a sentence, or why it has none: "actual 1.73 ms", "not recovered by the end". */
 export function thresholdSaid(t: Pick<ThresholdResult, 'unit' | 'actual' | 'metric'>): string {

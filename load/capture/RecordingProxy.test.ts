@@ -246,4 +246,13 @@ describe('readCapture', () => {
     expect(() => parseCapture(`${header}\n${exchange.replace('"status":200', '"status":"ok"')}\n`, 'b.ndjson')).toThrow(/b\.ndjson:2: not a valid exchange line .*status/);
     expect(() => parseCapture(`${header}\n{"end":true,"exchanges":0,"reason":"duration","endedAt":"x"}\n${exchange}\n`, 'a.ndjson')).toThrow(/a\.ndjson:3: a line after the end line/);
   });
+
+  it('refuses a capture whose end line counts other exchanges than it holds (lines removed or added since), and reads one that agrees', () => {
+    const end = (n: number): string => `{"end":true,"exchanges":${n},"reason":"duration","endedAt":"2026-11-27T08:01:00.000Z"}`;
+    expect(parseCapture(`${header}\n${exchange}\n${exchange}\n${end(2)}\n`, 'ok.ndjson').exchanges).toHaveLength(2);
+    expect(() => parseCapture(`${header}\n${exchange}\n${end(3)}\n`, 'less.ndjson')).toThrow(/less\.ndjson: its end line counts 3 exchanges, and it holds 1: lines were lost or removed .*remove the end line too/);
+    expect(() => parseCapture(`${header}\n${exchange}\n${exchange}\n${end(1)}\n`, 'more.ndjson')).toThrow(/counts 1 exchange, and it holds 2: lines were added/);
+    // Without its end line, a part of a capture is read as it is.
+    expect(parseCapture(`${header}\n${exchange}\n`, 'part.ndjson').exchanges).toHaveLength(1);
+  });
 });

@@ -128,6 +128,15 @@ class CaptureReader {
     if (this.#capture === undefined) throw new CaptureError(`${this.#where} is not a capture: it is empty${cut ? ' but for a line cut short' : ''}; make one with \`chainrpc record\``);
     // The end line cut short (CaptureWriter writes its `end` key first) lost no exchange: the capture has no end.
     const cutShort = cut && !/^\s*\{\s*"end"\s*:/.test(tail);
+    // The end line counts the exchange lines written before it: a capture with lines lost or removed since (or
+    // added) would replay as whole (an outside tester's capture of 66 exchanges, 37 lines deleted, replayed as 29 of 29).
+    const end = this.#capture.end;
+    const held = this.#capture.exchanges.length;
+    if (end !== undefined && end.exchanges !== held) {
+      throw new CaptureError(
+        `${this.#where}: its end line counts ${end.exchanges} exchange${end.exchanges === 1 ? '' : 's'}, and it holds ${held}: lines were ${held < end.exchanges ? 'lost or removed' : 'added'} after the recording (to replay a part on purpose, remove the end line too)`,
+      );
+    }
     // Lines are written as exchanges end (a slow answer after faster ones that came after it): the capture is
     // read in the order the requests arrived, by `t` (a stable sort keeps the written order of equal times).
     const exchanges = this.#capture.exchanges;

@@ -13,9 +13,9 @@ import { agreementFor, disagreement, type CallAnswer } from '../../profile/compa
 import type { Profile } from '../../profile/Profile.js';
 import { asInteger, isObject } from '../../profile/readWire.js';
 import type { CallResult, PlannedRequest } from '../engine/RequestSource.js';
+import { classifyExchange } from '../metrics/classifyExchange.js';
 import type { DiffCounts, ReplayDiff } from '../model.js';
 import { DIFF_EXAMPLES, diffOf } from './diffCounts.js';
-import { idKey, isId } from './replayPlan.js';
 
 /** How much of each answer an example keeps. */
 const EXAMPLE_CHARS = 2048;
@@ -35,11 +35,17 @@ export interface DiffSides {
   timeoutMs: number;
 }
 
+/**
+ * The other side's answer to a call: a result or an error, or (`unanswered`) an HTTP answer that holds no JSON-RPC
+ * answer to the call (not JSON, no response object, another id, missing from a batch's), with that answer's text.
+ */
+type OtherAnswer = CallAnswer | { unanswered: string; text: string };
+
 interface Pending {
   /** Each call's params, for how it is compared (a block's height). */
   params: readonly (JsonValue | undefined)[];
   own?: readonly (CallAnswer | undefined)[];
-  other?: readonly (CallAnswer | undefined)[];
+  other?: readonly (OtherAnswer | undefined)[];
 }
 
 export class ReplayDiffer {
@@ -142,10 +148,15 @@ export class ReplayDiffer {
         return;
       }
       count.compared++;
-      const why = disagreement(agreement, method, { profile: this.#o.profile, answer: a }, { profile: this.#o.otherProfile, answer: b });
+      // The other side answered, and not this call: a difference whatever the method (an outside tester's second node,
+      // answering every call with an id-null error or with string ids, was "not compared" and the diff passed).
+      const why =
+        'unanswered' in b
+          ? `${this.#pool === undefined ? 'the recorded answer holds' : 'the second node answered with'} no JSON-RPC answer to this call (${b.unanswered})`
+          : disagreement(agreement, method, { profile: this.#o.profile, answer: a }, { profile: this.#o.otherProfile, answer: b });
       if (why === undefined) return;
       count.mismatches++;
-      if (this.#examples.length < DIFF_EXAMPLES) this.#examples.push({ method, request: clip(request.body.toString('utf8')), answer: clip(show(a)), other: clip(show(b)), why });
+      if (this.#examples.length < DIFF_EXAMPLES) this.#examples.push({ method, request: clip(request.body.toString('utf8')), answer: clip(show(a)), other: clip('unanswered' in b ? b.text : show(b)), why });
     });
   }
 
@@ -169,23 +180,22 @@ function callAnswer(outcome: CallResult | undefined): CallAnswer | undefined {
 }
 
 /**
- * Each call's answer in the second node's HTTP body (or the recorded one), matched by id exactly, an integer
- * beyond 2^53 too (a batch's elements in any order).
+ * Each call's answer in the second node's HTTP body (or the recorded one; none: undefined), read as the engine reads
+ * the first node's (load/metrics/classifyExchange): matched by id exactly, an integer beyond 2^53 too, a batch's
+ * elements in any order, an error of id null to a single call or a whole batch its answer. Whatever the HTTP status:
+ * a profile may give errors another one, and the JSON-RPC answers in the body count.
  */
-function answersFor(request: PlannedRequest, body: Uint8Array | undefined): (CallAnswer | undefined)[] {
-  let value: JsonValue;
-  try {
-    value = body === undefined ? null : parseJson(Buffer.from(body).toString('utf8'));
-  } catch {
-    value = null;
-  }
-  const byId = new Map<string, CallAnswer>();
-  for (const a of Array.isArray(value) ? value : [value]) {
-    if (!isObject(a) || !isId(a.id)) continue;
-    const answer: CallAnswer | undefined = Object.hasOwn(a, 'result') ? { result: a.result as JsonValue } : isObject(a.error) && typeof a.error.code === 'number' ? { error: a.error.code } : undefined;
-    if (answer !== undefined) byId.set(idKey(a.id), answer);
-  }
-  return request.calls.map((c) => byId.get(idKey(c.id)));
+function answersFor(request: PlannedRequest, body: Uint8Array | undefined): (OtherAnswer | undefined)[] {
+  if (body === undefined) return request.calls.map(() => undefined);
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.length);
+  const { calls } = classifyExchange(request, { kind: 'answer', status: 200, body: bytes });
+  let text: string | undefined;
+  return calls.map((c): OtherAnswer => {
+    if (c.kind === 'result') return { result: c.result };
+    if (c.kind === 'error') return { error: c.code };
+    text ??= bytes.toString('utf8');
+    return { unanswered: c.reason, text };
+  });
 }
 
 const show = (a: CallAnswer): string => ('result' in a ? stringifyJson({ result: a.result }) : stringifyJson({ error: { code: a.error } }));

@@ -246,10 +246,18 @@ describe('the replay source', () => {
 describe('rebased', () => {
   it('asks each height at the same depth below the target head, written as it was, never below the first height', () => {
     const body = Buffer.from(`[${call(1, 'chain_getBlockByHeight', '[95]')},${call(2, 'chain_getBlockByHeight', '["0x5f"]')},${call(3, 'chain_getBlockByHeight', '[2]')},${call(4, 'chain_getAccount', '[95]')},${call(5, 'chain_getBlockByHeight', '["latest"]')}]`);
-    const out = parseJson(rebased({ body }, 'chain_getBlockByHeight', 100, 1000, 0).toString()) as { params: unknown[] }[];
+    const moved = rebased({ body }, 'chain_getBlockByHeight', 100, 1000, 0);
+    const out = parseJson(moved.body.toString()) as { params: unknown[] }[];
     expect(out.map((o) => o.params[0])).toEqual([995, '0x3e3', 902, 95, 'latest']);
-    const low = parseJson(rebased({ body }, 'chain_getBlockByHeight', 100, 10, 1).toString()) as { params: unknown[] }[];
+    // The params as sent, for the diff to judge a height against the target's head (not the recorded heights).
+    expect(moved.params).toEqual([[995], ['0x3e3'], [902], [95], ['latest']]);
+    const low = parseJson(rebased({ body }, 'chain_getBlockByHeight', 100, 10, 1).body.toString()) as { params: unknown[] }[];
     expect(low.map((o) => o.params[0])).toEqual([5, '0x5', 1, 95, 'latest']);
+  });
+
+  it('gives the params of the calls alone, in order: a notification in the batch has none in the list', () => {
+    const body = Buffer.from(`[${call(1, 'chain_getBlockByHeight', '[95]')},{"jsonrpc":"2.0","method":"chain_getBlockByHeight","params":[96]},${call(3, 'chain_blockNumber', '[]')}]`);
+    expect(rebased({ body }, 'chain_getBlockByHeight', 100, 200, 0).params).toEqual([[195], []]);
   });
 });
 

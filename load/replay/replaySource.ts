@@ -47,7 +47,7 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
   const heads = plan.recordedHeads;
   let targetHead = options.targetHead ?? undefined;
   if (heads !== undefined && targetHead === undefined) throw new Error('rebasing heights needs the target\'s head before the run');
-  const rebase = heads === undefined || targetHead === undefined ? undefined : (item: ReplayItem): Buffer => rebased(item, options.wire.blockByHeight, headAt(heads, item.recordedMs), targetHead ?? 0, options.genesisHeight);
+  const rebase = heads === undefined || targetHead === undefined ? undefined : (item: ReplayItem): Rebased => rebased(item, options.wire.blockByHeight, headAt(heads, item.recordedMs), targetHead ?? 0, options.genesisHeight);
   const observeHeads = rebase !== undefined;
   // The replay's own head reads raise the target's head the rebasing goes by.
   const calls = items.map((item) => (observeHeads ? item.calls.map((c): PlannedCall => (c.method === options.wire.blockNumber ? { ...c, observe: '' } : c)) : item.calls));
@@ -71,8 +71,10 @@ export async function createSource(raw: JsonValue, share: SourceShare): Promise<
       const at = index % items.length;
       const item = items[at] as ReplayItem;
       index += share.count;
-      const request: PlannedRequest = { body: rebase !== undefined && item.asksHeights ? rebase(item) : item.body, calls: calls[at] as PlannedCall[], batch: item.batch };
-      differ?.send(request, item.params, item.answer);
+      const moved = rebase !== undefined && item.asksHeights ? rebase(item) : undefined;
+      const request: PlannedRequest = { body: moved?.body ?? item.body, calls: calls[at] as PlannedCall[], batch: item.batch };
+      // The diff judges each call by the params sent (a rebased height against the target's head), not those recorded.
+      differ?.send(request, moved?.params ?? item.params, item.answer);
       return request;
     },
     onEnded(request: PlannedRequest, outcomes?: readonly CallResult[]): void {
@@ -101,22 +103,33 @@ async function startDiffer(options: ReplaySourceOptions, profile: Profile): Prom
   );
 }
 
+/** A body rebased, and its calls' params as sent (ReplayItem.params' order: the objects with an id). */
+export interface Rebased {
+  body: Buffer;
+  params: (JsonValue | undefined)[];
+}
+
 /**
  * The item's body with each height asked of `blockByHeight` moved by the difference between the heads: the same
  * depth below `targetHead` as below `recordedHead`, never below the first height; written as it was (a number, or
  * a hex string). Params that are no height are left as they were.
  */
-export function rebased(item: Pick<ReplayItem, 'body'>, blockByHeight: string, recordedHead: number, targetHead: number, genesisHeight: number): Buffer {
+export function rebased(item: Pick<ReplayItem, 'body'>, blockByHeight: string, recordedHead: number, targetHead: number, genesisHeight: number): Rebased {
   const value = parseJson(item.body.toString('utf8'));
   const shift = BigInt(targetHead) - BigInt(recordedHead);
+  const params: (JsonValue | undefined)[] = [];
   for (const o of Array.isArray(value) ? value : [value]) {
-    if (!isObject(o) || o.method !== blockByHeight || !Array.isArray(o.params)) continue;
-    const old = o.params[0];
-    const height = asInteger(old);
-    if (height === undefined) continue;
-    let moved = height + shift;
-    if (moved < BigInt(genesisHeight)) moved = BigInt(genesisHeight);
-    o.params[0] = typeof old === 'string' ? `0x${moved.toString(16)}` : moved <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(moved) : moved;
+    if (!isObject(o)) continue;
+    if (o.method === blockByHeight && Array.isArray(o.params)) {
+      const old = o.params[0];
+      const height = asInteger(old);
+      if (height !== undefined) {
+        let moved = height + shift;
+        if (moved < BigInt(genesisHeight)) moved = BigInt(genesisHeight);
+        o.params[0] = typeof old === 'string' ? `0x${moved.toString(16)}` : moved <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(moved) : moved;
+      }
+    }
+    if (Object.hasOwn(o, 'id')) params.push(o.params);
   }
-  return Buffer.from(stringifyJson(value));
+  return { body: Buffer.from(stringifyJson(value)), params };
 }

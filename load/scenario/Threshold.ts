@@ -163,9 +163,10 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     case 'stalls':
       return run.health?.head === undefined || run.health.head.alone === true ? null : run.health.head.stalls.length;
     // The head's (the follower's) and the load's own reads' (ReadWatch): null when neither was watched.
-    // A replay's diff (--diff-url): calls whose two answers disagree.
+    // A replay's diff (--diff-url): calls whose two answers disagree; nothing measured when no call was compared
+    // (the second node answered none, or every call was set aside): no mismatch seen is no agreement seen.
     case 'mismatches':
-      return run.diff === undefined ? null : run.diff.mismatches;
+      return run.diff === undefined || run.diff.compared === 0 ? null : run.diff.mismatches;
     case 'regressions': {
       const head = run.health?.head?.regressionCount;
       const reads = run.health?.reads;
