@@ -31,6 +31,9 @@ const alike = (a: CallOutcome, b: CallOutcome): boolean => (a.kind === 'result' 
  * JSON type, and each condition's code where it differs from that one
  * (errorCodes["InvalidParams/<condition>"], profile/errorConditions.ts).
  */
+/** JSON-RPC 2.0's codes that mean something else than invalid params (§5.1). */
+const RESERVED_MEANINGS: Readonly<Record<number, string>> = { [-32700]: 'Parse error', [-32600]: 'Invalid Request', [-32601]: 'Method not found', [-32603]: 'Internal error' };
+
 export async function detectParams(prober: Prober, methods: MethodsDetected, address: string, genesisHeight: bigint): Promise<Finding[]> {
   const reference = referenceProfile();
   const findings: Finding[] = [];
@@ -48,12 +51,23 @@ export async function detectParams(prober: Prober, methods: MethodsDetected, add
   if (base === undefined || baseCode === undefined) findings.push(fallback('errorCodes.InvalidParams', reference.errorCodes.InvalidParams ?? -32602, base === undefined ? 'chain_getAccount and chain_getBlockByHeight not served' : `${base.text}: no error`));
   else findings.push(probed('errorCodes.InvalidParams', baseCode, baseCode === -32602 ? 'high' : 'medium', `${base.text} (a param of the wrong JSON type)${baseCode === -32602 ? '' : ' (JSON-RPC 2.0 §5.1 says -32602)'}`));
 
-  /** A condition's code: written only where it differs from the base code. */
+  /**
+   * A condition's code: written only where it differs from the base code, and is no code JSON-RPC 2.0 gives another
+   * meaning (§5.1: parse error, invalid request, method not found, internal error). A node answering a missing param
+   * with -32603 has a bug to report, not a choice to take: an outside tester's node did, and its draft then failed its
+   * right -32602 answers to a param too many (the same condition).
+   */
   const condition = (name: string, r: Ran | undefined): void => {
     const key = `InvalidParams/${name}`;
     if (ERROR_CONDITIONS[key] === undefined || r === undefined || r.outcome.kind !== 'error' || baseCode === undefined) return;
-    const differs = r.outcome.code !== baseCode;
-    findings.push(probed(`errorCodes.${key}`, r.outcome.code, 'high', `${r.text}${differs ? ` (not the InvalidParams code ${baseCode})` : ' (the InvalidParams code)'}`, differs));
+    const code = r.outcome.code;
+    const meaning = RESERVED_MEANINGS[code];
+    if (meaning !== undefined && code !== baseCode) {
+      findings.push(probed(`errorCodes.${key}`, code, 'low', `${r.text} (${code} is JSON-RPC's ${meaning}, not a code for params: not written, so the checks judge it against the InvalidParams code ${baseCode})`, false));
+      return;
+    }
+    const differs = code !== baseCode;
+    findings.push(probed(`errorCodes.${key}`, code, 'high', `${r.text}${differs ? ` (not the InvalidParams code ${baseCode})` : ' (the InvalidParams code)'}`, differs));
   };
 
   const leniency: Array<{ key: keyof typeof reference.params; condition: string; plain: Probe; variant: Probe; what: string }> = [

@@ -167,3 +167,25 @@ describe('detectProfile and a node whose fresh accounts are errors', () => {
     }
   }, 30_000);
 });
+
+describe('detectProfile and a node that answers a missing param with -32603 (Internal error)', () => {
+  it('does not take the bug as the node\'s code for the condition: the draft keeps the InvalidParams code, so a right -32602 for a param too many passes', async () => {
+    // An outside tester's node: params [] to chain_getAccount answered -32603. The draft wrote it as
+    // InvalidParams/count, and then failed the node's right -32602 answers to chain_blockNumber [1] at PROFILE.
+    const bug = await startProxy(node.url, (res, req) =>
+      req.body.includes('"chain_getAccount","params":[]') ? { ...res, body: res.body.replace(/"error":\{"code":-32602,"message":"[^"]*"/, '"error":{"code":-32603,"message":"Internal error"') } : res,
+    );
+    try {
+      const r = await detectProfile({ url: bug.url, limits: false, transactions: false });
+      const count = r.findings.find((x) => x.key === 'errorCodes.InvalidParams/count');
+      expect(count).toMatchObject({ value: -32603, confidence: 'low', written: false });
+      expect(count?.evidence).toMatch(/-32603 is JSON-RPC's Internal error, not a code for params: not written/);
+      const profile = await profileFromJson(r.profile, 'detected.json');
+      expect(profile.errorCodes['InvalidParams/count']).toBeUndefined();
+      const results = await runChecks(catalogue().filter((c) => c.id === 'chain_blockNumber/extra-params'), [bug.url], { profile });
+      expect(describeResults(results)).toEqual([expect.stringMatching(/^chain_blockNumber\/extra-params: pass/)]);
+    } finally {
+      await bug.close();
+    }
+  }, 30_000);
+});

@@ -273,6 +273,7 @@ const PROBES: Record<Exclude<ConformanceFaultName, 'two-leaders' | 'peers-empty'
   },
   'unknown-method-code': async (n) => (await errorCode(n.url, 'chain_noSuchMethod')) === -32600,
   'invalid-params-code': async (n) => (await errorCode(n.url, 'chain_getAccount', ['xyz'])) === -32603,
+  'missing-param-internal': async (n) => (await errorCode(n.url, 'chain_getAccount', [])) === -32603 && (await errorCode(n.url, 'chain_getAccount', ['xyz'])) === -32602,
   'result-and-error': async (n) => {
     const r = await call(n.url, 'chain_noSuchMethod');
     return 'error' in r && 'result' in r;

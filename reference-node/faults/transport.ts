@@ -150,6 +150,21 @@ export const TRANSPORT_FAULTS = [
     bend: { transport: eachError((e) => (e.code === RPC_ERROR.invalidParams.code && isObject(e.data) && 'errors' in e.data ? { ...e, ...RPC_ERROR.internalError } : e)) },
   },
   {
+    name: 'missing-param-internal',
+    category: 'transport',
+    description: 'A call whose params are [] where the method needs one (chain_getAccount, chain_getBlockByHeight, ...) is answered with -32603 Internal error instead of -32602; a param of the wrong type or one too many still gets -32602.',
+    rule: 'A required param missing is invalid params, -32602 (JSON-RPC 2.0 §5.1), not an internal error.',
+    level: 'SHOULD',
+    scope: 'node',
+    bend: {
+      transport: eachError((e, response, requests) => {
+        const request = requests.find((r) => isObject(r) && r.id === response.id);
+        const empty = isObject(request) && Array.isArray(request.params) && request.params.length === 0;
+        return empty && e.code === RPC_ERROR.invalidParams.code ? { ...e, ...RPC_ERROR.internalError } : e;
+      }),
+    },
+  },
+  {
     name: 'result-and-error',
     category: 'transport',
     description: 'Error responses also carry "result": null.',

@@ -225,19 +225,26 @@ export const stateChecks: Check[] = [
     ...base,
     id: 'state/nonce-increments',
     level: 'MUST',
-    title: "a confirmed transaction raises the sender's nonce by one",
+    title: "each confirmed transaction raises the sender's nonce by one (two in turn)",
     spec: 'spec: docs/interface.md#resource-account (nonce: the sequence number the account\'s next transaction is to use); docs/interface.md#resource-transaction (nonce: equal to the sending account\'s current nonce)',
     async run(ctx: CheckContext) {
       const alice = await ctx.wallet().fund(ctx);
       const bob = ctx.profile.codec.newKey().address;
       const before = await readAccount(ctx, alice.address);
-      const { wire } = await transfer(ctx, alice, bob, 1000n);
+      const first = await transfer(ctx, alice, bob, 1000n);
       // Getting a transaction confirmed is the setup; the rule judged is what the nonce does then.
-      await admitted(ctx, wire, 'a valid transfer from a funded key');
+      await admitted(ctx, first.wire, 'a valid transfer from a funded key');
       await balanceReaches(ctx, bob, 1000n, { setup: true });
+      const middle = await readAccount(ctx, alice.address);
+      ctx.expect(middle.nonce === before.nonce + 1n, 'the nonce did not increase by one', (before.nonce + 1n).toString(), middle.nonce.toString());
+      // A second one, signed with the nonce that must come next whatever the node says (an outside tester's node
+      // reported nonce - 1 from nonce 2 on: one transaction from a fresh key never showed it).
+      const second = await transfer(ctx, alice, bob, 1000n, { nonce: first.tx.nonce + 1n });
+      await admitted(ctx, second.wire, 'a second valid transfer from the same key, with the next nonce');
+      await balanceReaches(ctx, bob, 2000n, { setup: true });
       const after = await readAccount(ctx, alice.address);
-      ctx.expect(after.nonce === before.nonce + 1n, 'the nonce did not increase by one', (before.nonce + 1n).toString(), after.nonce.toString());
-      return `nonce ${before.nonce} -> ${after.nonce}`;
+      ctx.expect(after.nonce === before.nonce + 2n, 'the nonce did not increase by one at the second transaction', (before.nonce + 2n).toString(), after.nonce.toString());
+      return `nonce ${before.nonce} -> ${middle.nonce} -> ${after.nonce}`;
     },
   }),
   defineCheck({

@@ -20,7 +20,7 @@ export const show = (v: JsonValue | undefined): string => {
  * spelling; profile: the profile's exact choices; genesis: chain_getBlockByHeight's result at the
  * genesis height, the profile's block with its genesisBlock forms).
  */
-export function expectSchema(ctx: CheckContext, method: string, result: JsonValue, level: 'spec' | 'profile' | 'genesis', field?: string): void {
+export function expectSchema(ctx: CheckContext, method: string, result: JsonValue, level: 'spec' | 'profile' | 'genesis', field?: string, what?: string): void {
   const all = level === 'genesis' ? ctx.genesisProblems(result) : ctx.problems(method, result, level);
   // A check of one field names that field's problems only: another field's belongs to its own check.
   const problems = field === undefined ? all : all.filter((p) => p.pointer === `/${field}` || p.pointer.startsWith(`/${field}/`) || (p.pointer === '' && p.message.includes(field)));
@@ -34,7 +34,7 @@ export function expectSchema(ctx: CheckContext, method: string, result: JsonValu
   }
   if (problems.length > 0) {
     ctx.fail(
-      `${method} result${level === 'genesis' ? ' (the genesis block)' : ''} breaks the ${level === 'spec' ? "spec's" : `profile's (${ctx.profile.name})`} schema: ${problems.map((p) => `${p.pointer || '(result)'} ${p.message}`).join('; ')}`,
+      `${method} result${level === 'genesis' ? ' (the genesis block)' : what === undefined ? '' : ` (${what})`} breaks the ${level === 'spec' ? "spec's" : `profile's (${ctx.profile.name})`} schema: ${problems.map((p) => `${p.pointer || '(result)'} ${p.message}`).join('; ')}`,
       level === 'spec'
         ? `a result matching what the spec states (schemas/methods/${method}.schema.json, specResult)`
         : `a result as profile ${ctx.profile.name} describes it (docs/profiles.md${level === 'genesis' ? ', genesisBlock' : ''})`,

@@ -79,7 +79,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
       'transport/id-integer-echoed': /answered with id "42" \(string\), not 42 \(number\)/,
       'transport/id-string-echoed': /answered with id 42 \(number\), not "42" \(string\)/,
       'transport/id-fraction-echoed': /answered with id "1\.5" \(string\), not 1\.5 \(number\)/,
-      'transport/method-not-found': /id is 1, not "1"/,
+      'transport/method-not-found': /id is "1", not 1/,
       'transport/batch-of-one': /no response for id 11; unexpected or repeated responses with id "11"/,
     },
   },
@@ -130,6 +130,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   },
   { fault: 'unknown-method-code', catches: { 'transport/method-not-found': /error code -32600, not -32601 \(Method not found\)/, 'transport/mixed-batch': /error code -32600, not -32601/ } },
   { fault: 'invalid-params-code', catches: { 'transport/invalid-params': /error code -32603, not -32602 \(Invalid params\)/, 'transport/by-name-params': /refused by-name params .* with code -32603, not the profile's InvalidParams\/by-name/ } },
+  { fault: 'missing-param-internal', catches: { 'transport/missing-param-refused': /chain_getAccount \[\] \(its param missing\) was refused with -32603 \(Internal error\), not -32602 \(Invalid params\)/ } },
   {
     fault: 'result-and-error',
     catches: {
@@ -171,7 +172,7 @@ export const FAULT_CASES: readonly { fault: FaultName; catches: Readonly<Record<
   {
     fault: 'batch-reversed-and-truncated',
     catches: {
-      'transport/mixed-batch': /got 4 responses, expected 5; no response for id "9"/,
+      'transport/mixed-batch': /got 4 responses, expected 5; no response for id 9/,
       'transport/invalid-batch-elements': /the batch \[1,2,3\] got 2 responses, not 3/,
       'transport/batch-at-limit-served': /got 999 responses, expected 1000; no response for id 1000/,
     },

@@ -68,6 +68,25 @@ describe('methodChecks', () => {
     expect(results.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
   });
 
+  it('spec-fields judges blocks below the tip too: an outside tester\'s node wrote a 40-character proposer three below its tip', async () => {
+    const blockChecks = methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/spec-fields');
+    let tip = 0;
+    const results = await runThroughProxy(blockChecks, node.url, (res, req) => {
+      if (req.body.includes('"chain_blockNumber"')) {
+        const m = /"result":(\d+)/.exec(res.body);
+        if (m !== null) tip = Math.max(tip, Number(m[1]));
+        return res;
+      }
+      const asked = /"chain_getBlockByHeight","params":\[(\d+)\]/.exec(req.body);
+      if (asked === null || Number(asked[1]) > tip - 3) return res;
+      return { ...res, body: res.body.replace(/"proposer":"([0-9a-f]{40})[0-9a-f]{24}"/, '"proposer":"$1"') };
+    });
+    expect(resultOf(results, 'chain_getBlockByHeight/spec-fields')).toMatchObject({
+      status: 'fail',
+      evidence: { message: expect.stringMatching(/^chain_getBlockByHeight result \(block \d+, below the current height \d+\) breaks the spec's schema: \/proposer/) as unknown },
+    });
+  });
+
   it('no verdict on a field found under another name (key names are the network\'s choice); a field missing under any name still fails', async () => {
     const blockChecks = methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/spec-fields');
     /** The node's blocks with transaction_count written by `rename` (undefined: left out). */

@@ -111,7 +111,13 @@ function expectAnsweredAsAlone(ctx: CheckContext, e: MixedElement, r: JsonObject
   }
   if (!('result' in r)) ctx.fail(`${what}: ${call} was answered with ${isObject(r.error) ? `error ${show(r.error.code)} (${typeof r.error.message === 'string' ? r.error.message.slice(0, 120) : show(r.error.message)})` : 'no result'}, alone with a result: a batch may mix any calls, each answered as it is alone`, 'the call\'s result, as alone', answerText(res));
   const result = r.result;
-  if (alone.valid && ctx.problems(e.call.method, result, 'spec').length > 0) ctx.fail(`${what}: ${call} was answered with a result that is not ${e.call.method}'s (${show(result).slice(0, 80)}): another call's result?`, `${e.call.method}'s result, as alone`, answerText(res));
+  const problems = alone.valid ? ctx.problems(e.call.method, result, 'spec') : [];
+  if (problems.length > 0) {
+    // Another call's result, or this one's written otherwise than alone (an outside tester's node wrote its blocks'
+    // fields otherwise in batches): what breaks the spec says which.
+    const breaks = problems.slice(0, 3).map((p) => `${p.pointer || '(result)'} ${p.message}`).join('; ');
+    ctx.fail(`${what}: ${call} was answered with a result that breaks ${e.call.method}'s spec schema, which its answer alone keeps (${breaks}): another call's result, or its own written otherwise in a batch`, `${e.call.method}'s result, as alone`, answerText(res));
+  }
 }
 
 /**
@@ -244,13 +250,14 @@ export const batches: Check[] = [
     title: 'a mixed batch (calls, a notification, an invalid object, an unknown method) gets one response per non-notification, matched by id, in any order, each call answered as it is alone (under a batch limit below six: batches of four, or of two)',
     spec: 'JSON-RPC 2.0 §6, §7 ("rpc call Batch"); spec: docs/interface.md#response-batch (one response per call, paired by id); docs/interface.md#mixed-batches',
     async run(ctx: CheckContext) {
-      // §7's "rpc call Batch", with this interface's methods in place of sum, subtract and get_data.
-      const call1 = { text: requestText(ctx.method('chain_blockNumber'), '[]', '"1"'), id: '1' as JsonValue, call: { method: 'chain_blockNumber', params: [] } };
+      // §7's "rpc call Batch", with this interface's methods in place of sum, subtract and get_data, and its ids as the
+      // integers this interface's requests carry (docs/interface.md: "id (integer)"): a string id is another check's.
+      const call1 = { text: requestText(ctx.method('chain_blockNumber'), '[]', '1'), id: 1 as JsonValue, call: { method: 'chain_blockNumber', params: [] } };
       const notification = { text: requestText(ctx.method('chain_blockNumber'), '[]') };
       const invalid = { text: '{"foo":"boo"}', id: null, code: INVALID_REQUEST, name: 'element {"foo":"boo"}' };
-      const unknown = { text: requestText(UNKNOWN_METHOD, '[]', '"5"'), id: '5' as JsonValue, code: METHOD_NOT_FOUND, name: `the call of ${UNKNOWN_METHOD}` };
-      const call2 = { text: requestText(ctx.method('chain_getBlockByHeight'), '[0]', '"2"'), id: '2' as JsonValue, call: { method: 'chain_getBlockByHeight', params: [0] } };
-      const call9 = { text: requestText(ctx.method('chain_health'), '[]', '"9"'), id: '9' as JsonValue, call: { method: 'chain_health', params: [] } };
+      const unknown = { text: requestText(UNKNOWN_METHOD, '[]', '5'), id: 5 as JsonValue, code: METHOD_NOT_FOUND, name: `the call of ${UNKNOWN_METHOD}` };
+      const call2 = { text: requestText(ctx.method('chain_getBlockByHeight'), '[0]', '2'), id: 2 as JsonValue, call: { method: 'chain_getBlockByHeight', params: [0] } };
+      const call9 = { text: requestText(ctx.method('chain_health'), '[]', '9'), id: 9 as JsonValue, call: { method: 'chain_health', params: [] } };
       const alone = await answeredAlone(ctx, [call1, call2, call9]);
       // Batch limits are the node's choice (the spec leaves them open): under a limit below §7's six elements, the
       // same rule is shown by batches of four (the kinds of element; three calls and a notification), or of two.

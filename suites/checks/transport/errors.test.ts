@@ -46,6 +46,20 @@ describe('transport error checks', () => {
     expectFailure(results, 'transport/error-object-shape', /malformed error object: "error\.message" is \(absent\), not a string/);
   });
 
+  it('error-object-shape judges the node\'s own refusals too: a code of its range written as a string, or an answer without "jsonrpc" and with id null', async () => {
+    const own = (res: { body: string }): boolean => /"code":-320[0-9][0-9],/.test(res.body) && !/"code":-3200[0-9]{2}/.test(res.body);
+    const stringCode = await runThroughProxy(errors, node.url, (res, req) => (req.body.includes('"chain_sendRawTransaction"') && own(res) ? { ...res, body: rewriteError(res.body, (e) => ({ ...e, code: JSON.stringify(e.code) })) } : res));
+    expectFailure(stringCode, 'transport/error-object-shape', /chain_sendRawTransaction \["00"\] \(bytes no transaction is\): malformed error object: "error\.code" is "-320\d\d", not an integer/);
+    const envelope = await runThroughProxy(errors, node.url, (res, req) => {
+      if (!req.body.includes('"chain_sendRawTransaction"')) return res;
+      const v = parseJson(res.body);
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || v.error === undefined) return res;
+      const { jsonrpc: _j, ...rest } = v;
+      return { ...res, body: stringifyJson({ ...rest, id: null }) };
+    });
+    expectFailure(envelope, 'transport/error-object-shape', /the error response's "jsonrpc" is \(absent\), not "2\.0"/);
+  });
+
   it('by-name-params is skipped when the profile names no InvalidParams code', async () => {
     const { InvalidParams: _drop, ...codes } = testProfile().errorCodes;
     const results = await runChecks(errors, [node.url], { profile: testProfile({ errorCodes: codes }) });

@@ -138,7 +138,8 @@ export const errors: Check[] = [
     title: 'a call of a method the node does not have is answered with -32601 Method not found and the request\'s id',
     spec: 'JSON-RPC 2.0 §5.1 (-32601), §7 ("rpc call of non-existent method")',
     async run(ctx: CheckContext) {
-      await expectError(ctx, requestText(UNKNOWN_METHOD, '[]', '"1"'), `a call of ${UNKNOWN_METHOD}`, METHOD_NOT_FOUND, ['1']);
+      // An integer id, as this interface's requests carry (a node that takes no string id fails id-string-echoed only).
+      await expectError(ctx, requestText(UNKNOWN_METHOD, '[]', '1'), `a call of ${UNKNOWN_METHOD}`, METHOD_NOT_FOUND, [1]);
     },
   }),
   defineCheck({
@@ -157,12 +158,36 @@ export const errors: Check[] = [
     },
   }),
   defineCheck({
+    id: 'transport/missing-param-refused',
+    level: 'SHOULD',
+    category: 'transport',
+    scope: 'node',
+    title: 'a call without the param its method needs (chain_getAccount [], chain_getBlockByHeight []) is refused with -32602 Invalid params, not answered as an internal error',
+    spec: 'JSON-RPC 2.0 §5.1 (-32602 "Invalid method parameter(s)"; -32603 is an "Internal JSON-RPC error"); spec: docs/interface.md#methods (params: [address], [height])',
+    async run(ctx: CheckContext) {
+      // SHOULD: a code of the node's own range for it breaks no rule it must keep; -32603 says the node failed, not the
+      // client (an outside tester's node answered every missing param so, and was certified).
+      await requireServed(ctx, 'chain_getAccount');
+      await requireServed(ctx, 'chain_getBlockByHeight');
+      const said: string[] = [];
+      for (const [method, id] of [['chain_getAccount', 14], ['chain_getBlockByHeight', 15]] as const) {
+        const what = `${method} [] (its param missing)`;
+        const response = singleResponse(ctx, await ctx.post(requestText(ctx.method(method), '[]', String(id))), what, 'an error response with -32602');
+        if (!isObject(response.error)) ctx.fail(`${what} was answered with a result, not refused`, 'error -32602 (Invalid params)', show(response.result));
+        const code = response.error.code;
+        if (code !== INVALID_PARAMS) ctx.fail(`${what} was refused with ${show(code)}${code === -32603 ? ' (Internal error)' : ''}, not -32602 (Invalid params)`, 'error -32602 (Invalid params)', show(response.error));
+        said.push(`${method} -32602`);
+      }
+      return said.join(', ');
+    },
+  }),
+  defineCheck({
     id: 'transport/error-object-shape',
     level: 'MUST',
     category: 'transport',
     scope: 'node',
-    title: 'every error object has an integer "code" and a string "message" (parse error, invalid request, unknown method, invalid params)',
-    spec: 'JSON-RPC 2.0 §5.1 (code "MUST be an integer", message "SHOULD be limited to a concise single sentence" and is a String)',
+    title: 'every error object has an integer "code" and a string "message", in a response of "jsonrpc": "2.0" and the request\'s id: JSON-RPC\'s own errors and the node\'s (a transaction it cannot read, a block it does not have)',
+    spec: 'JSON-RPC 2.0 §5 (jsonrpc "MUST be exactly 2.0"; id "MUST be the same as the value of the id member in the Request Object"), §5.1 (code "MUST be an integer", message a String; the codes outside the reserved range are the application\'s, under the same rules)',
     async run(ctx: CheckContext) {
       const cases: [string, string][] = [
         ['invalid JSON', '{"jsonrpc":'],
@@ -178,6 +203,25 @@ export const errors: Check[] = [
         const problems = errorObjectProblems(error);
         if (problems.length > 0) ctx.fail(`${what}: malformed error object: ${problems.join('; ')}`, '{"code": integer, "message": string, "data"?: any}', show(error));
       }
+      // The node's own errors (an outside tester's node wrote its -32001..-32099 errors without a message, with a string
+      // or fractional code, without "jsonrpc" and with id null, and was certified): calls a node refuses in a code of
+      // its choosing. Only refusals are judged here: whether each must be refused is another check's.
+      const own: [string, string, number][] = [
+        ['chain_sendRawTransaction ["00"] (bytes no transaction is)', requestText(ctx.method('chain_sendRawTransaction'), '["00"]', '12'), 12],
+        ['chain_getBlockByHeight at 2^53 - 1 (a height no chain has)', requestText(ctx.method('chain_getBlockByHeight'), '[9007199254740991]', '13'), 13],
+      ];
+      let seen = 0;
+      for (const [what, body, id] of own) {
+        const res = await ctx.post(body);
+        const json = bodyJson(ctx, res, what, 'a response object');
+        if (!isObject(json) || !Object.hasOwn(json, 'error')) continue;
+        seen++;
+        const problems = errorObjectProblems(json.error);
+        if (problems.length > 0) ctx.fail(`${what}: malformed error object: ${problems.join('; ')}`, '{"code": integer, "message": string, "data"?: any}', show(json.error));
+        if (json.jsonrpc !== '2.0') ctx.fail(`${what}: the error response's "jsonrpc" is ${show(json.jsonrpc)}, not "2.0"`, '"jsonrpc": "2.0"', answerText(res));
+        if (!sameId(json.id, id)) ctx.fail(`${what}: the error response's id is ${idText(json.id)}, not ${id}`, `id ${id}`, answerText(res));
+      }
+      return `JSON-RPC's four errors well formed, and ${seen} of the node's own refusal${seen === 1 ? '' : 's'} (${own.length} asked)`;
     },
   }),
   defineCheck({

@@ -21,7 +21,14 @@ describe('transport notification checks', () => {
     expectAllPass(await runChecks(notifications, [node.url]), notifications.length);
   });
 
-  it('the MUST checks accept any status for an empty answer; the PROFILE check compares with the profile', async () => {
+  it('notification-not-answered fails on a node that answers notifications of chain_sendRawTransaction alone (an outside tester\'s node, certified before)', async () => {
+    const results = await runThroughProxy(notifications, node.url, (res, req) =>
+      req.body.includes('"chain_sendRawTransaction"') && !req.body.includes('"id"') && !req.body.startsWith('[') ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"result":"ab"}' } : res,
+    );
+    expectFailure(results, 'transport/notification-not-answered', /a notification of chain_sendRawTransaction: the node answered with a JSON value/);
+  });
+
+    it('the MUST checks accept any status for an empty answer; the PROFILE check compares with the profile', async () => {
     const results = await runThroughProxy(notifications, node.url, status200);
     expect(notPassing(results)).toEqual(['transport/notification-status']);
     expectFailure(results, 'transport/notification-status', /a notification was answered with HTTP 200, not 204/);

@@ -3,6 +3,8 @@ import { defineCheck } from '../../Check.js';
 import type { Check } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
 import { answerText, expectNoResponse, requestText, UNKNOWN_METHOD } from './wire.js';
+import { stringifyJson } from '../../../core/json/index.js';
+import { freeTransfer, heightParam, unusedAddress } from '../support.js';
 
 /** A notification of chain_blockNumber: a valid request without an id member (JSON-RPC 2.0 §4.1). */
 const notification = (ctx: CheckContext): string => requestText(ctx.method('chain_blockNumber'), '[]');
@@ -17,12 +19,25 @@ export const notifications: Check[] = [
     level: 'MUST',
     category: 'transport',
     scope: 'node',
-    title: 'a notification (a request without an "id" member) gets no response object',
+    title: 'a notification (a request without an "id" member) of any of the interface\'s methods gets no response object',
     spec: 'JSON-RPC 2.0 §4.1 ("The Server MUST NOT reply to a Notification"), §7 ("rpc call with positional parameters" notification example)',
     async run(ctx: CheckContext) {
       const res = await ctx.post(notification(ctx));
       expectNoResponse(ctx, res, 'a notification of chain_blockNumber');
-      return `HTTP ${res.status}, no JSON in the body`;
+      // Every method, each with well-formed params (an outside tester's node answered notifications of
+      // chain_sendRawTransaction alone, with id null and the hash, and was certified): a transfer costs nothing here
+      // (0 value, 0 fee, a fresh key), so it needs no funds; whether the node takes it is not judged.
+      const others: [string, string][] = [
+        ['chain_health', '[]'],
+        ['chain_getBlockByHeight', stringifyJson([heightParam(ctx.profile.genesisHeightExact)])],
+        ['chain_getAccount', stringifyJson([unusedAddress(ctx)])],
+        ['chain_pouLocal', '[]'],
+        ['chain_pouPeers', '[]'],
+        ['net_peerCount', '[]'],
+        ['chain_sendRawTransaction', stringifyJson([(await freeTransfer(ctx)).wire])],
+      ];
+      for (const [method, params] of others) expectNoResponse(ctx, await ctx.post(requestText(ctx.method(method), params)), `a notification of ${method}`);
+      return `HTTP ${res.status}, no JSON in the body, for a notification of each of the ${others.length + 1} methods`;
     },
   }),
   defineCheck({
