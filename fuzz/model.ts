@@ -154,6 +154,11 @@ export interface Finding {
   rule: string;
   message: string;
   source: string;
+  /**
+   * The violation's kind, when its oracle tells kinds apart (an id echoed wrong, a "jsonrpc" member missing, both
+   * the envelope oracle's): `--replay` says it shows again only for the same kind. Absent in reports before 2026-11-29.
+   */
+  kind?: string;
   /** The first case that showed it, and the smallest one found that still does (the same when nothing shrank). */
   original: FoundCase;
   minimal: FoundCase;

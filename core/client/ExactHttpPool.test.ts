@@ -125,7 +125,24 @@ describe('ExactHttpPool', () => {
     expect(seenClosing).toHaveLength(1);
   });
 
-  it('keeps a connection no longer than the server says (keep-alive: timeout=1: under a second less, so not at all)', async () => {
+  it('says the close, not the refusal, when the server closes a kept connection on a request and is then gone (a node killed by it)', async () => {
+    // The second request kills the "node": it closes the connection and stops listening; the retry is refused.
+    const { server: s } = await server((socket, r) => {
+      if (r.body === 'one') socket.write(ok('{}'));
+      else {
+        socket.destroy();
+        void s.close();
+      }
+    });
+    const p = pool(s.url);
+    expect((await post(p, 'one')).status).toBe(200);
+    const error = await failure(post(p, 'kill'), 'REFUSED');
+    // The fuzzer reads ECONNREFUSED as "never delivered" (fuzz/oracles/judge.ts notDelivered): this request was.
+    expect(error.error.message).toMatch(/closed the connection without answering/);
+    expect(error.error.message).not.toMatch(/ECONNREFUSED/);
+  });
+
+    it('keeps a connection no longer than the server says (keep-alive: timeout=1: under a second less, so not at all)', async () => {
     const { server: s, connections } = await server((socket) => socket.write(ok('{}', 'keep-alive: timeout=1\r\n')));
     const p = pool(s.url);
     await post(p, 'a');

@@ -192,7 +192,20 @@ export class ExactHttpPool {
           if (reader.done) return succeed();
           if (kept.used && reader.received === 0) {
             // A kept connection the server had closed: the request never reached an answer; once more, on a new one.
-            return settle(false, () => void this.#exchange(request, head, body, clock, this.#open()).then(resolve, reject));
+            // When that one is refused, the server is gone, not idle: it closed this connection with the request on it
+            // (a node killed by it), and that close is what is said (the fuzzer then knows the request reached it).
+            const closedWith = cutShort(reader, cause, kept.writer.writeError, this.#sent(request));
+            return settle(false, () =>
+              void this.#exchange(request, head, body, clock, this.#open()).then(resolve, (error: unknown) =>
+                reject(
+                  error instanceof HttpExchangeFailure && error.error.code === 'REFUSED' && /\bECONNREFUSED\b/.test(error.error.message)
+                    ? new HttpExchangeFailure(closedWith, clock.timing())
+                    : error instanceof Error
+                      ? error
+                      : new Error(String(error)),
+                ),
+              ),
+            );
           }
           if (!kept.connected) {
             // No connection: refused, unreachable, a failed TLS handshake... named by the error's code.

@@ -213,3 +213,16 @@ describe('triggers (each at least once in 2,000 cases, for each of three seeds)'
     for (const [name, perSeed] of Object.entries(counts)) for (const n of perSeed) expect(n, name).toBeGreaterThan(0);
   });
 });
+
+describe('params too many', () => {
+  it('now and then sends a thousand params and more (an outside tester\'s node died on 1,000; 10 at most were sent)', () => {
+    const extra = referenceCases().filter((c) => c.rule === 'invalid-params/extra');
+    const counts = extra.map((c) => {
+      const v = bodyJson(c);
+      return typeof v === 'object' && v !== null && !Array.isArray(v) && Array.isArray(v.params) ? v.params.length : 0;
+    });
+    expect(Math.max(...counts)).toBeGreaterThanOrEqual(1_000);
+    // Bounded: far under the reference's body limit of 1 MiB.
+    expect(Math.max(...extra.map((c) => c.http.body.length))).toBeLessThan(256 * 1024);
+  });
+});

@@ -210,7 +210,11 @@ function listBreak(g: Gen, method: MethodName, rule: ListRule, params: Wire[]): 
   if (rule === 'extra') {
     const extra = g.draw.pick<Wire>([null, 0, '', true, {}, [], params[0] ?? 1, 'extra']);
     const many = g.draw.chance(0.1);
-    return { params: [...params, ...(many ? Array<Wire>(10).fill(extra) : [extra])], what: many ? '10 params too many' : `one param too many (${writeWire(extra)})` };
+    if (!many) return { params: [...params, extra], what: `one param too many (${writeWire(extra)})` };
+    // Many too many: a node that allocates or loops per param (an outside tester's died on 1,000 and more), bounded
+    // far under a body limit: about 100 KB of params at most (10,000 short ones; fewer of a long one, a transaction).
+    const count = Math.max(10, Math.min(g.draw.pick([10, 10, 1_000, 10_000]), Math.floor(100_000 / (writeWire(extra).length + 1))));
+    return { params: [...params, ...Array<Wire>(count).fill(extra)], what: `${count.toLocaleString('en-US')} params too many` };
   }
   const named = spec.params.map((p, i): [string, Wire] => [p.name, params[i] ?? null]);
   const misnamed = g.draw.chance(0.25) && named.length > 0;

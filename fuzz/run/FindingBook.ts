@@ -20,6 +20,7 @@ import { judgeAnswer } from './judgeAnswer.js';
 import { foundCase, minimalTitle } from './foundCase.js';
 import type { FuzzTarget } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
+import { notDelivered } from '../oracles/judge.js';
 import { shrink, type ShrinkOptions } from './shrink.js';
 
 export interface FindingBookOptions {
@@ -83,6 +84,7 @@ export class FindingBook {
       rule: c.rule,
       message: v.message,
       source: v.source,
+      ...(v.kind === undefined ? {} : { kind: v.kind }),
       original: first,
       minimal: first,
       count: 1,
@@ -201,7 +203,14 @@ export class FindingBook {
       // A node may still be at work on a request the fuzzer gave up on (a timed-out case): a known-good call
       // first, answered once that work is done, so that this request is timed alone.
       if (alone) await target.idle(this.#options.timeoutMs, this.#options.shrinkUntil);
-      const answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+      let answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+      // Refused: the node is down (a supervisor may be restarting it after a crash); sent once more when it is back,
+      // else this re-send says nothing of the request (a shrink candidate landing then had been taken for the bug).
+      if (notDelivered(answer)) {
+        if (!(await target.back(Math.min(this.#options.shrinkUntil ?? Infinity, performance.now() + BACK_WAIT_MS)))) return undefined;
+        answer = await sendCase(target.sender, http, this.#options.timeoutMs, this.#options.profile.maxBodyBytes);
+        if (notDelivered(answer)) return undefined;
+      }
       if (alone) onAlone?.(answer);
       // Given up on, the request may still hold the node: the node is handed back to the run once it answers again.
       if (alone && answer.failure?.code === 'TIMEOUT') await target.idle(this.#options.timeoutMs, this.#options.shrinkUntil);
@@ -217,6 +226,9 @@ export class FindingBook {
   }
 }
 
+/** How long a re-send refused waits for the node to come back (a supervisor restarting it) before it says nothing. */
+const BACK_WAIT_MS = 10_000;
+
 const sameBytes = (a: FuzzHttp, b: FuzzHttp): boolean => a.body.length === b.body.length && Buffer.from(a.body).equals(Buffer.from(b.body));
 
 /** What a re-sent request must show to show the same violation (#shows). */
@@ -227,6 +239,16 @@ interface Same {
   kind: string | undefined;
   /** The method the violation is about (labelOf), undefined for none. */
   method: string | undefined;
+}
+
+/**
+ * Whether `v`, shown by a finding's minimal case `http` when replayed, is that finding's violation: its oracle, rule
+ * source and kind (when the report has one), about the same method. A fix of one bug must not read as "shows again"
+ * because another of the same oracle is still there (an outside tester's node, its id echo fixed, still dropping
+ * "jsonrpc").
+ */
+export function showsFinding(v: Violation, http: FuzzHttp, finding: Pick<Finding, 'oracle' | 'source' | 'kind' | 'method'>, profile: Profile): boolean {
+  return sameViolation(v, http, { oracle: finding.oracle, source: finding.source, kind: finding.kind, method: finding.method }, profile);
 }
 
 /**

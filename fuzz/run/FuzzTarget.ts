@@ -162,6 +162,18 @@ export class FuzzTarget {
     return false;
   }
 
+  /**
+   * Waits for a node that refused a connection to answer a known-good call again (a supervisor restarting it),
+   * probing every `everyMs` until `until` (performance.now() time). Whether it came back.
+   */
+  async back(until: number, everyMs = 200): Promise<boolean> {
+    while (performance.now() < until) {
+      if ((await this.#probe(Math.max(1, Math.min(2_000, until - performance.now())))).ms !== undefined) return true;
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+    return false;
+  }
+
   /** The time of one known-good call (chain_blockNumber), or undefined when it got no JSON-RPC answer. */
   async knownGoodMs(timeoutMs: number): Promise<number | undefined> {
     return (await this.#probe(timeoutMs)).ms;

@@ -17,7 +17,7 @@ import { foundCase } from './foundCase.js';
 import { FuzzReplayUnreachableError, readFuzzReport, replayFinding, type FuzzReportRead } from './replayFinding.js';
 
 /** What a test node does with a request whose body holds its trigger. */
-type Blow = 'dies' | 'drops' | 'answers' | 'dies-after-answering';
+type Blow = 'dies' | 'drops' | 'answers' | 'dies-after-answering' | 'no-jsonrpc';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -41,7 +41,7 @@ async function node(blow: Blow): Promise<string> {
         });
         return;
       }
-      if (body.includes(TRIGGER) && blow !== 'answers') {
+      if (body.includes(TRIGGER) && blow !== 'answers' && blow !== 'no-jsonrpc') {
         req.socket.destroy();
         if (blow === 'dies') {
           server.close();
@@ -50,7 +50,8 @@ async function node(blow: Blow): Promise<string> {
         return;
       }
       const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":"0x2a"}`);
+      // 'no-jsonrpc': the id echoed right, the "jsonrpc" member left out (another envelope violation).
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body.includes(TRIGGER) && blow === 'no-jsonrpc' ? `{"id":${id},"result":"0x2a"}` : `{"jsonrpc":"2.0","id":${id},"result":"0x2a"}`);
     });
   });
   servers.push(server);
@@ -130,7 +131,15 @@ describe('replayFinding', () => {
     expect(fixed.code).toBe(0);
   });
 
-  it('refuses to judge a node that does not answer before the case (exit 3)', async () => {
+  it('a finding whose bug is fixed while another of its oracle shows: no longer shows (exit 0), naming the other (an outside tester\'s id echo fixed, "jsonrpc" still dropped)', async () => {
+    const url = await node('no-jsonrpc');
+    const idEcho = finding('envelope', url, { message: 'answered with id "boom2", not "boom"', source: 'JSON-RPC 2.0 §5 (id: "It MUST be the same as the value of the id member in the Request Object")', kind: 'id changed' });
+    const { code, lines } = await replay({ findings: [idEcho] });
+    expect(now(lines)).toMatch(/^now: NO LONGER SHOWS \(envelope: id changed\); but the answer shows another envelope violation: .*jsonrpc/);
+    expect(code).toBe(0);
+  });
+
+    it('refuses to judge a node that does not answer before the case (exit 3)', async () => {
     const url = await node('dies');
     const [server] = servers;
     await new Promise<void>((r) => server?.close(() => r()));

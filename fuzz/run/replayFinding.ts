@@ -13,6 +13,7 @@ import type { Profile } from '../../profile/Profile.js';
 import type { Finding, FuzzAnswer, FuzzHttp } from '../model.js';
 import { SLOW_FLOOR_MS } from '../oracles/slowBound.js';
 import { judgeAnswer } from './judgeAnswer.js';
+import { showsFinding } from './FindingBook.js';
 import { httpOf } from './foundCase.js';
 import { FuzzTarget, LIVENESS_PROBE, type LivenessOptions } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
@@ -145,10 +146,14 @@ async function verdictNow(finding: Finding, http: FuzzHttp, answer: FuzzAnswer, 
     return answer.failure === undefined ? gone(`liveness: the node still answers a known-good call after it${also}`) : unanswered(answer, `the node still answers a known-good call after it${also}`);
   }
   // Slowness by the oracle's default floor: the run's median is not the replay's.
-  const again = finding.oracle === 'disagreement' ? undefined : judgeAnswer(http, answer, { profile: ctx.profile, slowBoundMs: SLOW_FLOOR_MS }).find((v) => v.oracle === finding.oracle);
+  const shown = finding.oracle === 'disagreement' ? [] : judgeAnswer(http, answer, { profile: ctx.profile, slowBoundMs: SLOW_FLOOR_MS });
+  const again = shown.find((v) => showsFinding(v, http, finding, ctx.profile));
+  // Another violation of the same oracle (the finding's fixed, another bug still there): said, not taken for this one.
+  const other = again === undefined ? shown.find((v) => v.oracle === finding.oracle) : undefined;
   if (again !== undefined) return { line: `SHOWS AGAIN: ${ctx.headline({ message: again.message, oracle: again.oracle, minimal: { answer } })}`, exit: EXIT.nodeError };
   if (answer.failure !== undefined) return (await ctx.target.alive(probe)) ? unanswered(answer, 'the node still answers a known-good call') : died();
   if (finding.oracle === 'disagreement') return { line: 'compare with the other node\'s answer in the report (a disagreement is between two nodes: send the case to both with --url)', exit: EXIT.ok };
+  if (other !== undefined) return { line: `NO LONGER SHOWS (${finding.oracle}: ${finding.kind ?? finding.source}); but the answer shows another ${finding.oracle} violation: ${ctx.headline({ message: other.message, oracle: other.oracle, minimal: { answer } })}`, exit: EXIT.ok };
   return gone(finding.oracle);
 }
 

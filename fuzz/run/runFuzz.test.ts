@@ -111,7 +111,41 @@ describe('runFuzz', () => {
     expect(run.cases).toBe(run.targets[0]?.cases);
   }, 15_000);
 
-  it('probes with the spec\'s own call (an integer id): a node that hangs on string ids is a finding, not a node not running', async () => {
+  it('a node that dies a while after the request that killed it: the cases sent in the 2 s before are candidates, the killer among them', async () => {
+    // Answers every call; 300 ms after the third case (id "c<n>") it dies, while the run has sent it more since.
+    let seen = 0;
+    let killer = '';
+    let dead = false;
+    const server = createServer((req, res) => {
+      if (dead) {
+        req.socket.destroy();
+        return;
+      }
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":5}`);
+        if (!/"id":"c\d+"/.test(body) || ++seen !== 3) return;
+        killer = body;
+        setTimeout(() => {
+          dead = true;
+          server.close();
+          server.closeAllConnections();
+        }, 300);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const run = await runFuzz({ urls: [url], profile: referenceProfile(), seed: 1, cases: 2_000, durationMs: null, only: ['valid', 'chain_blockNumber'], concurrency: 1, maxRate: 300, maxBodyBytes: 1 << 20, timeoutMs: 1_000, livenessEvery: 100, shrink: { maxAttempts: 1, maxMs: 100 }, version: 'test' });
+    const died = run.findings.find((f) => f.oracle === 'liveness');
+    expect(died).toBeDefined();
+    const candidates = [died?.original, ...(died?.candidates ?? [])].map((k) => Buffer.from(k?.http.bodyBase64 ?? '', 'base64').toString());
+    expect(candidates).toContain(killer);
+    expect(died?.message).toMatch(/--replay also tries the \d+ cases sent in the 2 s before/);
+  }, 15_000);
+
+    it('probes with the spec\'s own call (an integer id): a node that hangs on string ids is a finding, not a node not running', async () => {
     // Answers any request whose id is not a string at once; one with a string id never (a planted bug).
     const server = createServer((req, res) => {
       let body = '';

@@ -161,6 +161,8 @@ class FuzzLoop {
   readonly #judging = new Set<Promise<void>>();
   /** Cases per node since its last good liveness probe that got no answer: who may have killed it. */
   readonly #suspects = new Map<FuzzTarget, Suspect[]>();
+  /** The cases each node was sent last (RECENT_KEPT), with when: candidates too for a node that died a while after one. */
+  readonly #recent = new Map<FuzzTarget, { s: Suspect; at: number }[]>();
 
   constructor(o: FuzzOptions, targets: FuzzTarget[], chain: ChainView, t0: number) {
     this.#o = o;
@@ -298,6 +300,9 @@ class FuzzLoop {
     if (this.seeker?.candidate(c, answer) === true) await this.#weighAlone(t, c, this.seeker);
     const verdict = this.cases.judge(c, answer, t.slowBound(this.#o.slowFloorMs));
     noteSuspect(this.#suspects.get(t) ?? this.#suspects.set(t, []).get(t)!, { c, answer, sent });
+    const recent = this.#recent.get(t) ?? this.#recent.set(t, []).get(t)!;
+    recent.push({ s: { c, answer, sent }, at: performance.now() });
+    if (recent.length > RECENT_KEPT) recent.shift();
     // One case at a time (--concurrency 1): a probe after every case, so that a node that dies just after
     // answering is found dead before the next case, and the request named is the one it died of.
     if (answer.failure !== undefined || c.risky || t.cases % this.#o.livenessEvery === 0 || this.#o.concurrency === 1) {
@@ -353,10 +358,20 @@ class FuzzLoop {
     if (!t.answering) return;
     t.state = 'stopped';
     const { culprit, others } = culpritOf(this.#suspects.get(t) ?? [], last);
-    const candidates = others.slice(0, 8).map((s) => ({ c: this.cases.whole(s.c), answer: s.answer }));
-    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, { oracle: 'liveness', message: diedMessage(culprit, others), source: 'liveness: a node must survive any request a client can send' }, t.client.url, undefined, candidates);
+    // A node can die a while after the request that killed it (a timer, a queue worked through later): the cases sent
+    // in the RECENT_MS before are candidates too, the latest first, though a probe passed after them (an outside
+    // tester's node died 400 ms after its killer, at --concurrency 1 the named case was 100 later and --replay had none).
+    const named = new Set([culprit, ...others].map((s) => s.c.index));
+    const since = performance.now() - RECENT_MS;
+    const earlier = (this.#recent.get(t) ?? []).filter((r) => r.at >= since && !named.has(r.s.c.index)).map((r) => r.s).reverse();
+    const candidates = [...others.slice(0, 8), ...earlier].map((s) => ({ c: this.cases.whole(s.c), answer: s.answer }));
+    this.book.file(t, this.cases.whole(culprit.c), culprit.answer, { oracle: 'liveness', message: diedMessage(culprit, others, earlier), source: 'liveness: a node must survive any request a client can send' }, t.client.url, undefined, candidates);
   }
 }
+
+/** Cases kept per node with their times, and how far back before a death they are candidates. */
+const RECENT_KEPT = 512;
+const RECENT_MS = 2_000;
 
 /** A case a node was sent since its last good liveness probe: one that may have killed it. */
 export interface Suspect {
@@ -418,10 +433,11 @@ export function culpritOf(suspects: readonly Suspect[], last: Suspect): { culpri
 const ownConnection = (s: Suspect): number => (s.c.http.omitContentLength === true ? 1 : 0);
 
 /** The liveness finding's message: what happened, and when the culprit is a guess, that it is one and the other candidates. */
-export function diedMessage(culprit: Suspect, others: readonly Suspect[]): string {
+export function diedMessage(culprit: Suspect, others: readonly Suspect[], earlier: readonly Suspect[] = []): string {
   const named = others.map((s) => `#${s.c.index}${s.answer.failure === undefined ? ' (answered)' : ''}`);
   const unanswered = 1 + others.filter((s) => s.answer.failure !== undefined).length;
   const how = culprit.answer.failure === undefined ? 'the last case it answered: a node can die just after answering' : `the first ${culprit.c.risky ? 'risky one' : 'sent'} of ${unanswered} cases left unanswered as it died`;
   const guess = named.length === 0 ? (culprit.answer.failure === undefined ? ` (${how})` : '') : ` (a guess: ${how}; also ${named.slice(0, 8).join(', ')}${named.length > 8 ? ', …' : ''}, which --replay tries in turn)`;
-  return `the node stopped answering after this request${guess}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart. The run sent it nothing more; restart it to go on`;
+  const before = earlier.length === 0 ? '' : `; --replay also tries ${earlier.length === 1 ? 'the case' : `the ${earlier.length} cases`} sent in the ${RECENT_MS / 1000} s before (${earlier.slice(0, 8).map((s) => `#${s.c.index}`).join(', ')}${earlier.length > 8 ? ', …' : ''}): a node can die a while after the request that killed it`;
+  return `the node stopped answering after this request${guess}: a known-good chain_blockNumber went unanswered twice, ${LIVENESS.retryAfterMs} ms apart${before}. The run sent it nothing more; restart it to go on`;
 }

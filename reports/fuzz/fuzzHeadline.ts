@@ -6,7 +6,7 @@
  * 10,000 cases (seed 42, 50.0 s, http://…)".
  */
 import { fuzzVerdict } from '../../fuzz/fuzzVerdict.js';
-import type { FuzzRun, TargetSummary } from '../../fuzz/model.js';
+import type { Finding, FuzzRun, TargetSummary } from '../../fuzz/model.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount } from '../load/formatLoad.js';
 
@@ -63,7 +63,7 @@ export function fuzzHeadline(run: FuzzRun): FuzzHeadline {
   const unreachable = unreachablePhrase(run);
   const fuzzed = run.targets.filter((t) => t.state !== 'unreachable').map((t) => t.url);
   const verdict = fuzzVerdict(run);
-  const flaky = verdict.flaky.length > 0 ? `; ${plural(verdict.flaky.length, 'flaky sighting')} did not reproduce` : '';
+  const flaky = uncountedPhrase(verdict.flaky).map((p) => `; ${p}`).join('');
   if (verdict.word === 'FOUND') {
     const where = nodesPhrase(verdict.standing.map((f) => f.url));
     const line = `FUZZ: ${plural(verdict.standing.length, 'finding')} on ${where} in ${plural(run.cases, 'case')} (seed ${run.seed}${flaky}${[unreachable, stop].map((p) => (p === undefined ? '' : `; ${p}`)).join('')})`;
@@ -103,4 +103,15 @@ export function unsentByAllNote(run: FuzzRun): string | undefined {
   const unsent = run.cases - most;
   if (unsent <= 0 || run.targets.some((t) => t.state === 'answering')) return undefined;
   return `${formatCount(unsent)} of the ${plural(run.cases, 'case')} ${wasWere(unsent)} made after every node had stopped answering, and sent to none (a node's count is of the cases sent to it)`;
+}
+
+/**
+ * The sightings not counted, as a verdict says them: those re-sent that did not show again ("flaky"), and those the
+ * time budget left unsent, which are no less real for it (an outside tester's node slow on one request every time
+ * read as one that "did not reproduce").
+ */
+export function uncountedPhrase(uncounted: readonly Pick<Finding, 'recheck'>[]): string[] {
+  const unsent = uncounted.filter((f) => f.recheck === 'out-of-time').length;
+  const flaky = uncounted.length - unsent;
+  return [...(flaky > 0 ? [`${plural(flaky, 'flaky sighting')} did not reproduce`] : []), ...(unsent > 0 ? [`${plural(unsent, 'sighting')} not re-sent (the time budget ran out)`] : [])];
 }

@@ -21,7 +21,7 @@ import { findingsInOrder, flakyAside, formatTime, nodeFindings, reportOptions } 
 import type { FuzzReportOptions } from './findingText.js';
 import { casesChart, findingsChart } from './fuzzCharts.js';
 import { FUZZ_REPORT_CSS } from './fuzzHtmlAssets.js';
-import { fuzzHeadline, headlineClass, stopPhrase, unreachableNote, unsentByAllNote, unsentNote } from './fuzzHeadline.js';
+import { fuzzHeadline, headlineClass, uncountedPhrase, stopPhrase, unreachableNote, unsentByAllNote, unsentNote } from './fuzzHeadline.js';
 
 /** The heading of the flaky sightings, after the findings. */
 const FLAKY_HEADING = 'Flaky sightings (seen once, not when sent again; not counted)';
@@ -57,7 +57,7 @@ function findingsHtml(run: FuzzRun, options: FuzzReportOptions): string[] {
   const { standing, flaky } = findingsInOrder(run);
   const out: string[] = ['<section id="findings" data-testid="findings">'];
   if (standing.length === 0) {
-    const aside = flaky.length === 0 ? '' : ` (${formatCount(flaky.length)} flaky ${flaky.length === 1 ? 'sighting' : 'sightings'} did not reproduce: below)`;
+    const aside = flaky.length === 0 ? '' : ` (${uncountedPhrase(flaky).join('; ')}: below)`;
     out.push('<h2>Findings</h2>', `<p data-testid="no-finding">${h(`No finding in ${formatCount(run.cases)} cases${aside}.`)}</p>`);
   } else {
     out.push(`<h2>Findings (${standing.length})</h2>`, ...standing.map((f) => findingHtml(f, options)));

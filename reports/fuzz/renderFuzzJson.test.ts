@@ -88,7 +88,7 @@ describe('renderFuzzJson and fuzz-report.schema.json', () => {
     const http = { method: 'POST', contentType: '', bodyBase64: '', bodyText: '', omitContentLength: true } satisfies Required<FoundCase['http']>;
     const found = { seed: 0, index: 0, rule: '', title: '', http, answer, curl: '' } satisfies Required<FoundCase>;
     const finding = {
-      id: '', signature: '', oracle: 'envelope', url: '', method: '', rule: '', message: '', source: '', original: found, minimal: found, count: 1, recheck: 'flaky', atMs: 0,
+      id: '', signature: '', oracle: 'envelope', url: '', method: '', rule: '', message: '', source: '', kind: 'id', original: found, minimal: found, count: 1, recheck: 'flaky', atMs: 0,
       others: [{ url: '', answer }], alsoAs: [{ id: 'F2', method: '', rule: '', count: 1 }], candidates: [found],
     } satisfies Required<Finding>;
     const target = { url: '', cases: 0, findings: 0, state: 'answering', medianMs: 0, slowBoundMs: 0, livenessChecks: 0 } satisfies Required<TargetSummary>;

@@ -56,9 +56,11 @@ export async function startTestServer(handler: TestHandler): Promise<TestServer>
     port,
     requests,
     connections: () => connections,
+    // Closing twice is closing once (a test may stop the server mid-test: a node gone).
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const socket of sockets) socket.destroy();
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
@@ -113,9 +115,11 @@ export async function startRawTestServer(onConnection: (socket: Socket) => void)
     url: `http://127.0.0.1:${port}`,
     port,
     connections: () => connections,
+    // Closing twice is closing once (a test may stop the server mid-test: a node gone).
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const socket of sockets) socket.destroy();
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };

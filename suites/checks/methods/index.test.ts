@@ -68,7 +68,12 @@ describe('methodChecks', () => {
     expect(results.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
   });
 
-  it('spec-fields judges blocks below the tip too: an outside tester\'s node wrote a 40-character proposer three below its tip', async () => {
+  it('spec-fields judges blocks below the tip too: an outside tester\'s node wrote a 40-character proposer below its tip', async () => {
+    // The check reads the three blocks below the tip above the genesis block's next: a chain of 5 at least.
+    for (let height = 0; height < 5; await new Promise((r) => setTimeout(r, 50))) {
+      const answer = await fetch(`${node.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"chain_blockNumber","params":[],"id":1}' });
+      height = ((await answer.json()) as { result: number }).result;
+    }
     const blockChecks = methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/spec-fields');
     let tip = 0;
     const results = await runThroughProxy(blockChecks, node.url, (res, req) => {
@@ -78,7 +83,7 @@ describe('methodChecks', () => {
         return res;
       }
       const asked = /"chain_getBlockByHeight","params":\[(\d+)\]/.exec(req.body);
-      if (asked === null || Number(asked[1]) > tip - 3) return res;
+      if (asked === null || Number(asked[1]) > tip - 1) return res;
       return { ...res, body: res.body.replace(/"proposer":"([0-9a-f]{40})[0-9a-f]{24}"/, '"proposer":"$1"') };
     });
     expect(resultOf(results, 'chain_getBlockByHeight/spec-fields')).toMatchObject({
