@@ -353,6 +353,12 @@ export interface NodeResources {
   cpuSeconds: number | null;
   /** Calls answered in those windows (a result or an error object). */
   answeredCalls: number;
+  /**
+   * Times the CPU counter went down (the process restarted: process_cpu_seconds_total back at 0): each counts from 0
+   * again, as Prometheus's rate() reads a reset; the CPU between the reading before and the restart is not seen.
+   * Absent when none.
+   */
+  cpuResets?: number;
   /** µs of the node's CPU per answered call: the figure to compare two nodes by. */
   cpuPerCallUs: number | null;
   /** The most RSS any sample saw; 0 when none read it (a metrics page without process_resident_memory_bytes: then `last` is absent too). */

@@ -7,7 +7,7 @@ import { resourceRows } from '../../reports/load/healthText.js';
 import type { LoadRun } from '../model.js';
 import { evaluateThresholds, parseThreshold } from '../scenario/Threshold.js';
 import { checkMetricsPage, missingNote, lacksNote, MetricsPageError, readingOf } from './metricsSource.js';
-import { ResourceSampler, type ProcessSource } from './ResourceSampler.js';
+import { counterIncrease, ResourceSampler, type ProcessSource } from './ResourceSampler.js';
 import { startSamplers } from './watchers.js';
 
 const MiB = 1_048_576;
@@ -89,7 +89,8 @@ describe('rss-growth on a short run scraped once a second', () => {
     vi.useFakeTimers();
     const run = await scraped(pageSource((i) => page({ cpu: i * 0.01, rss: (60 + (i >= 5 ? 40 : 0)) * MiB + (i % 3) * 4096 })), 17, 2, 750);
     const trend = run.health?.resources?.rssTrend;
-    expect(trend?.low).toBeGreaterThan(50);
+    // The whole line tilts up (its slope far above 50 MiB/h); a step is no steady growth, and the last half decides.
+    expect(trend?.mbPerHour).toBeGreaterThan(50);
     expect(trend?.lastHalf).toBeNull();
     expect(evaluateThresholds(run, [parseThreshold('rss-growth < 50MB/h')])[0]).toMatchObject({ actual: null, ok: false });
     expect(resourceRows(run).find((row) => row.label === 'RSS trend')?.note).toContain('its last half had fewer than 10 points: not enough data to judge whether it lasts (rss-growth not measured: a longer run gives it)');
@@ -174,5 +175,26 @@ describe('a --pid whose process exits mid-run', () => {
     await Promise.all([...samplers.values()].map((s) => s.stop()));
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(new RegExp(`^the process of http://127\\.0\\.0\\.1:9 \\(--pid ${pid}\\) is gone [0-9.]+ s after it was first read \\(no /proc/${pid}\\): its CPU and memory are not read after that$`));
+  });
+});
+
+describe('a CPU counter that goes back to 0 (the process restarted)', () => {
+  it('counts from 0 again, as Prometheus does: the CPU per call stays true, the series never goes below 0, and the report says so', async () => {
+    // 0.05 s of CPU a second (50 calls a second at 1,000 µs each); the process restarts after 25 s, its counter back at 0.
+    // Before, the CPU read was the last value minus the first: 50 µs a call where it is 1,000 (an outside tester's).
+    vi.useFakeTimers();
+    const run = await scraped(pageSource((i) => page({ cpu: (i <= 25 ? i : i - 26) * 0.05, rss: 60 * MiB })), 40, 2, 38 * 50);
+    const r = run.health?.resources;
+    expect(r?.cpuResets).toBe(1);
+    // 38 s measured, one second of CPU before the restart not seen: 37 of 38 seconds' worth.
+    expect(r?.cpuPerCallUs).toBeGreaterThan(950);
+    expect(r?.cpuPerCallUs).toBeLessThanOrEqual(1_000);
+    expect(Math.min(...(r?.series ?? []).map((p) => p.cpuPercent ?? 0))).toBeGreaterThanOrEqual(0);
+    expect(resourceRows(run).find((row) => row.label === 'Node CPU per call')?.note).toMatch(/the CPU counter went back to 0 once \(the process restarted\)/);
+  });
+
+  it('a --metric counter\'s rate counts a reset as Prometheus\'s increase() does', () => {
+    expect(counterIncrease([0, 10, 20, 5, 15])).toBe(35);
+    expect(counterIncrease([3, 3, 4])).toBe(1);
   });
 });

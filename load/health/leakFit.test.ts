@@ -165,7 +165,8 @@ describe('leakVerdict', () => {
     const whole = leakVerdict(points, options);
     expect(whole.verdict).toBe('no-leak');
     if (whole.verdict === 'not-enough-data') return;
-    expect(whole.fit.slopeInterval.low).toBeGreaterThan(50 * MB);
+    // The whole line tilts up, far beyond the limit; its last half does not.
+    expect(whole.fit.slopePerHour).toBeGreaterThan(50 * MB);
     expect(whole.lastHalf?.slopeInterval.low).toBeLessThan(50 * MB);
     expect(whole.lastHalf?.line[0].tMs).toBe(T0 + 30 * MINUTE);
     const warmedUp = leakVerdict(points, { ...options, warmupMs: 20 * MINUTE });
@@ -178,7 +179,7 @@ describe('leakVerdict', () => {
     const step = series(40 * SECOND, 250, (t) => 57 * MB + (t >= 19 * SECOND ? 10 * MB : 0), 0.3 * MB, 11);
     const stepVerdict = leakVerdict(step, options);
     expect(stepVerdict.verdict).toBe('no-leak');
-    if (stepVerdict.verdict !== 'not-enough-data') expect(stepVerdict.fit.slopeInterval.low).toBeGreaterThan(50 * MB);
+    if (stepVerdict.verdict !== 'not-enough-data') expect(stepVerdict.fit.slopePerHour).toBeGreaterThan(50 * MB);
     // The same 10 MiB grown steadily over those 40 s (900 MiB/h): a leak, whose last half shows it too.
     const lasting = leakVerdict(series(40 * SECOND, 250, (t) => 57 * MB + (10 * MB * t) / (40 * SECOND), 0.3 * MB, 12), options);
     expect(lasting.verdict).toBe('leak');
@@ -215,7 +216,7 @@ describe('a trend whose last half is too short to fit', () => {
     // its last half holds 7 points, too few to fit; before, the whole line's low end alone was judged (exit 99).
     const points = series(12 * SECOND, SECOND, (t) => 60 * MB + (t >= 3 * SECOND ? 40 * MB : 0), 0.2 * MB, 13);
     const trend = lastingTrend(points);
-    expect(trend.fit.slopeInterval.low).toBeGreaterThan(50 * MB);
+    expect(trend.fit.slopePerHour).toBeGreaterThan(50 * MB);
     expect(trend.lastHalf).toBeNull();
     expect(trend.sureLow).toBeNull();
     expect(sureTrendLow({ low: trend.fit.slopeInterval.low / MB, lastHalf: null })).toBeNull();
@@ -223,6 +224,34 @@ describe('a trend whose last half is too short to fit', () => {
     // A report written before the last half was kept (no lastHalf at all) is judged on its whole line, as then.
     expect(sureTrendLow({ low: 80 })).toBe(80);
     expect(sureTrendLow({ low: 80, lastHalf: { low: -20 } })).toBe(-20);
+  });
+});
+
+describe('a memory that climbs and drops in cycles (a collector\'s sawtooth)', () => {
+  /** 100 MiB plus a ramp of `amplitude` that drops back every `periodMs`, started `phaseMs` into a cycle, with a little noise. */
+  const saw = (durationMs: number, stepMs: number, periodMs: number, amplitude: number, phaseMs: number, trendPerHour = 0, seed = 21): SeriesPoint[] =>
+    series(durationMs, stepMs, (t) => 100 * MB + amplitude * (((t + phaseMs) % periodMs) / periodMs) + (trendPerHour * t) / HOUR, 0.05 * MB, seed);
+
+  it('is no leak at any phase of its cycle: 60 s scraped once a second, 20 MiB every 30 s (an outside tester\'s flat node read +207 MiB/h)', () => {
+    for (let phaseMs = 0; phaseMs < 30 * SECOND; phaseMs += 2 * SECOND) {
+      const verdict = leakVerdict(saw(60 * SECOND, SECOND, 30 * SECOND, 20 * MB, phaseMs), { warmupMs: 2 * SECOND, limitPerHour: 50 * MB });
+      expect({ phaseMs, verdict: verdict.verdict }).toEqual({ phaseMs, verdict: verdict.verdict === 'not-enough-data' ? 'not-enough-data' : 'no-leak' });
+    }
+  });
+
+  it('counts its samples as the few independent ones they are, and white noise as all of them', () => {
+    const cycled = fitLine(saw(60 * SECOND, SECOND, 30 * SECOND, 20 * MB, 24 * SECOND));
+    expect(cycled.autocorrelation).toBeGreaterThan(0.7);
+    expect(cycled.effectiveN).toBeLessThan(10);
+    const white = fitLine(series(60 * SECOND, SECOND, () => 100 * MB, 1 * MB, 5));
+    expect(white.effectiveN).toBeGreaterThan(40);
+  });
+
+  it('still finds a leak under it when the run is long enough: 10 minutes of a 30 s sawtooth over 600 MiB/h', () => {
+    const verdict = leakVerdict(saw(10 * MINUTE, SECOND, 30 * SECOND, 20 * MB, 0, 600 * MB), { warmupMs: 0, limitPerHour: 50 * MB });
+    expect(verdict.verdict).toBe('leak');
+    // The same sawtooth without the leak: none.
+    expect(leakVerdict(saw(10 * MINUTE, SECOND, 30 * SECOND, 20 * MB, 0), { warmupMs: 0, limitPerHour: 50 * MB }).verdict).toBe('no-leak');
   });
 });
 

@@ -57,7 +57,7 @@ export function resourceRows(run: Pick<LoadRun, 'health'>): HealthRow[] {
   const notOnPage = (name: string): string => `not measured: the metrics page has no ${name}`;
   const missed = r.source.startsWith('pid ') ? 'the process gone' : 'scrapes that failed, or held none of the series read';
   return [
-    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: noCpu ? notOnPage('process_cpu_seconds_total') : r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${grouped(r.cpuSeconds, 2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by` : `${grouped(r.cpuSeconds, 2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls` },
+    { label: 'Node CPU per call', value: r.cpuPerCallUs === null ? DASH : `${formatCount(Math.round(r.cpuPerCallUs))} µs`, note: noCpu ? notOnPage('process_cpu_seconds_total') : r.cpuSeconds === null ? 'the process was not read through the measured windows' : r.answeredCalls === 0 ? `${grouped(r.cpuSeconds, 2)} s of CPU (user + system) over the measured time; no answered call of chainrpc's to divide it by${resetNote(r)}` : `${grouped(r.cpuSeconds, 2)} s of CPU (user + system) over the measured windows, for ${formatCount(r.answeredCalls)} answered calls${resetNote(r)}` },
     { label: 'Peak RSS', value: noRss ? DASH : mib(r.peakRssBytes), note: noRss ? notOnPage('process_resident_memory_bytes') : r.last === undefined ? '' : `at the end: ${mib(r.last.rssBytes)}${r.last.threads === undefined ? '' : `, ${formatCount(r.last.threads)} threads`}${r.last.openFds === undefined ? '' : `, ${formatCount(r.last.openFds)} open files`}` },
     { label: 'RSS trend', value: trend === null ? DASH : `${signed(trend.mbPerHour)} MiB/h`, note: noRss ? notOnPage('process_resident_memory_bytes') : trend === null ? 'fewer than 10 samples after the warm-up' : `least squares over ${formatCount(trend.points)} samples from ${formatMs(trend.fromMs)} (the warm-up left out); ${Math.round(trend.confidence * 100)}% interval ${signed(trend.low)} to ${signed(trend.high)} MiB/h${halfText(trend.lastHalf, 'MiB/h', signed, 'rss-growth')}; a leak is sure only when the low ends are above the limit (rss-growth): growth that lasts to the end of the run, not a heap grown by a step and then held; a short run says little` },
     ...(r.metrics ?? []).map((m): HealthRow => ({
@@ -165,4 +165,10 @@ function regressionNote(head: HeadHealth): string {
 function readsNote(head: HeadHealth): string {
   const failure = head.lastFailure === undefined ? '' : `; last failure: ${head.lastFailure}`;
   return `chain_blockNumber every ${formatMs(head.intervalMs)} (median achieved ${formatMs(head.medianIntervalMs)}), on a connection of its own, apart from the load${failure}`;
+}
+
+/** A CPU counter that went down (a restart) said beside the CPU figure: the CPU just before each restart is not seen. */
+function resetNote(r: Pick<NodeResources, 'cpuResets'>): string {
+  const n = r.cpuResets ?? 0;
+  return n === 0 ? '' : `; the CPU counter went back to 0 ${n === 1 ? 'once' : `${n} times`} (the process restarted): counted from there again, the CPU just before ${n === 1 ? 'it' : 'each'} not seen`;
 }

@@ -137,7 +137,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     } satisfies Required<HeadHealth>;
     const sample = { tMs: 0, cpuPercent: null, rssBytes: 0, openFds: 0, threads: 1 } satisfies Required<ResourcePoint>;
     const resources = {
-      source: 'pid 1', intervalMs: 250, samples: 0, missed: 0, cpuSeconds: null, answeredCalls: 0, cpuPerCallUs: null, peakRssBytes: 0,
+      source: 'pid 1', intervalMs: 250, samples: 0, missed: 0, cpuSeconds: null, answeredCalls: 0, cpuResets: 1, cpuPerCallUs: null, peakRssBytes: 0,
       last: { rssBytes: 0, openFds: 0, threads: 1 }, rssTrend: { mbPerHour: 0, low: 0, high: 0, confidence: 0.95, points: 10, fromMs: 0, line: [{ tMs: 0, mb: 0 }, { tMs: 1, mb: 0 }] }, series: [sample],
       metrics: [{ name: 'chainrpc_rpc_calls_total', samples: 2, first: 0, last: 10, min: 0, max: 10, perSecond: 5, series: [{ tMs: 0, value: 0 }] }],
     } satisfies Required<NodeResources>;
