@@ -30,7 +30,21 @@ describe('headHealth', () => {
     expect(b?.regressionCount).toBe(0);
   });
 
-  it('a reference only gives heights their times: a node as fast as the others but behind the reference lags', () => {
+  it('read less often than blocks come (once a second, 500 ms blocks): the block time is the chain\'s, and a node steadily two behind makes no stall', () => {
+    // An outside tester's: --head-hz 1 on a chain of 500 ms blocks gave a block time of 0 and a stall of nearly every height.
+    const fast = (lateBlocks: number) => (t: number): number => 10 + Math.max(0, Math.floor(t / 500) - lateBlocks);
+    const result = headHealth([follow('a', fast(0), 20_000, 1_000), follow('b', fast(2), 20_000, 1_000), follow('c', fast(0), 20_000, 1_000)], { ...options, intervalMs: 1_000 });
+    expect(result.get('a')?.blockTimeMs).toBeGreaterThanOrEqual(450);
+    expect(result.get('a')?.blockTimeMs).toBeLessThanOrEqual(550);
+    for (const url of ['a', 'b', 'c']) expect({ url, stalls: result.get(url)?.stalls }).toEqual({ url, stalls: [] });
+    // Blocks of 300 ms read twice a second: about 300, not the reads' 500.
+    const third = (t: number): number => 10 + Math.floor(t / 300);
+    const slow = headHealth([follow('a', third, 20_000, 500), follow('b', third, 20_000, 500)], { ...options, intervalMs: 500 });
+    expect(slow.get('a')?.blockTimeMs).toBeGreaterThanOrEqual(270);
+    expect(slow.get('a')?.blockTimeMs).toBeLessThanOrEqual(330);
+  });
+
+    it('a reference only gives heights their times: a node as fast as the others but behind the reference lags', () => {
     const sources = [follow('a', wallHead(200), 10_000), follow('b', wallHead(200), 10_000), follow('ref', wallHead(0), 10_000)];
     const result = headHealth(sources, { ...options, endMs: 10_000, reference: 'ref' });
     expect([...result.keys()]).toEqual(['a', 'b']);

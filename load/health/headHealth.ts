@@ -120,10 +120,13 @@ function regressionsOf(samples: readonly HeadSample[]): { count: number; kept: H
  * chain having H + 1 (before both it is lag, not a stall) until the node's head rises; stalls of successive held
  * heights follow one another, never overlap.
  */
-function stallsOf(samples: readonly HeadSample[], chainHad: (height: number) => number | undefined, blockTimeMs: number | null, endMs: number): HeadStall[] {
+function stallsOf(samples: readonly HeadSample[], chainHad: (height: number) => number | undefined, blockTimeMs: number | null, endMs: number, readEveryMs: number): HeadStall[] {
   const first = samples[0];
   if (blockTimeMs === null || first === undefined) return [];
-  const limit = STALL_BLOCKS * blockTimeMs;
+  // A rise is seen at the next read at the latest: a node read every `readEveryMs` holds a height that long more in
+  // its samples than it did (an outside tester's chain of 500 ms blocks, read once a second, made a stall of nearly
+  // every block of a node steadily two behind).
+  const limit = STALL_BLOCKS * blockTimeMs + readEveryMs;
   const stalls: HeadStall[] = [];
   let held = first.height;
   let heldSince = seenAt(first);
@@ -150,6 +153,36 @@ function stallsOf(samples: readonly HeadSample[], chainHad: (height: number) => 
   return stalls;
 }
 
+/**
+ * The chain's block time from the times heights were first seen: the median, over runs of BLOCK_TIME_RUN successive
+ * times at which the highest height seen rose, of the time taken per height. Heights seen together (the followers
+ * read less often than blocks come: several heights in one answer) share one time, so a median of the gaps between
+ * successive heights was 0 (an outside tester's 500 ms blocks read once a second: a block time of 0, and a stall of
+ * every held height); a run of a few reads averages the heights over them, and the median keeps a stall of the chain
+ * out. Null with fewer than two times.
+ */
+export function blockTimeOf(heights: readonly number[], earliest: ReadonlyMap<number, number>): number | null {
+  const rises: { t: number; h: number }[] = [];
+  for (const h of heights) {
+    const t = earliest.get(h);
+    if (t === undefined) continue;
+    const last = rises.at(-1);
+    if (last !== undefined && t <= last.t) last.h = Math.max(last.h, h);
+    else rises.push({ t, h });
+  }
+  if (rises.length < 2) return null;
+  const run = Math.min(BLOCK_TIME_RUN, rises.length - 1);
+  const perHeight: number[] = [];
+  for (let k = 0; k + run < rises.length; k++) {
+    const [a, b] = [rises[k], rises[k + run]];
+    if (a !== undefined && b !== undefined && b.h > a.h) perHeight.push((b.t - a.t) / (b.h - a.h));
+  }
+  return median(perHeight);
+}
+
+/** Rises of the highest height seen that one block-time figure averages over (blockTimeOf). */
+const BLOCK_TIME_RUN = 5;
+
 /** Each target's HeadHealth; `sources` are the targets and, last, the reference when there is one. */
 export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOptions): Map<string, HeadHealth> {
   // Heights any source had already reached at its first answer are not new: their times would be start-up times.
@@ -158,8 +191,7 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
   const earliest = new Map<number, number>();
   for (const times of reached.values()) for (const [h, t] of times) earliest.set(h, Math.min(t, earliest.get(h) ?? Infinity));
   const heights = [...earliest.keys()].sort((a, b) => a - b);
-  const gaps = heights.slice(1).map((h, i) => (earliest.get(h) ?? 0) - (earliest.get(heights[i] ?? h) ?? 0));
-  const blockTimeMs = median(gaps);
+  const blockTimeMs = blockTimeOf(heights, earliest);
   const chainHad = (h: number): number | undefined => (h <= from ? 0 : earliest.get(h));
   // One source alone has only its own times to compare with: its lag would be 0 and it could never stall,
   // whatever it did. Nothing is made of it rather than figures that look good.
@@ -191,7 +223,7 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
       worst: alone ? [] : [...lags].sort((a, b) => b.lagMs - a.lagMs).slice(0, WORST_KEPT).map((l) => ({ height: l.height, lagMs: round(l.lagMs) })),
       series: alone ? [] : bounded(lags.map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }))),
       lagTrend: alone ? null : lagTrend(lags.filter((l) => l.reached), o),
-      stalls: alone ? [] : stallsOf(source.samples, chainHad, blockTimeMs, o.endMs),
+      stalls: alone ? [] : stallsOf(source.samples, chainHad, blockTimeMs, o.endMs, source.medianIntervalMs ?? median(intervals) ?? o.intervalMs),
       regressions: regressions.kept,
       regressionCount: regressions.count,
     });
