@@ -370,8 +370,11 @@ export interface NodeResources {
    * later), fitted by least squares: MB (MiB) per hour, the slope's interval at `confidence`, the fitted line's
    * ends for drawing (ms from the health origin, MiB); null with fewer than 10 samples after the warm-up. The
    * `rss-growth` threshold judges the lower of `low` and `lastHalf.low` (TrendHalf): growth that is sure and lasts.
+   * `endedMs`: the process was gone from then (ms from the origin), before the measured run ended: the trend covers
+   * the run until then only, and `rss-growth` is not judged on it (an outside tester's node, killed at 12 s of 32,
+   * was judged kept on its first 12 s).
    */
-  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; mb: number }, { tMs: number; mb: number }]; lastHalf?: TrendHalf | null } | null;
+  rssTrend: { mbPerHour: number; low: number; high: number; confidence: number; points: number; fromMs: number; line: [{ tMs: number; mb: number }, { tMs: number; mb: number }]; lastHalf?: TrendHalf | null; endedMs?: number } | null;
   /** At most 1,000 points, ms from the run's health origin. */
   series: ResourcePoint[];
   /**

@@ -198,3 +198,16 @@ describe('a CPU counter that goes back to 0 (the process restarted)', () => {
     expect(counterIncrease([3, 3, 4])).toBe(1);
   });
 });
+
+describe('a process gone before the run ended', () => {
+  it('leaves rss-growth not measured, saying so: its trend is of a part of the run (an outside tester\'s, killed at 12 s of 32, was judged kept)', async () => {
+    vi.useFakeTimers();
+    let i = 0;
+    // Read 4 times a second... here once a second for 12 s, then nothing: the process is gone.
+    const source: ProcessSource = { label: 'pid 4242', read: () => (i++ < 12 ? readingOf(page({ cpu: i * 0.01, rss: (200 - i * 2) * MiB })) : undefined) };
+    const run = await scraped(source, 32, 0, 100);
+    expect(run.health?.resources?.rssTrend?.endedMs).toBeGreaterThan(10_000);
+    expect(evaluateThresholds(run, [parseThreshold('rss-growth < 50MB/h')])[0]).toMatchObject({ actual: null, ok: false });
+    expect(resourceRows(run).find((row) => row.label === 'RSS trend')?.note).toMatch(/the process was gone from .*, before the run ended: the trend covers the run until then \(rss-growth not measured\)/);
+  });
+});

@@ -259,6 +259,8 @@ export class ResourceSampler {
                 { tMs: round(fit.line[1].tMs - originMs), mb: round(fit.line[1].value, 2) },
               ],
               lastHalf: trendHalf(trend?.lastHalf ?? null, originMs),
+              // Gone before the measured run's end (two sampling intervals of slack): the trend is of a part of it.
+              ...(this.#gone && last !== undefined && last.atMs < (windows.at(-1)?.toMs ?? -Infinity) - 2 * this.#intervalMs ? { endedMs: round(last.atMs - originMs) } : {}),
             },
       series: thin(points),
       ...metricsOf(samples, originMs),

@@ -177,7 +177,8 @@ function measure(run: LoadRun, t: Threshold, wire: (method: string) => string): 
     // when growth is sure and still there at the end.
     case 'rss-growth': {
       const trend = run.health?.resources?.rssTrend;
-      return trend === undefined || trend === null ? null : sureTrendLow(trend);
+      // A process gone before the end: its trend is of a part of the run, not the growth the threshold speaks of.
+      return trend === undefined || trend === null || trend.endedMs !== undefined ? null : sureTrendLow(trend);
     }
     // The same of the head lag's slope: above the limit only when the node surely falls further behind, to the end.
     case 'head-lag-drift': {
