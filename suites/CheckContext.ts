@@ -61,6 +61,8 @@ const short = (v: unknown): string => {
 
 /** Blocks a judged wait needs the chain to make before "not seen" is a failure rather than a slow chain (CheckContext.waitFor). */
 export const JUDGED_WAIT_BLOCKS = 3n;
+/** Blocks read at most to tell a chain busy with a backlog (CheckContext.#busyBlocks). */
+const BUSY_BLOCKS_READ = 12n;
 
 /** JSON-RPC 2.0 §5.1: "Method not found". */
 const METHOD_NOT_FOUND = -32601;
@@ -382,17 +384,42 @@ export class CheckContext {
    */
   async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = this.inclusionTimeoutMs(), options: { setup?: boolean; inBlocks?: boolean } = {}): Promise<T> {
     // What comes with blocks (an inclusion, a credit) is judged only once the chain has moved: where it was when the wait began.
-    const from = options.setup !== true && options.inBlocks === true ? await this.#height() : undefined;
+    const from = options.setup === true || options.inBlocks === true ? await this.#height() : undefined;
     const refusedBefore = this.shared.rateRefused(this.node);
     const value = await this.poll(probe, timeoutMs);
     if (value !== undefined) return value;
-    if (options.setup === true) throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms`);
+    if (options.setup === true) {
+      const busy = await this.#busyBlocks(from);
+      throw new CheckError(`setup: ${what} did not happen within ${timeoutMs} ms${busy === undefined ? '' : `, in which ${busy}`}`);
+    }
     // Reads the node refused for the rate meanwhile (each sent again after the wait it asked for) may have held the
     // probe back past the deadline: the wait did not see the node in time, which is no verdict on the rule.
     const refused = this.shared.rateRefused(this.node) - refusedBefore;
     if (refused > 0) throw new CheckError(`${what} was not seen within ${timeoutMs} ms, in which the node refused ${refused} of the run's requests for its rate (HTTP 429): the check's reads were held back; no verdict: give the run a pace the node takes (--max-rate <calls/s>)`);
     if (options.inBlocks === true) return this.#judgeTimeout(what, timeoutMs, from);
     this.fail(`${what} did not happen within ${timeoutMs} ms`, what, 'not seen');
+  }
+
+  /**
+   * Whether every block the chain made since `from` (JUDGED_WAIT_BLOCKS of them at least, BUSY_BLOCKS_READ read at
+   * most) holds the same number of transactions, one or more: blocks filled to a cap, a node that includes few per
+   * block (the spec gives no inclusion rate or block size) working through a backlog the run itself made (an outside
+   * tester's node, one transaction a block, failed two SHOULD checks and left MUST ones in error while it worked
+   * through the suite's 80). Said as the clause to add; undefined when the counts differ or a block is empty (the
+   * node had room, and its chances), or the blocks cannot be read.
+   */
+  async #busyBlocks(from: bigint | undefined): Promise<string | undefined> {
+    const to = await this.#height();
+    if (from === undefined || to === undefined || to - from < JUDGED_WAIT_BLOCKS) return undefined;
+    const first = to - from > BUSY_BLOCKS_READ ? to - BUSY_BLOCKS_READ + 1n : from + 1n;
+    let cap: bigint | undefined;
+    for (let h = first; h <= to; h++) {
+      const r = await this.call('chain_getBlockByHeight', [h <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(h) : h]).catch(() => undefined);
+      const count = r?.ok === true ? asU64(this.field(r.result, 'transaction_count')) : undefined;
+      if (count === undefined || count === 0n || (cap !== undefined && count !== cap)) return undefined;
+      cap = count;
+    }
+    return `the chain made ${to - from} blocks, each holding ${cap ?? '?'} transaction${cap === 1n ? '' : 's'}: blocks full at the node's own size, working through a backlog (the run's own transactions among them; the spec gives no inclusion rate or block size); give the run fewer checks at once (--concurrency 1)`;
   }
 
   /**
@@ -403,6 +430,8 @@ export class CheckContext {
   async #judgeTimeout(what: string, timeoutMs: number, from: bigint | undefined): Promise<never> {
     const to = await this.#height();
     const made = from === undefined || to === undefined ? undefined : to - from;
+    const busy = await this.#busyBlocks(from);
+    if (busy !== undefined) throw new CheckError(`${what} was not seen within ${timeoutMs} ms, in which ${busy}; no verdict`);
     if (made !== undefined && made < JUDGED_WAIT_BLOCKS) {
       // In a network, another node far ahead means this node stopped following, not a slow chain (an outside
       // tester's stalled follower was blamed on the profile's block time).
@@ -413,7 +442,6 @@ export class CheckContext {
     this.fail(`${what} did not happen within ${timeoutMs} ms${made === undefined ? '' : `, in which the chain made ${made} blocks`}`, what, 'not seen');
   }
 
-  /** The node's height now, or undefined when it gives none (chain_blockNumber's own checks judge that). */
   /** Another node of the run at least JUDGED_WAIT_BLOCKS ahead of `height` (this node's), if any. */
   async #nodeAhead(height: bigint | undefined): Promise<{ node: string; height: bigint } | undefined> {
     if (height === undefined) return undefined;
@@ -425,6 +453,7 @@ export class CheckContext {
     return undefined;
   }
 
+  /** The node's height now, or undefined when it gives none (chain_blockNumber's own checks judge that). */
   async #height(): Promise<bigint | undefined> {
     const r = await this.call('chain_blockNumber').catch(() => undefined);
     return r?.ok === true ? asU64(r.result) : undefined;

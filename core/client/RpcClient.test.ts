@@ -460,7 +460,19 @@ describe('raw exact', () => {
     return { server, client };
   }
 
-  it('returns the answer of a node that answers 413 and closes while the body is going out', async () => {
+  it('says a node that answers after an unrequested 100 Continue answered (NETWORK, naming it), not that nothing answered', async () => {
+    // RFC 9110 §15.2 lets a server send it; undici refuses it ("bad response"). It was said REFUSED: "is the node running?".
+    const body = '{"jsonrpc":"2.0","id":1,"result":5}';
+    const { client } = await rawSetup((socket) => {
+      socket.on('data', () => socket.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`));
+    });
+    const error = await client.call('chain_blockNumber').then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).code).toBe('NETWORK');
+    expect((error as TransportError).message).toMatch(/answered with bytes this client does not read as an HTTP response \(UND_ERR_SOCKET: bad response\)/);
+  });
+
+    it('returns the answer of a node that answers 413 and closes while the body is going out', async () => {
     const text = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too large"}}';
     const exchanges: Exchange[] = [];
     const { client } = await rawSetup(

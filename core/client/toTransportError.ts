@@ -59,6 +59,16 @@ export function toTransportError(
     return make('ABORTED', `Request to ${url} was aborted`, "The caller's AbortSignal fired before the exchange completed.");
   const code = errorCode(cause);
   const text = cause instanceof Error ? cause.message : String(cause);
+  // undici's "bad response": the node answered, with bytes it would not read as a response (an unrequested
+  // 100 Continue before the answer, which RFC 9110 §15.2 lets a server send; or not HTTP). Something answered: not
+  // "is the node running?" (an outside tester's node, answering every call after a 100 Continue, was said down).
+  if (code === 'UND_ERR_SOCKET' && /bad response/i.test(errorMessages(cause))) {
+    return make(
+      'NETWORK',
+      `${url} answered with bytes this client does not read as an HTTP response (${code}: bad response)`,
+      `${text}. The node answered, but not as an HTTP/1.1 response undici takes: an unrequested 1xx status (100 Continue) before the answer, which undici refuses, or bytes that are not HTTP.`,
+    );
+  }
   if (code !== undefined && REFUSED_CODES.has(code)) {
     return make(
       'REFUSED',
@@ -84,4 +94,10 @@ function errorCode(error: unknown, depth = 0): string | undefined {
     }
   }
   return errorCode((error as { cause?: unknown }).cause, depth + 1);
+}
+
+/** The messages of an error and its causes, joined (undici puts "bad response" on a cause). */
+function errorMessages(error: unknown, depth = 0): string {
+  if (depth > 4 || !(error instanceof Error)) return '';
+  return `${error.message} ${errorMessages((error as { cause?: unknown }).cause, depth + 1)}`;
 }

@@ -77,7 +77,34 @@ describe('state checks on nodes that made other choices, or one mistake elsewher
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 60_000);
 
-  it('nonce-increments fails on a node that reports nonce - 1 from nonce 2 on (an outside tester\'s node, certified before: one transfer never showed it)', async () => {
+  it('a faucet paying less than the checks need: the setup error says so and what to give, not that the funds never came (an outside tester\'s faucet of 0.005 token)', async () => {
+    const small = await startTestNode({ faucet: { amount: 5n * 10n ** 15n, limit: 1 } });
+    try {
+      const results = await runChecks(stateChecks.filter((c) => c.id === 'state/nonce-increments'), [small.url]);
+      expect(resultOf(results, 'state/nonce-increments')).toMatchObject({
+        status: 'error',
+        evidence: { message: expect.stringMatching(/^setup: the faucet credited [0-9a-f]+… with 5000000000000000 base units, fewer than the 10000000000000000 the checks need .*give --private-key/) as unknown },
+      });
+    } finally {
+      await small.stop();
+    }
+  }, 30_000);
+
+  it('a credit not seen while every block the chain made was full at one size (one transaction each): no verdict, naming --concurrency 1; with room in a block, a failure', async () => {
+    const check = stateChecks.filter((c) => c.id === 'state/transfer-moves-value-and-fee');
+    // The recipient's credit is never shown (its balance read as 0): the wait runs out.
+    const hide = (res: ProxiedResponse, req: ProxiedRequest): ProxiedResponse =>
+      objectOf(req.body)?.method === 'chain_getAccount' ? { ...res, body: res.body.replace('"balance":"123456789"', '"balance":"0"') } : res;
+    const full = await runThroughProxy(check, node.url, (res, req) => {
+      const hidden = hide(res, req);
+      return objectOf(req.body)?.method === 'chain_getBlockByHeight' ? { ...hidden, body: hidden.body.replace(/"transaction_count":\d+/, '"transaction_count":1') } : hidden;
+    });
+    expect(resultOf(full, 'state/transfer-moves-value-and-fee')).toMatchObject({ status: 'error', evidence: { message: expect.stringMatching(/each holding 1 transaction: blocks full at the node's own size.*--concurrency 1/) as unknown } });
+    const room = await runThroughProxy(check, node.url, hide);
+    expect(resultOf(room, 'state/transfer-moves-value-and-fee').status).toBe('fail');
+  }, 60_000);
+
+    it('nonce-increments fails on a node that reports nonce - 1 from nonce 2 on (an outside tester\'s node, certified before: one transfer never showed it)', async () => {
     const results = await runThroughProxy(stateChecks.filter((c) => c.id === 'state/nonce-increments'), node.url, (res: ProxiedResponse, req: ProxiedRequest) => {
       if (objectOf(req.body)?.method !== 'chain_getAccount') return res;
       return { ...res, body: res.body.replace(/"nonce":(\d+)/, (_m, n: string) => `"nonce":${Number(n) >= 2 ? Number(n) - 1 : Number(n)}`) };

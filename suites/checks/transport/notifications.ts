@@ -2,7 +2,7 @@ import type { RawResponse } from '../../../core/client/index.js';
 import { defineCheck } from '../../Check.js';
 import type { Check } from '../../Check.js';
 import type { CheckContext } from '../../CheckContext.js';
-import { answerText, expectNoResponse, requestText, UNKNOWN_METHOD } from './wire.js';
+import { answerText, expectNoResponse, refusedAsWhole, requestText, servesBatchOf, UNKNOWN_METHOD } from './wire.js';
 import { stringifyJson } from '../../../core/json/index.js';
 import { freeTransfer, heightParam, unusedAddress } from '../support.js';
 
@@ -60,7 +60,13 @@ export const notifications: Check[] = [
     title: 'a batch of notifications only gets nothing back: no array, not even an empty one',
     spec: 'JSON-RPC 2.0 §6 ("the server MUST NOT return an empty Array and should return nothing at all"), §7 ("rpc call Batch (all notifications)")',
     async run(ctx: CheckContext) {
+      if (ctx.profile.maxBatch !== undefined && ctx.profile.maxBatch < 2) ctx.skip(`the profile's maxBatch is ${ctx.profile.maxBatch}: no batch of two to send (the spec leaves batch limits open)`);
       const res = await ctx.post(notificationBatch(ctx));
+      // One error for the whole batch may be the node's batch limit (an outside tester's node taking one call a batch
+      // failed here): if two plain calls in a batch are refused alike, the limit is below 2 and there is nothing to judge.
+      if (!Array.isArray(res.json) && refusedAsWhole(res) && !(await servesBatchOf(ctx, 2))) {
+        ctx.skip(`a batch of two notifications was refused as a whole (${answerText(res).slice(0, 160)}), and so was a batch of two chain_blockNumber calls: the node's batch limit is below 2 (the spec leaves batch limits open)`);
+      }
       expectNoResponse(ctx, res, 'a batch of two notifications');
       return `HTTP ${res.status}, no JSON in the body`;
     },
