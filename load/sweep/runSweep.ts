@@ -81,11 +81,26 @@ export function sweepErrorsReason(run: LoadRun, judge: SloJudgement = {}): strin
   if (calls === 0 || (failed / calls) * 100 < SWEEP_ERRORS_LIMIT) return undefined;
   const kinds = [
     ...[...codes].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([code, n]) => `${formatCount(n)} JSON-RPC error ${code}`),
-    ...(unanswered > 0 ? [`${formatCount(unanswered)} unanswered (timeout, transport, HTTP status, malformed)`] : []),
+    ...(unanswered > 0 ? [`${formatCount(unanswered)} unanswered (${unansweredCauses(run.failures) ?? 'timeout, transport, HTTP status, malformed'})`] : []),
     ...(invalid > 0 ? [`${formatCount(invalid)} invalid results`] : []),
   ];
   const scope = judged.size > 0 ? ' of the methods no errors threshold of the scenario judges' : '';
   return `errors ${formatPercent(failed / calls)} over ${SWEEP_ERRORS_LIMIT}%: ${formatCount(failed)} of ${formatCount(calls)} calls${scope} failed${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+}
+
+/**
+ * What the requests left unanswered met, by cause: "HTTP 503 ×400, 2 timed out" (an outside tester's sweep against a
+ * node shedding load with 503 said only "timeout, transport, HTTP status, malformed"); undefined when none is counted.
+ */
+function unansweredCauses(f: LoadRun['failures'] | undefined): string | undefined {
+  if (f === undefined) return undefined;
+  const parts = [
+    ...Object.entries(f.httpStatus).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([status, n]) => `HTTP ${status} ×${formatCount(n)}`),
+    ...(f.timeouts > 0 ? [`${formatCount(f.timeouts)} timed out`] : []),
+    ...(f.transport > 0 ? [`${formatCount(f.transport)} transport failure${f.transport === 1 ? '' : 's'}`] : []),
+    ...(f.malformed > 0 ? [`${formatCount(f.malformed)} malformed`] : []),
+  ];
+  return parts.length === 0 ? undefined : `requests: ${parts.join(', ')}`;
 }
 
 /**
