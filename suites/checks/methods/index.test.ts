@@ -92,7 +92,21 @@ describe('methodChecks', () => {
     });
   });
 
-  it('no verdict on a field found under another name (key names are the network\'s choice); a field missing under any name still fails', async () => {
+  it('transaction-count-matches reads the block again once the chain is past it: a count of 0 below the tip, the list kept, fails (an outside tester\'s node was certified)', async () => {
+    let tip = 0;
+    const results = await runThroughProxy(methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/transaction-count-matches'), node.url, (res, req) => {
+      if (req.body.includes('"chain_blockNumber"')) {
+        const m = /"result":(\d+)/.exec(res.body);
+        if (m !== null) tip = Math.max(tip, Number(m[1]));
+        return res;
+      }
+      const asked = /"chain_getBlockByHeight","params":\[(\d+)\]/.exec(req.body);
+      return asked !== null && Number(asked[1]) < tip ? { ...res, body: res.body.replace(/"transaction_count":\d+/, '"transaction_count":0') } : res;
+    });
+    expect(resultOf(results, 'chain_getBlockByHeight/transaction-count-matches')).toMatchObject({ status: 'fail', evidence: { message: expect.stringMatching(/transaction_count is not the length of transactions/) as unknown } });
+  });
+
+    it('no verdict on a field found under another name (key names are the network\'s choice); a field missing under any name still fails', async () => {
     const blockChecks = methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/spec-fields');
     /** The node's blocks with transaction_count written by `rename` (undefined: left out). */
     const rewritten = (rename: string | undefined) => (res: ProxiedResponse, req: ProxiedRequest): ProxiedResponse => {
