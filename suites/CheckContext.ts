@@ -1,7 +1,7 @@
 import { TransportError } from '../core/client/index.js';
 import type { RawResponse, RpcClient } from '../core/client/index.js';
 import { validateResponse } from '../core/client/validateResponse.js';
-import { stringifyJson } from '../core/json/index.js';
+import { jsonInteger, stringifyJson } from '../core/json/index.js';
 import type { JsonValue } from '../core/json/index.js';
 import { validators } from '../core/schema/validators.js';
 import type { Problem, ResultLevel } from '../core/schema/validators.js';
@@ -414,7 +414,7 @@ export class CheckContext {
     const first = to - from > BUSY_BLOCKS_READ ? to - BUSY_BLOCKS_READ + 1n : from + 1n;
     let cap: bigint | undefined;
     for (let h = first; h <= to; h++) {
-      const r = await this.call('chain_getBlockByHeight', [h <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(h) : h]).catch(() => undefined);
+      const r = await this.call('chain_getBlockByHeight', [jsonInteger(h)]).catch(() => undefined);
       const count = r?.ok === true ? asU64(this.field(r.result, 'transaction_count')) : undefined;
       if (count === undefined || count === 0n || (cap !== undefined && count !== cap)) return undefined;
       cap = count;

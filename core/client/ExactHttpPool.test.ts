@@ -142,7 +142,7 @@ describe('ExactHttpPool', () => {
     expect(error.error.message).not.toMatch(/ECONNREFUSED/);
   });
 
-    it('keeps a connection no longer than the server says (keep-alive: timeout=1: under a second less, so not at all)', async () => {
+  it('keeps a connection no longer than the server says (keep-alive: timeout=1: under a second less, so not at all)', async () => {
     const { server: s, connections } = await server((socket) => socket.write(ok('{}', 'keep-alive: timeout=1\r\n')));
     const p = pool(s.url);
     await post(p, 'a');

@@ -472,7 +472,7 @@ describe('raw exact', () => {
     expect((error as TransportError).message).toMatch(/answered with bytes this client does not read as an HTTP response \(UND_ERR_SOCKET: bad response\)/);
   });
 
-    it('returns the answer of a node that answers 413 and closes while the body is going out', async () => {
+  it('returns the answer of a node that answers 413 and closes while the body is going out', async () => {
     const text = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too large"}}';
     const exchanges: Exchange[] = [];
     const { client } = await rawSetup(

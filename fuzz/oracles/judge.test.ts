@@ -213,7 +213,7 @@ describe('judge', () => {
     expect(oracles(post(BLOCK_NUMBER), { failure: { code: 'REFUSED', message: 'http://127.0.0.1:8545/rpc closed the connection without answering' }, ms: 1 }, SMALL)).toEqual(['no-answer']);
   });
 
-    it('in a batch, names the method of the call a violation is about, and none for the batch as a whole', () => {
+  it('in a batch, names the method of the call a violation is about, and none for the batch as a whole', () => {
     const batch = post(`[${call('chain_blockNumber', '[]', '1')},${call('chain_getBlockByHeight', '[-1]', '2')},null]`);
     const opts = { profile: REF, slowBoundMs: 1000 };
     // The invalid height answered with a result: chain_getBlockByHeight's finding, not the batch's first call's.

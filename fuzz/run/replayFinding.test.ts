@@ -139,7 +139,7 @@ describe('replayFinding', () => {
     expect(code).toBe(0);
   });
 
-    it('refuses to judge a node that does not answer before the case (exit 3)', async () => {
+  it('refuses to judge a node that does not answer before the case (exit 3)', async () => {
     const url = await node('dies');
     const [server] = servers;
     await new Promise<void>((r) => server?.close(() => r()));

@@ -74,38 +74,51 @@ describe('culpritOf: the request a dead node is blamed on', () => {
   });
 });
 
+/**
+ * A node that answers every call with a result, echoing its id, until the third case (id "c<n>": a case's, not the
+ * chain reading's): it answers that one too, then dies, at once (as an exception thrown once the answer is written
+ * would) or `afterMs` later (a timer), refusing every request from then on. `killer()`: that case's body.
+ */
+async function nodeDyingOfThirdCase(afterMs?: number): Promise<{ url: string; killer: () => string }> {
+  let seen = 0;
+  let killer = '';
+  let dead = false;
+  const server = createServer((req, res) => {
+    if (dead) {
+      req.socket.destroy();
+      return;
+    }
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":5}`);
+      if (!/"id":"c\d+"/.test(body) || ++seen !== 3) return;
+      killer = body;
+      const die = (): void => {
+        dead = true;
+        server.close();
+        server.closeAllConnections();
+      };
+      if (afterMs === undefined) {
+        dead = true;
+        setImmediate(die);
+      } else setTimeout(die, afterMs);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, killer: () => killer };
+}
+
 describe('runFuzz', () => {
   it('with --concurrency 1, names the case a node died just after answering, not the next one, which found it gone', async () => {
     // Answers chain_blockNumber rightly; the third case (id "c<n>": a case's, not the chain reading's) it answers,
     // then dies as its answer goes out, as an exception thrown once the answer is written would.
-    let seen = 0;
-    let diedOf = '';
-    let dead = false;
-    const server = createServer((req, res) => {
-      if (dead) {
-        req.socket.destroy();
-        return;
-      }
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
-        res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":5}`);
-        if (!/"id":"c\d+"/.test(body) || ++seen !== 3) return;
-        diedOf = body;
-        dead = true;
-        setImmediate(() => {
-          server.close();
-          server.closeAllConnections();
-        });
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url, killer } = await nodeDyingOfThirdCase();
     const run = await runFuzz({ urls: [url], profile: referenceProfile(), seed: 1, cases: 20, durationMs: null, only: ['valid', 'chain_blockNumber'], concurrency: 1, maxRate: 1_000, maxBodyBytes: 1 << 20, timeoutMs: 1_000, livenessEvery: 100, shrink: { maxAttempts: 1, maxMs: 100 }, version: 'test' });
     const died = run.findings.find((f) => f.oracle === 'liveness');
     expect(run.findings.map((f) => f.oracle)).toEqual(['liveness']);
-    expect(Buffer.from(died?.original.http.bodyBase64 ?? '', 'base64').toString()).toBe(diedOf);
+    expect(Buffer.from(died?.original.http.bodyBase64 ?? '', 'base64').toString()).toBe(killer());
     expect(died?.message).toMatch(/^the node stopped answering after this request \(the last case it answered/);
     // No case is made once no node answers: the run's count is the cases the node was sent (it said 75 against 74).
     expect(run.cases).toBe(run.targets[0]?.cases);
@@ -113,39 +126,16 @@ describe('runFuzz', () => {
 
   it('a node that dies a while after the request that killed it: the cases sent in the 2 s before are candidates, the killer among them', async () => {
     // Answers every call; 300 ms after the third case (id "c<n>") it dies, while the run has sent it more since.
-    let seen = 0;
-    let killer = '';
-    let dead = false;
-    const server = createServer((req, res) => {
-      if (dead) {
-        req.socket.destroy();
-        return;
-      }
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const id = /"id":("[^"]*"|\d+)/.exec(body)?.[1] ?? 'null';
-        res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","id":${id},"result":5}`);
-        if (!/"id":"c\d+"/.test(body) || ++seen !== 3) return;
-        killer = body;
-        setTimeout(() => {
-          dead = true;
-          server.close();
-          server.closeAllConnections();
-        }, 300);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url, killer } = await nodeDyingOfThirdCase(300);
     const run = await runFuzz({ urls: [url], profile: referenceProfile(), seed: 1, cases: 2_000, durationMs: null, only: ['valid', 'chain_blockNumber'], concurrency: 1, maxRate: 300, maxBodyBytes: 1 << 20, timeoutMs: 1_000, livenessEvery: 100, shrink: { maxAttempts: 1, maxMs: 100 }, version: 'test' });
     const died = run.findings.find((f) => f.oracle === 'liveness');
     expect(died).toBeDefined();
     const candidates = [died?.original, ...(died?.candidates ?? [])].map((k) => Buffer.from(k?.http.bodyBase64 ?? '', 'base64').toString());
-    expect(candidates).toContain(killer);
+    expect(candidates).toContain(killer());
     expect(died?.message).toMatch(/--replay also tries the \d+ cases sent in the 2 s before/);
   }, 15_000);
 
-    it('probes with the spec\'s own call (an integer id): a node that hangs on string ids is a finding, not a node not running', async () => {
+  it('probes with the spec\'s own call (an integer id): a node that hangs on string ids is a finding, not a node not running', async () => {
     // Answers any request whose id is not a string at once; one with a string id never (a planted bug).
     const server = createServer((req, res) => {
       let body = '';

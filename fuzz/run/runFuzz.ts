@@ -18,6 +18,7 @@ import { compareAnswers } from './differential.js';
 import { FindingBook } from './FindingBook.js';
 import { FuzzTarget, LIVENESS_PROBE } from './FuzzTarget.js';
 import { sendCase } from './sendCase.js';
+import { notDelivered } from '../oracles/judge.js';
 import { SHRINK_DEFAULTS, type ShrinkOptions } from './shrink.js';
 
 export interface FuzzOptions {
@@ -399,11 +400,10 @@ export function noteSuspect(suspects: Suspect[], s: Suspect): void {
 }
 
 /**
- * A case whose connection was refused (ECONNREFUSED): it may never have reached the node (gone already), or have
- * reached it on a kept connection that the node then closed without answering (the transport sends such a request
- * once more, RFC 9112 §9.3.1, and that second try is refused): from outside, either.
+ * A case whose connection was refused (ECONNREFUSED, judge.ts notDelivered): it never reached the node, gone already. (A
+ * request on a kept connection the node closed, sent once more and refused, is said as that close: ExactHttpPool.)
  */
-const refusedAtLast = (s: Suspect): boolean => s.answer.failure?.code === 'REFUSED' && /\bECONNREFUSED\b/.test(s.answer.failure.message);
+const refusedAtLast = (s: Suspect): boolean => notDelivered(s.answer);
 
 /**
  * The request that killed a node, among the cases sent to it since its last good probe. First those it left

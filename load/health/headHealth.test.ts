@@ -44,7 +44,7 @@ describe('headHealth', () => {
     expect(slow.get('a')?.blockTimeMs).toBeLessThanOrEqual(330);
   });
 
-    it('a reference only gives heights their times: a node as fast as the others but behind the reference lags', () => {
+  it('a reference only gives heights their times: a node as fast as the others but behind the reference lags', () => {
     const sources = [follow('a', wallHead(200), 10_000), follow('b', wallHead(200), 10_000), follow('ref', wallHead(0), 10_000)];
     const result = headHealth(sources, { ...options, endMs: 10_000, reference: 'ref' });
     expect([...result.keys()]).toEqual(['a', 'b']);

@@ -208,10 +208,11 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
     const sorted = lags.map((l) => l.lagMs).sort((a, b) => a - b);
     const regressions = regressionsOf(source.samples);
     const intervals = source.samples.slice(1).map((s, i) => s.sentMs - (source.samples[i]?.sentMs ?? s.sentMs));
+    const readEveryMs = source.medianIntervalMs ?? median(intervals) ?? o.intervalMs;
     out.set(source.url, {
       startedAt: new Date(o.startedAtMs).toISOString(),
       intervalMs: o.intervalMs,
-      medianIntervalMs: round(source.medianIntervalMs ?? median(intervals) ?? o.intervalMs),
+      medianIntervalMs: round(readEveryMs),
       samples: source.answered ?? source.samples.length,
       failed: source.failed,
       ...(source.lastFailure === undefined ? {} : { lastFailure: source.lastFailure }),
@@ -223,7 +224,7 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
       worst: alone ? [] : [...lags].sort((a, b) => b.lagMs - a.lagMs).slice(0, WORST_KEPT).map((l) => ({ height: l.height, lagMs: round(l.lagMs) })),
       series: alone ? [] : bounded(lags.map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }))),
       lagTrend: alone ? null : lagTrend(lags.filter((l) => l.reached), o),
-      stalls: alone ? [] : stallsOf(source.samples, chainHad, blockTimeMs, o.endMs, source.medianIntervalMs ?? median(intervals) ?? o.intervalMs),
+      stalls: alone ? [] : stallsOf(source.samples, chainHad, blockTimeMs, o.endMs, readEveryMs),
       regressions: regressions.kept,
       regressionCount: regressions.count,
     });

@@ -56,7 +56,7 @@ describe('a sweep step judges failed calls', () => {
     expect(sweepErrorsReason(run)).toBe('errors 10.0% over 1%: 20 of 200 calls failed (20 unanswered (requests: HTTP 503 ×18, 2 timed out))');
   });
 
-    it('gives way to the scenario\'s own errors threshold: whole-run, or per method', () => {
+  it('gives way to the scenario\'s own errors threshold: whole-run, or per method', () => {
     const methods = [refused('chain_blockNumber', 200, 0), refused('chain_getBlockByHeight', 200, 100, '-32602')];
     const whole: ThresholdResult = { name: 'errors < 50%', metric: 'errors', unit: '%', limit: 50, actual: 25, ok: true };
     expect(sloReasons(step(methods, [whole]))).toEqual([]);

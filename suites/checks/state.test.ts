@@ -104,7 +104,7 @@ describe('state checks on nodes that made other choices, or one mistake elsewher
     expect(resultOf(room, 'state/transfer-moves-value-and-fee').status).toBe('fail');
   }, 60_000);
 
-    it('nonce-increments fails on a node that reports nonce - 1 from nonce 2 on (an outside tester\'s node, certified before: one transfer never showed it)', async () => {
+  it('nonce-increments fails on a node that reports nonce - 1 from nonce 2 on (an outside tester\'s node, certified before: one transfer never showed it)', async () => {
     const results = await runThroughProxy(stateChecks.filter((c) => c.id === 'state/nonce-increments'), node.url, (res: ProxiedResponse, req: ProxiedRequest) => {
       if (objectOf(req.body)?.method !== 'chain_getAccount') return res;
       return { ...res, body: res.body.replace(/"nonce":(\d+)/, (_m, n: string) => `"nonce":${Number(n) >= 2 ? Number(n) - 1 : Number(n)}`) };
@@ -112,7 +112,7 @@ describe('state checks on nodes that made other choices, or one mistake elsewher
     expect(resultOf(results, 'state/nonce-increments')).toMatchObject({ status: 'fail', evidence: { message: 'the nonce did not increase by one at the second transaction' } });
   }, 60_000);
 
-    it('transfer-moves-value-and-fee fails at once, saying so, on a node that credits a transfer twice (not "not seen" after its wait)', async () => {
+  it('transfer-moves-value-and-fee fails at once, saying so, on a node that credits a transfer twice (not "not seen" after its wait)', async () => {
     const results = await runThroughProxy(stateChecks.filter((c) => c.id === 'state/transfer-moves-value-and-fee'), node.url, (res: ProxiedResponse, req: ProxiedRequest) => {
       const answer = objectOf(res.body);
       const result = answer?.result;

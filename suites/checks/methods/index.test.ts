@@ -106,7 +106,7 @@ describe('methodChecks', () => {
     expect(resultOf(results, 'chain_getBlockByHeight/transaction-count-matches')).toMatchObject({ status: 'fail', evidence: { message: expect.stringMatching(/transaction_count is not the length of transactions/) as unknown } });
   });
 
-    it('no verdict on a field found under another name (key names are the network\'s choice); a field missing under any name still fails', async () => {
+  it('no verdict on a field found under another name (key names are the network\'s choice); a field missing under any name still fails', async () => {
     const blockChecks = methodChecks.filter((c) => c.id === 'chain_getBlockByHeight/spec-fields');
     /** The node's blocks with transaction_count written by `rename` (undefined: left out). */
     const rewritten = (rename: string | undefined) => (res: ProxiedResponse, req: ProxiedRequest): ProxiedResponse => {

@@ -54,7 +54,7 @@ describe('transport id checks', () => {
     expectFailure(results, 'transport/id-integer-echoed', /answered with id 1 \(number\), not 4294967297 \(number\)/);
   });
 
-    it('catch an id sent back in exponent form (9.007199254740993e15 reads as a rounded double)', async () => {
+  it('catch an id sent back in exponent form (9.007199254740993e15 reads as a rounded double)', async () => {
     const results = await runThroughProxy(ids, node.url, (res) => ({ ...res, body: res.body.replace('"id":9007199254740993', '"id":9.007199254740993e15') }));
     expectFailure(results, 'transport/id-large-integer-echoed', /answered with id 9007199254740992 \(number\), not 9007199254740993 \(number\)/);
     expect(results.filter((r) => r.status !== 'pass').map((r) => r.id)).toEqual(['transport/id-large-integer-echoed']);

@@ -28,7 +28,7 @@ describe('transport notification checks', () => {
     expectFailure(results, 'transport/notification-not-answered', /a notification of chain_sendRawTransaction: the node answered with a JSON value/);
   });
 
-    it('notification-batch-not-answered is skipped, not failed, on a node whose batch limit is 1 (an outside tester\'s, --max-batch 1)', async () => {
+  it('notification-batch-not-answered is skipped, not failed, on a node whose batch limit is 1 (an outside tester\'s, --max-batch 1)', async () => {
     const tooLarge = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32013,"message":"Batch too large"}}' };
     const results = await runThroughProxy(notifications, node.url, (res, req) => (req.body.startsWith('[') ? tooLarge : res));
     expect(results.find((r) => r.id === 'transport/notification-batch-not-answered')).toMatchObject({ status: 'skip', evidence: { message: expect.stringMatching(/the node's batch limit is below 2/) as unknown } });
@@ -37,7 +37,7 @@ describe('transport notification checks', () => {
     expectFailure(notificationsOnly, 'transport/notification-batch-not-answered', /a batch of two notifications: the node answered with a JSON value/);
   });
 
-    it('the MUST checks accept any status for an empty answer; the PROFILE check compares with the profile', async () => {
+  it('the MUST checks accept any status for an empty answer; the PROFILE check compares with the profile', async () => {
     const results = await runThroughProxy(notifications, node.url, status200);
     expect(notPassing(results)).toEqual(['transport/notification-status']);
     expectFailure(results, 'transport/notification-status', /a notification was answered with HTTP 200, not 204/);
