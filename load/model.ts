@@ -204,6 +204,22 @@ export interface InclusionStats {
    * is what was pending then. Absent in older reports.
    */
   followedAfterMs?: number;
+  /** How the following went, over the whole run (the warm-up's transactions too). Absent in older reports. */
+  tracking?: InclusionTracking;
+}
+
+/** Why inclusion tracking ended, and what it could not see plainly (load/inclusion/InclusionTracker.ts). */
+export interface InclusionTracking {
+  endedBy: 'all-included' | 'grace' | 'stopped';
+  /** Sends with no answer that the chain never showed included: neither accepted nor refused. */
+  unanswered: number;
+  /** Accepted transactions answered with another hash than their own (followed by both). */
+  hashMismatches: number;
+  /** Times the chain replaced blocks already read, and the most blocks one took back. */
+  reorgs: number;
+  deepestReorg: number;
+  pollErrors: number;
+  lastPollError: string | null;
 }
 
 /** A lane stopped after a failed send to read its sender's nonce (resyncs); transactions it sent again, or skipped, from that nonce. */

@@ -72,6 +72,8 @@ export interface RunLoadOptions {
   threads: number;
   /** The generator's send lag p99 and read lag p99 (µs) above which a run is invalid (default the engine's, 5 ms). */
   maxLagP99Us?: number;
+  /** How long signed transactions still pending are followed after the run (InclusionTrackerOptions.graceMs); default: the tracker's. */
+  inclusionGraceMs?: number;
   /** Where a corpus made for the run is kept (default: a folder under the OS temp dir). */
   workDir?: string;
   /**
@@ -225,7 +227,7 @@ async function prepare(url: string, index: number, o: RunLoadOptions, workDir: s
         trackerOriginMs = epochNow();
         // With faults, the chain is followed through any node that still answers (the one sent to may be down).
         const fallbackUrls = o.chaos === undefined ? [] : o.urls.filter((u) => u !== url);
-        tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs, fallbackUrls });
+        tracker = await InclusionTracker.start({ url, profile, originMs: trackerOriginMs, fallbackUrls, ...(o.inclusionGraceMs === undefined ? {} : { graceMs: o.inclusionGraceMs }) });
       }
     }
     const wire = Object.fromEntries([...s.reads, 'chain_sendRawTransaction'].map((m) => [m, wireMethod(profile, m)]));

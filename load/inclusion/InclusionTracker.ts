@@ -5,7 +5,9 @@
  *
  * Two ways to see inclusion, chosen from what the node serves:
  * - block-hashes: blocks list their transactions' hashes (the reference profile's `transactions`): each
- *   new block is read once and its hashes matched against the transactions sent.
+ *   new block is read and its hashes matched against the transactions sent (under the hash the node answered and
+ *   the transaction's own, where they differ). A block whose parent is not the block held below it, or a tip gone
+ *   back, is a reorganisation: the replaced blocks' sightings are taken back and their heights read again.
  * - sender-nonce: blocks show only `transaction_count` and `proposer` (all the spec shows); a sender's
  *   nonce counts its confirmed transactions, so when it passes a transaction's nonce that transaction is
  *   included. Any conforming node serves it. Only senders with transactions outstanding are polled.
@@ -21,6 +23,8 @@ import { Histogram } from '../metrics/Histogram.js';
 const SERIES_KEPT = 7_200;
 import type { InclusionStats } from '../model.js';
 import { blockTimestampMs } from './blockTimestampMs.js';
+import { BlockSightings, normalHash } from './BlockSightings.js';
+import type { ReadBlock, Sighting } from './BlockSightings.js';
 import { ChainReader } from './ChainReader.js';
 import { epochNow } from '../../core/epochNow.js';
 
@@ -37,7 +41,11 @@ export interface InclusionTrackerOptions {
   method?: InclusionMethod | 'auto';
   /** Default: the measured block time / 10, at least 20 ms. */
   pollIntervalMs?: number;
-  /** How long finish() keeps following for transactions still pending; default 5 block times. */
+  /**
+   * How long finish() keeps following for transactions still pending. Default: 5 block times, or twice the longest
+   * time to inclusion seen so far where that is longer, and on while the run's transactions are still being included
+   * (each inclusion gives 5 block times more), at most GRACE_CAP_MS in all.
+   */
   graceMs?: number;
   /** Epoch ms that is t = 0 of the series (the start of measurement); default: when tracking started. */
   originMs?: number;
@@ -65,7 +73,7 @@ export interface InclusionResult {
    * shows included counts as accepted and included instead.
    */
   unanswered: number;
-  /** Accepted transactions whose answered hash differs from the corpus's (they are followed by the node's hash). */
+  /** Accepted transactions whose answered hash differs from the corpus's (followed by both: either in a block includes it). */
   hashMismatches: number;
   /** Outcomes that could not be followed: a tag that is not { hash, sender, nonce }, or no hash to look for in blocks. */
   untracked: number;
@@ -97,6 +105,8 @@ const LEDGER_EXAMPLES = 20;
 
 interface SentTx {
   hash: string | null;
+  /** The transaction's own hash (the corpus's) where the node answered another: a block listing either includes it. */
+  ownHash?: string;
   sender: string;
   nonce: number;
   scheduledAtMs: number;
@@ -105,10 +115,12 @@ interface SentTx {
   /** False for an unanswered send: counted as accepted only if the chain shows it. */
   answered: boolean;
   /** When it was accepted (its answer ended, or the chain showed it), epoch ms; undefined while it is not. */
-  acceptedAtMs?: number;
+  acceptedAtMs?: number | undefined;
+  /** Accepted because the chain showed it (its send got no answer): a reorganisation taking that block back takes that back too. */
+  shownOnly?: boolean;
   /** When a poll first saw it included, and at which height. */
-  includedAtMs?: number;
-  height?: number;
+  includedAtMs?: number | undefined;
+  height?: number | undefined;
 }
 
 /** The measured windows, epoch ms [fromMs, toMs): a transaction scheduled in one is the run's; before, the warm-up's. */
@@ -120,19 +132,17 @@ export interface TrackedWindow {
 /** Epoch milliseconds with sub-millisecond resolution (the engine's TrackedOutcome clock). */
 const now = epochNow;
 
-/** Hashes seen in blocks whose send has not been reported yet are kept this long (the answer may lag the block). */
-const UNCLAIMED_KEEP_MS = 60_000;
+/** The most finish() follows the chain by its default grace, however long inclusions take or keep coming. */
+const GRACE_CAP_MS = 60_000;
 
 export class InclusionTracker {
   readonly method: InclusionMethod;
   readonly pollIntervalMs: number;
-  readonly graceMs: number;
+  /** The grace given (GRACE_CAP_MS in all at most), or undefined for the default that follows the chain. */
+  private readonly fixedGraceMs: number | undefined;
   readonly blockTimeMs: number;
   private readonly origin: number;
   private readonly seriesIntervalMs: number;
-  /** Time to inclusion in whole milliseconds (the poll interval, at least 20 ms, bounds its resolution anyway). */
-  private readonly histogram = new Histogram();
-
   private accepted = 0;
   private included = 0;
   private unanswered = 0;
@@ -141,33 +151,35 @@ export class InclusionTracker {
   private readonly refused: Record<string, number> = {};
   /** Every refusal with its send's scheduled time, to count the measured window's apart from the warm-up's. */
   private readonly refusals: { code: string; scheduledAtMs: number; measured?: boolean | undefined }[] = [];
-  /** block-hashes: outstanding sends by hash; hashes seen in blocks, not (yet) claimed by a send. */
-  private readonly byHash = new Map<string, SentTx>();
-  private readonly unclaimed = new Map<string, { at: number; height: number }>();
-  /** Hashes included (block-hashes), to see one included twice; per sender, the highest nonce sent (sender-nonce). */
-  private readonly includedHashes = new Set<string>();
-  private readonly duplicates: string[] = [];
-  private duplicateCount = 0;
+  /**
+   * block-hashes: the run's transactions by every hash they go by, kept once included (a block listing one again is a
+   * duplicate); what the blocks showed of each hash, reorganisations taken back.
+   */
+  private readonly ourHashes = new Map<string, SentTx>();
+  private readonly sightings = new BlockSightings();
+  /** sender-nonce: per sender, the highest nonce sent. */
   private readonly maxNonceSent = new Map<string, number>();
   /** Every send tracked, by `sender/nonce`: a transaction sent again is the same one. */
   private readonly sends = new Map<string, SentTx>();
   /** sender-nonce: outstanding sends by sender; each polled sender's last nonce. */
   private readonly bySender = new Map<string, SentTx[]>();
   private readonly senderNonce = new Map<string, { nonce: number; at: number; height: number }>();
-  /** The run's transactions per including block, and what is known of blocks (timestamps, when first seen). */
-  private readonly perHeight = new Map<number, number>();
+  /** What is known of blocks: timestamps, and when the tracker first saw each height. */
   private readonly timestamps: Map<number, number>;
   private readonly seenAt = new Map<number, number>();
   private lastHeight: number;
-  /** sender-nonce: account reads still due since the tip last moved. */
-  private accountReadsDue = 0;
+  /** sender-nonce: polls since the tip last moved (accounts are read on the 0th, 1st, 2nd, 4th, 8th, ... of them). */
+  private pollsSinceTip = 0;
+  /** The longest time to inclusion seen, and when the last inclusion was seen (epoch ms): the default grace follows them. */
+  private longestInclusionMs = 0;
+  private lastInclusionAt = -Infinity;
+  private finishedAt = Infinity;
 
   private readonly series: InclusionPoint[] = [];
   private lastPoint = -Infinity;
   private pollErrors = 0;
   private lastPollError: string | null = null;
   private finishing = false;
-  private graceEnds = Infinity;
   private stopped = false;
   private wake: (() => void) | undefined;
   private readonly loop: Promise<InclusionResult['endedBy']>;
@@ -180,7 +192,7 @@ export class InclusionTracker {
     this.method = start.method;
     this.blockTimeMs = start.blockTimeMs;
     this.pollIntervalMs = options.pollIntervalMs ?? Math.max(20, Math.round(start.blockTimeMs / 10));
-    this.graceMs = options.graceMs ?? 5 * start.blockTimeMs;
+    this.fixedGraceMs = options.graceMs;
     this.origin = options.originMs ?? now();
     this.seriesIntervalMs = options.seriesIntervalMs ?? 1000;
     this.lastHeight = start.tip;
@@ -248,7 +260,11 @@ export class InclusionTracker {
     const sent: SentTx = { ...tag, scheduledAtMs: outcome.scheduledAtMs, measured: outcome.measured, answered: o.kind === 'result', ...(o.kind === 'result' ? { acceptedAtMs: outcome.endedAtMs } : {}) };
     if (o.kind === 'result') {
       const answered = answeredHash(this.reader.profile, o.result);
-      if (answered !== undefined && tag.hash !== null && answered !== tag.hash) this.hashMismatches++;
+      if (answered !== undefined && tag.hash !== null && answered !== tag.hash) {
+        // A node answering another hash than the transaction's own (wrong, or another form of it): either in a block is it.
+        this.hashMismatches++;
+        sent.ownHash = tag.hash;
+      }
       sent.hash = answered ?? tag.hash;
     }
     if (this.method === 'block-hashes' && sent.hash === null) {
@@ -276,7 +292,7 @@ export class InclusionTracker {
   async finish(windows?: readonly TrackedWindow[]): Promise<InclusionResult> {
     if (!this.finishing) {
       this.finishing = true;
-      this.graceEnds = now() + this.graceMs;
+      this.finishedAt = now();
     }
     return this.result(await this.loop, windows);
   }
@@ -290,15 +306,9 @@ export class InclusionTracker {
 
   private watch(tx: SentTx): void {
     if (this.method === 'block-hashes') {
-      const hash = tx.hash ?? '';
-      const seen = this.unclaimed.get(hash);
-      if (seen !== undefined) {
-        this.unclaimed.delete(hash);
-        this.include(tx, seen.at, seen.height);
-      } else if (!this.byHash.has(hash)) {
-        this.byHash.set(hash, tx);
-      }
-      // else: the same transaction accepted twice (a node that takes duplicates): one can be included, the other stays pending.
+      // Blocks read before the send's answer came keep their sightings: the first includes it, the others are duplicates.
+      for (const hash of hashesOf(tx)) if (!this.ourHashes.has(hash)) this.ourHashes.set(hash, tx);
+      this.refresh(tx);
       return;
     }
     const known = this.senderNonce.get(tx.sender);
@@ -315,15 +325,44 @@ export class InclusionTracker {
     if (!tx.answered) {
       // The chain shows it: the node took it after all.
       tx.answered = true;
+      tx.shownOnly = true;
       tx.acceptedAtMs = at;
       this.unanswered--;
       this.accepted++;
     }
+    if (tx.includedAtMs === undefined) {
+      this.included++;
+      this.lastInclusionAt = now();
+    }
     tx.includedAtMs = at;
     tx.height = height;
-    this.included++;
-    this.histogram.record(at - tx.scheduledAtMs);
-    this.perHeight.set(height, (this.perHeight.get(height) ?? 0) + 1);
+    this.longestInclusionMs = Math.max(this.longestInclusionMs, at - tx.scheduledAtMs);
+  }
+
+  /** A block that included `tx` was replaced and no other shows it: pending again (unanswered again, if only the chain had shown it). */
+  private uninclude(tx: SentTx): void {
+    if (tx.includedAtMs === undefined) return;
+    tx.includedAtMs = undefined;
+    tx.height = undefined;
+    this.included--;
+    if (tx.shownOnly === true) {
+      tx.answered = false;
+      tx.shownOnly = false;
+      tx.acceptedAtMs = undefined;
+      this.accepted--;
+      this.unanswered++;
+    }
+  }
+
+  /** block-hashes: `tx` included at the first block showing any of its hashes, or pending when none does (any more). */
+  private refresh(tx: SentTx): void {
+    let first: Sighting | undefined;
+    for (const hash of hashesOf(tx)) {
+      const s = this.sightings.of(hash)[0];
+      if (s !== undefined && (first === undefined || s.at < first.at || (s.at === first.at && s.height < first.height))) first = s;
+    }
+    if (first === undefined) this.uninclude(tx);
+    else if (tx.includedAtMs !== first.at || tx.height !== first.height) this.include(tx, first.at, first.height);
   }
 
   private async run(): Promise<InclusionResult['endedBy']> {
@@ -339,7 +378,7 @@ export class InclusionTracker {
       if (t - this.lastPoint >= this.seriesIntervalMs) this.point(t);
       if (this.stopped) return 'stopped';
       if (this.finishing && this.accepted === this.included) return 'all-included';
-      if (this.finishing && t >= this.graceEnds) return 'grace';
+      if (this.finishing && t >= this.graceEnds()) return 'grace';
       next += this.pollIntervalMs;
       if (next < t) next = t; // a slow poll: the next one goes at once, missed ticks are not made up
       await new Promise<void>((resolve) => {
@@ -352,6 +391,17 @@ export class InclusionTracker {
       this.wake = undefined;
       if (this.stopped) return 'stopped';
     }
+  }
+
+  /**
+   * When finish() stops following: the grace given after finish(); by default 5 block times after it, or twice the
+   * longest time to inclusion seen where that is longer (a node that includes late is not said to lose), and 5 block
+   * times after the last inclusion while the run's transactions are still being included, GRACE_CAP_MS at most.
+   */
+  private graceEnds(): number {
+    if (this.fixedGraceMs !== undefined) return this.finishedAt + this.fixedGraceMs;
+    const blocks = 5 * this.blockTimeMs;
+    return Math.min(this.finishedAt + GRACE_CAP_MS, Math.max(this.finishedAt + Math.max(blocks, 2 * this.longestInclusionMs), this.lastInclusionAt + blocks));
   }
 
   private point(t: number): void {
@@ -372,72 +422,105 @@ export class InclusionTracker {
     else await this.pollSenders(tip);
   }
 
-  /** Reads each new block once and matches its hashes (at most 100 blocks a poll; the rest the next). */
+  /**
+   * Reads each new block and matches its hashes (at most 100 blocks a poll; the rest the next). A block whose parent is
+   * not the block read below it says the chain replaced that one: reorganised() takes the replaced blocks back and
+   * their heights are read again from the next poll. A tip gone back is not enough (a node behind a balancer may
+   * show an older tip for a moment): the chain's next block past the blocks read tells.
+   */
   private async pollBlocks(tip: number, at: number): Promise<void> {
-    const profile = this.reader.profile;
-    const heights = Array.from({ length: Math.min(100, tip - this.lastHeight) }, (_, i) => this.lastHeight + 1 + i);
+    const heights = Array.from({ length: Math.max(0, Math.min(100, tip - this.lastHeight)) }, (_, i) => this.lastHeight + 1 + i);
     if (heights.length === 0) return;
     const blocks = await this.reader.blocks(heights);
     for (const [i, block] of blocks.entries()) {
       const height = heights[i] ?? 0;
       if (block === undefined) break; // not served (yet): read again next poll
-      const ts = blockTimestampMs(profile, block);
+      const read = this.readBlock(block);
+      const below = this.sightings.heldHash(height - 1);
+      if (read.parent !== undefined && below !== undefined && read.parent !== below) {
+        await this.reorganised(height - 1);
+        return;
+      }
+      const ts = blockTimestampMs(this.reader.profile, block);
       if (ts !== undefined) this.timestamps.set(height, ts);
-      const hashes = readField(profile, block, 'transactions');
-      if (Array.isArray(hashes)) {
-        for (const h of hashes) {
-          if (typeof h !== 'string') continue;
-          const hash = h.toLowerCase();
-          const sent = this.byHash.get(hash);
-          if (sent !== undefined) {
-            this.byHash.delete(hash);
-            this.include(sent, at, height);
-            this.includedHashes.add(hash);
-          } else if (this.includedHashes.has(hash)) {
-            this.duplicateCount++;
-            if (this.duplicates.length < LEDGER_EXAMPLES) this.duplicates.push(`${hash} (again at height ${height})`);
-          } else {
-            this.unclaimed.set(hash, { at, height });
-          }
-        }
+      this.sightings.add(height, at, read);
+      for (const hash of read.txs) {
+        const tx = this.ourHashes.get(hash);
+        if (tx !== undefined) this.refresh(tx);
       }
       this.lastHeight = height;
     }
-    // Hashes no send claimed: other clients' transactions, or ours whose answer is late; keep them a while.
-    for (const [hash, seen] of this.unclaimed) {
-      if (at - seen.at < UNCLAIMED_KEEP_MS) break; // insertion order is time order
-      this.unclaimed.delete(hash);
+    // Hashes no send claimed: other clients' transactions, or ours whose answer is late; kept a while.
+    this.sightings.forgetForeign(at, (hash) => this.ourHashes.has(hash));
+  }
+
+  /** A block's own hash, its parent's and the hashes it lists, normalised (BlockSightings.normalHash). */
+  private readBlock(block: JsonValue): ReadBlock {
+    const profile = this.reader.profile;
+    const text = (name: string): string | undefined => {
+      const v = readField(profile, block, name);
+      return typeof v === 'string' ? normalHash(v) : undefined;
+    };
+    const listed = readField(profile, block, 'transactions');
+    const txs = Array.isArray(listed) ? listed.flatMap((h) => (typeof h === 'string' ? [normalHash(h)] : [])) : [];
+    return { hash: text('hash'), parent: text('parent_hash'), txs };
+  }
+
+  /**
+   * The chain no longer holds the block read at `top`: the highest held block it still has (read again, compared by
+   * hash) is where it forked, and every block read above it is taken back, its transactions pending again unless
+   * another block read shows them. Heights past what is held (HELD_HEIGHTS) stay as read.
+   */
+  private async reorganised(top: number): Promise<void> {
+    let fork = top;
+    for (let h = top - 1; this.sightings.holds(h); h--) {
+      const held = this.sightings.heldHash(h);
+      if (held === undefined) break;
+      const [block] = await this.reader.blocks([h]);
+      if (block !== undefined && this.readBlock(block).hash === held) break;
+      fork = h;
+    }
+    const replaced = this.sightings.orphan(fork, this.lastHeight);
+    this.lastHeight = fork - 1;
+    for (const hash of replaced) {
+      const tx = this.ourHashes.get(hash);
+      if (tx !== undefined) this.refresh(tx);
     }
   }
 
   /**
    * Reads the nonce of each sender with transactions outstanding; a nonce past a transaction's includes it.
-   * A nonce moves only with a new block, so accounts are read on the poll that sees a new tip and on the
-   * one after (a node may show the height a moment before the state), not on every poll: the tracker's own
-   * load stays one chain_blockNumber a poll.
+   * A nonce moves only with a new block, and a node may show the height a moment before the state: accounts are
+   * read on the poll that sees a new tip and on the 1st, 2nd, 4th, 8th, ... poll after it, so that a state shown
+   * late is read soon after whatever its lag, at a few reads a block (the tracker's own load stays about one
+   * chain_blockNumber a poll). A transaction is included when its block was first seen: the tip's first sighting,
+   * where the tip has not moved since the accounts were read (their state is of that block or one before), else
+   * the read's time.
    */
   private async pollSenders(tip: number): Promise<void> {
-    if (tip > this.lastHeight) this.accountReadsDue = 2;
+    if (tip > this.lastHeight) this.pollsSinceTip = 0;
+    else this.pollsSinceTip++;
     this.lastHeight = Math.max(this.lastHeight, tip);
     const senders = [...this.bySender.keys()];
-    if (senders.length === 0 || this.accountReadsDue === 0) return;
-    this.accountReadsDue--;
+    const n = this.pollsSinceTip;
+    if (senders.length === 0 || (n & (n - 1)) !== 0) return;
     const accounts = await this.reader.accounts(senders);
     const at = now();
+    const passed: SentTx[] = [];
     for (const [i, account] of accounts.entries()) {
       const sender = senders[i] ?? '';
       if (account === undefined) continue;
       const nonce = Number(account.nonce);
       this.senderNonce.set(sender, { nonce, at, height: tip });
       const list = this.bySender.get(sender) ?? [];
-      const left = list.filter((tx) => {
-        if (tx.nonce >= nonce) return true;
-        this.include(tx, at, tip);
-        return false;
-      });
+      const left = list.filter((tx) => tx.nonce >= nonce || (passed.push(tx), false));
       if (left.length === 0) this.bySender.delete(sender);
       else this.bySender.set(sender, left);
     }
+    if (passed.length === 0) return;
+    const still = await this.reader.tip().catch(() => undefined);
+    const when = still === tip ? Math.min(at, this.seenAt.get(tip) ?? at) : at;
+    for (const tx of passed) this.include(tx, when, tip);
   }
 
   private async result(endedBy: InclusionResult['endedBy'], windows?: readonly TrackedWindow[]): Promise<InclusionResult> {
@@ -452,13 +535,12 @@ export class InclusionTracker {
     const measured = windows === undefined ? all : all.filter((tx) => inWindow(tx));
     const accepted = measured.filter((tx) => tx.answered);
     const included = accepted.filter((tx) => tx.includedAtMs !== undefined);
-    const histogram = windows === undefined ? this.histogram : new Histogram();
-    const perHeight = windows === undefined ? this.perHeight : new Map<number, number>();
-    if (windows !== undefined) {
-      for (const tx of included) {
-        histogram.record((tx.includedAtMs ?? 0) - tx.scheduledAtMs);
-        perHeight.set(tx.height ?? 0, (perHeight.get(tx.height ?? 0) ?? 0) + 1);
-      }
+    // Time to inclusion in whole milliseconds (the poll interval, at least 20 ms, bounds its resolution anyway).
+    const histogram = new Histogram();
+    const perHeight = new Map<number, number>();
+    for (const tx of included) {
+      histogram.record((tx.includedAtMs ?? 0) - tx.scheduledAtMs);
+      perHeight.set(tx.height ?? 0, (perHeight.get(tx.height ?? 0) ?? 0) + 1);
     }
     const refused: Record<string, number> = {};
     let refusedApart = 0;
@@ -487,6 +569,15 @@ export class InclusionTracker {
         perBlock: { blocks: counts.length, mean: counts.length === 0 ? 0 : included.length / counts.length, max: counts.reduce((a, b) => Math.max(a, b), 0) },
         ...(windows === undefined || warmup === 0 ? {} : { warmup: this.warmupCounts(all.filter((tx) => !inWindow(tx)), refusedApart) }),
         ...(lastWindowEnd === undefined ? {} : { followedAfterMs: Math.max(0, Math.round(endedAt - lastWindowEnd)) }),
+        tracking: {
+          endedBy,
+          unanswered: this.unanswered,
+          hashMismatches: this.hashMismatches,
+          reorgs: this.sightings.reorgs,
+          deepestReorg: this.sightings.deepestReorg,
+          pollErrors: this.pollErrors,
+          lastPollError: this.lastPollError,
+        },
       },
       series: windows === undefined ? [...this.series] : this.seriesOf(measured),
       unanswered: this.unanswered,
@@ -568,12 +659,22 @@ export class InclusionTracker {
   /** What was accepted and is still not included, and what the chain took twice (see TransactionLedger). */
   private ledger(): TransactionLedger {
     const lost: string[] = [];
-    const pending = [...this.byHash.values(), ...[...this.bySender.values()].flat()].filter((tx) => tx.answered);
+    const sends = [...this.sends.values()];
+    const pending = sends.filter((tx) => tx.answered && tx.includedAtMs === undefined);
     pending.sort((a, b) => a.scheduledAtMs - b.scheduledAtMs);
     for (const tx of pending.slice(0, LEDGER_EXAMPLES)) lost.push(tx.hash ?? `${tx.sender}/${tx.nonce}`);
-    let duplicateCount = this.duplicateCount;
-    const duplicates = [...this.duplicates];
-    if (this.method === 'sender-nonce') {
+    let duplicateCount = 0;
+    const duplicates: string[] = [];
+    if (this.method === 'block-hashes') {
+      // Each block past the first listing a transaction (under any of its hashes) took it again.
+      for (const tx of sends) {
+        const seen = hashesOf(tx).flatMap((hash) => this.sightings.of(hash).map((s) => ({ hash, ...s })));
+        if (seen.length < 2) continue;
+        seen.sort((a, b) => a.at - b.at || a.height - b.height);
+        duplicateCount += seen.length - 1;
+        for (const again of seen.slice(1)) if (duplicates.length < LEDGER_EXAMPLES) duplicates.push(`${again.hash} (again at height ${again.height})`);
+      }
+    } else {
       for (const { sender, chainNonce, count, first } of this.unexplainedNonces()) {
         duplicateCount += count;
         if (duplicates.length < LEDGER_EXAMPLES) duplicates.push(`${sender}: nonce ${chainNonce} on the chain, which used ${nonceList(first, count)}, that no send of the run may have given it (refused, or never sent)`);
@@ -630,14 +731,21 @@ function readTag(tag: JsonValue): { hash: string | null; sender: string; nonce: 
   const { hash, sender, nonce } = tag;
   if (typeof sender !== 'string' || typeof nonce !== 'number' || !Number.isSafeInteger(nonce)) return undefined;
   if (hash !== null && typeof hash !== 'string') return undefined;
-  return { hash: hash === null ? null : hash.toLowerCase(), sender: sender.toLowerCase(), nonce };
+  return { hash: hash === null ? null : normalHash(hash), sender: sender.toLowerCase(), nonce };
 }
 
-/** The hash in chain_sendRawTransaction's result: the result itself, or its transaction_hash field. */
+/** The hash in chain_sendRawTransaction's result (the result itself, or its transaction_hash field), normalised. */
 function answeredHash(profile: Profile, result: JsonValue): string | undefined {
-  if (typeof result === 'string') return result.toLowerCase();
+  if (typeof result === 'string') return normalHash(result);
   const field = readField(profile, result, 'transaction_hash');
-  return typeof field === 'string' ? field.toLowerCase() : undefined;
+  return typeof field === 'string' ? normalHash(field) : undefined;
+}
+
+/** The hashes a transaction goes by: the node's answer, and its own where they differ. */
+function hashesOf(tx: SentTx): string[] {
+  const out = tx.hash === null ? [] : [tx.hash];
+  if (tx.ownHash !== undefined && tx.ownHash !== tx.hash) out.push(tx.ownHash);
+  return out;
 }
 
 /** Unexplained nonces named at most, per sender. */

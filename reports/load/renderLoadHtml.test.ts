@@ -67,6 +67,20 @@ describe('renderLoadHtml', () => {
     expect(html).toMatch(/data-testid="chart-run-1-inclusion">[\s\S]*?<rect class="bar c3"[\s\S]*?>p50 1,\d{3} ms<\/text>/);
   });
 
+  it('says why inclusion tracking ended, and what it could not see plainly, only where that is not 0', () => {
+    const report = loadReportFixture('inclusion');
+    const inclusion = report.runs[0]?.inclusion;
+    if (inclusion === undefined) throw new Error('the fixture tracks no inclusion');
+    inclusion.tracking = { endedBy: 'grace', unanswered: 3, hashMismatches: 2, reorgs: 1, deepestReorg: 2, pollErrors: 0, lastPollError: null };
+    const table = /<table[^>]*data-testid="inclusion"[\s\S]*?<\/table>/.exec(renderLoadHtml(report))?.[0] ?? '';
+    const text = table.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('Following ended the grace period ran out');
+    expect(text).toContain('Sends with no answer 3');
+    expect(text).toContain('Answered with another hash 2');
+    expect(text).toContain('Blocks replaced (reorganisations) 1 (deepest 2 blocks)');
+    expect(text).not.toContain('Failed polls');
+  });
+
   it('shows the figures of a run in ms, by method with errors by code, by batch size, and its thresholds', () => {
     const report = loadReportFixture('plain');
     const run = report.runs[0];

@@ -19,6 +19,7 @@ import type {
   HeadStall,
   HistogramData,
   InclusionStats,
+  InclusionTracking,
   LoadReport,
   LoadRun,
   MethodStats,
@@ -125,6 +126,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const inclusion = {
       method: 'sender-nonce', pollIntervalMs: 0, accepted: 0, refused: {}, included: 0, pending: 0, ratio: 0, timeToInclusionMs: h, chainTps: 0,
       perBlock: { blocks: 0, mean: 0, max: 0 }, lanes: { resyncs: 1, resent: 0, skipped: 0 }, warmup: { accepted: 0, included: 0, refused: 0 }, followedAfterMs: 0,
+      tracking: { endedBy: 'grace', unanswered: 0, hashMismatches: 0, reorgs: 0, deepestReorg: 0, pollErrors: 0, lastPollError: null } satisfies Required<InclusionTracking>,
     } satisfies Required<InclusionStats>;
     const threshold = { name: '', metric: '', unit: 'ms', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
     const stop = { reason: 'completed', atMs: 0, message: '' } satisfies Required<RunStop>;
@@ -195,6 +197,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     expect(keysOf(defs.InclusionStats)).toEqual(sorted(inclusion));
     expect(keysOf(defs.InclusionStats?.properties?.perBlock)).toEqual(sorted(inclusion.perBlock));
     expect(keysOf(defs.InclusionStats?.properties?.lanes)).toEqual(sorted(inclusion.lanes));
+    expect(keysOf(defs.InclusionStats?.properties?.tracking)).toEqual(sorted(inclusion.tracking));
     expect(keysOf(defs.ThresholdResult)).toEqual(sorted(threshold));
     expect(keysOf(defs.RunStop)).toEqual(sorted(stop));
     expect(keysOf(defs.LoadRun)).toEqual(sorted(run));

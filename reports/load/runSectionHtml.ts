@@ -1,4 +1,4 @@
-import type { ChaosReport, GeneratorCpu, HistogramData, LoadRun } from '../../load/model.js';
+import type { ChaosReport, GeneratorCpu, HistogramData, InclusionStats, LoadRun } from '../../load/model.js';
 import { escapeHtml as h } from '../shared/escapeHtml.js';
 import { formatDuration } from '../shared/formatDuration.js';
 import { formatCount, formatMetricValue, formatMicros, formatMs, formatPercent, formatRate, thresholdOutcome } from './formatLoad.js';
@@ -173,7 +173,25 @@ function inclusionHtml(run: LoadRun): string {
     row('Time to inclusion p99 / max', `${ms(t.p99)} / ${ms(t.max)}`),
     row('Chain-side TPS', formatRate(inc.chainTps), 'included per second, first to last including block'),
     row('Per block', `mean ${formatRate(inc.perBlock.mean)}, max ${formatCount(inc.perBlock.max)}`, `over ${formatCount(inc.perBlock.blocks)} blocks`),
+    ...trackingRows(inc.tracking).map(([label, value, note]) => row(label, value, note)),
   ]);
+}
+
+const ENDED_BY: Record<NonNullable<InclusionStats['tracking']>['endedBy'], string> = {
+  'all-included': 'every accepted transaction included',
+  grace: 'the grace period ran out',
+  stopped: 'stopped (interrupted)',
+};
+
+/** How the following went, where it says something: why it ended, and only the counts that are not 0. */
+function trackingRows(t: InclusionStats['tracking']): [string, string, string][] {
+  if (t === undefined) return [];
+  const rows: [string, string, string][] = [['Following ended', ENDED_BY[t.endedBy], t.endedBy === 'grace' ? 'what was still pending then is counted pending (lost, in a run with faults)' : '']];
+  if (t.unanswered > 0) rows.push(['Sends with no answer', formatCount(t.unanswered), 'never shown included: neither accepted nor refused, their fate unknown (whole run)']);
+  if (t.hashMismatches > 0) rows.push(['Answered with another hash', formatCount(t.hashMismatches), "the node's answer was not the transaction's own hash; followed by both"]);
+  if (t.reorgs > 0) rows.push(['Blocks replaced (reorganisations)', `${formatCount(t.reorgs)} (deepest ${formatCount(t.deepestReorg)} blocks)`, 'blocks the chain replaced after they were read: transactions count from the blocks that replaced them']);
+  if (t.pollErrors > 0) rows.push(['Failed polls', formatCount(t.pollErrors), t.lastPollError ?? '']);
+  return rows;
 }
 
 /** The node's health (its head followed through the run): healthText.ts's rows. */

@@ -41,7 +41,12 @@ export const CHAOS_HELP = `Faults under load (docs/chaos.md):
                            of a network chainrpc did not start (docker kill ..., kubectl delete pod ...), or
                            beside --devnet; the nodes are loaded together and measured as with --chaos`;
 
-/** The generator's and the report's lines (run and sweep). */
+/** Signed transactions' inclusion (run and sweep: a replay tracks none). */
+export const INCLUSION_HELP = `  --inclusion-grace <d>    how long signed transactions still pending are followed after the run (default: 5
+                           block times, or twice the longest time to inclusion seen, and on while they are
+                           still being included, 60s at most); what is pending then is lost, in a run with faults`;
+
+/** The generator's and the report's lines (run, sweep and replay). */
 export const ENGINE_OPTIONS = `  --threads <n>            generator threads (default 1; the node may share this machine's cores)
   --max-lag <d>            the generator's send lag p99, or read lag p99, above which a run is invalid (default 5ms)
 ${HEALTH_HELP}
@@ -57,6 +62,7 @@ const RUN = {
   regression: REGRESSION,
   threads: { kind: 'integer', value: '<n>', min: 1, max: 64, default: 1 },
   'max-lag': { kind: 'text', value: '<d>', check: positiveDuration },
+  'inclusion-grace': { kind: 'text', value: '<d>', check: duration },
   ...HEALTH_OPTIONS,
   seed: SEED,
   'report-dir': { kind: 'text', value: '<dir>' },
@@ -138,7 +144,8 @@ export async function measureAndReport(o: Measure): Promise<number> {
     const judged = headThresholds(command, scenario.thresholds, scenario.thresholds.slice(scenario.thresholds.length - values.threshold.length), heads);
     if (heads === 'alone') log(ALONE_NOTE(command));
     if (judged.leftOut.length > 0) log(`${command}: the scenario's thresholds ${judged.leftOut.map((t) => `"${t.text}"`).join(', ')} are not judged in this run: they compare the node's head with another's (a second --url or --head-reference <url> judges them)`);
-    const common = { scenario: { ...scenario, thresholds: judged.kept }, profile, profileSource, threads: values.threads, ...maxLag, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
+    const grace = values['inclusion-grace'] === undefined ? {} : { inclusionGraceMs: parseDuration(values['inclusion-grace']) };
+    const common = { scenario: { ...scenario, thresholds: judged.kept }, profile, profileSource, threads: values.threads, ...maxLag, ...grace, health, pids, metricsUrls, metricNames, signal: stop.signal, onProgress: (p: LoadProgress) => progress.update(p), log };
     measured = await o.measure(common, urls);
   } catch (err) {
     const failure = err instanceof TargetUnreachableError ? targetFailure(command, err.url, err) : undefined;

@@ -5,7 +5,7 @@
 import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { runLoad } from '../../../load/runLoad.js';
-import { CHAOS_HELP, ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS, SWEEP, type MeasureCommon, type MeasureValues } from './measure.js';
+import { CHAOS_HELP, ENGINE_OPTIONS, INCLUSION_HELP, measureAndReport, MEASURE_OPTIONS, SWEEP, type MeasureCommon, type MeasureValues } from './measure.js';
 import { chaosSteps, devnetNetwork, devnetShape, execSteps, startRunDevnet } from './devnetChaos.js';
 import { outsideNetwork } from '../../../load/chaos/ChaosNetwork.js';
 import type { ChaosReport, ChaosStep, LoadRun } from '../../../load/model.js';
@@ -40,6 +40,7 @@ ${SCENARIO_OPTIONS}
   --baseline <report.json> a previous load report: a regression beyond the noise fails the run (99)
   --regression <pct>       the change allowed before noise is added, in percent (default 10)
 ${ENGINE_OPTIONS}
+${INCLUSION_HELP}
 ${CHAOS_HELP}
   --rates <r1,r2,...>      refused: the options of chainrpc load sweep (see its --help)
   --start-rate <n>         refused: chainrpc load sweep's

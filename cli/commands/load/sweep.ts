@@ -6,7 +6,7 @@ import { CliError } from '../../CliError.js';
 import { CommandLine } from '../../CommandLine.js';
 import { maxRate } from '../../../load/scenario/loadScenario.js';
 import { runSweep } from '../../../load/sweep/runSweep.js';
-import { ENGINE_OPTIONS, measureAndReport, MEASURE_OPTIONS } from './measure.js';
+import { ENGINE_OPTIONS, INCLUSION_HELP, measureAndReport, MEASURE_OPTIONS } from './measure.js';
 import { overridesOf, positiveDuration, SCENARIO_OPTIONS, scenarioName, scenarioOf } from './scenarioOptions.js';
 import { needUrls, targetOptions, URL_RULE } from './target.js';
 
@@ -40,6 +40,7 @@ Options:
 ${targetOptions('the node (one)')}
 ${withoutRunOptions(SCENARIO_OPTIONS)}
 ${ENGINE_OPTIONS}
+${INCLUSION_HELP}
   --rate <n>               refused: each step's rate is the sweep's (--rates, or the search)
   --duration <d>           refused: each step's measured window is --step
   --baseline <report.json> refused: a sweep reports its knee; --baseline compares runs of chainrpc load

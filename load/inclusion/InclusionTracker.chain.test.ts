@@ -1,0 +1,218 @@
+// The inclusion tracker against a chain whose every block the test writes: what the chain truly did (a transaction
+// in two blocks before its send's answer came, blocks replaced, a tip gone back and rebuilt, hashes answered in another
+// form, inclusion later than 5 block times, state shown after its block) against what the tracker reports.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { epochNow } from '../../core/epochNow.js';
+import { parseJson, stringifyJson } from '../../core/json/index.js';
+import type { JsonValue } from '../../core/json/index.js';
+import { referenceProfile } from '../../profile/referenceProfile.js';
+import { startTestServer } from '../../test/support/startTestServer.js';
+import type { TestServer } from '../../test/support/startTestServer.js';
+import type { TrackedOutcome } from '../engine/RequestSource.js';
+import { InclusionTracker } from './InclusionTracker.js';
+
+const BLOCK_MS = 100;
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+interface Block {
+  height: number;
+  hash: string;
+  parent_hash: string;
+  timestamp: number;
+  proposer: string;
+  transaction_count: number;
+  transactions?: string[];
+}
+
+/** A chain the test writes block by block; it serves what the spec shows (and the transactions list, unless told not to). */
+class ScriptedChain {
+  blocks: Block[] = [];
+  readonly nonces = new Map<string, number>();
+  /** Heights read through chain_getBlockByHeight, to wait until the tracker has seen one. */
+  readonly read = new Set<number>();
+  private made = 0;
+
+  constructor(private readonly listsHashes: boolean) {
+    const t = epochNow() - 12 * BLOCK_MS;
+    for (let h = 0; h < 12; h++) this.push([], t + h * BLOCK_MS);
+  }
+
+  get tip(): number {
+    return this.blocks.length - 1;
+  }
+
+  /** A new block on the tip listing `txs`; its height. */
+  add(txs: string[]): number {
+    this.push(txs, epochNow());
+    return this.tip;
+  }
+
+  /** Drops the blocks above `height` (a rollback): the next add() builds on it. */
+  rollback(height: number): void {
+    this.blocks.length = height + 1;
+    for (const h of [...this.read]) if (h > height) this.read.delete(h);
+  }
+
+  answer(call: JsonValue): JsonValue {
+    const { id = null, method, params } = call as { id?: JsonValue; method?: string; params?: JsonValue[] };
+    if (method === 'chain_blockNumber') return { jsonrpc: '2.0', id, result: this.tip };
+    if (method === 'chain_getBlockByHeight') {
+      const height = Number(params?.[0]);
+      const block = this.blocks[height];
+      if (block === undefined) return { jsonrpc: '2.0', id, error: { code: -32001, message: 'Block not found' } };
+      this.read.add(height);
+      const { transactions, ...rest } = block;
+      return { jsonrpc: '2.0', id, result: this.listsHashes ? { ...rest, transactions: transactions ?? [] } : rest };
+    }
+    if (method === 'chain_getAccount') return { jsonrpc: '2.0', id, result: { balance: '0', nonce: this.nonces.get(typeof params?.[0] === 'string' ? params[0] : '') ?? 0 } };
+    return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+  }
+
+  private push(txs: string[], timestamp: number): void {
+    const height = this.blocks.length;
+    const parent = this.blocks[height - 1]?.hash ?? '0'.repeat(64);
+    this.blocks.push({ height, hash: sha(`block ${height} ${this.made++}`), parent_hash: parent, timestamp: Math.round(timestamp), proposer: 'ab'.repeat(32), transaction_count: txs.length, transactions: txs });
+  }
+}
+
+let chain: ScriptedChain;
+let node: TestServer;
+beforeAll(async () => {
+  node = await startTestServer((req, res) => {
+    const body = parseJson(req.body.toString());
+    res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(Array.isArray(body) ? body.map((c) => chain.answer(c)) : chain.answer(body)));
+  });
+});
+afterAll(() => node.close());
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Waits until `done` (the tracker polls every 20 ms). */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !done(); waited += 5) {
+    if (waited > 5_000) throw new Error(`never: ${what}`);
+    await sleep(5);
+  }
+}
+
+/** Waits until the tracker has read the block at `height`. */
+async function readBy(height: number): Promise<void> {
+  for (let waited = 0; !chain.read.has(height); waited += 5) {
+    if (waited > 5_000) throw new Error(`the tracker never read height ${height}`);
+    await sleep(5);
+  }
+}
+
+const tx = (name: string): { hash: string; sender: string; nonce: number } => ({ hash: sha(`tx ${name}`), sender: sha(`sender ${name}`), nonce: 0 });
+/** A send of `t` answered with `answer` (its own hash by default), scheduled now. */
+function sent(t: { hash: string; sender: string; nonce: number }, answer: string = t.hash): TrackedOutcome {
+  const at = epochNow();
+  return { tag: t, scheduledAtMs: at - 1, endedAtMs: at, outcome: { kind: 'result', result: answer } };
+}
+const start = (listsHashes: boolean, graceMs?: number): Promise<InclusionTracker> => {
+  chain = new ScriptedChain(listsHashes);
+  return InclusionTracker.start({ url: node.url, profile: referenceProfile(), pollIntervalMs: 20, ...(graceMs === undefined ? {} : { graceMs }) });
+};
+
+describe('InclusionTracker against a chain of known truth', () => {
+  it('counts a transaction in two blocks as one inclusion and one duplicate, though both were read before its send\'s answer came', async () => {
+    // Two outside testers' nodes answered chain_sendRawTransaction 300 to 1,500 ms late: every such duplicate read 0.
+    const tracker = await start(true);
+    const a = tx('a');
+    const first = chain.add([a.hash]);
+    await readBy(first);
+    chain.add([]);
+    const again = chain.add([a.hash]);
+    await readBy(again);
+    tracker.record(sent(a));
+    const { stats, ledger } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 1, included: 1, pending: 0 });
+    expect(ledger.duplicated).toEqual({ count: 1, examples: [`${a.hash} (again at height ${again})`] });
+  });
+
+  it('takes back a replaced block (a reorganisation): its transactions pending again, one the chain includes again is no duplicate', async () => {
+    const tracker = await start(true, 600);
+    const [a, b, c] = [tx('a'), tx('b'), tx('c')];
+    for (const t of [a, b, c]) tracker.record(sent(t));
+    const forked = chain.add([a.hash, b.hash, c.hash]);
+    await until(() => tracker.progress().included === 3, 'the three transactions included');
+    // The chain replaces that block by one holding a alone, builds on it, and includes b again later; c is gone.
+    chain.rollback(forked - 1);
+    chain.add([a.hash]);
+    chain.add([]);
+    await readBy(forked + 1);
+    const later = chain.add([b.hash]);
+    await readBy(later);
+    const { stats, ledger } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 3, included: 2, pending: 1 });
+    expect(stats.tracking).toMatchObject({ reorgs: 1, deepestReorg: 1, endedBy: 'grace' });
+    expect(ledger.lost).toEqual({ count: 1, examples: [c.hash] });
+    expect(ledger.duplicated.count).toBe(0);
+  });
+
+  it('reads a tip gone back two heights and rebuilt: the rebuilt heights are read again, each transaction included once, nothing lost', async () => {
+    // An outside tester's chain rolled back two blocks every sixth and rebuilt them: the transactions of the rebuilt
+    // heights were never read, 20% of them "lost".
+    const tracker = await start(true, 600);
+    const [a, b, c] = [tx('a'), tx('b'), tx('c')];
+    for (const t of [a, b]) tracker.record(sent(t));
+    const base = chain.tip;
+    chain.add([a.hash]);
+    const top = chain.add([b.hash]);
+    await readBy(top);
+    chain.rollback(base);
+    tracker.record(sent(c));
+    chain.add([a.hash]);
+    chain.add([b.hash, c.hash]);
+    const past = chain.add([]);
+    await readBy(past);
+    const { stats, ledger } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 3, included: 3, pending: 0 });
+    expect(stats.tracking).toMatchObject({ reorgs: 1, deepestReorg: 2 });
+    expect(ledger).toMatchObject({ lost: { count: 0 }, duplicated: { count: 0 } });
+  });
+
+  it('follows a transaction answered with another hash by its own too, and a 0x-prefixed answer as the same hash', async () => {
+    const tracker = await start(true);
+    const [a, b] = [tx('a'), tx('b')];
+    tracker.record(sent(a, sha('not a')));
+    tracker.record(sent(b, `0x${b.hash.toUpperCase()}`));
+    chain.add([a.hash, b.hash]);
+    const { stats } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 2, included: 2, pending: 0 });
+    expect(stats.tracking).toMatchObject({ hashMismatches: 1, endedBy: 'all-included' });
+  });
+
+  it('does not call transactions lost that a node includes later than 5 block times: its default grace follows the inclusions it saw', async () => {
+    // An outside tester's node included every transaction 2 s after taking it (blocks of 200 ms): 102 "lost".
+    const tracker = await start(true);
+    const [a, b] = [tx('a'), tx('b')];
+    tracker.record(sent(a));
+    await sleep(8 * BLOCK_MS);
+    chain.add([a.hash]);
+    tracker.record(sent(b));
+    const finished = tracker.finish();
+    await sleep(8 * BLOCK_MS);
+    chain.add([b.hash]);
+    const { stats, ledger } = await finished;
+    expect(stats).toMatchObject({ accepted: 2, included: 2, pending: 0 });
+    expect(ledger.lost.count).toBe(0);
+  });
+
+  it('by senders\' nonces, reads a state shown 300 ms after its block, no block after it: included, timed from the block', async () => {
+    const tracker = await start(false, 1_500);
+    expect(tracker.method).toBe('sender-nonce');
+    const a = tx('a');
+    const send = sent(a);
+    tracker.record(send);
+    await sleep(2 * BLOCK_MS);
+    const height = chain.add([]);
+    const madeAt = epochNow();
+    setTimeout(() => chain.nonces.set(a.sender, 1), 300);
+    const { stats } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 1, included: 1, pending: 0 });
+    expect(chain.tip).toBe(height);
+    // Seen with the block (the tracker polls every 20 ms), not 300 ms later with the state.
+    expect(stats.timeToInclusionMs.max).toBeLessThan(madeAt - send.scheduledAtMs + 200);
+  });
+});
