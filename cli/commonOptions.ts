@@ -13,6 +13,19 @@ export function httpUrlProblem(text: string): string | undefined {
 }
 
 /**
+ * A node's base URL: http or https, and nothing after the path. A query, a fragment or credentials are refused as a
+ * usage error here, once for every command (they crashed five commands as an internal error, and made `test` grade a
+ * node it never reached: an outside tester): the client sends none of them.
+ */
+export function nodeUrlProblem(text: string): string | undefined {
+  const problem = httpUrlProblem(text);
+  if (problem !== undefined) return problem;
+  const parsed = new URL(text.replace(/\/+$/, ''));
+  if (parsed.username !== '' || parsed.password !== '') return `${text} must have no credentials: chainrpc sends none (reach a node behind authentication through a local proxy that adds them)`;
+  return parsed.search !== '' || parsed.hash !== '' ? `${text} must have no query or fragment: a node's base URL is its scheme, host, port and path` : undefined;
+}
+
+/**
  * What is wrong with a number that must be greater than 0 and, where `max` is given, at most `max`, said in
  * `unit` ("requests/s", "percent"): the limit itself, not "not a positive number". Decimal digits with an
  * optional fraction and exponent (2.5, 1e6) are numbers.

@@ -117,6 +117,32 @@ describe('nothing listening at the URL', () => {
   }, 120_000);
 });
 
+describe('a --url with a query, a fragment or credentials', () => {
+  it('is a usage error in every command that takes a node\'s URL (exit 2, saying what to drop), before anything runs', async () => {
+    // An outside tester's URLs crashed load, sweep, load replay, fuzz and replay as internal errors (exit 4, a stack
+    // trace), and made test grade 107 checks ERROR for a node it never reached.
+    const out = mkdtempSync(join(dir, 'query-'));
+    const capture = join(out, 'capture.ndjson');
+    for (const [url, says] of [[`${node.url}?key=abc`, 'must have no query or fragment'], [`${node.url}#frag`, 'must have no query or fragment'], [node.url.replace('http://', 'http://u:p@'), 'must have no credentials']] as const) {
+      const runs = [
+        ...Object.entries(commands(url, out)),
+        ['fuzz', ['fuzz', '--url', url, '--cases', '5', '--report-dir', join(out, 'fuzz')]],
+        ['watch', ['watch', '--url', url, '--duration', '1s']],
+        ['record', ['record', '--upstream', url, '--out', capture, '--duration', '1s']],
+        ['load replay', ['load', 'replay', capture, '--url', url]],
+        ['replay', ['replay', 'transport/single-call-envelope', '--node', url]],
+      ] as const;
+      const results = await Promise.all(runs.map(async ([name, args]) => [name, await runChainrpc(...args)] as const));
+      for (const [name, r] of results) {
+        expect(r.code, `${name} ${url}: ${said(r)}`).toBe(2);
+        expect(r.stderr, `${name} ${url}: ${said(r)}`).toContain(says);
+        expect(r.stderr, name).not.toMatch(/internal error|TypeError/);
+      }
+    }
+    expect(existsSync(capture)).toBe(false);
+  }, 120_000);
+});
+
 describe('hints that print a command', () => {
   let pathRoot: VaryingNode;
   beforeAll(async () => {

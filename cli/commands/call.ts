@@ -1,7 +1,7 @@
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { httpUrlProblem, RPC_PATH } from '../commonOptions.js';
+import { nodeUrlProblem, RPC_PATH } from '../commonOptions.js';
 import { baseUrl, notJsonRpc, unreachable } from '../nodeUrls.js';
 import { DEFAULT_RPC_PATH, isUnreachable } from '../../core/client/baseUrl.js';
 import { JsonRpcError, TransportError, createClient, isErrorPage } from '../../core/client/index.js';
@@ -44,7 +44,7 @@ function param(text: string): JsonValue {
 const commandLine = new CommandLine(
   'call',
   {
-    url: { kind: 'text', value: '<base-url>', required: true, check: httpUrlProblem },
+    url: { kind: 'text', value: '<base-url>', required: true, check: nodeUrlProblem },
     'rpc-path': RPC_PATH,
     timeout: { kind: 'integer', value: '<ms>', min: 1, default: 10_000 },
   },

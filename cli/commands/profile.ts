@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError, EXIT } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { METHOD_PREFIX, RPC_PATH, nodeUrlProblem } from '../commonOptions.js';
 import { baseUrl, unreachable } from '../nodeUrls.js';
 import { DEFAULT_RPC_PATH } from '../../core/client/baseUrl.js';
 import { writeFileAtomically } from '../../core/files/AtomicFile.js';
@@ -87,16 +87,9 @@ it); 2 usage error (an --out file of yours included); 3 nothing answered at the 
 running?), or no JSON-RPC endpoint answered under it (what each path answered is listed); 4
 internal error (a bug in chainrpc).`;
 
-/** A base URL probes can be sent below: http or https, and nothing after the path. */
-function bareUrlProblem(text: string): string | undefined {
-  const problem = httpUrlProblem(text);
-  if (problem !== undefined) return problem;
-  const parsed = new URL(text.replace(/\/+$/, ''));
-  return parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '' ? `${text} must have no query, fragment or credentials` : undefined;
-}
 
 const detectLine = new CommandLine('profile detect', {
-  url: { kind: 'text', value: '<base-url>', required: true, check: bareUrlProblem },
+  url: { kind: 'text', value: '<base-url>', required: true, check: nodeUrlProblem },
   out: { kind: 'text', value: '<file>' },
   'rpc-path': RPC_PATH,
   'method-prefix': METHOD_PREFIX,

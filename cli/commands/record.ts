@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { httpUrlProblem } from '../commonOptions.js';
+import { nodeUrlProblem } from '../commonOptions.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
 import type { Command } from '../Command.js';
@@ -79,7 +79,7 @@ option, a --listen port in use: nothing written); 3 the upstream cannot be reach
 written); 4 internal error (a bug in chainrpc).`;
 
 const OPTIONS = {
-  upstream: { kind: 'text', value: '<base-url>', check: httpUrlProblem },
+  upstream: { kind: 'text', value: '<base-url>', check: nodeUrlProblem },
   out: { kind: 'text', value: '<file>' },
   listen: { kind: 'integer', value: '<port>', min: 0, max: 65_535, default: 0 },
   host: { kind: 'text', value: '<addr>', default: '127.0.0.1' },

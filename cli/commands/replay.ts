@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { httpUrlProblem, METHOD_PREFIX, RPC_PATH } from '../commonOptions.js';
+import { nodeUrlProblem, METHOD_PREFIX, RPC_PATH } from '../commonOptions.js';
 import { baseUrl, unreachable } from '../nodeUrls.js';
 import { DEFAULT_RPC_PATH, isUnreachable } from '../../core/client/baseUrl.js';
 import { createClient } from '../../core/client/index.js';
@@ -49,7 +49,7 @@ const commandLine = new CommandLine(
   'replay',
   {
     report: { kind: 'text', value: '<file>' },
-    node: { kind: 'text', value: '<base-url>', check: httpUrlProblem },
+    node: { kind: 'text', value: '<base-url>', check: nodeUrlProblem },
     all: { kind: 'flag' },
     profile: { kind: 'text', value: '<file>' },
     'rpc-path': RPC_PATH,

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import type { Command } from '../Command.js';
 import { CliError } from '../CliError.js';
 import { CommandLine } from '../CommandLine.js';
-import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../commonOptions.js';
+import { METHOD_PREFIX, RPC_PATH, nodeUrlProblem } from '../commonOptions.js';
 import { baseUrls } from '../nodeUrls.js';
 import { interruptible } from './load/interrupt.js';
 import { packageVersion } from '../../core/packageVersion.js';
@@ -81,7 +81,7 @@ the chosen level; 2 usage or configuration error; 3 no target answered JSON-RPC;
 written, the checks it stopped are errors saying so (a second Ctrl-C quits at once).`;
 
 const commandLine = new CommandLine('test', {
-  url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
+  url: { kind: 'list', value: '<base-url>', check: nodeUrlProblem },
   profile: { kind: 'text', value: '<file|detect>' },
   'rpc-path': RPC_PATH,
   'method-prefix': METHOD_PREFIX,

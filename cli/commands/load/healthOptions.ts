@@ -5,7 +5,7 @@
  */
 import { CliError } from '../../CliError.js';
 import type { OptionTable } from '../../CommandLine.js';
-import { httpUrlProblem } from '../../commonOptions.js';
+import { httpUrlProblem, nodeUrlProblem } from '../../commonOptions.js';
 import { baseUrls } from '../../nodeUrls.js';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cpuSeconds } from '../../../core/process/procStat.js';
@@ -15,7 +15,7 @@ export const NONE = '-';
 
 export const HEALTH_OPTIONS = {
   'head-hz': { kind: 'integer', value: '<n>', min: 0, max: 100, default: 20 },
-  'head-reference': { kind: 'text', value: '<url>', check: httpUrlProblem },
+  'head-reference': { kind: 'text', value: '<url>', check: nodeUrlProblem },
   pid: { kind: 'list', value: '<pid>', check: (t: string) => (t === NONE || /^[1-9][0-9]{0,9}$/.test(t) ? undefined : 'is a process id (a positive integer), or - for none for that --url') },
   'metrics-url': { kind: 'list', value: '<url>', check: (t: string) => (t === NONE ? undefined : httpUrlProblem(t)) },
   metric: { kind: 'list', value: '<name>', check: (t: string) => (/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(t) ? undefined : 'is a Prometheus metric name (letters, digits, _ and :)') },

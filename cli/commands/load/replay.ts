@@ -17,7 +17,7 @@ import type { LoadScenario } from '../../../load/scenario/Scenario.generated.js'
 import { wireMethod, type Profile } from '../../../profile/Profile.js';
 import { ENGINE_OPTIONS, measureAndReport, type MeasureValues } from './measure.js';
 import type { OptionTable } from '../../CommandLine.js';
-import { httpUrlProblem, positiveNumberProblem, REGRESSION } from '../../commonOptions.js';
+import { nodeUrlProblem, positiveNumberProblem, REGRESSION } from '../../commonOptions.js';
 import { HEALTH_OPTIONS } from './healthOptions.js';
 import { baselineFor } from './publishLoadReport.js';
 import { duration, rate, SCENARIO_OVERRIDES } from './scenarioOptions.js';
@@ -100,7 +100,7 @@ const REPLAY_OPTIONS = {
   loop: { kind: 'flag' },
   methods: { kind: 'text', value: '<m1,m2,...>' },
   'rebase-heights': { kind: 'flag' },
-  'diff-url': { kind: 'text', value: '<base-url>', check: httpUrlProblem },
+  'diff-url': { kind: 'text', value: '<base-url>', check: nodeUrlProblem },
   'diff-profile': { kind: 'text', value: '<file|detect>' },
   'diff-recorded': { kind: 'flag' },
   k6: { kind: 'text', value: '<dir>' },

@@ -4,7 +4,7 @@
  */
 import { CliError } from '../../CliError.js';
 import type { OptionTable } from '../../CommandLine.js';
-import { METHOD_PREFIX, RPC_PATH, httpUrlProblem } from '../../commonOptions.js';
+import { METHOD_PREFIX, RPC_PATH, nodeUrlProblem } from '../../commonOptions.js';
 import { notJsonRpc, pathHint, unreachable } from '../../nodeUrls.js';
 import { DEFAULT_RPC_PATH, isUnreachable } from '../../../core/client/baseUrl.js';
 import { TransportError } from '../../../core/client/TransportError.js';
@@ -29,7 +29,7 @@ export const URL_RULE = `A --url that already ends in the endpoint path (http://
 endpoint's own URL: its base URL is what comes before the path, and a line on stderr says so.`;
 
 export const TARGET = {
-  url: { kind: 'list', value: '<base-url>', check: httpUrlProblem },
+  url: { kind: 'list', value: '<base-url>', check: nodeUrlProblem },
   profile: { kind: 'text', value: '<file>' },
   'rpc-path': RPC_PATH,
   'method-prefix': METHOD_PREFIX,
