@@ -1,4 +1,4 @@
-import { TransportError } from '../core/client/index.js';
+import { closedWithoutAnswer, TransportError } from '../core/client/index.js';
 import type { RawResponse, RpcClient } from '../core/client/index.js';
 import { validateResponse } from '../core/client/validateResponse.js';
 import { jsonInteger, stringifyJson } from '../core/json/index.js';
@@ -121,10 +121,33 @@ export class CheckContext {
    * a socket of its own, reading an answer the node sends before it has read the whole body (a 413 and
    * a close); `bodyless`: a POST with no body and neither Content-Length nor Transfer-Encoding.
    */
-  async raw(
-    request: { body?: string | Uint8Array; headers?: Record<string, string>; method?: string; path?: string; timeoutMs?: number; exact?: boolean; bodyless?: boolean },
-    node = this.node,
-  ): Promise<RawResponse> {
+  async raw(request: RawRequestOf, node = this.node): Promise<RawResponse> {
+    try {
+      return await this.rawOnce(request, node);
+    } catch (err) {
+      if (!isClosed(err) || !judgedWhenClosed(request)) throw err;
+      return await this.closedAgain(request, node, err);
+    }
+  }
+
+  /**
+   * A JSON-RPC request the node closed the connection on without answering. A network may drop a connection now and
+   * then, and a node going down drops them all: no verdict (the close is the error) unless the node answers a plain
+   * call right after and closes the same request again. Then it fails: a JSON-RPC server answers every call (JSON-RPC
+   * 2.0 §5); an outside tester's node, dropping the connection on one malformed call, was graded unreachable on it.
+   */
+  private async closedAgain(request: RawRequestOf, node: string, first: CheckError): Promise<RawResponse> {
+    if (!(await this.alive(node))) throw first;
+    try {
+      return await this.rawOnce(request, node);
+    } catch (err) {
+      if (!isClosed(err)) throw err;
+      const cause = err.cause as TransportError;
+      throw new CheckFailure('the node closed the connection without answering this request, twice, while it answered a plain call between them', 'an HTTP answer carrying a JSON-RPC response', cause.message, this.lastShown());
+    }
+  }
+
+  private async rawOnce(request: RawRequestOf, node: string): Promise<RawResponse> {
     const headers = request.headers ?? { 'content-type': 'application/json' };
     const method = request.method ?? 'POST';
     const path = request.path ?? this.profile.rpcPath;
@@ -229,9 +252,9 @@ export class CheckContext {
   }
 
   /** Whether the node still answers HTTP at all (a plain chain_blockNumber call, 5 s at most; a refusal for the rate is an answer). */
-  async alive(): Promise<boolean> {
+  async alive(node = this.node): Promise<boolean> {
     try {
-      await this.raw({ body: stringifyJson({ jsonrpc: '2.0', method: this.method('chain_blockNumber'), params: [], id: this.shared.nextId() }), timeoutMs: 5_000 });
+      await this.rawOnce({ body: stringifyJson({ jsonrpc: '2.0', method: this.method('chain_blockNumber'), params: [], id: this.shared.nextId() }), timeoutMs: 5_000 }, node);
       return true;
     } catch (err) {
       if (err instanceof RateLimited) return true;
@@ -463,4 +486,21 @@ export class CheckContext {
   inclusionTimeoutMs(): number {
     return Math.max(5_000, this.profile.blockTimeMs * 6);
   }
+}
+
+/** What raw() sends: a body as is, with its headers, method and path; `exact` and `bodyless` as raw() says. */
+type RawRequestOf = { body?: string | Uint8Array; headers?: Record<string, string>; method?: string; path?: string; timeoutMs?: number; exact?: boolean; bodyless?: boolean };
+
+/** Bodies up to this size, closed without an answer, are judged (CheckContext.closedAgain); a larger one may be refused by a close. */
+const CLOSE_JUDGED_BYTES = 64 * 1024;
+
+/** A POST of a small JSON body with the default headers: a request a JSON-RPC server must answer, not close on. */
+function judgedWhenClosed(request: RawRequestOf): boolean {
+  const size = request.body === undefined ? 0 : typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength;
+  return (request.method ?? 'POST') === 'POST' && request.headers === undefined && request.body !== undefined && size <= CLOSE_JUDGED_BYTES && request.exact !== true && request.bodyless !== true;
+}
+
+/** A raw() failure whose connection was reset or closed under the exchange. */
+function isClosed(err: unknown): err is CheckError {
+  return err instanceof CheckError && err.cause instanceof TransportError && closedWithoutAnswer(err.cause);
 }

@@ -1,6 +1,7 @@
 export { RpcClient, createClient, CLIENT_DEFAULTS } from './RpcClient.js';
 export { isErrorPage, JsonRpcError } from './JsonRpcError.js';
 export { TransportError, type TransportErrorCode, type BatchIdProblems } from './TransportError.js';
+export { closedWithoutAnswer } from './toTransportError.js';
 export type {
   BatchCall,
   BatchOutcome,

@@ -14,22 +14,20 @@ export interface PartialResponse {
   readonly headers: Record<string, string>;
 }
 
-// Socket-level failures before or during the exchange: the node is not reachable as configured.
-const REFUSED_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NONAME',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EPIPE',
-  'ECONNABORTED',
-  'EADDRNOTAVAIL',
-  'UND_ERR_SOCKET',
-]);
+// Socket-level failures before or during the exchange: the node is not reachable as configured, or the connection
+// was reset or closed under the exchange (CLOSED_CODES, a subset: something answered the connection, then dropped it).
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL', ...CLOSED_CODES]);
+
+/**
+ * Whether a failed exchange's connection was reset or closed under it (the node, or something between, dropped it
+ * without a complete answer), as opposed to never made (refused, no route, no such host) or timed out.
+ */
+export function closedWithoutAnswer(error: TransportError): boolean {
+  if (error.code !== 'REFUSED') return false;
+  const code = errorCode(error.cause);
+  return code !== undefined && CLOSED_CODES.has(code);
+}
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
@@ -67,6 +65,15 @@ export function toTransportError(
       'NETWORK',
       `${url} answered with bytes this client does not read as an HTTP response (${code}: bad response)`,
       `${text}. The node answered, but not as an HTTP/1.1 response undici takes: an unrequested 1xx status (100 Continue) before the answer, which undici refuses, or bytes that are not HTTP.`,
+    );
+  }
+  if (code !== undefined && CLOSED_CODES.has(code)) {
+    // Not "could not reach": an outside tester's node, dropping the connection on one malformed call and answering
+    // every other, was graded unreachable on it (the suite now fails a call closed twice while the node answers).
+    return make(
+      'REFUSED',
+      `${url} closed the connection without a complete answer (${code})`,
+      `${text}. The connection was reset or closed before the answer was read: the node (or a proxy between) dropped it, or the node is going down.`,
     );
   }
   if (code !== undefined && REFUSED_CODES.has(code)) {

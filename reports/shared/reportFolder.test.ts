@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,21 @@ describe('report folders', () => {
     expect(() => checkReportRoot(other, 'conformance')).not.toThrow();
     expect(() => checkReportRoot(other, 'load')).toThrow(/holds latest-load\/,/);
     expect(() => checkReportRoot(join(base, 'latest'))).toThrow(/is not a folder/);
+  });
+
+  it("refuses a latest that is a user's own link (to anything but a run folder beside it), leaving it as it was", async () => {
+    // An outside tester's link to a folder of their own, named latest, was replaced without a word.
+    const mine = join(base, 'mine');
+    await mkdir(mine);
+    await symlink(mine, join(base, 'latest'));
+    expect(() => checkReportRoot(base)).toThrow(`${base} holds latest (a link to ${mine}), which is not chainrpc's link to the newest report and would be replaced`);
+    await expect(publishReportFolder(base, '2026-11-23T12:00:00.000Z', files('first'), 'load')).rejects.toThrow(/holds latest \(a link/);
+    expect(await readlink(join(base, 'latest'))).toBe(mine);
+    // chainrpc's own link moves on as before.
+    const other = join(base, 'other');
+    await publishReportFolder(other, '2026-11-23T12:00:00.000Z', files('first'), 'load');
+    await publishReportFolder(other, '2026-11-23T12:05:00.000Z', files('second'), 'load');
+    expect(await readlink(join(other, 'latest'))).toBe('2026-11-23T12-05-00-000Z');
   });
 
   it('keeps a link per kind: a run of one kind leaves the other kind\'s link where it was', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { mkdir, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from '../../core/files/AtomicFile.js';
@@ -73,9 +74,27 @@ export function checkReportRoot(root: string, kind?: string): void {
   }
   for (const link of linksOf(kind)) {
     const stats = lstatOrUndefined(join(base, link));
-    if (stats !== undefined && !stats.isSymbolicLink()) {
-      throw new NotOursError(base, `${base} holds ${link}${stats.isDirectory() ? '/' : ''}, which is not chainrpc's link to the newest report and would be replaced: move it, or give --report-dir another folder`);
+    if (stats !== undefined && !isOurLink(join(base, link), stats)) {
+      const what = stats.isSymbolicLink() ? ` (a link to ${readlinkSync(join(base, link))})` : stats.isDirectory() ? '/' : '';
+      throw new NotOursError(base, `${base} holds ${link}${what}, which is not chainrpc's link to the newest report and would be replaced: move it, or give --report-dir another folder`);
     }
+  }
+}
+
+/** A run folder's name, as runFolderName makes it (after a kind's prefix, load- or fuzz-; and newRunFolder's -2, -3, ...). */
+const RUN_FOLDER = /^([a-z][a-z-]*-)?\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z(-\d+)?$/;
+
+/**
+ * Whether `path` is chainrpc's `latest` link: a link to a run folder beside it, by its bare name (as
+ * publishReportFolder makes it). A link of the user's (to anything else) is theirs: an outside tester's link to a
+ * folder of their own was replaced without a word.
+ */
+function isOurLink(path: string, stats: Pick<Stats, 'isSymbolicLink'> | undefined): boolean {
+  if (stats?.isSymbolicLink() !== true) return false;
+  try {
+    return RUN_FOLDER.test(readlinkSync(path));
+  } catch {
+    return false;
   }
 }
 
@@ -121,8 +140,9 @@ export async function publishReportFolder<K extends string>(root: string, starte
     // Made beside it and renamed over it: the link always points at a whole report, the old one or the new.
     const temp = `${latest}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      // Renamed only over a link (or nothing): a file or folder of the user's of that name appeared since the check.
-      if (lstatOrUndefined(latest)?.isSymbolicLink() === false) continue;
+      // Renamed only over our link (or nothing): a file, folder or link of the user's of that name appeared since the check.
+      const stats = lstatOrUndefined(latest);
+      if (stats !== undefined && !isOurLink(latest, stats)) continue;
       await symlink(name, temp);
       await rename(temp, latest);
     } catch {
