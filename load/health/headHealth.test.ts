@@ -44,6 +44,19 @@ describe('headHealth', () => {
     expect(slow.get('a')?.blockTimeMs).toBeLessThanOrEqual(330);
   });
 
+  it('draws a node stalled for good as falling further behind to the end, not as catching up', () => {
+    // b holds height 13 from t = 3 s to the end (12 s): an outside tester's chart fell from 9 s of lag to 0.2 s.
+    const stuck = (t: number): number => (t >= 3_000 ? 13 : wallHead(0)(t));
+    const series = headHealth([follow('a', wallHead(0), 12_000), follow('b', stuck, 12_000)], { ...options, endMs: 12_000 }).get('b')?.series ?? [];
+    const after = series.filter((p) => p.tMs >= 4_000);
+    expect(after.length).toBeGreaterThan(3);
+    for (let i = 1; i < after.length; i++) expect(after[i]?.lagMs).toBeGreaterThanOrEqual(after[i - 1]?.lagMs ?? 0);
+    // At the end, the time since height 14 came (t = 4 s), within a sampling period.
+    expect(series.at(-1)?.tMs).toBeGreaterThanOrEqual(12_000);
+    expect(series.at(-1)?.lagMs).toBeGreaterThanOrEqual(7_900);
+    expect(series.at(-1)?.lagMs).toBeLessThanOrEqual(8_100);
+  });
+
   it('a reference only gives heights their times: a node as fast as the others but behind the reference lags', () => {
     const sources = [follow('a', wallHead(200), 10_000), follow('b', wallHead(200), 10_000), follow('ref', wallHead(0), 10_000)];
     const result = headHealth(sources, { ...options, endMs: 10_000, reference: 'ref' });

@@ -180,6 +180,26 @@ export function blockTimeOf(heights: readonly number[], earliest: ReadonlyMap<nu
   return median(perHeight);
 }
 
+/**
+ * The lag over time: each height the node reached at the time the chain had it, with the time it took; and from the
+ * first height it never reached, the lag it was then at (growing with the time since that height came), to the end of
+ * the run. Heights never reached plotted by what they waited (the run's end less their time) fell toward 0 as a node
+ * stalled for good fell further behind: an outside tester read a node catching up that never did.
+ */
+function lagSeries(lags: readonly { tMs: number; lagMs: number; reached: boolean }[], endMs: number): { tMs: number; lagMs: number }[] {
+  const out = lags.filter((l) => l.reached).map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }));
+  const since = lags.find((l) => !l.reached)?.tMs;
+  if (since === undefined) return out;
+  let last = endMs;
+  for (const l of lags) {
+    if (l.reached || l.tMs < since) continue;
+    out.push({ tMs: round(l.tMs), lagMs: round(l.tMs - since) });
+    last = Math.max(last, l.tMs);
+  }
+  out.push({ tMs: round(last), lagMs: round(last - since) });
+  return out.sort((a, b) => a.tMs - b.tMs);
+}
+
 /** Rises of the highest height seen that one block-time figure averages over (blockTimeOf). */
 const BLOCK_TIME_RUN = 5;
 
@@ -222,7 +242,7 @@ export function headHealth(sources: readonly FollowedHead[], o: HeadHealthOption
       ...(alone ? { alone: true as const } : {}),
       lagMs: alone || sorted.length === 0 ? null : { p50: round(quantile(sorted, 0.5)), p90: round(quantile(sorted, 0.9)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0) },
       worst: alone ? [] : [...lags].sort((a, b) => b.lagMs - a.lagMs).slice(0, WORST_KEPT).map((l) => ({ height: l.height, lagMs: round(l.lagMs) })),
-      series: alone ? [] : bounded(lags.map((l) => ({ tMs: round(l.tMs), lagMs: round(l.lagMs) }))),
+      series: alone ? [] : bounded(lagSeries(lags, o.endMs)),
       lagTrend: alone ? null : lagTrend(lags.filter((l) => l.reached), o),
       stalls: alone ? [] : stallsOf(source.samples, chainHad, blockTimeMs, o.endMs, readEveryMs),
       regressions: regressions.kept,

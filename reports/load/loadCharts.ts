@@ -257,7 +257,7 @@ export function headLagChart(id: string, run: Pick<LoadRun, 'health'>, markers?:
   return lineChartSvg({
     id,
     title,
-    description: `For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held one height for more than 3 block times after another node had the next).${faultsNote(markers)}`,
+    description: `For each new height, how long after the first node to serve it this node served it, in milliseconds, at the time the height first appeared; from the first height it never served, the time since that height came (how far behind it was), to the end; dashed: the least-squares line through the lags after the warm-up (head-lag drift); shaded: stalls (the head held one height for more than 3 block times after another node had the next).${faultsNote(markers)}`,
     x: { label: longest > 180_000 ? 'time since the heads were first read (min:s)' : 'time since the heads were first read', format, seconds: true },
     y: msAxis('head lag, ms'),
     series: [
