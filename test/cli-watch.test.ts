@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './support/suites.js';
+import { startTestServer } from './support/startTestServer.js';
 import { runChainrpc } from './runChainrpc.js';
 
 let dir: string;
@@ -73,6 +74,21 @@ describe('chainrpc watch', () => {
     expect(beside.code, beside.stderr).toBe(0);
     expect(beside.stdout).toMatch(/^WATCHED 2 nodes for .*: http:\/\/127\.0\.0\.1:1 never answered/m);
     expect(beside.stdout).not.toContain(`${node.url} never answered`);
+  }, 30_000);
+
+  it('a web page at the URL (HTTP 200, HTML): exit 3 with what it answered and the endpoint path hint, not "is each node running?"', async () => {
+    const page = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>');
+    });
+    try {
+      const r = await runChainrpc('watch', '--url', page.url, '--duration', '1s', '--report-dir', dir);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(`${page.url} answered HTTP 200`);
+      expect(r.stderr).toMatch(/--rpc-path|profile detect/);
+      expect(r.stderr).not.toContain('is each node running');
+    } finally {
+      await page.close();
+    }
   }, 30_000);
 
   it('refuses what cannot be watched (exit 2)', async () => {

@@ -136,8 +136,9 @@ export const watch: Command = {
     const silent = silentNodes(report);
     if (head !== null && silent.length === urls.length) {
       // Every node answered HTTP, but not a head read with a height (an error page, a 404 with a JSON-RPC error for
-      // no call): the endpoint path is the likely fault, not the node's running (an outside tester's wrong --rpc-path).
-      const pages = silent.every((n) => n.lastFailure !== undefined && /^HTTP (?!2)\d{3}: /.test(n.lastFailure));
+      // no call, a web page served with 200): the endpoint path is the likely fault, not the node's running (an
+      // outside tester's wrong --rpc-path; another's web server answering 200 text/html was asked whether it ran).
+      const pages = silent.every((n) => n.lastFailure !== undefined && /^HTTP \d{3}: /.test(n.lastFailure));
       const why = pages ? `${silent.map((n) => `${n.url} answered ${n.lastFailure ?? ''}`).join('; ')}. ${pathHint(urls[0] ?? '')}` : 'is each node running, at that address and port?';
       console.error(`${command}: no node answered a head read in ${formatDuration(result.durationMs)}: ${why}`);
       return EXIT.unreachable;
