@@ -34,7 +34,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'profile',
     summary: "Detect a node's profile from outside: a draft with evidence and confidence per key",
-    exits: [0, 2, 3, 4],
+    exits: [0, 2, 3, 4, 130],
     load: async () => (await import('./commands/profile.js')).profile,
   },
   {

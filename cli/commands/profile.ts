@@ -28,7 +28,7 @@ Options:
   -h, --help
 
 Exit codes: 0 a draft was written; 2 usage error; 3 nothing answered JSON-RPC at the URL; 4 internal
-error (a bug in chainrpc).`;
+error (a bug in chainrpc); 130 interrupted (Ctrl-C): no draft written.`;
 
 /**
  * The requests a detection makes against a reference node besides the height reads (DetectResult's
@@ -85,7 +85,7 @@ Options:
 Progress goes to stderr. Exit codes: 0 a draft was written (warnings, if any, are printed with
 it); 2 usage error (an --out file of yours included); 3 nothing answered at the URL (is the node
 running?), or no JSON-RPC endpoint answered under it (what each path answered is listed); 4
-internal error (a bug in chainrpc).`;
+internal error (a bug in chainrpc); 130 interrupted (Ctrl-C): no draft written.`;
 
 
 const detectLine = new CommandLine('profile detect', {
