@@ -5,10 +5,11 @@
  * beside the generated script.js and its data.json (and corpus.json when the mix sends transactions); the
  * script is three lines around `chainrpc(data, lanes)`. Type-checked against @types/k6 (tsconfig.k6.json).
  *
- * What it records, for `chainrpc load merge` (load/k6/K6Summary.ts): counters only, so instances add up
- * exactly. Latency goes into counters per logarithmic bucket (8 per octave of µs); calls by method, outcome
- * and error code; requests by batch size; failed exchanges by kind. A request and its calls count as sent
- * before it goes, so one that k6 cuts off unanswered is never lost. What it gives k6 to judge: the scenario's
+ * What it records, for `chainrpc load merge` (load/k6/K6Summary.ts): counts only, so instances add up
+ * exactly. Latency goes into counts per logarithmic bucket (70 per octave of µs, each 1% wide), kept by k6 checks
+ * named after the bucket (CHECK_LATENCY), with the exact sum, least and greatest value beside them; calls by
+ * method, outcome and error code; requests by batch size; failed exchanges by kind. A request and its calls count
+ * as sent before it goes, so one that k6 cuts off unanswered is never lost. What it gives k6 to judge: the scenario's
  * thresholds over Trends (`chainrpc_latency`, ms, each request once; `chainrpc_call_latency`, each call, tagged
  * by method), a Rate (`chainrpc_call_failed`, tagged by method) and the measured scenario's
  * `dropped_iterations`, so a broken SLO makes k6 exit 99. Also what k6 actually ran (its scenarios, its run's
@@ -16,7 +17,9 @@
  *
  * Senders: a VU owns the lane of corpus sender `exec.vu.idInTest - 1` (VU ids are unique across every
  * instance of a distributed run), sends its transactions one at a time in nonce order, and nothing else of
- * that sender is ever sent by another VU. maxVUs never exceeds the senders, so every VU has a lane.
+ * that sender is ever sent by another VU. maxVUs never exceeds the corpus's lanes, so every VU has a lane; an
+ * iteration that finds none (or finds its lane spent) is counted (chainrpc_no_lane, chainrpc_lane_spent), and the
+ * merge says the generator, not the node, left it unsent.
  */
 import http from 'k6/http';
 import exec from 'k6/execution';
@@ -76,6 +79,15 @@ const TIMEOUT_ERROR = 1050;
  */
 const CHECK_ERROR = /^chainrpc error (\d+) (\S+)$/;
 const CHECK_HTTP = /^chainrpc http (\d{3})$/;
+/**
+ * A latency bucket's count, `chainrpc lat <histogram> <bucket>` (histogram r: requests, m<i>: method i, b<i>: batch
+ * size i): a check, made when first met, so only the buckets that hold values exist. A k6 Counter per bucket is made
+ * in every VU's init context and costs about 2 KB per VU (188 buckets x 8 histograms: 3 MB per VU), which 1%-wide
+ * buckets (1,638 of them) would make 30 MB.
+ */
+const CHECK_LATENCY = /^chainrpc lat (\S+) (\d+)$/;
+/** The scenario of an open model's warm-up (writeK6Script.ts K6_WARMUP_SCENARIO), when it has one of its own. */
+const WARMUP_SCENARIO = 'warmup';
 /** Counts one under a check named `name` (always passing). @param {string} name */
 const countByCheck = (name) => {
   check(true, { [name]: () => true });
@@ -224,28 +236,33 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
   const { perOctave, min, max } = data.buckets;
   /** @param {string} name */
   const counter = (name) => new Counter(name);
-  /** @param {string} prefix */
-  const bucketCounters = (prefix) => {
-    /** @type {Counter[]} */
-    const out = [];
-    for (let i = min; i <= max; i++) out.push(counter(`${prefix}_${i}`));
-    return out;
-  };
   const bucketOf = (/** @type {number} */ us) => Math.min(max, Math.max(min, Math.floor(Math.log2(Math.max(us, 1)) * perOctave)));
+  /**
+   * A latency histogram: its buckets counted by checks (CHECK_LATENCY), and its exact sum (a Counter) and least and
+   * greatest value (a Gauge's min and max), in µs, so the merged mean, min and max are exact, not bucket middles.
+   * @param {string} key
+   */
+  const histogram = (key) => ({ key, sum: counter(`chainrpc_sum_${key}`), extremes: new Gauge(`chainrpc_ext_${key}`) });
+  /** @param {{ key: string, sum: Counter, extremes: Gauge }} h @param {number} bucket @param {number} us */
+  const record = (h, bucket, us) => {
+    countByCheck(`chainrpc lat ${h.key} ${bucket}`);
+    h.sum.add(us);
+    h.extremes.add(us);
+  };
 
   // Every metric is made here, in the init context, as k6 requires.
   const started = counter('chainrpc_started');
   const sent = counter('chainrpc_sent');
   const requests = counter('chainrpc_requests');
-  const requestLatency = bucketCounters('chainrpc_lat_r');
+  const requestLatency = histogram('r');
   const methods = data.methods.map((_, m) => ({
     calls: counter(`chainrpc_calls_${m}`),
     ok: counter(`chainrpc_ok_${m}`),
     unanswered: counter(`chainrpc_unanswered_${m}`),
     errors: data.codes.map((_c, k) => counter(`chainrpc_err_${m}_${k}`)),
-    latency: bucketCounters(`chainrpc_lat_m${m}`),
+    latency: histogram(`m${m}`),
   }));
-  const sizes = data.batchSizes.map((_, b) => ({ requests: counter(`chainrpc_size_${b}`), latency: bucketCounters(`chainrpc_lat_b${b}`) }));
+  const sizes = data.batchSizes.map((_, b) => ({ requests: counter(`chainrpc_size_${b}`), latency: histogram(`b${b}`) }));
   const failures = {
     timeouts: counter('chainrpc_f_timeouts'),
     transport: counter('chainrpc_f_transport'),
@@ -254,8 +271,16 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     missing: counter('chainrpc_f_missing'),
     http: data.statuses.map((s) => counter(`chainrpc_f_http_${s}`)),
   };
-  // Requests the node served (at least one call answered with a result or an error) by the window's end: the achieved rate's, as the Node engine counts it.
+  // Requests the node served (at least one call answered with a result or an error) that ended inside the measured
+  // window: the achieved rate's, as the Node engine counts it (load/engine/EngineThread.ts `ended`). `served`: the
+  // window's own; `servedBefore`: those begun before it (the warm-up's), which stand for the window's own still in
+  // flight at its end. Without them the rate fell short by latency / window (an outside tester's node answering
+  // every request in 200 ms got 98.0% over 10 s and failed achieved >= 99%).
   const served = counter('chainrpc_served');
+  const servedBefore = counter('chainrpc_served_before');
+  // Iterations of the window that sent nothing: the VU had no sender's lane, or its lane was spent (the generator's doing, not the node's).
+  const noLane = counter('chainrpc_no_lane');
+  const laneSpent = counter('chainrpc_lane_spent');
   const latencyTrend = new Trend('chainrpc_latency', true);
   // Each call's latency, for a method's thresholds; only when one reads it (a Trend keeps every value).
   const callLatency = Object.keys(data.thresholds).some((k) => k.startsWith('chainrpc_call_latency')) ? new Trend('chainrpc_call_latency', true) : undefined;
@@ -272,6 +297,23 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
   let laneNext = 0;
   /** Whether this VU has told windowStart when the measured window began (once is enough). */
   let windowTold = false;
+
+  /**
+   * When the measured window begins (ms since the epoch), as this scenario's iterations see it: the measured
+   * scenario's start plus its own warm-up (a closed model's, a transaction scenario's); the warm-up scenario's start
+   * plus the warm-up (the measured scenario starts then). Undefined in a scenario the script did not make.
+   */
+  const windowStartOf = () => {
+    if (exec.scenario.name === data.measured.scenario) return exec.scenario.startTime + data.measured.afterMs;
+    if (exec.scenario.name === WARMUP_SCENARIO) return exec.scenario.startTime + data.warmupMs;
+    return undefined;
+  };
+  /** Whether a request that ends now ends inside the measured window, [start, start + duration), as the Node engine judges it. */
+  const endsInWindow = () => {
+    const start = windowStartOf();
+    const now = Date.now();
+    return start !== undefined && now >= start && now < start + data.durationMs;
+  };
 
   /** Whether an iteration beginning now is measured; the first one of this VU says when the window began. */
   const measuredNow = () => {
@@ -316,20 +358,25 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       }
     }
     const res = http.post(data.endpoint, body, { headers: { 'content-type': 'application/json' }, timeout: `${data.timeoutMs}ms`, tags: { name: 'chainrpc' } });
+    const inWindow = endsInWindow();
     /** @type {Map<number | string, { result: unknown }>} */
     const answers = new Map();
-    if (!measuring) return answers;
+    if (!measuring) {
+      // A warm-up request the node served that ends inside the window counts toward the achieved rate, as the Node engine counts it.
+      if (inWindow && res.status === 200 && classifyBody(typeof res.body === 'string' ? res.body : '', calls, batch).outcomes.some((o) => o !== null)) servedBefore.add(1);
+      return answers;
+    }
     const ms = res.timings.duration + lateMs;
     const us = ms * 1000;
-    const bucket = bucketOf(us) - min;
+    const bucket = bucketOf(us);
     requests.add(1);
-    add(requestLatency[bucket]);
+    record(requestLatency, bucket, us);
     // Once per request (a batch is one): k6's latency thresholds judge requests, as the merged figures do.
     latencyTrend.add(ms);
     const size = sizes[data.batchSizes.indexOf(batch ? calls.length : 1)];
     if (size !== undefined) {
       size.requests.add(1);
-      add(size.latency[bucket]);
+      record(size.latency, bucket, us);
     }
     /** @type {Outcome[]} */
     let outcomes = calls.map(() => null);
@@ -349,13 +396,13 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     // Served within the window, as the Node engine counts the achieved rate: an answer that comes after the window's
     // end (in k6's graceful stop) was not served at the rate measured (an outside tester's node at 200/s of 210 passed
     // achieved >= 99% for its late answers).
-    if (outcomes.some((o) => o !== null) && Date.now() <= exec.scenario.startTime + data.measured.afterMs + data.durationMs) served.add(1);
+    if (inWindow && outcomes.some((o) => o !== null)) served.add(1);
     calls.forEach((c, i) => {
       const outcome = outcomes[i] || null;
       if (outcome !== null && 'result' in outcome) answers.set(c.id, { result: outcome.result });
       const m = methods[c.method];
       if (m === undefined) return;
-      add(m.latency[bucket]);
+      record(m.latency, bucket, us);
       const methodTag = { method: data.methods[c.method] || '' };
       if (callLatency !== undefined) callLatency.add(ms, methodTag);
       if (outcome !== null && 'result' in outcome) {
@@ -463,8 +510,11 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       const k = exec.vu.idInTest - 1;
       const lane = k % share.of === share.index ? lanes[Math.floor(k / share.of)] : undefined;
       const tx = lane === undefined ? undefined : lane.txs[laneNext];
-      // A VU without a lane, or whose lane is spent, sends nothing: counted as started, never as sent.
-      if (lane === undefined || tx === undefined) return;
+      // A VU without a lane, or whose lane is spent, sends nothing: counted as started, never as sent, and as why.
+      if (lane === undefined || tx === undefined) {
+        if (measuring) (lane === undefined ? noLane : laneSpent).add(1);
+        return;
+      }
       laneNext++;
       const id = nextId++;
       send(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(data.methods[data.sendMethod])},"params":[${JSON.stringify(tx)}]}`, [{ id, method: data.sendMethod }], false, measuring);
@@ -488,17 +538,18 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       const m = end.metrics[name];
       return m === undefined || typeof m.values.count !== 'number' ? 0 : m.values.count;
     };
-    /** @param {string} prefix */
-    const buckets = (prefix) => {
-      /** @type {Record<string, number>} */
-      const out = {};
-      for (let i = min; i <= max; i++) {
-        const n = count(`${prefix}_${i}`);
-        if (n > 0) out[String(i)] = n;
-      }
-      return out;
+    // What the checks counted (codes and statuses data.json does not list; latency buckets), from every group's checks.
+    /** @type {Map<string, Record<string, number>>} */
+    const latencyBuckets = new Map();
+    /** @param {string} key */
+    const buckets = (key) => latencyBuckets.get(key) || {};
+    /** The exact sum, least and greatest value of a histogram (µs); undefined when it holds none. @param {string} key */
+    const exact = (key) => {
+      const sum = end.metrics[`chainrpc_sum_${key}`];
+      const extremes = end.metrics[`chainrpc_ext_${key}`];
+      if (sum === undefined || extremes === undefined) return undefined;
+      return { sumUs: Math.round(sum.values.count * 1000) / 1000, minUs: extremes.values.min, maxUs: extremes.values.max };
     };
-    // What the checks counted (codes and statuses data.json does not list), from every group's checks.
     /** @type {Map<number, Record<string, number>>} */
     const otherErrors = new Map();
     /** @type {Record<string, number>} */
@@ -512,7 +563,12 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         const passes = c !== null && typeof c === 'object' && typeof c.passes === 'number' ? c.passes : 0;
         const e = CHECK_ERROR.exec(name);
         const h = CHECK_HTTP.exec(name);
-        if (e !== null && passes > 0) {
+        const l = CHECK_LATENCY.exec(name);
+        if (l !== null && passes > 0) {
+          const into = latencyBuckets.get(String(l[1])) || {};
+          into[String(l[2])] = (into[String(l[2])] || 0) + passes;
+          latencyBuckets.set(String(l[1]), into);
+        } else if (e !== null && passes > 0) {
           const m = Number(e[1]);
           const codes = otherErrors.get(m) || {};
           codes[String(e[2])] = (codes[String(e[2])] || 0) + passes;
@@ -535,13 +591,13 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       });
       const others = otherErrors.get(m) || {};
       for (const code of Object.keys(others)) errors[code] = (errors[code] || 0) + (others[code] || 0);
-      methodCounts[name] = { calls, ok: count(`chainrpc_ok_${m}`), errors, unanswered: count(`chainrpc_unanswered_${m}`), latency: buckets(`chainrpc_lat_m${m}`) };
+      methodCounts[name] = { calls, ok: count(`chainrpc_ok_${m}`), errors, unanswered: count(`chainrpc_unanswered_${m}`), latency: buckets(`m${m}`), latencyExact: exact(`m${m}`) };
     });
     /** @type {Record<string, unknown>} */
     const sizeCounts = {};
     data.batchSizes.forEach((size, b) => {
       const n = count(`chainrpc_size_${b}`);
-      if (n > 0) sizeCounts[String(size)] = { requests: n, latency: buckets(`chainrpc_lat_b${b}`) };
+      if (n > 0) sizeCounts[String(size)] = { requests: n, latency: buckets(`b${b}`), latencyExact: exact(`b${b}`) };
     });
     /** @type {Record<string, number>} */
     const httpStatus = {};
@@ -562,10 +618,15 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     let segment = null;
     /** @type {unknown} */
     let ran = null;
+    // A command-line --rps caps the requests k6 sends, whatever the schedule: the run is not the scenario's.
+    /** @type {number | null} */
+    let rps = null;
     try {
       const given = /** @type {unknown} */ (exec.test.options.executionSegment);
       if (given !== undefined && given !== null && String(given) !== '') segment = String(given);
       ran = /** @type {unknown} */ (exec.test.options.scenarios);
+      const capped = /** @type {unknown} */ (exec.test.options.rps);
+      if (typeof capped === 'number') rps = capped;
     } catch (_error) {
       segment = null;
     }
@@ -577,7 +638,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
     const windowDrops = end.metrics[dropMetric] !== undefined;
     /** @type {Record<string, unknown>} */
     const result = {
-      format: 'chainrpc-k6-summary/1',
+      format: 'chainrpc-k6-summary/2',
       tool: data.tool,
       scenario: data.scenario,
       profile: data.profile,
@@ -587,8 +648,8 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
       durationMs: data.durationMs,
       warmupMs: data.warmupMs,
       model: data.model,
-      schedule: { started: count('chainrpc_started'), dropped: count(windowDrops ? dropMetric : 'dropped_iterations'), sent: count('chainrpc_sent') },
-      requests: { count: count('chainrpc_requests'), served: count('chainrpc_served'), latency: buckets('chainrpc_lat_r') },
+      schedule: { started: count('chainrpc_started'), dropped: count(windowDrops ? dropMetric : 'dropped_iterations'), sent: count('chainrpc_sent'), noLane: count('chainrpc_no_lane'), laneSpent: count('chainrpc_lane_spent') },
+      requests: { count: count('chainrpc_requests'), served: count('chainrpc_served'), servedBefore: count('chainrpc_served_before'), latency: buckets('r'), latencyExact: exact('r') },
       methods: methodCounts,
       batchSizes: sizeCounts,
       failures: {
@@ -607,6 +668,7 @@ export function chainrpc(data, lanes, share = { index: 0, of: 1 }) {
         windowStartedAt: typeof windowMs === 'number' ? new Date(windowMs).toISOString() : null,
         droppedInTest: count('dropped_iterations'),
         windowDrops,
+        rps,
       },
     };
     if (replay !== undefined) result.replay = replay.summary;

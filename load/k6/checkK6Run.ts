@@ -3,8 +3,9 @@
  * runtime's handleSummary), so that figures of a run that was not the script's are marked untrusted instead of
  * reported as the scenario's: k6's scenarios against the script's own (a command-line --vus, --duration,
  * --iterations or --stages replaces them: `k6 run --vus 2 --duration 4s` was reported as an open model at 200/s
- * over 10 s), k6's run duration against the warm-up and the window (an interrupted run), and the measured
- * window's drops (not counted apart without thresholds). Also where the run's window lies in time, from when
+ * over 10 s), a command-line --rps (a cap on what k6 sends: `k6 run --rps 10` held back 300 requests that showed
+ * as transport failures in a report marked valid), k6's run duration against the warm-up and the window (an
+ * interrupted run), and the measured window's drops (not counted apart without thresholds). Also where the run's window lies in time, from when
  * each instance's measured window began.
  */
 import type { K6Summary } from './K6Summary.js';
@@ -86,6 +87,9 @@ export function ranProblems(s: K6Summary, name: string): string[] {
   // A replay ends when its last request has ended, which may come before the window it reports.
   else if (s.replay === undefined && facts.testRunDurationMs !== null && facts.testRunDurationMs + SHORT_RUN_TOLERANCE_MS < s.warmupMs + s.durationMs) {
     out.push(`${name}: k6 ran for ${seconds(facts.testRunDurationMs)}, but the scenario takes ${seconds(s.warmupMs + s.durationMs)} (warm-up and measured window): the run was stopped early (interrupted or aborted), so its figures are of part of the window`);
+  }
+  if (typeof facts.rps === 'number') {
+    out.push(`${name}: k6 ran with --rps ${facts.rps} (or K6_RPS), a cap on the requests it sends per second whatever the script's schedule: requests held back by it count as sent and then cut off, so these figures are not the scenario's; run k6 without --rps`);
   }
   if (!facts.windowDrops && facts.droppedInTest > 0) {
     out.push(`${name}: k6 ran without thresholds (--no-thresholds), so it did not count the measured window's dropped iterations apart from the warm-up's: its ${facts.droppedInTest} may include the warm-up's`);

@@ -208,6 +208,55 @@ describe.skipIf(k6 === undefined)('generated k6 tests under real k6', () => {
     }
   }, 60_000);
 
+  it('a node that keeps up, answering in 300 ms: the achieved rate counts the warm-up\'s answers inside the window, as the Node engine does', async () => {
+    // An outside tester's node answering every request in 200 ms at 50/s over 10 s got 98.0% (FAILED achieved >= 99%):
+    // the window's last answers come after its end, and the warm-up's last ones, which stand for them, were abandoned.
+    const server = await startScriptedServer(() => 300);
+    try {
+      const scenario = resolveScenario({ name: 'keeps-up', arrivals: { model: 'open', rate: 20 }, duration: '3s', warmup: '1s', timeout: '5s', validate: 0, maxInFlight: 16, mix: [{ method: 'chain_health' }], thresholds: ['achieved >= 99%'] });
+      const out = await writeTestK6(scenario, {}, server.url, join(dir, `keeps-up-${++tests}`));
+      server.arm();
+      const run = await runK6(bin, ['script.js'], out);
+      expect(run.code, run.stderr).toBe(0);
+      const [summary] = summariesIn(out);
+      // 60 requests due in the window, about 6 of them answered after its end, and as many of the warm-up's inside it.
+      expect(summary?.requests.servedBefore).toBeGreaterThanOrEqual(3);
+      const merged = mergeK6Summaries(summariesIn(out));
+      expect(merged.schedule.achievedRate * 3).toBeGreaterThanOrEqual(59);
+      expect(merged.schedule.achievedRate * 3).toBeLessThanOrEqual(62);
+      expect(merged.thresholds).toEqual([expect.objectContaining({ name: 'achieved >= 99%', ok: true })]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('VUs that find no sender\'s lane are counted, and the merged run says the generator left their iterations unsent', async () => {
+    // The test is written for 32 senders and 8 VUs; its corpus then cut to 2 lanes, as a corpus of fewer senders than VUs
+    // was run before the VUs were bounded by it (an outside tester's 6 senders under 32 VUs: 20% achieved, the node blamed).
+    const out = await generate('send-raw-tx', { ...quick, seed: 24 });
+    const corpusFile = join(out, 'corpus.json');
+    const corpus = JSON.parse(readFileSync(corpusFile, 'utf8')) as { senders: unknown[] };
+    writeFileSync(corpusFile, JSON.stringify({ ...corpus, senders: corpus.senders.slice(0, 2) }));
+    const run = await runK6(bin, ['script.js'], out);
+    expect(run.code, run.stderr).toBe(0);
+    const [summary] = summariesIn(out);
+    expect(summary?.schedule.noLane).toBeGreaterThan(0);
+    expect(summary?.schedule.sent).toBe((summary?.schedule.started ?? 0) - (summary?.schedule.noLane ?? 0) - (summary?.schedule.laneSpent ?? 0));
+    const merged = mergeK6(summariesIn(out));
+    expect(merged.run.valid).toBe(false);
+    expect(merged.run.invalid).toEqual([expect.stringMatching(/^\d+ iterations? of the measured window sent nothing: k6 ran them on VUs that had no sender's lane/)]);
+  }, 60_000);
+
+  it('a run k6 capped with --rps is not reported as the scenario\'s', async () => {
+    const out = await generate('reads', { ...quick, seed: 25 });
+    // Held back by the cap, requests wait for VUs and iterations drop: k6 may exit 99 too.
+    const run = await runK6(bin, ['--rps', '5', 'script.js'], out);
+    expect([0, 99], run.stderr).toContain(run.code);
+    const summaries = summariesIn(out);
+    expect(summaries[0]?.k6?.rps).toBe(5);
+    expect(mergeK6Summaries(summaries, ['s.json']).invalid).toEqual([expect.stringMatching(/^s\.json: k6 ran with --rps 5/)]);
+  }, 60_000);
+
   it('a run whose scenarios k6\'s command line replaced is not reported as the scenario\'s', async () => {
     const out = await generate('reads', { ...quick, seed: 22 });
     const run = await runK6(bin, ['--vus', '1', '--duration', '1s', 'script.js'], out);

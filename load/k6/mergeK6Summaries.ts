@@ -5,11 +5,13 @@
  * the engine's. The segments must cover the test once (executionSegments.ts).
  *
  * Counters add exactly. Histograms travel as counts per logarithmic bucket (K6Summary.ts); the merge adds the
- * counts bucket by bucket first, then records each bucket's geometric middle, 2^((i + 0.5) / 8) µs rounded,
+ * counts bucket by bucket first, then records each bucket's geometric middle, 2^((i + 0.5) / 70) µs rounded,
  * `count` times into the harness's HDR histogram (load/metrics/Histogram.ts). A merged percentile is therefore
- * exact to the bucket resolution: it is the middle of the bucket that holds the true percentile, within 4.4%
+ * exact to the bucket resolution: it is the middle of the bucket that holds the true percentile, within 0.5%
  * of any value in that bucket (plus HDR's 0.1%), and it is the same whichever way the data was split across
- * instances, since only the summed counts reach the histogram.
+ * instances, since only the summed counts reach the histogram. The exact sum, min and max travel beside the
+ * buckets and merge exactly: the merged min, max and mean are exact, and no percentile lies outside [min, max].
+ * (Format 1 summaries: 9%-wide buckets, within 4.4%, and min, max and mean from bucket middles.)
  *
  * What k6 cannot say is said plainly in the run: one latency, as k6 measured it (k6's http_req_duration runs
  * from the write; a replay adds each request's delay after its time), and no service time apart (`service` is
@@ -27,16 +29,16 @@ import { ScenarioError } from '../scenario/ScenarioError.js';
 import { evaluateThresholds, parseThreshold, type Threshold, type ThresholdMetric } from '../scenario/Threshold.js';
 import { ranProblems, runWindow } from './checkK6Run.js';
 import { checkSegments } from './executionSegments.js';
-import { K6_BUCKETS_PER_OCTAVE, K6_UNMEASURED_METRICS, k6ReplayJudges, type K6Buckets, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { K6_BUCKETS_PER_OCTAVE, k6BucketsOf, K6_UNMEASURED_METRICS, k6ReplayJudges, type K6Buckets, type K6Exact, type K6MethodCounts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
 
 // What `chainrpc load merge` (cli/commands/load/merge.ts) takes from here: reading, merging, and the error of both.
 export { K6SummaryError } from './K6SummaryError.js';
 export { readK6Summary } from './readK6Summary.js';
 
-/** The value a bucket stands for in the merged histogram: its geometric middle, in whole µs. */
-export function k6BucketMiddleUs(index: number): number {
-  return Math.round(2 ** ((index + 0.5) / K6_BUCKETS_PER_OCTAVE));
+/** The value a bucket stands for in the merged histogram: its geometric middle, in whole µs (`perOctave`: the layout's, format 2's unless told). */
+export function k6BucketMiddleUs(index: number, perOctave = K6_BUCKETS_PER_OCTAVE): number {
+  return Math.round(2 ** ((index + 0.5) / perOctave));
 }
 
 /** The JSON pointer of the first place where two JSON values differ, or null when they are equal. */
@@ -60,6 +62,7 @@ function checkSameRun(summaries: readonly K6Summary[], name: (i: number) => stri
   const [first] = summaries as [K6Summary];
   summaries.forEach((s, i) => {
     if (i === 0) return;
+    if (s.format !== first.format) throw new K6SummaryError(`${name(0)} is of format ${first.format} and ${name(i)} of ${s.format}: they were written by different chainrpc k6 runtimes (their latency buckets differ), so they are not parts of one test; make the test again and run every instance of it`);
     if (s.scenario.name !== first.scenario.name) throw new K6SummaryError(`the summaries are of different scenarios: ${first.scenario.name} (${name(0)}) and ${s.scenario.name} (${name(i)}); merge each scenario's summaries on their own`);
     if (baseUrl(s.url) !== baseUrl(first.url)) throw new K6SummaryError(`the summaries are of different nodes: ${first.url} (${name(0)}) and ${s.url} (${name(i)}); merge each node's summaries on their own`);
     const at = firstDifference(first.scenario.definition, s.scenario.definition);
@@ -78,11 +81,31 @@ function addBuckets(parts: readonly K6Buckets[]): Map<number, number> {
   return out;
 }
 
-/** The harness's histogram of summed buckets: each bucket's geometric middle recorded with its count (exact to the bucket resolution). */
-function histogramOf(buckets: Map<number, number>): HistogramData {
+/** One histogram of one summary: its buckets, and (format 2) its exact figures. */
+interface K6Part {
+  latency: K6Buckets;
+  latencyExact?: K6Exact;
+}
+
+/**
+ * The harness's histogram of parts' summed buckets (of `perOctave`): each bucket's geometric middle recorded with its
+ * count (exact to the bucket resolution). When every part holding values carries its exact figures, the min, max and
+ * mean are those (exact), and each percentile is kept within [min, max]: a bucket's middle may lie beyond every value
+ * in it (a server answering in exactly 200 ms had a merged p50 of 193.66 ms, and a mean too, in 9%-wide buckets).
+ */
+function histogramOf(parts: readonly K6Part[], perOctave: number): HistogramData {
+  const buckets = addBuckets(parts.map((p) => p.latency));
   const h = new Histogram();
-  for (const [index, count] of [...buckets.entries()].sort((a, b) => a[0] - b[0])) if (count > 0) h.record(k6BucketMiddleUs(index), count);
-  return h.toData();
+  for (const [index, count] of [...buckets.entries()].sort((a, b) => a[0] - b[0])) if (count > 0) h.record(k6BucketMiddleUs(index, perOctave), count);
+  const data = h.toData();
+  const holding = parts.filter((p) => Object.values(p.latency).some((n) => n > 0));
+  if (data.count === 0 || holding.some((p) => p.latencyExact === undefined)) return data;
+  const exact = holding.map((p) => p.latencyExact as K6Exact);
+  const min = Math.round(Math.min(...exact.map((e) => e.minUs)));
+  const max = Math.round(Math.max(...exact.map((e) => e.maxUs)));
+  const within = (v: number): number => Math.min(max, Math.max(min, v));
+  const mean = Math.round((exact.reduce((n, e) => n + e.sumUs, 0) / data.count) * 1000) / 1000;
+  return { ...data, min, max, mean, p50: within(data.p50), p90: within(data.p90), p99: within(data.p99), p999: within(data.p999) };
 }
 
 const sumRecords = (records: readonly Record<string, number>[]): Record<string, number> => {
@@ -170,7 +193,7 @@ const cutOffOf = (s: K6Summary): number => Math.max(0, (s.schedule.sent ?? s.sch
  * The methods' figures added up. A call counted as sent but neither answered nor unanswered was cut off with its
  * request: unanswered. k6 does not validate results, nor time the write apart (no service time).
  */
-function mergedMethods(summaries: readonly K6Summary[]): MethodStats[] {
+function mergedMethods(summaries: readonly K6Summary[], perOctave: number): MethodStats[] {
   const methodNames = [...new Set(summaries.flatMap((s) => Object.keys(s.methods)))].sort();
   return methodNames.map((method) => {
     const parts = summaries.flatMap((s) => (Object.hasOwn(s.methods, method) ? [s.methods[method] as K6MethodCounts] : []));
@@ -183,18 +206,18 @@ function mergedMethods(summaries: readonly K6Summary[]): MethodStats[] {
       unanswered: parts.reduce((n, m) => n + m.unanswered + cutOff(m), 0),
       validated: 0,
       invalid: 0,
-      latency: histogramOf(addBuckets(parts.map((m) => m.latency))),
+      latency: histogramOf(parts, perOctave),
       service: EMPTY(),
     };
   });
 }
 
 /** The request shapes' figures added up; k6's "1" is a single call (not a batch), which the harness names "single". */
-function mergedBatchSizes(summaries: readonly K6Summary[]): BatchSizeStats[] {
+function mergedBatchSizes(summaries: readonly K6Summary[], perOctave: number): BatchSizeStats[] {
   const sizes = [...new Set(summaries.flatMap((s) => Object.keys(s.batchSizes)))].sort((a, b) => Number(a) - Number(b));
   return sizes.map((size) => {
     const parts = summaries.flatMap((s) => (Object.hasOwn(s.batchSizes, size) ? [s.batchSizes[size] as K6Summary['batchSizes'][string]] : []));
-    return { size: size === '1' ? 'single' : size, requests: parts.reduce((n, b) => n + b.requests, 0), latency: histogramOf(addBuckets(parts.map((b) => b.latency))), service: EMPTY() };
+    return { size: size === '1' ? 'single' : size, requests: parts.reduce((n, b) => n + b.requests, 0), latency: histogramOf(parts, perOctave), service: EMPTY() };
   });
 }
 
@@ -224,8 +247,11 @@ function mergedSchedule(summaries: readonly K6Summary[], model: ArrivalModel, du
   // Exchanges that failed whole: no JSON-RPC answer at all (they exclude each other, as in the engine).
   const failed = summaries.reduce((n, s) => n + s.failures.timeouts + s.failures.transport + s.failures.malformed + Object.values(s.failures.httpStatus).reduce((a, b) => a + b, 0), 0);
   // Summaries that count the requests served (every one written since 2026-11-28) give the Node engine's figure
-  // exactly; older ones, the requests that ended less those whose exchange failed whole.
-  const served = summaries.every((s) => s.requests.served !== undefined) ? summaries.reduce((n, s) => n + (s.requests.served ?? 0), 0) : Math.max(0, ended - failed);
+  // exactly (since 2026-11-29 with the warm-up's requests served inside the window, `servedBefore`); older ones,
+  // the requests that ended less those whose exchange failed whole.
+  const served = summaries.every((s) => s.requests.served !== undefined)
+    ? summaries.reduce((n, s) => n + (s.requests.served ?? 0) + (s.requests.servedBefore ?? 0), 0)
+    : Math.max(0, ended - failed);
   const started = summaries.reduce((n, s) => n + s.schedule.started, 0);
   const dropped = summaries.reduce((n, s) => n + s.schedule.dropped, 0);
   return {
@@ -265,8 +291,10 @@ export function mergeK6(summaries: readonly K6Summary[], sources?: readonly stri
   const { durationMs, warmupMs, model } = first;
   const cutOff = summaries.reduce((n, s) => n + cutOffOf(s), 0);
   const window = runWindow(summaries, warmupMs, durationMs);
-  const invalid = [...window.invalid, ...summaries.flatMap((s, i) => ranProblems(s, name(i)))];
-  const latency = histogramOf(addBuckets(summaries.map((s) => s.requests.latency)));
+  const unsent = laneProblems(summaries);
+  const invalid = [...window.invalid, ...summaries.flatMap((s, i) => ranProblems(s, name(i))), ...unsent];
+  const { perOctave } = k6BucketsOf(first.format);
+  const latency = histogramOf(summaries.map((s) => s.requests), perOctave);
   const cutNote = cutOffNote(cutOff, summaries.every((s) => s.schedule.sent !== undefined));
   const run: LoadRun = {
     url: baseUrl(first.url),
@@ -283,8 +311,8 @@ export function mergeK6(summaries: readonly K6Summary[], sources?: readonly stri
     // k6 times a request from its write (http_req_duration), a replay from its time: one figure, no service time apart (docs/load.md, k6 runs).
     latency,
     service: EMPTY(),
-    methods: mergedMethods(summaries),
-    batchSizes: mergedBatchSizes(summaries),
+    methods: mergedMethods(summaries, perOctave),
+    batchSizes: mergedBatchSizes(summaries, perOctave),
     // k6 summaries are totals: no timeline.
     timeline: [],
     thresholds: [],
@@ -292,7 +320,21 @@ export function mergeK6(summaries: readonly K6Summary[], sources?: readonly stri
   };
   const wire = first.profile?.wire ?? {};
   run.thresholds = evaluateThresholds(judgingRun(run), judged, (m) => wire[m] ?? m);
-  return { run, notJudged, notes: cutOff > 0 ? [cutNote] : [] };
+  return { run, notJudged, notes: [...(cutOff > 0 ? [cutNote] : []), ...unsent] };
+}
+
+/**
+ * Iterations of the window that sent nothing for want of a sender's lane (a VU beyond the corpus's lanes) or because
+ * the lane was spent: the generator's doing, so the run is not the node's (an outside tester's node was reported
+ * FAILED at an achieved 20% when k6 had 32 VUs over a corpus of 6 senders, and nothing said why).
+ */
+function laneProblems(summaries: readonly K6Summary[]): string[] {
+  const noLane = summaries.reduce((n, s) => n + (s.schedule.noLane ?? 0), 0);
+  const spent = summaries.reduce((n, s) => n + (s.schedule.laneSpent ?? 0), 0);
+  const out: string[] = [];
+  if (noLane > 0) out.push(`${noLane} iteration${noLane === 1 ? '' : 's'} of the measured window sent nothing: k6 ran them on VUs that had no sender's lane in the corpus (more VUs than lanes; make the test again with chainrpc load k6, which gives k6 no more VUs than the corpus has lanes), so the generator, not the node, fell short of the schedule`);
+  if (spent > 0) out.push(`${spent} iteration${spent === 1 ? '' : 's'} of the measured window sent nothing: their VU had sent every transaction of its sender's lane (the corpus is too small for the run; give a corpus of more transactions per sender), so the generator, not the node, fell short of the schedule`);
+  return out;
 }
 
 /**

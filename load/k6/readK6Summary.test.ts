@@ -51,6 +51,20 @@ describe('readK6Summary', () => {
     }
   });
 
+  it('reads a format 1 summary (from before 2026-11-29) at its own bucket layout, and format 2\'s new figures', () => {
+    // Format 1: 8 buckets per octave, 26 to 213; its old keys still read, and refused as format 2's.
+    const v1 = { ...good, format: 'chainrpc-k6-summary/1', requests: { count: 3, latency: { '80': 3 } }, methods: {}, batchSizes: {} };
+    expect(readK6Summary(file('v1.json', v1))).toMatchObject({ format: 'chainrpc-k6-summary/1', requests: { latency: { '80': 3 } } });
+    expect(errorOf(() => readK6Summary(file('v2-old-keys.json', { ...v1, format: 'chainrpc-k6-summary/2' }))).message).toMatch(/requests\.latency\["80"\]: a bucket index must be a whole number from 227 to 1864/);
+    // Format 2: exact figures, the warm-up's requests served in the window, iterations with no lane or a spent one, k6's --rps.
+    const requests = { ...(good.requests as object), servedBefore: 4, latencyExact: { sumUs: 1234.5, minUs: 10, maxUs: 900.25 } };
+    const read = readK6Summary(file('v2.json', edited((s) => Object.assign(s, { requests, schedule: { started: 1000, dropped: 0, sent: 990, noLane: 7, laneSpent: 3 } }))));
+    expect(read.requests).toMatchObject({ servedBefore: 4, latencyExact: { sumUs: 1234.5, minUs: 10, maxUs: 900.25 } });
+    expect(read.schedule).toEqual({ started: 1000, dropped: 0, sent: 990, noLane: 7, laneSpent: 3 });
+    const inverted = file('v2-inverted.json', edited((s) => (s.requests = { ...requests, latencyExact: { sumUs: 1, minUs: 5, maxUs: 4 } })));
+    expect(errorOf(() => readK6Summary(inverted)).message).toBe(`${inverted}: requests.latencyExact.minUs must be at most maxUs (4); got 5`);
+  });
+
   it('reads back the requests served, and refuses an "other" code or status, saying what wrote it and what to do', () => {
     const requests = { ...(good.requests as object), served: 990 };
     expect(readK6Summary(file('served.json', edited((s) => (s.requests = requests)))).requests.served).toBe(990);
@@ -82,7 +96,7 @@ describe('readK6Summary', () => {
     expect(errorOf(() => readK6Summary(join(dir, 'absent.json'))).message).toMatch(/absent\.json: cannot be read: ENOENT/);
     const path = file('text.json', 'p99=3ms\n');
     expect(errorOf(() => readK6Summary(path)).message).toMatch(
-      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not JSON \\(.*\\); expected a chainrpc k6 summary \\("format": "chainrpc-k6-summary/1"\\), the file that the handleSummary of a script made by chainrpc load k6 writes`),
+      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not JSON \\(.*\\); expected a chainrpc k6 summary \\("format": "chainrpc-k6-summary/2"\\), the file that the handleSummary of a script made by chainrpc load k6 writes`),
     );
   });
 
@@ -91,7 +105,7 @@ describe('readK6Summary', () => {
     const path = file('export.json', exported);
     expect(errorOf(() => readK6Summary(path)).message).toBe(
       `${path} is k6's own end-of-test summary (its "metrics" and "root_group", as --summary-export writes them or handleSummary receives them), not a chainrpc k6 summary: ` +
-        'its percentiles are final and cannot be added up across instances. Expected a chainrpc k6 summary ("format": "chainrpc-k6-summary/1"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance.',
+        'its percentiles are final and cannot be added up across instances. Expected a chainrpc k6 summary ("format": "chainrpc-k6-summary/2"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance.',
     );
     const data = file('data.json', { metrics: {}, root_group: {}, options: {}, state: { testRunDurationMs: 1000 } });
     expect(errorOf(() => readK6Summary(data)).message).toContain('is k6\'s own end-of-test summary');
@@ -100,7 +114,7 @@ describe('readK6Summary', () => {
   it('says what any other JSON looks like', () => {
     const array = file('array.json', [1, 2]);
     expect(errorOf(() => readK6Summary(array)).message).toBe(
-      `${array} is not a chainrpc k6 summary: it holds a JSON array of 2 items; expected a chainrpc k6 summary ("format": "chainrpc-k6-summary/1"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance`,
+      `${array} is not a chainrpc k6 summary: it holds a JSON array of 2 items; expected a chainrpc k6 summary ("format": "chainrpc-k6-summary/2"), the file that the handleSummary of a script made by chainrpc load k6 writes at the end of each k6 instance`,
     );
     const object = file('object.json', { hello: 'world', format: 'other/1' });
     expect(errorOf(() => readK6Summary(object)).message).toContain('it holds a JSON object with the keys "hello", "format" and "format": "other/1"; expected a chainrpc k6 summary');
@@ -109,18 +123,18 @@ describe('readK6Summary', () => {
   });
 
   it('refuses another format version', () => {
-    const newer = file('v2.json', { ...good, format: 'chainrpc-k6-summary/2' });
-    expect(errorOf(() => readK6Summary(newer)).message).toBe(`${newer} is a chainrpc k6 summary of format chainrpc-k6-summary/2, written by a newer chainrpc; this one reads chainrpc-k6-summary/1 (merge with the chainrpc that made the script)`);
+    const newer = file('v3.json', { ...good, format: 'chainrpc-k6-summary/3' });
+    expect(errorOf(() => readK6Summary(newer)).message).toBe(`${newer} is a chainrpc k6 summary of format chainrpc-k6-summary/3, written by a newer chainrpc; this one reads chainrpc-k6-summary/2 and chainrpc-k6-summary/1 (merge with the chainrpc that made the script)`);
     const zero = file('v0.json', { ...good, format: 'chainrpc-k6-summary/0' });
-    expect(errorOf(() => readK6Summary(zero)).message).toBe(`${zero} is a chainrpc k6 summary of format chainrpc-k6-summary/0, a version this chainrpc never wrote; this one reads chainrpc-k6-summary/1`);
+    expect(errorOf(() => readK6Summary(zero)).message).toBe(`${zero} is a chainrpc k6 summary of format chainrpc-k6-summary/0, a version this chainrpc never wrote; this one reads chainrpc-k6-summary/2 and chainrpc-k6-summary/1`);
   });
 
   it('names the path of a missing or ill-typed field', () => {
     const cases: [string, (s: Record<string, unknown>) => void, string][] = [
       ['no-url.json', (s) => delete s.url, 'url is missing (expected a non-empty string)'],
       ['count.json', (s) => ((s.requests as Record<string, unknown>).count = -1), 'requests.count must be a count (a whole number, 0 or more); got -1'],
-      ['bucket.json', (s) => ((s.requests as { latency: Record<string, unknown> }).latency['80'] = 1.5), 'requests.latency["80"] must be a count (a whole number, 0 or more); got 1.5'],
-      ['bucket-key.json', (s) => ((s.requests as { latency: Record<string, unknown> }).latency['9'] = 1), 'requests.latency["9"]: a bucket index must be a whole number from 26 to 213 (log2 of µs x 8)'],
+      ['bucket.json', (s) => ((s.requests as { latency: Record<string, unknown> }).latency['800'] = 1.5), 'requests.latency["800"] must be a count (a whole number, 0 or more); got 1.5'],
+      ['bucket-key.json', (s) => ((s.requests as { latency: Record<string, unknown> }).latency['9'] = 1), 'requests.latency["9"]: a bucket index must be a whole number from 227 to 1864 (log2 of µs x 70)'],
       ['method.json', (s) => ((s.methods as Record<string, Record<string, unknown>>).chain_getAccount!.ok = '5'), 'methods.chain_getAccount.ok must be a count (a whole number, 0 or more); got "5"'],
       ['method-errors.json', (s) => ((s.methods as Record<string, Record<string, unknown>>).chain_getAccount!.errors = { oops: 1 }), 'methods.chain_getAccount.errors.oops: the key must be a JSON-RPC error code ("-32602")'],
       ['status.json', (s) => ((s.failures as Record<string, unknown>).httpStatus = { '503': 'x' }), 'failures.httpStatus["503"] must be a count (a whole number, 0 or more); got "x"'],

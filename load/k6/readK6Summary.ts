@@ -8,7 +8,7 @@ import { parseJson } from '../../core/json/index.js';
 import type { JsonValue } from '../../core/json/index.js';
 import type { ArrivalModel, LeftOutReason, ReplayReport } from '../model.js';
 import { parseExecutionSegment } from './executionSegments.js';
-import { K6_BUCKET_MAX, K6_BUCKET_MIN, K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT, type K6Buckets, type K6MethodCounts, type K6RunFacts, type K6Summary } from './K6Summary.js';
+import { K6_SUMMARY_FORMAT, K6_SUMMARY_FORMAT_V1, k6BucketsOf, type K6BucketLayout, type K6Buckets, type K6Exact, type K6MethodCounts, type K6RunFacts, type K6Summary, type K6SummaryFormat } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
 
 /** A field's path as a message names it: requests.latency["300"], methods["chain_getAccount"].calls. */
@@ -25,7 +25,10 @@ const LUMPED =
 
 /** Checks fields of one file; every problem names the file and the field's path. */
 class FieldReader {
-  constructor(private readonly where: string) {}
+  constructor(
+    private readonly where: string,
+    private readonly layout: K6BucketLayout,
+  ) {}
 
   fail(path: string, expected: string, got: unknown): never {
     if (got === undefined) throw new K6SummaryError(`${this.where}: ${path} is missing (expected ${expected})`);
@@ -65,12 +68,22 @@ class FieldReader {
     const out: K6Buckets = {};
     for (const [k, n] of Object.entries(o)) {
       const index = /^\d{1,4}$/.test(k) ? Number(k) : Number.NaN;
-      if (!(index >= K6_BUCKET_MIN && index <= K6_BUCKET_MAX)) {
-        throw new K6SummaryError(`${this.where}: ${child(path, k)}: a bucket index must be a whole number from ${K6_BUCKET_MIN} to ${K6_BUCKET_MAX} (log2 of µs x ${K6_BUCKETS_PER_OCTAVE})`);
+      const { min, max, perOctave } = this.layout;
+      if (!(index >= min && index <= max)) {
+        throw new K6SummaryError(`${this.where}: ${child(path, k)}: a bucket index must be a whole number from ${min} to ${max} (log2 of µs x ${perOctave})`);
       }
       out[k] = this.count(n, child(path, k));
     }
     return out;
+  }
+
+  /** A histogram's exact figures (K6Exact), or undefined when absent. */
+  exact(v: unknown, path: string): K6Exact | undefined {
+    if (v === undefined) return undefined;
+    const o = this.obj(v, path);
+    const exact = { sumUs: this.num(o.sumUs, child(path, 'sumUs'), 0), minUs: this.num(o.minUs, child(path, 'minUs'), 0), maxUs: this.num(o.maxUs, child(path, 'maxUs'), 0) };
+    if (exact.minUs > exact.maxUs) this.fail(child(path, 'minUs'), `at most maxUs (${exact.maxUs})`, exact.minUs);
+    return exact;
   }
 
   /** The report's replay section a replay's test carries (load/model.ts ReplayReport). */
@@ -113,6 +126,7 @@ class FieldReader {
       windowStartedAt: started,
       droppedInTest: this.count(o.droppedInTest, at('droppedInTest')),
       windowDrops: o.windowDrops === true,
+      ...(o.rps === undefined ? {} : { rps: o.rps === null ? null : this.num(o.rps, at('rps'), 0) }),
     };
   }
 
@@ -173,12 +187,12 @@ export function readK6Summary(path: string): K6Summary {
 
 /** Checks a parsed summary (`where` names it in messages) and returns it with only the fields of K6Summary. */
 export function checkK6Summary(value: JsonValue, where: string): K6Summary {
-  if (!isObj(value) || value.format !== K6_SUMMARY_FORMAT) {
+  if (!isObj(value) || (value.format !== K6_SUMMARY_FORMAT && value.format !== K6_SUMMARY_FORMAT_V1)) {
     const format = isObj(value) ? value.format : undefined;
     const version = typeof format === 'string' ? /^chainrpc-k6-summary\/(\d+)$/.exec(format) : null;
     if (version !== null) {
-      const newer = Number(version[1]) > 1;
-      throw new K6SummaryError(`${where} is a chainrpc k6 summary of format ${format as string}, ${newer ? 'written by a newer chainrpc' : 'a version this chainrpc never wrote'}; this one reads ${K6_SUMMARY_FORMAT}${newer ? ' (merge with the chainrpc that made the script)' : ''}`);
+      const newer = Number(version[1]) > 2;
+      throw new K6SummaryError(`${where} is a chainrpc k6 summary of format ${format as string}, ${newer ? 'written by a newer chainrpc' : 'a version this chainrpc never wrote'}; this one reads ${K6_SUMMARY_FORMAT} and ${K6_SUMMARY_FORMAT_V1}${newer ? ' (merge with the chainrpc that made the script)' : ''}`);
     }
     if (isObj(value) && isObj(value.metrics) && (isObj(value.root_group) || isObj(value.state))) {
       throw new K6SummaryError(
@@ -189,8 +203,9 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
     if (isObj(value) && typeof value.format === 'string' && value.format.startsWith('chainrpc-load/')) throw new K6SummaryError(`${where} is a chainrpc load report (report.json, format ${value.format}), not a k6 summary; expected ${EXPECTED}`);
     throw new K6SummaryError(`${where} is not a chainrpc k6 summary: it holds ${describeJson(value)}; expected ${EXPECTED}`);
   }
-  const r = new FieldReader(where);
   const v = value;
+  const format = v.format as K6SummaryFormat;
+  const r = new FieldReader(where, k6BucketsOf(format));
 
   const tool = r.obj(v.tool, 'tool');
   if (tool.name !== 'chainrpc') r.fail('tool.name', '"chainrpc"', tool.name);
@@ -213,7 +228,7 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
   const failureCount = (k: string): number => r.count(failures[k], child('failures', k));
 
   const summary: K6Summary = {
-    format: K6_SUMMARY_FORMAT,
+    format,
     tool: { name: 'chainrpc', version: r.str(tool.version, 'tool.version') },
     scenario: { name: r.str(scenario.name, 'scenario.name', true), definition: scenario.definition },
     url: r.str(v.url, 'url', true),
@@ -222,8 +237,17 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
     durationMs: r.num(v.durationMs, 'durationMs', 0, true),
     warmupMs: r.num(v.warmupMs, 'warmupMs', 0),
     model: r.model(v.model, 'model'),
-    schedule: { started: r.count(schedule.started, 'schedule.started'), dropped: r.count(schedule.dropped, 'schedule.dropped'), ...(schedule.sent === undefined ? {} : { sent: r.count(schedule.sent, 'schedule.sent') }) },
-    requests: { count: r.count(requests.count, 'requests.count'), ...(requests.served === undefined ? {} : { served: r.count(requests.served, 'requests.served') }), latency: r.buckets(requests.latency, 'requests.latency') },
+    schedule: {
+      started: r.count(schedule.started, 'schedule.started'),
+      dropped: r.count(schedule.dropped, 'schedule.dropped'),
+      ...optionalCounts(r, schedule, 'schedule', ['sent', 'noLane', 'laneSpent']),
+    },
+    requests: {
+      count: r.count(requests.count, 'requests.count'),
+      ...optionalCounts(r, requests, 'requests', ['served', 'servedBefore']),
+      latency: r.buckets(requests.latency, 'requests.latency'),
+      ...withExact(r.exact(requests.latencyExact, 'requests.latencyExact')),
+    },
     methods: Object.fromEntries(
       Object.entries(methods).map(([name, m]): [string, K6MethodCounts] => {
         const at = child('methods', name);
@@ -236,6 +260,7 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
             errors: r.counts(o.errors, child(at, 'errors'), { pattern: /^-?\d+$/, expected: 'a JSON-RPC error code ("-32602")' }),
             unanswered: r.count(o.unanswered, child(at, 'unanswered')),
             latency: r.buckets(o.latency, child(at, 'latency')),
+            ...withExact(r.exact(o.latencyExact, child(at, 'latencyExact'))),
           },
         ];
       }),
@@ -245,7 +270,7 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
         const at = child('batchSizes', size);
         if (!/^[1-9]\d{0,5}$/.test(size)) throw new K6SummaryError(`${where}: ${at}: a batch size must be a whole number from 1 ("1" for single calls)`);
         const o = r.obj(b, at);
-        return [size, { requests: r.count(o.requests, child(at, 'requests')), latency: r.buckets(o.latency, child(at, 'latency')) }];
+        return [size, { requests: r.count(o.requests, child(at, 'requests')), latency: r.buckets(o.latency, child(at, 'latency')), ...withExact(r.exact(o.latencyExact, child(at, 'latencyExact'))) }];
       }),
     ),
     failures: {
@@ -268,6 +293,15 @@ export function checkK6Summary(value: JsonValue, where: string): K6Summary {
   checkConsistent(summary, where);
   return summary;
 }
+
+/** The optional counts `keys` of `o` (at `path`) that are present, checked. */
+function optionalCounts(r: FieldReader, o: Obj, path: string, keys: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = r.count(o[k], child(path, k));
+  return out;
+}
+
+const withExact = (exact: K6Exact | undefined): { latencyExact?: K6Exact } => (exact === undefined ? {} : { latencyExact: exact });
 
 /**
  * Counts that the script writes from the same requests must agree: a summary whose counts contradict each other was
