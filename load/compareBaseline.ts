@@ -2,16 +2,23 @@
  * `--baseline <previous report>`: the same figures of this run against the previous one's, with an
  * allowance for run-to-run noise, so a CI gate fails on a real regression and not on a noisy machine.
  *
- * For each run matched by URL and scenario (or, when the URLs differ, by position: a release candidate on
- * a new port), four figures: latency p50 and p99 (worse when higher), the achieved rate (worse when lower;
+ * Only like for like: a baseline measured under another load (rate or stages, arrival model, connections, mix,
+ * batch size, ...) or one whose figures the product itself did not trust is refused (baselineProblems), before
+ * anything is sent. Each run is matched with the baseline's run of its URL; only the runs left unmatched are
+ * paired by position among the baseline's unmatched runs (a release candidate on a new port), said in `notes`.
+ * Per pair, four figures: latency p50 and p99 (worse when higher), the achieved rate (worse when lower;
  * in the open model it only moves when the node cannot keep up) and the failed-call percentage (worse when
  * higher, compared in points). The allowed relative change is the threshold (default 10%) plus twice the
  * combined relative standard error of the figure, estimated from the spread of its per-tick values in both
  * runs (docs/load.md, "Comparing with a baseline").
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseJson } from '../core/json/index.js';
+import { join, resolve } from 'node:path';
+import { parseJson, type JsonValue } from '../core/json/index.js';
+import { packageRoot } from '../core/paths.js';
+import { formatProblems, validatorsFor, type SchemaDocument, type Validators } from '../core/schema/validators.js';
+import { DEFAULTS } from './scenario/loadScenario.js';
+import { parseDuration } from './scenario/parseDuration.js';
 import type { BaselineComparison, BaselineDelta, FigureUnit, LoadReport, LoadRun } from './model.js';
 import { ChainrpcError } from '../core/errors/ChainrpcError.js';
 import { K6_BUCKETS_PER_OCTAVE } from './k6/K6Summary.js';
@@ -24,19 +31,33 @@ export class LoadBaselineError extends ChainrpcError {
 
 export const DEFAULT_REGRESSION = 0.1;
 
-/** Reads a previous load report (report.json of `chainrpc load`). */
+const REPORT_SCHEMA_ID = 'https://chainrpc.dev/reports/load-report.schema.json';
+let reportValidators: Validators | undefined;
+const reportSchema = (): Validators =>
+  (reportValidators ??= validatorsFor([parseJson(readFileSync(join(packageRoot, 'reports', 'load', 'load-report.schema.json'), 'utf8')) as SchemaDocument]));
+
+/**
+ * Reads a previous load report (report.json of `chainrpc load`), checked whole against its schema: a report whose
+ * runs lacked their figures was once accepted, the run sent in full, and the comparison then crashed on the
+ * missing latency (an outside tester's `{"format":"chainrpc-load/2","runs":[{"url":…,"scenario":"bn"}]}`).
+ */
 export function readBaselineReport(path: string): LoadReport {
-  let value: unknown;
+  let value: JsonValue;
   try {
     value = parseJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new LoadBaselineError(`--baseline ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const report = value as Partial<LoadReport> | null;
-  if (typeof report !== 'object' || report === null || !LOAD_FORMATS_READ.includes(String(report.format)) || !Array.isArray(report.runs)) {
-    throw new LoadBaselineError(`--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1 or /2)`);
-  }
+  const notReport = `--baseline ${path} is not a load report (report.json of chainrpc load, format chainrpc-load/1 or /2)`;
+  if (typeof report !== 'object' || report === null || !LOAD_FORMATS_READ.includes(String(report.format)) || !Array.isArray(report.runs)) throw new LoadBaselineError(notReport);
   if (report.runs.length === 0) throw new LoadBaselineError(`--baseline ${path} holds no run to compare with (a sweep's report cannot be a baseline)`);
+  // A /1 report is a /2 one without the runs' health (optional in /2): checked as /2.
+  const check = reportSchema().validate(REPORT_SCHEMA_ID, { ...(value as Record<string, JsonValue>), format: 'chainrpc-load/2' });
+  if (!check.ok) {
+    const more = check.problems.length > 3 ? ` (and ${check.problems.length - 3} more)` : '';
+    throw new LoadBaselineError(`${notReport}: ${formatProblems(check.problems.slice(0, 3))}${more} (reports/load/load-report.schema.json)`);
+  }
   return report as LoadReport;
 }
 
@@ -45,6 +66,100 @@ export function readBaselineReport(path: string): LoadReport {
  * comparison does not read, so a /1 report compares as before.
  */
 const LOAD_FORMATS_READ: readonly string[] = ['chainrpc-load/1', 'chainrpc-load/2'];
+
+type Fields = Record<string, unknown>;
+const fields = (v: unknown): Fields => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Fields) : {});
+/** JSON with its keys sorted: two definitions that say the same thing read the same. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : typeof v === 'object' && v !== null ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Fields)[k])}`).join(',')}}` : JSON.stringify(typeof v === 'bigint' ? v.toString() : v) ?? 'null';
+const ms = (d: unknown): string => {
+  try {
+    return typeof d === 'string' ? `${parseDuration(d)} ms` : canonical(d);
+  } catch {
+    return canonical(d);
+  }
+};
+const stageText = (st: unknown): string => {
+  const x = fields(st);
+  return `${'rate' in x ? `${canonical(x.rate)}/s` : `${canonical(x.from)}→${canonical(x.to)}/s`} for ${ms(x.duration)}`;
+};
+function arrivalsText(a: Fields): string {
+  if (a.model === 'closed') return `closed, ${canonical(a.connections)} connections`;
+  const shape = Array.isArray(a.stages) ? `stages ${a.stages.map(stageText).join(', ')}` : `${canonical(a.rate)}/s`;
+  return `open, ${shape}, ${typeof a.distribution === 'string' ? a.distribution : 'uniform'} arrivals`;
+}
+
+/**
+ * What sets the load of a scenario's definition, by name, defaults filled in as loadScenario fills them. The run's
+ * length, warm-up, seed, thresholds and the share of results validated are not among them (a longer gate run is
+ * still the same load); the corpus file's path is not either (it differs from machine to machine).
+ */
+function loadOf(definition: unknown): Map<string, string> {
+  const d = fields(definition);
+  const a = fields(d.arrivals);
+  const open = a.model !== 'closed';
+  const maxInFlight = typeof d.maxInFlight === 'number' ? d.maxInFlight : DEFAULTS.maxInFlight;
+  const tx = fields(d.transactions);
+  const params = fields(d.params);
+  const mix = (Array.isArray(d.mix) ? d.mix : []).map((e) => {
+    const entry = fields(e);
+    const batch = fields(entry.batch);
+    const calls = (Array.isArray(batch.mix) ? batch.mix : []).map((c) => ({ ...fields(c), weight: fields(c).weight ?? 1 }));
+    return 'batch' in entry ? { weight: entry.weight ?? 1, batch: { size: batch.size, mix: calls } } : { ...entry, weight: entry.weight ?? 1 };
+  });
+  return new Map([
+    ['arrivals', arrivalsText(a)],
+    ['connections', open ? canonical(d.connections ?? Math.min(maxInFlight, DEFAULTS.maxConnections)) : 'n/a'],
+    ['maxInFlight', open ? canonical(maxInFlight) : 'n/a'],
+    ['timeout', d.timeout === undefined ? `${DEFAULTS.timeoutMs} ms` : ms(d.timeout)],
+    ['mix', canonical(mix)],
+    ['transactions', canonical({ senders: tx.senders ?? DEFAULTS.senders, perSender: tx.perSender ?? 'enough for the run', batchSize: tx.batchSize ?? DEFAULTS.batchSize })],
+    ['params', canonical({ recentBlocks: params.recentBlocks ?? DEFAULTS.recentBlocks, accounts: params.accounts ?? DEFAULTS.accounts })],
+    ['chaos', canonical(d.chaos ?? [])],
+  ]);
+}
+
+const clip = (text: string): string => (text.length > 160 ? `${text.slice(0, 157)}...` : text);
+
+/** How the load of two scenario definitions differs, one phrase per field ("arrivals: baseline open, 200/s, ...; this run ..."). */
+export function loadDifferences(baselineDefinition: unknown, definition: unknown): string[] {
+  const before = loadOf(baselineDefinition);
+  const now = loadOf(definition);
+  return [...now].filter(([k, v]) => before.get(k) !== v).map(([k, v]) => `${k}: the baseline's ${clip(before.get(k) ?? 'none')}, this run's ${clip(v)}`);
+}
+
+/** Why a baseline run's figures are not to be compared with (it was not trusted when it ran); undefined when they are. */
+function untrusted(run: LoadRun): string | undefined {
+  if (!run.valid) return run.invalid.length > 0 ? run.invalid.join('; ') : 'its figures were marked not to be trusted';
+  if (run.stop.reason !== 'completed') return `it stopped early (${run.stop.reason}${run.stop.message === undefined ? '' : `: ${run.stop.message}`})`;
+  return undefined;
+}
+
+/**
+ * What makes a baseline unfit for this scenario's runs, known before anything is sent (an outside tester's gate
+ * compared a run at 100/s with a baseline at 200/s and "failed" on the achieved rate, compared another scenario file
+ * also named `bn`, and took a baseline of a node that never answered: latency then the time to ECONNREFUSED). Throws
+ * LoadBaselineError: no run of the scenario, a run of it not trusted, or another load.
+ */
+export function baselineProblems(path: string, baseline: LoadReport, scenario: { name: string; definition: unknown }): void {
+  const runs = baseline.runs.filter((r) => r.scenario === scenario.name);
+  if (runs.length === 0) throw new LoadBaselineError(`--baseline ${path} has no run of scenario ${scenario.name} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
+  for (const run of runs) {
+    const why = untrusted(run);
+    if (why !== undefined) throw new LoadBaselineError(`--baseline ${path}: its run of ${run.url} is not one to compare with, its report marked it NOT TRUSTED: ${why}; record the baseline again`);
+  }
+  const differences = loadDifferences(baseline.scenario.definition, scenario.definition);
+  if (differences.length > 0) {
+    throw new LoadBaselineError(`--baseline ${path} was measured under another load than this run's, so its figures are not like for like: ${differences.join('; ')}; run the scenario as the baseline ran it, or record a new baseline`);
+  }
+}
+
+/** How two runs' arrival models differ (the rates they were asked for); undefined when alike. The length of a steady rate may differ. */
+function modelDifference(before: LoadRun['model'], now: LoadRun['model']): string | undefined {
+  const said = (m: LoadRun['model']): string =>
+    m.kind === 'closed' ? `closed, ${m.connections} connections` : `open, ${m.distribution}, ${m.stages.map((st) => (st.from === st.to ? `${st.from}/s` : `${st.from}→${st.to}/s`) + (m.stages.length > 1 || st.from !== st.to ? ` for ${st.durationMs} ms` : '')).join(', ')}`;
+  return said(before) === said(now) ? undefined : `the baseline's ${said(before)}, this run's ${said(now)}`;
+}
 
 /** The relative standard error of the mean of per-tick values (0 with fewer than two). */
 function relativeError(values: readonly number[]): number {
@@ -81,7 +196,7 @@ interface Figure {
   bucketed?: boolean;
 }
 
-/** A bucket of k6's latency histograms, relative: 2^(1/8) - 1 = 9.05% (load/k6/K6Summary.ts). */
+/** A bucket of k6's latency histograms, relative: 2^(1/70) - 1 = 1.0% (load/k6/K6Summary.ts; 9.05% in format 1 summaries). */
 const K6_BUCKET_WIDTH = 2 ** (1 / K6_BUCKETS_PER_OCTAVE) - 1;
 
 /** A run merged from k6's summaries (mergeK6Summaries): totals only, no timeline and no service time. */
@@ -100,15 +215,26 @@ const FIGURES: Figure[] = [
   { name: 'errors%', unit: '%', value: failedPercent, perTick: () => [], worse: 1, points: true },
 ];
 
-function pairs(baseline: LoadReport, runs: readonly LoadRun[]): [LoadRun, LoadRun][] {
-  const byKey = new Map(baseline.runs.map((r) => [`${r.url} ${r.scenario}`, r]));
-  const matched = runs.map((r) => byKey.get(`${r.url} ${r.scenario}`));
-  if (matched.every((m) => m !== undefined)) return runs.map((r, i) => [matched[i] as LoadRun, r]);
-  // Different URLs (a new port, a new host): by position, same scenario.
-  return runs.flatMap((r, i) => {
-    const b = baseline.runs[i];
-    return b !== undefined && b.scenario === r.scenario ? [[b, r] as [LoadRun, LoadRun]] : [];
+/**
+ * Each run with the baseline's run of its URL and scenario; then each run left over with the baseline's runs left
+ * over, in order (a new port, a new host), said in `notes`, as is a run left with none. Until 2026-11-29 one new URL
+ * paired every run by position, so a node was compared with another node's baseline and its own went unused.
+ */
+function pairs(baseline: LoadReport, runs: readonly LoadRun[]): { pairs: [LoadRun, LoadRun][]; notes: string[] } {
+  const spare = [...baseline.runs];
+  const take = (found: (b: LoadRun) => boolean): LoadRun | undefined => {
+    const i = spare.findIndex(found);
+    return i < 0 ? undefined : spare.splice(i, 1)[0];
+  };
+  const own = runs.map((r) => take((b) => b.url === r.url && b.scenario === r.scenario));
+  const notes: string[] = [];
+  const paired = runs.flatMap((r, i): [LoadRun, LoadRun][] => {
+    const b = own[i] ?? take((x) => x.scenario === r.scenario);
+    if (b === undefined) notes.push(`${r.url}: the baseline has no run of it (nor one of another URL left over), so it is not compared`);
+    else if (b.url !== r.url) notes.push(`${r.url} is compared with the baseline's run of ${b.url}: the baseline has no run of ${r.url}, and the runs of URLs it lacks take its runs left over, in order`);
+    return b === undefined ? [] : [[b, r]];
   });
+  return { pairs: paired, notes };
 }
 
 /**
@@ -131,8 +257,22 @@ const rowName = (before: LoadRun, now: LoadRun, figure: string): string =>
   before.url === now.url ? `${now.url} ${now.scenario} ${figure}` : `${now.url} (baseline ${before.url}) ${now.scenario} ${figure}`;
 
 export function compareBaseline(file: string, baseline: LoadReport, runs: readonly LoadRun[], threshold = DEFAULT_REGRESSION): BaselineComparison {
+  return compareWithBaseline(file, baseline, runs, threshold).comparison;
+}
+
+/**
+ * The comparison, and what it says besides its rows (printed by the command): how runs were paired when a URL
+ * differs, a run with no baseline run, and a figure not compared because its baseline is 0. Throws LoadBaselineError
+ * when nothing can be compared, or a pair's runs were asked for another load (a baseline run not trusted is refused
+ * before anything is sent, by baselineProblems).
+ */
+export function compareWithBaseline(file: string, baseline: LoadReport, runs: readonly LoadRun[], threshold = DEFAULT_REGRESSION): { comparison: BaselineComparison; notes: string[] } {
   const deltas: BaselineDelta[] = [];
-  for (const [before, now] of pairs(baseline, runs)) {
+  const paired = pairs(baseline, runs);
+  const notes = [...paired.notes];
+  for (const [before, now] of paired.pairs) {
+    const other = modelDifference(before.model, now.model);
+    if (other !== undefined) throw new LoadBaselineError(`--baseline ${file}: its run of ${before.url} was asked for another load than ${now.url}'s (${other}), so its figures are not like for like`);
     for (const f of FIGURES) {
       const b = f.value(before);
       const c = f.value(now);
@@ -141,7 +281,11 @@ export function compareBaseline(file: string, baseline: LoadReport, runs: readon
         deltas.push({ metric: rowName(before, now, f.name), unit: f.unit, baseline: b, current: c, change, allowed: threshold / 10, regression: change * f.worse > threshold / 10 });
         continue;
       }
-      if (b === 0) continue;
+      if (b === 0) {
+        // No relative change from 0: said, not skipped silently.
+        notes.push(`${rowName(before, now, f.name)} is not compared: the baseline's is 0 (this run's ${c} ${f.unit})`);
+        continue;
+      }
       const change = (c - b) / b;
       const noise = 2 * Math.hypot(relativeError(f.perTick(before)), relativeError(f.perTick(now)));
       // A k6 merge has no ticks to tell its noise by, and its percentiles are bucket middles: the same latency may be
@@ -152,10 +296,10 @@ export function compareBaseline(file: string, baseline: LoadReport, runs: readon
       deltas.push({ metric: rowName(before, now, f.name), unit: f.unit, baseline: b, current: c, change, allowed, regression: change * f.worse > allowed });
     }
   }
-  if (deltas.length === 0 && runs.length > 0) {
+  if (paired.pairs.length === 0 && runs.length > 0) {
     throw new LoadBaselineError(`--baseline ${file} has no run of scenario ${runs[0]?.scenario ?? ''} to compare with`);
   }
-  return { file: resolvedBaselinePath(file), createdAt: baseline.createdAt, deltas };
+  return { comparison: { file: resolvedBaselinePath(file), createdAt: baseline.createdAt, deltas }, notes };
 }
 
 /** Whether a figure is worse when it goes up (+1: latencies, errors) or down (-1: the achieved rate), from its row's name. */

@@ -10,6 +10,7 @@
 import { EXIT } from '../core/errors/exitCodes.js';
 import { thresholdOutcome, thresholdSaid } from './figures.js';
 import { inPoints } from './compareBaseline.js';
+import { poolKneeNote } from './sweep/connectionPool.js';
 import type { BaselineComparison, BaselineDelta, LoadReport, LoadRun, LoadVerdict, LoadVerdictWord, SweepResult } from './model.js';
 
 export type { LoadVerdict, LoadVerdictWord } from './model.js';
@@ -32,7 +33,7 @@ export function loadVerdict(runs: readonly LoadRun[], sweeps: readonly SweepResu
         : `${s.url}: the SLO held at no rate tried`
       : s.steps.every((step) => step.sloHeld)
         ? `${s.url}: the SLO held at every rate tried, up to ${s.knee} requests/s (the knee lies above: raise --max-rate or the --rates)`
-        : `${s.url}: knee at ${s.knee} requests/s`,
+        : `${s.url}: knee at ${s.knee} requests/s${poolKneeNote(s)}`,
   );
   // A sweep whose search stopped where the generator fell behind found a lower bound at best.
   for (const s of sweeps) {

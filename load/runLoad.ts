@@ -36,6 +36,7 @@ import { ChainView } from './chaos/ChainView.js';
 import { runChaos } from './chaos/runChaos.js';
 import { chainAfterFaults, consistencyAfter, headPoints, stepsOf, type HeadPoint } from './chaos/chainAfterFaults.js';
 import { clientsAtFaults, faultsNotDone } from './chaos/clientsAtFaults.js';
+import { outagesForReport } from './metrics/OutageLog.js';
 import type { HeadWatch } from './health/watchers.js';
 import type { ChaosReport, ChaosStep, LaneLedger, Outage } from './model.js';
 import type { TransactionLedger } from './inclusion/InclusionTracker.js';
@@ -468,6 +469,8 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
       const notDone = faultsNotDone(faults.events);
       if (notDone !== undefined) Object.assign(run, { valid: false, invalid: [...run.invalid, notDone] });
     }
+    // The report keeps the outages nearest the faults (OutageLog.ts); the figures above were computed from all.
+    if (run.outages !== undefined) run.outages = outagesForReport(run.outages, faults?.events.map((e) => e.atMs) ?? []);
     const head = health?.get(p.url);
     const sampler = samplers.get(p.url);
     const resources = sampler?.resources(list.map(measuredWindow), answeredCalls(run), healthOriginMs);

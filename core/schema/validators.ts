@@ -41,6 +41,9 @@ interface JTypeSpec {
   types: JType[];
   minimum?: string;
   maximum?: string;
+  /** Exclusive integer bounds (the load report's "more than 0" and "under 1"). */
+  exclusiveMinimum?: string;
+  exclusiveMaximum?: string;
 }
 
 const TYPE_WORDS: Record<JType, string> = {
@@ -72,6 +75,9 @@ function isType(value: unknown, type: JType): boolean {
   }
 }
 
+/** An RFC 3339 date-time ("2026-11-29T10:13:45.190Z") that names a real instant. */
+const isDateTime = (s: string): boolean => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s));
+
 /** Exact comparison of a JSON number (number or bigint) with a decimal bound. */
 function compareToBound(value: number | bigint, bound: bigint): number {
   if (typeof value === 'bigint') return value < bound ? -1 : value > bound ? 1 : 0;
@@ -86,6 +92,8 @@ function compareToBound(value: number | bigint, bound: bigint): number {
 const compileJType = (spec: JTypeSpec): DataValidateFunction => {
   const min = spec.minimum === undefined ? undefined : BigInt(spec.minimum);
   const max = spec.maximum === undefined ? undefined : BigInt(spec.maximum);
+  const above = spec.exclusiveMinimum === undefined ? undefined : BigInt(spec.exclusiveMinimum);
+  const below = spec.exclusiveMaximum === undefined ? undefined : BigInt(spec.exclusiveMaximum);
   const expected = spec.types.map((t) => TYPE_WORDS[t]).join(' or ');
   const validate: DataValidateFunction = (data: unknown) => {
     if (!spec.types.some((t) => isType(data, t))) {
@@ -99,6 +107,14 @@ const compileJType = (spec: JTypeSpec): DataValidateFunction => {
       }
       if (max !== undefined && compareToBound(data, max) > 0) {
         validate.errors = [{ keyword: 'maximum', message: `must be at most ${max}`, params: { limit: String(max) } }];
+        return false;
+      }
+      if (above !== undefined && compareToBound(data, above) <= 0) {
+        validate.errors = [{ keyword: 'exclusiveMinimum', message: `must be more than ${above}`, params: { limit: String(above) } }];
+        return false;
+      }
+      if (below !== undefined && compareToBound(data, below) >= 0) {
+        validate.errors = [{ keyword: 'exclusiveMaximum', message: `must be less than ${below}`, params: { limit: String(below) } }];
         return false;
       }
     }
@@ -121,9 +137,9 @@ function toAjvSchema(node: JsonValue | undefined): JsonValue | undefined {
   if (types && types.some((t) => t === 'integer' || t === 'number')) {
     const spec: { [k: string]: JsonValue } = { types: types };
     delete out.type;
-    for (const bound of ['minimum', 'maximum'] as const) {
+    for (const bound of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
       const b = node[bound];
-      if (typeof b === 'number' || typeof b === 'bigint') {
+      if ((typeof b === 'number' && Number.isInteger(b)) || typeof b === 'bigint') {
         spec[bound] = BigInt(b).toString();
         delete out[bound];
       }
@@ -420,12 +436,14 @@ export class Validators {
       metaSchema: {
         type: 'object',
         required: ['types'],
-        properties: { types: { type: 'array', items: { type: 'string' } }, minimum: { type: 'string' }, maximum: { type: 'string' } },
+        properties: { types: { type: 'array', items: { type: 'string' } }, minimum: { type: 'string' }, maximum: { type: 'string' }, exclusiveMinimum: { type: 'string' }, exclusiveMaximum: { type: 'string' } },
         additionalProperties: false,
       },
     });
     ajv.addFormat('u128', { type: 'string', validate: (s: string) => /^(0|[1-9][0-9]{0,38})$/.test(s) && BigInt(s) <= U128_MAX });
     ajv.addFormat('u128-digits', { type: 'string', validate: isU128Digits });
+    // The load report's instants (reports/load/load-report.schema.json, read back as a --baseline): RFC 3339, as Date#toISOString writes them.
+    ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
     for (const doc of documents) {
       const schema = toAjvSchema(doc as JsonValue) as AnySchemaObject;
       ajv.addSchema(schema);

@@ -62,13 +62,18 @@ export class ChainView {
     return undefined;
   }
 
-  /** The node that proposed the latest block a running node serves (the leader now), if chainrpc knows its id. */
+  /**
+   * The node that proposed the latest block a running node serves (the leader now), if chainrpc knows its id: the
+   * tip of the highest head among the running nodes, as headBefore reads it. Until 2026-11-29 it was the tip of the
+   * first node in list order that answered: a partitioned or stale node named a leader killed long before (an
+   * outside tester's `8s:kill:leader` chose the mn5 killed at 3 s while mn4 led).
+   */
   async leader(): Promise<string | undefined> {
-    for (const n of this.network.nodes) {
-      if (!this.network.isUp(n.name)) continue;
-      const tip = await this.head(n.name);
-      if (tip === undefined) continue;
-      const block = await this.block(n.name, tip);
+    const up = this.network.nodes.filter((n) => this.network.isUp(n.name)).map((n) => n.name);
+    const heads = await Promise.all(up.map(async (name) => ({ name, tip: await this.head(name) })));
+    const byHeight = heads.filter((h): h is { name: string; tip: number } => h.tip !== undefined).sort((a, b) => b.tip - a.tip);
+    for (const { name, tip } of byHeight) {
+      const block = await this.block(name, tip);
       if (block?.proposer === null || block === undefined) continue;
       return this.network.nameOfProposer(block.proposer);
     }

@@ -5,7 +5,8 @@
  * - the head before an event: the highest height any node had served by then;
  * - the next block: from the event to the first higher height any node still running served (when the leader
  *   was hit, the failover time; the followers' interval bounds its error), past any block the node taken down
- *   made just before it fell (not yet seen at the event, but made before it);
+ *   made just before it fell (not yet seen at the event, but made before it), not past one it made once it was
+ *   back (first seen after its resume, restart or heal: a leader paused for 800 ms makes the next block);
  * - the leader before and after: the proposers of the last block before and of that next block;
  * - a node brought back (restart, resume): from the event until its head reached the highest any other node
  *   served at that moment (its catch-up);
@@ -14,7 +15,8 @@
  */
 import type { ChaosEvent, ChaosReport, ChaosStep } from '../model.js';
 import type { HeadSample } from '../health/headHealth.js';
-import type { ChainView } from './ChainView.js';
+import type { BlockView, ChainView } from './ChainView.js';
+import { RETURN_OF } from './chaosPlan.js';
 import type { ActedEvent } from './runChaos.js';
 
 /** A node's head as its follower saw it: `tMs` from the start of measurement. */
@@ -86,9 +88,15 @@ export async function chainAfterFaults(acted: readonly ActedEvent[], heads: Read
     const before = headBefore === null ? undefined : await chain.anyBlock(headBefore);
     // The next block is the first one the fault did not stop: blocks the node taken down made just before it fell
     // (served after the event, not seen before it) are history, not the network's answer to the fault.
+    // A block the node made once it was back (first served at or after its return) is the next block.
+    const backAt = down === undefined ? null : returnOf(e, acted);
+    const madeBefore = (b: BlockView): boolean => {
+      const served = backAt === null ? null : firstAbove(heads, e.atMs, b.height - 1);
+      return chain.nameOf(b.proposer) === down && (served === null || backAt === null || served < backAt);
+    };
     let nextHeight = headBefore === null ? null : headBefore + 1;
     let after = nextHeight === null ? undefined : await chain.anyBlock(nextHeight);
-    for (let skipped = 0; down !== undefined && after !== undefined && nextHeight !== null && chain.nameOf(after.proposer) === down && skipped < MAX_SKIPPED; skipped++) {
+    for (let skipped = 0; after !== undefined && nextHeight !== null && madeBefore(after) && skipped < MAX_SKIPPED; skipped++) {
       nextHeight++;
       after = await chain.anyBlock(nextHeight);
     }
@@ -104,6 +112,12 @@ export async function chainAfterFaults(acted: readonly ActedEvent[], heads: Read
     });
   }
   return out;
+}
+
+/** When the node `e` took down was brought back (its restart, resume or heal done after it), or null: not in the run. */
+function returnOf(e: ActedEvent, acted: readonly ActedEvent[]): number | null {
+  const back = RETURN_OF[e.action];
+  return acted.find((r) => r.node === e.node && r.action === back && r.atMs > e.atMs && r.error === undefined)?.atMs ?? null;
 }
 
 /** Blocks of a node taken down, made just before it fell, looked past at most. */

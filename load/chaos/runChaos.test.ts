@@ -107,6 +107,27 @@ describe('runChaos: chainrpc\'s own actions', () => {
   });
 });
 
+describe('runChaos: a restart inside a partition', () => {
+  it('says the restart ended the partition, and the heal planned after it is not done (an outside tester\'s ln1 synced from 6.5 s while "partitioned" until 12 s)', async () => {
+    // --chaos 2s:partition:ln1:10s --chaos 4s:kill:ln1:2s, 20 times faster; a node starts with its peer gate open.
+    const network = slowNetwork({});
+    const chain = new ChainView(network, referenceProfile());
+    const lines: string[] = [];
+    const steps = ['0ms:partition:ln1:500ms', '100ms:kill:ln1:100ms', '0ms:partition:mn1:400ms'].map(parseChaosStep);
+    const run = runChaos({ steps, network, chain, measureStartMs: now(), log: (l) => lines.push(l) });
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes('partition:ln1:500ms (end)')); i++) await wait(50);
+    const events = await run.stop();
+    await chain.close();
+    // mn1, partitioned and healed without a restart, is healed as planned; ln1's heal opens nothing: not done.
+    expect(network.done).toEqual(['partition ln1', 'partition mn1', 'kill ln1', 'restart ln1', 'heal mn1']);
+    const restart = events.find((e) => e.text === '100ms:kill:ln1:100ms (end)');
+    const heal = events.find((e) => e.text === '0ms:partition:ln1:500ms (end)');
+    expect(heal?.error).toBe(`ln1's peer links were open again since its restart at ${restart?.atMs} ms, which ended \`0ms:partition:ln1:500ms\` (a reference node starts with its peer gate open; chainrpc cannot keep a partition across a restart): the drill planned was not carried out`);
+    expect(events.find((e) => e.text === '0ms:partition:mn1:400ms (end)')?.error).toBeUndefined();
+    expect(lines.find((l) => l.includes('restart ln1'))).toMatch(/restart ln1 \(end of the fault\); it starts with its peer links open, which ends `0ms:partition:ln1:500ms`/);
+  });
+});
+
 describe('runChaos: the end of the run', () => {
   it('a fault still under way when the run ends: its return, not yet due, is recorded as not done, and nothing runs after stop()', async () => {
     const network = slowNetwork({ kill: 300 });

@@ -134,13 +134,53 @@ function scheduler(measureStartMs: number, notDone: (p: Planned, why: string) =>
   };
 }
 
+/**
+ * The peer links the runner has cut or slowed (partition, delay), and those a restart opened again. A reference
+ * node starts with its peer gate open (reference-node/devnet/startDevnet.ts): a restart ends its partition, and
+ * chainrpc cannot close the gate before the node talks to its peers (it would re-apply it only once the node
+ * serves, after it may have synced: a partition with a hole in it). So the restart is said to end it, and the
+ * heal planned later is not done, with why: its catch-up would measure a node in sync for seconds. Until
+ * 2026-11-29 the report said such a partition held until the heal (an outside tester's ln1 followed the chain
+ * from 6.5 s while "partitioned" until 12 s).
+ */
+interface Links {
+  /** The node's partition or delay in force: the step that set it. */
+  cut: Map<string, string>;
+  /** The node's partition or delay that a restart ended: the step that set it and the restart's moment. */
+  openedBy: Map<string, { step: string; atMs: number }>;
+}
+
+/** What an action done does to the links the runner knows; a line for the log when a restart ended a cut. */
+function linksAfter(links: Links, action: ChaosAction, node: string, text: string, atMs: number): string {
+  if (action === 'partition' || action === 'delay') {
+    links.cut.set(node, text);
+    links.openedBy.delete(node);
+  }
+  if (action === 'heal') links.cut.delete(node);
+  const step = links.cut.get(node);
+  if (action !== 'restart' || step === undefined) return '';
+  links.cut.delete(node);
+  links.openedBy.set(node, { step, atMs });
+  return `; it starts with its peer links open, which ends \`${step}\``;
+}
+
+/** Why a heal is not done: the partition or delay it ends was already ended by a restart. */
+function healedBefore(links: Links, action: ChaosAction, node: string): string | undefined {
+  const opened = links.openedBy.get(node);
+  if (action !== 'heal' || links.cut.has(node) || opened === undefined) return undefined;
+  return `${node}'s peer links were open again since its restart at ${opened.atMs} ms, which ended \`${opened.step}\` (a reference node starts with its peer gate open; chainrpc cannot keep a partition across a restart): the drill planned was not carried out`;
+}
+
 /** Does an action of chainrpc's own on a node and records it, done or failed with why. */
 function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (text: string, action: ChaosAction, node: string | null, why?: string, delay?: { delayMs: number; loss: number }) => Promise<void> {
+  const links: Links = { cut: new Map(), openedBy: new Map() };
   return async (text, action, node, why, delay) => {
     const atMs = Math.round(epochNow() - o.measureStartMs);
-    if (node === null) {
-      events.push({ text, action, node, atMs, error: why ?? 'no node could be chosen' });
-      o.log?.(`chaos: ${atMs} ms: ${text}: not done: ${why ?? 'no node could be chosen'}`);
+    const notDone = node === null ? (why ?? 'no node could be chosen') : healedBefore(links, action, node);
+    if (node === null || notDone !== undefined) {
+      const error = notDone ?? 'no node could be chosen';
+      events.push({ text, action, node, atMs, error });
+      o.log?.(`chaos: ${atMs} ms: ${text}: not done: ${error}`);
       return;
     }
     try {
@@ -148,7 +188,7 @@ function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (
       if (action === 'pause') paused.add(node);
       if (action === 'resume') paused.delete(node);
       events.push({ text, action, node, atMs });
-      o.log?.(`chaos: ${atMs} ms: ${action} ${node}${text.endsWith('(end)') ? ' (end of the fault)' : ''}`);
+      o.log?.(`chaos: ${atMs} ms: ${action} ${node}${text.endsWith('(end)') ? ' (end of the fault)' : ''}${linksAfter(links, action, node, text, atMs)}`);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       events.push({ text, action, node, atMs, error });

@@ -2,8 +2,10 @@
 // a fixed cost, in virtual time) lies within 5% of that capacity: the sweep proves its own number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../profile/referenceProfile.js';
-import { startBucketServer, startCapacityServer, type CapacityServer } from '../../test/support/loadServers.js';
+import { startBucketServer, startCapacityServer, startDelayServer, type CapacityServer } from '../../test/support/loadServers.js';
+import { loadVerdict } from '../loadVerdict.js';
 import { resolveScenario } from '../scenario/loadScenario.js';
+import { isPoolReason } from './connectionPool.js';
 import { GENERATOR_TRIES, runSweep } from './runSweep.js';
 
 let server: CapacityServer;
@@ -58,5 +60,27 @@ describe('chainrpc load sweep', () => {
     } finally {
       await bucket.stop();
     }
+  }, 60_000);
+
+  it('says when the generator\'s connection pool, not the node, held a step back, and names --connections; not for a node that slows down', async () => {
+    // An outside tester's node of a fixed 100 ms and no limit of its own "kneed" where 64 connections / 0.1 s ran
+    // out. Here 4 connections of a 100 ms node carry 40/s: at 80/s requests wait for them, the node's time the same.
+    const fixed = await startDelayServer({ delayMs: 100 });
+    try {
+      const scenario = resolveScenario({ name: 'pool', arrivals: { model: 'open', rate: 10 }, duration: '1500ms', warmup: '300ms', connections: 4, maxInFlight: 64, validate: 0, mix: [{ method: 'chain_health' }] });
+      const result = await runSweep({ scenario, url: fixed.url, profile: referenceProfile(), profileSource: null, threads: 1, maxLagP99Us: 1_000_000, log: () => {}, rates: [10, 80], step: '1500ms' });
+      const [low, high] = result.steps;
+      expect(low, JSON.stringify(low?.reasons)).toMatchObject({ rate: 10, sloHeld: true });
+      expect(high?.sloHeld).toBe(false);
+      expect(high?.reasons[0]).toMatch(/^requests waited for the generator's connections \(4, up to \d+ requests waiting at once\) while the node's service time did not rise .* so this step measured the generator's connection pool, not the node; give --connections \d+ or more to measure the node at 80\/s$/);
+      expect(loadVerdict([], [result], undefined, false).knees).toEqual([`${fixed.url}: knee at 10 requests/s (at 80 requests/s the generator's connection pool was the limit, not the node, whose service time did not rise: give more --connections to measure past it)`]);
+    } finally {
+      await fixed.stop();
+    }
+    // A node that serves 120/s one at a time: past it its service time rises (requests queue inside it), so the knee is its own.
+    const capacity = resolveScenario({ name: 'capacity', arrivals: { model: 'open', rate: 50 }, duration: '1500ms', warmup: '300ms', maxInFlight: 16, validate: 0, mix: [{ method: 'chain_health' }] });
+    const slowed = await runSweep({ scenario: capacity, url: server.url, profile: referenceProfile(), profileSource: null, threads: 1, maxLagP99Us: 1_000_000, log: () => {}, rates: [60, 240], step: '1500ms' });
+    expect(slowed.steps[1]?.sloHeld).toBe(false);
+    expect(slowed.steps[1]?.reasons.some(isPoolReason), JSON.stringify(slowed.steps[1]?.reasons)).toBe(false);
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import { isGeneratorReason } from '../engine/runEngine.js';
 import type { ResolvedScenario } from '../scenario/loadScenario.js';
 import { parseDuration } from '../scenario/parseDuration.js';
 import { achievedWithinOneRequest } from '../scenario/Threshold.js';
+import { connectionPoolReason, type ServiceReference } from './connectionPool.js';
 
 export interface SweepOptions extends Omit<RunLoadOptions, 'urls'> {
   url: string;
@@ -153,6 +154,12 @@ function atRate(s: ResolvedScenario, rate: number, durationMs: number): Resolved
   };
 }
 
+/** The node's service time at the lowest rate measured below `rate` (connectionPool.ts compares a step's with it). */
+function serviceBelow(steps: readonly SweepStep[], rate: number): ServiceReference | undefined {
+  const lower = steps.filter((s) => s.rate < rate && !s.generatorLimited && s.run.service.count > 0).sort((a, b) => a.rate - b.rate)[0];
+  return lower === undefined ? undefined : { rate: lower.rate, serviceP50Us: lower.run.service.p50 };
+}
+
 /** Runs of one step before it is called generator-limited. */
 export const GENERATOR_TRIES = 3;
 
@@ -243,6 +250,9 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     if (run === undefined) return false;
     const reasons = sloReasons(run, judgement);
     const generatorLimited = generatorOnly(run);
+    // The generator's pool, not the node, held the step back: said first, as it explains the shortfall after it.
+    const pool = generatorLimited || reasons.length === 0 ? undefined : connectionPoolReason(run, rate, o.scenario.connections, serviceBelow(steps, rate));
+    if (pool !== undefined) reasons.unshift(pool);
     const held = reasons.length === 0;
     steps.push({ rate, run, sloHeld: held, reasons, generatorLimited });
     o.log(`sweep: ${rate}/s: ${held ? 'SLO held' : generatorLimited ? `not measured: the generator fell behind on every try (${reasons.join('; ')})` : `SLO broken (${reasons.join('; ')})`}`);

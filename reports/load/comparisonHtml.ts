@@ -55,8 +55,9 @@ export function comparisonHtml(runs: readonly LoadRun[], chaos?: ChaosReport): s
   const rows = ROWS.filter((row) => runs.some((r) => row.value(r) !== null)).map((row): Cell[] => {
     const values = runs.map((r) => row.value(r));
     const known = values.filter((v): v is number => v !== null);
-    const best = row.better === undefined || known.length < 2 || new Set(known).size === 1 ? undefined : row.better === 'low' ? Math.min(...known) : Math.max(...known);
-    return [text(row.label), ...values.map((v) => (v === null ? num('—', 'note') : num(row.format(v), v === best ? 'best' : '')))];
+    // Judged as displayed: figures that read the same (20.4 ms | 20.4 ms) have no best, whatever their raw values.
+    const best = row.better === undefined || known.length < 2 || new Set(known.map(row.format)).size === 1 ? undefined : row.format(row.better === 'low' ? Math.min(...known) : Math.max(...known));
+    return [text(row.label), ...values.map((v) => (v === null ? num('—', 'note') : num(row.format(v), row.format(v) === best ? 'best' : '')))];
   });
   rows.push([text('Valid'), ...runs.map((r) => (r.valid ? num('yes') : num('no', 'bad')))]);
   const withTimeline = runs.filter((r) => r.timeline.length > 0 && !measuredNothing(r));

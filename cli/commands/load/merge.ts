@@ -86,7 +86,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   const { run } = merged;
   tellLeftOut(command, merged);
   const [first] = summaries as [K6Summary];
-  const baseline = baselineFor(command, values.baseline, run.scenario, values.regression);
+  const baseline = baselineFor(command, values.baseline, { name: run.scenario, definition: first.scenario.definition }, values.regression);
   const segments = summaries.map((s) => s.segment).filter((s) => s !== null);
   process.stdout.write(`${command}: ${run.scenario} against ${run.url}: ${summaries.length === 1 && segments.length === 0 ? 'one whole k6 run' : `${summaries.length} k6 instances (segments ${segments.join(', ')})`}\n`);
   return publishLoadReport({

@@ -5,7 +5,7 @@
  */
 import { CliError } from '../../CliError.js';
 import { packageVersion } from '../../../core/packageVersion.js';
-import { compareBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
+import { baselineProblems, compareWithBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
 import { EXIT } from '../../../core/errors/exitCodes.js';
 import { loadHeadline, loadVerdict } from '../../../load/loadVerdict.js';
 import type { BaselineComparison, ChaosReport, LoadReport, ReplayReport, LoadRun, SweepResult } from '../../../load/model.js';
@@ -13,26 +13,43 @@ import { writeLoadReports } from '../../../reports/load/writeLoadReports.js';
 import { DEFAULT_REPORT_DIR } from '../../../reports/shared/reportFolder.js';
 import { recordedCommand, relativeOrAbsolute } from '../commandText.js';
 
-/** The --baseline report, read before anything runs: a usage error when it is no load report or ran another scenario. */
 /** --regression alone compares with nothing: said, not ignored (a sweep refuses both). */
 export function regressionNeedsBaseline(command: string, baseline: string | undefined, regression: string | undefined): void {
   if (baseline === undefined && regression !== undefined) throw new CliError(`${command}: --regression sets the change allowed against a --baseline, and none is given: give --baseline <report.json> (a previous run's report)`);
 }
 
-export function baselineFor(command: string, path: string | undefined, scenario: string, regression?: string): LoadReport | undefined {
+/**
+ * The --baseline report, read and checked before anything runs (exit 2): not a load report (checked whole against
+ * its schema), no run of the scenario, a run of it its report did not trust, or measured under another load than
+ * `scenario`'s definition asks for (compareBaseline.ts, baselineProblems).
+ */
+export function baselineFor(command: string, path: string | undefined, scenario: { name: string; definition: unknown }, regression?: string): LoadReport | undefined {
   regressionNeedsBaseline(command, path, regression);
   if (path === undefined) return undefined;
-  let baseline: LoadReport;
   try {
-    baseline = readBaselineReport(path);
+    const baseline = readBaselineReport(path);
+    baselineProblems(path, baseline, scenario);
+    return baseline;
   } catch (err) {
     if (err instanceof LoadBaselineError) throw CliError.within(command, err);
     throw err;
   }
-  if (!baseline.runs.some((r) => r.scenario === scenario)) {
-    throw new CliError(`${command}: --baseline ${path} has no run of scenario ${scenario} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
+}
+
+/**
+ * The comparison with the baseline, if any, and what stopped it: a usage problem (the baseline matched nothing that
+ * ran, another load) or anything else (a bug), kept to be raised once the report of what ran is written.
+ */
+function compared(o: LoadReportParts): { comparison?: BaselineComparison; notes: string[]; problem?: string; crash?: Error } {
+  if (o.baseline === undefined) return { notes: [] };
+  try {
+    return compareWithBaseline(o.baseline.path, o.baseline.report, o.runs, o.regression === undefined ? undefined : Number(o.regression) / 100);
+  } catch (err) {
+    if (err instanceof LoadBaselineError) return { notes: [], problem: `${o.command}: ${err.message}` };
+    // Never at the cost of the measured run: its report is written first (an outside tester's baseline without
+    // figures once crashed the comparison after a whole run, and no report was written).
+    return { notes: [], crash: err instanceof Error ? err : new Error(String(err)) };
   }
-  return baseline;
 }
 
 export interface LoadReportParts {
@@ -56,15 +73,7 @@ export interface LoadReportParts {
 
 /** Compares, judges, writes and announces the report; resolves with the verdict's exit code. */
 export async function publishLoadReport(o: LoadReportParts): Promise<number> {
-  let comparison: BaselineComparison | undefined;
-  let baselineProblem: string | undefined;
-  try {
-    comparison = o.baseline === undefined ? undefined : compareBaseline(o.baseline.path, o.baseline.report, o.runs, o.regression === undefined ? undefined : Number(o.regression) / 100);
-  } catch (err) {
-    // The baseline matched nothing that ran (an interrupted run, other URLs): the report of what ran is still written.
-    if (!(err instanceof LoadBaselineError)) throw err;
-    baselineProblem = `${o.command}: ${err.message}`;
-  }
+  const { comparison, notes, problem: baselineProblem, crash } = compared(o);
   const report: LoadReport = {
     format: 'chainrpc-load/2',
     tool: { name: 'chainrpc', version: packageVersion() },
@@ -80,7 +89,13 @@ export async function publishLoadReport(o: LoadReportParts): Promise<number> {
     verdict: loadVerdict(o.runs, o.sweeps, comparison, o.interrupted),
   };
   const written = await writeLoadReports(report, { dir: o.reportDir ?? DEFAULT_REPORT_DIR });
+  // How runs were paired, and figures left uncompared: said beside the verdict, not left for the reader to infer.
+  for (const note of notes) process.stdout.write(`${o.command}: --baseline: ${note}\n`);
   process.stdout.write(`\nreports: ${relativeOrAbsolute(written.dir)}\nHTML report: ${written.files.html}\n${loadHeadline(report).line}\n`);
+  if (crash !== undefined) {
+    process.stderr.write(`${o.command}: the comparison with --baseline failed; the report was written without it\n`);
+    throw crash;
+  }
   if (baselineProblem !== undefined && report.verdict.exitCode !== EXIT.interrupted) throw new CliError(`${baselineProblem} (the report was written without the comparison)`);
   return report.verdict.exitCode;
 }
