@@ -286,10 +286,10 @@ describe('chainrpc load k6 and load merge', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/chainrpc k6 summary/);
     const newer = join(dir, 'newer.json');
-    writeFileSync(newer, JSON.stringify({ format: 'chainrpc-k6-summary/2' }));
+    writeFileSync(newer, JSON.stringify({ format: 'chainrpc-k6-summary/3' }));
     const r = await runChainrpc('load', 'merge', newer, '--report-dir', join(dir, 'reports-merge'));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/chainrpc-k6-summary\/2/);
+    expect(r.stderr).toMatch(/chainrpc-k6-summary\/3/);
     expect(existsSync(join(dir, 'reports-merge'))).toBe(false);
   });
 

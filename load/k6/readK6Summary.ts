@@ -1,5 +1,5 @@
 /**
- * Reading a k6 summary file (K6Summary.ts, `chainrpc-k6-summary/1`) back: the JSON is checked field by field
+ * Reading a k6 summary file (K6Summary.ts, `chainrpc-k6-summary/2`, and format 1 as written before 2026-11-29) back: the JSON is checked field by field
  * into a K6Summary, and anything else (k6's own end-of-test summary, a chainrpc load report, another format
  * version, a missing or ill-typed field) is refused with a K6SummaryError naming the file and the field's path.
  */
