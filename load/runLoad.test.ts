@@ -156,6 +156,24 @@ describe('several --url: each node\'s segments merged into one run', () => {
     }
   }, 60_000);
 
+  it('Ctrl-C during the first node\'s turn of a comparison: the run of that node says the other was not loaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainrpc-notloaded-'));
+    const [a, b] = [await startDelayServer({ delayMs: 5 }), await startDelayServer({ delayMs: 5 })];
+    try {
+      const file = join(dir, 'pair.json');
+      writeFileSync(file, JSON.stringify({ name: 'pair', arrivals: { model: 'open', rate: 50 }, duration: '2s', warmup: '200ms', mix: [{ method: 'chain_health' }] }));
+      const stop = new AbortController();
+      const runs = await runLoad({ scenario: loadScenario(file), urls: [a.endpoint, b.endpoint], profile: referenceProfile(), profileSource: null, threads: 1, signal: stop.signal, onProgress: () => stop.abort(), log: () => {} });
+      expect(runs.map((r) => r.url)).toEqual([a.endpoint]);
+      expect(runs[0]?.stop.reason).toBe('interrupted');
+      expect(runs[0]?.stop.message).toContain(`${b.endpoint} not loaded: interrupted before its turn`);
+    } finally {
+      await a.stop();
+      await b.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('Ctrl-C in the warm-up: a run that says it measured nothing, keeps the scenario\'s target, and is not valid', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainrpc-warmup-'));
     const server = await startDelayServer({ delayMs: 5 });

@@ -479,12 +479,26 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
+  saidNotLoaded(runs, prepared.filter((p) => (parts.get(p.url) ?? []).length === 0).map((p) => p.url));
   o.signal?.removeEventListener('abort', onAbort);
   if (faults !== undefined) {
     o.chaos?.onChaos({ originAt: new Date(faults.measureStartMs).toISOString(), nodes: o.chaos.network.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })), steps: stepsOf(o.chaos.steps), events: faults.events, consistency: faults.consistency });
     await faults.chain.close();
   }
   return runs;
+}
+
+/**
+ * Nodes an interrupted comparison never loaded (Ctrl-C before their turn) have no run: the interrupted runs say so
+ * in their stop's message, which the verdict and the pages show (an outside tester's second node was left out of the
+ * report without a word).
+ */
+function saidNotLoaded(runs: LoadRun[], urls: readonly string[]): void {
+  if (urls.length === 0) return;
+  const note = `${urls.join(', ')} not loaded: interrupted before ${urls.length === 1 ? 'its' : 'their'} turn`;
+  for (const run of runs) {
+    if (run.stop.reason === 'interrupted') run.stop = { ...run.stop, message: run.stop.message === undefined ? note : `${run.stop.message}; ${note}` };
+  }
 }
 
 const shifted = (x: Outage, by: number): Outage => ({ ...x, fromMs: x.fromMs + by, lastFailedMs: x.lastFailedMs + by, toMs: x.toMs === null ? null : x.toMs + by });
