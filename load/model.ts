@@ -218,6 +218,8 @@ export interface InclusionTracking {
   /** Times the chain replaced blocks already read, and the most blocks one took back. */
   reorgs: number;
   deepestReorg: number;
+  /** Reorganisations whose fork lay below the blocks held (the last 64 read): the blocks below stay counted as read. */
+  reorgsBeyondHeld: number;
   pollErrors: number;
   lastPollError: string | null;
 }

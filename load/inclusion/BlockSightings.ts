@@ -27,6 +27,15 @@ export const HELD_HEIGHTS = 64;
 /** Hashes no transaction of the run claimed are kept this long (an answer may come after its block). */
 const FOREIGN_KEEP_MS = 60_000;
 
+/**
+ * What a block is known by, to tell it from another at its height: its hash; a node that shows none (the spec shows
+ * only transaction_count and proposer) by the hashes it lists, so that a replaced block holding other transactions is
+ * told apart (one holding the same is the same to the tracker).
+ */
+export function blockKey(block: ReadBlock): string {
+  return block.hash ?? `listing ${block.txs.join(',')}`;
+}
+
 /** Hashes in results and in blocks are compared as lower-case hex without a `0x` (a profile's hashPrefix and hexCase). */
 export function normalHash(hash: string): string {
   const lower = hash.toLowerCase();
@@ -39,9 +48,10 @@ export class BlockSightings {
   /** First sightings in the order read, to forget other clients' hashes after FOREIGN_KEEP_MS. */
   private readonly firstSeen: { hash: string; at: number }[] = [];
   private firstSeenFrom = 0;
-  /** Reorganisations seen, and the most heights one took back. */
+  /** Reorganisations seen, the most heights one took back, and those that went below the heights held. */
   reorgs = 0;
   deepestReorg = 0;
+  beyondHeld = 0;
 
   /** Every sighting of `hash`, first first. */
   of(hash: string): readonly Sighting[] {
@@ -55,6 +65,12 @@ export class BlockSightings {
 
   holds(height: number): boolean {
     return this.held.has(height);
+  }
+
+  /** What the block held at `height` is known by: its hash, or (a node that shows none) the hashes it lists. */
+  heldKey(height: number): string | undefined {
+    const block = this.held.get(height);
+    return block === undefined ? undefined : blockKey(block);
   }
 
   /** A block read at `height` (first seen at `at`): its hashes' sightings, and the block held for reorganisations. */

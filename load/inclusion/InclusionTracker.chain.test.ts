@@ -28,7 +28,13 @@ interface Block {
 /** A chain the test writes block by block; it serves what the spec shows (and the transactions list, unless told not to). */
 class ScriptedChain {
   blocks: Block[] = [];
-  readonly nonces = new Map<string, number>();
+  /** Each sender's nonce from a height on (set through setNonce): a replica behind reads an older one. */
+  private readonly nonceHistory = new Map<string, { height: number; nonce: number }[]>();
+  /** A balancer's replica this many blocks behind answers every other request (0: none). */
+  flapBehind = 0;
+  /** Blocks show their hash and parent_hash (the spec shows neither). */
+  showsHashes = true;
+  private answered = 0;
   /** Heights read through chain_getBlockByHeight, to wait until the tracker has seen one. */
   readonly read = new Set<number>();
   private made = 0;
@@ -54,18 +60,35 @@ class ScriptedChain {
     for (const h of [...this.read]) if (h > height) this.read.delete(h);
   }
 
-  answer(call: JsonValue): JsonValue {
+  /** `sender`'s nonce from the tip on. */
+  setNonce(sender: string, nonce: number): void {
+    const list = this.nonceHistory.get(sender) ?? [];
+    list.push({ height: this.tip, nonce });
+    this.nonceHistory.set(sender, list);
+  }
+
+  /** One request (a batch's calls together), as the replica it reaches sees the chain. */
+  request(body: JsonValue): JsonValue {
+    const top = this.flapBehind > 0 && this.answered++ % 2 === 1 ? this.tip - this.flapBehind : this.tip;
+    return Array.isArray(body) ? body.map((c) => this.answer(c, top)) : this.answer(body, top);
+  }
+
+  private answer(call: JsonValue, top: number): JsonValue {
     const { id = null, method, params } = call as { id?: JsonValue; method?: string; params?: JsonValue[] };
-    if (method === 'chain_blockNumber') return { jsonrpc: '2.0', id, result: this.tip };
+    if (method === 'chain_blockNumber') return { jsonrpc: '2.0', id, result: top };
     if (method === 'chain_getBlockByHeight') {
       const height = Number(params?.[0]);
-      const block = this.blocks[height];
+      const block = height <= top ? this.blocks[height] : undefined;
       if (block === undefined) return { jsonrpc: '2.0', id, error: { code: -32001, message: 'Block not found' } };
       this.read.add(height);
-      const { transactions, ...rest } = block;
-      return { jsonrpc: '2.0', id, result: this.listsHashes ? { ...rest, transactions: transactions ?? [] } : rest };
+      const { transactions, hash, parent_hash: parent, ...rest } = block;
+      const shown = { ...rest, ...(this.showsHashes ? { hash, parent_hash: parent } : {}) };
+      return { jsonrpc: '2.0', id, result: this.listsHashes ? { ...shown, transactions: transactions ?? [] } : shown };
     }
-    if (method === 'chain_getAccount') return { jsonrpc: '2.0', id, result: { balance: '0', nonce: this.nonces.get(typeof params?.[0] === 'string' ? params[0] : '') ?? 0 } };
+    if (method === 'chain_getAccount') {
+      const history = this.nonceHistory.get(typeof params?.[0] === 'string' ? params[0] : '') ?? [];
+      return { jsonrpc: '2.0', id, result: { balance: '0', nonce: history.filter((n) => n.height <= top).at(-1)?.nonce ?? 0 } };
+    }
     return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
   }
 
@@ -81,7 +104,7 @@ let node: TestServer;
 beforeAll(async () => {
   node = await startTestServer((req, res) => {
     const body = parseJson(req.body.toString());
-    res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(Array.isArray(body) ? body.map((c) => chain.answer(c)) : chain.answer(body)));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(stringifyJson(chain.request(body)));
   });
 });
 afterAll(() => node.close());
@@ -109,8 +132,9 @@ function sent(t: { hash: string; sender: string; nonce: number }, answer: string
   const at = epochNow();
   return { tag: t, scheduledAtMs: at - 1, endedAtMs: at, outcome: { kind: 'result', result: answer } };
 }
-const start = (listsHashes: boolean, graceMs?: number): Promise<InclusionTracker> => {
+const start = (listsHashes: boolean, graceMs?: number, setUp: (c: ScriptedChain) => void = () => {}): Promise<InclusionTracker> => {
   chain = new ScriptedChain(listsHashes);
+  setUp(chain);
   return InclusionTracker.start({ url: node.url, profile: referenceProfile(), pollIntervalMs: 20, ...(graceMs === undefined ? {} : { graceMs }) });
 };
 
@@ -208,11 +232,49 @@ describe('InclusionTracker against a chain of known truth', () => {
     await sleep(2 * BLOCK_MS);
     const height = chain.add([]);
     const madeAt = epochNow();
-    setTimeout(() => chain.nonces.set(a.sender, 1), 300);
+    setTimeout(() => chain.setNonce(a.sender, 1), 300);
     const { stats } = await tracker.finish();
     expect(stats).toMatchObject({ accepted: 1, included: 1, pending: 0 });
     expect(chain.tip).toBe(height);
     // Seen with the block (the tracker polls every 20 ms), not 300 ms later with the state.
     expect(stats.timeToInclusionMs.max).toBeLessThan(madeAt - send.scheduledAtMs + 200);
+  });
+
+  it('sees a replaced block on a node whose blocks show no hash (the spec shows none): the block read last is read again', async () => {
+    // An outside tester's hashless chain replaced every fifth block: 20% of transactions lost, lost-tx == 0 kept.
+    const tracker = await start(true, 600, (c) => (c.showsHashes = false));
+    const [a, b, c] = [tx('a'), tx('b'), tx('c')];
+    for (const t of [a, b, c]) tracker.record(sent(t));
+    const forked = chain.add([a.hash, b.hash, c.hash]);
+    await until(() => tracker.progress().included === 3, 'the three transactions included');
+    chain.rollback(forked - 1);
+    chain.add([a.hash]);
+    const next = chain.add([]);
+    await readBy(next);
+    chain.add([b.hash]);
+    const { stats, ledger } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 3, included: 2, pending: 1 });
+    expect(stats.tracking?.reorgs).toBeGreaterThanOrEqual(1);
+    expect(ledger.lost.examples).toEqual([c.hash]);
+  });
+
+  it('by senders\' nonces behind a balancer whose every other answer comes from a replica 3 blocks behind: timed from the block, not before the send', async () => {
+    // An outside tester's: times to inclusion of 1 ms, the transactions put in a block seen before they were sent.
+    const tracker = await start(false, 1_500, (c) => (c.flapBehind = 3));
+    // Six transactions, each included in a block made 150 ms after its send: whichever replica a poll's reads reach.
+    for (let i = 0; i < 6; i++) {
+      const t = tx(`flap ${i}`);
+      tracker.record(sent(t));
+      await sleep(150);
+      chain.add([]);
+      chain.setNonce(t.sender, 1);
+    }
+    for (let i = 0; i < 4; i++) {
+      await sleep(BLOCK_MS);
+      chain.add([]);
+    }
+    const { stats } = await tracker.finish();
+    expect(stats).toMatchObject({ accepted: 6, included: 6 });
+    expect(stats.timeToInclusionMs.min).toBeGreaterThanOrEqual(140);
   });
 });

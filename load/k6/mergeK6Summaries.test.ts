@@ -215,7 +215,10 @@ describe('mergeK6Summaries: exact mean, min and max beside the buckets', () => {
       /^a\.json is of format chainrpc-k6-summary\/2 and c\.json of chainrpc-k6-summary\/1: they were written by different chainrpc k6 runtimes/,
     );
     // On its own, a format 1 summary merges at its own resolution: bucket 80 of 8 per octave, middle 2^(80.5/8) µs.
-    expect(mergeK6Summaries([{ ...whole, format: K6_SUMMARY_FORMAT_V1, requests: { count: 3000, latency: { '80': 3000 } } }]).latency).toMatchObject({ min: 1069, p50: 1069, max: 1069 });
+    const merged = mergeK6([{ ...whole, format: K6_SUMMARY_FORMAT_V1, requests: { count: 3000, latency: { '80': 3000 } } }]);
+    expect(merged.run.latency).toMatchObject({ min: 1069, p50: 1069, max: 1069 });
+    // And says so: a threshold near its limit may be judged otherwise than k6 judged it (an outside tester's FAILED).
+    expect(merged.notes.join('\n')).toMatch(/format chainrpc-k6-summary\/1 .*buckets 9% wide.*a threshold near its limit may be judged otherwise than k6 judged it/);
   });
 });
 

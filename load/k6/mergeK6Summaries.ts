@@ -29,7 +29,7 @@ import { ScenarioError } from '../scenario/ScenarioError.js';
 import { evaluateThresholds, parseThreshold, type Threshold, type ThresholdMetric } from '../scenario/Threshold.js';
 import { ranProblems, runWindow } from './checkK6Run.js';
 import { checkSegments } from './executionSegments.js';
-import { K6_BUCKETS_PER_OCTAVE, k6BucketsOf, K6_UNMEASURED_METRICS, k6ReplayJudges, type K6Buckets, type K6Exact, type K6MethodCounts, type K6Summary } from './K6Summary.js';
+import { K6_BUCKETS_PER_OCTAVE, K6_SUMMARY_FORMAT_V1, k6BucketsOf, K6_UNMEASURED_METRICS, k6ReplayJudges, type K6Buckets, type K6Exact, type K6MethodCounts, type K6Summary } from './K6Summary.js';
 import { K6SummaryError, show } from './K6SummaryError.js';
 
 // What `chainrpc load merge` (cli/commands/load/merge.ts) takes from here: reading, merging, and the error of both.
@@ -320,8 +320,14 @@ export function mergeK6(summaries: readonly K6Summary[], sources?: readonly stri
   };
   const wire = first.profile?.wire ?? {};
   run.thresholds = evaluateThresholds(judgingRun(run), judged, (m) => wire[m] ?? m);
-  return { run, notJudged, notes: [...(cutOff > 0 ? [cutNote] : []), ...unsent] };
+  return { run, notJudged, notes: [...(cutOff > 0 ? [cutNote] : []), ...unsent, ...(first.format === K6_SUMMARY_FORMAT_V1 ? [FORMAT_V1_NOTE] : [])] };
 }
+
+/**
+ * Summaries of format 1 merge at their own resolution, said: an outside tester's old summaries of a 187 ms node were
+ * merged FAILED "p50 < 191ms (actual 194 ms)" where k6 had kept it, without a word of why.
+ */
+const FORMAT_V1_NOTE = `the summaries are of format ${K6_SUMMARY_FORMAT_V1} (written by chainrpc before 2026-11-29): latency in buckets 9% wide, its percentiles, mean, min and max the buckets' middles (within about 4.5%), and the warm-up's requests served inside the window not counted (the achieved rate short by about latency / window): a threshold near its limit may be judged otherwise than k6 judged it; a test made again with this version merges exactly`;
 
 /**
  * Iterations of the window that sent nothing for want of a sender's lane (a VU beyond the corpus's lanes) or because

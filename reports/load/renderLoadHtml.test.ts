@@ -71,7 +71,7 @@ describe('renderLoadHtml', () => {
     const report = loadReportFixture('inclusion');
     const inclusion = report.runs[0]?.inclusion;
     if (inclusion === undefined) throw new Error('the fixture tracks no inclusion');
-    inclusion.tracking = { endedBy: 'grace', unanswered: 3, hashMismatches: 2, reorgs: 1, deepestReorg: 2, pollErrors: 0, lastPollError: null };
+    inclusion.tracking = { endedBy: 'grace', unanswered: 3, hashMismatches: 2, reorgs: 1, deepestReorg: 2, reorgsBeyondHeld: 0, pollErrors: 0, lastPollError: null };
     const table = /<table[^>]*data-testid="inclusion"[\s\S]*?<\/table>/.exec(renderLoadHtml(report))?.[0] ?? '';
     const text = table.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     expect(text).toContain('Following ended the grace period ran out');

@@ -126,7 +126,7 @@ describe('renderLoadJson and load-report.schema.json', () => {
     const inclusion = {
       method: 'sender-nonce', pollIntervalMs: 0, accepted: 0, refused: {}, included: 0, pending: 0, ratio: 0, timeToInclusionMs: h, chainTps: 0,
       perBlock: { blocks: 0, mean: 0, max: 0 }, lanes: { resyncs: 1, resent: 0, skipped: 0 }, warmup: { accepted: 0, included: 0, refused: 0 }, followedAfterMs: 0,
-      tracking: { endedBy: 'grace', unanswered: 0, hashMismatches: 0, reorgs: 0, deepestReorg: 0, pollErrors: 0, lastPollError: null } satisfies Required<InclusionTracking>,
+      tracking: { endedBy: 'grace', unanswered: 0, hashMismatches: 0, reorgs: 0, deepestReorg: 0, reorgsBeyondHeld: 0, pollErrors: 0, lastPollError: null } satisfies Required<InclusionTracking>,
     } satisfies Required<InclusionStats>;
     const threshold = { name: '', metric: '', unit: 'ms', limit: 0, actual: 0, ok: true } satisfies Required<ThresholdResult>;
     const stop = { reason: 'completed', atMs: 0, message: '' } satisfies Required<RunStop>;

@@ -189,7 +189,10 @@ function trackingRows(t: InclusionStats['tracking']): [string, string, string][]
   const rows: [string, string, string][] = [['Following ended', ENDED_BY[t.endedBy], t.endedBy === 'grace' ? 'what was still pending then is counted pending (lost, in a run with faults)' : '']];
   if (t.unanswered > 0) rows.push(['Sends with no answer', formatCount(t.unanswered), 'never shown included: neither accepted nor refused, their fate unknown (whole run)']);
   if (t.hashMismatches > 0) rows.push(['Answered with another hash', formatCount(t.hashMismatches), "the node's answer was not the transaction's own hash; followed by both"]);
-  if (t.reorgs > 0) rows.push(['Blocks replaced (reorganisations)', `${formatCount(t.reorgs)} (deepest ${formatCount(t.deepestReorg)} blocks)`, 'blocks the chain replaced after they were read: transactions count from the blocks that replaced them']);
+  if (t.reorgs > 0) {
+    const beyond = (t.reorgsBeyondHeld ?? 0) > 0 ? `; ${formatCount(t.reorgsBeyondHeld ?? 0)} went deeper than the 64 blocks held, whose blocks below stay counted as read` : '';
+    rows.push(['Blocks replaced (reorganisations)', `${formatCount(t.reorgs)} (deepest ${formatCount(t.deepestReorg)} blocks)`, `blocks the chain replaced after they were read: transactions count from the blocks that replaced them${beyond}`]);
+  }
   if (t.pollErrors > 0) rows.push(['Failed polls', formatCount(t.pollErrors), t.lastPollError ?? '']);
   return rows;
 }
