@@ -22,7 +22,8 @@ export function nodeUrlProblem(text: string): string | undefined {
   if (problem !== undefined) return problem;
   const parsed = new URL(text.replace(/\/+$/, ''));
   if (parsed.username !== '' || parsed.password !== '') return `${text} must have no credentials: chainrpc sends none (reach a node behind authentication through a local proxy that adds them)`;
-  return parsed.search !== '' || parsed.hash !== '' ? `${text} must have no query or fragment: a node's base URL is its scheme, host, port and path` : undefined;
+  // A bare ? or # leaves search and hash empty, and watch posted to the wrong path (an outside tester's).
+  return parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(text) ? `${text} must have no query or fragment: a node's base URL is its scheme, host, port and path` : undefined;
 }
 
 /**

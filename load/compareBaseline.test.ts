@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { formatDeltaAllowed, formatDeltaChange } from '../reports/load/formatLoad.js';
 import { renderLoadJson } from '../reports/load/renderLoadJson.js';
 import { K6_BUCKETS_PER_OCTAVE } from './k6/K6Summary.js';
-import { compareBaseline, compareWithBaseline, deltaOutcome, LoadBaselineError, loadDifferences, readBaselineReport } from './compareBaseline.js';
-import type { BaselineDelta, LoadRun, TimelinePoint } from './model.js';
+import { baselineProblems, compareBaseline, compareWithBaseline, deltaOutcome, LoadBaselineError, loadDifferences, readBaselineReport } from './compareBaseline.js';
+import type { BaselineDelta, LoadReport, LoadRun, TimelinePoint } from './model.js';
 
 /** A run of 10 s at `rate` a second (every 1 s tick `rate` answers), and after the window `drain` more answers. */
 function steady(run: LoadRun, rate: number, drain: number): LoadRun {
@@ -136,6 +136,31 @@ describe('compareBaseline: pairs, and what it does not compare', () => {
     const { comparison, notes } = compareWithBaseline('b.json', { ...report, runs: [{ ...run, schedule: { ...run.schedule, achievedRate: 0 } }] }, [run]);
     expect(comparison.deltas.some((d) => d.metric.endsWith('achievedRate'))).toBe(false);
     expect(notes).toEqual([`${run.url} ${run.scenario} achievedRate is not compared: the baseline's is 0 (this run's ${run.schedule.achievedRate} /s)`]);
+  });
+
+  it('compares a replay looped longer over the same recorded pace, and a steady rate run longer, with the shorter baseline', () => {
+    // An outside tester's gate refused a loop of 8 s against its baseline of 5 s of the same capture.
+    const report = loadReportFixture('plain');
+    const run = report.runs[0] as LoadRun;
+    const paced = (seconds: number, rates: readonly number[]): LoadRun => ({
+      ...run,
+      model: { kind: 'open', distribution: 'recorded', stages: Array.from({ length: seconds }, (_, i) => ({ from: rates[i % rates.length] ?? 0, to: rates[i % rates.length] ?? 0, durationMs: 1_000 })) },
+    });
+    expect(() => compareBaseline('b.json', { ...report, runs: [paced(5, [200])] }, [paced(8, [200])])).not.toThrow();
+    expect(() => compareBaseline('b.json', { ...report, runs: [paced(6, [200, 150, 250])] }, [paced(9, [200, 150, 250])])).not.toThrow();
+    // Another pace is another load.
+    expect(() => compareBaseline('b.json', { ...report, runs: [paced(6, [200, 150, 250])] }, [paced(9, [200, 250, 150])])).toThrow(/was asked for another load/);
+  });
+
+  it('checks, before anything is sent, only the baseline runs of the URLs given when they all have one', () => {
+    // An outside tester's trusted run of the one URL given was refused for the other URL's untrusted run.
+    const report = loadReportFixture('plain');
+    const run = report.runs[0] as LoadRun;
+    const twoUrls: LoadReport = { ...report, runs: [{ ...run, url: 'http://a' }, { ...run, url: 'http://b', valid: false, invalid: ['the target became unreachable'] }] };
+    const scenario = { name: run.scenario, definition: report.scenario.definition };
+    expect(() => baselineProblems('b.json', twoUrls, scenario, ['http://a'])).not.toThrow();
+    expect(() => baselineProblems('b.json', twoUrls, scenario, ['http://b'])).toThrow(/its run of http:\/\/b is not one to compare with/);
+    expect(() => baselineProblems('b.json', twoUrls, scenario)).toThrow(/NOT TRUSTED/);
   });
 
   it('never compares runs asked for another rate, even when their scenarios were not checked first', () => {

@@ -141,10 +141,13 @@ function untrusted(run: LoadRun): string | undefined {
  * also named `bn`, and took a baseline of a node that never answered: latency then the time to ECONNREFUSED). Throws
  * LoadBaselineError: no run of the scenario, a run of it not trusted, or another load.
  */
-export function baselineProblems(path: string, baseline: LoadReport, scenario: { name: string; definition: unknown }): void {
+export function baselineProblems(path: string, baseline: LoadReport, scenario: { name: string; definition: unknown }, urls?: readonly string[]): void {
   const runs = baseline.runs.filter((r) => r.scenario === scenario.name);
   if (runs.length === 0) throw new LoadBaselineError(`--baseline ${path} has no run of scenario ${scenario.name} (it ran ${[...new Set(baseline.runs.map((r) => r.scenario))].join(', ')})`);
-  for (const run of runs) {
+  // Only the runs this one will be compared with: those of its URLs when any matches (pairs() matches by URL first; an
+  // outside tester's trusted run of the one URL given was refused for the other URL's untrusted run), else any.
+  const byUrl = urls === undefined ? [] : runs.filter((r) => urls.includes(r.url));
+  for (const run of byUrl.length > 0 && byUrl.length === urls?.length ? byUrl : runs) {
     const why = untrusted(run);
     if (why !== undefined) throw new LoadBaselineError(`--baseline ${path}: its run of ${run.url} is not one to compare with, its report marked it NOT TRUSTED: ${why}; record the baseline again`);
   }
@@ -154,11 +157,36 @@ export function baselineProblems(path: string, baseline: LoadReport, scenario: {
   }
 }
 
-/** How two runs' arrival models differ (the rates they were asked for); undefined when alike. The length of a steady rate may differ. */
+/**
+ * How two runs' arrival models differ (the rates they were asked for); undefined when alike. The length may differ:
+ * a run's stages (runs of one rate joined) begin as the other's do, the last of the shorter one may be cut short (a
+ * steady rate run longer; a replay looped longer over the same recorded pace, which an outside tester's gate refused).
+ */
 function modelDifference(before: LoadRun['model'], now: LoadRun['model']): string | undefined {
   const said = (m: LoadRun['model']): string =>
-    m.kind === 'closed' ? `closed, ${m.connections} connections` : `open, ${m.distribution}, ${m.stages.map((st) => (st.from === st.to ? `${st.from}/s` : `${st.from}→${st.to}/s`) + (m.stages.length > 1 || st.from !== st.to ? ` for ${st.durationMs} ms` : '')).join(', ')}`;
-  return said(before) === said(now) ? undefined : `the baseline's ${said(before)}, this run's ${said(now)}`;
+    m.kind === 'closed' ? `closed, ${m.connections} connections` : `open, ${m.distribution}, ${joined(m.stages).map((st, _, all) => (st.from === st.to ? `${st.from}/s` : `${st.from}→${st.to}/s`) + (all.length > 1 || st.from !== st.to ? ` for ${st.durationMs} ms` : '')).join(', ')}`;
+  if (before.kind === 'closed' || now.kind === 'closed' || before.distribution !== now.distribution) return said(before) === said(now) ? undefined : `the baseline's ${said(before)}, this run's ${said(now)}`;
+  const [a, b] = [joined(before.stages), joined(now.stages)];
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const alike = short.every((st, i) => {
+    const other = long[i];
+    const last = i === short.length - 1;
+    return other !== undefined && st.from === other.from && st.to === other.to && (st.durationMs === other.durationMs || (last && st.from === st.to && st.durationMs <= other.durationMs));
+  });
+  return alike ? undefined : `the baseline's ${said(before)}, this run's ${said(now)}`;
+}
+
+type Stage = Extract<LoadRun['model'], { kind: 'open' }>['stages'][number];
+
+/** Stages with each run of one steady rate joined into one. */
+function joined(stages: readonly Stage[]): Stage[] {
+  const out: Stage[] = [];
+  for (const st of stages) {
+    const last = out.at(-1);
+    if (last !== undefined && last.from === last.to && st.from === st.to && st.from === last.from) out[out.length - 1] = { ...last, durationMs: last.durationMs + st.durationMs };
+    else out.push({ ...st });
+  }
+  return out;
 }
 
 /** The relative standard error of the mean of per-tick values (0 with fewer than two). */

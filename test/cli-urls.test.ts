@@ -123,7 +123,7 @@ describe('a --url with a query, a fragment or credentials', () => {
     // trace), and made test grade 107 checks ERROR for a node it never reached.
     const out = mkdtempSync(join(dir, 'query-'));
     const capture = join(out, 'capture.ndjson');
-    for (const [url, says] of [[`${node.url}?key=abc`, 'must have no query or fragment'], [`${node.url}#frag`, 'must have no query or fragment'], [node.url.replace('http://', 'http://u:p@'), 'must have no credentials']] as const) {
+    for (const [url, says] of [[`${node.url}?key=abc`, 'must have no query or fragment'], [`${node.url}#frag`, 'must have no query or fragment'], [`${node.url}/?`, 'must have no query or fragment'], [node.url.replace('http://', 'http://u:p@'), 'must have no credentials']] as const) {
       const runs = [
         ...Object.entries(commands(url, out)),
         ['fuzz', ['fuzz', '--url', url, '--cases', '5', '--report-dir', join(out, 'fuzz')]],

@@ -3,7 +3,7 @@
  * and its transactions' ledger:
  * - failed calls of an event: those of the outages it caused (ownerOf: an outage belongs to the fault on its node
  *   that it began under, not to whatever came next);
- * - recovery: from the event to the end of the outage the clients were in at the event, or of the first it
+ * - recovery: from the event to the later end of the outage the clients were in at the event and of the first it
  *   caused: their first successful call again; 0 when they saw no call fail, null when none succeeded again by
  *   the end of the run;
  * - failover: the longest time from an event to the chain's next block (the same for every node of the network).
@@ -73,7 +73,9 @@ export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, node: string, eve
     const opened = outages.filter((_, k) => owners[k] === i);
     const byMethod: Record<string, number> = {};
     for (const o of opened) for (const [m, n] of Object.entries(o.byMethod)) byMethod[m] = (byMethod[m] ?? 0) + n;
-    const first = recoveredBy(e, node, outages, owners) ?? opened[0];
+    // Recovered once both the outage the clients were in at the event and the first to begin after it have ended: a
+    // node failing a call now and then had a 3 ms outage open at the instant of a 2 s refusal, and read recovery 3 ms.
+    const first = laterEnd(recoveredBy(e, node, outages, owners), opened.find((o) => o.fromMs >= e.atMs) ?? opened[0]);
     const recoveryMs = first === undefined ? 0 : first.toMs === null ? null : Math.max(0, Math.round(first.toMs - e.atMs));
     const firstOpened = opened[0];
     return { text: e.text, atMs: e.atMs, failedCalls: opened.reduce((n, o) => n + o.failedCalls, 0), byMethod, firstFailureMs: firstOpened === undefined ? null : Math.round(firstOpened.fromMs - e.atMs), recoveryMs };
@@ -98,6 +100,13 @@ export function clientsAtFaults(run: Pick<LoadRun, 'outages'>, node: string, eve
  * the event's window (a sender refused after a restart) are counted as its failed calls, not as its recovery. An
  * event on another node has only the outages it caused.
  */
+/** Of two outages, the one that ended later (one never ended: that one); either when the other is undefined. */
+function laterEnd(a: Outage | undefined, b: Outage | undefined): Outage | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  if (a.toMs === null || b.toMs === null) return a.toMs === null ? a : b;
+  return b.toMs > a.toMs ? b : a;
+}
+
 function recoveredBy(e: Done, node: string, outages: readonly Outage[], owners: readonly number[]): Outage | undefined {
   if (e.node !== node && e.node !== null) return undefined;
   return outages.find((o, k) => owners[k] !== -1 && o.fromMs <= e.atMs && (o.toMs === null || o.toMs > e.atMs));

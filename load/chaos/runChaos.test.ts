@@ -128,6 +128,26 @@ describe('runChaos: a restart inside a partition', () => {
   });
 });
 
+describe('runChaos: a pause that a kill ends', () => {
+  it('says the kill ended the pause, and the resume planned after it is not done', async () => {
+    // An outside tester's --chaos 3s:pause:mn2:4s --chaos 4s:kill:mn2:2s: the 7 s resume was reported done, with a
+    // catch-up measured on a node restarted unpaused at 6 s. 20 times faster here.
+    const network = slowNetwork({});
+    const chain = new ChainView(network, referenceProfile());
+    const lines: string[] = [];
+    const steps = ['0ms:pause:mn2:200ms', '50ms:kill:mn2:100ms', '0ms:pause:mn1:100ms'].map(parseChaosStep);
+    const run = runChaos({ steps, network, chain, measureStartMs: now(), log: (l) => lines.push(l) });
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes('pause:mn2:200ms (end)')); i++) await wait(50);
+    const events = await run.stop();
+    await chain.close();
+    expect(network.done).toEqual(['pause mn2', 'pause mn1', 'kill mn2', 'resume mn1', 'restart mn2']);
+    const kill = events.find((e) => e.text === '50ms:kill:mn2:100ms');
+    expect(events.find((e) => e.text === '0ms:pause:mn2:200ms (end)')?.error).toBe(`mn2 was no longer paused since the kill at ${kill?.atMs} ms, which ended \`0ms:pause:mn2:200ms\`: the drill planned was not carried out`);
+    expect(events.find((e) => e.text === '0ms:pause:mn1:100ms (end)')?.error).toBeUndefined();
+    expect(lines.find((l) => l.includes('kill mn2'))).toMatch(/kill mn2; which ends `0ms:pause:mn2:200ms`/);
+  });
+});
+
 describe('runChaos: the end of the run', () => {
   it('a fault still under way when the run ends: its return, not yet due, is recorded as not done, and nothing runs after stop()', async () => {
     const network = slowNetwork({ kill: 300 });

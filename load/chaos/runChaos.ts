@@ -148,6 +148,34 @@ interface Links {
   cut: Map<string, string>;
   /** The node's partition or delay that a restart ended: the step that set it and the restart's moment. */
   openedBy: Map<string, { step: string; atMs: number }>;
+  /** The node's pause in force: the step that set it. */
+  pausedBy: Map<string, string>;
+  /** The node's pause that a kill, stop or restart ended: the step that set it, the action and its moment. */
+  pauseEnded: Map<string, { step: string; action: ChaosAction; atMs: number }>;
+}
+
+/** What an action done does to a pause the runner knows: a kill, stop or restart ends it (the process is gone or new). */
+function pauseAfter(links: Links, action: ChaosAction, node: string, text: string, atMs: number): string {
+  if (action === 'pause') {
+    links.pausedBy.set(node, text);
+    links.pauseEnded.delete(node);
+  }
+  if (action === 'resume') links.pausedBy.delete(node);
+  const step = links.pausedBy.get(node);
+  if ((action !== 'kill' && action !== 'stop' && action !== 'restart') || step === undefined) return '';
+  links.pausedBy.delete(node);
+  links.pauseEnded.set(node, { step, action, atMs });
+  return `; which ends \`${step}\``;
+}
+
+/**
+ * Why a resume is not done: the pause it ends was already ended by a kill, stop or restart (an outside tester's resume,
+ * after a kill had ended the pause, was reported done with a catch-up measured on a node restarted since).
+ */
+function resumedBefore(links: Links, action: ChaosAction, node: string): string | undefined {
+  const ended = links.pauseEnded.get(node);
+  if (action !== 'resume' || links.pausedBy.has(node) || ended === undefined) return undefined;
+  return `${node} was no longer paused since the ${ended.action} at ${ended.atMs} ms, which ended \`${ended.step}\`: the drill planned was not carried out`;
 }
 
 /** What an action done does to the links the runner knows; a line for the log when a restart ended a cut. */
@@ -173,10 +201,10 @@ function healedBefore(links: Links, action: ChaosAction, node: string): string |
 
 /** Does an action of chainrpc's own on a node and records it, done or failed with why. */
 function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (text: string, action: ChaosAction, node: string | null, why?: string, delay?: { delayMs: number; loss: number }) => Promise<void> {
-  const links: Links = { cut: new Map(), openedBy: new Map() };
+  const links: Links = { cut: new Map(), openedBy: new Map(), pausedBy: new Map(), pauseEnded: new Map() };
   return async (text, action, node, why, delay) => {
     const atMs = Math.round(epochNow() - o.measureStartMs);
-    const notDone = node === null ? (why ?? 'no node could be chosen') : healedBefore(links, action, node);
+    const notDone = node === null ? (why ?? 'no node could be chosen') : (healedBefore(links, action, node) ?? resumedBefore(links, action, node));
     if (node === null || notDone !== undefined) {
       const error = notDone ?? 'no node could be chosen';
       events.push({ text, action, node, atMs, error });
@@ -186,9 +214,9 @@ function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (
     try {
       await o.network.act(action, node, delay);
       if (action === 'pause') paused.add(node);
-      if (action === 'resume') paused.delete(node);
+      if (action === 'resume' || action === 'kill' || action === 'stop' || action === 'restart') paused.delete(node);
       events.push({ text, action, node, atMs });
-      o.log?.(`chaos: ${atMs} ms: ${action} ${node}${text.endsWith('(end)') ? ' (end of the fault)' : ''}${linksAfter(links, action, node, text, atMs)}`);
+      o.log?.(`chaos: ${atMs} ms: ${action} ${node}${text.endsWith('(end)') ? ' (end of the fault)' : ''}${linksAfter(links, action, node, text, atMs)}${pauseAfter(links, action, node, text, atMs)}`);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       events.push({ text, action, node, atMs, error });

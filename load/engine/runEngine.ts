@@ -5,7 +5,7 @@
 import type { ArrivalModel, GeneratorCpu, LaneLedger, LoadProgress, LoadRun, RateStage, RunStop, TimelinePoint } from '../model.js';
 import { cpuShares } from '../metrics/generatorCpu.js';
 import { mergeReadRegressions } from '../health/ReadWatch.js';
-import { mergeOutages } from '../metrics/OutageLog.js';
+import { mergeOutagesCounted } from '../metrics/OutageLog.js';
 import { Histogram } from '../metrics/Histogram.js';
 import { LoadRecorder, type TickReport } from '../metrics/LoadRecorder.js';
 import { TimelineBuilder } from '../metrics/TimelineBuilder.js';
@@ -268,9 +268,9 @@ function lanesOf(results: readonly ThreadResult[]): Pick<EngineResult, 'lanes'> 
 function outagesOf(results: readonly ThreadResult[]): Pick<EngineResult, 'outages'> {
   const count = results.reduce((n, r) => n + r.outages.count, 0);
   if (count === 0) return {};
-  const kept = mergeOutages(results.map((r) => r.outages.kept));
+  const merged = mergeOutagesCounted(results.map((r) => r.outages.kept));
   // Overlapping outages of several threads are one for the clients: their union is counted.
-  return { outages: { count: results.length === 1 ? count : kept.length, kept } };
+  return { outages: { count: results.length === 1 ? count : merged.count, kept: merged.kept } };
 }
 
 /** The threads' reads gone backwards as one (each thread judges its own answers). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChaosEvent } from '../model.js';
 import { clientsAtFaults } from '../chaos/clientsAtFaults.js';
-import { mergeOutages, OutageLog, OUTAGES_HELD, OUTAGES_KEPT, outagesForReport } from './OutageLog.js';
+import { mergeOutages, mergeOutagesCounted, OutageLog, OUTAGES_HELD, OUTAGES_KEPT, outagesForReport } from './OutageLog.js';
 
 /** Requests as [scheduled, ended, failed methods], told to a log in the order they ended (as the engine does). */
 function logOf(requests: [number, number, string[]][]): OutageLog {
@@ -87,5 +87,16 @@ describe('OutageLog: where the clients saw calls fail', () => {
     const b = { fromMs: 8, lastFailedMs: 12, toMs: 15, failedCalls: 1, byMethod: { m: 1 } };
     const c = { fromMs: 20, lastFailedMs: 21, toMs: null, failedCalls: 1, byMethod: { n: 1 } };
     expect(mergeOutages([[a, c], [b]])).toEqual([{ fromMs: 0, lastFailedMs: 12, toMs: 15, failedCalls: 3, byMethod: { m: 3 } }, c]);
+  });
+
+  it('past the outages held, joins the rest to the last one held and counts them all: the last outage (never recovered) is not lost', () => {
+    // An outside tester's: two threads of 15,000 outages each kept the first 20,000, lost the last (open) one, counted 20,000.
+    const thread = (offset: number, n: number) => Array.from({ length: n }, (_, i) => ({ fromMs: offset + i * 10, lastFailedMs: offset + i * 10 + 1, toMs: offset + i * 10 + 2, failedCalls: 1, byMethod: { m: 1 } }));
+    const open = { fromMs: 1_000_000, lastFailedMs: 1_000_001, toMs: null, failedCalls: 1, byMethod: { m: 1 } };
+    const merged = mergeOutagesCounted([thread(0, 15_000), [...thread(5, 15_000), open]]);
+    expect(merged.count).toBe(30_001);
+    expect(merged.kept).toHaveLength(OUTAGES_HELD);
+    expect(merged.kept.at(-1)?.toMs).toBeNull();
+    expect(merged.kept.reduce((n, o) => n + o.failedCalls, 0)).toBe(30_001);
   });
 });

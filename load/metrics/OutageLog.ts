@@ -146,16 +146,31 @@ function join(a: Outage, b: Outage): void {
  * node): overlapping stretches joined, in time order. An outage still open in any part is open in the union.
  */
 export function mergeOutages(parts: readonly (readonly Outage[])[]): Outage[] {
+  return mergeOutagesCounted(parts).kept;
+}
+
+/**
+ * mergeOutages, and how many outages the clients saw in all (overlapping ones are one). Past OUTAGES_HELD a new one is
+ * joined to the last held, as a log does, never dropped: two threads' 15,000 each kept the first 20,000 and lost the
+ * rest, the last one (never recovered) too, and counted 20,000 (an outside tester's).
+ */
+export function mergeOutagesCounted(parts: readonly (readonly Outage[])[]): { kept: Outage[]; count: number } {
   const all = parts.flat().map((o) => ({ ...o, byMethod: { ...o.byMethod } }));
   all.sort((a, b) => a.fromMs - b.fromMs);
   const out: Outage[] = [];
+  let count = 0;
   for (const o of all) {
     const last = out.at(-1);
     const lastEnd = last === undefined ? -Infinity : (last.toMs ?? Infinity);
-    if (last === undefined || o.fromMs > lastEnd) out.push(o);
-    else join(last, o);
+    if (last !== undefined && o.fromMs <= lastEnd) {
+      join(last, o);
+      continue;
+    }
+    count++;
+    if (last !== undefined && out.length >= OUTAGES_HELD) join(last, o);
+    else out.push(o);
   }
-  return out.slice(0, OUTAGES_HELD);
+  return { kept: out, count };
 }
 
 /**

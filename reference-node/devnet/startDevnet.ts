@@ -291,12 +291,19 @@ function nodeControls(nodes: DevnetNode[], argsOf: ReadonlyMap<string, string[]>
   };
   const ended = async (n: DevnetNode, signal: NodeJS.Signals): Promise<void> => {
     if (!running(n)) throw new Error(`${n.name} is not running`);
-    if (n.paused) {
+    if (n.paused && signal === 'SIGKILL') {
+      // SIGKILL ends a stopped process as it is: continued first, a paused node answered the calls it held for a
+      // moment before it died (an outside tester's clients saw a success inside a kill).
+      n.process.kill(signal);
+      n.paused = false;
+    } else if (n.paused) {
       // A stopped process takes SIGTERM only once it runs again.
       n.process.kill('SIGCONT');
       n.paused = false;
+      n.process.kill(signal);
+    } else {
+      n.process.kill(signal);
     }
-    n.process.kill(signal);
     const grace = signal === 'SIGKILL' ? undefined : setTimeout(() => n.process.kill('SIGKILL'), 5_000);
     await exited(n.process);
     clearTimeout(grace);

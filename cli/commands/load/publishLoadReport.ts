@@ -5,6 +5,7 @@
  */
 import { CliError } from '../../CliError.js';
 import { packageVersion } from '../../../core/packageVersion.js';
+import { baseUrlOf, DEFAULT_RPC_PATH } from '../../../core/client/baseUrl.js';
 import { baselineProblems, compareWithBaseline, LoadBaselineError, readBaselineReport } from '../../../load/compareBaseline.js';
 import { EXIT } from '../../../core/errors/exitCodes.js';
 import { loadHeadline, loadVerdict } from '../../../load/loadVerdict.js';
@@ -23,12 +24,14 @@ export function regressionNeedsBaseline(command: string, baseline: string | unde
  * its schema), no run of the scenario, a run of it its report did not trust, or measured under another load than
  * `scenario`'s definition asks for (compareBaseline.ts, baselineProblems).
  */
-export function baselineFor(command: string, path: string | undefined, scenario: { name: string; definition: unknown }, regression?: string): LoadReport | undefined {
+export function baselineFor(command: string, path: string | undefined, scenario: { name: string; definition: unknown }, regression?: string, target?: { url?: readonly string[]; 'rpc-path'?: string | undefined }): LoadReport | undefined {
   regressionNeedsBaseline(command, path, regression);
   if (path === undefined) return undefined;
   try {
     const baseline = readBaselineReport(path);
-    baselineProblems(path, baseline, scenario);
+    // The nodes' base URLs as the runs will have them (matched by URL first), when given now (not with --devnet).
+    const urls = target?.url?.map((u) => baseUrlOf(u, target['rpc-path'] ?? DEFAULT_RPC_PATH).base);
+    baselineProblems(path, baseline, scenario, urls !== undefined && urls.length > 0 ? urls : undefined);
     return baseline;
   } catch (err) {
     if (err instanceof LoadBaselineError) throw CliError.within(command, err);

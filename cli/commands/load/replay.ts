@@ -159,7 +159,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const scenario = replayScenario(command, thresholds, values);
   if (values.k6 !== undefined) return replayOnK6(command, values.k6, { values, capture, settings, scenario });
   if (values.segments !== undefined) throw new CliError(`${command}: --segments splits a k6 test: give --k6 <dir>`);
-  const baseline = baselineFor(command, values.baseline, scenario, values.regression);
+  const baseline = baselineFor(command, values.baseline, scenario, values.regression, values);
   // What chainrpc load's other options would be, unset: a replay has none of them (no devnet, faults, corpus, seed).
   const measureValues: MeasureValues = { ...values, warmup: undefined, 'batch-size': undefined, corpus: undefined, seed: undefined, 'private-key': undefined, 'inclusion-grace': undefined, devnet: undefined, 'devnet-block-time': 300, chaos: [], 'chaos-exec': [], rates: undefined, 'start-rate': undefined, 'max-rate': undefined, step: undefined };
   return measureAndReport({

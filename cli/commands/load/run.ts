@@ -68,7 +68,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const sweepOnly = (Object.keys(SWEEP) as (keyof typeof SWEEP)[]).filter((k) => values[k] !== undefined);
   if (sweepOnly.length > 0) throw new CliError(`load: --${sweepOnly[0] ?? ''} belongs to chainrpc load sweep`);
   const scenario = scenarioOf(command, name, overridesOf(values));
-  const baseline = baselineFor(command, values.baseline, scenario, values.regression);
+  const baseline = baselineFor(command, values.baseline, scenario, values.regression, values);
   if (values.devnet !== undefined) return withDevnet(command, argv, values, values.devnet, scenario, baseline);
   if (values['chaos-exec'].length > 0 && values.chaos.length === 0 && scenario.chaos.length === 0) return withOwnFaults(command, argv, values, scenario, baseline);
   if (values.chaos.length > 0 || scenario.chaos.length > 0) throw new CliError(`${command}: ${values.chaos.length > 0 ? '--chaos steps' : `scenario ${scenario.name}'s chaos steps`} act on a devnet chainrpc starts: give --devnet <mn>:<ln> (docs/chaos.md)`);
