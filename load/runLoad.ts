@@ -442,11 +442,13 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
   const health = await heads?.stop(Number.isFinite(measuredFrom) ? measuredFrom : undefined);
   await Promise.all([...samplers.values()].map((sampler) => sampler.stop()));
   const runs: LoadRun[] = [];
+  const notLoaded: string[] = [];
   for (const p of prepared) {
     const list = parts.get(p.url) ?? [];
     if (list.length === 0) {
       // Interrupted before this node's turn: its tracker has nothing to follow.
       await p.tracker?.stop();
+      notLoaded.push(p.url);
       continue;
     }
     const run = nothingMeasured(mergeRuns(list), abortedAtMs);
@@ -479,7 +481,7 @@ async function loadPrepared(o: RunLoadOptions, made: string[]): Promise<LoadRun[
     run.thresholds = evaluateThresholds(run, s.thresholds, (m) => wireMethod(o.profile, m));
     runs.push(run);
   }
-  saidNotLoaded(runs, prepared.filter((p) => (parts.get(p.url) ?? []).length === 0).map((p) => p.url));
+  saidNotLoaded(runs, notLoaded);
   o.signal?.removeEventListener('abort', onAbort);
   if (faults !== undefined) {
     o.chaos?.onChaos({ originAt: new Date(faults.measureStartMs).toISOString(), nodes: o.chaos.network.nodes.map((n) => ({ name: n.name, kind: n.kind, url: n.url })), steps: stepsOf(o.chaos.steps), events: faults.events, consistency: faults.consistency });

@@ -135,76 +135,80 @@ function scheduler(measureStartMs: number, notDone: (p: Planned, why: string) =>
 }
 
 /**
- * The peer links the runner has cut or slowed (partition, delay), and those a restart opened again. A reference
- * node starts with its peer gate open (reference-node/devnet/startDevnet.ts): a restart ends its partition, and
- * chainrpc cannot close the gate before the node talks to its peers (it would re-apply it only once the node
- * serves, after it may have synced: a partition with a hole in it). So the restart is said to end it, and the
- * heal planned later is not done, with why: its catch-up would measure a node in sync for seconds. Until
- * 2026-11-29 the report said such a partition held until the heal (an outside tester's ln1 followed the chain
- * from 6.5 s while "partitioned" until 12 s).
+ * Faults that last until their return (a partition or delay until its heal, a pause until its resume), and the
+ * actions that end them first. A reference node starts with its peer gate open (reference-node/devnet/startDevnet.ts):
+ * a restart ends its partition, and chainrpc cannot close the gate before the node talks to its peers (it would
+ * re-apply it only once the node serves, after it may have synced: a partition with a hole in it). A kill, stop or
+ * restart ends a pause: the process is gone, or new. So the action is said to end the fault, and the return planned
+ * later is not done, with why: its catch-up would measure a node back for seconds. Until 2026-11-29 the report said
+ * such a partition held until the heal (an outside tester's ln1 followed the chain from 6.5 s while "partitioned"
+ * until 12 s), and a resume after a kill was reported done.
  */
-interface Links {
-  /** The node's partition or delay in force: the step that set it. */
-  cut: Map<string, string>;
-  /** The node's partition or delay that a restart ended: the step that set it and the restart's moment. */
-  openedBy: Map<string, { step: string; atMs: number }>;
-  /** The node's pause in force: the step that set it. */
-  pausedBy: Map<string, string>;
-  /** The node's pause that a kill, stop or restart ended: the step that set it, the action and its moment. */
-  pauseEnded: Map<string, { step: string; action: ChaosAction; atMs: number }>;
+interface Lasting {
+  /** The actions that set the fault, the one that returns from it, and those that end it before. */
+  sets: readonly ChaosAction[];
+  returnedBy: ChaosAction;
+  endedBy: readonly ChaosAction[];
+  /** The log's words when an action ends the fault set by `step`. */
+  endsNote: (step: string) => string;
+  /** Why its return is not done: `ended` ended it before. */
+  notDone: (node: string, ended: { step: string; action: ChaosAction; atMs: number }) => string;
 }
 
-/** What an action done does to a pause the runner knows: a kill, stop or restart ends it (the process is gone or new). */
-function pauseAfter(links: Links, action: ChaosAction, node: string, text: string, atMs: number): string {
-  if (action === 'pause') {
-    links.pausedBy.set(node, text);
-    links.pauseEnded.delete(node);
+const LASTING: readonly Lasting[] = [
+  {
+    sets: ['partition', 'delay'],
+    returnedBy: 'heal',
+    endedBy: ['restart'],
+    endsNote: (step) => `; it starts with its peer links open, which ends \`${step}\``,
+    notDone: (node, ended) =>
+      `${node}'s peer links were open again since its restart at ${ended.atMs} ms, which ended \`${ended.step}\` (a reference node starts with its peer gate open; chainrpc cannot keep a partition across a restart): the drill planned was not carried out`,
+  },
+  {
+    sets: ['pause'],
+    returnedBy: 'resume',
+    endedBy: ['kill', 'stop', 'restart'],
+    endsNote: (step) => `; which ends \`${step}\``,
+    notDone: (node, ended) => `${node} was no longer paused since the ${ended.action} at ${ended.atMs} ms, which ended \`${ended.step}\`: the drill planned was not carried out`,
+  },
+];
+
+/** Per lasting fault, per node: the step in force, and the one an action ended (with that action and its moment). */
+type InForce = { kind: Lasting; set: Map<string, string>; ended: Map<string, { step: string; action: ChaosAction; atMs: number }> }[];
+
+/** What an action done does to the lasting faults the runner knows; the log's words when it ended one. */
+function faultsAfter(inForce: InForce, action: ChaosAction, node: string, text: string, atMs: number): string {
+  let note = '';
+  for (const { kind, set, ended } of inForce) {
+    if (kind.sets.includes(action)) {
+      set.set(node, text);
+      ended.delete(node);
+    }
+    if (action === kind.returnedBy) set.delete(node);
+    const step = set.get(node);
+    if (!kind.endedBy.includes(action) || step === undefined) continue;
+    set.delete(node);
+    ended.set(node, { step, action, atMs });
+    note += kind.endsNote(step);
   }
-  if (action === 'resume') links.pausedBy.delete(node);
-  const step = links.pausedBy.get(node);
-  if ((action !== 'kill' && action !== 'stop' && action !== 'restart') || step === undefined) return '';
-  links.pausedBy.delete(node);
-  links.pauseEnded.set(node, { step, action, atMs });
-  return `; which ends \`${step}\``;
+  return note;
 }
 
-/**
- * Why a resume is not done: the pause it ends was already ended by a kill, stop or restart (an outside tester's resume,
- * after a kill had ended the pause, was reported done with a catch-up measured on a node restarted since).
- */
-function resumedBefore(links: Links, action: ChaosAction, node: string): string | undefined {
-  const ended = links.pauseEnded.get(node);
-  if (action !== 'resume' || links.pausedBy.has(node) || ended === undefined) return undefined;
-  return `${node} was no longer paused since the ${ended.action} at ${ended.atMs} ms, which ended \`${ended.step}\`: the drill planned was not carried out`;
-}
-
-/** What an action done does to the links the runner knows; a line for the log when a restart ended a cut. */
-function linksAfter(links: Links, action: ChaosAction, node: string, text: string, atMs: number): string {
-  if (action === 'partition' || action === 'delay') {
-    links.cut.set(node, text);
-    links.openedBy.delete(node);
+/** Why a return (heal, resume) is not done: the fault it ends was already ended by another action. */
+function returnedBefore(inForce: InForce, action: ChaosAction, node: string): string | undefined {
+  for (const { kind, set, ended } of inForce) {
+    const by = ended.get(node);
+    if (action === kind.returnedBy && !set.has(node) && by !== undefined) return kind.notDone(node, by);
   }
-  if (action === 'heal') links.cut.delete(node);
-  const step = links.cut.get(node);
-  if (action !== 'restart' || step === undefined) return '';
-  links.cut.delete(node);
-  links.openedBy.set(node, { step, atMs });
-  return `; it starts with its peer links open, which ends \`${step}\``;
-}
-
-/** Why a heal is not done: the partition or delay it ends was already ended by a restart. */
-function healedBefore(links: Links, action: ChaosAction, node: string): string | undefined {
-  const opened = links.openedBy.get(node);
-  if (action !== 'heal' || links.cut.has(node) || opened === undefined) return undefined;
-  return `${node}'s peer links were open again since its restart at ${opened.atMs} ms, which ended \`${opened.step}\` (a reference node starts with its peer gate open; chainrpc cannot keep a partition across a restart): the drill planned was not carried out`;
+  return undefined;
 }
 
 /** Does an action of chainrpc's own on a node and records it, done or failed with why. */
 function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (text: string, action: ChaosAction, node: string | null, why?: string, delay?: { delayMs: number; loss: number }) => Promise<void> {
-  const links: Links = { cut: new Map(), openedBy: new Map(), pausedBy: new Map(), pauseEnded: new Map() };
+  const inForce: InForce = LASTING.map((kind) => ({ kind, set: new Map(), ended: new Map() }));
   return async (text, action, node, why, delay) => {
     const atMs = Math.round(epochNow() - o.measureStartMs);
-    const notDone = node === null ? (why ?? 'no node could be chosen') : (healedBefore(links, action, node) ?? resumedBefore(links, action, node));
+    const notDone = node === null ? (why ?? 'no node could be chosen') : returnedBefore(inForce, action, node);
     if (node === null || notDone !== undefined) {
       const error = notDone ?? 'no node could be chosen';
       events.push({ text, action, node, atMs, error });
@@ -216,7 +220,7 @@ function actor(o: RunChaosOptions, events: ActedEvent[], paused: Set<string>): (
       if (action === 'pause') paused.add(node);
       if (action === 'resume' || action === 'kill' || action === 'stop' || action === 'restart') paused.delete(node);
       events.push({ text, action, node, atMs });
-      o.log?.(`chaos: ${atMs} ms: ${action} ${node}${text.endsWith('(end)') ? ' (end of the fault)' : ''}${linksAfter(links, action, node, text, atMs)}${pauseAfter(links, action, node, text, atMs)}`);
+      o.log?.(`chaos: ${atMs} ms: ${action} ${node}${text.endsWith('(end)') ? ' (end of the fault)' : ''}${faultsAfter(inForce, action, node, text, atMs)}`);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       events.push({ text, action, node, atMs, error });

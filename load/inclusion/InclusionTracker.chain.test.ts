@@ -138,6 +138,22 @@ const start = (listsHashes: boolean, graceMs?: number, setUp: (c: ScriptedChain)
   return InclusionTracker.start({ url: node.url, profile: referenceProfile(), pollIntervalMs: 20, ...(graceMs === undefined ? {} : { graceMs }) });
 };
 
+/**
+ * Three transactions sent and included in one block, which the chain then replaces by one holding the first alone and
+ * builds on (the tracker has read the block after it); the caller includes b again, or not; c is gone.
+ */
+async function replaceBlockOfThree(tracker: InclusionTracker): Promise<{ a: ReturnType<typeof tx>; b: ReturnType<typeof tx>; c: ReturnType<typeof tx> }> {
+  const [a, b, c] = [tx('a'), tx('b'), tx('c')];
+  for (const t of [a, b, c]) tracker.record(sent(t));
+  const forked = chain.add([a.hash, b.hash, c.hash]);
+  await until(() => tracker.progress().included === 3, 'the three transactions included');
+  chain.rollback(forked - 1);
+  chain.add([a.hash]);
+  const next = chain.add([]);
+  await readBy(next);
+  return { a, b, c };
+}
+
 describe('InclusionTracker against a chain of known truth', () => {
   it('counts a transaction in two blocks as one inclusion and one duplicate, though both were read before its send\'s answer came', async () => {
     // Two outside testers' nodes answered chain_sendRawTransaction 300 to 1,500 ms late: every such duplicate read 0.
@@ -156,15 +172,7 @@ describe('InclusionTracker against a chain of known truth', () => {
 
   it('takes back a replaced block (a reorganisation): its transactions pending again, one the chain includes again is no duplicate', async () => {
     const tracker = await start(true, 600);
-    const [a, b, c] = [tx('a'), tx('b'), tx('c')];
-    for (const t of [a, b, c]) tracker.record(sent(t));
-    const forked = chain.add([a.hash, b.hash, c.hash]);
-    await until(() => tracker.progress().included === 3, 'the three transactions included');
-    // The chain replaces that block by one holding a alone, builds on it, and includes b again later; c is gone.
-    chain.rollback(forked - 1);
-    chain.add([a.hash]);
-    chain.add([]);
-    await readBy(forked + 1);
+    const { b, c } = await replaceBlockOfThree(tracker);
     const later = chain.add([b.hash]);
     await readBy(later);
     const { stats, ledger } = await tracker.finish();
@@ -243,14 +251,7 @@ describe('InclusionTracker against a chain of known truth', () => {
   it('sees a replaced block on a node whose blocks show no hash (the spec shows none): the block read last is read again', async () => {
     // An outside tester's hashless chain replaced every fifth block: 20% of transactions lost, lost-tx == 0 kept.
     const tracker = await start(true, 600, (c) => (c.showsHashes = false));
-    const [a, b, c] = [tx('a'), tx('b'), tx('c')];
-    for (const t of [a, b, c]) tracker.record(sent(t));
-    const forked = chain.add([a.hash, b.hash, c.hash]);
-    await until(() => tracker.progress().included === 3, 'the three transactions included');
-    chain.rollback(forked - 1);
-    chain.add([a.hash]);
-    const next = chain.add([]);
-    await readBy(next);
+    const { b, c } = await replaceBlockOfThree(tracker);
     chain.add([b.hash]);
     const { stats, ledger } = await tracker.finish();
     expect(stats).toMatchObject({ accepted: 3, included: 2, pending: 1 });
